@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack: a user-space IPv4/UDP stack that moves packets through its
+ * stages as lists (vectors of mbufs) instead of one at a time.
+ *
+ * Threading model: one control thread owns a struct lsk_stack and is the
+ * only caller of the configuration functions (lsk_address_add,
+ * lsk_route_add, ...). Each worker lcore owns one struct lsk_worker and is
+ * the only caller of lsk_worker_input / lsk_worker_flush on it. Workers read
+ * the shared tables lock-free; the control thread publishes new tables and
+ * waits for every registered worker to pass a quiescent state (rte_rcu_qsbr)
+ * before freeing the old ones.
+ *
+ * Errors are negative errno values. The library never exits and never
+ * writes to stdout.
+ *
+ * Addresses in this API are IPv4 addresses in host byte order.
+ */
+#ifndef LISTACK_H
+#define LISTACK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LSK_MAX_PORTS 16
+#define LSK_MAX_WORKERS 64
+/* Largest burst lsk_worker_input accepts in one call. */
+#define LSK_BURST_MAX 256
+
+struct lsk_stack;
+struct lsk_worker;
+
+enum lsk_mode {
+	LSK_MODE_LIST = 0,	/* a burst traverses every stage together */
+	LSK_MODE_SINGLE,	/* each packet traverses the stages alone */
+};
+
+struct lsk_stack_params {
+	unsigned int n_ports;	/* ports 0 .. n_ports-1 */
+	int socket_id;		/* where shared tables live; SOCKET_ID_ANY ok */
+	enum lsk_mode mode;
+	uint32_t max_routes;	/* FIB capacity; 0 = default (65536) */
+	const char *name;	/* unique per process; NULL = "lsk" */
+};
+
+/* Create a stack. On success *stack is set and 0 returned. */
+int lsk_stack_create(const struct lsk_stack_params *params,
+		     struct lsk_stack **stack);
+/* Frees the stack's tables. Workers must have been destroyed first. */
+void lsk_stack_destroy(struct lsk_stack *stack);
+
+enum lsk_mode lsk_stack_mode(const struct lsk_stack *stack);
+
+/* Port settings. mac NULL keeps the current MAC; mtu 0 keeps the MTU. */
+int lsk_port_set(struct lsk_stack *stack, uint16_t port,
+		 const struct rte_ether_addr *mac, uint16_t mtu);
+int lsk_port_get(const struct lsk_stack *stack, uint16_t port,
+		 struct rte_ether_addr *mac, uint16_t *mtu);
+
+/* Interface address: adds the local /32, the connected subnet and its
+ * broadcast address. -EEXIST if the address is already configured. */
+int lsk_address_add(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
+		    uint16_t port);
+
+enum lsk_route_type {
+	LSK_ROUTE_VIA = 0,	/* forward to a gateway on a connected subnet */
+	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
+};
+
+/* -ENETUNREACH when a gateway is not on a connected subnet, -EEXIST when
+ * the prefix is already routed, -EINVAL for a bad prefix. */
+int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
+		  enum lsk_route_type type, uint32_t gateway);
+/* -ENOENT when no such route was added. */
+int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
+
+/* Static neighbour. -ENETUNREACH when addr is on no connected subnet. */
+int lsk_neigh_add(struct lsk_stack *stack, uint32_t addr,
+		  const struct rte_ether_addr *mac);
+
+/*
+ * Configuration changes made between lsk_config_begin and lsk_config_commit
+ * are published to the workers once, at commit. Outside such a batch every
+ * change is published at once. Publishing rebuilds the forwarding table.
+ */
+void lsk_config_begin(struct lsk_stack *stack);
+int lsk_config_commit(struct lsk_stack *stack);
+
+/*
+ * Read a configuration file (the control-command grammar of DESIGN.md) and
+ * apply it as one batch. On error returns a negative errno and writes
+ * "FILE:LINE: what is wrong" into err; the stack is left with the commands
+ * before the bad line applied.
+ */
+int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
+		    size_t err_len);
+/* Apply one command line; file/line are used in the error text only. */
+int lsk_config_exec(struct lsk_stack *stack, const char *line,
+		    const char *file, unsigned int lineno, char *err,
+		    size_t err_len);
+
+/*
+ * Transmit hook. The default sends with rte_eth_tx_burst on the queue set
+ * by lsk_worker_set_txq. Must return how many of pkts it took; the worker
+ * frees the rest and counts them ports[].tx_dropped.
+ */
+typedef uint16_t (*lsk_tx_fn)(void *arg, uint16_t port, uint16_t queue,
+			      struct rte_mbuf **pkts, uint16_t n);
+
+/* Create the per-lcore state of worker `id` (0-based, < LSK_MAX_WORKERS). */
+int lsk_worker_create(struct lsk_stack *stack, unsigned int id,
+		      struct lsk_worker **worker);
+void lsk_worker_destroy(struct lsk_worker *worker);
+void lsk_worker_set_txq(struct lsk_worker *worker, uint16_t port,
+			uint16_t queue);
+void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,
+			  void *arg);
+
+/*
+ * Push a received burst (each mbuf's port field says where it arrived).
+ * Ownership of every mbuf passes to the stack: each one is sent, queued
+ * for sending, or counted and freed before this call returns. n may be at
+ * most LSK_BURST_MAX.
+ */
+void lsk_worker_input(struct lsk_worker *worker, struct rte_mbuf **pkts,
+		      uint16_t n);
+/*
+ * Send what the TX buffers hold and report a quiescent state to the
+ * stack's RCU. Call once per poll loop iteration.
+ */
+void lsk_worker_flush(struct lsk_worker *worker);
+
+/* Counters, named after the Linux SNMP MIB. Summed over workers. */
+struct lsk_ip_stats {
+	uint64_t InReceives, InHdrErrors, InTruncatedPkts, InCsumErrors,
+		InAddrErrors, InNoRoutes, InDiscards, InUnknownProtos,
+		ForwDatagrams, OutDiscards, InDelivers, OutNoRoutes,
+		FragFails;
+};
+struct lsk_eth_stats {
+	uint64_t InFrames, NotForUs, UnknownType, UnknownVlan, Runts;
+};
+struct lsk_arp_stats {
+	uint64_t UnresolvedDiscards;
+};
+struct lsk_port_stats {
+	uint64_t rx, tx, rx_dropped, tx_dropped;
+};
+
+enum lsk_stage_id {
+	LSK_STAGE_ETH_INPUT,
+	LSK_STAGE_IP4_INPUT,
+	LSK_STAGE_IP4_ROUTE,
+	LSK_STAGE_IP4_LOCAL,
+	LSK_STAGE_IP4_FORWARD,
+	LSK_STAGE_TX,
+	LSK_STAGE_COUNT,
+};
+
+struct lsk_stage_stats {
+	uint64_t calls, packets, cycles;
+};
+
+struct lsk_stats {
+	struct lsk_ip_stats ip;
+	struct lsk_eth_stats eth;
+	struct lsk_arp_stats arp;
+	struct lsk_port_stats ports[LSK_MAX_PORTS];
+	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
+};
+
+const char *lsk_stage_name(enum lsk_stage_id id);
+
+/* Sum the counters of every worker of the stack into *out. */
+int lsk_stats_read(const struct lsk_stack *stack, struct lsk_stats *out);
+/* Counters of one worker only. */
+void lsk_worker_stats_read(const struct lsk_worker *worker,
+			   struct lsk_stats *out);
+
+/*
+ * Write the DESIGN.md counters object. mbufs_in_use < 0 leaves the field
+ * out (it is meaningful only after shutdown).
+ */
+int lsk_stats_write_json(const struct lsk_stats *stats, unsigned int n_ports,
+			 long long mbufs_in_use, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LISTACK_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* listack-fwd: what main and the poll loops share. */
+#ifndef LSK_FWD_APP_H
+#define LSK_FWD_APP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_spinlock.h>
+
+#include "listack/listack.h"
+
+#define FWD_MAX_QUEUES_PER_WORKER 32
+#define FWD_BURST 32
+
+struct fwd_rxq {
+	uint16_t port, queue;
+};
+
+struct fwd_worker {
+	struct lsk_worker *w;
+	unsigned int lcore;
+	unsigned int n_rxq;
+	struct fwd_rxq rxq[FWD_MAX_QUEUES_PER_WORKER];
+};
+
+struct fwd_app {
+	struct lsk_stack *stack;
+	unsigned int n_ports;
+	unsigned int n_workers;
+	struct fwd_worker workers[LSK_MAX_WORKERS];
+	/* TX queues shared by more than one worker need this lock */
+	bool txq_shared[LSK_MAX_PORTS];
+	rte_spinlock_t txq_lock[LSK_MAX_PORTS][LSK_MAX_WORKERS];
+	volatile bool stop;
+};
+
+extern volatile sig_atomic_t fwd_signalled;
+
+/* Poll the worker's RX queues until app->stop. */
+int fwd_worker_loop(void *arg);
+/* One pass over the worker's RX queues; returns packets received. */
+unsigned int fwd_worker_poll(struct fwd_worker *fw);
+uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
+		       struct rte_mbuf **pkts, uint16_t n);
+
+#endif

@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack-fwd: the forwarding appliance. EAL options pick the ports; the
+ * config file (control commands) sets addresses, routes and neighbours.
+ * One worker per lcore besides the main lcore, which sleeps between its
+ * chores (signals, --idle-exit, --stats-interval). With a single lcore the
+ * main lcore runs the worker itself.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "listack/listack.h"
+#include "listack/port.h"
+#include "fwd.h"
+
+#define EXIT_USAGE 2
+
+struct fwd_opts {
+	const char *config;
+	enum lsk_mode mode;
+	const char *stats_json;
+	double stats_interval;	/* seconds, 0 = off */
+	long idle_exit_ms;	/* -1 = off */
+};
+
+struct fwd_app fwd_app;
+volatile sig_atomic_t fwd_signalled;
+static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
+		"          [--stats-json FILE] [--stats-interval SECONDS]"
+		" [--idle-exit MS]\n", prog);
+}
+
+static int
+parse_opts(int argc, char **argv, struct fwd_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "stats-json", required_argument, NULL, 'j' },
+		{ "stats-interval", required_argument, NULL, 'i' },
+		{ "idle-exit", required_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	o->mode = LSK_MODE_LIST;
+	o->idle_exit_ms = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'm':
+			if (strcmp(optarg, "list") == 0)
+				o->mode = LSK_MODE_LIST;
+			else if (strcmp(optarg, "single") == 0)
+				o->mode = LSK_MODE_SINGLE;
+			else {
+				fprintf(stderr, "--mode: '%s' is not list or "
+					"single\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'j':
+			o->stats_json = optarg;
+			break;
+		case 'i':
+			o->stats_interval = strtod(optarg, &end);
+			if (*end != '\0' || o->stats_interval <= 0) {
+				fprintf(stderr, "--stats-interval: '%s' is not "
+					"a positive number of seconds\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'x':
+			errno = 0;
+			o->idle_exit_ms = strtol(optarg, &end, 10);
+			if (errno || *end != '\0' || o->idle_exit_ms < 0) {
+				fprintf(stderr, "--idle-exit: '%s' is not a "
+					"number of milliseconds\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'h':
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->config == NULL) {
+		fprintf(stderr, "--config FILE is required\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	fwd_signalled = 1;
+	fwd_app.stop = true;
+}
+
+static int
+create_pools(unsigned int n_ports, unsigned int n_workers,
+	     const struct lsk_port_info *guess)
+{
+	unsigned int per_socket[RTE_MAX_NUMA_NODES] = { 0 };
+	unsigned int p, s;
+
+	for (p = 0; p < n_ports; p++) {
+		int sock = rte_eth_dev_socket_id((uint16_t)p);
+
+		if (sock < 0 || sock >= RTE_MAX_NUMA_NODES)
+			sock = 0;
+		per_socket[sock] += guess->nb_rxd * n_workers +
+				    guess->nb_txd * n_workers;
+	}
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		char name[32];
+		unsigned int n;
+
+		if (per_socket[s] == 0)
+			continue;
+		n = lsk_pool_size(per_socket[s], 0, n_workers, n_ports,
+				  rte_lcore_count());
+		snprintf(name, sizeof(name), "fwd_pool_%u", s);
+		pools[s] = rte_pktmbuf_pool_create(name, n, LSK_POOL_CACHE, 0,
+						   RTE_MBUF_DEFAULT_BUF_SIZE,
+						   (int)s);
+		if (pools[s] == NULL && s != 0)
+			pools[s] = pools[0];
+		if (pools[s] == NULL) {
+			fprintf(stderr, "cannot create a pool of %u mbufs: %s\n",
+				n, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static struct rte_mempool *
+pool_of_port(uint16_t port)
+{
+	int sock = rte_eth_dev_socket_id(port);
+
+	if (sock < 0 || sock >= RTE_MAX_NUMA_NODES || pools[sock] == NULL)
+		sock = 0;
+	return pools[sock];
+}
+
+static int
+setup_ports(struct fwd_app *app, struct lsk_port_info *info)
+{
+	struct lsk_port_info guess = { .nb_rxd = 1024, .nb_txd = 1024 };
+	uint16_t p;
+	int rc;
+
+	rc = create_pools(app->n_ports, app->n_workers, &guess);
+	if (rc < 0)
+		return rc;
+	for (p = 0; p < app->n_ports; p++) {
+		struct lsk_port_params pp = {
+			.n_rxq = (uint16_t)app->n_workers,
+			.n_txq = (uint16_t)app->n_workers,
+			.pool = pool_of_port(p),
+		};
+		char desc[256];
+
+		lsk_port_get(app->stack, p, NULL, &pp.mtu);
+		rc = lsk_port_configure(p, &pp, &info[p]);
+		if (rc < 0) {
+			fprintf(stderr, "port %u: cannot configure: %s\n", p,
+				strerror(-rc));
+			return rc;
+		}
+		app->txq_shared[p] = info[p].n_txq < app->n_workers;
+		/* frames to the MAC the config gave must reach us */
+		rte_eth_promiscuous_enable(p);
+		lsk_port_describe(p, &info[p], desc, sizeof(desc));
+		printf("%s\n", desc);
+	}
+	return 0;
+}
+
+/* Spread every (port, RX queue) over the workers, round robin. */
+static void
+assign_queues(struct fwd_app *app, const struct lsk_port_info *info)
+{
+	unsigned int next = 0;
+	uint16_t p, q;
+
+	for (p = 0; p < app->n_ports; p++) {
+		for (q = 0; q < info[p].n_rxq; q++) {
+			struct fwd_worker *fw =
+				&app->workers[next++ % app->n_workers];
+
+			if (fw->n_rxq < FWD_MAX_QUEUES_PER_WORKER)
+				fw->rxq[fw->n_rxq++] =
+					(struct fwd_rxq){ p, q };
+		}
+	}
+}
+
+static int
+create_workers(struct fwd_app *app, const struct lsk_port_info *info)
+{
+	unsigned int i, lcore;
+	uint16_t p;
+	int rc;
+
+	i = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		app->workers[i++].lcore = lcore;
+	}
+	if (i == 0)
+		app->workers[0].lcore = rte_get_main_lcore();
+	for (i = 0; i < app->n_workers; i++) {
+		struct fwd_worker *fw = &app->workers[i];
+
+		rc = lsk_worker_create(app->stack, i, &fw->w);
+		if (rc < 0)
+			return rc;
+		lsk_worker_set_tx_fn(fw->w, fwd_tx_shared, app);
+		for (p = 0; p < app->n_ports; p++)
+			lsk_worker_set_txq(fw->w, p,
+					   (uint16_t)(i % info[p].n_txq));
+	}
+	for (p = 0; p < app->n_ports; p++)
+		for (i = 0; i < LSK_MAX_WORKERS; i++)
+			rte_spinlock_init(&app->txq_lock[p][i]);
+	assign_queues(app, info);
+	return 0;
+}
+
+static uint64_t
+frames_received(const struct fwd_app *app)
+{
+	struct lsk_stats st;
+
+	lsk_stats_read(app->stack, &st);
+	return st.eth.InFrames;
+}
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void
+print_interval(const struct fwd_app *app, struct lsk_stats *prev,
+	       double seconds)
+{
+	struct lsk_stats st;
+	unsigned int p;
+	uint64_t drops;
+
+	lsk_stats_read(app->stack, &st);
+	for (p = 0; p < app->n_ports; p++)
+		printf("%sport %u rx %.0f pps tx %.0f pps", p ? " | " : "", p,
+		       (st.ports[p].rx - prev->ports[p].rx) / seconds,
+		       (st.ports[p].tx - prev->ports[p].tx) / seconds);
+	drops = st.ip.InHdrErrors + st.ip.InTruncatedPkts +
+		st.ip.InAddrErrors + st.ip.InNoRoutes + st.ip.InDiscards +
+		st.ip.FragFails + st.arp.UnresolvedDiscards +
+		st.eth.NotForUs + st.eth.UnknownType + st.eth.UnknownVlan +
+		st.eth.Runts;
+	printf(" | drops %" PRIu64 "\n", drops);
+	fflush(stdout);
+	*prev = st;
+}
+
+/*
+ * The main lcore's chores. With worker lcores it only sleeps and checks;
+ * alone, it also polls (and checks the clock every few hundred polls).
+ */
+static void
+main_loop(struct fwd_app *app, const struct fwd_opts *o)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	bool polling = rte_lcore_count() == 1;
+	uint64_t last_rx = 0, last_rx_tsc = rte_rdtsc();
+	uint64_t next_print = last_rx_tsc + (uint64_t)(o->stats_interval * hz);
+	struct lsk_stats prev;
+	unsigned int spins = 0;
+
+	memset(&prev, 0, sizeof(prev));
+	while (!app->stop) {
+		uint64_t now, rx;
+
+		if (polling) {
+			fwd_worker_poll(&app->workers[0]);
+			if (++spins < 256)
+				continue;
+			spins = 0;
+		} else {
+			sleep_ms(5);
+		}
+		now = rte_rdtsc();
+		rx = frames_received(app);
+		if (rx != last_rx) {
+			last_rx = rx;
+			last_rx_tsc = now;
+		}
+		if (o->idle_exit_ms >= 0 &&
+		    (now - last_rx_tsc) * 1000 / hz >= (uint64_t)o->idle_exit_ms)
+			app->stop = true;
+		if (o->stats_interval > 0 && now >= next_print) {
+			print_interval(app, &prev, o->stats_interval);
+			next_print = now + (uint64_t)(o->stats_interval * hz);
+		}
+	}
+}
+
+static void
+print_summary(const struct lsk_stats *st, unsigned int n_ports,
+	      long long in_use)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+	unsigned int i;
+
+	printf("\n%-6s %12s %12s %12s %12s\n", "port", "rx", "tx",
+	       "rx_dropped", "tx_dropped");
+	for (i = 0; i < n_ports; i++)
+		printf("%-6u %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       " %12" PRIu64 "\n", i, st->ports[i].rx, st->ports[i].tx,
+		       st->ports[i].rx_dropped, st->ports[i].tx_dropped);
+	printf("\n%-12s %12s %10s %12s %12s\n", "stage", "packets", "calls",
+	       "pkts/call", "cycles/pkt");
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		const struct lsk_stage_stats *s = &st->stages[i];
+
+		printf("%-12s %12" PRIu64 " %10" PRIu64 " %12.1f %12.1f\n",
+		       lsk_stage_name(i), s->packets, s->calls,
+		       s->calls ? (double)s->packets / s->calls : 0.0,
+		       s->packets ? (double)s->cycles / s->packets : 0.0);
+	}
+	printf("\nip: InReceives %" PRIu64 " ForwDatagrams %" PRIu64
+	       " InDelivers %" PRIu64 " InHdrErrors %" PRIu64
+	       " InTruncatedPkts %" PRIu64 " InCsumErrors %" PRIu64
+	       " InAddrErrors %" PRIu64 " InNoRoutes %" PRIu64
+	       " InDiscards %" PRIu64 " FragFails %" PRIu64 "\n",
+	       ip->InReceives, ip->ForwDatagrams, ip->InDelivers,
+	       ip->InHdrErrors, ip->InTruncatedPkts, ip->InCsumErrors,
+	       ip->InAddrErrors, ip->InNoRoutes, ip->InDiscards,
+	       ip->FragFails);
+	printf("eth: InFrames %" PRIu64 " NotForUs %" PRIu64
+	       " UnknownType %" PRIu64 " UnknownVlan %" PRIu64
+	       " Runts %" PRIu64 "; arp: UnresolvedDiscards %" PRIu64 "\n",
+	       st->eth.InFrames, st->eth.NotForUs, st->eth.UnknownType,
+	       st->eth.UnknownVlan, st->eth.Runts,
+	       st->arp.UnresolvedDiscards);
+	printf("mbufs_in_use %lld\n", in_use);
+}
+
+static long long
+mbufs_in_use(void)
+{
+	long long n = 0;
+	unsigned int s, t;
+
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		bool seen = false;
+
+		if (pools[s] == NULL)
+			continue;
+		for (t = 0; t < s; t++)
+			seen |= pools[t] == pools[s];
+		if (!seen)
+			n += rte_mempool_in_use_count(pools[s]);
+	}
+	return n;
+}
+
+static void
+free_pools(void)
+{
+	unsigned int s, t;
+
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		if (pools[s] == NULL)
+			continue;
+		for (t = s + 1; t < RTE_MAX_NUMA_NODES; t++)
+			if (pools[t] == pools[s])
+				pools[t] = NULL;
+		rte_mempool_free(pools[s]);
+		pools[s] = NULL;
+	}
+}
+
+static int
+write_json(const char *path, const struct lsk_stats *st, unsigned int n_ports,
+	   long long in_use)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	rc = lsk_stats_write_json(st, n_ports, in_use, f);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+/* Load the config into a new stack; on error print FILE:LINE and fail. */
+static int
+load_config(struct fwd_app *app, const struct fwd_opts *o)
+{
+	struct lsk_stack_params sp = {
+		.n_ports = app->n_ports,
+		.socket_id = (int)rte_socket_id(),
+		.mode = o->mode,
+		.name = "fwd",
+	};
+	char err[512];
+	uint16_t p;
+	int rc;
+
+	rc = lsk_stack_create(&sp, &app->stack);
+	if (rc < 0) {
+		fprintf(stderr, "cannot create the stack: %s\n", strerror(-rc));
+		return rc;
+	}
+	for (p = 0; p < app->n_ports; p++) {
+		struct rte_ether_addr mac;
+
+		if (rte_eth_macaddr_get(p, &mac) == 0 &&
+		    rte_is_unicast_ether_addr(&mac) &&
+		    !rte_is_zero_ether_addr(&mac))
+			lsk_port_set(app->stack, p, &mac, 0);
+	}
+	rc = lsk_config_load(app->stack, o->config, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lsk_port_info info[LSK_MAX_PORTS];
+	struct fwd_app *app = &fwd_app;
+	struct fwd_opts o;
+	struct lsk_stats st;
+	long long in_use;
+	unsigned int i;
+	uint16_t p;
+	int rc, eal;
+
+	eal = rte_eal_init(argc, argv);
+	if (eal < 0) {
+		fprintf(stderr, "EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	if (parse_opts(argc - eal, argv + eal, &o) < 0) {
+		usage(argv[0]);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	app->n_ports = rte_eth_dev_count_avail();
+	if (app->n_ports == 0 || app->n_ports > LSK_MAX_PORTS) {
+		fprintf(stderr, "%u ports: give 1 to %u ports with --vdev or "
+			"PCI devices\n", app->n_ports, LSK_MAX_PORTS);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	app->n_workers = RTE_MAX(rte_lcore_count() - 1, 1u);
+	if (load_config(app, &o) < 0) {
+		lsk_stack_destroy(app->stack);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+
+	rc = setup_ports(app, info);
+	if (rc == 0)
+		rc = create_workers(app, info);
+	for (p = 0; p < app->n_ports && rc == 0; p++) {
+		rc = rte_eth_dev_start(p);
+		if (rc < 0)
+			fprintf(stderr, "port %u: cannot start: %s\n", p,
+				strerror(-rc));
+	}
+	if (rc < 0) {
+		free_pools();
+		rte_eal_cleanup();
+		return 1;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
+	       app->n_workers, o.mode == LSK_MODE_LIST ? "list" : "single");
+	fflush(stdout);
+
+	if (rte_lcore_count() > 1) {
+		for (i = 0; i < app->n_workers; i++)
+			rte_eal_remote_launch(fwd_worker_loop, &app->workers[i],
+					      app->workers[i].lcore);
+	}
+	main_loop(app, &o);
+	rte_eal_mp_wait_lcore();
+
+	for (p = 0; p < app->n_ports; p++)
+		rte_eth_dev_stop(p);
+	lsk_stats_read(app->stack, &st);
+	for (p = 0; p < app->n_ports; p++) {
+		struct rte_eth_stats es;
+
+		if (rte_eth_stats_get(p, &es) == 0)
+			st.ports[p].rx_dropped = es.imissed + es.rx_nombuf;
+	}
+	for (p = 0; p < app->n_ports; p++)
+		rte_eth_dev_close(p);
+	for (i = 0; i < app->n_workers; i++)
+		lsk_worker_destroy(app->workers[i].w);
+	lsk_stack_destroy(app->stack);
+	in_use = mbufs_in_use();
+
+	rc = 0;
+	if (o.stats_json != NULL)
+		rc = write_json(o.stats_json, &st, app->n_ports, in_use);
+	print_summary(&st, app->n_ports, in_use);
+	free_pools();
+	rte_eal_cleanup();
+	return rc < 0 ? 1 : 0;
+}

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control-command grammar (DESIGN.md), one command a line, shared by
+ * configuration files and run-time control. Every error names FILE:LINE.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include "lsk_priv.h"
+
+#define CONFIG_MAX_WORDS 24
+#define CONFIG_LINE_MAX 1024
+
+struct cmd_ctx {
+	struct lsk_stack *s;
+	const char *file;
+	unsigned int line;
+	char *err;
+	size_t err_len;
+	int argc;
+	char *argv[CONFIG_MAX_WORDS];
+};
+
+static int __attribute__((format(printf, 3, 4)))
+cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	if (c->err == NULL || c->err_len == 0)
+		return rc;
+	n = (size_t)snprintf(c->err, c->err_len, "%s:%u: ", c->file, c->line);
+	if (n < c->err_len) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static int
+parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_ip(const char *s, uint32_t *out)
+{
+	struct in_addr a;
+
+	if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*out = ntohl(a.s_addr);
+	return 0;
+}
+
+/* "A.B.C.D/L", "A.B.C.D" (a /32) or "default". */
+static int
+parse_prefix(const char *s, uint32_t *addr, uint8_t *depth)
+{
+	char buf[32];
+	char *slash;
+	unsigned long d = 32;
+
+	if (s != NULL && strcmp(s, "default") == 0) {
+		*addr = 0;
+		*depth = 0;
+		return 0;
+	}
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		if (parse_uint(slash + 1, 32, &d) < 0)
+			return -EINVAL;
+	}
+	if (parse_ip(buf, addr) < 0)
+		return -EINVAL;
+	*depth = (uint8_t)d;
+	return 0;
+}
+
+static int
+parse_port(struct cmd_ctx *c, const char *s, uint16_t *port)
+{
+	unsigned long v;
+
+	if (parse_uint(s, UINT16_MAX, &v) < 0)
+		return cmd_error(c, -EINVAL, "bad port number '%s'",
+				 s ? s : "");
+	if (v >= c->s->n_ports)
+		return cmd_error(c, -ENODEV,
+				 "port %lu does not exist (%u ports)", v,
+				 c->s->n_ports);
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_mac(struct cmd_ctx *c, const char *s, struct rte_ether_addr *mac)
+{
+	if (s == NULL || rte_ether_unformat_addr(s, mac) < 0 ||
+	    strlen(s) != 17)
+		return cmd_error(c, -EINVAL, "bad MAC address '%s'",
+				 s ? s : "");
+	if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
+		return cmd_error(c, -EINVAL,
+				 "MAC address %s is not a unicast address", s);
+	return 0;
+}
+
+/* port N [mtu M] [mac MAC] */
+static int
+cmd_port(struct cmd_ctx *c)
+{
+	struct rte_ether_addr mac;
+	bool have_mac = false;
+	unsigned long mtu = 0;
+	uint16_t port = 0;
+	int i, rc;
+
+	if (c->argc < 2)
+		return cmd_error(c, -EINVAL, "usage: port N [mtu M] [mac MAC]");
+	rc = parse_port(c, c->argv[1], &port);
+	if (rc < 0)
+		return rc;
+	for (i = 2; i < c->argc; i += 2) {
+		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
+
+		if (strcmp(c->argv[i], "mtu") == 0) {
+			if (parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
+				return cmd_error(c, -EINVAL,
+						 "bad mtu '%s' (68-9000)",
+						 val ? val : "");
+		} else if (strcmp(c->argv[i], "mac") == 0) {
+			rc = parse_mac(c, val, &mac);
+			if (rc < 0)
+				return rc;
+			have_mac = true;
+		} else {
+			return cmd_error(c, -EINVAL,
+					 "unknown port setting '%s'",
+					 c->argv[i]);
+		}
+	}
+	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot set port %u: %s", port,
+				 strerror(-rc));
+	return 0;
+}
+
+/* address add A/L port N */
+static int
+cmd_address(struct cmd_ctx *c)
+{
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port = 0;
+	int rc;
+
+	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
+	    strcmp(c->argv[3], "port") != 0)
+		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L port N");
+	if (strchr(c->argv[2], '/') == NULL ||
+	    parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
+		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
+				 c->argv[2]);
+	rc = parse_port(c, c->argv[4], &port);
+	if (rc < 0)
+		return rc;
+	rc = lsk_address_add(c->s, addr, depth, port);
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, "address %s is already configured",
+				 c->argv[2]);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s cannot be an interface address",
+				 c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add address %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
+static int
+parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
+		   uint8_t *depth)
+{
+	if (parse_prefix(s, prefix, depth) < 0)
+		return cmd_error(c, -EINVAL, "bad prefix '%s'", s ? s : "");
+	if (*prefix & ~lsk_depth_mask(*depth))
+		return cmd_error(c, -EINVAL,
+				 "prefix %s has host bits set", s);
+	return 0;
+}
+
+/* route add PFX via GW | route add PFX blackhole | route del PFX */
+static int
+cmd_route(struct cmd_ctx *c)
+{
+	uint32_t prefix, gw = 0;
+	enum lsk_route_type type;
+	uint8_t depth;
+	int rc;
+
+	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
+		rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
+		if (rc < 0)
+			return rc;
+		rc = lsk_route_del(c->s, prefix, depth);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no route %s to delete",
+					 c->argv[2]);
+		return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s",
+					  c->argv[2], strerror(-rc)) : 0;
+	}
+	if (c->argc == 5 && strcmp(c->argv[1], "add") == 0 &&
+	    strcmp(c->argv[3], "via") == 0) {
+		type = LSK_ROUTE_VIA;
+		if (parse_ip(c->argv[4], &gw) < 0)
+			return cmd_error(c, -EINVAL, "bad gateway '%s'",
+					 c->argv[4]);
+	} else if (c->argc == 4 && strcmp(c->argv[1], "add") == 0 &&
+		   strcmp(c->argv[3], "blackhole") == 0) {
+		type = LSK_ROUTE_BLACKHOLE;
+	} else {
+		return cmd_error(c, -EINVAL,
+				 "usage: route add PREFIX via GATEWAY | "
+				 "route add PREFIX blackhole | route del PREFIX");
+	}
+	rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
+	if (rc < 0)
+		return rc;
+	rc = lsk_route_add(c->s, prefix, depth, type, gw);
+	if (rc == -ENETUNREACH)
+		return cmd_error(c, rc,
+				 "gateway %s is not on a connected subnet",
+				 c->argv[4]);
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, "route %s exists already", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add route %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
+/* neigh add A.B.C.D lladdr MAC */
+static int
+cmd_neigh(struct cmd_ctx *c)
+{
+	struct rte_ether_addr mac;
+	uint32_t addr;
+	int rc;
+
+	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
+	    strcmp(c->argv[3], "lladdr") != 0)
+		return cmd_error(c, -EINVAL,
+				 "usage: neigh add A.B.C.D lladdr MAC");
+	if (parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
+	rc = parse_mac(c, c->argv[4], &mac);
+	if (rc < 0)
+		return rc;
+	rc = lsk_neigh_add(c->s, addr, &mac);
+	if (rc == -ENETUNREACH)
+		return cmd_error(c, rc, "%s is not on a connected subnet",
+				 c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add neighbour %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+static int
+cmd_not_yet(struct cmd_ctx *c)
+{
+	return cmd_error(c, -ENOTSUP, "%s: not supported yet", c->argv[0]);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct cmd_ctx *c);
+} commands[] = {
+	{ "port", cmd_port },
+	{ "address", cmd_address },
+	{ "route", cmd_route },
+	{ "neigh", cmd_neigh },
+	{ "udp", cmd_not_yet },
+	{ "gro", cmd_not_yet },
+	{ "route-cache", cmd_not_yet },
+	{ "filter", cmd_not_yet },
+};
+
+int
+lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
+		unsigned int lineno, char *err, size_t err_len)
+{
+	struct cmd_ctx c = { .s = s, .file = file ? file : "-",
+			     .line = lineno, .err = err, .err_len = err_len };
+	char buf[CONFIG_LINE_MAX];
+	char *p, *save = NULL;
+	size_t i;
+
+	if (err_len)
+		err[0] = '\0';
+	if (strlen(line) >= sizeof(buf))
+		return cmd_error(&c, -EINVAL, "line too long");
+	strcpy(buf, line);
+	p = strchr(buf, '#');
+	if (p != NULL)
+		*p = '\0';
+	for (p = strtok_r(buf, " \t\r\n", &save); p != NULL;
+	     p = strtok_r(NULL, " \t\r\n", &save)) {
+		if (c.argc == CONFIG_MAX_WORDS)
+			return cmd_error(&c, -EINVAL, "too many words");
+		c.argv[c.argc++] = p;
+	}
+	if (c.argc == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(commands); i++)
+		if (strcmp(c.argv[0], commands[i].name) == 0)
+			return commands[i].fn(&c);
+	return cmd_error(&c, -EINVAL, "unknown command '%s'", c.argv[0]);
+}
+
+int
+lsk_config_load(struct lsk_stack *s, const char *path, char *err,
+		size_t err_len)
+{
+	char line[CONFIG_LINE_MAX + 2];
+	unsigned int lineno = 0;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "r");
+	if (f == NULL) {
+		rc = -errno;
+		snprintf(err, err_len, "%s:0: cannot open: %s", path,
+			 strerror(errno));
+		return rc;
+	}
+	lsk_config_begin(s);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		if (strlen(line) > CONFIG_LINE_MAX) {
+			snprintf(err, err_len, "%s:%u: line too long", path,
+				 lineno);
+			rc = -EINVAL;
+			break;
+		}
+		rc = lsk_config_exec(s, line, path, lineno, err, err_len);
+		if (rc < 0)
+			break;
+	}
+	fclose(f);
+	if (rc == 0) {
+		rc = lsk_config_commit(s);
+		if (rc < 0)
+			snprintf(err, err_len, "%s:%u: cannot build tables: %s",
+				 path, lineno, strerror(-rc));
+	} else {
+		s->in_batch = false;
+	}
+	return rc;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eth_input: L2 demux of a received burst. Keeps frames addressed to us
+ * (our MAC, broadcast, the all-hosts group) and splits them by ethertype;
+ * only IPv4 goes on for now.
+ *
+ * Known gaps: ARP is counted UnknownType until arp_input exists; tagged
+ * frames other than priority tags are dropped until VLAN interfaces exist.
+ */
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "lsk_priv.h"
+
+/* Drop reasons, each an eth counter. */
+enum eth_verdict {
+	ETH_IP4,
+	ETH_DROP_RUNT,
+	ETH_DROP_NOT_FOR_US,
+	ETH_DROP_UNKNOWN_TYPE,
+	ETH_DROP_UNKNOWN_VLAN,
+};
+
+/* IPv4 all-hosts group 224.0.0.1, which every IPv4 interface joins. */
+static const struct rte_ether_addr all_hosts_mac = {
+	.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }
+};
+
+/* Remove an 802.1Q priority tag (VID 0) so the frame reads as untagged. */
+static void
+eth_strip_priority_tag(struct rte_mbuf *m)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	memmove(p + RTE_VLAN_HLEN, p, 2 * RTE_ETHER_ADDR_LEN);
+	rte_pktmbuf_adj(m, RTE_VLAN_HLEN);
+}
+
+static enum eth_verdict
+eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
+{
+	const struct rte_ether_hdr *eh;
+	uint16_t type;
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
+		return ETH_DROP_RUNT;
+	if (unlikely(m->port >= s->n_ports))
+		return ETH_DROP_NOT_FOR_US;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+
+	*meta = 0;
+	if (likely(rte_is_same_ether_addr(&eh->dst_addr,
+					  &s->ports[m->port].mac))) {
+		/* ours */
+	} else if (rte_is_broadcast_ether_addr(&eh->dst_addr) ||
+		   rte_is_same_ether_addr(&eh->dst_addr, &all_hosts_mac)) {
+		*meta = LSK_META_L2_BCAST;
+	} else {
+		return ETH_DROP_NOT_FOR_US;
+	}
+
+	type = eh->ether_type;
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+		return ETH_IP4;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
+
+		if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+			return ETH_DROP_RUNT;
+		if ((rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff) != 0)
+			return ETH_DROP_UNKNOWN_VLAN;
+		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4))
+			return ETH_DROP_UNKNOWN_TYPE;
+		eth_strip_priority_tag(m);
+		return ETH_IP4;
+	}
+	return ETH_DROP_UNKNOWN_TYPE;
+}
+
+static void
+eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v)
+{
+	struct lsk_eth_stats *st = &w->stats.eth;
+
+	switch (v) {
+	case ETH_DROP_RUNT:
+		st->Runts++;
+		break;
+	case ETH_DROP_NOT_FOR_US:
+		st->NotForUs++;
+		break;
+	case ETH_DROP_UNKNOWN_VLAN:
+		st->UnknownVlan++;
+		break;
+	default:
+		st->UnknownType++;
+		break;
+	}
+	rte_pktmbuf_free(m);
+}
+
+void
+lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	      struct lsk_list *ip4)
+{
+	const struct lsk_stack *s = w->stack;
+	uint16_t i;
+
+	w->stats.eth.InFrames += n;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum eth_verdict v;
+		uint32_t meta;
+
+		if (i + 2 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 2], void *));
+		if (likely(m->port < LSK_MAX_PORTS))
+			w->stats.ports[m->port].rx++;
+		v = eth_classify(s, m, &meta);
+		if (likely(v == ETH_IP4)) {
+			lsk_list_push(ip4, m, meta);
+		} else {
+			eth_drop(w, m, v);
+		}
+	}
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_forward: Linux's ip_forward for the packets ip4_route sent on: no
+ * forwarding of L2 broadcasts, TTL, MTU, then TTL-1 with the incremental
+ * checksum and the next hop's Ethernet header, and on to the TX buffer.
+ *
+ * Known gaps: no ICMP errors (time exceeded, frag needed) and no
+ * fragmentation yet; unresolved next hops are dropped until ARP exists.
+ */
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "lsk_priv.h"
+
+enum fwd_verdict {
+	FWD_SEND,
+	FWD_DROP_L2_BCAST,	/* InAddrErrors (RFC 1812 5.3.4) */
+	FWD_DROP_TTL,		/* InHdrErrors, as Linux counts it */
+	FWD_DROP_MTU,		/* FragFails */
+	FWD_DROP_UNRESOLVED,	/* ForwDatagrams, arp.UnresolvedDiscards */
+};
+
+/*
+ * TTL-1 and the RFC 1624 update of the checksum, equal bit for bit to a
+ * full recompute (0xFEFF at TTL 195 becomes 0x0000, never 0xFFFF).
+ */
+static inline void
+ip4_decrease_ttl(struct rte_ipv4_hdr *ip)
+{
+	uint32_t check = ip->hdr_checksum;
+
+	check += RTE_BE16(0x0100);
+	ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
+	ip->time_to_live--;
+}
+
+static inline enum fwd_verdict
+fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
+	  uint32_t meta)
+{
+	if (unlikely(meta & LSK_META_L2_BCAST))
+		return FWD_DROP_L2_BCAST;
+	if (unlikely(ip->time_to_live <= 1))
+		return FWD_DROP_TTL;
+	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu))
+		return FWD_DROP_MTU;
+	if (unlikely(!nh->resolved))
+		return FWD_DROP_UNRESOLVED;
+	return FWD_SEND;
+}
+
+static void
+fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, enum fwd_verdict v)
+{
+	struct lsk_ip_stats *st = &w->stats.ip;
+
+	switch (v) {
+	case FWD_DROP_L2_BCAST:
+		st->InAddrErrors++;
+		break;
+	case FWD_DROP_TTL:
+		st->InHdrErrors++;
+		break;
+	case FWD_DROP_MTU:
+		st->FragFails++;
+		break;
+	default:
+		st->ForwDatagrams++;
+		w->stats.arp.UnresolvedDiscards++;
+		break;
+	}
+	rte_pktmbuf_free(m);
+}
+
+void
+lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
+{
+	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		const struct lsk_nexthop *nh =
+			&nexthops[l->meta[i] & LSK_META_NH_MASK];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+		enum fwd_verdict v = fwd_check(nh, ip, l->meta[i]);
+
+		if (unlikely(v != FWD_SEND)) {
+			fwd_drop(w, m, v);
+			continue;
+		}
+		w->stats.ip.ForwDatagrams++;
+		ip4_decrease_ttl(ip);
+		/* dst and src MAC are adjacent in both headers */
+		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+		lsk_tx_enqueue(w, nh->port, m);
+	}
+	l->n = 0;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the stages and the control path share: the stack's tables, the
+ * per-worker state and the packet list. Nothing here is public.
+ */
+#ifndef LSK_PRIV_H
+#define LSK_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_rcu_qsbr.h>
+
+#include "listack/listack.h"
+
+struct rte_fib;
+
+/*
+ * A list is a bounded vector of mbufs plus one 32-bit word of per-packet
+ * metadata kept beside it, so the stages never touch the mbuf's second
+ * cache line to carry their decisions forward.
+ */
+struct lsk_list {
+	uint32_t n;
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	uint32_t meta[LSK_BURST_MAX];
+};
+
+/* meta bits set by eth_input */
+#define LSK_META_L2_BCAST (1u << 31)	/* frame to broadcast/multicast MAC */
+/* the rest of meta carries the next hop index after ip4_route */
+#define LSK_META_NH_MASK 0x00ffffffu
+
+static inline void
+lsk_list_push(struct lsk_list *l, struct rte_mbuf *m, uint32_t meta)
+{
+	l->pkts[l->n] = m;
+	l->meta[l->n] = meta;
+	l->n++;
+}
+
+/* Next hops, the values stored in the FIB. */
+enum lsk_nh_type {
+	LSK_NH_NONE = 0,	/* no route */
+	LSK_NH_LOCAL,		/* one of our addresses or broadcasts */
+	LSK_NH_BLACKHOLE,
+	LSK_NH_FORWARD,		/* out a port to a gateway or a host */
+};
+
+struct lsk_nexthop {
+	uint8_t type;		/* enum lsk_nh_type */
+	uint8_t resolved;	/* dst_mac is known */
+	uint16_t port;
+	uint16_t mtu;		/* IP MTU of the port */
+	uint16_t pad;
+	uint32_t gateway;	/* host order; the host itself for connected */
+	/* the Ethernet header the forwarded frame gets: dst, src */
+	struct rte_ether_addr dst_mac;
+	struct rte_ether_addr src_mac;
+};
+
+/* Index 0 of every nexthop table means "no route". */
+#define LSK_NH_IDX_NONE 0
+
+/*
+ * The forwarding table as the workers see it: replaced whole on every
+ * change and reclaimed after an RCU grace period.
+ */
+struct lsk_fwd_table {
+	struct rte_fib *fib;
+	uint32_t n_nexthops;
+	struct lsk_nexthop *nexthops;
+	/* our addresses and subnet broadcasts, for the martian source test */
+	uint32_t n_local;
+	uint32_t local_addrs[]; /* host order */
+};
+
+struct lsk_port_conf {
+	struct rte_ether_addr mac;
+	uint16_t mtu;
+};
+
+struct lsk_ifaddr {
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port;
+};
+
+struct lsk_route {
+	uint32_t prefix;
+	uint8_t depth;
+	uint8_t type;		/* enum lsk_route_type */
+	uint32_t gateway;
+};
+
+struct lsk_neigh {
+	uint32_t addr;
+	struct rte_ether_addr mac;
+};
+
+#define LSK_MAX_ADDRS 64
+
+struct lsk_stack {
+	char name[32];
+	unsigned int n_ports;
+	int socket_id;
+	enum lsk_mode mode;
+	uint32_t max_routes;
+
+	struct lsk_port_conf ports[LSK_MAX_PORTS];
+
+	/* the configuration as given (the RIB); the FIB is built from it */
+	unsigned int n_addrs;
+	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
+	unsigned int n_routes, routes_cap;
+	struct lsk_route *routes;
+	unsigned int n_neighs, neighs_cap;
+	struct lsk_neigh *neighs;
+
+	bool in_batch;
+	uint32_t fib_generation;	/* names each FIB uniquely */
+	struct lsk_fwd_table *fwd;	/* read by workers */
+
+	struct rte_rcu_qsbr *qsbr;
+	struct lsk_worker *workers[LSK_MAX_WORKERS];
+};
+
+struct lsk_txbuf {
+	uint16_t queue;
+	uint16_t n;
+	struct rte_mbuf *pkts[2 * LSK_BURST_MAX];
+};
+
+struct lsk_worker {
+	struct lsk_stack *stack;
+	unsigned int id;
+	lsk_tx_fn tx_fn;
+	void *tx_arg;
+	/* the stack's table as loaded at the start of the current burst */
+	const struct lsk_fwd_table *fwd;
+
+	/* lists between stages, reused every burst */
+	struct lsk_list ip4;
+	struct lsk_list local;
+
+	struct lsk_txbuf tx[LSK_MAX_PORTS];
+	struct lsk_stats stats;
+} __rte_cache_aligned;
+
+/* Count a stage run: one call, n packets, the cycles since start. */
+static inline uint64_t
+lsk_stage_account(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
+		  uint64_t start)
+{
+	uint64_t now = rte_rdtsc();
+	struct lsk_stage_stats *s = &w->stats.stages[id];
+
+	s->calls++;
+	s->packets += n;
+	s->cycles += now - start;
+	return now;
+}
+
+/* The stages, in pipeline order. Each consumes its input list whole. */
+void lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		   struct lsk_list *ip4);
+void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
+/* ip4_route leaves the packets to forward in l, locals go to local */
+void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
+		   struct lsk_list *local);
+void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l);
+void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
+
+/* TX buffering: queue one packet for a port; flush sends what is held. */
+void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);
+static inline void
+lsk_tx_enqueue(struct lsk_worker *w, uint16_t port, struct rte_mbuf *m)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+
+	b->pkts[b->n++] = m;
+	if (unlikely(b->n == RTE_DIM(b->pkts)))
+		lsk_tx_flush_port(w, port);
+}
+
+/* Tables (control path). */
+int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
+void lsk_fwd_table_free(struct lsk_fwd_table *t);
+bool lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr);
+const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
+					      uint32_t addr);
+
+static inline uint32_t
+lsk_depth_mask(uint8_t depth)
+{
+	return depth == 0 ? 0 : ~UINT32_C(0) << (32 - depth);
+}
+
+#endif /* LSK_PRIV_H */

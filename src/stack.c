@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stack: port settings and the configuration (addresses, routes,
+ * neighbours) as the control thread gives it, and the publication of the
+ * forwarding table built from it to the workers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "lsk_priv.h"
+
+#define LSK_DEFAULT_MTU 1500
+
+int
+lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
+{
+	struct lsk_stack *s;
+	size_t qsz;
+	unsigned int i;
+	int rc;
+
+	if (p == NULL || out == NULL || p->n_ports > LSK_MAX_PORTS ||
+	    (p->mode != LSK_MODE_LIST && p->mode != LSK_MODE_SINGLE))
+		return -EINVAL;
+	s = rte_zmalloc_socket("lsk_stack", sizeof(*s), RTE_CACHE_LINE_SIZE,
+			       p->socket_id);
+	if (s == NULL)
+		return -ENOMEM;
+	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
+	s->n_ports = p->n_ports;
+	s->socket_id = p->socket_id;
+	s->mode = p->mode;
+	s->max_routes = p->max_routes;
+	for (i = 0; i < LSK_MAX_PORTS; i++) {
+		s->ports[i].mtu = LSK_DEFAULT_MTU;
+		/* locally administered, distinct per port until set */
+		s->ports[i].mac.addr_bytes[0] = 0x02;
+		s->ports[i].mac.addr_bytes[5] = (uint8_t)i;
+	}
+
+	qsz = rte_rcu_qsbr_get_memsize(LSK_MAX_WORKERS);
+	s->qsbr = rte_zmalloc_socket("lsk_qsbr", qsz, RTE_CACHE_LINE_SIZE,
+				     p->socket_id);
+	if (s->qsbr == NULL || rte_rcu_qsbr_init(s->qsbr, LSK_MAX_WORKERS)) {
+		lsk_stack_destroy(s);
+		return -ENOMEM;
+	}
+	rc = lsk_fwd_table_build(s, &s->fwd);
+	if (rc < 0) {
+		lsk_stack_destroy(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void
+lsk_stack_destroy(struct lsk_stack *s)
+{
+	if (s == NULL)
+		return;
+	lsk_fwd_table_free(s->fwd);
+	free(s->routes);
+	free(s->neighs);
+	rte_free(s->qsbr);
+	rte_free(s);
+}
+
+enum lsk_mode
+lsk_stack_mode(const struct lsk_stack *s)
+{
+	return s->mode;
+}
+
+/* Build a new table and hand it to the workers; free the old one once no
+ * worker can still be reading it. */
+static int
+stack_publish(struct lsk_stack *s)
+{
+	struct lsk_fwd_table *t, *old;
+	int rc;
+
+	if (s->in_batch)
+		return 0;
+	rc = lsk_fwd_table_build(s, &t);
+	if (rc < 0)
+		return rc;
+	old = s->fwd;
+	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
+	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+	lsk_fwd_table_free(old);
+	return 0;
+}
+
+void
+lsk_config_begin(struct lsk_stack *s)
+{
+	s->in_batch = true;
+}
+
+int
+lsk_config_commit(struct lsk_stack *s)
+{
+	s->in_batch = false;
+	return stack_publish(s);
+}
+
+int
+lsk_port_set(struct lsk_stack *s, uint16_t port,
+	     const struct rte_ether_addr *mac, uint16_t mtu)
+{
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (mtu != 0 && mtu < 68)
+		return -EINVAL;
+	if (mac != NULL) {
+		if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
+			return -EINVAL;
+		s->ports[port].mac = *mac;
+	}
+	if (mtu != 0)
+		s->ports[port].mtu = mtu;
+	return stack_publish(s);
+}
+
+int
+lsk_port_get(const struct lsk_stack *s, uint16_t port,
+	     struct rte_ether_addr *mac, uint16_t *mtu)
+{
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (mac != NULL)
+		*mac = s->ports[port].mac;
+	if (mtu != NULL)
+		*mtu = s->ports[port].mtu;
+	return 0;
+}
+
+int
+lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
+		uint16_t port)
+{
+	unsigned int i;
+	uint8_t first = addr >> 24;
+
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (depth == 0 || depth > 32 || first == 0 || first == 127 ||
+	    first >= 224)
+		return -EINVAL;
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].addr == addr)
+			return -EEXIST;
+	if (s->n_addrs == LSK_MAX_ADDRS)
+		return -ENOSPC;
+	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
+		.addr = addr, .depth = depth, .port = port };
+	return stack_publish(s);
+}
+
+static int
+route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes; i++)
+		if (s->routes[i].prefix == prefix &&
+		    s->routes[i].depth == depth)
+			return (int)i;
+	return -1;
+}
+
+static int
+grow(void **arr, unsigned int *cap, unsigned int n, size_t elem)
+{
+	unsigned int ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, ncap * elem);
+	if (p == NULL)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int
+lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	      enum lsk_route_type type, uint32_t gateway)
+{
+	int rc;
+
+	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
+		return -EINVAL;
+	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
+		return -EINVAL;
+	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
+		return -ENETUNREACH;
+	if (route_find(s, prefix, depth) >= 0)
+		return -EEXIST;
+	rc = grow((void **)&s->routes, &s->routes_cap, s->n_routes,
+		  sizeof(*s->routes));
+	if (rc < 0)
+		return rc;
+	s->routes[s->n_routes++] = (struct lsk_route){
+		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
+		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
+	rc = stack_publish(s);
+	if (rc < 0)
+		s->n_routes--;
+	return rc;
+}
+
+int
+lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	int i = route_find(s, prefix, depth);
+
+	if (i < 0)
+		return -ENOENT;
+	memmove(&s->routes[i], &s->routes[i + 1],
+		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
+	s->n_routes--;
+	return stack_publish(s);
+}
+
+int
+lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
+	      const struct rte_ether_addr *mac)
+{
+	unsigned int i;
+	int rc;
+
+	if (mac == NULL || !rte_is_unicast_ether_addr(mac) ||
+	    rte_is_zero_ether_addr(mac))
+		return -EINVAL;
+	if (lsk_connected_lookup(s, addr) == NULL)
+		return -ENETUNREACH;
+	for (i = 0; i < s->n_neighs; i++) {
+		if (s->neighs[i].addr == addr) {
+			s->neighs[i].mac = *mac;
+			return stack_publish(s);
+		}
+	}
+	rc = grow((void **)&s->neighs, &s->neighs_cap, s->n_neighs,
+		  sizeof(*s->neighs));
+	if (rc < 0)
+		return rc;
+	s->neighs[s->n_neighs++] = (struct lsk_neigh){ .addr = addr,
+						       .mac = *mac };
+	return stack_publish(s);
+}

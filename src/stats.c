@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counters: each worker keeps its own (no atomics on the fast path); a read
+ * sums them. The JSON writer uses the Linux MIB names of DESIGN.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "lsk_priv.h"
+
+static const char *const stage_names[LSK_STAGE_COUNT] = {
+	[LSK_STAGE_ETH_INPUT] = "eth_input",
+	[LSK_STAGE_IP4_INPUT] = "ip4_input",
+	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
+	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
+	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
+	[LSK_STAGE_TX] = "tx",
+};
+
+const char *
+lsk_stage_name(enum lsk_stage_id id)
+{
+	return (unsigned int)id < LSK_STAGE_COUNT ? stage_names[id] : "?";
+}
+
+/* Every member of struct lsk_stats is a uint64_t counter. */
+static void
+stats_add(struct lsk_stats *sum, const struct lsk_stats *one)
+{
+	uint64_t *d = (uint64_t *)sum;
+	const uint64_t *s = (const uint64_t *)one;
+	size_t i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
+
+void
+lsk_worker_stats_read(const struct lsk_worker *w, struct lsk_stats *out)
+{
+	memcpy(out, &w->stats, sizeof(*out));
+}
+
+int
+lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
+{
+	unsigned int i;
+
+	if (s == NULL || out == NULL)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		const struct lsk_worker *w =
+			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);
+
+		if (w != NULL)
+			stats_add(out, &w->stats);
+	}
+	return 0;
+}
+
+#define JSON_FIELD(f, st, name, sep) \
+	fprintf(f, "\"%s\": %" PRIu64 "%s", #name, (st)->name, sep)
+
+int
+lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
+		     long long mbufs_in_use, FILE *f)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+	const struct lsk_eth_stats *eth = &st->eth;
+	unsigned int i;
+
+	fprintf(f, "{\"ip\": {");
+	JSON_FIELD(f, ip, InReceives, ", ");
+	JSON_FIELD(f, ip, InHdrErrors, ", ");
+	JSON_FIELD(f, ip, InTruncatedPkts, ", ");
+	JSON_FIELD(f, ip, InCsumErrors, ", ");
+	JSON_FIELD(f, ip, InAddrErrors, ", ");
+	JSON_FIELD(f, ip, InNoRoutes, ", ");
+	JSON_FIELD(f, ip, InDiscards, ", ");
+	JSON_FIELD(f, ip, InUnknownProtos, ", ");
+	JSON_FIELD(f, ip, ForwDatagrams, ", ");
+	JSON_FIELD(f, ip, OutDiscards, ", ");
+	JSON_FIELD(f, ip, InDelivers, ", ");
+	JSON_FIELD(f, ip, OutNoRoutes, ", ");
+	JSON_FIELD(f, ip, FragFails, "},\n");
+	fprintf(f, " \"eth\": {");
+	JSON_FIELD(f, eth, InFrames, ", ");
+	JSON_FIELD(f, eth, NotForUs, ", ");
+	JSON_FIELD(f, eth, UnknownType, ", ");
+	JSON_FIELD(f, eth, UnknownVlan, ", ");
+	JSON_FIELD(f, eth, Runts, "},\n");
+	fprintf(f, " \"arp\": {");
+	JSON_FIELD(f, &st->arp, UnresolvedDiscards, "},\n");
+	fprintf(f, " \"ports\": [");
+	for (i = 0; i < n_ports && i < LSK_MAX_PORTS; i++) {
+		const struct lsk_port_stats *p = &st->ports[i];
+
+		fprintf(f, "%s{\"id\": %u, ", i ? ", " : "", i);
+		JSON_FIELD(f, p, rx, ", ");
+		JSON_FIELD(f, p, tx, ", ");
+		JSON_FIELD(f, p, rx_dropped, ", ");
+		JSON_FIELD(f, p, tx_dropped, "}");
+	}
+	fprintf(f, "],\n \"stages\": [");
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		const struct lsk_stage_stats *sg = &st->stages[i];
+
+		fprintf(f, "%s{\"name\": \"%s\", ", i ? ", " : "",
+			stage_names[i]);
+		JSON_FIELD(f, sg, calls, ", ");
+		JSON_FIELD(f, sg, packets, ", ");
+		JSON_FIELD(f, sg, cycles, "}");
+	}
+	fprintf(f, "]");
+	if (mbufs_in_use >= 0)
+		fprintf(f, ",\n \"mbufs_in_use\": %lld", mbufs_in_use);
+	fprintf(f, "}\n");
+	return ferror(f) ? -EIO : 0;
+}

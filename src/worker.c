@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker runs the pipeline for the bursts its lcore receives. In list
+ * mode a burst goes through every stage together; in single mode each
+ * packet goes through the same stages alone (the baseline).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "lsk_priv.h"
+
+static uint16_t
+worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
+		 struct rte_mbuf **pkts, uint16_t n)
+{
+	(void)arg;
+	return rte_eth_tx_burst(port, queue, pkts, n);
+}
+
+int
+lsk_worker_create(struct lsk_stack *s, unsigned int id,
+		  struct lsk_worker **out)
+{
+	struct lsk_worker *w;
+	unsigned int p;
+
+	if (id >= LSK_MAX_WORKERS || s->workers[id] != NULL)
+		return -EINVAL;
+	w = rte_zmalloc_socket("lsk_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
+			       s->socket_id);
+	if (w == NULL)
+		return -ENOMEM;
+	w->stack = s;
+	w->id = id;
+	w->tx_fn = worker_tx_ethdev;
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		w->tx[p].queue = (uint16_t)id;
+	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
+		rte_free(w);
+		return -EINVAL;
+	}
+	rte_rcu_qsbr_thread_online(s->qsbr, id);
+	s->workers[id] = w;
+	*out = w;
+	return 0;
+}
+
+void
+lsk_worker_destroy(struct lsk_worker *w)
+{
+	unsigned int p;
+
+	if (w == NULL)
+		return;
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		if (w->tx[p].n)
+			lsk_tx_flush_port(w, (uint16_t)p);
+	rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
+	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
+	w->stack->workers[w->id] = NULL;
+	rte_free(w);
+}
+
+void
+lsk_worker_set_txq(struct lsk_worker *w, uint16_t port, uint16_t queue)
+{
+	if (port < LSK_MAX_PORTS)
+		w->tx[port].queue = queue;
+}
+
+void
+lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
+{
+	w->tx_fn = fn ? fn : worker_tx_ethdev;
+	w->tx_arg = fn ? arg : NULL;
+}
+
+void
+lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+	struct lsk_port_stats *ps = &w->stats.ports[port];
+	uint16_t sent;
+
+	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
+	ps->tx += sent;
+	if (unlikely(sent < b->n)) {
+		ps->tx_dropped += b->n - sent;
+		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	}
+	b->n = 0;
+}
+
+/* The stages in order, for one list of any length. */
+static void
+worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t t = rte_rdtsc();
+
+	lsk_eth_input(w, pkts, n, &w->ip4);
+	t = lsk_stage_account(w, LSK_STAGE_ETH_INPUT, n, t);
+	if (unlikely(w->ip4.n == 0))
+		return;
+
+	n = (uint16_t)w->ip4.n;
+	lsk_ip4_input(w, &w->ip4);
+	t = lsk_stage_account(w, LSK_STAGE_IP4_INPUT, n, t);
+	if (unlikely(w->ip4.n == 0))
+		return;
+
+	n = (uint16_t)w->ip4.n;
+	lsk_ip4_route(w, &w->ip4, &w->local);
+	t = lsk_stage_account(w, LSK_STAGE_IP4_ROUTE, n, t);
+
+	if (w->local.n) {
+		n = (uint16_t)w->local.n;
+		lsk_ip4_local(w, &w->local);
+		t = lsk_stage_account(w, LSK_STAGE_IP4_LOCAL, n, t);
+	}
+	if (w->ip4.n) {
+		n = (uint16_t)w->ip4.n;
+		lsk_ip4_forward(w, &w->ip4);
+		lsk_stage_account(w, LSK_STAGE_IP4_FORWARD, n, t);
+	}
+}
+
+void
+lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	if (unlikely(n > LSK_BURST_MAX)) {
+		lsk_worker_input(w, pkts, LSK_BURST_MAX);
+		lsk_worker_input(w, pkts + LSK_BURST_MAX, n - LSK_BURST_MAX);
+		return;
+	}
+	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+	w->ip4.n = 0;
+	w->local.n = 0;
+	if (w->stack->mode == LSK_MODE_LIST) {
+		worker_run_stages(w, pkts, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		worker_run_stages(w, &pkts[i], 1);
+		w->ip4.n = 0;
+		w->local.n = 0;
+	}
+}
+
+void
+lsk_worker_flush(struct lsk_worker *w)
+{
+	uint64_t t = rte_rdtsc();
+	uint32_t sent = 0;
+	unsigned int p;
+
+	for (p = 0; p < w->stack->n_ports; p++) {
+		if (w->tx[p].n) {
+			sent += w->tx[p].n;
+			lsk_tx_flush_port(w, (uint16_t)p);
+		}
+	}
+	if (sent)
+		lsk_stage_account(w, LSK_STAGE_TX, sent, t);
+	rte_rcu_qsbr_quiescent(w->stack->qsbr, w->id);
+}

@@ -1,0 +1,444 @@
+"""Helpers for listack-fwd pcap integration tests.
+
+Run with Debian's /usr/bin/python3 (scapy comes from python3-scapy).
+
+What is here:
+  - the fixture of notes/linux-cases.md section 0 (MACs, addresses, config);
+  - frame builders (scapy, plus byte-level patches for malformed headers);
+  - expected-output builders (forwarded frame = input with TTL-1, full
+    header checksum recompute, neighbour/egress MACs, L2 trailer trimmed);
+  - write_pcap / read_pcap (exact bytes, classic pcap, LINKTYPE_ETHERNET);
+  - run_fwd: run listack-fwd in a directory and collect exit status, stderr,
+    output frames per port and the stats JSON.
+
+Nothing here looks at listack's output to build an expectation.
+"""
+
+import json
+import os
+import struct
+import subprocess
+import threading
+
+from scapy.layers.inet import ICMP, IP, TCP, UDP
+from scapy.layers.l2 import ARP, Dot1Q, Ether
+from scapy.packet import Raw
+from scapy.utils import RawPcapReader, RawPcapWriter, checksum
+
+# ---------------------------------------------------------------- fixture
+
+P0_MAC = "02:00:00:00:00:fe"
+P1_MAC = "02:00:00:00:01:fe"
+A_MAC = "02:00:00:00:00:01"  # peer 10.0.0.1 on P0
+B_MAC = "02:00:00:00:01:01"  # peer 10.0.1.1 on P1
+BCAST_MAC = "ff:ff:ff:ff:ff:ff"
+ALLHOSTS_MAC = "01:00:5e:00:00:01"
+
+PORT_MAC = {0: P0_MAC, 1: P1_MAC}
+PEER_MAC = {0: A_MAC, 1: B_MAC}
+PEER_IP = {0: "10.0.0.1", 1: "10.0.1.1"}
+PORT_IP = {0: "10.0.0.254", 1: "10.0.1.254"}
+
+
+def fixture_conf(p1_mtu=1500, extra=""):
+    """Config text of linux-cases.md section 0 (MACs always explicit)."""
+    return (
+        "# listack pcap test fixture (linux-cases.md section 0)\n"
+        "port 0 mtu 1500 mac 02:00:00:00:00:fe\n"
+        "port 1 mtu %d mac 02:00:00:00:01:fe\n"
+        "address add 10.0.0.254/24 port 0\n"
+        "address add 10.0.1.254/24 port 1\n"
+        "neigh add 10.0.0.1 lladdr 02:00:00:00:00:01\n"
+        "neigh add 10.0.1.1 lladdr 02:00:00:00:01:01\n"
+        "route add 10.9.0.0/16 via 10.0.1.1\n" % p1_mtu
+    ) + extra
+
+
+# ---------------------------------------------------------------- counters
+
+IP_FIELDS = [
+    "InReceives", "InHdrErrors", "InTruncatedPkts", "InCsumErrors",
+    "InAddrErrors", "InNoRoutes", "InDiscards", "InUnknownProtos",
+    "ForwDatagrams", "OutDiscards", "InDelivers", "OutNoRoutes", "FragFails",
+]
+ETH_FIELDS = ["InFrames", "NotForUs", "UnknownType", "UnknownVlan", "Runts"]
+ARP_FIELDS = ["UnresolvedDiscards"]
+SECTIONS = {"ip": IP_FIELDS, "eth": ETH_FIELDS, "arp": ARP_FIELDS}
+# Every IPv4 packet received lands in exactly one of these.
+DISPOSITIONS = [
+    "ForwDatagrams", "InDelivers", "InHdrErrors", "InTruncatedPkts",
+    "InAddrErrors", "InNoRoutes", "InDiscards", "InUnknownProtos",
+    "FragFails",
+]
+STAGE_NAMES = ["eth_input", "ip4_input", "ip4_route", "ip4_local",
+               "ip4_forward", "tx"]
+PORT_FIELDS = ["rx", "tx", "rx_dropped", "tx_dropped"]
+
+
+def zero_counters():
+    return {"%s.%s" % (s, f): 0 for s, fs in SECTIONS.items() for f in fs}
+
+
+def flat_counters(stats):
+    """{'ip.InReceives': n, ...} from a stats JSON object (None if absent)."""
+    out = {}
+    for s, fs in SECTIONS.items():
+        sec = stats.get(s) or {}
+        for f in fs:
+            out["%s.%s" % (s, f)] = sec.get(f)
+    return out
+
+
+# ---------------------------------------------------------------- frames
+
+def mac_bytes(mac):
+    return bytes(int(x, 16) for x in mac.split(":"))
+
+
+def tag_payload(tag, length):
+    """Payload of exactly `length` bytes that starts with the tag."""
+    t = tag.encode() if isinstance(tag, str) else tag
+    if length < len(t):
+        return t[:length]
+    fill = bytes((i * 7 + 3) & 0xFF for i in range(length - len(t)))
+    return t + fill
+
+
+def frame(dst="10.0.1.1", src=None, port=0, *, ttl=64, ident=1, df=True,
+          mf=False, frag=0, tos=0, proto="udp", sport=1000, dport=2000,
+          plen=32, tag="", payload=None, dst_mac=None, src_mac=None,
+          vlan=None, pcp=0):
+    """A valid Ethernet/IPv4 frame as bytes.
+
+    proto: 'udp', 'tcp', 'icmp', or an int (raw payload after IP).
+    vlan: None (untagged) or a VID (0 = priority tag) inserted with 0x8100.
+    """
+    if src is None:
+        src = PEER_IP[port]
+    if payload is None:
+        payload = tag_payload("|%s|" % tag if tag else "", plen)
+    flags = (2 if df else 0) | (1 if mf else 0)
+    ip = IP(src=src, dst=dst, ttl=ttl, id=ident, flags=flags, frag=frag,
+            tos=tos)
+    if proto == "udp":
+        l3 = ip / UDP(sport=sport, dport=dport) / Raw(payload)
+    elif proto == "tcp":
+        l3 = ip / TCP(sport=sport, dport=dport, flags="PA", seq=1000,
+                      ack=2000) / Raw(payload)
+    elif proto == "icmp":
+        l3 = ip / ICMP(type=8, code=0, id=sport, seq=dport) / Raw(payload)
+    else:
+        ip.proto = int(proto)
+        l3 = ip / Raw(payload)
+    eth = Ether(dst=dst_mac or PORT_MAC[port], src=src_mac or PEER_MAC[port])
+    if vlan is not None:
+        pkt = eth / Dot1Q(vlan=vlan, prio=pcp) / l3
+    else:
+        pkt = eth / l3
+    return bytes(pkt)
+
+
+def arp_request(port=0, target=None):
+    t = target or PORT_IP[port]
+    return bytes(Ether(dst=BCAST_MAC, src=PEER_MAC[port]) /
+                 ARP(op=1, hwsrc=PEER_MAC[port], psrc=PEER_IP[port],
+                     pdst=t))
+
+
+def l2_offset(fr):
+    """Offset of the L3 header: 14, or 18 behind one 802.1Q tag."""
+    et = struct.unpack("!H", fr[12:14])[0]
+    return 18 if et == 0x8100 else 14
+
+
+def ip_csum(hdr):
+    """Full IPv4 header checksum of hdr (whose checksum field is ignored)."""
+    h = bytearray(hdr)
+    h[10:12] = b"\x00\x00"
+    return checksum(bytes(h))
+
+
+def patch_ip(fr, *, ver=None, ihl=None, tot_len=None, ttl=None, proto=None,
+             src=None, csum="fix", l3_len=None, trailer=b""):
+    """Rewrite IPv4 header fields of a frame at byte level.
+
+    csum: 'fix' recompute over the (new) ihl*4 bytes, 'keep' leave as is,
+          'fix20' recompute over the first 20 bytes only, 'bad' correct
+          checksum plus one, or an int to store.
+    l3_len: cut the L3 part to this many bytes (before adding trailer).
+    trailer: bytes appended after the L3 part.
+    """
+    off = l2_offset(fr)
+    b = bytearray(fr)
+    if ver is not None or ihl is not None:
+        v = b[off] >> 4 if ver is None else ver
+        i = b[off] & 15 if ihl is None else ihl
+        b[off] = (v << 4) | i
+    if tot_len is not None:
+        b[off + 2:off + 4] = struct.pack("!H", tot_len)
+    if ttl is not None:
+        b[off + 8] = ttl
+    if proto is not None:
+        b[off + 9] = proto
+    if src is not None:
+        b[off + 12:off + 16] = bytes(int(x) for x in src.split("."))
+    hlen = (b[off] & 15) * 4
+    if csum == "fix":
+        c = ip_csum(b[off:off + hlen])
+    elif csum == "fix20":
+        c = ip_csum(b[off:off + 20])
+    elif csum == "bad":
+        c = (ip_csum(b[off:off + hlen]) + 1) & 0xFFFF
+    elif csum == "keep":
+        c = None
+    else:
+        c = int(csum)
+    if c is not None:
+        b[off + 10:off + 12] = struct.pack("!H", c)
+    if l3_len is not None:
+        b = b[:off + l3_len]
+    return bytes(b) + trailer
+
+
+def with_options(fr, opts, csum="fix"):
+    """Insert IP option bytes (padded to 4 with zeros) after the 20-byte
+    header; ihl, tot_len and (by default) the checksum are updated."""
+    off = l2_offset(fr)
+    opts = bytes(opts)
+    opts += b"\x00" * (-len(opts) % 4)
+    b = bytearray(fr[:off + 20] + opts + fr[off + 20:])
+    ihl = 5 + len(opts) // 4
+    b[off] = (b[off] & 0xF0) | ihl
+    tot = struct.unpack("!H", b[off + 2:off + 4])[0] + len(opts)
+    b[off + 2:off + 4] = struct.pack("!H", tot)
+    return patch_ip(bytes(b), csum=csum)
+
+
+def pad_to(fr, size, fill=b"\x00"):
+    """Ethernet padding (bytes after the IP datagram) up to `size`."""
+    return fr + fill * max(0, size - len(fr))
+
+
+def ip_field(fr, name):
+    off = l2_offset(fr)
+    if name == "ttl":
+        return fr[off + 8]
+    if name == "csum":
+        return struct.unpack("!H", fr[off + 10:off + 12])[0]
+    if name == "tot_len":
+        return struct.unpack("!H", fr[off + 2:off + 4])[0]
+    raise KeyError(name)
+
+
+def forwarded(fr, egress, next_hop_mac):
+    """The frame listack must send for input frame `fr` forwarded out
+    port `egress` to `next_hop_mac`: an untagged Ethernet II header with
+    the neighbour's and the egress port's MACs, then the IP datagram cut to
+    tot_len with TTL-1 and its header checksum recomputed in full; every
+    other byte unchanged."""
+    off = l2_offset(fr)
+    l3 = fr[off:]
+    ihl = (l3[0] & 15) * 4
+    tot = struct.unpack("!H", l3[2:4])[0]
+    ip = bytearray(l3[:tot])
+    ip[8] -= 1
+    ip[10:12] = struct.pack("!H", ip_csum(ip[:ihl]))
+    eth = bytes(Ether(dst=next_hop_mac, src=PORT_MAC[egress], type=0x0800))
+    return eth + bytes(ip)
+
+
+# ---------------------------------------------------------------- describe
+
+def flow_key(b):
+    """(src, dst, proto, sport, dport) of an IPv4 frame, or None."""
+    try:
+        off = l2_offset(b)
+        if struct.unpack("!H", b[off - 2:off])[0] != 0x0800:
+            return None
+        l3 = b[off:]
+        ihl = (l3[0] & 15) * 4
+        src, dst, proto = l3[12:16], l3[16:20], l3[9]
+        ports = (None, None)
+        if proto in (6, 17) and len(l3) >= ihl + 4:
+            ports = struct.unpack("!HH", l3[ihl:ihl + 4])
+        return (src, dst, proto) + ports
+    except Exception:
+        return None
+
+
+def find_tag(b, tags):
+    for t in tags:
+        if ("|%s|" % t).encode() in b:
+            return t
+    return None
+
+
+def describe(b):
+    try:
+        s = Ether(b).summary()
+    except Exception:
+        s = "unparsable"
+    extra = ""
+    try:
+        off = l2_offset(b)
+        if struct.unpack("!H", b[off - 2:off])[0] == 0x0800:
+            extra = " ttl=%d csum=0x%04x tot_len=%d" % (
+                ip_field(b, "ttl"), ip_field(b, "csum"),
+                ip_field(b, "tot_len"))
+    except Exception:
+        pass
+    return "[%d B %s%s]" % (len(b), s, extra)
+
+
+def first_diff(a, b):
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n if len(a) != len(b) else None
+
+
+# ---------------------------------------------------------------- pcap
+
+def write_pcap(path, frames):
+    """Classic pcap, LINKTYPE_ETHERNET, each frame written byte for byte
+    (an empty list gives a file with just the global header)."""
+    w = RawPcapWriter(path, linktype=1, sync=True)
+    try:
+        if not frames:
+            w._write_header(None)
+        for f in frames:
+            w.write(bytes(f))
+    finally:
+        w.close()
+
+
+def read_pcap(path):
+    """Frames of a pcap file as a list of bytes; None if the file is
+    missing; [] if it is empty or has only a header."""
+    if not os.path.exists(path):
+        return None
+    if os.path.getsize(path) < 24:
+        return []
+    out = []
+    r = RawPcapReader(path)
+    try:
+        for data, _meta in r:
+            out.append(bytes(data))
+    finally:
+        r.close()
+    return out
+
+
+# ---------------------------------------------------------------- running
+
+# At most two listack-fwd processes at a time (2-core machine).
+RUN_SLOTS = threading.Semaphore(2)
+
+
+class RunResult:
+    def __init__(self):
+        self.rc = None
+        self.stdout = ""
+        self.stderr = ""
+        self.outputs = {}   # port -> list of bytes (None if no file)
+        self.stats = None   # dict or None
+        self.stats_error = None
+        self.timed_out = False
+        self.workdir = None
+        self.cmd = None
+
+    def stderr_tail(self, n=400):
+        s = self.stderr.strip()
+        return s[-n:].replace("\n", " | ")
+
+
+def fwd_cmd(binary, nports=2, mode="list", lcores="0", conf="test.conf",
+            stats="stats.json", idle_exit=300, extra_args=None,
+            app_args=None):
+    cmd = [binary, "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
+           "--log-level=*:warning"]
+    for p in range(nports):
+        cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap"
+                % (p, p, p)]
+    cmd += ["-l", lcores]
+    if extra_args:
+        cmd += list(extra_args)
+    cmd += ["--"]
+    if app_args is not None:
+        cmd += list(app_args)
+    else:
+        if conf is not None:
+            cmd += ["--config", conf]
+        if mode is not None:
+            cmd += ["--mode", mode]
+        if stats is not None:
+            cmd += ["--stats-json", stats]
+        if idle_exit is not None:
+            cmd += ["--idle-exit", str(idle_exit)]
+    return cmd
+
+
+def run_fwd(binary, workdir, conf_text=None, inputs=None, *, nports=2,
+            mode="list", lcores="0", conf_name="test.conf", idle_exit=300,
+            app_args=None, timeout=90, sigterm_after=None):
+    """Write the config and one input pcap per port into workdir, run
+    listack-fwd there, collect the results.
+
+    inputs: {port: [frame bytes]}; ports without inputs get an empty pcap.
+    app_args: replaces the arguments after '--' entirely (bad options).
+    sigterm_after: send SIGTERM after this many seconds (then wait).
+    """
+    os.makedirs(workdir, exist_ok=True)
+    if conf_text is not None:
+        with open(os.path.join(workdir, conf_name), "w") as f:
+            f.write(conf_text)
+    inputs = inputs or {}
+    for p in range(nports):
+        write_pcap(os.path.join(workdir, "in%d.pcap" % p), inputs.get(p, []))
+    stats_path = os.path.join(workdir, "stats.json")
+    if os.path.exists(stats_path):
+        os.unlink(stats_path)
+    cmd = fwd_cmd(binary, nports=nports, mode=mode, lcores=lcores,
+                  conf=conf_name, idle_exit=idle_exit, app_args=app_args)
+    res = RunResult()
+    res.workdir = workdir
+    res.cmd = cmd
+    with RUN_SLOTS:
+        proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE,
+                                start_new_session=True)
+        try:
+            if sigterm_after is not None:
+                try:
+                    out, err = proc.communicate(timeout=sigterm_after)
+                except subprocess.TimeoutExpired:
+                    proc.terminate()
+                    out, err = proc.communicate(timeout=timeout)
+            else:
+                out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            res.timed_out = True
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                proc.kill()
+            out, err = proc.communicate()
+    res.rc = proc.returncode
+    res.stdout = out.decode(errors="replace")
+    res.stderr = err.decode(errors="replace")
+    for p in range(nports):
+        try:
+            res.outputs[p] = read_pcap(os.path.join(workdir, "out%d.pcap" % p))
+        except Exception as e:  # unreadable pcap
+            res.outputs[p] = None
+            res.stats_error = "out%d.pcap unreadable: %s" % (p, e)
+    if os.path.exists(stats_path):
+        try:
+            with open(stats_path) as f:
+                res.stats = json.load(f)
+        except Exception as e:
+            res.stats_error = "stats.json unreadable: %s" % e
+    else:
+        res.stats_error = "no stats.json written"
+    return res
