@@ -28,11 +28,14 @@ enum ip4_verdict {
 #define IP4_OPT_LSRR 0x83
 #define IP4_OPT_SSRR 0x89
 
+/* The IP header follows a 14-byte Ethernet header: 2-byte aligned only. */
+typedef uint32_t __attribute__((aligned(2), may_alias)) u32_a2;
+
 /* One's complement sum of the 20-byte base header; 0xffff when valid. */
 static inline uint16_t
 ip4_hdr_sum20(const void *hdr)
 {
-	const uint32_t *w = hdr;
+	const u32_a2 *w = hdr;
 	uint64_t sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
 
 	sum = (sum & 0xffffffff) + (sum >> 32);

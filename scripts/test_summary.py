@@ -1,0 +1,25 @@
+#!/usr/bin/python3
+"""Sum the test cases of a meson test log (cmocka and integration runners)
+into one closing line: 'N passed, N failed'."""
+import json
+import re
+import sys
+
+passed = failed = 0
+with open(sys.argv[1]) as log:
+    for line in log:
+        t = json.loads(line)
+        out = t.get("stdout", "") or ""
+        ok = len(re.findall(r"^\[       OK \]", out, re.M))
+        ok += len(re.findall(r"^PASS ", out, re.M))
+        bad = len(re.findall(r"^\[  FAILED  \] \S", out, re.M))
+        bad += len(re.findall(r"^FAIL ", out, re.M))
+        if ok == 0 and bad == 0:
+            # a program that reports no cases counts as one
+            ok, bad = (1, 0) if t["result"] in ("OK", "EXPECTEDFAIL") else (0, 1)
+        elif t["result"] not in ("OK", "EXPECTEDFAIL") and bad == 0:
+            bad = 1
+        passed += ok
+        failed += bad
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
