@@ -194,6 +194,9 @@ bool lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr);
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
 
+/* Stop serving a stack that is going away. */
+void lsk_telemetry_forget(const struct lsk_stack *stack);
+
 static inline uint32_t
 lsk_depth_mask(uint8_t depth)
 {

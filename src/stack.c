@@ -63,6 +63,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 {
 	if (s == NULL)
 		return;
+	lsk_telemetry_forget(s);
 	lsk_fwd_table_free(s->fwd);
 	free(s->routes);
 	free(s->neighs);

@@ -191,6 +191,12 @@ void lsk_worker_stats_read(const struct lsk_worker *worker,
 int lsk_stats_write_json(const struct lsk_stats *stats, unsigned int n_ports,
 			 long long mbufs_in_use, FILE *out);
 
+/*
+ * Serve the stack's counters on DPDK telemetry as /listack/stats. One
+ * stack per process; calling again switches to the new stack.
+ */
+int lsk_telemetry_register(const struct lsk_stack *stack);
+
 #ifdef __cplusplus
 }
 #endif

@@ -521,6 +521,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 
+	lsk_telemetry_register(app->stack);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
