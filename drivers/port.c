@@ -43,6 +43,27 @@ port_rss(const struct rte_eth_dev_info *di, uint16_t n_rxq,
 	info->rss = true;
 }
 
+/*
+ * Ask for L2/L3 packet types only where the PMD reports them: eth_input
+ * then trusts an "Ethernet + IPv4" type instead of reading the ethertype.
+ */
+static void
+port_ptypes(uint16_t port, struct lsk_port_info *info)
+{
+	uint32_t want[] = { RTE_PTYPE_L2_ETHER, RTE_PTYPE_L3_IPV4 };
+	uint32_t have[32];
+	int n, i;
+
+	n = rte_eth_dev_get_supported_ptypes(port, RTE_PTYPE_L3_MASK, have,
+					     RTE_DIM(have));
+	for (i = 0; i < n && i < (int)RTE_DIM(have); i++)
+		if ((have[i] & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4)
+			info->ptype = true;
+	if (info->ptype)
+		rte_eth_dev_set_ptypes(port, RTE_PTYPE_L2_MASK |
+				       RTE_PTYPE_L3_MASK, want, RTE_DIM(want));
+}
+
 int
 lsk_port_configure(uint16_t port, const struct lsk_port_params *p,
 		   struct lsk_port_info *info)
@@ -120,6 +141,7 @@ lsk_port_configure(uint16_t port, const struct lsk_port_params *p,
 	}
 	if (p->mtu != 0)
 		info->mtu_set = rte_eth_dev_set_mtu(port, p->mtu) == 0;
+	port_ptypes(port, info);
 	return 0;
 }
 
@@ -129,9 +151,11 @@ lsk_port_describe(uint16_t port, const struct lsk_port_info *info,
 {
 	snprintf(buf, len,
 		 "port %u: %s, %u rxq x %u descs, %u txq x %u descs, "
-		 "ipv4 csum %s, udp csum %s, rss %s, tx fast free %s%s",
+		 "ptype %s, ipv4 csum %s, udp csum %s, rss %s, "
+		 "tx fast free %s%s",
 		 port, info->driver, info->n_rxq, info->nb_rxd, info->n_txq,
-		 info->nb_txd, info->rx_ipv4_cksum ? "hw" : "sw",
+		 info->nb_txd, info->ptype ? "hw" : "sw",
+		 info->rx_ipv4_cksum ? "hw" : "sw",
 		 info->rx_udp_cksum ? "hw" : "sw", info->rss ? "on" : "off",
 		 info->tx_fast_free ? "on" : "off",
 		 info->sfc_profile ? ", sfc profile" : "");

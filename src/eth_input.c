@@ -60,6 +60,10 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 		return ETH_DROP_NOT_FOR_US;
 	}
 
+	/* the PMD's packet type, when it parsed one, saves reading on */
+	if ((m->packet_type & (RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK)) ==
+	    (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4))
+		return ETH_IP4;
 	type = eh->ether_type;
 	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return ETH_IP4;

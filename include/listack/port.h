@@ -32,6 +32,7 @@ struct lsk_port_info {
 	bool rx_ipv4_cksum;	/* PMD flags IPv4 header checksums */
 	bool rx_udp_cksum;	/* PMD flags UDP checksums */
 	bool rss;
+	bool ptype;		/* PMD sets L2/L3 packet types */
 	bool tx_fast_free;
 	bool sfc_profile;	/* the sfc profile was applied */
 	bool mtu_set;		/* the device took the MTU */
