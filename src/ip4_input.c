@@ -114,8 +114,9 @@ ip4_check_addresses(const struct lsk_fwd_table *t, uint32_t src, uint32_t dst)
 {
 	if (unlikely(ip4_is_mcast_or_above(src)))
 		return IP4_DROP_MARTIAN;
-	if (unlikely(ip4_is_zeronet(src)))
-		return dst == UINT32_MAX ? IP4_PASS : IP4_DROP_MARTIAN;
+	if (unlikely(ip4_is_zeronet(src)))	/* a DHCP client may say 0 */
+		return src == 0 && dst == UINT32_MAX ? IP4_PASS :
+						       IP4_DROP_MARTIAN;
 	if (unlikely(ip4_is_zeronet(dst) || ip4_is_loopback(dst)))
 		return IP4_DROP_MARTIAN;
 	if (unlikely(ip4_is_loopback(src) || lsk_addr_is_local(t, src)))
