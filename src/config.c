@@ -289,6 +289,86 @@ cmd_neigh(struct cmd_ctx *c)
 	return 0;
 }
 
+/* ADDR:PORT, ADDR may be 0.0.0.0 (every local address) */
+static int
+parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
+	       uint16_t *port)
+{
+	char buf[32];
+	char *colon;
+	unsigned long p;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return cmd_error(c, -EINVAL, "bad endpoint '%s' (want A.B.C.D:PORT)",
+				 s ? s : "");
+	strcpy(buf, s);
+	colon = strrchr(buf, ':');
+	if (colon == NULL)
+		return cmd_error(c, -EINVAL, "bad endpoint '%s' (want A.B.C.D:PORT)",
+				 s);
+	*colon = '\0';
+	if (parse_ip(buf, addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address in '%s'", s);
+	if (parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
+		return cmd_error(c, -EINVAL, "bad port in '%s' (1-65535)", s);
+	*port = (uint16_t)p;
+	return 0;
+}
+
+/* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N] */
+static int
+cmd_udp(struct cmd_ctx *c)
+{
+	enum lsk_service_kind kind;
+	const char *path = NULL;
+	unsigned long ring = 0;
+	uint32_t addr = 0;
+	uint16_t port = 0;
+	int i, rc;
+
+	if (c->argc < 4 || strcmp(c->argv[1], "listen") != 0)
+		return cmd_error(c, -EINVAL, "usage: udp listen ADDR:PORT "
+				 "echo|discard|pcap FILE [ring N]");
+	rc = parse_endpoint(c, c->argv[2], &addr, &port);
+	if (rc < 0)
+		return rc;
+	i = 4;
+	if (strcmp(c->argv[3], "echo") == 0) {
+		kind = LSK_SERVICE_ECHO;
+	} else if (strcmp(c->argv[3], "discard") == 0) {
+		kind = LSK_SERVICE_DISCARD;
+	} else if (strcmp(c->argv[3], "pcap") == 0) {
+		kind = LSK_SERVICE_PCAP;
+		if (c->argc < 5)
+			return cmd_error(c, -EINVAL, "pcap needs a FILE");
+		path = c->argv[4];
+		i = 5;
+	} else {
+		return cmd_error(c, -EINVAL, "unknown service '%s' (echo, "
+				 "discard or pcap FILE)", c->argv[3]);
+	}
+	if (i < c->argc) {
+		if (strcmp(c->argv[i], "ring") != 0 || i + 2 != c->argc ||
+		    parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
+		    ring == 0)
+			return cmd_error(c, -EINVAL, "expected 'ring N' "
+					 "(1-16777216) after the service");
+	}
+	rc = lsk_service_add(c->s, kind, addr, port, path, (uint32_t)ring);
+	if (rc == -EADDRINUSE)
+		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
+	if (rc == -EADDRNOTAVAIL)
+		return cmd_error(c, rc, "%s: not one of our addresses "
+				 "(add it first, or listen on 0.0.0.0)",
+				 c->argv[2]);
+	if (rc == -EACCES)
+		return cmd_error(c, rc, "cannot write pcap file '%s'", path);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot listen on %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
 static int
 cmd_not_yet(struct cmd_ctx *c)
 {
@@ -303,7 +383,7 @@ static const struct {
 	{ "address", cmd_address },
 	{ "route", cmd_route },
 	{ "neigh", cmd_neigh },
-	{ "udp", cmd_not_yet },
+	{ "udp", cmd_udp },
 	{ "gro", cmd_not_yet },
 	{ "route-cache", cmd_not_yet },
 	{ "filter", cmd_not_yet },

@@ -207,19 +207,27 @@ build_local(struct fwd_builder *b)
 	const struct lsk_stack *s = b->s;
 	struct lsk_fwd_table *t = b->t;
 	int local = nh_simple(b, LSK_NH_LOCAL);
+	int bcast = nh_simple(b, LSK_NH_LOCAL_BCAST);
 	unsigned int i;
 	int rc;
 
-	rc = fib_put(b, UINT32_MAX, 32, local);
+	rc = fib_put(b, UINT32_MAX, 32, bcast);
+	/* broadcasts first: a /31 or /32 address is never one */
+	for (i = 0; i < s->n_addrs && rc == 0; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		if (addr_has_broadcast(a)) {
+			t->local_addrs[t->n_local++] = addr_broadcast(a);
+			rc = fib_put(b, addr_broadcast(a), 32, bcast);
+		}
+	}
 	for (i = 0; i < s->n_addrs && rc == 0; i++) {
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
 		t->local_addrs[t->n_local++] = a->addr;
 		rc = fib_put(b, a->addr, 32, local);
-		if (rc == 0 && addr_has_broadcast(a)) {
-			t->local_addrs[t->n_local++] = addr_broadcast(a);
-			rc = fib_put(b, addr_broadcast(a), 32, local);
-		}
+		if (t->port_addr[a->port] == 0)
+			t->port_addr[a->port] = a->addr;
 	}
 	return rc;
 }
@@ -258,7 +266,7 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 				 RTE_CACHE_LINE_SIZE, s->socket_id);
 	if (b.t == NULL)
 		return -ENOMEM;
-	b.cap = RTE_MIN(s->n_routes + 2 * s->n_addrs + s->n_neighs + 4,
+	b.cap = RTE_MIN(s->n_routes + 2 * s->n_addrs + s->n_neighs + 5,
 			(unsigned int)FWD_MAX_NEXTHOPS);
 	b.t->nexthops = rte_zmalloc_socket("lsk_nh",
 					   b.cap * sizeof(struct lsk_nexthop),

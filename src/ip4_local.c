@@ -1,19 +1,36 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ip4_local: datagrams addressed to us (our addresses on any port, subnet
- * and limited broadcasts).
+ * and limited broadcasts), split by protocol as ip_protocol_deliver_rcu
+ * does. InDelivers counts what a protocol handler took, even when the
+ * handler drops it later (a UDP datagram to a closed port).
  *
- * Known gaps: no protocol handlers yet, so every datagram is counted
- * InDelivers and freed; UDP delivery and ICMP come next.
+ * Known gaps: no ICMP yet, so ICMP counts InUnknownProtos like any
+ * protocol without a handler; fragments are not reassembled (ip_local
+ * sees them as they are and UDP finds their lengths wrong).
  */
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 
 #include "lsk_priv.h"
 
 void
-lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l)
+lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp)
 {
-	w->stats.ip.InDelivers += l->n;
-	rte_pktmbuf_free_bulk(l->pkts, l->n);
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+		if (likely(ip->next_proto_id == IPPROTO_UDP)) {
+			lsk_list_push(udp, m, l->meta[i]);
+		} else {
+			w->stats.ip.InUnknownProtos++;
+			rte_pktmbuf_free(m);
+		}
+	}
+	w->stats.ip.InDelivers += udp->n;
 	l->n = 0;
 }

@@ -26,6 +26,7 @@ route_verdict_of(const struct lsk_nexthop *nh)
 	case LSK_NH_FORWARD:
 		return ROUTE_FORWARD;
 	case LSK_NH_LOCAL:
+	case LSK_NH_LOCAL_BCAST:
 		return ROUTE_LOCAL;
 	case LSK_NH_BLACKHOLE:
 		return ROUTE_DROP_BLACKHOLE;

@@ -16,8 +16,11 @@
 #include <rte_rcu_qsbr.h>
 
 #include "listack/listack.h"
+#include "listack/udp.h"
 
 struct rte_fib;
+struct rte_hash;
+struct rte_ring;
 
 /*
  * A list is a bounded vector of mbufs plus one 32-bit word of per-packet
@@ -46,7 +49,8 @@ lsk_list_push(struct lsk_list *l, struct rte_mbuf *m, uint32_t meta)
 /* Next hops, the values stored in the FIB. */
 enum lsk_nh_type {
 	LSK_NH_NONE = 0,	/* no route */
-	LSK_NH_LOCAL,		/* one of our addresses or broadcasts */
+	LSK_NH_LOCAL,		/* one of our addresses */
+	LSK_NH_LOCAL_BCAST,	/* a subnet broadcast or 255.255.255.255 */
 	LSK_NH_BLACKHOLE,
 	LSK_NH_FORWARD,		/* out a port to a gateway or a host */
 };
@@ -74,9 +78,33 @@ struct lsk_fwd_table {
 	struct rte_fib *fib;
 	uint32_t n_nexthops;
 	struct lsk_nexthop *nexthops;
+	/* each port's first address: the source of what we send out of it */
+	uint32_t port_addr[LSK_MAX_PORTS];
 	/* our addresses and subnet broadcasts, for the martian source test */
 	uint32_t n_local;
 	uint32_t local_addrs[]; /* host order */
+};
+
+/* The UDP endpoints as the workers see them, published like the FIB. */
+struct lsk_udp_table {
+	struct rte_hash *hash;	/* key: lsk_udp_key(addr, port) */
+	uint32_t n;
+};
+
+static inline uint64_t
+lsk_udp_key(uint32_t addr, uint16_t port)
+{
+	return (uint64_t)addr << 16 | port;
+}
+
+struct lsk_udp_ep {
+	struct lsk_stack *stack;
+	uint32_t addr;
+	uint16_t port;
+	unsigned int flags;
+	struct rte_ring *ring;
+	struct rte_mempool *pool;
+	uint16_t next_ip_id;	/* updated atomically by senders */
 };
 
 struct lsk_port_conf {
@@ -125,8 +153,35 @@ struct lsk_stack {
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
 
+	/* UDP endpoints: the control list and the table workers read */
+	unsigned int n_eps, eps_cap;
+	struct lsk_udp_ep **eps;
+	uint32_t udp_generation;
+	struct lsk_udp_table *udp;
+	/* datagrams applications send, drained by worker 0 */
+	struct rte_ring *out_ring;
+	struct rte_mempool *send_pool;
+
+	unsigned int n_services, services_cap;
+	struct lsk_service **services;
+
 	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
+};
+
+/* Endpoints a burst may fill at once before one is delivered early. */
+#define LSK_UDP_PENDING_EPS 8
+
+/* udp4_input's per-endpoint sublists of one burst */
+struct lsk_udp_pending {
+	struct lsk_udp_ep *ep;
+	uint32_t n;
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+};
+
+struct lsk_udp_deliveries {
+	unsigned int n;
+	struct lsk_udp_pending ep[LSK_UDP_PENDING_EPS];
 };
 
 struct lsk_txbuf {
@@ -143,9 +198,13 @@ struct lsk_worker {
 	/* the stack's table as loaded at the start of the current burst */
 	const struct lsk_fwd_table *fwd;
 
+	const struct lsk_udp_table *udp;
+
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;
 	struct lsk_list local;
+	struct lsk_list udp4;
+	struct lsk_udp_deliveries udp_pending;
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;
@@ -172,7 +231,12 @@ void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_route leaves the packets to forward in l, locals go to local */
 void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
 		   struct lsk_list *local);
-void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l);
+/* ip4_local hands UDP on in udp, frees and counts the rest */
+void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l,
+		   struct lsk_list *udp);
+void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
+/* Route and send what applications queued on the stack's output ring. */
+void lsk_ip4_output(struct lsk_worker *w);
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
 
 /* TX buffering: queue one packet for a port; flush sends what is held. */
@@ -187,7 +251,23 @@ lsk_tx_enqueue(struct lsk_worker *w, uint16_t port, struct rte_mbuf *m)
 		lsk_tx_flush_port(w, port);
 }
 
+enum lsk_service_kind {
+	LSK_SERVICE_ECHO,
+	LSK_SERVICE_DISCARD,
+	LSK_SERVICE_PCAP,
+};
+struct lsk_service;
+int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
+		    uint32_t addr, uint16_t port, const char *path,
+		    uint32_t ring_size);
+void lsk_services_free(struct lsk_stack *s);
+/* A subnet broadcast of one of our addresses, or 255.255.255.255. */
+bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
+
 /* Tables (control path). */
+int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
+void lsk_udp_table_free(struct lsk_udp_table *t);
+void lsk_udp_close_all(struct lsk_stack *s);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
 bool lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr);

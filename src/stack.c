@@ -9,11 +9,28 @@
 #include <string.h>
 
 #include <rte_malloc.h>
+#include <rte_errno.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "lsk_priv.h"
 
 #define LSK_DEFAULT_MTU 1500
+
+#define LSK_OUT_RING_DEFAULT 8192
+
+static int
+stack_out_ring_create(struct lsk_stack *s, uint32_t size)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "%.20s_out", s->name);
+	/* any application thread sends; worker 0 alone drains */
+	s->out_ring = rte_ring_create(name, size ? size : LSK_OUT_RING_DEFAULT,
+				      s->socket_id,
+				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
+}
 
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
@@ -50,10 +67,15 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		return -ENOMEM;
 	}
 	rc = lsk_fwd_table_build(s, &s->fwd);
+	if (rc == 0)
+		rc = lsk_udp_table_build(s, &s->udp);
+	if (rc == 0)
+		rc = stack_out_ring_create(s, p->out_ring_size);
 	if (rc < 0) {
 		lsk_stack_destroy(s);
 		return rc;
 	}
+	s->send_pool = p->send_pool;
 	*out = s;
 	return 0;
 }
@@ -64,11 +86,43 @@ lsk_stack_destroy(struct lsk_stack *s)
 	if (s == NULL)
 		return;
 	lsk_telemetry_forget(s);
+	lsk_services_free(s);
+	lsk_udp_close_all(s);
+	free(s->eps);
+	if (s->out_ring != NULL) {
+		void *m;
+
+		while (rte_ring_sc_dequeue(s->out_ring, &m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(s->out_ring);
+	}
 	lsk_fwd_table_free(s->fwd);
 	free(s->routes);
 	free(s->neighs);
 	rte_free(s->qsbr);
 	rte_free(s);
+}
+
+void
+lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
+{
+	s->send_pool = pool;
+}
+
+bool
+lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+
+	if (addr == UINT32_MAX)
+		return true;
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		if (a->depth < 31 && addr == (a->addr | ~lsk_depth_mask(a->depth)))
+			return true;
+	}
+	return false;
 }
 
 enum lsk_mode

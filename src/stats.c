@@ -15,6 +15,8 @@ static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
 	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
 	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
+	[LSK_STAGE_UDP4_INPUT] = "udp4_input",
+	[LSK_STAGE_IP4_OUTPUT] = "ip4_output",
 	[LSK_STAGE_TX] = "tx",
 };
 
@@ -65,7 +67,7 @@ lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 
 int
 lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
-		     long long mbufs_in_use, FILE *f)
+		     long long mbufs_in_use, const char *extra, FILE *f)
 {
 	const struct lsk_ip_stats *ip = &st->ip;
 	const struct lsk_eth_stats *eth = &st->eth;
@@ -85,6 +87,14 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, ip, InDelivers, ", ");
 	JSON_FIELD(f, ip, OutNoRoutes, ", ");
 	JSON_FIELD(f, ip, FragFails, "},\n");
+	fprintf(f, " \"udp\": {");
+	JSON_FIELD(f, &st->udp, InDatagrams, ", ");
+	JSON_FIELD(f, &st->udp, NoPorts, ", ");
+	JSON_FIELD(f, &st->udp, InErrors, ", ");
+	JSON_FIELD(f, &st->udp, InCsumErrors, ", ");
+	JSON_FIELD(f, &st->udp, RcvbufErrors, ", ");
+	JSON_FIELD(f, &st->udp, OutDatagrams, ", ");
+	JSON_FIELD(f, &st->udp, IgnoredMulti, "},\n");
 	fprintf(f, " \"eth\": {");
 	JSON_FIELD(f, eth, InFrames, ", ");
 	JSON_FIELD(f, eth, NotForUs, ", ");
@@ -114,6 +124,8 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 		JSON_FIELD(f, sg, cycles, "}");
 	}
 	fprintf(f, "]");
+	if (extra != NULL)
+		fprintf(f, ",\n %s", extra);
 	if (mbufs_in_use >= 0)
 		fprintf(f, ",\n \"mbufs_in_use\": %lld", mbufs_in_use);
 	fprintf(f, "}\n");

@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "lsk_priv.h"
 
@@ -118,8 +119,13 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;
-		lsk_ip4_local(w, &w->local);
+		lsk_ip4_local(w, &w->local, &w->udp4);
 		t = lsk_stage_account(w, LSK_STAGE_IP4_LOCAL, n, t);
+		if (w->udp4.n) {
+			n = (uint16_t)w->udp4.n;
+			lsk_udp4_input(w, &w->udp4);
+			t = lsk_stage_account(w, LSK_STAGE_UDP4_INPUT, n, t);
+		}
 	}
 	if (w->ip4.n) {
 		n = (uint16_t)w->ip4.n;
@@ -139,8 +145,10 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		return;
 	}
 	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
 	w->ip4.n = 0;
 	w->local.n = 0;
+	w->udp4.n = 0;
 	if (w->stack->mode == LSK_MODE_LIST) {
 		worker_run_stages(w, pkts, n);
 		return;
@@ -149,6 +157,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		worker_run_stages(w, &pkts[i], 1);
 		w->ip4.n = 0;
 		w->local.n = 0;
+		w->udp4.n = 0;
 	}
 }
 
@@ -158,6 +167,17 @@ lsk_worker_flush(struct lsk_worker *w)
 	uint64_t t = rte_rdtsc();
 	uint32_t sent = 0;
 	unsigned int p;
+
+	if (w->id == 0 && rte_ring_count(w->stack->out_ring) != 0) {
+		uint64_t out = w->stats.udp.OutDatagrams;
+
+		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+		w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
+		lsk_ip4_output(w);
+		t = lsk_stage_account(w, LSK_STAGE_IP4_OUTPUT,
+				      (uint32_t)(w->stats.udp.OutDatagrams - out),
+				      t);
+	}
 
 	for (p = 0; p < w->stack->n_ports; p++) {
 		if (w->tx[p].n) {

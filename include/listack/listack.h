@@ -47,6 +47,10 @@ struct lsk_stack_params {
 	int socket_id;		/* where shared tables live; SOCKET_ID_ANY ok */
 	enum lsk_mode mode;
 	uint32_t max_routes;	/* FIB capacity; 0 = default (65536) */
+	/* mbufs for datagrams the stack sends (lsk_udp_send_burst); may
+	 * be NULL when every endpoint brings its own pool */
+	struct rte_mempool *send_pool;
+	uint32_t out_ring_size;	/* queued sends; 0 = default (8192) */
 	const char *name;	/* unique per process; NULL = "lsk" */
 };
 
@@ -147,6 +151,10 @@ struct lsk_ip_stats {
 struct lsk_eth_stats {
 	uint64_t InFrames, NotForUs, UnknownType, UnknownVlan, Runts;
 };
+struct lsk_udp_stats {
+	uint64_t InDatagrams, NoPorts, InErrors, InCsumErrors, RcvbufErrors,
+		OutDatagrams, IgnoredMulti;
+};
 struct lsk_arp_stats {
 	uint64_t UnresolvedDiscards;
 };
@@ -160,6 +168,8 @@ enum lsk_stage_id {
 	LSK_STAGE_IP4_ROUTE,
 	LSK_STAGE_IP4_LOCAL,
 	LSK_STAGE_IP4_FORWARD,
+	LSK_STAGE_UDP4_INPUT,
+	LSK_STAGE_IP4_OUTPUT,
 	LSK_STAGE_TX,
 	LSK_STAGE_COUNT,
 };
@@ -170,6 +180,7 @@ struct lsk_stage_stats {
 
 struct lsk_stats {
 	struct lsk_ip_stats ip;
+	struct lsk_udp_stats udp;
 	struct lsk_eth_stats eth;
 	struct lsk_arp_stats arp;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
@@ -186,10 +197,24 @@ void lsk_worker_stats_read(const struct lsk_worker *worker,
 
 /*
  * Write the DESIGN.md counters object. mbufs_in_use < 0 leaves the field
- * out (it is meaningful only after shutdown).
+ * out (it is meaningful only after shutdown). extra, when not NULL, is
+ * more members written as they are ("\"services\": [...]").
  */
 int lsk_stats_write_json(const struct lsk_stats *stats, unsigned int n_ports,
-			 long long mbufs_in_use, FILE *out);
+			 long long mbufs_in_use, const char *extra, FILE *out);
+
+/*
+ * Services of `udp listen ADDR:PORT echo | discard | pcap FILE`: the
+ * config binds them; whoever calls lsk_services_poll runs them (one thread
+ * only). Returns the datagrams handled.
+ */
+unsigned int lsk_services_poll(struct lsk_stack *stack);
+/* The mbufs datagrams sent by the stack (echo replies, endpoints bound
+ * without a pool) are taken from. */
+void lsk_stack_set_send_pool(struct lsk_stack *stack,
+			     struct rte_mempool *pool);
+/* Per-service datagram counts as a JSON array. */
+int lsk_services_write_json(const struct lsk_stack *stack, FILE *out);
 
 /*
  * Serve the stack's counters on DPDK telemetry as /listack/stats. One

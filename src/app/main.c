@@ -270,14 +270,6 @@ frames_received(const struct fwd_app *app)
 }
 
 static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static void
 print_interval(const struct fwd_app *app, struct lsk_stats *prev,
 	       double seconds)
 {
@@ -316,16 +308,21 @@ main_loop(struct fwd_app *app, const struct fwd_opts *o)
 
 	memset(&prev, 0, sizeof(prev));
 	while (!app->stop) {
+		unsigned int busy = 0;
 		uint64_t now, rx;
 
-		if (polling) {
-			fwd_worker_poll(&app->workers[0]);
-			if (++spins < 256)
-				continue;
-			spins = 0;
-		} else {
-			sleep_ms(5);
+		if (polling)
+			busy = fwd_worker_poll(&app->workers[0]);
+		busy += lsk_services_poll(app->stack);
+		if (!polling && busy == 0) {
+			/* idle: services still answer within 100 us */
+			struct timespec ts = { 0, 100 * 1000 };
+
+			nanosleep(&ts, NULL);
 		}
+		if (++spins < (polling ? 256u : 16u))
+			continue;
+		spins = 0;
 		now = rte_rdtsc();
 		rx = frames_received(app);
 		if (rx != last_rx) {
@@ -366,12 +363,13 @@ print_summary(const struct lsk_stats *st, unsigned int n_ports,
 		       s->packets ? (double)s->cycles / s->packets : 0.0);
 	}
 	printf("\nip: InReceives %" PRIu64 " ForwDatagrams %" PRIu64
-	       " InDelivers %" PRIu64 " InHdrErrors %" PRIu64
+	       " InDelivers %" PRIu64 " InUnknownProtos %" PRIu64
+	       " InHdrErrors %" PRIu64
 	       " InTruncatedPkts %" PRIu64 " InCsumErrors %" PRIu64
 	       " InAddrErrors %" PRIu64 " InNoRoutes %" PRIu64
 	       " InDiscards %" PRIu64 " FragFails %" PRIu64 "\n",
 	       ip->InReceives, ip->ForwDatagrams, ip->InDelivers,
-	       ip->InHdrErrors, ip->InTruncatedPkts, ip->InCsumErrors,
+	       ip->InUnknownProtos, ip->InHdrErrors, ip->InTruncatedPkts, ip->InCsumErrors,
 	       ip->InAddrErrors, ip->InNoRoutes, ip->InDiscards,
 	       ip->FragFails);
 	printf("eth: InFrames %" PRIu64 " NotForUs %" PRIu64
@@ -380,6 +378,13 @@ print_summary(const struct lsk_stats *st, unsigned int n_ports,
 	       st->eth.InFrames, st->eth.NotForUs, st->eth.UnknownType,
 	       st->eth.UnknownVlan, st->eth.Runts,
 	       st->arp.UnresolvedDiscards);
+	printf("udp: InDatagrams %" PRIu64 " NoPorts %" PRIu64
+	       " InErrors %" PRIu64 " InCsumErrors %" PRIu64
+	       " RcvbufErrors %" PRIu64 " IgnoredMulti %" PRIu64
+	       " OutDatagrams %" PRIu64 "\n", st->udp.InDatagrams,
+	       st->udp.NoPorts, st->udp.InErrors, st->udp.InCsumErrors,
+	       st->udp.RcvbufErrors, st->udp.IgnoredMulti,
+	       st->udp.OutDatagrams);
 	printf("mbufs_in_use %lld\n", in_use);
 }
 
@@ -420,7 +425,7 @@ free_pools(void)
 
 static int
 write_json(const char *path, const struct lsk_stats *st, unsigned int n_ports,
-	   long long in_use)
+	   long long in_use, const char *extra)
 {
 	FILE *f = fopen(path, "w");
 	int rc;
@@ -429,10 +434,26 @@ write_json(const char *path, const struct lsk_stats *st, unsigned int n_ports,
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	rc = lsk_stats_write_json(st, n_ports, in_use, f);
+	rc = lsk_stats_write_json(st, n_ports, in_use, extra, f);
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
+}
+
+/* "services": [...] for the stats file, taken before the stack goes. */
+static char *
+services_to_json(const struct lsk_stack *stack)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	fprintf(f, "\"services\": ");
+	lsk_services_write_json(stack, f);
+	fclose(f);
+	return buf;
 }
 
 /* Load the config into a new stack; on error print FILE:LINE and fail. */
@@ -475,6 +496,7 @@ main(int argc, char **argv)
 	struct fwd_app *app = &fwd_app;
 	struct fwd_opts o;
 	struct lsk_stats st;
+	char *services_json;
 	long long in_use;
 	unsigned int i;
 	uint16_t p;
@@ -507,6 +529,8 @@ main(int argc, char **argv)
 	}
 
 	rc = setup_ports(app, info);
+	if (rc == 0)
+		lsk_stack_set_send_pool(app->stack, pool_of_port(0));
 	if (rc == 0)
 		rc = create_workers(app, info);
 	for (p = 0; p < app->n_ports && rc == 0; p++) {
@@ -545,6 +569,7 @@ main(int argc, char **argv)
 		if (rte_eth_stats_get(p, &es) == 0)
 			st.ports[p].rx_dropped = es.imissed + es.rx_nombuf;
 	}
+	services_json = services_to_json(app->stack);
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_close(p);
 	for (i = 0; i < app->n_workers; i++)
@@ -554,7 +579,9 @@ main(int argc, char **argv)
 
 	rc = 0;
 	if (o.stats_json != NULL)
-		rc = write_json(o.stats_json, &st, app->n_ports, in_use);
+		rc = write_json(o.stats_json, &st, app->n_ports, in_use,
+				services_json);
+	free(services_json);
 	print_summary(&st, app->n_ports, in_use);
 	free_pools();
 	rte_eal_cleanup();

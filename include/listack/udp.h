@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * UDP endpoints: the datagrams a worker delivers to an endpoint go into the
+ * endpoint's rte_ring with one bulk enqueue per burst; the application
+ * takes them out with one dequeue per call (protocol-level recvmmsg).
+ *
+ * Threads: any number of workers produce into an endpoint's ring (it is
+ * multi-producer unless LSK_UDP_SP is given, for a stack with one worker);
+ * ONE application thread consumes it: lsk_udp_recv_burst* on one endpoint
+ * must not run in two threads at once. lsk_udp_send_burst may run in any
+ * number of threads (the stack's output ring is multi-producer).
+ * lsk_udp_bind and lsk_udp_close are control-thread calls, like the
+ * configuration functions of listack.h.
+ *
+ * Addresses and ports are in host byte order.
+ */
+#ifndef LISTACK_UDP_H
+#define LISTACK_UDP_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "listack/listack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lsk_udp_ep;
+
+#define LSK_UDP_RING_DEFAULT 4096
+
+/* lsk_udp_bind_opts.flags */
+#define LSK_UDP_SP (1u << 0)	/* only one worker ever produces */
+
+struct lsk_udp_bind_opts {
+	uint32_t ring_size;	/* datagrams the ring holds; 0 = 4096 */
+	int socket_id;		/* ring memory; SOCKET_ID_ANY = the stack's */
+	/* mbufs for lsk_udp_send_burst; NULL = the stack's send pool */
+	struct rte_mempool *pool;
+	unsigned int flags;
+};
+
+/*
+ * Bind addr:port (addr 0 = every local address, and broadcasts).
+ * -EADDRINUSE when that exact address:port is bound already,
+ * -EADDRNOTAVAIL when addr is not one of ours, -EINVAL for port 0.
+ * opts may be NULL.
+ */
+int lsk_udp_bind(struct lsk_stack *stack, uint32_t addr, uint16_t port,
+		 const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **ep);
+
+/*
+ * Unbind: after it returns no worker delivers to the endpoint any more;
+ * datagrams still in its ring are freed. Datagrams already returned by
+ * lsk_udp_recv_burst stay the application's to free.
+ */
+void lsk_udp_close(struct lsk_udp_ep *ep);
+
+uint32_t lsk_udp_ep_addr(const struct lsk_udp_ep *ep);
+uint16_t lsk_udp_ep_port(const struct lsk_udp_ep *ep);
+
+struct lsk_udp_msg {
+	uint32_t src_addr;	/* recv: the sender; send: 0 = choose */
+	uint32_t dst_addr;	/* recv: where it was sent; send: where to */
+	uint16_t src_port;	/* recv: the sender; send: 0 = the ep's */
+	uint16_t dst_port;
+	uint16_t in_port;	/* recv: the port it arrived on */
+	/*
+	 * send: cut the payload into datagrams of gso_size bytes (the last
+	 * may be shorter), as UDP_SEGMENT does; 0 = one datagram.
+	 */
+	uint16_t gso_size;
+	uint32_t len;		/* payload bytes */
+	/* recv: points into mbuf; send: the bytes to send (copied) */
+	void *payload;
+	/*
+	 * recv: the datagram's mbuf, data starting at its Ethernet header.
+	 * The application owns it and frees it (rte_pktmbuf_free) when it
+	 * is done with payload. send: unused.
+	 */
+	struct rte_mbuf *mbuf;
+};
+
+/*
+ * Take up to n datagrams with one ring dequeue; never blocks, never
+ * returns more than n. Returns how many were filled in.
+ */
+int lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
+		       unsigned int n);
+
+/*
+ * As lsk_udp_recv_burst, but waits until n datagrams are queued or
+ * timeout_us has passed, whichever is first, then dequeues once. The
+ * timeout holds even when datagrams keep trickling in (unlike recvmmsg's
+ * first timeout, checked only after each datagram). Returns 0..n.
+ */
+int lsk_udp_recv_burst_timeout(struct lsk_udp_ep *ep,
+			       struct lsk_udp_msg *msgs, unsigned int n,
+			       uint64_t timeout_us);
+
+/*
+ * Send up to n messages from the endpoint. Each message's payload is
+ * copied into new mbufs; a message with gso_size leaves as
+ * ceil(len / gso_size) datagrams, each with its own IP ID, lengths and
+ * checksums. Messages are routed and resolved like forwarded traffic by a
+ * worker (the one with id 0) at its next lsk_worker_flush.
+ * Returns how many messages were queued whole, or a negative errno when
+ * the first one fails: -EMSGSIZE (a datagram larger than every port's
+ * MTU, a payload over 65507 bytes or more than 64 segments), -EINVAL
+ * (port 0, no payload pointer), -ENOBUFS (no mbufs, or the output ring is
+ * full). What happens after (no route, no neighbour) is counted by
+ * worker 0.
+ */
+int lsk_udp_send_burst(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msgs,
+		       unsigned int n);
+
+#define LSK_UDP_MAX_PAYLOAD 65507
+#define LSK_UDP_MAX_SEGMENTS 64
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LISTACK_UDP_H */

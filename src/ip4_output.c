@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_output: datagrams applications sent (lsk_udp_send_burst) are routed
+ * here, on worker 0, like forwarded traffic: one bulk FIB lookup, the
+ * egress port's address as source when the sender left it open, the
+ * checksums, the next hop's MACs, the TX buffer. Datagrams to one of our
+ * own addresses loop back into local delivery.
+ *
+ * Known gaps: no fragmentation (too big for the egress MTU: FragFails);
+ * sends to a broadcast address are delivered locally only.
+ */
+#include <rte_byteorder.h>
+#include <rte_fib.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "lsk_priv.h"
+
+enum out_verdict {
+	OUT_SEND,
+	OUT_LOCAL,
+	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
+	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
+	OUT_DROP_MTU,		/* FragFails */
+	OUT_DROP_UNRESOLVED,	/* arp.UnresolvedDiscards */
+};
+
+static void
+out_checksums(struct rte_ipv4_hdr *ip)
+{
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t ck;
+
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	uh->dgram_cksum = 0;
+	ck = rte_ipv4_udptcp_cksum(ip, uh);
+	uh->dgram_cksum = ck == 0 ? 0xffff : ck;
+}
+
+static enum out_verdict
+out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
+	  struct rte_ipv4_hdr *ip)
+{
+	switch (nh->type) {
+	case LSK_NH_LOCAL:
+	case LSK_NH_LOCAL_BCAST:
+		if (ip->src_addr == 0)
+			ip->src_addr = ip->dst_addr;
+		out_checksums(ip);
+		return OUT_LOCAL;
+	case LSK_NH_BLACKHOLE:
+		return OUT_DROP_DISCARD;
+	case LSK_NH_FORWARD:
+		break;
+	default:
+		return OUT_DROP_NO_ROUTE;
+	}
+	if (ip->src_addr == 0) {
+		if (t->port_addr[nh->port] == 0)
+			return OUT_DROP_NO_ROUTE;
+		ip->src_addr = rte_cpu_to_be_32(t->port_addr[nh->port]);
+	}
+	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu)
+		return OUT_DROP_MTU;
+	if (!nh->resolved)
+		return OUT_DROP_UNRESOLVED;
+	out_checksums(ip);
+	return OUT_SEND;
+}
+
+static void
+out_drop(struct lsk_worker *w, struct rte_mbuf *m, enum out_verdict v)
+{
+	switch (v) {
+	case OUT_DROP_NO_ROUTE:
+		w->stats.ip.OutNoRoutes++;
+		break;
+	case OUT_DROP_DISCARD:
+		w->stats.ip.OutDiscards++;
+		break;
+	case OUT_DROP_MTU:
+		w->stats.ip.FragFails++;
+		break;
+	default:
+		w->stats.arp.UnresolvedDiscards++;
+		break;
+	}
+	rte_pktmbuf_free(m);
+}
+
+void
+lsk_ip4_output(struct lsk_worker *w)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	uint32_t dst[LSK_BURST_MAX];
+	uint64_t nh_idx[LSK_BURST_MAX];
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
+				      LSK_BURST_MAX, NULL);
+	if (n == 0)
+		return;
+	w->stats.udp.OutDatagrams += n;
+	for (i = 0; i < n; i++) {
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv4_hdr *,
+			RTE_ETHER_HDR_LEN);
+
+		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+	}
+	rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)n);
+
+	w->local.n = 0;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		enum out_verdict v = out_route(t, nh,
+					       (struct rte_ipv4_hdr *)(eh + 1));
+
+		if (v == OUT_SEND) {
+			memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+			lsk_tx_enqueue(w, nh->port, m);
+		} else if (v == OUT_LOCAL) {
+			m->port = 0;
+			lsk_list_push(&w->local, m, (uint32_t)nh_idx[i]);
+		} else {
+			out_drop(w, m, v);
+		}
+	}
+	if (w->local.n) {
+		w->udp4.n = 0;
+		lsk_ip4_local(w, &w->local, &w->udp4);
+		lsk_udp4_input(w, &w->udp4);
+	}
+}

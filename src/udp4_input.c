@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_input: Linux's __udp4_lib_rcv for the datagrams ip4_local handed
+ * over: length checks, the checksum, endpoint lookup (address:port, then
+ * 0.0.0.0:port; broadcasts only reach wildcard endpoints), then one bulk
+ * ring enqueue per endpoint per burst. A full ring never blocks the
+ * worker: what does not fit is counted and freed.
+ *
+ * Known gaps: no ICMP port unreachable yet (comes with ICMP).
+ */
+#include <rte_byteorder.h>
+#include <rte_hash.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "lsk_priv.h"
+
+enum udp_verdict {
+	UDP_DELIVER,
+	UDP_DROP_LENGTH,	/* InErrors */
+	UDP_DROP_CSUM,		/* InCsumErrors and InErrors */
+	UDP_DROP_NO_PORT,	/* NoPorts */
+	UDP_DROP_IGNORED_BCAST,	/* IgnoredMulti: broadcast, no listener */
+};
+
+/* Pseudo-header plus the ulen bytes of UDP header and payload. */
+static bool
+udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+	    const struct rte_udp_hdr *uh, uint16_t ulen)
+{
+	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	uint32_t sum;
+
+	if (uh->dgram_cksum == 0)
+		return true;	/* the sender computed none */
+	if (flag == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+		return true;
+	if (flag == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
+	sum = __rte_raw_cksum(uh, ulen, sum);
+	return __rte_raw_cksum_reduce(sum) == 0xffff;
+}
+
+static struct lsk_udp_ep *
+udp_lookup(const struct lsk_udp_table *t, uint32_t dst, uint16_t port,
+	   bool bcast)
+{
+	uint64_t key;
+	void *ep;
+
+	if (t == NULL || t->n == 0)
+		return NULL;
+	if (!bcast) {
+		key = lsk_udp_key(dst, port);
+		if (rte_hash_lookup_data(t->hash, &key, &ep) >= 0)
+			return ep;
+	}
+	key = lsk_udp_key(0, port);
+	if (rte_hash_lookup_data(t->hash, &key, &ep) >= 0)
+		return ep;
+	return NULL;
+}
+
+static enum udp_verdict
+udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	  struct lsk_udp_ep **ep)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t hlen = (ip->version_ihl & 0xf) * 4u;
+	uint32_t ip_payload = rte_be_to_cpu_16(ip->total_length) - hlen;
+	const struct rte_udp_hdr *uh;
+	const struct lsk_nexthop *nh;
+	uint16_t ulen;
+
+	if (unlikely(ip_payload < sizeof(*uh) ||
+		     RTE_ETHER_HDR_LEN + hlen + sizeof(*uh) > m->data_len))
+		return UDP_DROP_LENGTH;
+	uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
+	ulen = rte_be_to_cpu_16(uh->dgram_len);
+	if (unlikely(ulen < sizeof(*uh) || ulen > ip_payload))
+		return UDP_DROP_LENGTH;
+	if (unlikely(ulen < ip_payload))
+		rte_pktmbuf_trim(m, (uint16_t)(ip_payload - ulen));
+	if (unlikely(RTE_ETHER_HDR_LEN + hlen + ulen > m->data_len))
+		return UDP_DROP_LENGTH;	/* chained mbufs: not yet */
+
+	nh = &w->fwd->nexthops[meta & LSK_META_NH_MASK];
+	*ep = NULL;
+	if (unlikely(nh->type == LSK_NH_LOCAL_BCAST)) {
+		/* a broadcast reaches wildcard endpoints only */
+		*ep = udp_lookup(w->udp, 0, rte_be_to_cpu_16(uh->dst_port),
+				 true);
+		if (*ep == NULL)
+			return UDP_DROP_IGNORED_BCAST;
+	}
+	if (unlikely(!udp_csum_ok(m, ip, uh, ulen)))
+		return UDP_DROP_CSUM;
+	if (*ep == NULL)
+		*ep = udp_lookup(w->udp, rte_be_to_cpu_32(ip->dst_addr),
+				 rte_be_to_cpu_16(uh->dst_port), false);
+	return *ep != NULL ? UDP_DELIVER : UDP_DROP_NO_PORT;
+}
+
+static void
+udp_drop(struct lsk_worker *w, struct rte_mbuf *m, enum udp_verdict v)
+{
+	struct lsk_udp_stats *st = &w->stats.udp;
+
+	switch (v) {
+	case UDP_DROP_CSUM:
+		st->InCsumErrors++;
+		st->InErrors++;
+		break;
+	case UDP_DROP_NO_PORT:
+		st->NoPorts++;
+		break;
+	case UDP_DROP_IGNORED_BCAST:
+		st->IgnoredMulti++;
+		break;
+	default:
+		st->InErrors++;
+		break;
+	}
+	rte_pktmbuf_free(m);
+}
+
+/* One enqueue for everything this burst brought the endpoint. */
+static void
+udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
+{
+	unsigned int done;
+
+	done = rte_ring_enqueue_burst(p->ep->ring, (void **)p->pkts, p->n,
+				      NULL);
+	w->stats.udp.InDatagrams += done;
+	if (unlikely(done < p->n)) {
+		/* as Linux, a full receive queue counts twice */
+		w->stats.udp.RcvbufErrors += p->n - done;
+		w->stats.udp.InErrors += p->n - done;
+		rte_pktmbuf_free_bulk(&p->pkts[done], p->n - done);
+	}
+	p->n = 0;
+}
+
+static void
+udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
+	 struct lsk_udp_ep *ep, struct rte_mbuf *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->ep[i].ep == ep) {
+			d->ep[i].pkts[d->ep[i].n++] = m;
+			return;
+		}
+	}
+	if (d->n == LSK_UDP_PENDING_EPS) {
+		/* many endpoints in one burst: make room in arrival order */
+		udp_deliver(w, &d->ep[0]);
+		memmove(&d->ep[0], &d->ep[1],
+			(LSK_UDP_PENDING_EPS - 1) * sizeof(d->ep[0]));
+		d->n--;
+	}
+	d->ep[d->n].ep = ep;
+	d->ep[d->n].n = 0;
+	d->ep[d->n].pkts[d->ep[d->n].n++] = m;
+	d->n++;
+}
+
+void
+lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
+{
+	struct lsk_udp_deliveries *d = &w->udp_pending;
+	uint32_t i;
+
+	d->n = 0;
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		struct lsk_udp_ep *ep;
+		enum udp_verdict v = udp_check(w, m, l->meta[i], &ep);
+
+		if (likely(v == UDP_DELIVER))
+			udp_pend(w, d, ep, m);
+		else
+			udp_drop(w, m, v);
+	}
+	for (i = 0; i < d->n; i++)
+		udp_deliver(w, &d->ep[i]);
+	l->n = 0;
+}
