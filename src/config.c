@@ -369,6 +369,41 @@ cmd_udp(struct cmd_ctx *c)
 	return 0;
 }
 
+/* gro fraglist [flows F] [segs S] | gro off */
+static int
+cmd_gro(struct cmd_ctx *c)
+{
+	unsigned long flows = 64, segs = 64;
+	int i, rc;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
+		return lsk_gro_set(c->s, 0, 0);
+	if (c->argc < 2 || strcmp(c->argv[1], "fraglist") != 0 ||
+	    c->argc % 2 != 0)
+		return cmd_error(c, -EINVAL, "usage: gro fraglist [flows F] "
+				 "[segs S] | gro off");
+	for (i = 2; i < c->argc; i += 2) {
+		if (strcmp(c->argv[i], "flows") == 0) {
+			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
+			    flows == 0)
+				return cmd_error(c, -EINVAL, "bad flows '%s' "
+						 "(1-%d)", c->argv[i + 1],
+						 LSK_BURST_MAX);
+		} else if (strcmp(c->argv[i], "segs") == 0) {
+			if (parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
+			    segs < 2)
+				return cmd_error(c, -EINVAL, "bad segs '%s' "
+						 "(2-64)", c->argv[i + 1]);
+		} else {
+			return cmd_error(c, -EINVAL, "unknown gro setting '%s'",
+					 c->argv[i]);
+		}
+	}
+	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
+	return rc < 0 ? cmd_error(c, rc, "cannot enable gro: %s",
+				  strerror(-rc)) : 0;
+}
+
 static int
 cmd_not_yet(struct cmd_ctx *c)
 {
@@ -384,7 +419,7 @@ static const struct {
 	{ "route", cmd_route },
 	{ "neigh", cmd_neigh },
 	{ "udp", cmd_udp },
-	{ "gro", cmd_not_yet },
+	{ "gro", cmd_gro },
 	{ "route-cache", cmd_not_yet },
 	{ "filter", cmd_not_yet },
 };

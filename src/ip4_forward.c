@@ -4,6 +4,10 @@
  * forwarding of L2 broadcasts, TTL, MTU, then TTL-1 with the incremental
  * checksum and the next hop's Ethernet header, and on to the TX buffer.
  *
+ * A train is decided once, by its head (its members share every field
+ * looked at here and are no longer than the head), and unchained by gso
+ * on its way to TX.
+ *
  * Known gaps: no ICMP errors (time exceeded, frag needed) and no
  * fragmentation yet; unresolved next hops are dropped until ARP exists.
  */
@@ -21,20 +25,6 @@ enum fwd_verdict {
 	FWD_DROP_UNRESOLVED,	/* ForwDatagrams, arp.UnresolvedDiscards */
 };
 
-/*
- * TTL-1 and the RFC 1624 update of the checksum, equal bit for bit to a
- * full recompute (0xFEFF at TTL 195 becomes 0x0000, never 0xFFFF).
- */
-static inline void
-ip4_decrease_ttl(struct rte_ipv4_hdr *ip)
-{
-	uint32_t check = ip->hdr_checksum;
-
-	check += RTE_BE16(0x0100);
-	ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
-	ip->time_to_live--;
-}
-
 static inline enum fwd_verdict
 fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
 	  uint32_t meta)
@@ -50,27 +40,30 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
 	return FWD_SEND;
 }
 
+/* A train shares its head's verdict: count every datagram. */
 static void
-fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, enum fwd_verdict v)
+fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum fwd_verdict v)
 {
 	struct lsk_ip_stats *st = &w->stats.ip;
+	uint32_t n = lsk_meta_count(meta);
 
 	switch (v) {
 	case FWD_DROP_L2_BCAST:
-		st->InAddrErrors++;
+		st->InAddrErrors += n;
 		break;
 	case FWD_DROP_TTL:
-		st->InHdrErrors++;
+		st->InHdrErrors += n;
 		break;
 	case FWD_DROP_MTU:
-		st->FragFails++;
+		st->FragFails += n;
 		break;
 	default:
-		st->ForwDatagrams++;
-		w->stats.arp.UnresolvedDiscards++;
+		st->ForwDatagrams += n;
+		w->stats.arp.UnresolvedDiscards += n;
 		break;
 	}
-	rte_pktmbuf_free(m);
+	lsk_entry_free(m, meta);
 }
 
 void
@@ -89,14 +82,20 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		enum fwd_verdict v = fwd_check(nh, ip, l->meta[i]);
 
 		if (unlikely(v != FWD_SEND)) {
-			fwd_drop(w, m, v);
+			fwd_drop(w, m, l->meta[i], v);
 			continue;
 		}
-		w->stats.ip.ForwDatagrams++;
-		ip4_decrease_ttl(ip);
+		lsk_ip4_decrease_ttl(ip);
 		/* dst and src MAC are adjacent in both headers */
 		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
-		lsk_tx_enqueue(w, nh->port, m);
+		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			w->stats.ip.ForwDatagrams++;
+			lsk_tx_enqueue(w, nh->port, m);
+		} else {
+			/* members carry the head's decisions out */
+			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
+			lsk_gso_send(w, m, nh->port);
+		}
 	}
 	l->n = 0;
 }

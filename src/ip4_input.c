@@ -28,23 +28,6 @@ enum ip4_verdict {
 #define IP4_OPT_LSRR 0x83
 #define IP4_OPT_SSRR 0x89
 
-/* The IP header follows a 14-byte Ethernet header: 2-byte aligned only. */
-typedef uint32_t __attribute__((aligned(2), may_alias)) u32_a2;
-
-/* One's complement sum of the 20-byte base header; 0xffff when valid. */
-static inline uint16_t
-ip4_hdr_sum20(const void *hdr)
-{
-	const u32_a2 *w = hdr;
-	uint64_t sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
-
-	sum = (sum & 0xffffffff) + (sum >> 32);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
-}
-
 static bool
 ip4_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	    unsigned int hlen)
@@ -56,7 +39,7 @@ ip4_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	if (flag == RTE_MBUF_F_RX_IP_CKSUM_BAD)
 		return false;
 	if (likely(hlen == sizeof(*ip)))
-		return ip4_hdr_sum20(ip) == 0xffff;
+		return lsk_ip4_hdr_sum20(ip) == 0xffff;
 	return rte_raw_cksum(ip, hlen) == 0xffff;
 }
 
@@ -191,30 +174,33 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 	return v;
 }
 
+/* A whole train shares its head's verdict: count every datagram. */
 static void
-ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, enum ip4_verdict v)
+ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum ip4_verdict v)
 {
 	struct lsk_ip_stats *st = &w->stats.ip;
+	uint32_t n = lsk_meta_count(meta);
 
 	switch (v) {
 	case IP4_DROP_CSUM:
-		st->InCsumErrors++;
-		st->InHdrErrors++;
+		st->InCsumErrors += n;
+		st->InHdrErrors += n;
 		break;
 	case IP4_DROP_HDR:
-		st->InHdrErrors++;
+		st->InHdrErrors += n;
 		break;
 	case IP4_DROP_TRUNCATED:
-		st->InTruncatedPkts++;
+		st->InTruncatedPkts += n;
 		break;
 	case IP4_DROP_MARTIAN:
-		st->InAddrErrors++;
+		st->InAddrErrors += n;
 		break;
 	default:
-		st->InDiscards++;
+		st->InDiscards += n;
 		break;
 	}
-	rte_pktmbuf_free(m);
+	lsk_entry_free(m, meta);
 }
 
 void
@@ -223,11 +209,11 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t i, kept = 0;
 
-	w->stats.ip.InReceives += l->n;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		enum ip4_verdict v = ip4_check(t, m);
 
+		w->stats.ip.InReceives += lsk_meta_count(l->meta[i]);
 		if (likely(v == IP4_PASS)) {
 			/* compaction keeps order; with no drop it rewrites
 			 * each slot with itself */
@@ -235,7 +221,7 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 			l->meta[kept] = l->meta[i];
 			kept++;
 		} else {
-			ip4_drop(w, m, v);
+			ip4_drop(w, m, l->meta[i], v);
 		}
 	}
 	l->n = kept;

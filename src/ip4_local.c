@@ -25,12 +25,12 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp)
 			m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 
 		if (likely(ip->next_proto_id == IPPROTO_UDP)) {
+			w->stats.ip.InDelivers += lsk_meta_count(l->meta[i]);
 			lsk_list_push(udp, m, l->meta[i]);
 		} else {
 			w->stats.ip.InUnknownProtos++;
 			rte_pktmbuf_free(m);
 		}
 	}
-	w->stats.ip.InDelivers += udp->n;
 	l->n = 0;
 }

@@ -67,12 +67,12 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			lsk_list_push(local, m, meta);
 			break;
 		case ROUTE_DROP_BLACKHOLE:
-			w->stats.ip.InDiscards++;
-			rte_pktmbuf_free(m);
+			w->stats.ip.InDiscards += lsk_meta_count(meta);
+			lsk_entry_free(m, meta);
 			break;
 		case ROUTE_DROP_NO_ROUTE:
-			w->stats.ip.InNoRoutes++;
-			rte_pktmbuf_free(m);
+			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
+			lsk_entry_free(m, meta);
 			break;
 		}
 	}

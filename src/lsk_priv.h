@@ -12,7 +12,9 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_rcu_qsbr.h>
 
 #include "listack/listack.h"
@@ -33,10 +35,47 @@ struct lsk_list {
 	uint32_t meta[LSK_BURST_MAX];
 };
 
-/* meta bits set by eth_input */
-#define LSK_META_L2_BCAST (1u << 31)	/* frame to broadcast/multicast MAC */
-/* the rest of meta carries the next hop index after ip4_route */
+/*
+ * meta: bit 31 is set by eth_input for frames to a broadcast/multicast
+ * MAC; bits 24-30 hold a train's member count minus one (udp4_gro); bits
+ * 0-23 the next hop index (ip4_route).
+ */
+#define LSK_META_L2_BCAST (1u << 31)
+#define LSK_META_COUNT_SHIFT 24
+#define LSK_META_COUNT_MASK (0x7fu << LSK_META_COUNT_SHIFT)
 #define LSK_META_NH_MASK 0x00ffffffu
+
+/* Datagrams a list entry stands for: 1, or the members of a train. */
+static inline uint32_t
+lsk_meta_count(uint32_t meta)
+{
+	return 1 + ((meta & LSK_META_COUNT_MASK) >> LSK_META_COUNT_SHIFT);
+}
+
+/*
+ * A train is a head mbuf and the member datagrams chained behind it
+ * through a registered dynamic field (never through mbuf->next, which
+ * means segments of one packet). Only trains have members.
+ */
+extern int lsk_train_next_offset;
+
+static inline struct rte_mbuf **
+lsk_train_next(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, lsk_train_next_offset, struct rte_mbuf **);
+}
+
+int lsk_train_register(void);
+/* Free a train's members (not its head), e.g. when the train is dropped. */
+void lsk_train_free_members(struct rte_mbuf *head);
+/* Free a list entry: the packet, or the whole train. */
+static inline void
+lsk_entry_free(struct rte_mbuf *m, uint32_t meta)
+{
+	if (unlikely(meta & LSK_META_COUNT_MASK))
+		lsk_train_free_members(m);
+	rte_pktmbuf_free(m);
+}
 
 static inline void
 lsk_list_push(struct lsk_list *l, struct rte_mbuf *m, uint32_t meta)
@@ -149,6 +188,9 @@ struct lsk_stack {
 	unsigned int n_neighs, neighs_cap;
 	struct lsk_neigh *neighs;
 
+	/* fraglist GRO: off when gro_flows is 0 */
+	uint32_t gro_flows, gro_segs;
+
 	bool in_batch;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
@@ -184,6 +226,40 @@ struct lsk_udp_deliveries {
 	struct lsk_udp_pending ep[LSK_UDP_PENDING_EPS];
 };
 
+/* udp4_gro's flow table, emptied at the end of every burst */
+#define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
+#define LSK_GRO_SLOT_MASK (LSK_GRO_SLOTS - 1)
+
+struct lsk_gro_slot {
+	bool used;		/* the flow was seen in this burst */
+	bool head_checked;	/* the head's checksums were verified */
+	uint16_t in_port;
+	uint32_t src, dst, ports;	/* as on the wire */
+	struct rte_mbuf *head;	/* the open train, NULL when none */
+	struct rte_mbuf *tail;
+	uint32_t count;		/* datagrams in the train */
+	uint32_t bytes;		/* as Linux counts: 28 + the payloads */
+	uint16_t ulen;		/* the train's UDP length */
+	uint32_t list_idx;	/* where the head sits in the list */
+	uint32_t train_id;
+};
+
+/* open trains in the order they opened, for closing the oldest */
+struct lsk_gro_age {
+	uint16_t slot;
+	uint32_t train_id;
+};
+
+struct lsk_gro_table {
+	uint32_t n_open;
+	uint32_t n_touched;
+	uint32_t n_age, age_first;
+	uint32_t next_train_id;
+	uint16_t touched[LSK_BURST_MAX];
+	struct lsk_gro_age age[LSK_BURST_MAX];
+	struct lsk_gro_slot slots[LSK_GRO_SLOTS];
+};
+
 struct lsk_txbuf {
 	uint16_t queue;
 	uint16_t n;
@@ -205,6 +281,7 @@ struct lsk_worker {
 	struct lsk_list local;
 	struct lsk_list udp4;
 	struct lsk_udp_deliveries udp_pending;
+	struct lsk_gro_table gro;
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;
@@ -227,6 +304,7 @@ lsk_stage_account(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
 /* The stages, in pipeline order. Each consumes its input list whole. */
 void lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		   struct lsk_list *ip4);
+void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_route leaves the packets to forward in l, locals go to local */
 void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
@@ -238,6 +316,59 @@ void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 /* Route and send what applications queued on the stack's output ring. */
 void lsk_ip4_output(struct lsk_worker *w);
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
+
+/*
+ * TTL-1 and the RFC 1624 update of the checksum, equal bit for bit to a
+ * full recompute (0xFEFF at TTL 195 becomes 0x0000, never 0xFFFF).
+ */
+static inline void
+lsk_ip4_decrease_ttl(struct rte_ipv4_hdr *ip)
+{
+	uint32_t check = ip->hdr_checksum;
+
+	check += RTE_BE16(0x0100);
+	ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
+	ip->time_to_live--;
+}
+
+/* The IP header follows a 14-byte Ethernet header: 2-byte aligned only. */
+typedef uint32_t __attribute__((aligned(2), may_alias)) lsk_u32_a2;
+
+/* One's complement sum of the 20-byte base header; 0xffff when valid. */
+static inline uint16_t
+lsk_ip4_hdr_sum20(const void *hdr)
+{
+	const lsk_u32_a2 *w = hdr;
+	uint64_t sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* Both UDP ports as one word, as on the wire. */
+static inline uint32_t
+lsk_udp_ports(const void *udp)
+{
+	return *(const lsk_u32_a2 *)udp;
+}
+
+/* The UDP checksum over the pseudo-header and ulen bytes is valid. */
+static inline bool
+lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
+		    uint16_t ulen)
+{
+	uint32_t sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
+	sum = __rte_raw_cksum(udp, ulen, sum);
+	return __rte_raw_cksum_reduce(sum) == 0xffff;
+}
+
+/* Unchain a train to TX, members rewritten like the head (gso.c). */
+void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
 
 /* TX buffering: queue one packet for a port; flush sends what is held. */
 void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);

@@ -151,6 +151,27 @@ stack_publish(struct lsk_stack *s)
 	return 0;
 }
 
+/* Linux's UDP_GRO_CNT_MAX: a train never holds more */
+#define LSK_GRO_SEGS_MAX 64
+
+int
+lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
+{
+	if (flows > LSK_BURST_MAX || segs > LSK_GRO_SEGS_MAX ||
+	    (flows != 0 && segs < 2))
+		return -EINVAL;
+	if (flows != 0 && lsk_train_next_offset < 0) {
+		int rc = lsk_train_register();
+
+		if (rc < 0)
+			return rc;
+	}
+	/* workers read these once per burst; a torn pair is harmless */
+	s->gro_segs = segs;
+	s->gro_flows = flows;
+	return 0;
+}
+
 void
 lsk_config_begin(struct lsk_stack *s)
 {

@@ -11,6 +11,7 @@
 
 static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_ETH_INPUT] = "eth_input",
+	[LSK_STAGE_UDP4_GRO] = "udp4_gro",
 	[LSK_STAGE_IP4_INPUT] = "ip4_input",
 	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
 	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
@@ -103,6 +104,11 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, eth, Runts, "},\n");
 	fprintf(f, " \"arp\": {");
 	JSON_FIELD(f, &st->arp, UnresolvedDiscards, "},\n");
+	fprintf(f, " \"gro\": {");
+	JSON_FIELD(f, &st->gro, Trains, ", ");
+	JSON_FIELD(f, &st->gro, Merged, "},\n");
+	fprintf(f, " \"gso\": {");
+	JSON_FIELD(f, &st->gso, Segments, "},\n");
 	fprintf(f, " \"ports\": [");
 	for (i = 0; i < n_ports && i < LSK_MAX_PORTS; i++) {
 		const struct lsk_port_stats *p = &st->ports[i];

@@ -31,7 +31,6 @@ udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	    const struct rte_udp_hdr *uh, uint16_t ulen)
 {
 	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
-	uint32_t sum;
 
 	if (uh->dgram_cksum == 0)
 		return true;	/* the sender computed none */
@@ -39,10 +38,7 @@ udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 		return true;
 	if (flag == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return false;
-	sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
-	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
-	sum = __rte_raw_cksum(uh, ulen, sum);
-	return __rte_raw_cksum_reduce(sum) == 0xffff;
+	return lsk_udp4_csum_valid(ip, uh, ulen);
 }
 
 static struct lsk_udp_ep *
@@ -106,27 +102,77 @@ udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	return *ep != NULL ? UDP_DELIVER : UDP_DROP_NO_PORT;
 }
 
+/* A train shares its head's verdict: count every datagram. */
 static void
-udp_drop(struct lsk_worker *w, struct rte_mbuf *m, enum udp_verdict v)
+udp_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum udp_verdict v)
 {
 	struct lsk_udp_stats *st = &w->stats.udp;
+	uint32_t n = lsk_meta_count(meta);
 
 	switch (v) {
 	case UDP_DROP_CSUM:
-		st->InCsumErrors++;
-		st->InErrors++;
+		st->InCsumErrors += n;
+		st->InErrors += n;
 		break;
 	case UDP_DROP_NO_PORT:
-		st->NoPorts++;
+		st->NoPorts += n;
 		break;
 	case UDP_DROP_IGNORED_BCAST:
-		st->IgnoredMulti++;
+		st->IgnoredMulti += n;
 		break;
 	default:
-		st->InErrors++;
+		st->InErrors += n;
 		break;
 	}
-	rte_pktmbuf_free(m);
+	lsk_entry_free(m, meta);
+}
+
+/*
+ * A train for a UDP_GRO-like endpoint becomes one datagram: the members'
+ * payloads chained behind the head as segments, lengths set to the total,
+ * the segment size kept in tso_segsz for the application.
+ */
+static void
+udp_train_coalesce(struct rte_mbuf *head)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		head, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	struct rte_mbuf *m = *lsk_train_next(head), *next, *last = head;
+	uint32_t payload = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
+
+	head->tso_segsz = (uint16_t)payload;
+	*lsk_train_next(head) = NULL;
+	for (; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN + sizeof(*ip) +
+				   sizeof(*uh));
+		last->next = m;
+		last = m;
+		head->nb_segs++;
+		head->pkt_len += m->data_len;
+		payload += m->data_len;
+	}
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + payload));
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
+						       sizeof(*uh) + payload));
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+/* Datagrams in pkts[from, to): a coalesced train is one per segment. */
+static uint64_t
+udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (likely(!(p->ep->flags & LSK_UDP_GRO)))
+		return to - from;
+	for (i = from; i < to; i++)
+		n += p->pkts[i]->nb_segs;
+	return n;
 }
 
 /* One enqueue for everything this burst brought the endpoint. */
@@ -137,11 +183,13 @@ udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
 
 	done = rte_ring_enqueue_burst(p->ep->ring, (void **)p->pkts, p->n,
 				      NULL);
-	w->stats.udp.InDatagrams += done;
+	w->stats.udp.InDatagrams += udp_datagrams(p, 0, done);
 	if (unlikely(done < p->n)) {
+		uint64_t lost = udp_datagrams(p, done, p->n);
+
 		/* as Linux, a full receive queue counts twice */
-		w->stats.udp.RcvbufErrors += p->n - done;
-		w->stats.udp.InErrors += p->n - done;
+		w->stats.udp.RcvbufErrors += lost;
+		w->stats.udp.InErrors += lost;
 		rte_pktmbuf_free_bulk(&p->pkts[done], p->n - done);
 	}
 	p->n = 0;
@@ -184,10 +232,24 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_udp_ep *ep;
 		enum udp_verdict v = udp_check(w, m, l->meta[i], &ep);
 
-		if (likely(v == UDP_DELIVER))
+		if (unlikely(v != UDP_DELIVER)) {
+			udp_drop(w, m, l->meta[i], v);
+		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			udp_pend(w, d, ep, m);
-		else
-			udp_drop(w, m, v);
+		} else if (ep->flags & LSK_UDP_GRO) {
+			udp_train_coalesce(m);
+			udp_pend(w, d, ep, m);
+		} else {
+			/* members go in as the datagrams they are */
+			struct rte_mbuf *next = *lsk_train_next(m);
+
+			*lsk_train_next(m) = NULL;
+			udp_pend(w, d, ep, m);
+			for (m = next; m != NULL; m = next) {
+				next = *lsk_train_next(m);
+				udp_pend(w, d, ep, m);
+			}
+		}
 	}
 	for (i = 0; i < d->n; i++)
 		udp_deliver(w, &d->ep[i]);

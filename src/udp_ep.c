@@ -223,7 +223,7 @@ lsk_udp_ep_port(const struct lsk_udp_ep *ep)
 
 /* Fill in a message from a delivered datagram (udp4_input checked it). */
 static void
-udp_msg_from_mbuf(struct lsk_udp_msg *msg, struct rte_mbuf *m)
+udp_msg_from_mbuf(struct lsk_udp_msg *msg, struct rte_mbuf *m, bool gro)
 {
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
@@ -235,7 +235,7 @@ udp_msg_from_mbuf(struct lsk_udp_msg *msg, struct rte_mbuf *m)
 	msg->src_port = rte_be_to_cpu_16(uh->src_port);
 	msg->dst_port = rte_be_to_cpu_16(uh->dst_port);
 	msg->in_port = m->port;
-	msg->gso_size = 0;
+	msg->gso_size = gro && m->nb_segs > 1 ? m->tso_segsz : 0;
 	msg->len = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
 	msg->payload = uh + 1;
 	msg->mbuf = m;
@@ -254,7 +254,7 @@ lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 					RTE_MIN(n, (unsigned int)UDP_RECV_MAX),
 					NULL);
 	for (i = 0; i < got; i++)
-		udp_msg_from_mbuf(&msgs[i], pkts[i]);
+		udp_msg_from_mbuf(&msgs[i], pkts[i], ep->flags & LSK_UDP_GRO);
 	return (int)got;
 }
 

@@ -107,6 +107,12 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(w->ip4.n == 0))
 		return;
 
+	if (w->stack->gro_flows != 0) {
+		n = (uint16_t)w->ip4.n;
+		lsk_udp4_gro(w, &w->ip4);
+		t = lsk_stage_account(w, LSK_STAGE_UDP4_GRO, n, t);
+	}
+
 	n = (uint16_t)w->ip4.n;
 	lsk_ip4_input(w, &w->ip4);
 	t = lsk_stage_account(w, LSK_STAGE_IP4_INPUT, n, t);

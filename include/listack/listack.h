@@ -62,6 +62,12 @@ void lsk_stack_destroy(struct lsk_stack *stack);
 
 enum lsk_mode lsk_stack_mode(const struct lsk_stack *stack);
 
+/*
+ * Fraglist GRO: flows = trains open at once (0 turns GRO off), segs =
+ * datagrams per train (at most 64, Linux's UDP_GRO_CNT_MAX).
+ */
+int lsk_gro_set(struct lsk_stack *stack, uint32_t flows, uint32_t segs);
+
 /* Port settings. mac NULL keeps the current MAC; mtu 0 keeps the MTU. */
 int lsk_port_set(struct lsk_stack *stack, uint16_t port,
 		 const struct rte_ether_addr *mac, uint16_t mtu);
@@ -158,12 +164,20 @@ struct lsk_udp_stats {
 struct lsk_arp_stats {
 	uint64_t UnresolvedDiscards;
 };
+struct lsk_gro_stats {
+	uint64_t Trains;	/* trains formed with at least two members */
+	uint64_t Merged;	/* datagrams that joined a train */
+};
+struct lsk_gso_stats {
+	uint64_t Segments;	/* datagrams sent by unchaining trains */
+};
 struct lsk_port_stats {
 	uint64_t rx, tx, rx_dropped, tx_dropped;
 };
 
 enum lsk_stage_id {
 	LSK_STAGE_ETH_INPUT,
+	LSK_STAGE_UDP4_GRO,
 	LSK_STAGE_IP4_INPUT,
 	LSK_STAGE_IP4_ROUTE,
 	LSK_STAGE_IP4_LOCAL,
@@ -183,6 +197,8 @@ struct lsk_stats {
 	struct lsk_udp_stats udp;
 	struct lsk_eth_stats eth;
 	struct lsk_arp_stats arp;
+	struct lsk_gro_stats gro;
+	struct lsk_gso_stats gso;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
 	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
 };

@@ -34,6 +34,12 @@ struct lsk_udp_ep;
 
 /* lsk_udp_bind_opts.flags */
 #define LSK_UDP_SP (1u << 0)	/* only one worker ever produces */
+/*
+ * Like Linux's UDP_GRO socket option: a train arrives as one datagram
+ * whose payload is the members' payloads as mbuf segments, gso_size
+ * telling the size of each (the last may be shorter).
+ */
+#define LSK_UDP_GRO (1u << 1)
 
 struct lsk_udp_bind_opts {
 	uint32_t ring_size;	/* datagrams the ring holds; 0 = 4096 */
@@ -71,6 +77,9 @@ struct lsk_udp_msg {
 	/*
 	 * send: cut the payload into datagrams of gso_size bytes (the last
 	 * may be shorter), as UDP_SEGMENT does; 0 = one datagram.
+	 * recv (LSK_UDP_GRO endpoints): the size of each datagram that was
+	 * coalesced into this one, 0 when it is a single datagram; the
+	 * payload then spans mbuf's segments, payload pointing at the first.
 	 */
 	uint16_t gso_size;
 	uint32_t len;		/* payload bytes */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gso: unchain a train on its way out. Every member gets what the stages
+ * decided for the head (Ethernet addresses, TOS, TTL, and addresses or
+ * ports if a stage rewrote them), keeps its own IP ID and lengths, and
+ * gets a correct IP checksum and a UDP checksum updated for any rewritten
+ * address or port. The wire then carries byte for byte what per-packet
+ * processing would have sent.
+ */
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "lsk_priv.h"
+
+/* The addresses and ports as UDP's checksum covers them, as 16-bit words. */
+#define FLOW_WORDS 6
+
+static void
+flow_words(uint16_t w[FLOW_WORDS], const struct rte_ipv4_hdr *ip,
+	   const struct rte_udp_hdr *uh)
+{
+	memcpy(&w[0], &ip->src_addr, 4);
+	memcpy(&w[2], &ip->dst_addr, 4);
+	w[4] = uh->src_port;
+	w[5] = uh->dst_port;
+}
+
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') */
+static uint16_t
+csum_replace(uint16_t check, const uint16_t *o, const uint16_t *n)
+{
+	uint32_t sum = (uint16_t)~check;
+	unsigned int i;
+
+	for (i = 0; i < FLOW_WORDS; i++)
+		sum += (uint16_t)~o[i] + (uint32_t)n[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void
+gso_replicate(const struct rte_ether_hdr *heh, struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *hip = (const struct rte_ipv4_hdr *)(heh + 1);
+	const struct rte_udp_hdr *huh = (const struct rte_udp_hdr *)(hip + 1);
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+
+	memcpy(eh, heh, 2 * RTE_ETHER_ADDR_LEN);
+	if (likely(ip->time_to_live == hip->time_to_live + 1 &&
+		   ip->type_of_service == hip->type_of_service &&
+		   ip->src_addr == hip->src_addr &&
+		   ip->dst_addr == hip->dst_addr &&
+		   lsk_udp_ports(uh) == lsk_udp_ports(huh))) {
+		/* forwarding changed only the TTL: the very update the
+		 * head got, so each bit equals per-packet output */
+		lsk_ip4_decrease_ttl(ip);
+		return;
+	}
+	ip->type_of_service = hip->type_of_service;
+	ip->time_to_live = hip->time_to_live;
+	if (unlikely(ip->src_addr != hip->src_addr ||
+		     ip->dst_addr != hip->dst_addr ||
+		     uh->src_port != huh->src_port ||
+		     uh->dst_port != huh->dst_port)) {
+		uint16_t o[FLOW_WORDS], n[FLOW_WORDS];
+
+		flow_words(o, ip, uh);
+		flow_words(n, hip, huh);
+		/* a zero UDP checksum (none) never joins a train */
+		uh->dgram_cksum = csum_replace(uh->dgram_cksum, o, n);
+		if (uh->dgram_cksum == 0)
+			uh->dgram_cksum = 0xffff;
+		ip->src_addr = hip->src_addr;
+		ip->dst_addr = hip->dst_addr;
+		uh->src_port = huh->src_port;
+		uh->dst_port = huh->dst_port;
+	}
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+void
+lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
+{
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
+	struct rte_mbuf *m = *lsk_train_next(head), *next;
+	uint64_t n = 1;
+
+	*lsk_train_next(head) = NULL;
+	lsk_tx_enqueue(w, port, head);
+	for (; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		gso_replicate(heh, m);
+		lsk_tx_enqueue(w, port, m);
+		n++;
+	}
+	w->stats.gso.Segments += n;
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_gro: fraglist GRO. Consecutive datagrams of one UDP flow in a burst
+ * are chained behind the first (the head) into a train, payloads never
+ * copied, so the stages after run once per train. Trains live only for
+ * the burst they were formed in: nothing waits.
+ *
+ * A datagram joins its flow's open train when it matches (ingress port,
+ * L2 header, addresses, ports, TOS, TTL, DF), is a plain IHL-5
+ * non-fragment with no padding, has valid IP and non-zero valid UDP
+ * checksums, and its UDP length equals the train's (a shorter one joins
+ * and closes the train); at most `segs` members and 64 KiB. One that
+ * cannot join closes its flow's train first, so per-flow order holds.
+ * At most `flows` trains are open; the oldest closes to make room.
+ */
+#include <rte_byteorder.h>
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_udp.h>
+
+#include "lsk_priv.h"
+
+#define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
+		  sizeof(struct rte_udp_hdr))
+/* Linux's skb_gro_receive_list bound: head + new < 64 KiB */
+#define GRO_MAX_BYTES 65536u
+
+int lsk_train_next_offset = -1;
+
+int
+lsk_train_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "lsk_train_next",
+		.size = sizeof(struct rte_mbuf *),
+		.align = __alignof__(struct rte_mbuf *),
+	};
+	int off = rte_mbuf_dynfield_register(&desc);
+
+	if (off < 0)
+		return off;
+	lsk_train_next_offset = off;
+	return 0;
+}
+
+void
+lsk_train_free_members(struct rte_mbuf *head)
+{
+	struct rte_mbuf *m = *lsk_train_next(head), *next;
+
+	*lsk_train_next(head) = NULL;
+	for (; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		rte_pktmbuf_free(m);
+	}
+}
+
+struct gro_view {
+	struct rte_ether_hdr *eh;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *uh;
+};
+
+static inline void
+gro_view(struct rte_mbuf *m, struct gro_view *v)
+{
+	v->eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	v->ip = (struct rte_ipv4_hdr *)(v->eh + 1);
+	v->uh = (struct rte_udp_hdr *)(v->ip + 1);
+}
+
+/* Could this packet be in a train at all (its shape, not its checksums)? */
+static inline bool
+gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint16_t tot;
+
+	if (m->data_len < GRO_HDRS || m->nb_segs != 1)
+		return false;
+	if (v->ip->version_ihl != 0x45 || v->ip->next_proto_id != IPPROTO_UDP)
+		return false;
+	if ((v->ip->fragment_offset & ~RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0)
+		return false;
+	tot = rte_be_to_cpu_16(v->ip->total_length);
+	return tot == m->pkt_len - RTE_ETHER_HDR_LEN &&
+	       rte_be_to_cpu_16(v->uh->dgram_len) == tot - 20 &&
+	       tot > 28 && v->uh->dgram_cksum != 0;
+}
+
+/* Does the packet name a UDP flow we can key on, even if it cannot join? */
+static inline bool
+gro_has_flow(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	return m->data_len >= GRO_HDRS && v->ip->version_ihl == 0x45 &&
+	       v->ip->next_proto_id == IPPROTO_UDP;
+}
+
+/* Checksums, from the PMD's flags when it set them; software ones are
+ * recorded as flags so ip4_input and udp4_input do not redo them. */
+static bool
+gro_csums_ok(struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint64_t ipf = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint64_t l4f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD || l4f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	if (ipf != RTE_MBUF_F_RX_IP_CKSUM_GOOD) {
+		if (lsk_ip4_hdr_sum20(v->ip) != 0xffff)
+			return false;
+		m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_IP_CKSUM_MASK) |
+			      RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	}
+	if (l4f != RTE_MBUF_F_RX_L4_CKSUM_GOOD) {
+		if (!lsk_udp4_csum_valid(v->ip, v->uh,
+					 rte_be_to_cpu_16(v->uh->dgram_len)))
+			return false;
+		m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_L4_CKSUM_MASK) |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	}
+	return true;
+}
+
+static inline uint32_t
+gro_hash(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint32_t h = rte_hash_crc_4byte(v->ip->src_addr, m->port);
+
+	h = rte_hash_crc_4byte(v->ip->dst_addr, h);
+	return rte_hash_crc_4byte(lsk_udp_ports(v->uh), h);
+}
+
+static inline bool
+gro_same_flow(const struct lsk_gro_slot *s, const struct rte_mbuf *m,
+	      const struct gro_view *v)
+{
+	return s->src == v->ip->src_addr && s->dst == v->ip->dst_addr &&
+	       s->ports == lsk_udp_ports(v->uh) && s->in_port == m->port;
+}
+
+/* Find the flow's slot, or claim an empty one for it. */
+static struct lsk_gro_slot *
+gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
+	 const struct gro_view *v)
+{
+	uint32_t i = gro_hash(m, v) & LSK_GRO_SLOT_MASK;
+
+	for (;; i = (i + 1) & LSK_GRO_SLOT_MASK) {
+		struct lsk_gro_slot *s = &t->slots[i];
+
+		if (!s->used) {
+			s->used = true;
+			s->head = NULL;
+			s->src = v->ip->src_addr;
+			s->dst = v->ip->dst_addr;
+			s->ports = lsk_udp_ports(v->uh);
+			s->in_port = m->port;
+			t->touched[t->n_touched++] = (uint16_t)i;
+			return s;
+		}
+		if (gro_same_flow(s, m, v))
+			return s;
+	}
+}
+
+/* Can m be the next member of the open train in s? */
+static inline bool
+gro_matches(const struct lsk_gro_slot *s, const struct gro_view *v,
+	    uint32_t max_segs)
+{
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(s->head, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *hip = (const struct rte_ipv4_hdr *)(heh + 1);
+	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+
+	return memcmp(heh, v->eh, RTE_ETHER_HDR_LEN) == 0 &&
+	       hip->type_of_service == v->ip->type_of_service &&
+	       hip->time_to_live == v->ip->time_to_live &&
+	       hip->fragment_offset == v->ip->fragment_offset &&
+	       ulen <= s->ulen && s->count < max_segs &&
+	       s->bytes + 20u + ulen < GRO_MAX_BYTES;
+}
+
+static void
+gro_close(struct lsk_gro_table *t, struct lsk_gro_slot *s)
+{
+	if (s->head != NULL) {
+		s->head = NULL;
+		t->n_open--;
+	}
+}
+
+/* Make room: close the oldest open train. */
+static void
+gro_close_oldest(struct lsk_gro_table *t)
+{
+	while (t->age_first < t->n_age) {
+		struct lsk_gro_age *a = &t->age[t->age_first++];
+		struct lsk_gro_slot *s = &t->slots[a->slot];
+
+		if (s->head != NULL && s->train_id == a->train_id) {
+			gro_close(t, s);
+			return;
+		}
+	}
+}
+
+static void
+gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
+	 const struct gro_view *v, uint32_t list_idx, bool checked)
+{
+	struct lsk_gro_table *t = &w->gro;
+
+	if (t->n_open >= w->stack->gro_flows)
+		gro_close_oldest(t);
+	/* the head's train link is written only when a member joins */
+	s->head = s->tail = m;
+	s->count = 1;
+	s->ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+	s->bytes = 28u + s->ulen - 8u;
+	s->list_idx = list_idx;
+	s->head_checked = checked;
+	s->train_id = ++t->next_train_id;
+	t->age[t->n_age].slot = (uint16_t)(s - t->slots);
+	t->age[t->n_age].train_id = s->train_id;
+	t->n_age++;
+	t->n_open++;
+}
+
+static void
+gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
+	 struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+
+	*lsk_train_next(s->tail) = m;
+	*lsk_train_next(m) = NULL;
+	s->tail = m;
+	s->count++;
+	s->bytes += ulen - 8u;
+	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
+	w->stats.gro.Merged++;
+	if (s->count == 2)
+		w->stats.gro.Trains++;
+	if (ulen < s->ulen)	/* a shorter datagram ends the train */
+		gro_close(&w->gro, s);
+}
+
+static void
+gro_reset(struct lsk_gro_table *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_touched; i++)
+		t->slots[t->touched[i]].used = false;
+	t->n_touched = 0;
+	t->n_open = 0;
+	t->n_age = 0;
+	t->age_first = 0;
+}
+
+void
+lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
+{
+	struct lsk_gro_table *t = &w->gro;
+	uint32_t max_segs = w->stack->gro_segs;
+	uint32_t i, kept = 0;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		uint32_t meta = l->meta[i];
+		struct lsk_gro_slot *s;
+		struct gro_view v;
+
+		gro_view(m, &v);
+		if (!gro_shape_ok(m, &v)) {
+			/* not train material; its flow's train ends here */
+			if (gro_has_flow(m, &v))
+				gro_close(t, gro_slot(t, m, &v));
+			goto keep;
+		}
+		s = gro_slot(t, m, &v);
+		if (s->head == NULL) {
+			gro_open(w, s, m, &v, kept, false);
+			goto keep;
+		}
+		if (!gro_matches(s, &v, max_segs)) {
+			gro_close(t, s);
+			gro_open(w, s, m, &v, kept, false);
+			goto keep;
+		}
+		/* both checksums are needed only now that a train forms */
+		if (!s->head_checked) {
+			struct gro_view hv;
+
+			gro_view(s->head, &hv);
+			if (!gro_csums_ok(s->head, &hv)) {
+				gro_close(t, s);
+				if (!gro_csums_ok(m, &v))
+					goto keep;
+				gro_open(w, s, m, &v, kept, true);
+				goto keep;
+			}
+			s->head_checked = true;
+		}
+		if (!gro_csums_ok(m, &v)) {
+			gro_close(t, s);
+			goto keep;
+		}
+		gro_join(w, l, s, m, &v);
+		continue;
+keep:
+		l->pkts[kept] = m;
+		l->meta[kept] = meta;
+		kept++;
+	}
+	l->n = kept;
+	gro_reset(t);
+}
