@@ -404,6 +404,27 @@ cmd_gro(struct cmd_ctx *c)
 				  strerror(-rc)) : 0;
 }
 
+/* route-cache on [entries N] | route-cache off */
+static int
+cmd_route_cache(struct cmd_ctx *c)
+{
+	unsigned long entries = 4096;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
+		return lsk_route_cache_set(c->s, 0);
+	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
+	    strcmp(c->argv[2], "entries") == 0) {
+		if (parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
+		    entries == 0)
+			return cmd_error(c, -EINVAL, "bad entries '%s' "
+					 "(1-16777216)", c->argv[3]);
+	} else if (!(c->argc == 2 && strcmp(c->argv[1], "on") == 0)) {
+		return cmd_error(c, -EINVAL, "usage: route-cache on "
+				 "[entries N] | route-cache off");
+	}
+	return lsk_route_cache_set(c->s, (uint32_t)entries);
+}
+
 static int
 cmd_not_yet(struct cmd_ctx *c)
 {
@@ -420,7 +441,7 @@ static const struct {
 	{ "neigh", cmd_neigh },
 	{ "udp", cmd_udp },
 	{ "gro", cmd_gro },
-	{ "route-cache", cmd_not_yet },
+	{ "route-cache", cmd_route_cache },
 	{ "filter", cmd_not_yet },
 };
 

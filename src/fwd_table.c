@@ -284,8 +284,9 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 				FWD_DEFAULT_MAX_ROUTES);
 	conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
 	conf.dir24_8.num_tbl8 = 1 << 12;
+	b.t->generation = ++s->fib_generation;
 	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,
-		 ++s->fib_generation);
+		 b.t->generation);
 	b.t->fib = rte_fib_create(name, s->socket_id, &conf);
 	if (b.t->fib == NULL) {
 		rc = -(rte_errno ? rte_errno : ENOMEM);

@@ -50,7 +50,10 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 
 		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 	}
-	rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
+	if (w->rcache != NULL)
+		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
+	else
+		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
 
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];

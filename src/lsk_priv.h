@@ -115,6 +115,7 @@ struct lsk_nexthop {
  */
 struct lsk_fwd_table {
 	struct rte_fib *fib;
+	uint32_t generation;	/* new for every table built */
 	uint32_t n_nexthops;
 	struct lsk_nexthop *nexthops;
 	/* each port's first address: the source of what we send out of it */
@@ -190,6 +191,8 @@ struct lsk_stack {
 
 	/* fraglist GRO: off when gro_flows is 0 */
 	uint32_t gro_flows, gro_segs;
+	/* route cache entries per worker, 0 = off */
+	uint32_t rcache_entries;
 
 	bool in_batch;
 	uint32_t fib_generation;	/* names each FIB uniquely */
@@ -282,6 +285,8 @@ struct lsk_worker {
 	struct lsk_list udp4;
 	struct lsk_udp_deliveries udp_pending;
 	struct lsk_gro_table gro;
+	struct lsk_route_cache *rcache;
+	uint32_t rcache_entries;	/* the setting rcache was made for */
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;
@@ -394,6 +399,13 @@ int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 void lsk_services_free(struct lsk_stack *s);
 /* A subnet broadcast of one of our addresses, or 255.255.255.255. */
 bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
+
+/* The per-worker route cache (route_cache.c). */
+struct lsk_route_cache;
+void lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
+			    uint64_t *nh, uint32_t n);
+void lsk_route_cache_sync(struct lsk_worker *w);
+void lsk_route_cache_free(struct lsk_route_cache *c);
 
 /* Tables (control path). */
 int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);

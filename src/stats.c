@@ -107,6 +107,10 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	fprintf(f, " \"gro\": {");
 	JSON_FIELD(f, &st->gro, Trains, ", ");
 	JSON_FIELD(f, &st->gro, Merged, "},\n");
+	fprintf(f, " \"route_cache\": {");
+	JSON_FIELD(f, &st->route_cache, Hits, ", ");
+	JSON_FIELD(f, &st->route_cache, Misses, ", ");
+	JSON_FIELD(f, &st->route_cache, Evictions, "},\n");
 	fprintf(f, " \"gso\": {");
 	JSON_FIELD(f, &st->gso, Segments, "},\n");
 	fprintf(f, " \"ports\": [");

@@ -60,6 +60,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
+	lsk_route_cache_free(w->rcache);
 	rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
 	w->stack->workers[w->id] = NULL;
@@ -152,6 +153,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
 	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
+	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
+		lsk_route_cache_sync(w);
 	w->ip4.n = 0;
 	w->local.n = 0;
 	w->udp4.n = 0;

@@ -68,6 +68,12 @@ enum lsk_mode lsk_stack_mode(const struct lsk_stack *stack);
  */
 int lsk_gro_set(struct lsk_stack *stack, uint32_t flows, uint32_t segs);
 
+/*
+ * Route cache: each worker keeps up to `entries` destinations (0 turns it
+ * off) in front of the FIB; any route or neighbour change empties it.
+ */
+int lsk_route_cache_set(struct lsk_stack *stack, uint32_t entries);
+
 /* Port settings. mac NULL keeps the current MAC; mtu 0 keeps the MTU. */
 int lsk_port_set(struct lsk_stack *stack, uint16_t port,
 		 const struct rte_ether_addr *mac, uint16_t mtu);
@@ -164,6 +170,9 @@ struct lsk_udp_stats {
 struct lsk_arp_stats {
 	uint64_t UnresolvedDiscards;
 };
+struct lsk_route_cache_stats {
+	uint64_t Hits, Misses, Evictions;
+};
 struct lsk_gro_stats {
 	uint64_t Trains;	/* trains formed with at least two members */
 	uint64_t Merged;	/* datagrams that joined a train */
@@ -199,6 +208,7 @@ struct lsk_stats {
 	struct lsk_arp_stats arp;
 	struct lsk_gro_stats gro;
 	struct lsk_gso_stats gso;
+	struct lsk_route_cache_stats route_cache;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
 	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
 };
