@@ -425,10 +425,105 @@ cmd_route_cache(struct cmd_ctx *c)
 	return lsk_route_cache_set(c->s, (uint32_t)entries);
 }
 
+/* A[-B] */
 static int
-cmd_not_yet(struct cmd_ctx *c)
+parse_port_range(const char *s, uint16_t *lo, uint16_t *hi)
 {
-	return cmd_error(c, -ENOTSUP, "%s: not supported yet", c->argv[0]);
+	char buf[16];
+	char *dash;
+	unsigned long a, b;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash != NULL)
+		*dash = '\0';
+	if (parse_uint(buf, UINT16_MAX, &a) < 0)
+		return -EINVAL;
+	b = a;
+	if (dash != NULL && parse_uint(dash + 1, UINT16_MAX, &b) < 0)
+		return -EINVAL;
+	if (b < a)
+		return -EINVAL;
+	*lo = (uint16_t)a;
+	*hi = (uint16_t)b;
+	return 0;
+}
+
+static int
+parse_proto(const char *s, uint8_t *proto)
+{
+	unsigned long v;
+
+	if (s == NULL)
+		return -EINVAL;
+	if (strcmp(s, "udp") == 0)
+		*proto = IPPROTO_UDP;
+	else if (strcmp(s, "tcp") == 0)
+		*proto = IPPROTO_TCP;
+	else if (strcmp(s, "icmp") == 0)
+		*proto = IPPROTO_ICMP;
+	else if (parse_uint(s, 255, &v) == 0 && v > 0)
+		*proto = (uint8_t)v;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* filter add accept|drop [proto P] [src PFX] [dst PFX] [sport A[-B]]
+ * [dport A[-B]]; first match wins, no match accepts */
+static int
+cmd_filter(struct cmd_ctx *c)
+{
+	struct lsk_filter_rule r = { .sport_hi = UINT16_MAX,
+				     .dport_hi = UINT16_MAX };
+	bool ports = false;
+	int i, rc;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
+		return lsk_filter_flush(c->s);
+	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
+	    (strcmp(c->argv[2], "accept") != 0 &&
+	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
+		return cmd_error(c, -EINVAL, "usage: filter add accept|drop "
+				 "[proto P] [src PFX] [dst PFX] [sport A[-B]] "
+				 "[dport A[-B]]");
+	r.drop = strcmp(c->argv[2], "drop") == 0;
+	for (i = 3; i < c->argc; i += 2) {
+		const char *key = c->argv[i], *val = c->argv[i + 1];
+
+		if (strcmp(key, "proto") == 0) {
+			if (parse_proto(val, &r.proto) < 0)
+				return cmd_error(c, -EINVAL, "bad protocol '%s' "
+						 "(udp, tcp, icmp or 1-255)", val);
+		} else if (strcmp(key, "src") == 0 || strcmp(key, "dst") == 0) {
+			bool src = key[0] == 's';
+
+			rc = parse_route_prefix(c, val, src ? &r.src : &r.dst,
+						src ? &r.src_depth : &r.dst_depth);
+			if (rc < 0)
+				return rc;
+		} else if (strcmp(key, "sport") == 0 ||
+			   strcmp(key, "dport") == 0) {
+			bool s = key[0] == 's';
+
+			if (parse_port_range(val, s ? &r.sport_lo : &r.dport_lo,
+					     s ? &r.sport_hi : &r.dport_hi) < 0)
+				return cmd_error(c, -EINVAL, "bad port range "
+						 "'%s' (A or A-B)", val);
+			ports = true;
+		} else {
+			return cmd_error(c, -EINVAL, "unknown filter field '%s'",
+					 key);
+		}
+	}
+	if (ports && r.proto != IPPROTO_UDP && r.proto != IPPROTO_TCP)
+		return cmd_error(c, -EINVAL,
+				 "ports need 'proto udp' or 'proto tcp'");
+	rc = lsk_filter_add(c->s, &r);
+	return rc < 0 ? cmd_error(c, rc, "cannot add the rule: %s",
+				  strerror(-rc)) : 0;
 }
 
 static const struct {
@@ -442,7 +537,7 @@ static const struct {
 	{ "udp", cmd_udp },
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
-	{ "filter", cmd_not_yet },
+	{ "filter", cmd_filter },
 };
 
 int

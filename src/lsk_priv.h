@@ -147,6 +147,39 @@ struct lsk_udp_ep {
 	uint16_t next_ip_id;	/* updated atomically by senders */
 };
 
+/* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
+struct lsk_filter_rule {
+	bool drop;
+	uint8_t proto;		/* 0 = any */
+	uint8_t src_depth, dst_depth;
+	uint32_t src, dst;
+	uint16_t sport_lo, sport_hi, dport_lo, dport_hi;
+};
+
+#define LSK_FILTER_MAX_RULES 65536
+
+/* What rte_acl looks at, as on the wire. */
+struct lsk_filter_key {
+	uint8_t proto;
+	uint8_t pad[3];
+	uint32_t src;
+	uint32_t dst;
+	union {
+		uint32_t ports;
+		struct {
+			uint16_t sport, dport;
+		};
+	};
+};
+
+struct rte_acl_ctx;
+
+struct lsk_filter_table {
+	struct rte_acl_ctx *ctx;
+	uint32_t n_rules;
+	bool drop[];		/* per rule */
+};
+
 struct lsk_port_conf {
 	struct rte_ether_addr mac;
 	uint16_t mtu;
@@ -193,6 +226,12 @@ struct lsk_stack {
 	uint32_t gro_flows, gro_segs;
 	/* route cache entries per worker, 0 = off */
 	uint32_t rcache_entries;
+
+	/* filter rules as given, and the classifier workers read */
+	uint32_t n_filters, filters_cap;
+	struct lsk_filter_rule *filters;
+	uint32_t filter_generation;
+	struct lsk_filter_table *filter;
 
 	bool in_batch;
 	uint32_t fib_generation;	/* names each FIB uniquely */
@@ -278,6 +317,7 @@ struct lsk_worker {
 	const struct lsk_fwd_table *fwd;
 
 	const struct lsk_udp_table *udp;
+	const struct lsk_filter_table *filter;
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;
@@ -311,6 +351,7 @@ void lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		   struct lsk_list *ip4);
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
+void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_route leaves the packets to forward in l, locals go to local */
 void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
 		   struct lsk_list *local);
@@ -408,6 +449,11 @@ void lsk_route_cache_sync(struct lsk_worker *w);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
 /* Tables (control path). */
+int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
+void lsk_filter_table_free(struct lsk_filter_table *t);
+int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
+int lsk_filter_flush(struct lsk_stack *s);
+int lsk_filter_commit(struct lsk_stack *s);
 int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
 void lsk_udp_table_free(struct lsk_udp_table *t);
 void lsk_udp_close_all(struct lsk_stack *s);

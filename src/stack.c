@@ -97,6 +97,8 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
+	lsk_filter_table_free(s->filter);
+	free(s->filters);
 	free(s->routes);
 	free(s->neighs);
 	rte_free(s->qsbr);
@@ -181,8 +183,13 @@ lsk_config_begin(struct lsk_stack *s)
 int
 lsk_config_commit(struct lsk_stack *s)
 {
+	int rc;
+
 	s->in_batch = false;
-	return stack_publish(s);
+	rc = stack_publish(s);
+	if (rc == 0)
+		rc = lsk_filter_commit(s);
+	return rc;
 }
 
 int

@@ -13,6 +13,7 @@ static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_ETH_INPUT] = "eth_input",
 	[LSK_STAGE_UDP4_GRO] = "udp4_gro",
 	[LSK_STAGE_IP4_INPUT] = "ip4_input",
+	[LSK_STAGE_IP4_FILTER] = "ip4_filter",
 	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
 	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
 	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
@@ -111,6 +112,8 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, &st->route_cache, Hits, ", ");
 	JSON_FIELD(f, &st->route_cache, Misses, ", ");
 	JSON_FIELD(f, &st->route_cache, Evictions, "},\n");
+	fprintf(f, " \"filter\": {");
+	JSON_FIELD(f, &st->filter, Dropped, "},\n");
 	fprintf(f, " \"gso\": {");
 	JSON_FIELD(f, &st->gso, Segments, "},\n");
 	fprintf(f, " \"ports\": [");

@@ -120,6 +120,14 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(w->ip4.n == 0))
 		return;
 
+	if (w->filter != NULL) {
+		n = (uint16_t)w->ip4.n;
+		lsk_ip4_filter(w, &w->ip4);
+		t = lsk_stage_account(w, LSK_STAGE_IP4_FILTER, n, t);
+		if (unlikely(w->ip4.n == 0))
+			return;
+	}
+
 	n = (uint16_t)w->ip4.n;
 	lsk_ip4_route(w, &w->ip4, &w->local);
 	t = lsk_stage_account(w, LSK_STAGE_IP4_ROUTE, n, t);
@@ -153,6 +161,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
 	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
+	w->filter = __atomic_load_n(&w->stack->filter, __ATOMIC_ACQUIRE);
 	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
 		lsk_route_cache_sync(w);
 	w->ip4.n = 0;

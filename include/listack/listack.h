@@ -173,6 +173,9 @@ struct lsk_arp_stats {
 struct lsk_route_cache_stats {
 	uint64_t Hits, Misses, Evictions;
 };
+struct lsk_filter_stats {
+	uint64_t Dropped;	/* datagrams a filter rule dropped */
+};
 struct lsk_gro_stats {
 	uint64_t Trains;	/* trains formed with at least two members */
 	uint64_t Merged;	/* datagrams that joined a train */
@@ -188,6 +191,7 @@ enum lsk_stage_id {
 	LSK_STAGE_ETH_INPUT,
 	LSK_STAGE_UDP4_GRO,
 	LSK_STAGE_IP4_INPUT,
+	LSK_STAGE_IP4_FILTER,
 	LSK_STAGE_IP4_ROUTE,
 	LSK_STAGE_IP4_LOCAL,
 	LSK_STAGE_IP4_FORWARD,
@@ -209,6 +213,7 @@ struct lsk_stats {
 	struct lsk_gro_stats gro;
 	struct lsk_gso_stats gso;
 	struct lsk_route_cache_stats route_cache;
+	struct lsk_filter_stats filter;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
 	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
 };
