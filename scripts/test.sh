@@ -11,5 +11,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 rc=0
 meson test -C build-asan --print-errorlogs --num-processes 2 || rc=$?
-/usr/bin/python3 scripts/test_summary.py build-asan/meson-logs/testlog.json || rc=1
+# the example application, built against an installed listack
+scripts/test_install.sh > build-asan/test-install.log 2>&1 || rc=1
+tail -n 3 build-asan/test-install.log
+/usr/bin/python3 scripts/test_summary.py build-asan/meson-logs/testlog.json \
+	build-asan/test-install.log || rc=1
 exit $rc

@@ -1,11 +1,17 @@
 #!/usr/bin/python3
 """Sum the test cases of a meson test log (cmocka and integration runners)
-into one closing line: 'N passed, N failed'."""
+and of other logs into one closing line: 'N passed, N failed'."""
 import json
 import re
 import sys
 
 passed = failed = 0
+# further arguments: plain logs whose "PASS x" / "FAIL x" lines count
+for path in sys.argv[2:]:
+    with open(path) as log:
+        text = log.read()
+    passed += len(re.findall(r"^PASS ", text, re.M))
+    failed += len(re.findall(r"^FAIL ", text, re.M))
 with open(sys.argv[1]) as log:
     for line in log:
         t = json.loads(line)

@@ -311,6 +311,7 @@ struct lsk_txbuf {
 struct lsk_worker {
 	struct lsk_stack *stack;
 	unsigned int id;
+	bool online;		/* in the RCU quiescent-state reporting */
 	lsk_tx_fn tx_fn;
 	void *tx_arg;
 	/* the stack's table as loaded at the start of the current burst */

@@ -40,11 +40,11 @@ lsk_worker_create(struct lsk_stack *s, unsigned int id,
 	w->tx_fn = worker_tx_ethdev;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		w->tx[p].queue = (uint16_t)id;
+	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
 		rte_free(w);
 		return -EINVAL;
 	}
-	rte_rcu_qsbr_thread_online(s->qsbr, id);
 	s->workers[id] = w;
 	*out = w;
 	return 0;
@@ -61,10 +61,28 @@ lsk_worker_destroy(struct lsk_worker *w)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
 	lsk_route_cache_free(w->rcache);
-	rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
+	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
 	w->stack->workers[w->id] = NULL;
 	rte_free(w);
+}
+
+void
+lsk_worker_offline(struct lsk_worker *w)
+{
+	if (w->online) {
+		rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
+		w->online = false;
+	}
+}
+
+static inline void
+worker_online(struct lsk_worker *w)
+{
+	if (unlikely(!w->online)) {
+		rte_rcu_qsbr_thread_online(w->stack->qsbr, w->id);
+		w->online = true;
+	}
 }
 
 void
@@ -159,6 +177,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		lsk_worker_input(w, pkts + LSK_BURST_MAX, n - LSK_BURST_MAX);
 		return;
 	}
+	worker_online(w);
 	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
 	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
 	w->filter = __atomic_load_n(&w->stack->filter, __ATOMIC_ACQUIRE);
@@ -186,6 +205,7 @@ lsk_worker_flush(struct lsk_worker *w)
 	uint32_t sent = 0;
 	unsigned int p;
 
+	worker_online(w);
 	if (w->id == 0 && rte_ring_count(w->stack->out_ring) != 0) {
 		uint64_t out = w->stats.udp.OutDatagrams;
 

@@ -134,6 +134,14 @@ typedef uint16_t (*lsk_tx_fn)(void *arg, uint16_t port, uint16_t queue,
 int lsk_worker_create(struct lsk_stack *stack, unsigned int id,
 		      struct lsk_worker **worker);
 void lsk_worker_destroy(struct lsk_worker *worker);
+/*
+ * Table updates (lsk_route_add, lsk_udp_bind, ...) wait until every
+ * worker that has polled since it was created or last taken offline has
+ * passed a lsk_worker_flush. A worker whose lcore stops polling (before
+ * exiting its loop, or to sleep) must say so with lsk_worker_offline, or
+ * updates wait for it; its next lsk_worker_input/flush brings it back.
+ */
+void lsk_worker_offline(struct lsk_worker *worker);
 void lsk_worker_set_txq(struct lsk_worker *worker, uint16_t port,
 			uint16_t queue);
 void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,

@@ -50,5 +50,6 @@ fwd_worker_loop(void *arg)
 
 	while (!fwd_app.stop)
 		fwd_worker_poll(fw);
+	lsk_worker_offline(fw->w);
 	return 0;
 }

@@ -559,6 +559,8 @@ main(int argc, char **argv)
 	}
 	main_loop(app, &o);
 	rte_eal_mp_wait_lcore();
+	if (rte_lcore_count() == 1)
+		lsk_worker_offline(app->workers[0].w);
 
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_stop(p);
