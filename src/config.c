@@ -608,7 +608,8 @@ lsk_config_load(struct lsk_stack *s, const char *path, char *err,
 			snprintf(err, err_len, "%s:%u: cannot build tables: %s",
 				 path, lineno, strerror(-rc));
 	} else {
-		s->in_batch = false;
+		/* what came before the bad line stays, as promised */
+		lsk_config_commit(s);
 	}
 	return rc;
 }

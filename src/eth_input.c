@@ -4,8 +4,8 @@
  * (our MAC, broadcast, the all-hosts group) and splits them by ethertype;
  * only IPv4 goes on for now.
  *
- * Known gaps: ARP is counted UnknownType until arp_input exists; tagged
- * frames other than priority tags are dropped until VLAN interfaces exist.
+ * Known gaps: tagged frames other than priority tags are dropped until
+ * VLAN interfaces exist.
  */
 #include <rte_byteorder.h>
 #include <rte_ether.h>
@@ -16,6 +16,7 @@
 /* Drop reasons, each an eth counter. */
 enum eth_verdict {
 	ETH_IP4,
+	ETH_ARP,
 	ETH_DROP_RUNT,
 	ETH_DROP_NOT_FOR_US,
 	ETH_DROP_UNKNOWN_TYPE,
@@ -67,6 +68,8 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 	type = eh->ether_type;
 	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return ETH_IP4;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return ETH_ARP;
 	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
 
@@ -74,10 +77,12 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 			return ETH_DROP_RUNT;
 		if ((rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff) != 0)
 			return ETH_DROP_UNKNOWN_VLAN;
-		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4))
+		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+		    vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_ARP))
 			return ETH_DROP_UNKNOWN_TYPE;
 		eth_strip_priority_tag(m);
-		return ETH_IP4;
+		return vh->eth_proto == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? ETH_IP4 :
+									ETH_ARP;
 	}
 	return ETH_DROP_UNKNOWN_TYPE;
 }
@@ -106,7 +111,7 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v)
 
 void
 lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	      struct lsk_list *ip4)
+	      struct lsk_list *ip4, struct lsk_list *arp)
 {
 	const struct lsk_stack *s = w->stack;
 	uint16_t i;
@@ -124,6 +129,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		v = eth_classify(s, m, &meta);
 		if (likely(v == ETH_IP4)) {
 			lsk_list_push(ip4, m, meta);
+		} else if (v == ETH_ARP) {
+			lsk_list_push(arp, m, meta);
 		} else {
 			eth_drop(w, m, v);
 		}

@@ -126,6 +126,19 @@ addr_broadcast(const struct lsk_ifaddr *a)
 	return a->addr | ~lsk_depth_mask(a->depth);
 }
 
+static bool
+subnet_seen_before(const struct lsk_stack *s, unsigned int i)
+{
+	uint32_t mask = lsk_depth_mask(s->addrs[i].depth);
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (s->addrs[j].depth == s->addrs[i].depth &&
+		    (s->addrs[j].addr & mask) == (s->addrs[i].addr & mask))
+			return true;
+	return false;
+}
+
 static int
 build_connected(struct fwd_builder *b)
 {
@@ -136,6 +149,10 @@ build_connected(struct fwd_builder *b)
 	for (i = 0; i < s->n_addrs; i++) {
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
+		/* a subnet configured twice stays with its first port, as
+		 * lsk_connected_lookup (and Linux's first route) has it */
+		if (subnet_seen_before(s, i))
+			continue;
 		/* the host itself is the gateway of a connected route; the
 		 * unresolved next hop stands for "any host on this subnet"
 		 * until a neighbour /32 gives the real one */
@@ -225,6 +242,7 @@ build_local(struct fwd_builder *b)
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
 		t->local_addrs[t->n_local++] = a->addr;
+		t->own_addrs[t->n_own++] = a->addr;
 		rc = fib_put(b, a->addr, 32, local);
 		if (t->port_addr[a->port] == 0)
 			t->port_addr[a->port] = a->addr;
@@ -239,6 +257,17 @@ lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
 
 	for (i = 0; i < t->n_local; i++)
 		if (t->local_addrs[i] == addr)
+			return true;
+	return false;
+}
+
+bool
+lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_own; i++)
+		if (t->own_addrs[i] == addr)
 			return true;
 	return false;
 }

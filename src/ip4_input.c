@@ -34,7 +34,9 @@ ip4_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 {
 	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 
-	if (flag == RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+	/* NONE: the PMD checked the header, the field itself is not valid */
+	if (flag == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
+	    flag == RTE_MBUF_F_RX_IP_CKSUM_NONE)
 		return true;
 	if (flag == RTE_MBUF_F_RX_IP_CKSUM_BAD)
 		return false;
@@ -70,13 +72,18 @@ ip4_check_options(const uint8_t *opt, unsigned int len)
 		case IP4_OPT_LSRR:
 		case IP4_OPT_SSRR:
 		case IP4_OPT_RR:
-			if (optlen < 3 || opt[i + 2] < 4)
+			/* a pointer inside the option must leave a slot */
+			if (optlen < 3 || opt[i + 2] < 4 ||
+			    (opt[i + 2] <= optlen && opt[i + 2] + 3 > optlen))
 				return IP4_DROP_HDR;
 			if (type != IP4_OPT_RR)
 				return IP4_DROP_DISCARD;
 			break;
 		case IP4_OPT_TS:
-			if (optlen < 4 || opt[i + 2] < 5)
+			/* slots of 4 bytes, or 8 with addresses (flags 1, 3) */
+			if (optlen < 4 || opt[i + 2] < 5 ||
+			    (opt[i + 2] <= optlen &&
+			     opt[i + 2] + ((opt[i + 3] & 0xf) ? 7 : 3) > optlen))
 				return IP4_DROP_HDR;
 			break;
 		}

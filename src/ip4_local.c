@@ -5,9 +5,11 @@
  * does. InDelivers counts what a protocol handler took, even when the
  * handler drops it later (a UDP datagram to a closed port).
  *
- * Known gaps: no ICMP yet, so ICMP counts InUnknownProtos like any
- * protocol without a handler; fragments are not reassembled (ip_local
- * sees them as they are and UDP finds their lengths wrong).
+ * A protocol with no handler counts InUnknownProtos and is answered with
+ * ICMP protocol unreachable.
+ *
+ * Known gaps: fragments are not reassembled (ip_local sees them as they
+ * are and UDP finds their lengths wrong).
  */
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -15,7 +17,8 @@
 #include "lsk_priv.h"
 
 void
-lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp)
+lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
+	      struct lsk_list *icmp)
 {
 	uint32_t i;
 
@@ -27,8 +30,12 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp)
 		if (likely(ip->next_proto_id == IPPROTO_UDP)) {
 			w->stats.ip.InDelivers += lsk_meta_count(l->meta[i]);
 			lsk_list_push(udp, m, l->meta[i]);
+		} else if (ip->next_proto_id == IPPROTO_ICMP) {
+			w->stats.ip.InDelivers++;
+			lsk_list_push(icmp, m, l->meta[i]);
 		} else {
 			w->stats.ip.InUnknownProtos++;
+			lsk_icmp4_error(w, m, l->meta[i], 3, 2, 0);
 			rte_pktmbuf_free(m);
 		}
 	}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ip4_output: datagrams applications sent (lsk_udp_send_burst) are routed
- * here, on worker 0, like forwarded traffic: one bulk FIB lookup, the
+ * ip4_output: what the stack itself sends (datagrams applications queue
+ * with lsk_udp_send_burst, drained by worker 0; ICMP replies and errors of
+ * any worker) is routed like forwarded traffic: one bulk FIB lookup, the
  * egress port's address as source when the sender left it open, the
- * checksums, the next hop's MACs, the TX buffer. Datagrams to one of our
- * own addresses loop back into local delivery.
+ * checksums, the next hop's MACs (or ARP), the TX buffer. Datagrams to one
+ * of our own addresses loop back into local delivery.
  *
  * Known gaps: no fragmentation (too big for the egress MTU: FragFails);
  * sends to a broadcast address are delivered locally only.
@@ -20,15 +21,15 @@
 
 enum out_verdict {
 	OUT_SEND,
+	OUT_RESOLVE,		/* no MAC yet: ARP */
 	OUT_LOCAL,
 	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
 	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
 	OUT_DROP_MTU,		/* FragFails */
-	OUT_DROP_UNRESOLVED,	/* arp.UnresolvedDiscards */
 };
 
 static void
-out_checksums(struct rte_ipv4_hdr *ip)
+out_udp_checksums(struct rte_ipv4_hdr *ip)
 {
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
 	uint16_t ck;
@@ -42,14 +43,15 @@ out_checksums(struct rte_ipv4_hdr *ip)
 
 static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
-	  struct rte_ipv4_hdr *ip)
+	  struct rte_ipv4_hdr *ip, bool udp)
 {
 	switch (nh->type) {
 	case LSK_NH_LOCAL:
 	case LSK_NH_LOCAL_BCAST:
 		if (ip->src_addr == 0)
 			ip->src_addr = ip->dst_addr;
-		out_checksums(ip);
+		if (udp)
+			out_udp_checksums(ip);
 		return OUT_LOCAL;
 	case LSK_NH_BLACKHOLE:
 		return OUT_DROP_DISCARD;
@@ -65,10 +67,9 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	}
 	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu)
 		return OUT_DROP_MTU;
-	if (!nh->resolved)
-		return OUT_DROP_UNRESOLVED;
-	out_checksums(ip);
-	return OUT_SEND;
+	if (udp)
+		out_udp_checksums(ip);
+	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
 }
 
 static void
@@ -81,30 +82,24 @@ out_drop(struct lsk_worker *w, struct rte_mbuf *m, enum out_verdict v)
 	case OUT_DROP_DISCARD:
 		w->stats.ip.OutDiscards++;
 		break;
-	case OUT_DROP_MTU:
-		w->stats.ip.FragFails++;
-		break;
 	default:
-		w->stats.arp.UnresolvedDiscards++;
+		w->stats.ip.FragFails++;
 		break;
 	}
 	rte_pktmbuf_free(m);
 }
 
-void
-lsk_ip4_output(struct lsk_worker *w)
+/* Route and send pkts; udp: fill in sources and checksums (sends). */
+static void
+out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
+	 bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	struct lsk_list *local = &w->out_local;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
-	unsigned int n, i;
+	unsigned int i;
 
-	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
-				      LSK_BURST_MAX, NULL);
-	if (n == 0)
-		return;
-	w->stats.udp.OutDatagrams += n;
 	for (i = 0; i < n; i++) {
 		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 			pkts[i], const struct rte_ipv4_hdr *,
@@ -114,28 +109,64 @@ lsk_ip4_output(struct lsk_worker *w)
 	}
 	rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)n);
 
-	w->local.n = 0;
+	local->n = 0;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
 		struct rte_ether_hdr *eh =
 			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		enum out_verdict v = out_route(t, nh,
-					       (struct rte_ipv4_hdr *)(eh + 1));
+					       (struct rte_ipv4_hdr *)(eh + 1),
+					       udp);
 
 		if (v == OUT_SEND) {
 			memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
 			lsk_tx_enqueue(w, nh->port, m);
+		} else if (v == OUT_RESOLVE) {
+			lsk_neigh_resolve(w, nh->gateway ? nh->gateway : dst[i],
+					  nh->port, m);
+		} else if (v == OUT_LOCAL && udp) {
+			lsk_list_push(local, m, (uint32_t)nh_idx[i]);
 		} else if (v == OUT_LOCAL) {
-			m->port = 0;
-			lsk_list_push(&w->local, m, (uint32_t)nh_idx[i]);
+			/* ICMP to ourselves: nothing listens for it */
+			rte_pktmbuf_free(m);
 		} else {
 			out_drop(w, m, v);
 		}
 	}
-	if (w->local.n) {
+	if (local->n) {
 		w->udp4.n = 0;
-		lsk_ip4_local(w, &w->local, &w->udp4);
+		lsk_ip4_local(w, local, &w->udp4, &w->icmp4);
 		lsk_udp4_input(w, &w->udp4);
+	}
+}
+
+void
+lsk_ip4_output(struct lsk_worker *w)
+{
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	unsigned int n;
+
+	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
+				      LSK_BURST_MAX, NULL);
+	if (n == 0)
+		return;
+	w->stats.udp.OutDatagrams += n;
+	out_send(w, pkts, n, true);
+}
+
+void
+lsk_icmp4_output(struct lsk_worker *w)
+{
+	struct lsk_list *l = &w->icmp_out;
+
+	while (l->n != 0) {
+		struct rte_mbuf *pkts[LSK_BURST_MAX];
+		unsigned int n = l->n;
+
+		/* sending may queue more (host unreachable after ARP) */
+		memcpy(pkts, l->pkts, n * sizeof(pkts[0]));
+		l->n = 0;
+		out_send(w, pkts, n, false);
 	}
 }

@@ -16,6 +16,7 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_spinlock.h>
 
 #include "listack/listack.h"
 #include "listack/udp.h"
@@ -85,6 +86,8 @@ lsk_list_push(struct lsk_list *l, struct rte_mbuf *m, uint32_t meta)
 	l->n++;
 }
 
+#define LSK_MAX_ADDRS 64
+
 /* Next hops, the values stored in the FIB. */
 enum lsk_nh_type {
 	LSK_NH_NONE = 0,	/* no route */
@@ -120,6 +123,9 @@ struct lsk_fwd_table {
 	struct lsk_nexthop *nexthops;
 	/* each port's first address: the source of what we send out of it */
 	uint32_t port_addr[LSK_MAX_PORTS];
+	/* our addresses only */
+	uint32_t n_own;
+	uint32_t own_addrs[LSK_MAX_ADDRS];
 	/* our addresses and subnet broadcasts, for the martian source test */
 	uint32_t n_local;
 	uint32_t local_addrs[]; /* host order */
@@ -180,6 +186,39 @@ struct lsk_filter_table {
 	bool drop[];		/* per rule */
 };
 
+/* Neighbour states, as Linux's NUD_* */
+enum lsk_neigh_state {
+	LSK_NEIGH_INCOMPLETE = 1,
+	LSK_NEIGH_REACHABLE,
+	LSK_NEIGH_STALE,
+	LSK_NEIGH_FAILED,
+	LSK_NEIGH_STATIC,
+};
+
+/* packets an unresolved neighbour holds, as Linux's unres_qlen */
+#define LSK_NEIGH_HOLD 3
+#define LSK_NEIGH_MAX 4096
+
+struct lsk_neigh_entry {
+	uint64_t word;		/* MAC in bytes 0-5, state in bits 56-63 */
+	uint32_t addr;		/* host order */
+	uint16_t port;
+	uint8_t probes;
+	uint8_t n_held;
+	uint64_t confirmed;	/* TSC of the last confirmation */
+	uint64_t next_probe;	/* TSC */
+	rte_spinlock_t lock;	/* hold queue and probes */
+	struct rte_mbuf *held[LSK_NEIGH_HOLD];
+};
+
+struct lsk_neigh_table {
+	struct rte_hash *hash;	/* address -> entry index */
+	rte_spinlock_t create_lock;
+	uint32_t n, cap;
+	uint64_t next_timer;
+	struct lsk_neigh_entry e[];
+};
+
 struct lsk_port_conf {
 	struct rte_ether_addr mac;
 	uint16_t mtu;
@@ -202,8 +241,6 @@ struct lsk_neigh {
 	uint32_t addr;
 	struct rte_ether_addr mac;
 };
-
-#define LSK_MAX_ADDRS 64
 
 struct lsk_stack {
 	char name[32];
@@ -236,6 +273,8 @@ struct lsk_stack {
 	bool in_batch;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
+
+	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
 
 	/* UDP endpoints: the control list and the table workers read */
 	unsigned int n_eps, eps_cap;
@@ -322,7 +361,13 @@ struct lsk_worker {
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;
+	struct lsk_list arp;
 	struct lsk_list local;
+	struct lsk_list icmp4;		/* ICMP to us */
+	struct lsk_list icmp_out;	/* ICMP we send */
+	struct lsk_list out_local;	/* our sends to ourselves */
+	uint64_t icmp_tokens, icmp_tokens_tsc;
+	uint16_t icmp_ip_id;
 	struct lsk_list udp4;
 	struct lsk_udp_deliveries udp_pending;
 	struct lsk_gro_table gro;
@@ -349,16 +394,26 @@ lsk_stage_account(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
 
 /* The stages, in pipeline order. Each consumes its input list whole. */
 void lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		   struct lsk_list *ip4);
+		   struct lsk_list *ip4, struct lsk_list *arp);
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_route leaves the packets to forward in l, locals go to local */
 void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
 		   struct lsk_list *local);
-/* ip4_local hands UDP on in udp, frees and counts the rest */
+/* ip4_local hands UDP on in udp, ICMP in icmp, answers the rest */
 void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l,
-		   struct lsk_list *udp);
+		   struct lsk_list *udp, struct lsk_list *icmp);
+void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
+/* Queue an ICMP error about m (which stays the caller's) on icmp_out. */
+void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
+		     uint32_t meta, uint8_t type, uint8_t code, uint16_t mtu);
+/* The same for every datagram of a list entry (a train's members too). */
+void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
+			   uint32_t meta, uint8_t type, uint8_t code,
+			   uint16_t mtu);
+/* Route and send what icmp_out holds. */
+void lsk_icmp4_output(struct lsk_worker *w);
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 /* Route and send what applications queued on the stack's output ring. */
 void lsk_ip4_output(struct lsk_worker *w);
@@ -449,6 +504,25 @@ void lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
 void lsk_route_cache_sync(struct lsk_worker *w);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
+/* Neighbours (neigh_table.c). */
+int lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap);
+void lsk_neigh_table_free(struct lsk_neigh_table *t);
+struct lsk_neigh_entry *lsk_neigh_lookup(const struct lsk_neigh_table *t,
+					 uint32_t addr);
+int lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
+			 const struct rte_ether_addr *mac);
+/* Send m to addr out of port: now (true), or once ARP answers (false:
+ * held, or dropped and counted). Takes m either way. */
+bool lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		       struct rte_mbuf *m);
+void lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		     const struct rte_ether_addr *mac, bool confirmed,
+		     bool create);
+void lsk_neigh_timer(struct lsk_worker *w);
+void lsk_arp_input(struct lsk_worker *w, struct lsk_list *l);
+/* ICMP destination unreachable (host) about m, which it takes. */
+void lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m);
+
 /* Tables (control path). */
 int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
 void lsk_filter_table_free(struct lsk_filter_table *t);
@@ -461,6 +535,7 @@ void lsk_udp_close_all(struct lsk_stack *s);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
 bool lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr);
+bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
 

@@ -55,24 +55,22 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	if (svc == NULL)
 		return -ENOMEM;
 	svc->kind = kind;
+	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
+	if (rc < 0) {
+		free(svc);
+		return rc;
+	}
+	/* the file is opened (truncated) only once the endpoint is ours */
 	if (kind == LSK_SERVICE_PCAP) {
 		svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
 		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
 		if (svc->dumper == NULL) {
 			if (svc->pcap)
 				pcap_close(svc->pcap);
+			lsk_udp_close(svc->ep);
 			free(svc);
 			return -EACCES;
 		}
-	}
-	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
-	if (rc < 0) {
-		if (svc->dumper) {
-			pcap_dump_close(svc->dumper);
-			pcap_close(svc->pcap);
-		}
-		free(svc);
-		return rc;
 	}
 	s->services[s->n_services++] = svc;
 	return 0;

@@ -66,7 +66,9 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
-	rc = lsk_fwd_table_build(s, &s->fwd);
+	rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
+	if (rc == 0)
+		rc = lsk_fwd_table_build(s, &s->fwd);
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &s->udp);
 	if (rc == 0)
@@ -97,6 +99,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
+	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
 	free(s->filters);
 	free(s->routes);
@@ -257,6 +260,19 @@ route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 	return -1;
 }
 
+/* The subnet of one of our addresses (Linux: that route exists). */
+static bool
+route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].depth == depth &&
+		    (s->addrs[i].addr & lsk_depth_mask(depth)) == prefix)
+			return true;
+	return false;
+}
+
 static int
 grow(void **arr, unsigned int *cap, unsigned int n, size_t elem)
 {
@@ -286,7 +302,8 @@ lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		return -EINVAL;
 	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
 		return -ENETUNREACH;
-	if (route_find(s, prefix, depth) >= 0)
+	if (route_find(s, prefix, depth) >= 0 || route_is_connected(s, prefix,
+								     depth))
 		return -EEXIST;
 	rc = grow((void **)&s->routes, &s->routes_cap, s->n_routes,
 		  sizeof(*s->routes));
@@ -326,6 +343,10 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 		return -EINVAL;
 	if (lsk_connected_lookup(s, addr) == NULL)
 		return -ENETUNREACH;
+	rc = lsk_neigh_set_static(s, addr,
+				  lsk_connected_lookup(s, addr)->port, mac);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < s->n_neighs; i++) {
 		if (s->neighs[i].addr == addr) {
 			s->neighs[i].mac = *mac;

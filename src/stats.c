@@ -11,6 +11,7 @@
 
 static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_ETH_INPUT] = "eth_input",
+	[LSK_STAGE_ARP_INPUT] = "arp_input",
 	[LSK_STAGE_UDP4_GRO] = "udp4_gro",
 	[LSK_STAGE_IP4_INPUT] = "ip4_input",
 	[LSK_STAGE_IP4_FILTER] = "ip4_filter",
@@ -18,6 +19,7 @@ static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
 	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
 	[LSK_STAGE_UDP4_INPUT] = "udp4_input",
+	[LSK_STAGE_ICMP4_INPUT] = "icmp4_input",
 	[LSK_STAGE_IP4_OUTPUT] = "ip4_output",
 	[LSK_STAGE_TX] = "tx",
 };
@@ -97,6 +99,20 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, &st->udp, RcvbufErrors, ", ");
 	JSON_FIELD(f, &st->udp, OutDatagrams, ", ");
 	JSON_FIELD(f, &st->udp, IgnoredMulti, "},\n");
+	fprintf(f, " \"icmp\": {");
+	JSON_FIELD(f, &st->icmp, InMsgs, ", ");
+	JSON_FIELD(f, &st->icmp, InErrors, ", ");
+	JSON_FIELD(f, &st->icmp, InCsumErrors, ", ");
+	JSON_FIELD(f, &st->icmp, InEchos, ", ");
+	JSON_FIELD(f, &st->icmp, InEchoReps, ", ");
+	JSON_FIELD(f, &st->icmp, InDestUnreachs, ", ");
+	JSON_FIELD(f, &st->icmp, InTimeExcds, ", ");
+	JSON_FIELD(f, &st->icmp, OutMsgs, ", ");
+	JSON_FIELD(f, &st->icmp, OutErrors, ", ");
+	JSON_FIELD(f, &st->icmp, OutEchoReps, ", ");
+	JSON_FIELD(f, &st->icmp, OutDestUnreachs, ", ");
+	JSON_FIELD(f, &st->icmp, OutTimeExcds, ", ");
+	JSON_FIELD(f, &st->icmp, OutRateLimited, "},\n");
 	fprintf(f, " \"eth\": {");
 	JSON_FIELD(f, eth, InFrames, ", ");
 	JSON_FIELD(f, eth, NotForUs, ", ");
@@ -104,6 +120,13 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, eth, UnknownVlan, ", ");
 	JSON_FIELD(f, eth, Runts, "},\n");
 	fprintf(f, " \"arp\": {");
+	JSON_FIELD(f, &st->arp, InRequests, ", ");
+	JSON_FIELD(f, &st->arp, InReplies, ", ");
+	JSON_FIELD(f, &st->arp, InErrors, ", ");
+	JSON_FIELD(f, &st->arp, OutRequests, ", ");
+	JSON_FIELD(f, &st->arp, OutReplies, ", ");
+	JSON_FIELD(f, &st->arp, Updates, ", ");
+	JSON_FIELD(f, &st->arp, ResFailed, ", ");
 	JSON_FIELD(f, &st->arp, UnresolvedDiscards, "},\n");
 	fprintf(f, " \"gro\": {");
 	JSON_FIELD(f, &st->gro, Trains, ", ");

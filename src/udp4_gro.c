@@ -89,12 +89,25 @@ gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
 	       tot > 28 && v->uh->dgram_cksum != 0;
 }
 
-/* Does the packet name a UDP flow we can key on, even if it cannot join? */
+/*
+ * Does the packet name a UDP flow, even if it cannot join (IP options, a
+ * first fragment)? Then v->uh is pointed at its UDP header.
+ */
 static inline bool
-gro_has_flow(const struct rte_mbuf *m, const struct gro_view *v)
+gro_has_flow(const struct rte_mbuf *m, struct gro_view *v)
 {
-	return m->data_len >= GRO_HDRS && v->ip->version_ihl == 0x45 &&
-	       v->ip->next_proto_id == IPPROTO_UDP;
+	uint32_t hlen;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*v->ip))
+		return false;
+	hlen = (v->ip->version_ihl & 0xf) * 4u;
+	if ((v->ip->version_ihl >> 4) != 4 || hlen < 20 ||
+	    v->ip->next_proto_id != IPPROTO_UDP ||
+	    (v->ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) ||
+	    RTE_ETHER_HDR_LEN + hlen + 4 > m->data_len)
+		return false;
+	v->uh = (struct rte_udp_hdr *)((uint8_t *)v->ip + hlen);
+	return true;
 }
 
 /* Checksums, from the PMD's flags when it set them; software ones are

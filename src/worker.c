@@ -121,8 +121,13 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint64_t t = rte_rdtsc();
 
-	lsk_eth_input(w, pkts, n, &w->ip4);
+	lsk_eth_input(w, pkts, n, &w->ip4, &w->arp);
 	t = lsk_stage_account(w, LSK_STAGE_ETH_INPUT, n, t);
+	if (unlikely(w->arp.n != 0)) {
+		n = (uint16_t)w->arp.n;
+		lsk_arp_input(w, &w->arp);
+		t = lsk_stage_account(w, LSK_STAGE_ARP_INPUT, n, t);
+	}
 	if (unlikely(w->ip4.n == 0))
 		return;
 
@@ -152,12 +157,17 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;
-		lsk_ip4_local(w, &w->local, &w->udp4);
+		lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4);
 		t = lsk_stage_account(w, LSK_STAGE_IP4_LOCAL, n, t);
 		if (w->udp4.n) {
 			n = (uint16_t)w->udp4.n;
 			lsk_udp4_input(w, &w->udp4);
 			t = lsk_stage_account(w, LSK_STAGE_UDP4_INPUT, n, t);
+		}
+		if (w->icmp4.n) {
+			n = (uint16_t)w->icmp4.n;
+			lsk_icmp4_input(w, &w->icmp4);
+			t = lsk_stage_account(w, LSK_STAGE_ICMP4_INPUT, n, t);
 		}
 	}
 	if (w->ip4.n) {
@@ -184,17 +194,25 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
 		lsk_route_cache_sync(w);
 	w->ip4.n = 0;
+	w->arp.n = 0;
 	w->local.n = 0;
 	w->udp4.n = 0;
+	w->icmp4.n = 0;
 	if (w->stack->mode == LSK_MODE_LIST) {
 		worker_run_stages(w, pkts, n);
+		if (unlikely(w->icmp_out.n))
+			lsk_icmp4_output(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		worker_run_stages(w, &pkts[i], 1);
+		if (unlikely(w->icmp_out.n))
+			lsk_icmp4_output(w);
 		w->ip4.n = 0;
+		w->arp.n = 0;
 		w->local.n = 0;
 		w->udp4.n = 0;
+		w->icmp4.n = 0;
 	}
 }
 
@@ -206,6 +224,12 @@ lsk_worker_flush(struct lsk_worker *w)
 	unsigned int p;
 
 	worker_online(w);
+	if (w->id == 0) {
+		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+		lsk_neigh_timer(w);
+		if (unlikely(w->icmp_out.n))
+			lsk_icmp4_output(w);
+	}
 	if (w->id == 0 && rte_ring_count(w->stack->out_ring) != 0) {
 		uint64_t out = w->stats.udp.OutDatagrams;
 

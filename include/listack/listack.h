@@ -175,8 +175,17 @@ struct lsk_udp_stats {
 	uint64_t InDatagrams, NoPorts, InErrors, InCsumErrors, RcvbufErrors,
 		OutDatagrams, IgnoredMulti;
 };
+struct lsk_icmp_stats {
+	uint64_t InMsgs, InErrors, InCsumErrors, InEchos, InEchoReps,
+		InDestUnreachs, InTimeExcds;
+	uint64_t OutMsgs, OutErrors, OutEchoReps, OutDestUnreachs,
+		OutTimeExcds, OutRateLimited;
+};
 struct lsk_arp_stats {
-	uint64_t UnresolvedDiscards;
+	uint64_t InRequests, InReplies, InErrors, OutRequests, OutReplies;
+	uint64_t Updates;		/* neighbour entries learnt or refreshed */
+	uint64_t ResFailed;		/* resolutions that got no answer */
+	uint64_t UnresolvedDiscards;	/* packets dropped for want of a MAC */
 };
 struct lsk_route_cache_stats {
 	uint64_t Hits, Misses, Evictions;
@@ -197,6 +206,7 @@ struct lsk_port_stats {
 
 enum lsk_stage_id {
 	LSK_STAGE_ETH_INPUT,
+	LSK_STAGE_ARP_INPUT,
 	LSK_STAGE_UDP4_GRO,
 	LSK_STAGE_IP4_INPUT,
 	LSK_STAGE_IP4_FILTER,
@@ -204,6 +214,7 @@ enum lsk_stage_id {
 	LSK_STAGE_IP4_LOCAL,
 	LSK_STAGE_IP4_FORWARD,
 	LSK_STAGE_UDP4_INPUT,
+	LSK_STAGE_ICMP4_INPUT,
 	LSK_STAGE_IP4_OUTPUT,
 	LSK_STAGE_TX,
 	LSK_STAGE_COUNT,
@@ -216,6 +227,7 @@ struct lsk_stage_stats {
 struct lsk_stats {
 	struct lsk_ip_stats ip;
 	struct lsk_udp_stats udp;
+	struct lsk_icmp_stats icmp;
 	struct lsk_eth_stats eth;
 	struct lsk_arp_stats arp;
 	struct lsk_gro_stats gro;

@@ -19,6 +19,7 @@ import os
 import struct
 import subprocess
 import threading
+import time
 
 from scapy.layers.inet import ICMP, IP, TCP, UDP
 from scapy.layers.l2 import ARP, Dot1Q, Ether
@@ -62,7 +63,8 @@ IP_FIELDS = [
     "ForwDatagrams", "OutDiscards", "InDelivers", "OutNoRoutes", "FragFails",
 ]
 ETH_FIELDS = ["InFrames", "NotForUs", "UnknownType", "UnknownVlan", "Runts"]
-ARP_FIELDS = ["UnresolvedDiscards"]
+ARP_FIELDS = ["InRequests", "InReplies", "InErrors", "OutRequests",
+              "OutReplies", "Updates", "ResFailed", "UnresolvedDiscards"]
 SECTIONS = {"ip": IP_FIELDS, "eth": ETH_FIELDS, "arp": ARP_FIELDS}
 # Every IPv4 packet received lands in exactly one of these.
 DISPOSITIONS = [
@@ -330,6 +332,21 @@ def read_pcap(path):
     return out
 
 
+# ---------------------------------------------------------------- files
+
+def write_config(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read_stats(path):
+    """The --stats-json object, or None if the file is missing."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
 # ---------------------------------------------------------------- running
 
 # At most two listack-fwd processes at a time (2-core machine).
@@ -391,8 +408,7 @@ def run_fwd(binary, workdir, conf_text=None, inputs=None, *, nports=2,
     """
     os.makedirs(workdir, exist_ok=True)
     if conf_text is not None:
-        with open(os.path.join(workdir, conf_name), "w") as f:
-            f.write(conf_text)
+        write_config(os.path.join(workdir, conf_name), conf_text)
     inputs = inputs or {}
     for p in range(nports):
         write_pcap(os.path.join(workdir, "in%d.pcap" % p), inputs.get(p, []))
@@ -405,9 +421,18 @@ def run_fwd(binary, workdir, conf_text=None, inputs=None, *, nports=2,
     res.workdir = workdir
     res.cmd = cmd
     with RUN_SLOTS:
-        proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE,
-                                start_new_session=True)
+        for attempt in range(20):
+            try:
+                proc = subprocess.Popen(cmd, cwd=workdir,
+                                        stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE,
+                                        start_new_session=True)
+                break
+            except OSError:
+                # the binary may be being rebuilt (ETXTBSY, ENOENT)
+                if attempt == 19:
+                    raise
+                time.sleep(0.5)
         try:
             if sigterm_after is not None:
                 try:
@@ -433,12 +458,10 @@ def run_fwd(binary, workdir, conf_text=None, inputs=None, *, nports=2,
         except Exception as e:  # unreadable pcap
             res.outputs[p] = None
             res.stats_error = "out%d.pcap unreadable: %s" % (p, e)
-    if os.path.exists(stats_path):
-        try:
-            with open(stats_path) as f:
-                res.stats = json.load(f)
-        except Exception as e:
-            res.stats_error = "stats.json unreadable: %s" % e
-    else:
-        res.stats_error = "no stats.json written"
+    try:
+        res.stats = read_stats(stats_path)
+        if res.stats is None:
+            res.stats_error = "no stats.json written"
+    except Exception as e:
+        res.stats_error = "stats.json unreadable: %s" % e
     return res
