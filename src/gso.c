@@ -84,6 +84,28 @@ gso_replicate(const struct rte_ether_hdr *heh, struct rte_mbuf *m)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
+/* As lsk_gso_send, for a next hop whose MAC ARP must find first. */
+void
+lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
+		uint16_t port)
+{
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
+	struct rte_mbuf *first = *lsk_train_next(head), *m, *next;
+	uint64_t n = 1;
+
+	*lsk_train_next(head) = NULL;
+	for (m = first; m != NULL; m = *lsk_train_next(m))
+		gso_replicate(heh, m);
+	lsk_neigh_resolve(w, addr, port, head);
+	for (m = first; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		lsk_neigh_resolve(w, addr, port, m);
+		n++;
+	}
+	w->stats.gso.Segments += n;
+}
+
 void
 lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {

@@ -8,8 +8,12 @@
  * looked at here and are no longer than the head), and unchained by gso
  * on its way to TX.
  *
- * Known gaps: no ICMP errors (time exceeded, frag needed) and no
- * fragmentation yet; unresolved next hops are dropped until ARP exists.
+ * TTL running out is answered with ICMP time exceeded, DF and too big with
+ * fragmentation needed (the egress MTU), a next hop with no MAC yet goes
+ * to ARP (neigh_table.c).
+ *
+ * Known gaps: packets too big with DF clear are dropped (FragFails), not
+ * fragmented yet.
  */
 #include <rte_byteorder.h>
 #include <rte_ip.h>
@@ -22,7 +26,7 @@ enum fwd_verdict {
 	FWD_DROP_L2_BCAST,	/* InAddrErrors (RFC 1812 5.3.4) */
 	FWD_DROP_TTL,		/* InHdrErrors, as Linux counts it */
 	FWD_DROP_MTU,		/* FragFails */
-	FWD_DROP_UNRESOLVED,	/* ForwDatagrams, arp.UnresolvedDiscards */
+	FWD_RESOLVE,		/* no MAC yet: to ARP */
 };
 
 static inline enum fwd_verdict
@@ -36,14 +40,24 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu))
 		return FWD_DROP_MTU;
 	if (unlikely(!nh->resolved))
-		return FWD_DROP_UNRESOLVED;
+		return FWD_RESOLVE;
 	return FWD_SEND;
 }
 
 /* A train shares its head's verdict: count every datagram. */
+static bool
+ip_df(const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	return ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+}
+
+/* mtu: the egress MTU, for fragmentation needed */
 static void
 fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
-	 enum fwd_verdict v)
+	 enum fwd_verdict v, uint16_t mtu)
 {
 	struct lsk_ip_stats *st = &w->stats.ip;
 	uint32_t n = lsk_meta_count(meta);
@@ -54,16 +68,36 @@ fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		break;
 	case FWD_DROP_TTL:
 		st->InHdrErrors += n;
+		lsk_icmp4_error_entry(w, m, meta, 11, 0, 0);
 		break;
 	case FWD_DROP_MTU:
 		st->FragFails += n;
+		if (ip_df(m))
+			lsk_icmp4_error_entry(w, m, meta, 3, 4, mtu);
 		break;
 	default:
-		st->ForwDatagrams += n;
-		w->stats.arp.UnresolvedDiscards += n;
 		break;
 	}
 	lsk_entry_free(m, meta);
+}
+
+/* Forwarded, but the next hop's MAC is ARP's to find (or confirm). */
+static void
+fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
+	    struct rte_mbuf *m, uint32_t meta)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint32_t to = nh->gateway ? nh->gateway
+				  : rte_be_to_cpu_32(ip->dst_addr);
+
+	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
+	lsk_ip4_decrease_ttl(ip);
+	eh->src_addr = nh->src_mac;
+	if (likely(!(meta & LSK_META_COUNT_MASK)))
+		lsk_neigh_resolve(w, to, nh->port, m);
+	else
+		lsk_gso_resolve(w, m, to, nh->port);
 }
 
 void
@@ -81,8 +115,12 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 		enum fwd_verdict v = fwd_check(nh, ip, l->meta[i]);
 
+		if (unlikely(v == FWD_RESOLVE)) {
+			fwd_resolve(w, nh, m, l->meta[i]);
+			continue;
+		}
 		if (unlikely(v != FWD_SEND)) {
-			fwd_drop(w, m, l->meta[i], v);
+			fwd_drop(w, m, l->meta[i], v, nh->mtu);
 			continue;
 		}
 		lsk_ip4_decrease_ttl(ip);

@@ -2,7 +2,8 @@
 /*
  * ip4_route: one bulk FIB lookup for the whole list, then the list is split
  * by destination: local delivery, forwarding (the next hop rides in the
- * packet's meta word), or drop. Forwarded packets stay in the input list,
+ * packet's meta word), or drop (no route: ICMP net unreachable; blackhole:
+ * silent). Forwarded packets stay in the input list,
  * so when every packet is forwarded nothing is copied.
  */
 #include <rte_byteorder.h>
@@ -75,6 +76,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			break;
 		case ROUTE_DROP_NO_ROUTE:
 			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
+			lsk_icmp4_error_entry(w, m, meta, 3, 0, 0);
 			lsk_entry_free(m, meta);
 			break;
 		}

@@ -275,6 +275,8 @@ struct lsk_stack {
 	struct lsk_fwd_table *fwd;	/* read by workers */
 
 	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
+	/* what the control path itself counted (added to every read) */
+	struct lsk_stats ctl_stats;
 
 	/* UDP endpoints: the control list and the table workers read */
 	unsigned int n_eps, eps_cap;
@@ -471,6 +473,9 @@ lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
 
 /* Unchain a train to TX, members rewritten like the head (gso.c). */
 void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
+/* The same towards a neighbour ARP has yet to find (or confirm). */
+void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
+		     uint32_t addr, uint16_t port);
 
 /* TX buffering: queue one packet for a port; flush sends what is held. */
 void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);

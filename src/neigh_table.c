@@ -318,6 +318,26 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		neigh_output(w, e, mac, held[i]);
 }
 
+uint32_t
+lsk_neigh_drop_held(struct lsk_stack *s)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		for (k = 0; k < e->n_held; k++)
+			rte_pktmbuf_free(e->held[k]);
+		n += e->n_held;
+		e->n_held = 0;
+		rte_spinlock_unlock(&e->lock);
+	}
+	s->ctl_stats.arp.UnresolvedDiscards += n;
+	return n;
+}
+
 /* Retries and failures of unanswered requests; worker 0 runs it. */
 void
 lsk_neigh_timer(struct lsk_worker *w)

@@ -55,7 +55,7 @@ lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 
 	if (s == NULL || out == NULL)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	memcpy(out, &s->ctl_stats, sizeof(*out));
 	for (i = 0; i < LSK_MAX_WORKERS; i++) {
 		const struct lsk_worker *w =
 			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);

@@ -6,7 +6,7 @@
  * ring enqueue per endpoint per burst. A full ring never blocks the
  * worker: what does not fit is counted and freed.
  *
- * Known gaps: no ICMP port unreachable yet (comes with ICMP).
+ * No endpoint: ICMP port unreachable (unicast only).
  */
 #include <rte_byteorder.h>
 #include <rte_hash.h>
@@ -117,6 +117,7 @@ udp_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		break;
 	case UDP_DROP_NO_PORT:
 		st->NoPorts += n;
+		lsk_icmp4_error_entry(w, m, meta, 3, 3, 0);
 		break;
 	case UDP_DROP_IGNORED_BCAST:
 		st->IgnoredMulti += n;

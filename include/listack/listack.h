@@ -142,6 +142,13 @@ void lsk_worker_destroy(struct lsk_worker *worker);
  * updates wait for it; its next lsk_worker_input/flush brings it back.
  */
 void lsk_worker_offline(struct lsk_worker *worker);
+
+/*
+ * Drop the packets still waiting for ARP answers, counted
+ * arp.UnresolvedDiscards; for shutdown, once the workers stopped.
+ * Returns how many.
+ */
+uint32_t lsk_neigh_drop_held(struct lsk_stack *stack);
 void lsk_worker_set_txq(struct lsk_worker *worker, uint16_t port,
 			uint16_t queue);
 void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,

@@ -564,6 +564,8 @@ main(int argc, char **argv)
 
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_stop(p);
+	/* what still waits for an ARP answer will not get one now */
+	lsk_neigh_drop_held(app->stack);
 	lsk_stats_read(app->stack, &st);
 	for (p = 0; p < app->n_ports; p++) {
 		struct rte_eth_stats es;
