@@ -84,21 +84,29 @@ gso_replicate(const struct rte_ether_hdr *heh, struct rte_mbuf *m)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
+struct rte_mbuf *
+lsk_gso_unchain(struct rte_mbuf *head)
+{
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
+	struct rte_mbuf *first = *lsk_train_next(head), *m;
+
+	*lsk_train_next(head) = NULL;
+	for (m = first; m != NULL; m = *lsk_train_next(m))
+		gso_replicate(heh, m);
+	return first;
+}
+
 /* As lsk_gso_send, for a next hop whose MAC ARP must find first. */
 void
 lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
 		uint16_t port)
 {
-	const struct rte_ether_hdr *heh =
-		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
-	struct rte_mbuf *first = *lsk_train_next(head), *m, *next;
+	struct rte_mbuf *m = lsk_gso_unchain(head), *next;
 	uint64_t n = 1;
 
-	*lsk_train_next(head) = NULL;
-	for (m = first; m != NULL; m = *lsk_train_next(m))
-		gso_replicate(heh, m);
 	lsk_neigh_resolve(w, addr, port, head);
-	for (m = first; m != NULL; m = next) {
+	for (; m != NULL; m = next) {
 		next = *lsk_train_next(m);
 		lsk_neigh_resolve(w, addr, port, m);
 		n++;
@@ -109,16 +117,12 @@ lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
 void
 lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
-	const struct rte_ether_hdr *heh =
-		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
-	struct rte_mbuf *m = *lsk_train_next(head), *next;
+	struct rte_mbuf *m = lsk_gso_unchain(head), *next;
 	uint64_t n = 1;
 
-	*lsk_train_next(head) = NULL;
 	lsk_tx_enqueue(w, port, head);
 	for (; m != NULL; m = next) {
 		next = *lsk_train_next(m);
-		gso_replicate(heh, m);
 		lsk_tx_enqueue(w, port, m);
 		n++;
 	}

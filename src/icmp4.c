@@ -136,6 +136,8 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	quote = RTE_MIN(rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN,
 			(uint32_t)(ICMP_ERROR_MAX - sizeof(*ip) - sizeof(*ih)));
 	quote = RTE_MIN(quote, (uint32_t)rte_be_to_cpu_16(oip->total_length));
+	rte_pktmbuf_mtod(e, struct rte_ether_hdr *)->ether_type =
+		RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	ip = rte_pktmbuf_mtod_offset(e, struct rte_ipv4_hdr *,
 				     RTE_ETHER_HDR_LEN);
 	ih = (struct rte_icmp_hdr *)(ip + 1);

@@ -12,8 +12,7 @@
  * fragmentation needed (the egress MTU), a next hop with no MAC yet goes
  * to ARP (neigh_table.c).
  *
- * Known gaps: packets too big with DF clear are dropped (FragFails), not
- * fragmented yet.
+ * Too big with DF clear: fragmented (ip4_frag.c).
  */
 #include <rte_byteorder.h>
 #include <rte_ip.h>
@@ -25,7 +24,8 @@ enum fwd_verdict {
 	FWD_SEND,
 	FWD_DROP_L2_BCAST,	/* InAddrErrors (RFC 1812 5.3.4) */
 	FWD_DROP_TTL,		/* InHdrErrors, as Linux counts it */
-	FWD_DROP_MTU,		/* FragFails */
+	FWD_DROP_MTU,		/* FragFails: DF set and too big */
+	FWD_FRAGMENT,		/* too big, DF clear: fragments */
 	FWD_RESOLVE,		/* no MAC yet: to ARP */
 };
 
@@ -38,22 +38,14 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
 	if (unlikely(ip->time_to_live <= 1))
 		return FWD_DROP_TTL;
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu))
-		return FWD_DROP_MTU;
+		return ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG) ?
+		       FWD_DROP_MTU : FWD_FRAGMENT;
 	if (unlikely(!nh->resolved))
 		return FWD_RESOLVE;
 	return FWD_SEND;
 }
 
 /* A train shares its head's verdict: count every datagram. */
-static bool
-ip_df(const struct rte_mbuf *m)
-{
-	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-		m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-
-	return ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
-}
-
 /* mtu: the egress MTU, for fragmentation needed */
 static void
 fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
@@ -72,8 +64,7 @@ fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		break;
 	case FWD_DROP_MTU:
 		st->FragFails += n;
-		if (ip_df(m))
-			lsk_icmp4_error_entry(w, m, meta, 3, 4, mtu);
+		lsk_icmp4_error_entry(w, m, meta, 3, 4, mtu);
 		break;
 	default:
 		break;
@@ -100,6 +91,28 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 		lsk_gso_resolve(w, m, to, nh->port);
 }
 
+/* Too big for the egress MTU with DF clear: forwarded as fragments. */
+static void
+fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
+	     struct rte_mbuf *m, uint32_t meta)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint32_t to = nh->gateway ? nh->gateway
+				  : rte_be_to_cpu_32(ip->dst_addr);
+	struct rte_mbuf *member = NULL, *next;
+
+	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
+	lsk_ip4_decrease_ttl(ip);
+	if (unlikely(meta & LSK_META_COUNT_MASK))
+		member = lsk_gso_unchain(m);
+	lsk_ip4_fragment(w, m, nh, to);
+	for (; member != NULL; member = next) {
+		next = *lsk_train_next(member);
+		lsk_ip4_fragment(w, member, nh, to);
+	}
+}
+
 void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 {
@@ -117,6 +130,10 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 
 		if (unlikely(v == FWD_RESOLVE)) {
 			fwd_resolve(w, nh, m, l->meta[i]);
+			continue;
+		}
+		if (unlikely(v == FWD_FRAGMENT)) {
+			fwd_fragment(w, nh, m, l->meta[i]);
 			continue;
 		}
 		if (unlikely(v != FWD_SEND)) {

@@ -116,9 +116,9 @@ ip4_check_addresses(const struct lsk_fwd_table *t, uint32_t src, uint32_t dst)
 	return IP4_PASS;
 }
 
-/* Cut the frame to exactly the IP datagram (drops L2 padding/trailers). */
-static void
-ip4_trim(struct rte_mbuf *m, uint32_t frame_len)
+/* Cut the frame to frame_len bytes (drops L2 padding/trailers). */
+void
+lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len)
 {
 	struct rte_mbuf *seg = m;
 	uint32_t left = frame_len;
@@ -171,7 +171,7 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 	if (unlikely(tot_len < hlen))
 		return IP4_DROP_HDR;
 	if (unlikely(tot_len < l3_len))
-		ip4_trim(m, RTE_ETHER_HDR_LEN + tot_len);
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + tot_len);
 
 	v = ip4_check_addresses(t, rte_be_to_cpu_32(ip->src_addr),
 				rte_be_to_cpu_32(ip->dst_addr));

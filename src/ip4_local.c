@@ -8,10 +8,10 @@
  * A protocol with no handler counts InUnknownProtos and is answered with
  * ICMP protocol unreachable.
  *
- * Known gaps: fragments are not reassembled (ip_local sees them as they
- * are and UDP finds their lengths wrong).
+ * Fragments are reassembled first (ip4_frag.c).
  */
 #include <rte_ip.h>
+#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
 #include "lsk_priv.h"
@@ -27,6 +27,15 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 			m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 
+		if (unlikely(rte_ipv4_frag_pkt_is_fragmented(ip))) {
+			/* InReceives counted every fragment; InDelivers
+			 * counts the datagram they make */
+			m = lsk_ip4_reassemble(w, m);
+			if (m == NULL)
+				continue;
+			ip = rte_pktmbuf_mtod_offset(m,
+				const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		}
 		if (likely(ip->next_proto_id == IPPROTO_UDP)) {
 			w->stats.ip.InDelivers += lsk_meta_count(l->meta[i]);
 			lsk_list_push(udp, m, l->meta[i]);

@@ -15,6 +15,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_ip_frag.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_spinlock.h>
 
@@ -286,6 +287,7 @@ struct lsk_stack {
 	/* datagrams applications send, drained by worker 0 */
 	struct rte_ring *out_ring;
 	struct rte_mempool *send_pool;
+	struct rte_mempool *indirect_pool;	/* fragments' data references */
 
 	unsigned int n_services, services_cap;
 	struct lsk_service **services;
@@ -369,6 +371,8 @@ struct lsk_worker {
 	struct lsk_list icmp_out;	/* ICMP we send */
 	struct lsk_list out_local;	/* our sends to ourselves */
 	uint64_t icmp_tokens, icmp_tokens_tsc;
+	struct rte_ip_frag_tbl *reasm;
+	struct rte_ip_frag_death_row death_row;
 	uint16_t icmp_ip_id;
 	struct lsk_list udp4;
 	struct lsk_udp_deliveries udp_pending;
@@ -470,6 +474,20 @@ lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
 	sum = __rte_raw_cksum(udp, ulen, sum);
 	return __rte_raw_cksum_reduce(sum) == 0xffff;
 }
+
+/* Cut m to frame_len bytes, segments and all. */
+void lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len);
+
+/* Fragments (ip4_frag.c). */
+int lsk_frag_worker_init(struct lsk_worker *w);
+void lsk_frag_worker_fini(struct lsk_worker *w);
+void lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
+		      const struct lsk_nexthop *nh, uint32_t to);
+struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m);
+void lsk_frag_free_death_row(struct lsk_worker *w);
+/* Give a train's members the head's headers; returns the first member
+ * (chained through the train link), the head left alone. */
+struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
 
 /* Unchain a train to TX, members rewritten like the head (gso.c). */
 void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);

@@ -76,16 +76,29 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	return 0;
 }
 
+/* Datagrams in segments (reassembled) are echoed from this copy. */
+static uint8_t service_buf[65536];
+
 /* Send each datagram back where it came from, from where it was sent. */
 static void
 service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 {
+	unsigned int k;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		struct lsk_udp_msg *m = &msgs[i];
 		uint32_t to = m->src_addr;
 		uint16_t to_port = m->src_port;
+
+		if (m->mbuf->nb_segs > 1) {
+			uint32_t off = (uint32_t)((uint8_t *)m->payload -
+				rte_pktmbuf_mtod(m->mbuf, uint8_t *));
+
+			m->payload = (void *)(uintptr_t)rte_pktmbuf_read(
+				m->mbuf, off, m->len, service_buf);
+			/* one such datagram per burst: send it now */
+		}
 
 		/* a broadcast is answered from the egress port's address */
 		m->src_addr = lsk_udp_ep_addr(svc->ep) ? lsk_udp_ep_addr(svc->ep)
@@ -97,8 +110,16 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 		m->dst_addr = to;
 		m->dst_port = to_port;
 		m->gso_size = 0;
+		if (m->mbuf->nb_segs > 1) {
+			lsk_udp_send_burst(svc->ep, m, 1);
+			m->len = UINT32_MAX;	/* sent */
+		}
 	}
-	lsk_udp_send_burst(svc->ep, msgs, (unsigned int)n);
+	/* the rest leave with one call */
+	for (i = 0, k = 0; i < n; i++)
+		if (msgs[i].len != UINT32_MAX)
+			msgs[k++] = msgs[i];
+	lsk_udp_send_burst(svc->ep, msgs, k);
 }
 
 static void
@@ -111,9 +132,9 @@ service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
 	for (i = 0; i < n; i++) {
 		const struct rte_mbuf *m = msgs[i].mbuf;
 
-		h.caplen = h.len = rte_pktmbuf_data_len(m);
+		h.caplen = h.len = rte_pktmbuf_pkt_len(m);
 		pcap_dump((u_char *)svc->dumper, &h,
-			  rte_pktmbuf_mtod(m, const u_char *));
+			  rte_pktmbuf_read(m, 0, h.len, service_buf));
 	}
 }
 

@@ -35,6 +35,7 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 {
+	char name[RTE_MEMPOOL_NAMESIZE];
 	struct lsk_stack *s;
 	size_t qsz;
 	unsigned int i;
@@ -78,6 +79,14 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		return rc;
 	}
 	s->send_pool = p->send_pool;
+	snprintf(name, sizeof(name), "%.20s_ind", s->name);
+	/* fragments point into the datagram they were cut from */
+	s->indirect_pool = rte_pktmbuf_pool_create(name, 8191, 64, 0, 0,
+						   p->socket_id);
+	if (s->indirect_pool == NULL) {
+		lsk_stack_destroy(s);
+		return -ENOMEM;
+	}
 	*out = s;
 	return 0;
 }
@@ -105,6 +114,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	free(s->routes);
 	free(s->neighs);
 	rte_free(s->qsbr);
+	rte_mempool_free(s->indirect_pool);
 	rte_free(s);
 }
 

@@ -90,7 +90,12 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 	JSON_FIELD(f, ip, OutDiscards, ", ");
 	JSON_FIELD(f, ip, InDelivers, ", ");
 	JSON_FIELD(f, ip, OutNoRoutes, ", ");
-	JSON_FIELD(f, ip, FragFails, "},\n");
+	JSON_FIELD(f, ip, FragFails, ", ");
+	JSON_FIELD(f, ip, FragOKs, ", ");
+	JSON_FIELD(f, ip, FragCreates, ", ");
+	JSON_FIELD(f, ip, ReasmReqds, ", ");
+	JSON_FIELD(f, ip, ReasmOKs, ", ");
+	JSON_FIELD(f, ip, ReasmFails, "},\n");
 	fprintf(f, " \"udp\": {");
 	JSON_FIELD(f, &st->udp, InDatagrams, ", ");
 	JSON_FIELD(f, &st->udp, NoPorts, ", ");

@@ -25,6 +25,21 @@ enum udp_verdict {
 	UDP_DROP_IGNORED_BCAST,	/* IgnoredMulti: broadcast, no listener */
 };
 
+/* The same over a datagram in segments (reassembled from fragments). */
+static bool
+udp_csum_valid_segs(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+		    uint16_t ulen)
+{
+	uint32_t off = RTE_ETHER_HDR_LEN + (ip->version_ihl & 0xf) * 4u;
+	uint32_t sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+	uint16_t body;
+
+	if (rte_raw_cksum_mbuf(m, off, ulen, &body) != 0)
+		return false;
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen) + body;
+	return __rte_raw_cksum_reduce(sum) == 0xffff;
+}
+
 /* Pseudo-header plus the ulen bytes of UDP header and payload. */
 static bool
 udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
@@ -38,7 +53,9 @@ udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 		return true;
 	if (flag == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return false;
-	return lsk_udp4_csum_valid(ip, uh, ulen);
+	if (likely(m->nb_segs == 1))
+		return lsk_udp4_csum_valid(ip, uh, ulen);
+	return udp_csum_valid_segs(m, ip, ulen);
 }
 
 static struct lsk_udp_ep *
@@ -81,9 +98,7 @@ udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	if (unlikely(ulen < sizeof(*uh) || ulen > ip_payload))
 		return UDP_DROP_LENGTH;
 	if (unlikely(ulen < ip_payload))
-		rte_pktmbuf_trim(m, (uint16_t)(ip_payload - ulen));
-	if (unlikely(RTE_ETHER_HDR_LEN + hlen + ulen > m->data_len))
-		return UDP_DROP_LENGTH;	/* chained mbufs: not yet */
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + hlen + ulen);
 
 	nh = &w->fwd->nexthops[meta & LSK_META_NH_MASK];
 	*ep = NULL;

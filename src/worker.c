@@ -40,8 +40,13 @@ lsk_worker_create(struct lsk_stack *s, unsigned int id,
 	w->tx_fn = worker_tx_ethdev;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		w->tx[p].queue = (uint16_t)id;
+	if (lsk_frag_worker_init(w) < 0) {
+		rte_free(w);
+		return -ENOMEM;
+	}
 	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
+		lsk_frag_worker_fini(w);
 		rte_free(w);
 		return -EINVAL;
 	}
@@ -61,6 +66,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
 	lsk_route_cache_free(w->rcache);
+	lsk_frag_worker_fini(w);
 	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
 	w->stack->workers[w->id] = NULL;
@@ -202,6 +208,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		worker_run_stages(w, pkts, n);
 		if (unlikely(w->icmp_out.n))
 			lsk_icmp4_output(w);
+		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -214,6 +221,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		w->udp4.n = 0;
 		w->icmp4.n = 0;
 	}
+	lsk_frag_free_death_row(w);
 }
 
 void

@@ -173,7 +173,8 @@ struct lsk_ip_stats {
 	uint64_t InReceives, InHdrErrors, InTruncatedPkts, InCsumErrors,
 		InAddrErrors, InNoRoutes, InDiscards, InUnknownProtos,
 		ForwDatagrams, OutDiscards, InDelivers, OutNoRoutes,
-		FragFails;
+		FragFails, FragOKs, FragCreates, ReasmReqds, ReasmOKs,
+		ReasmFails;
 };
 struct lsk_eth_stats {
 	uint64_t InFrames, NotForUs, UnknownType, UnknownVlan, Runts;

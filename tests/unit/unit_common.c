@@ -492,7 +492,8 @@ unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want)
 		IP_FIELD(InDiscards), IP_FIELD(InUnknownProtos),
 		IP_FIELD(ForwDatagrams), IP_FIELD(OutDiscards),
 		IP_FIELD(InDelivers), IP_FIELD(OutNoRoutes),
-		IP_FIELD(FragFails),
+		IP_FIELD(FragFails), IP_FIELD(FragOKs), IP_FIELD(FragCreates),
+		IP_FIELD(ReasmReqds), IP_FIELD(ReasmOKs), IP_FIELD(ReasmFails),
 	};
 #undef IP_FIELD
 	struct lsk_stats st = unit_stats(f);
