@@ -177,9 +177,11 @@ cmd_address(struct cmd_ctx *c)
 	uint16_t port = 0;
 	int rc;
 
-	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
-	    strcmp(c->argv[3], "port") != 0)
-		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L port N");
+	if ((c->argc != 5 && c->argc != 7) || strcmp(c->argv[1], "add") != 0 ||
+	    strcmp(c->argv[3], "port") != 0 ||
+	    (c->argc == 7 && strcmp(c->argv[5], "vlan") != 0))
+		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L "
+				 "port N [vlan V]");
 	if (strchr(c->argv[2], '/') == NULL ||
 	    parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
 		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
@@ -187,6 +189,18 @@ cmd_address(struct cmd_ctx *c)
 	rc = parse_port(c, c->argv[4], &port);
 	if (rc < 0)
 		return rc;
+	if (c->argc == 7) {
+		unsigned long vlan;
+
+		if (parse_uint(c->argv[6], 4094, &vlan) < 0 || vlan == 0)
+			return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
+					 c->argv[6]);
+		rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot make vlan %lu on port "
+					 "%u: %s", vlan, port, strerror(-rc));
+		port = (uint16_t)rc;
+	}
 	rc = lsk_address_add(c->s, addr, depth, port);
 	if (rc == -EEXIST)
 		return cmd_error(c, rc, "address %s is already configured",

@@ -4,8 +4,9 @@
  * (our MAC, broadcast, the all-hosts group) and splits them by ethertype;
  * only IPv4 goes on for now.
  *
- * Known gaps: tagged frames other than priority tags are dropped until
- * VLAN interfaces exist.
+ * Tagged frames of a configured VLAN are stripped and continue as frames
+ * of that VLAN's sub-interface (their port field names it, vlan.c);
+ * VLAN 0 (priority tags) is the port itself.
  */
 #include <rte_byteorder.h>
 #include <rte_ether.h>
@@ -28,9 +29,9 @@ static const struct rte_ether_addr all_hosts_mac = {
 	.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }
 };
 
-/* Remove an 802.1Q priority tag (VID 0) so the frame reads as untagged. */
+/* Remove an 802.1Q tag so the frame reads as untagged. */
 static void
-eth_strip_priority_tag(struct rte_mbuf *m)
+eth_strip_tag(struct rte_mbuf *m)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
@@ -73,14 +74,24 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
 
+		uint16_t vid;
+		int iface = m->port;
+
 		if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 			return ETH_DROP_RUNT;
-		if ((rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff) != 0)
-			return ETH_DROP_UNKNOWN_VLAN;
+		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff;
+		/* VID 0 is a priority tag: the port itself */
+		if (vid != 0) {
+			iface = lsk_vlan_lookup(s, m->port, vid);
+			if (iface < 0)
+				return ETH_DROP_UNKNOWN_VLAN;
+		}
 		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
 		    vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_ARP))
 			return ETH_DROP_UNKNOWN_TYPE;
-		eth_strip_priority_tag(m);
+		eth_strip_tag(m);
+		/* from here on the frame belongs to its sub-interface */
+		m->port = (uint16_t)iface;
 		return vh->eth_proto == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? ETH_IP4 :
 									ETH_ARP;
 	}

@@ -121,7 +121,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 		return;
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
-		src = m->port < LSK_MAX_PORTS ? t->port_addr[m->port] : 0;
+		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
 	if (src == 0)
 		return;
 	if (!icmp_token(w)) {

@@ -123,7 +123,7 @@ struct lsk_fwd_table {
 	uint32_t n_nexthops;
 	struct lsk_nexthop *nexthops;
 	/* each port's first address: the source of what we send out of it */
-	uint32_t port_addr[LSK_MAX_PORTS];
+	uint32_t port_addr[LSK_MAX_IFACES];
 	/* our addresses only */
 	uint32_t n_own;
 	uint32_t own_addrs[LSK_MAX_ADDRS];
@@ -220,9 +220,12 @@ struct lsk_neigh_table {
 	struct lsk_neigh_entry e[];
 };
 
+/* A port, or a VLAN sub-interface of its parent port. */
 struct lsk_port_conf {
 	struct rte_ether_addr mac;
 	uint16_t mtu;
+	uint16_t parent;	/* the port itself when untagged */
+	uint16_t vlan;		/* 0: untagged */
 };
 
 struct lsk_ifaddr {
@@ -250,7 +253,8 @@ struct lsk_stack {
 	enum lsk_mode mode;
 	uint32_t max_routes;
 
-	struct lsk_port_conf ports[LSK_MAX_PORTS];
+	unsigned int n_ifaces;	/* ports, then VLAN sub-interfaces */
+	struct lsk_port_conf ports[LSK_MAX_IFACES];
 
 	/* the configuration as given (the RIB); the FIB is built from it */
 	unsigned int n_addrs;
@@ -497,10 +501,23 @@ void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
 
 /* TX buffering: queue one packet for a port; flush sends what is held. */
 void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);
+/* The sub-interface for (port, vlan), or -1. */
+int lsk_vlan_lookup(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
+/* Tag m for its VLAN sub-interface; returns the port it leaves by, or
+ * UINT16_MAX when m had to be dropped. */
+uint16_t lsk_vlan_tag(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m);
+
+/* Queue m to leave by iface (a port, or a VLAN on one). */
 static inline void
-lsk_tx_enqueue(struct lsk_worker *w, uint16_t port, struct rte_mbuf *m)
+lsk_tx_enqueue(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m)
 {
-	struct lsk_txbuf *b = &w->tx[port];
+	uint16_t port = likely(iface < w->stack->n_ports) ? iface :
+			lsk_vlan_tag(w, iface, m);
+	struct lsk_txbuf *b;
+
+	if (unlikely(port == UINT16_MAX))
+		return;		/* no room for the tag: counted, freed */
+	b = &w->tx[port];
 
 	b->pkts[b->n++] = m;
 	if (unlikely(b->n == RTE_DIM(b->pkts)))

@@ -50,10 +50,12 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		return -ENOMEM;
 	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
 	s->n_ports = p->n_ports;
+	s->n_ifaces = p->n_ports;
 	s->socket_id = p->socket_id;
 	s->mode = p->mode;
 	s->max_routes = p->max_routes;
 	for (i = 0; i < LSK_MAX_PORTS; i++) {
+		s->ports[i].parent = (uint16_t)i;
 		s->ports[i].mtu = LSK_DEFAULT_MTU;
 		/* locally administered, distinct per port until set */
 		s->ports[i].mac.addr_bytes[0] = 0x02;
@@ -209,17 +211,24 @@ int
 lsk_port_set(struct lsk_stack *s, uint16_t port,
 	     const struct rte_ether_addr *mac, uint16_t mtu)
 {
+	unsigned int i;
+
 	if (port >= s->n_ports)
 		return -ENODEV;
 	if (mtu != 0 && mtu < 68)
 		return -EINVAL;
-	if (mac != NULL) {
-		if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
-			return -EINVAL;
-		s->ports[port].mac = *mac;
+	if (mac != NULL &&
+	    (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac)))
+		return -EINVAL;
+	/* the port and its VLAN sub-interfaces */
+	for (i = 0; i < s->n_ifaces; i++) {
+		if (s->ports[i].parent != port)
+			continue;
+		if (mac != NULL)
+			s->ports[i].mac = *mac;
+		if (mtu != 0)
+			s->ports[i].mtu = mtu;
 	}
-	if (mtu != 0)
-		s->ports[port].mtu = mtu;
 	return stack_publish(s);
 }
 
@@ -243,7 +252,7 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	unsigned int i;
 	uint8_t first = addr >> 24;
 
-	if (port >= s->n_ports)
+	if (port >= s->n_ifaces)
 		return -ENODEV;
 	if (depth == 0 || depth > 32 || first == 0 || first == 127 ||
 	    first >= 224)

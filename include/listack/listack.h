@@ -30,6 +30,9 @@ extern "C" {
 #endif
 
 #define LSK_MAX_PORTS 16
+/* Interfaces: the ports themselves (ids 0 .. n_ports-1), then VLAN
+ * sub-interfaces of them. */
+#define LSK_MAX_IFACES 64
 #define LSK_MAX_WORKERS 64
 /* Largest burst lsk_worker_input accepts in one call. */
 #define LSK_BURST_MAX 256
@@ -84,6 +87,12 @@ int lsk_port_get(const struct lsk_stack *stack, uint16_t port,
  * broadcast address. -EEXIST if the address is already configured. */
 int lsk_address_add(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
 		    uint16_t port);
+/*
+ * The VLAN sub-interface vlan (1-4094) of port, made on first use: tagged
+ * frames of that VLAN are its own, what it sends is tagged. Returns its
+ * interface id (for lsk_address_add's port argument) or a negative errno.
+ */
+int lsk_vlan_iface(struct lsk_stack *stack, uint16_t port, uint16_t vlan);
 
 enum lsk_route_type {
 	LSK_ROUTE_VIA = 0,	/* forward to a gateway on a connected subnet */
