@@ -392,10 +392,12 @@ cmd_gro(struct cmd_ctx *c)
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
 		return lsk_gro_set(c->s, 0, 0);
-	if (c->argc < 2 || strcmp(c->argv[1], "fraglist") != 0 ||
+	if (c->argc < 2 || (strcmp(c->argv[1], "fraglist") != 0 &&
+			    strcmp(c->argv[1], "merge") != 0) ||
 	    c->argc % 2 != 0)
-		return cmd_error(c, -EINVAL, "usage: gro fraglist [flows F] "
-				 "[segs S] | gro off");
+		return cmd_error(c, -EINVAL, "usage: gro fraglist|merge "
+				 "[flows F] [segs S] | gro off");
+	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
 	for (i = 2; i < c->argc; i += 2) {
 		if (strcmp(c->argv[i], "flows") == 0) {
 			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||

@@ -128,3 +128,50 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	}
 	w->stats.gso.Segments += n;
 }
+
+unsigned int
+lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
+		  struct rte_mbuf **out)
+{
+	const uint32_t hdrs = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) +
+			      sizeof(struct rte_udp_hdr);
+	const struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(head,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t total = rte_be_to_cpu_16(hip->total_length) - 28u;
+	uint32_t seg = head->tso_segsz, off = 0;
+	uint16_t id = rte_be_to_cpu_16(hip->packet_id);
+	unsigned int n = 0, count = lsk_meta_count(meta);
+
+	while (off < total && n < count) {
+		uint32_t len = RTE_MIN(seg, total - off);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(head->pool);
+		struct rte_ipv4_hdr *ip;
+		struct rte_udp_hdr *uh;
+		uint8_t *p;
+
+		if (m == NULL)
+			break;
+		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(hdrs + len));
+		rte_pktmbuf_read(head, 0, hdrs, p);
+		rte_pktmbuf_read(head, hdrs + off, len, p + hdrs);
+		ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+		uh = (struct rte_udp_hdr *)(ip + 1);
+		ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + len));
+		ip->packet_id = rte_cpu_to_be_16((uint16_t)(id + n));
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		uh->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + len));
+		uh->dgram_cksum = 0;
+		uh->dgram_cksum = rte_ipv4_udptcp_cksum(ip, uh);
+		if (uh->dgram_cksum == 0)
+			uh->dgram_cksum = 0xffff;
+		m->port = head->port;
+		out[n++] = m;
+		off += len;
+	}
+	if (off < total)
+		w->stats.ip.OutDiscards += count - n;	/* no mbufs */
+	rte_pktmbuf_free(head);
+	w->stats.gso.Segments += n;
+	return n;
+}

@@ -30,14 +30,18 @@ enum fwd_verdict {
 };
 
 static inline enum fwd_verdict
-fwd_check(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip,
-	  uint32_t meta)
+fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
+	  const struct rte_ipv4_hdr *ip, uint32_t meta)
 {
+	/* a merged train leaves as datagrams of its segment size */
+	uint32_t len = likely(!(meta & LSK_META_MERGED)) ?
+		       rte_be_to_cpu_16(ip->total_length) : 28u + m->tso_segsz;
+
 	if (unlikely(meta & LSK_META_L2_BCAST))
 		return FWD_DROP_L2_BCAST;
 	if (unlikely(ip->time_to_live <= 1))
 		return FWD_DROP_TTL;
-	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu))
+	if (unlikely(len > nh->mtu))
 		return ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG) ?
 		       FWD_DROP_MTU : FWD_FRAGMENT;
 	if (unlikely(!nh->resolved))
@@ -85,10 +89,17 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;
-	if (likely(!(meta & LSK_META_COUNT_MASK)))
+	if (likely(!(meta & LSK_META_COUNT_MASK))) {
 		lsk_neigh_resolve(w, to, nh->port, m);
-	else
+	} else if (meta & LSK_META_MERGED) {
+		struct rte_mbuf *segs[64];
+		unsigned int k, n = lsk_gso_resegment(w, m, meta, segs);
+
+		for (k = 0; k < n; k++)
+			lsk_neigh_resolve(w, to, nh->port, segs[k]);
+	} else {
 		lsk_gso_resolve(w, m, to, nh->port);
+	}
 }
 
 /* Too big for the egress MTU with DF clear: forwarded as fragments. */
@@ -104,6 +115,14 @@ fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
 
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
+	if (unlikely(meta & LSK_META_MERGED)) {
+		struct rte_mbuf *segs[64];
+		unsigned int k, n = lsk_gso_resegment(w, m, meta, segs);
+
+		for (k = 0; k < n; k++)
+			lsk_ip4_fragment(w, segs[k], nh, to);
+		return;
+	}
 	if (unlikely(meta & LSK_META_COUNT_MASK))
 		member = lsk_gso_unchain(m);
 	lsk_ip4_fragment(w, m, nh, to);
@@ -126,7 +145,7 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		struct rte_ether_hdr *eh =
 			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
-		enum fwd_verdict v = fwd_check(nh, ip, l->meta[i]);
+		enum fwd_verdict v = fwd_check(nh, m, ip, l->meta[i]);
 
 		if (unlikely(v == FWD_RESOLVE)) {
 			fwd_resolve(w, nh, m, l->meta[i]);
@@ -146,6 +165,14 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			w->stats.ip.ForwDatagrams++;
 			lsk_tx_enqueue(w, nh->port, m);
+		} else if (l->meta[i] & LSK_META_MERGED) {
+			struct rte_mbuf *segs[64];
+			unsigned int k, n;
+
+			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
+			n = lsk_gso_resegment(w, m, l->meta[i], segs);
+			for (k = 0; k < n; k++)
+				lsk_tx_enqueue(w, nh->port, segs[k]);
 		} else {
 			/* members carry the head's decisions out */
 			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);

@@ -39,13 +39,15 @@ struct lsk_list {
 
 /*
  * meta: bit 31 is set by eth_input for frames to a broadcast/multicast
- * MAC; bits 24-30 hold a train's member count minus one (udp4_gro); bits
- * 0-23 the next hop index (ip4_route).
+ * MAC; bits 24-30 hold a train's member count minus one (udp4_gro); bit
+ * 23 marks a train whose payloads were merged into its head (`gro merge`);
+ * bits 0-22 the next hop index (ip4_route).
  */
 #define LSK_META_L2_BCAST (1u << 31)
 #define LSK_META_COUNT_SHIFT 24
 #define LSK_META_COUNT_MASK (0x7fu << LSK_META_COUNT_SHIFT)
-#define LSK_META_NH_MASK 0x00ffffffu
+#define LSK_META_MERGED (1u << 23)
+#define LSK_META_NH_MASK 0x007fffffu
 
 /* Datagrams a list entry stands for: 1, or the members of a train. */
 static inline uint32_t
@@ -264,8 +266,10 @@ struct lsk_stack {
 	unsigned int n_neighs, neighs_cap;
 	struct lsk_neigh *neighs;
 
-	/* fraglist GRO: off when gro_flows is 0 */
+	/* fraglist GRO: off when gro_flows is 0; gro_merge copies payloads
+	 * into the head instead (the baseline fraglist is measured against) */
 	uint32_t gro_flows, gro_segs;
+	bool gro_merge;
 	/* route cache entries per worker, 0 = off */
 	uint32_t rcache_entries;
 
@@ -492,6 +496,14 @@ void lsk_frag_free_death_row(struct lsk_worker *w);
 /* Give a train's members the head's headers; returns the first member
  * (chained through the train link), the head left alone. */
 struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
+
+/*
+ * Cut a merged train back into its datagrams (gso.c): each gets the
+ * head's headers (as rewritten), its own length, ID and checksums.
+ * Returns how many are in out (at most 64), the head consumed.
+ */
+unsigned int lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head,
+			       uint32_t meta, struct rte_mbuf **out);
 
 /* Unchain a train to TX, members rewritten like the head (gso.c). */
 void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);

@@ -190,6 +190,12 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 }
 
 void
+lsk_gro_set_merge(struct lsk_stack *s, bool merge)
+{
+	s->gro_merge = merge;
+}
+
+void
 lsk_config_begin(struct lsk_stack *s)
 {
 	s->in_batch = true;

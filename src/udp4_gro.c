@@ -242,14 +242,59 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	t->n_open++;
 }
 
+/*
+ * `gro merge`: the member's payload is copied behind the head's and the
+ * member freed; the head's lengths grow to the total as Linux's
+ * gro_complete sets them. Only IDs that count up can be rebuilt later.
+ */
+static bool
+gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
+	  const struct gro_view *v)
+{
+	struct rte_mbuf *h = s->head, *seg;
+	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
+		struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *huh = (struct rte_udp_hdr *)(hip + 1);
+	uint16_t len = rte_be_to_cpu_16(v->uh->dgram_len) - 8;
+	char *dst;
+
+	if (rte_be_to_cpu_16(v->ip->packet_id) !=
+	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
+		return false;
+	if (s->count == 1)
+		h->tso_segsz = (uint16_t)(s->ulen - 8);
+	seg = rte_pktmbuf_lastseg(h);
+	if (rte_pktmbuf_tailroom(seg) < len) {
+		seg = rte_pktmbuf_alloc(h->pool);
+		if (seg == NULL || rte_pktmbuf_chain(h, seg) != 0) {
+			rte_pktmbuf_free(seg);
+			return false;
+		}
+	}
+	dst = rte_pktmbuf_append(h, len);
+	memcpy(dst, v->uh + 1, len);
+	hip->total_length = rte_cpu_to_be_16(
+		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
+	huh->dgram_len = rte_cpu_to_be_16(
+		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
+	hip->hdr_checksum = 0;
+	hip->hdr_checksum = rte_ipv4_cksum(hip);
+	rte_pktmbuf_free(m);
+	return true;
+}
+
 static void
 gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	 struct rte_mbuf *m, const struct gro_view *v)
 {
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
 
-	*lsk_train_next(s->tail) = m;
-	*lsk_train_next(m) = NULL;
+	if (w->stack->gro_merge) {
+		l->meta[s->list_idx] |= LSK_META_MERGED;
+	} else {
+		*lsk_train_next(s->tail) = m;
+		*lsk_train_next(m) = NULL;
+	}
 	s->tail = m;
 	s->count++;
 	s->bytes += ulen - 8u;
@@ -320,6 +365,11 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		}
 		if (!gro_csums_ok(m, &v)) {
 			gro_close(t, s);
+			goto keep;
+		}
+		if (w->stack->gro_merge && !gro_merge(s, m, &v)) {
+			gro_close(t, s);
+			gro_open(w, s, m, &v, kept, true);
 			goto keep;
 		}
 		gro_join(w, l, s, m, &v);

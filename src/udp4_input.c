@@ -252,6 +252,13 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 			udp_drop(w, m, l->meta[i], v);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			udp_pend(w, d, ep, m);
+		} else if (l->meta[i] & LSK_META_MERGED) {
+			struct rte_mbuf *segs[64];
+			unsigned int k, n;
+
+			n = lsk_gso_resegment(w, m, l->meta[i], segs);
+			for (k = 0; k < n; k++)
+				udp_pend(w, d, ep, segs[k]);
 		} else if (ep->flags & LSK_UDP_GRO) {
 			udp_train_coalesce(m);
 			udp_pend(w, d, ep, m);

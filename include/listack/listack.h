@@ -19,6 +19,7 @@
 #ifndef LISTACK_H
 #define LISTACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -70,6 +71,12 @@ enum lsk_mode lsk_stack_mode(const struct lsk_stack *stack);
  * datagrams per train (at most 64, Linux's UDP_GRO_CNT_MAX).
  */
 int lsk_gro_set(struct lsk_stack *stack, uint32_t flows, uint32_t segs);
+/*
+ * merge: instead of chaining datagrams, copy each member's payload into
+ * the head and cut it up again on the way out (how plain, non-fraglist
+ * GRO forwards). Only a baseline for listack-bench: fraglist is faster.
+ */
+void lsk_gro_set_merge(struct lsk_stack *stack, bool merge);
 
 /*
  * Route cache: each worker keeps up to `entries` destinations (0 turns it
