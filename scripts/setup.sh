@@ -5,7 +5,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libcmocka-dev \
-meson ninja-build pkg-config gcc python3-scapy iproute2"
+meson ninja-build pkg-config gcc python3-scapy iproute2 \
+iputils-ping traceroute ethtool"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -5,7 +5,7 @@ import json
 import re
 import sys
 
-passed = failed = 0
+passed = failed = skipped = 0
 # further arguments: plain logs whose "PASS x" / "FAIL x" lines count
 for path in sys.argv[2:]:
     with open(path) as log:
@@ -20,6 +20,9 @@ with open(sys.argv[1]) as log:
         ok += len(re.findall(r"^PASS ", out, re.M))
         bad = len(re.findall(r"^\[  FAILED  \] \S", out, re.M))
         bad += len(re.findall(r"^FAIL ", out, re.M))
+        if t["result"] == "SKIP":
+            skipped += 1
+            continue
         if ok == 0 and bad == 0:
             # a program that reports no cases counts as one
             ok, bad = (1, 0) if t["result"] in ("OK", "EXPECTEDFAIL") else (0, 1)
@@ -27,5 +30,6 @@ with open(sys.argv[1]) as log:
             bad = 1
         passed += ok
         failed += bad
-print(f"{passed} passed, {failed} failed")
+print(f"{passed} passed, {failed} failed" +
+      (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed else 0)

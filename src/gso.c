@@ -129,6 +129,16 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	w->stats.gso.Segments += n;
 }
 
+/* Copy len bytes at off of m (in segments or not) to dst. */
+static void
+gso_copy(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *dst)
+{
+	const void *p = rte_pktmbuf_read(m, off, len, dst);
+
+	if (p != NULL && p != dst)
+		memcpy(dst, p, len);
+}
+
 unsigned int
 lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
 		  struct rte_mbuf **out)
@@ -152,8 +162,8 @@ lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
 		if (m == NULL)
 			break;
 		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(hdrs + len));
-		rte_pktmbuf_read(head, 0, hdrs, p);
-		rte_pktmbuf_read(head, hdrs + off, len, p + hdrs);
+		gso_copy(head, 0, hdrs, p);
+		gso_copy(head, hdrs + off, len, p + hdrs);
 		ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 		uh = (struct rte_udp_hdr *)(ip + 1);
 		ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + len));

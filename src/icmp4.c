@@ -115,6 +115,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	struct rte_ipv4_hdr *ip;
 	struct rte_icmp_hdr *ih;
 	struct rte_mbuf *e;
+	const void *q;
 	uint32_t src, quote;
 
 	if (!icmp_may_answer(w, m, oip, meta))
@@ -159,7 +160,11 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	ih->icmp_cksum = 0;
 	ih->icmp_ident = 0;
 	ih->icmp_seq_nb = rte_cpu_to_be_16(mtu);
-	rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, quote, ih + 1);
+	/* rte_pktmbuf_read copies only when m is in segments: else it
+	 * points into m, and the copy is ours to make */
+	q = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, quote, ih + 1);
+	if (q != NULL && q != (const void *)(ih + 1))
+		memcpy(ih + 1, q, quote);
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + quote);
 	e->data_len = e->pkt_len = RTE_ETHER_HDR_LEN + sizeof(*ip) +
 				   sizeof(*ih) + quote;

@@ -1,0 +1,851 @@
+#!/usr/bin/python3
+"""Real-client tests of listack-fwd: Linux hosts in network namespaces use
+listack-fwd as their router, with their own tools (ping, traceroute, UDP
+sockets).
+
+    /usr/bin/python3 tests/netns/run_netns_tests.py build/listack-fwd [-v] [--keep-logs]
+
+Layout (names carry this process's pid, so parallel runs do not clash):
+
+    netns lsk-cli-PID             root namespace                  netns lsk-srv-PID
+    eth0 10.1.0.2/24  <-veth->  lskcPID  [listack-fwd]  lsksPID  <-veth->  eth0 10.2.0.2/24
+    gw 10.1.0.1                  port 0     af_packet    port 1              gw 10.2.0.1
+
+listack-fwd is configured with the two addresses, `port 1 mtu 1400`, the
+echo service on 10.1.0.1:7 and no static neighbours: the hosts and the
+router find each other with ARP. It runs twice on the same hosts:
+
+1. net_af_packet ports (devargs of shared/notes/real-clients.md): ping of
+   the router and through it, traceroute -U (time exceeded), UDP to a
+   closed port (ECONNREFUSED), the echo service, UDP and UDP_SEGMENT to
+   the server, ping -M do at and above the 1400 egress MTU (frag needed,
+   the client learns the MTU); then the counters of --stats-json.
+2. net_pcap ports (rx_iface_in/tx_iface on the same veths): large UDP with
+   DF clear, sent as 1500-byte fragments (listack must fragment them to
+   1400) and as 1400-byte fragments (forwarded as they are); the server
+   must get the datagram whole. Not on af_packet: DPDK 22.11's af_packet
+   PMD joins a PACKET_FANOUT group with PACKET_FANOUT_FLAG_DEFRAG, so the
+   kernel reassembles IPv4 fragments before listack sees them and cuts the
+   result to the 2 KiB ring frame (listack then counts InTruncatedPkts).
+
+Output: one line per check, `PASS name` or `FAIL name: reason`, then
+`N passed, N failed` as the last line; exit status 1 if any check failed.
+Where namespaces cannot be made (not root, no `ip netns`, no veth) it prints
+`SKIP netns: reason` and exits 77 (meson's skip code). Namespaces, veths
+and listack-fwd are removed in a finally block (also on SIGTERM/SIGINT),
+and every wait is bounded.
+
+The script also runs inside the namespaces as its own helper
+(`--helper NAME ...`, through `ip netns exec`): the UDP sockets of the
+client and the server are plain Python sockets.
+"""
+
+import argparse
+import errno
+import hashlib
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+SELF = os.path.abspath(__file__)
+PY = "/usr/bin/python3"
+
+CLIENT_IP = "10.1.0.2"
+SERVER_IP = "10.2.0.2"
+GW_CLIENT = "10.1.0.1"
+GW_SERVER = "10.2.0.1"
+EGRESS_MTU = 1400          # listack's MTU towards the server (port 1)
+
+SOL_UDP = 17
+UDP_SEGMENT = 103
+IP_MTU_DISCOVER = 10
+IP_PMTUDISC_DONT = 0
+IP_PMTUDISC_DO = 2
+
+
+def payload(n, seed):
+    """n bytes of a pattern that differs per seed and per offset."""
+    return bytes(((i * 7 + (i >> 8) * 13 + seed * 31) & 0xFF) for i in range(n))
+
+
+def digest(b):
+    return hashlib.sha256(b).hexdigest()[:16]
+
+
+# ======================================================================
+# Helpers: run inside a namespace as `run_netns_tests.py --helper NAME`.
+# Each prints one JSON object per line on stdout.
+
+
+def out(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def helper_udp_sink(addr, port, lifetime):
+    """Print every datagram received on addr:port, for lifetime seconds."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    s.bind((addr, int(port)))
+    end = time.monotonic() + float(lifetime)
+    out({"ready": True})
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        s.settimeout(left)
+        try:
+            data, src = s.recvfrom(70000)
+        except socket.timeout:
+            break
+        out({"len": len(data), "sha": digest(data), "src": "%s:%d" % src})
+
+
+def helper_udp_send(dst, port, spec):
+    """Send datagrams; spec is JSON: {"mode": ..., ...}; print what was sent."""
+    spec = json.loads(spec)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    mode = spec["mode"]
+    sent = []
+    try:
+        if mode == "plain":
+            for i, n in enumerate(spec["sizes"]):
+                b = payload(n, spec.get("seed", 0) + i)
+                s.sendto(b, (dst, int(port)))
+                sent.append({"len": n, "sha": digest(b)})
+                time.sleep(0.02)
+        elif mode == "gso":
+            gso, n = spec["gso"], spec["len"]
+            s.setsockopt(SOL_UDP, UDP_SEGMENT, gso)
+            b = payload(n, spec.get("seed", 0))
+            s.sendto(b, (dst, int(port)))
+            for off in range(0, n, gso):
+                seg = b[off:off + gso]
+                sent.append({"len": len(seg), "sha": digest(seg)})
+        elif mode == "dfclear":
+            s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DONT)
+            n = spec["len"]
+            b = payload(n, spec.get("seed", 0))
+            s.sendto(b, (dst, int(port)))
+            sent.append({"len": n, "sha": digest(b)})
+        else:
+            raise ValueError("unknown mode " + mode)
+        out({"sent": sent})
+    except OSError as e:
+        out({"error": "%s: %s" % (errno.errorcode.get(e.errno, e.errno), e)})
+
+
+def helper_udp_closed(dst, port, wait):
+    """connect + send + recv on a port with no listener: expect ECONNREFUSED."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.connect((dst, int(port)))
+    s.settimeout(float(wait))
+    try:
+        s.send(b"is anybody there?")
+        data = s.recv(2048)
+        out({"result": "data", "len": len(data)})
+    except ConnectionRefusedError:
+        out({"result": "ECONNREFUSED"})
+    except socket.timeout:
+        out({"result": "timeout"})
+    except OSError as e:
+        out({"result": errno.errorcode.get(e.errno, str(e.errno))})
+
+
+def helper_udp_echo(dst, port, wait, sizes):
+    """Send payloads to an echo service, print what came back and from where."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("0.0.0.0", 0))
+    res = []
+    for i, n in enumerate(json.loads(sizes)):
+        b = payload(n, 100 + i)
+        s.sendto(b, (dst, int(port)))
+        end = time.monotonic() + float(wait)
+        r = {"len": n, "result": "timeout"}
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            s.settimeout(left)
+            try:
+                data, src = s.recvfrom(70000)
+            except socket.timeout:
+                break
+            except OSError as e:
+                r = {"len": n, "result": errno.errorcode.get(e.errno, str(e))}
+                break
+            r = {"len": n, "src": "%s:%d" % src, "got": len(data),
+                 "result": "ok" if data == b else "mismatch"}
+            break
+        res.append(r)
+    out({"echo": res})
+
+
+HELPERS = {
+    "udp-sink": helper_udp_sink,
+    "udp-send": helper_udp_send,
+    "udp-closed": helper_udp_closed,
+    "udp-echo": helper_udp_echo,
+}
+
+
+# ======================================================================
+# The harness.
+
+
+class Skip(Exception):
+    pass
+
+
+class Env:
+    """Namespaces, veths and the listack-fwd process; cleanup() undoes all."""
+
+    def __init__(self, fwd, verbose):
+        pid = os.getpid()
+        self.run_no = 0
+        self.fwd = fwd
+        self.verbose = verbose
+        self.cli = "lsk-cli-%d" % pid
+        self.srv = "lsk-srv-%d" % pid
+        self.veth_c = "lskc%d" % pid            # root side, port 0
+        self.veth_s = "lsks%d" % pid            # root side, port 1
+        self.prefix = "lsk-netns-%d" % pid
+        self.tmp = tempfile.mkdtemp(prefix="lsk-netns-")
+        self.stats = None
+        self.log = None
+        self.proc = None
+        self.logf = None
+        self.bg = []                            # helper processes
+        self.made_ns = []
+        self.made_links = []
+
+    # -- commands ------------------------------------------------------
+
+    def run(self, argv, timeout=10, check=True):
+        if self.verbose:
+            print("  $ " + " ".join(argv), flush=True)
+        try:
+            r = subprocess.run(argv, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=timeout,
+                               universal_newlines=True)
+        except subprocess.TimeoutExpired as e:
+            raise RuntimeError("%s: timed out after %ss" % (" ".join(argv),
+                                                           timeout)) from e
+        if self.verbose and r.stdout.strip():
+            print("    " + r.stdout.strip().replace("\n", "\n    "),
+                  flush=True)
+        if check and r.returncode != 0:
+            raise RuntimeError("%s: exit %d: %s" % (" ".join(argv),
+                                                   r.returncode,
+                                                   r.stdout.strip()))
+        return r
+
+    def ns(self, ns, argv, timeout=10, check=True):
+        return self.run(["ip", "netns", "exec", ns] + argv, timeout, check)
+
+    # -- set-up --------------------------------------------------------
+
+    def no_ipv6(self, ns, conf):
+        """Only test traffic on the links: no IPv6 (router solicitations,
+        MLD). /proc/sys/net is the namespace's own; absent without IPv6."""
+        argv = ["sh", "-c", "f=/proc/sys/net/ipv6/conf/%s/disable_ipv6; "
+                "[ ! -e $f ] || echo 1 > $f" % conf]
+        if ns is None:
+            self.run(argv)
+        else:
+            self.ns(ns, argv)
+
+    def make_hosts(self):
+        for tool in ("ip", "ethtool"):
+            if shutil.which(tool) is None:
+                raise Skip("%s not found (scripts/setup.sh installs it)"
+                           % tool)
+        for ns in (self.cli, self.srv):
+            r = self.run(["ip", "netns", "add", ns], check=False)
+            if r.returncode != 0:
+                raise Skip("cannot create a network namespace: "
+                           + r.stdout.strip())
+            self.made_ns.append(ns)
+        for root_end, ns in ((self.veth_c, self.cli), (self.veth_s, self.srv)):
+            peer = root_end + "p"
+            r = self.run(["ip", "link", "add", root_end, "type", "veth",
+                          "peer", "name", peer], check=False)
+            if r.returncode != 0:
+                raise Skip("cannot create a veth pair: " + r.stdout.strip())
+            self.made_links.append(root_end)
+            self.run(["ip", "link", "set", peer, "netns", ns])
+            self.ns(ns, ["ip", "link", "set", peer, "name", "eth0"])
+        for ns, addr, gw in ((self.cli, CLIENT_IP, GW_CLIENT),
+                             (self.srv, SERVER_IP, GW_SERVER)):
+            for conf in ("all", "default"):
+                self.no_ipv6(ns, conf)
+            self.ns(ns, ["ip", "link", "set", "lo", "up"])
+            self.ns(ns, ["ip", "link", "set", "eth0", "mtu", "1500"])
+            # without this, veth hands AF_PACKET UDP with a partial
+            # checksum and GSO sends as one oversized frame
+            self.ns(ns, ["ethtool", "-K", "eth0", "tx", "off"])
+            self.ns(ns, ["ip", "addr", "add", addr + "/24", "dev", "eth0"])
+            self.ns(ns, ["ip", "link", "set", "eth0", "up"])
+            self.ns(ns, ["ip", "route", "add", "default", "via", gw])
+        for dev in (self.veth_c, self.veth_s):
+            self.no_ipv6(None, dev)
+            self.run(["ethtool", "-K", dev, "gro", "off"], check=False)
+            self.run(["ip", "link", "set", dev, "mtu", "1500", "up"])
+
+    def start_router(self, pmd):
+        """Start listack-fwd on the two root-side veth ends with pmd
+        (af_packet or pcap); None when it is up, else what went wrong."""
+        self.run_no += 1
+        tag = "%d-%s" % (self.run_no, pmd)
+        self.stats = os.path.join(self.tmp, "stats-%s.json" % tag)
+        self.log = os.path.join(self.tmp, "listack-fwd-%s.log" % tag)
+        conf = os.path.join(self.tmp, "listack.conf")
+        with open(conf, "w") as f:
+            f.write("# written by tests/netns/run_netns_tests.py\n"
+                    "address add %s/24 port 0\n"
+                    "address add %s/24 port 1\n"
+                    "port 1 mtu %d\n"
+                    "udp listen %s:7 echo\n"
+                    % (GW_CLIENT, GW_SERVER, EGRESS_MTU, GW_CLIENT))
+        if pmd == "af_packet":
+            vdev = ("net_af_packet%d,iface={0},qpairs=1,blocksz=4096,"
+                    "framesz=2048,framecnt=1024,qdisc_bypass=1")
+        else:
+            vdev = "net_pcap%d,rx_iface_in={0},tx_iface={0}"
+        argv = [self.fwd, "-l", "0-1", "--no-huge", "--no-pci", "-m", "1024",
+                "--no-telemetry", "--file-prefix",
+                "%s-%d" % (self.prefix, self.run_no),
+                "--vdev=" + (vdev % 0).format(self.veth_c),
+                "--vdev=" + (vdev % 1).format(self.veth_s),
+                "--", "--config", conf, "--stats-json", self.stats]
+        if self.verbose:
+            print("  $ " + " ".join(argv), flush=True)
+        if self.logf is not None:
+            self.logf.close()
+        self.logf = open(self.log, "w")
+        self.proc = subprocess.Popen(argv, stdout=self.logf,
+                                     stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                return "exited with status %d: %s" % (self.proc.returncode,
+                                                      self.log_tail())
+            with open(self.log) as f:
+                if re.search(r"^listack-fwd: \d+ ports", f.read(), re.M):
+                    return None
+            time.sleep(0.1)
+        return "not ready after 30 s: " + self.log_tail()
+
+    def log_tail(self, n=6):
+        try:
+            with open(self.log) as f:
+                lines = [l.rstrip() for l in f if l.strip()]
+        except (OSError, TypeError):
+            return "(no log)"
+        return " | ".join(lines[-n:])
+
+    def stop_router(self, timeout=20):
+        """SIGTERM, wait; returns the exit status (None if it had to be killed)."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+                return None
+        return self.proc.returncode
+
+    # -- helpers in namespaces -----------------------------------------
+
+    def helper(self, ns, name, *args, timeout=15):
+        r = self.ns(ns, [PY, SELF, "--helper", name] + [str(a) for a in args],
+                    timeout=timeout, check=False)
+        objs = []
+        for line in r.stdout.splitlines():
+            try:
+                objs.append(json.loads(line))
+            except ValueError:
+                pass
+        if not objs:
+            raise RuntimeError("helper %s: exit %d, no result: %s"
+                               % (name, r.returncode, r.stdout.strip()[-300:]))
+        return objs[-1]
+
+    def start_sink(self, port, lifetime=20):
+        argv = ["ip", "netns", "exec", self.srv, PY, SELF, "--helper",
+                "udp-sink", SERVER_IP, str(port), str(lifetime)]
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             universal_newlines=True)
+        self.bg.append(p)
+        q = queue.Queue()
+
+        def reader():
+            for line in p.stdout:
+                try:
+                    q.put(json.loads(line))
+                except ValueError:
+                    q.put({"noise": line.strip()})
+            q.put(None)
+        threading.Thread(target=reader, daemon=True).start()
+        first = self._get(q, 10)
+        if not first or not first.get("ready"):
+            raise RuntimeError("UDP sink in the server namespace did not "
+                               "start: %r" % (first,))
+        return p, q
+
+    @staticmethod
+    def _get(q, timeout):
+        try:
+            return q.get(timeout=max(timeout, 0.01))
+        except queue.Empty:
+            return None
+
+    def collect(self, q, n, timeout):
+        """Up to n datagrams from a sink queue, waiting at most timeout s."""
+        got = []
+        end = time.monotonic() + timeout
+        while len(got) < n:
+            item = self._get(q, end - time.monotonic())
+            if item is None:
+                break
+            if "len" in item:
+                got.append(item)
+        return got
+
+    def stop_bg(self):
+        for p in self.bg:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=5)
+        self.bg = []
+
+    # -- teardown ------------------------------------------------------
+
+    def cleanup(self, keep_logs=False):
+        try:
+            self.stop_bg()
+        except Exception:
+            pass
+        try:
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        except Exception:
+            pass
+        if self.logf is not None:
+            self.logf.close()
+        for ns in self.made_ns:
+            subprocess.run(["ip", "netns", "del", ns], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=10)
+        for dev in self.made_links:
+            # normally gone with its peer's namespace
+            subprocess.run(["ip", "link", "del", dev], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=10)
+        for i in range(1, self.run_no + 1):
+            shutil.rmtree("/var/run/dpdk/%s-%d" % (self.prefix, i),
+                          ignore_errors=True)
+        if keep_logs:
+            print("logs kept in " + self.tmp)
+        else:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# ======================================================================
+# Checks. Each returns None (pass) or a reason string (fail).
+
+
+def ping_summary(text):
+    m = re.search(r"(\d+) packets transmitted, (\d+) received", text)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def short(text, n=400):
+    text = " | ".join(l.strip() for l in text.strip().splitlines() if l.strip())
+    return text if len(text) <= n else text[:n] + "..."
+
+
+def need(tool):
+    if shutil.which(tool) is None:
+        return "%s is not installed (scripts/setup.sh installs it)" % tool
+    return None
+
+
+def check_ping_router(env):
+    if need("ping"):
+        return need("ping")
+    r = env.ns(env.cli, ["ping", "-c", "3", "-W", "1", GW_CLIENT],
+               timeout=15, check=False)
+    tx, rx = ping_summary(r.stdout)
+    if tx == 3 and rx == 3:
+        return None
+    return "ping -c 3 %s: %s/%s replies: %s" % (GW_CLIENT, rx, tx, short(r.stdout))
+
+
+def check_ping_server(env):
+    if need("ping"):
+        return need("ping")
+    r = env.ns(env.cli, ["ping", "-c", "3", "-W", "1", SERVER_IP],
+               timeout=15, check=False)
+    tx, rx = ping_summary(r.stdout)
+    if tx == 3 and rx == 3:
+        return None
+    return "ping -c 3 %s: %s/%s replies: %s" % (SERVER_IP, rx, tx, short(r.stdout))
+
+
+def check_traceroute(env):
+    if need("traceroute"):
+        return need("traceroute")
+    r = env.ns(env.cli, ["traceroute", "-U", "-n", "-q", "1", "-w", "1",
+                         "-m", "5", SERVER_IP], timeout=20, check=False)
+    hops = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*(\d+)\s+(\S+)", line)
+        if m:
+            hops[int(m.group(1))] = m.group(2)
+    if hops.get(1) == GW_CLIENT and hops.get(2) == SERVER_IP:
+        return None
+    return ("expected hop 1 %s (time exceeded from the router) and hop 2 %s, "
+            "got %s: %s" % (GW_CLIENT, SERVER_IP, hops or "no hops",
+                           short(r.stdout)))
+
+
+def check_udp_closed_port(env):
+    res = env.helper(env.cli, "udp-closed", GW_CLIENT, 9999, 3)
+    if res.get("result") == "ECONNREFUSED":
+        return None
+    return ("connect+send+recv to %s:9999 (no listener): %s, expected "
+            "ECONNREFUSED (ICMP port unreachable)" % (GW_CLIENT, res.get("result")))
+
+
+def check_udp_echo(env):
+    sizes = [1, 64, 1000, 1472]
+    res = env.helper(env.cli, "udp-echo", GW_CLIENT, 7, 2, json.dumps(sizes))
+    bad = []
+    for r in res.get("echo", []):
+        if r.get("result") != "ok":
+            bad.append("%d bytes: %s" % (r["len"], r.get("result")))
+        elif r.get("src") != GW_CLIENT + ":7":
+            bad.append("%d bytes: reply from %s, not %s:7"
+                       % (r["len"], r.get("src"), GW_CLIENT))
+    if len(res.get("echo", [])) != len(sizes):
+        bad.append("helper answered %r" % (res,))
+    return "; ".join(bad) if bad else None
+
+
+def send_and_collect(env, port, spec, expect_n, wait=5):
+    _p, q = env.start_sink(port)
+    res = env.helper(env.cli, "udp-send", SERVER_IP, port, json.dumps(spec))
+    if "error" in res:
+        return None, None, "client send failed: " + res["error"]
+    sent = res["sent"]
+    got = env.collect(q, expect_n, wait)
+    # anything extra that trickles in
+    got += env.collect(q, 10, 0.3)
+    env.stop_bg()
+    return sent, got, None
+
+
+def compare(sent, got, what):
+    want = [(s["len"], s["sha"]) for s in sent]
+    have = [(g["len"], g["sha"]) for g in got]
+    if want == have:
+        return None
+    if sorted(want) == sorted(have):
+        return "%s: all arrived intact but reordered: %s" % (what, have)
+    missing = [w for w in want if w not in have]
+    extra = [h for h in have if h not in want]
+    return ("%s: sent %d datagrams %s, server got %d %s (missing %s, "
+            "unexpected %s)" % (what, len(want), [w[0] for w in want],
+                                len(have), [h[0] for h in have],
+                                [m[0] for m in missing], [e[0] for e in extra]))
+
+
+def check_udp_to_server(env):
+    # 1372 + 28 = 1400: exactly the router's egress MTU
+    sizes = [1, 100, 512, 1000, 1372]
+    sent, got, err = send_and_collect(env, 5001, {"mode": "plain",
+                                                  "sizes": sizes, "seed": 1},
+                                      len(sizes))
+    return err or compare(sent, got, "plain UDP")
+
+
+def check_udp_gso(env):
+    sent, got, err = send_and_collect(env, 5002, {"mode": "gso", "gso": 1000,
+                                                  "len": 3000, "seed": 2}, 3)
+    if err:
+        return err
+    return compare(sent, got, "UDP_SEGMENT 1000, 3000-byte send")
+
+
+def server_reasm_oks(env):
+    r = env.ns(env.srv, ["nstat", "-az", "IpReasmOKs"], check=False)
+    m = re.search(r"IpReasmOKs\s+(\d+)", r.stdout)
+    return int(m.group(1)) if m else None
+
+
+def check_udp_df_clear(env, port, frag_size):
+    """A 3000-byte datagram with DF clear (IP_PMTUDISC_DONT): the client
+    sends fragments of frag_size bytes; the server must reassemble it."""
+    mtu, route = client_route_mtu(env)
+    if (mtu or 1500) != frag_size:
+        return ("cannot test: the client's path MTU to %s is %s, not %d "
+                "(ip route get: %s)" % (SERVER_IP, mtu, frag_size, route))
+    before = server_reasm_oks(env)
+    sent, got, err = send_and_collect(env, port, {"mode": "dfclear",
+                                                  "len": 3000, "seed": port},
+                                      1)
+    if err:
+        return err
+    what = ("3000-byte UDP, DF clear, client fragments of %d bytes, router "
+            "egress MTU %d" % (frag_size, EGRESS_MTU))
+    reason = compare(sent, got, what)
+    after = server_reasm_oks(env)
+    if reason is None and before is not None and after is not None \
+            and after <= before:
+        reason = "%s: arrived, but the server reassembled nothing " \
+                 "(IpReasmOKs %d -> %d)" % (what, before, after)
+    return reason
+
+
+def client_route_mtu(env):
+    r = env.ns(env.cli, ["ip", "route", "get", SERVER_IP], check=False)
+    m = re.search(r"\bmtu (?:lock )?(\d+)", r.stdout)
+    return (int(m.group(1)) if m else None), short(r.stdout)
+
+
+def check_pmtu(env):
+    if need("ping"):
+        return need("ping")
+    # 1450 + 28 = 1478 bytes: fits the client's 1500 link, not the
+    # router's egress MTU 1400 towards the server
+    r = env.ns(env.cli, ["ping", "-M", "do", "-s", "1450", "-c", "2", "-W",
+                         "1", SERVER_IP], timeout=15, check=False)
+    text = r.stdout
+    mtu, route = client_route_mtu(env)
+    frag_needed = re.search(r"frag(mentation)? needed.*mtu\s*=\s*%d" %
+                            EGRESS_MTU, text, re.I)
+    local_err = re.search(r"message too long, mtu\s*=\s*%d" % EGRESS_MTU,
+                          text, re.I)
+    _tx, rx = ping_summary(text)
+    problems = []
+    if rx:
+        problems.append("%d echo replies came back through a %d-byte MTU"
+                        % (rx, EGRESS_MTU))
+    if not (frag_needed or local_err):
+        problems.append("no 'Frag needed ... mtu = %d' in ping's output"
+                        % EGRESS_MTU)
+    if mtu != EGRESS_MTU:
+        problems.append("client did not learn mtu %d (ip route get: %s)"
+                        % (EGRESS_MTU, route))
+    if problems:
+        return "; ".join(problems) + ": ping said: " + short(text)
+    return None
+
+
+def check_ping_at_mtu(env):
+    """DF set and exactly the egress MTU: must pass (1372 + 28 = 1400)."""
+    if need("ping"):
+        return need("ping")
+    r = env.ns(env.cli, ["ping", "-M", "do", "-s", str(EGRESS_MTU - 28), "-c",
+                         "2", "-W", "1", SERVER_IP], timeout=15, check=False)
+    tx, rx = ping_summary(r.stdout)
+    if tx == 2 and rx == 2:
+        return None
+    return "ping -M do -s %d: %s/%s replies: %s" % (EGRESS_MTU - 28, rx, tx,
+                                                    short(r.stdout))
+
+
+def read_stats(env):
+    with open(env.stats) as f:
+        return json.load(f)
+
+
+def stat(st, key):
+    cur = st
+    for part in key.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def stop_and_count(env, record, suffix, wants, verbose):
+    """Stop listack-fwd with SIGTERM; check its exit and its counters."""
+    env.stop_bg()
+    status = env.stop_router()
+    record("router-exit" + suffix, None if status == 0 else
+           "listack-fwd exit status %s after SIGTERM: %s"
+           % (status, env.log_tail()))
+    try:
+        st = read_stats(env)
+    except (OSError, ValueError) as e:
+        record("stats-json" + suffix, "cannot read %s: %s" % (env.stats, e))
+        return
+    for name, key, op, want in wants:
+        v = stat(st, key)
+        ok = v is not None and (v == want if op == "==" else v >= want)
+        record(name + suffix, None if ok else "%s = %s, expected %s %s"
+               % (key, v, op, want))
+    if verbose:
+        for sec in ("ip", "icmp", "arp", "udp", "eth", "ports"):
+            print("  %s: %s" % (sec, json.dumps(st.get(sec))))
+
+
+# ======================================================================
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("fwd", nargs="?", help="path to listack-fwd")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--keep-logs", action="store_true")
+    ap.add_argument("--helper", nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+    if args.helper:
+        HELPERS[args.helper[0]](*args.helper[1:])
+        return 0
+    if not args.fwd:
+        ap.error("the path to listack-fwd is required")
+    fwd = os.path.abspath(args.fwd)
+    if not os.access(fwd, os.X_OK):
+        print("FAIL setup: %s is not an executable" % fwd)
+        print("0 passed, 1 failed")
+        return 1
+    if os.geteuid() != 0:
+        print("SKIP netns: not root (network namespaces need root)")
+        return 77
+    if shutil.which("ip") is None:
+        print("SKIP netns: no `ip` (iproute2)")
+        return 77
+
+    # SIGTERM (meson's timeout) and SIGINT unwind through finally
+    def on_signal(sig, _frame):
+        raise KeyboardInterrupt("signal %d" % sig)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    results = []
+    t0 = time.monotonic()
+
+    def record(name, reason):
+        results.append((name, reason))
+        if reason is None:
+            print("PASS " + name, flush=True)
+        else:
+            print("FAIL %s: %s" % (name, reason), flush=True)
+
+    def run_check(name, fn, *a):
+        if args.verbose:
+            print("-- %s (%.1f s)" % (name, time.monotonic() - t0), flush=True)
+        try:
+            reason = fn(*a)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a broken check is a failed check
+            reason = "%s: %s" % (type(e).__name__, e)
+        record(name, reason)
+
+    env = Env(fwd, args.verbose)
+    interrupted = False
+    try:
+        try:
+            env.make_hosts()
+        except Skip as e:
+            print("SKIP netns: %s" % e)
+            return 77
+        except RuntimeError as e:
+            record("setup", str(e))
+            raise SystemExit
+
+        # ---- run 1: net_af_packet ports -----------------------------
+        err = env.start_router("af_packet")
+        if err:
+            record("router-start", err)
+        else:
+            run_check("ping-router", check_ping_router, env)
+            run_check("ping-server", check_ping_server, env)
+            run_check("traceroute", check_traceroute, env)
+            run_check("udp-closed-port", check_udp_closed_port, env)
+            run_check("udp-echo", check_udp_echo, env)
+            run_check("udp-to-server", check_udp_to_server, env)
+            run_check("udp-gso", check_udp_gso, env)
+            run_check("ping-df-at-mtu", check_ping_at_mtu, env)
+            run_check("pmtu-frag-needed", check_pmtu, env)
+            stop_and_count(env, record, "", (
+                ("stats-mbufs", "mbufs_in_use", "==", 0),
+                ("stats-arp-requests", "arp.OutRequests", ">=", 1),
+                ("stats-icmp-echo-replies", "icmp.OutEchoReps", ">=", 3),
+                ("stats-icmp-time-exceeded", "icmp.OutTimeExcds", ">=", 1),
+                ("stats-icmp-dest-unreach", "icmp.OutDestUnreachs", ">=", 1),
+            ), args.verbose)
+
+        # ---- run 2: net_pcap ports, for IP fragments ----------------
+        # DPDK 22.11's af_packet PMD joins a PACKET_FANOUT group with
+        # PACKET_FANOUT_FLAG_DEFRAG: the kernel reassembles IPv4 fragments
+        # before listack sees them (and cuts the result to the 2 KiB
+        # frame), so fragments cannot cross listack on af_packet. net_pcap
+        # on the same veths (libpcap, no fanout) hands them over as sent.
+        for ns in (env.cli, env.srv):
+            env.ns(ns, ["ip", "neigh", "flush", "all"], check=False)
+        # forget the path MTU the client may have learned in run 1
+        env.ns(env.cli, ["ip", "route", "flush", "cache"], check=False)
+        err = env.start_router("pcap")
+        if err:
+            record("router-start-pcap", err)
+        else:
+            run_check("pcap-ping-server", check_ping_server, env)
+            # The client's path MTU is pinned with a locked host route
+            # (whatever run 1 taught it). Fragments of 1500 bytes, egress
+            # MTU 1400: listack must fragment the fragments.
+            for name, port, size in (
+                    ("udp-df-clear-router-fragments", 5003, 1500),
+                    # fragments of 1400 bytes fit: forwarded as they are
+                    ("udp-df-clear-forward-fragments", 5004, EGRESS_MTU)):
+                env.ns(env.cli, ["ip", "route", "replace", SERVER_IP + "/32",
+                                 "via", GW_CLIENT, "mtu", "lock", str(size)])
+                run_check(name, check_udp_df_clear, env, port, size)
+            env.ns(env.cli, ["ip", "route", "del", SERVER_IP + "/32"],
+                   check=False)
+            stop_and_count(env, record, "-pcap", (
+                ("stats-mbufs", "mbufs_in_use", "==", 0),
+                ("stats-frag-oks", "ip.FragOKs", ">=", 1),
+                ("stats-frag-creates", "ip.FragCreates", ">=", 2),
+            ), args.verbose)
+    except SystemExit:
+        pass
+    except KeyboardInterrupt as e:
+        interrupted = True
+        record("interrupted", str(e) or "interrupted")
+    finally:
+        if args.verbose and env.proc is not None:
+            print("  listack-fwd log: " + env.log_tail(30))
+        failed_any = any(r is not None for _n, r in results)
+        env.cleanup(keep_logs=args.keep_logs or (failed_any and args.verbose))
+    passed = sum(1 for _n, r in results if r is None)
+    failed = len(results) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    if interrupted:
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
