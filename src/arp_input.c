@@ -39,6 +39,14 @@ arp_sender_ok(const struct lsk_stack *s, uint32_t sip, uint16_t port)
 	       !lsk_stack_is_broadcast(s, sip);
 }
 
+static bool
+arp_sender_martian(const struct lsk_worker *w, uint32_t sip)
+{
+	return (sip != 0 && (sip >> 24) == 0) || (sip >> 24) == 127 ||
+	       sip >= 0xe0000000 || lsk_addr_is_ours(w->fwd, sip) ||
+	       lsk_stack_is_broadcast(w->stack, sip);
+}
+
 /* Turn the request into our reply, in place. */
 static void
 arp_make_reply(const struct lsk_stack *s, struct rte_mbuf *m,
@@ -83,7 +91,10 @@ arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 		lsk_neigh_learn(w, sip, m->port, &ah->arp_data.arp_sha,
 				!request && for_us && !(meta & LSK_META_L2_BCAST),
 				request && for_us);
-	if (request && for_us && sip != tip) {
+	/* a martian sender gets no answer, as ip_route_input would have
+	 * it: our own address, loopback, multicast and above, 0/8 but the
+	 * 0.0.0.0 of address probes */
+	if (request && for_us && sip != tip && !arp_sender_martian(w, sip)) {
 		arp_make_reply(s, m, eh, ah);
 		w->stats.arp.OutReplies++;
 		lsk_tx_enqueue(w, m->port, m);

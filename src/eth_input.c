@@ -98,6 +98,21 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 	return ETH_DROP_UNKNOWN_TYPE;
 }
 
+/* An ARP frame, tagged or not (looked at before anything is counted). */
+static inline bool
+eth_is_arp(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		return false;
+	if (p[12] == 0x08 && p[13] == 0x06)
+		return true;
+	return p[12] == 0x81 && p[13] == 0x00 &&
+	       m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
+	       p[16] == 0x08 && p[17] == 0x06;
+}
+
 static void
 eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v)
 {
@@ -120,19 +135,23 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v)
 	rte_pktmbuf_free(m);
 }
 
-void
+uint16_t
 lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	      struct lsk_list *ip4, struct lsk_list *arp)
 {
 	const struct lsk_stack *s = w->stack;
 	uint16_t i;
 
-	w->stats.eth.InFrames += n;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		enum eth_verdict v;
 		uint32_t meta;
 
+		/* as netif_receive_skb_list: ARP after IPv4 ends the list,
+		 * so an ARP reply is learnt before what came after it and
+		 * never before what came before */
+		if (unlikely(ip4->n != 0 && eth_is_arp(m)))
+			break;
 		if (i + 2 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 2], void *));
 		if (likely(m->port < LSK_MAX_PORTS))
@@ -146,4 +165,6 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			eth_drop(w, m, v);
 		}
 	}
+	w->stats.eth.InFrames += i;
+	return i;
 }

@@ -93,8 +93,8 @@ icmp_token(struct lsk_worker *w)
 	return true;
 }
 
-static void
-icmp_count_out(struct lsk_worker *w, uint8_t type)
+void
+lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 {
 	w->stats.icmp.OutMsgs++;
 	if (type == ICMP_DEST_UNREACH)
@@ -125,8 +125,13 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
 	if (src == 0)
 		return;
-	if (!icmp_token(w)) {
+	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
+	if (!(type == ICMP_DEST_UNREACH && code == 4) && !icmp_token(w)) {
 		w->stats.icmp.OutRateLimited++;
+		return;
+	}
+	if (w->icmp_out.n == LSK_BURST_MAX) {
+		w->stats.icmp.OutErrors++;
 		return;
 	}
 	e = rte_pktmbuf_alloc(m->pool);
@@ -169,7 +174,6 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	e->data_len = e->pkt_len = RTE_ETHER_HDR_LEN + sizeof(*ip) +
 				   sizeof(*ih) + quote;
 	e->port = m->port;
-	icmp_count_out(w, type);
 	lsk_list_push(&w->icmp_out, e, 0);
 }
 
@@ -196,7 +200,7 @@ lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 
 /* An echo request to us becomes the reply, in place. */
 static bool
-icmp_echo(struct lsk_worker *w, struct rte_ipv4_hdr *ip,
+icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	  struct rte_icmp_hdr *ih)
 {
 	uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
@@ -205,6 +209,18 @@ icmp_echo(struct lsk_worker *w, struct rte_ipv4_hdr *ip,
 	/* icmp_echo_ignore_broadcasts */
 	if (!lsk_addr_is_ours(w->fwd, dst))
 		return false;
+	if (unlikely(ip->version_ihl != 0x45)) {
+		/* ip_options_echo keeps no NOP or EOL: reply without */
+		uint32_t hlen = (ip->version_ihl & 0xf) * 4u;
+		uint16_t icmp_len = rte_be_to_cpu_16(ip->total_length) - hlen;
+
+		memmove((uint8_t *)ip + sizeof(*ip), ih, icmp_len);
+		ih = (struct rte_icmp_hdr *)(ip + 1);
+		ip->version_ihl = 0x45;
+		ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
+							       icmp_len));
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + sizeof(*ip) + icmp_len);
+	}
 	ih->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
 	sum = (uint16_t)~ih->icmp_cksum;
 	sum += (uint16_t)~RTE_BE16(RTE_IP_ICMP_ECHO_REQUEST << 8);
@@ -252,11 +268,14 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 		}
 		if (ih->icmp_type == RTE_IP_ICMP_ECHO_REQUEST) {
 			st->InEchos++;
-			if (icmp_echo(w, ip, ih)) {
-				icmp_count_out(w, RTE_IP_ICMP_ECHO_REPLY);
+			if (w->icmp_out.n < LSK_BURST_MAX &&
+			    icmp_echo(w, m, ip, ih)) {
 				lsk_list_push(&w->icmp_out, m, 0);
 				continue;
 			}
+			if (!lsk_addr_is_ours(w->fwd, rte_be_to_cpu_32(
+						ip->dst_addr)))
+				st->InErrors++;	/* to a broadcast */
 		} else if (ih->icmp_type == ICMP_DEST_UNREACH) {
 			st->InDestUnreachs++;
 		} else if (ih->icmp_type == RTE_IP_ICMP_ECHO_REPLY) {

@@ -119,6 +119,15 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 					       (struct rte_ipv4_hdr *)(eh + 1),
 					       udp);
 
+		/* ICMP counts what leaves, as Linux counts in ip_make_skb
+		 * after its route lookup: no route back, nothing counted */
+		if (!udp && (v == OUT_SEND || v == OUT_RESOLVE))
+			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
+				sizeof(struct rte_ipv4_hdr)]);
+		if (!udp && v == OUT_DROP_NO_ROUTE) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
 		if (v == OUT_SEND) {
 			memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
 			lsk_tx_enqueue(w, nh->port, m);

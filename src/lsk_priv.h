@@ -407,8 +407,9 @@ lsk_stage_account(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
 }
 
 /* The stages, in pipeline order. Each consumes its input list whole. */
-void lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		   struct lsk_list *ip4, struct lsk_list *arp);
+/* Returns how many of pkts it took: it stops at ARP following IPv4. */
+uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
+		       uint16_t n, struct lsk_list *ip4, struct lsk_list *arp);
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
@@ -426,6 +427,8 @@ void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
 void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
 			   uint32_t meta, uint8_t type, uint8_t code,
 			   uint16_t mtu);
+/* Count an ICMP message by type once it is on its way. */
+void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
 /* Route and send what icmp_out holds. */
 void lsk_icmp4_output(struct lsk_worker *w);
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);

@@ -78,8 +78,9 @@ rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t dst,
 	uint32_t b, i;
 	struct lsk_rc_entry *e = rc_bucket(c, dst, &b);
 
+	/* a destination missed twice in one burst is cached once */
 	for (i = 0; i < RC_WAYS; i++) {
-		if (e[i].dst == 0) {
+		if (e[i].dst == dst || e[i].dst == 0) {
 			e[i].dst = dst;
 			e[i].nh = nh;
 			return;

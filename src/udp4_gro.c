@@ -120,13 +120,16 @@ gro_csums_ok(struct rte_mbuf *m, const struct gro_view *v)
 
 	if (ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD || l4f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return false;
-	if (ipf != RTE_MBUF_F_RX_IP_CKSUM_GOOD) {
+	/* NONE: the PMD verified what the field does not show */
+	if (ipf != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	    ipf != RTE_MBUF_F_RX_IP_CKSUM_NONE) {
 		if (lsk_ip4_hdr_sum20(v->ip) != 0xffff)
 			return false;
 		m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_IP_CKSUM_MASK) |
 			      RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	}
-	if (l4f != RTE_MBUF_F_RX_L4_CKSUM_GOOD) {
+	if (l4f != RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
+	    l4f != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
 		if (!lsk_udp4_csum_valid(v->ip, v->uh,
 					 rte_be_to_cpu_16(v->uh->dgram_len)))
 			return false;

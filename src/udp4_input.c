@@ -49,7 +49,9 @@ udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 
 	if (uh->dgram_cksum == 0)
 		return true;	/* the sender computed none */
-	if (flag == RTE_MBUF_F_RX_L4_CKSUM_GOOD)
+	/* NONE: the PMD verified the data, the field itself is not valid */
+	if (flag == RTE_MBUF_F_RX_L4_CKSUM_GOOD ||
+	    flag == RTE_MBUF_F_RX_L4_CKSUM_NONE)
 		return true;
 	if (flag == RTE_MBUF_F_RX_L4_CKSUM_BAD)
 		return false;
@@ -158,7 +160,9 @@ udp_train_coalesce(struct rte_mbuf *head)
 	struct rte_mbuf *m = *lsk_train_next(head), *next, *last = head;
 	uint32_t payload = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
 
+	/* as a NIC's LRO marks what it coalesced: one datagram a segment */
 	head->tso_segsz = (uint16_t)payload;
+	head->ol_flags |= RTE_MBUF_F_RX_LRO;
 	*lsk_train_next(head) = NULL;
 	for (; m != NULL; m = next) {
 		next = *lsk_train_next(m);
@@ -187,7 +191,8 @@ udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
 	if (likely(!(p->ep->flags & LSK_UDP_GRO)))
 		return to - from;
 	for (i = from; i < to; i++)
-		n += p->pkts[i]->nb_segs;
+		n += p->pkts[i]->ol_flags & RTE_MBUF_F_RX_LRO ?
+		     p->pkts[i]->nb_segs : 1;
 	return n;
 }
 

@@ -235,7 +235,8 @@ udp_msg_from_mbuf(struct lsk_udp_msg *msg, struct rte_mbuf *m, bool gro)
 	msg->src_port = rte_be_to_cpu_16(uh->src_port);
 	msg->dst_port = rte_be_to_cpu_16(uh->dst_port);
 	msg->in_port = m->port;
-	msg->gso_size = gro && m->nb_segs > 1 ? m->tso_segsz : 0;
+	msg->gso_size = gro && (m->ol_flags & RTE_MBUF_F_RX_LRO) ?
+			m->tso_segsz : 0;
 	msg->len = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
 	msg->payload = uh + 1;
 	msg->mbuf = m;

@@ -66,6 +66,8 @@ lsk_worker_destroy(struct lsk_worker *w)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
 	lsk_route_cache_free(w->rcache);
+	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
+	w->icmp_out.n = 0;
 	lsk_frag_worker_fini(w);
 	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
@@ -121,21 +123,39 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	b->n = 0;
 }
 
+static void worker_run_ip4(struct lsk_worker *w, uint64_t t);
+
 /* The stages in order, for one list of any length. */
 static void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint64_t t = rte_rdtsc();
+	uint16_t done = 0, used;
+	uint64_t t;
 
-	lsk_eth_input(w, pkts, n, &w->ip4, &w->arp);
-	t = lsk_stage_account(w, LSK_STAGE_ETH_INPUT, n, t);
-	if (unlikely(w->arp.n != 0)) {
-		n = (uint16_t)w->arp.n;
-		lsk_arp_input(w, &w->arp);
-		t = lsk_stage_account(w, LSK_STAGE_ARP_INPUT, n, t);
+	/* ARP after IPv4 starts a new round, as protocol changes split
+	 * Linux's lists: rarely more than one round */
+	while (done < n) {
+		t = rte_rdtsc();
+		used = lsk_eth_input(w, pkts + done, n - done, &w->ip4,
+				     &w->arp);
+		t = lsk_stage_account(w, LSK_STAGE_ETH_INPUT, used, t);
+		done += used;
+		if (unlikely(w->arp.n != 0)) {
+			uint16_t k = (uint16_t)w->arp.n;
+
+			lsk_arp_input(w, &w->arp);
+			t = lsk_stage_account(w, LSK_STAGE_ARP_INPUT, k, t);
+		}
+		if (w->ip4.n != 0)
+			worker_run_ip4(w, t);
 	}
-	if (unlikely(w->ip4.n == 0))
-		return;
+}
+
+/* From the IPv4 list on. */
+static void
+worker_run_ip4(struct lsk_worker *w, uint64_t t)
+{
+	uint16_t n;
 
 	if (w->stack->gro_flows != 0) {
 		n = (uint16_t)w->ip4.n;
@@ -234,21 +254,20 @@ lsk_worker_flush(struct lsk_worker *w)
 	worker_online(w);
 	if (w->id == 0) {
 		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
-		lsk_neigh_timer(w);
-		if (unlikely(w->icmp_out.n))
-			lsk_icmp4_output(w);
-	}
-	if (w->id == 0 && rte_ring_count(w->stack->out_ring) != 0) {
-		uint64_t out = w->stats.udp.OutDatagrams;
-
-		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
 		w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
-		lsk_ip4_output(w);
-		t = lsk_stage_account(w, LSK_STAGE_IP4_OUTPUT,
-				      (uint32_t)(w->stats.udp.OutDatagrams - out),
-				      t);
-	}
+		lsk_neigh_timer(w);
+		if (rte_ring_count(w->stack->out_ring) != 0) {
+			uint64_t out = w->stats.udp.OutDatagrams;
 
+			lsk_ip4_output(w);
+			t = lsk_stage_account(w, LSK_STAGE_IP4_OUTPUT,
+				(uint32_t)(w->stats.udp.OutDatagrams - out), t);
+		}
+	}
+	/* last: what the sends above answered (a port unreachable to
+	 * ourselves) goes out in this flush too */
+	if (unlikely(w->icmp_out.n))
+		lsk_icmp4_output(w);
 	for (p = 0; p < w->stack->n_ports; p++) {
 		if (w->tx[p].n) {
 			sent += w->tx[p].n;

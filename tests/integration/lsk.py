@@ -6,7 +6,11 @@ What is here:
   - the fixture of notes/linux-cases.md section 0 (MACs, addresses, config);
   - frame builders (scapy, plus byte-level patches for malformed headers);
   - expected-output builders (forwarded frame = input with TTL-1, full
-    header checksum recompute, neighbour/egress MACs, L2 trailer trimmed);
+    header checksum recompute, neighbour/egress MACs, L2 trailer trimmed;
+    fragments; ICMP errors, echo replies, UDP echo replies and ARP by
+    SEMANTICS.md's rules);
+  - canon() / out_key(): how output frames are compared (IP ID and header
+    checksum of what listack originates masked) and which order they keep;
   - write_pcap / read_pcap (exact bytes, classic pcap, LINKTYPE_ETHERNET);
   - run_fwd: run listack-fwd in a directory and collect exit status, stderr,
     output frames per port and the stats JSON.
@@ -14,6 +18,7 @@ What is here:
 Nothing here looks at listack's output to build an expectation.
 """
 
+import ipaddress
 import json
 import os
 import struct
@@ -39,6 +44,16 @@ PORT_MAC = {0: P0_MAC, 1: P1_MAC}
 PEER_MAC = {0: A_MAC, 1: B_MAC}
 PEER_IP = {0: "10.0.0.1", 1: "10.0.1.1"}
 PORT_IP = {0: "10.0.0.254", 1: "10.0.1.254"}
+# second address of port 0 in the `twoaddr` group (used nowhere else)
+P0_SECOND_IP = "10.0.2.254"
+# every address listack has in some group: a frame from one of them is one
+# listack originated (forwarded frames never carry our source: martian)
+OUR_IPS = frozenset(list(PORT_IP.values()) + [P0_SECOND_IP])
+# our subnets' broadcasts and the limited broadcast
+BCAST_IPS = frozenset(["10.0.0.255", "10.0.1.255", "255.255.255.255"])
+L2_GROUP_MACS = frozenset([BCAST_MAC, ALLHOSTS_MAC])
+# static neighbours of the fixture: address -> (port, MAC)
+FIXTURE_NEIGH = {"10.0.0.1": (0, A_MAC), "10.0.1.1": (1, B_MAC)}
 
 
 def fixture_conf(p1_mtu=1500, extra=""):
@@ -61,11 +76,27 @@ IP_FIELDS = [
     "InReceives", "InHdrErrors", "InTruncatedPkts", "InCsumErrors",
     "InAddrErrors", "InNoRoutes", "InDiscards", "InUnknownProtos",
     "ForwDatagrams", "OutDiscards", "InDelivers", "OutNoRoutes", "FragFails",
+    "FragOKs", "FragCreates", "ReasmReqds", "ReasmOKs", "ReasmFails",
 ]
 ETH_FIELDS = ["InFrames", "NotForUs", "UnknownType", "UnknownVlan", "Runts"]
 ARP_FIELDS = ["InRequests", "InReplies", "InErrors", "OutRequests",
               "OutReplies", "Updates", "ResFailed", "UnresolvedDiscards"]
-SECTIONS = {"ip": IP_FIELDS, "eth": ETH_FIELDS, "arp": ARP_FIELDS}
+UDP_FIELDS = ["InDatagrams", "NoPorts", "InErrors", "InCsumErrors",
+              "RcvbufErrors", "OutDatagrams", "IgnoredMulti"]
+ICMP_FIELDS = ["InMsgs", "InErrors", "InCsumErrors", "InEchos", "InEchoReps",
+               "InDestUnreachs", "InTimeExcds", "OutMsgs", "OutErrors",
+               "OutEchoReps", "OutDestUnreachs", "OutTimeExcds",
+               "OutRateLimited"]
+FILTER_FIELDS = ["Dropped"]
+# Every section whose counters a case's expectation covers (all of them
+# are compared, zero unless a case says otherwise). gro, gso and
+# route_cache are not: they depend on the variant and the mode.
+SECTIONS = {"ip": IP_FIELDS, "eth": ETH_FIELDS, "arp": ARP_FIELDS,
+            "udp": UDP_FIELDS, "icmp": ICMP_FIELDS, "filter": FILTER_FIELDS}
+# What the ICMP rate limit makes depend on timing (see icmp_error()).
+ICMP_OUT_LIMITED = ["icmp.OutMsgs", "icmp.OutDestUnreachs",
+                    "icmp.OutTimeExcds", "icmp.OutRateLimited"]
+ICMP_BURST = 50     # icmp_msgs_burst: errors a worker sends before limiting
 # Every IPv4 packet received lands in exactly one of these.
 DISPOSITIONS = [
     "ForwDatagrams", "InDelivers", "InHdrErrors", "InTruncatedPkts",
@@ -247,6 +278,226 @@ def forwarded(fr, egress, next_hop_mac):
     ip[10:12] = struct.pack("!H", ip_csum(ip[:ihl]))
     eth = bytes(Ether(dst=next_hop_mac, src=PORT_MAC[egress], type=0x0800))
     return eth + bytes(ip)
+
+
+# ------------------------------------------------ what listack originates
+#
+# ICMP errors, echo replies, UDP replies and ARP are built here from the
+# input frame with scapy, by the rules of SEMANTICS.md, never from
+# listack's output. listack numbers the IP IDs of what it originates from
+# per-worker (ICMP) or per-endpoint (UDP) counters, so comparisons mask the
+# ID and the header checksum (canon()); ip_hdr_ok() checks the checksum of
+# every such frame separately.
+
+def ip_str(b4):
+    return ".".join(str(x) for x in b4[:4])
+
+
+def l3_of(fr):
+    """The IP datagram of an input frame (behind the Ethernet header and
+    a priority tag), cut to its total length (padding removed)."""
+    off = l2_offset(fr)
+    l3 = fr[off:]
+    tot = struct.unpack("!H", l3[2:4])[0]
+    return bytes(l3[:tot])
+
+
+_NET_10_9 = ipaddress.ip_network("10.9.0.0/16")
+
+
+def fixture_route(dst):
+    """(egress port, next-hop MAC) by which the fixture reaches dst with a
+    static neighbour, or None (the cases only make listack answer hosts it
+    can reach without ARP)."""
+    if dst in FIXTURE_NEIGH:
+        return FIXTURE_NEIGH[dst]
+    if ipaddress.ip_address(dst) in _NET_10_9:
+        return FIXTURE_NEIGH["10.0.1.1"]
+    return None
+
+
+def _eth_to(dst_ip, route):
+    r = (route or fixture_route)(dst_ip)
+    if r is None:
+        raise ValueError("no static route back to %s in the test fixture"
+                         % dst_ip)
+    port, mac = r
+    return port, Ether(dst=mac, src=PORT_MAC[port], type=0x0800)
+
+
+def icmp_error(fr, type_, code, mtu=0, in_port=0, quote=None, route=None):
+    """(egress port, frame) of the ICMP error listack owes for input frame
+    fr (arrived on in_port): source = the original destination when it was
+    ours, else in_port's address; TOS (tos & 0x1e) | 0xc0, TTL 64, DF clear
+    (ID 0: masked); the original IP header and data quoted up to 576 bytes
+    in all. quote: the datagram as listack held it when it gave up, if not
+    the input's (e.g. TTL already decreased, UDP trimmed)."""
+    ip = quote if quote is not None else l3_of(fr)
+    osrc, odst = ip_str(ip[12:16]), ip_str(ip[16:20])
+    src = odst if odst in OUR_IPS else PORT_IP[in_port]
+    port, eth = _eth_to(osrc, route)
+    icmp = ICMP(type=type_, code=code)
+    if type_ == 3 and code == 4:
+        icmp.nexthopmtu = mtu
+    pkt = eth / IP(src=src, dst=osrc, tos=(ip[1] & 0x1E) | 0xC0, ttl=64,
+                   flags=0, id=0) / icmp / Raw(ip[:576 - 28])
+    return port, bytes(pkt)
+
+
+def echo_reply(fr, route=None):
+    """(egress port, frame): the echo reply to the echo request in fr:
+    addresses swapped, type 0, same TOS, id, sequence and data, TTL 64,
+    DF clear, ICMP checksum recomputed (IP ID masked)."""
+    ip = l3_of(fr)
+    ihl = (ip[0] & 15) * 4
+    osrc, odst = ip_str(ip[12:16]), ip_str(ip[16:20])
+    icmp = bytearray(ip[ihl:])
+    icmp[0] = 0
+    icmp[2:4] = b"\x00\x00"
+    icmp[2:4] = struct.pack("!H", checksum(bytes(icmp)))
+    port, eth = _eth_to(osrc, route)
+    pkt = eth / IP(src=odst, dst=osrc, tos=ip[1], ttl=64, flags=0, id=0,
+                   proto=1) / Raw(bytes(icmp))
+    return port, bytes(pkt)
+
+
+def udp_fields(ip):
+    """(ihl, sport, dport, ulen) of an IPv4/UDP datagram."""
+    ihl = (ip[0] & 15) * 4
+    sport, dport, ulen = struct.unpack("!HHH", ip[ihl:ihl + 6])
+    return ihl, sport, dport, ulen
+
+
+def udp_echo_reply(fr, src_ip, route=None):
+    """(egress port, frame): what the `echo` service sends back for the
+    datagram in fr: from src_ip and the port it was sent to, to where it
+    came from, the same payload (cut to the UDP length), TOS 0, TTL 64, DF
+    set, UDP checksum computed (IP ID masked)."""
+    ip = l3_of(fr)
+    ihl, sport, dport, ulen = udp_fields(ip)
+    osrc = ip_str(ip[12:16])
+    port, eth = _eth_to(osrc, route)
+    pkt = eth / IP(src=src_ip, dst=osrc, ttl=64, flags="DF", id=0, tos=0) / \
+        UDP(sport=dport, dport=sport) / Raw(ip[ihl + 8:ihl + ulen])
+    return port, bytes(pkt)
+
+
+def arp_frame(op, port, psrc, pdst, hwsrc, hwdst, eth_dst, eth_src=None):
+    return bytes(Ether(dst=eth_dst, src=eth_src or hwsrc) /
+                 ARP(op=op, hwsrc=hwsrc, psrc=psrc, hwdst=hwdst, pdst=pdst))
+
+
+def arp_request_from_us(port, target, to_mac=None, psrc=None):
+    """listack's request for target out of port: broadcast (or unicast
+    to_mac), sender our port's MAC and our address on target's subnet
+    (psrc, by default the port's fixture address), target MAC zero,
+    42 B."""
+    return arp_frame(1, port, psrc or PORT_IP[port], target, PORT_MAC[port],
+                     "00:00:00:00:00:00", to_mac or BCAST_MAC)
+
+
+def arp_reply_from_us(port, our_ip, peer_ip, peer_mac):
+    """listack's reply (from port) to peer_ip/peer_mac asking for our_ip."""
+    return arp_frame(2, port, our_ip, peer_ip, PORT_MAC[port], peer_mac,
+                     peer_mac)
+
+
+def fragments(ip, mtu):
+    """An IP datagram cut into fragments for an egress MTU the way Linux's
+    ip_fragment cuts it: data in pieces of (mtu - ihl) rounded down to 8,
+    the header copied (no options in these cases), MF on all but the last
+    (and on the last if the datagram was a non-last fragment itself),
+    offsets added to the datagram's own, checksums recomputed."""
+    ihl = (ip[0] & 15) * 4
+    hdr, data = ip[:ihl], ip[ihl:]
+    fo = struct.unpack("!H", ip[6:8])[0]
+    size = (mtu - ihl) // 8 * 8
+    out = []
+    for k in range(0, len(data), size):
+        chunk = data[k:k + size]
+        last = k + size >= len(data)
+        h = bytearray(hdr)
+        h[2:4] = struct.pack("!H", ihl + len(chunk))
+        mf = (not last) or (fo & 0x2000)
+        h[6:8] = struct.pack("!H", (fo & 0x4000) | (0x2000 if mf else 0) |
+                             ((fo & 0x1FFF) + k // 8))
+        h[10:12] = struct.pack("!H", ip_csum(h))
+        out.append(bytes(h) + chunk)
+    return out
+
+
+def forwarded_fragments(fr, egress, next_hop_mac, mtu):
+    """The frames listack sends for fr forwarded out egress when it is too
+    big for mtu with DF clear: TTL-1, then fragments."""
+    ip = forwarded(fr, egress, next_hop_mac)[14:]
+    eth = bytes(Ether(dst=next_hop_mac, src=PORT_MAC[egress], type=0x0800))
+    return [eth + f for f in fragments(ip, mtu)]
+
+
+def _is_ip4(b):
+    return len(b) >= 34 and b[12:14] == b"\x08\x00"
+
+
+def is_arp(b):
+    return len(b) >= 14 and b[12:14] == b"\x08\x06"
+
+
+def originated(b):
+    """Did listack make this frame itself (ARP, or IPv4 from one of our
+    addresses)? Forwarded datagrams never carry our source (martian)."""
+    if is_arp(b):
+        return True
+    return _is_ip4(b) and ip_str(b[26:30]) in OUR_IPS
+
+
+def canon(b):
+    """A frame as compared: IP ID and header checksum of what listack
+    originates masked (ip_hdr_ok() checks that checksum)."""
+    if _is_ip4(b) and ip_str(b[26:30]) in OUR_IPS:
+        x = bytearray(b)
+        x[18:20] = b"\x00\x00"
+        x[24:26] = b"\x00\x00"
+        return bytes(x)
+    return bytes(b)
+
+
+def ip_hdr_ok(b):
+    """Is the IPv4 header checksum of frame b right?"""
+    if not _is_ip4(b):
+        return True
+    ihl = (b[14] & 15) * 4
+    return checksum(bytes(b[14:14 + ihl])) == 0
+
+
+def icmp_type_of(b):
+    """ICMP type of an untagged IPv4/ICMP frame, else None."""
+    if not _is_ip4(b) or b[23] != 1:
+        return None
+    ihl = (b[14] & 15) * 4
+    return b[14 + ihl] if len(b) > 14 + ihl else None
+
+
+def is_icmp_error(b):
+    return originated(b) and icmp_type_of(b) in (3, 11, 12)
+
+
+def out_key(in_port, b):
+    """The 'flow' whose order an output frame must keep: forwarded frames
+    by ingress port and 5-tuple; ICMP errors by the flow they quote; echo
+    replies by peer and id; ARP by operation and target; UDP we send by
+    its 5-tuple."""
+    if is_arp(b):
+        return ("arp", b[21], b[38:42])
+    if originated(b):
+        t = icmp_type_of(b)
+        if t in (3, 11, 12):
+            inner = b[14 + (b[14] & 15) * 4 + 8:]
+            return ("icmp-error", in_port, flow_key(b"\x00" * 12 + b"\x08\x00"
+                                                    + inner))
+        if t is not None:
+            return ("icmp", in_port, b[30:34], t)
+        return ("sent", flow_key(b))
+    return (in_port, flow_key(b))
 
 
 # ---------------------------------------------------------------- describe

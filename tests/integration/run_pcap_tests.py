@@ -6,26 +6,37 @@
 Every case sends frames built here with scapy into listack-fwd through
 net_pcap ports and compares what comes out (output pcaps, byte for byte)
 and the counters of --stats-json with what this file expects. Expected
-frames are built from the input frames (TTL-1, full checksum recompute,
-new MACs), never copied from listack's output.
+frames are built from the input frames (forwarded: TTL-1, full checksum
+recompute, new MACs; ICMP errors, echo replies, UDP echo replies and ARP
+built with scapy by SEMANTICS.md's rules), never copied from listack's
+output. What listack originates itself carries IP IDs from its own
+counters: those frames are compared with the IP ID and header checksum
+masked, and their header checksum is verified separately.
 
 Cases that share a configuration are batched into one listack-fwd run (each
-run costs about a second of EAL start-up). Each batch runs in --mode list
-and --mode single; both must match the expectation, and each other (output
-pcaps and every counter but the stages). Every run must end with
-mbufs_in_use == 0, and ForwDatagrams + InDelivers + every IPv4 drop counter
-must add up to InReceives. When a batch fails it is split and rerun until
-each failure is pinned on a case (for at most --budget seconds).
+run costs about a second of EAL start-up), at most ICMP_BURST (50) expected
+ICMP errors per run so that the rate limit never decides what is sent
+(groups marked rate_limited run whole: there every error must be either
+sent or counted icmp.OutRateLimited). Each batch runs in --mode list and
+--mode single; both must match the expectation, and each other (forwarded
+frames in the same order, originated frames the same set in the same
+per-flow order, every counter). Every run must end with mbufs_in_use == 0,
+and the IPv4 dispositions must add up to InReceives. When a batch fails it
+is split and rerun until each failure is pinned on a case (for at most
+--budget seconds).
 
-Some groups also run in variants with `gro fraglist ...` and `route-cache
-on ...` appended to their config (when the binary accepts those lines):
-GRO and the route cache must not change the wire output or any ip/eth/arp
-counter. With GRO only per-flow order is required (a train may overtake
-another flow), so list and single are then compared frame set and per-flow
-order, not byte-identical pcaps.
+Some groups also run in variants with `gro fraglist ...` and/or
+`route-cache on ...` appended to their config: GRO and the route cache
+must not change the wire output or any counter outside gro, gso and
+route_cache (whose Hits + Misses must equal the entries ip4_route saw).
+With GRO only per-flow order is required (a train may overtake another
+flow), so list and single are then compared as frame sets plus per-flow
+order.
 
-Output: one line per case, `PASS name` or `FAIL name: reason`, then
-`N passed, N failed`. Exit status 1 if any case failed.
+Output: one line per case, `PASS name`, `FAIL name: reason`, or `XFAIL
+name: reason` for a case that shows a known listack bug (listed in
+KNOWN_BUGS; it does not fail the suite, and `XPASS` says it is fixed),
+then `N passed, N failed`. Exit status 1 if any case failed.
 """
 
 import argparse
@@ -33,6 +44,7 @@ import collections
 import os
 import random
 import shutil
+import struct
 import sys
 import tempfile
 import threading
@@ -44,31 +56,81 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
 from lsk import (A_MAC, ALLHOSTS_MAC, B_MAC, BCAST_MAC, P0_MAC, P1_MAC,  # noqa: E402
                  forwarded, frame, ip_field, patch_ip, with_options)
+from scapy.layers.inet import ICMP, IP, UDP  # noqa: E402
 from scapy.layers.l2 import ARP, Dot1Q, Ether  # noqa: E402
 from scapy.packet import Raw  # noqa: E402
+from scapy.utils import checksum  # noqa: E402
+
+# Cases that show a listack bug, known and reported: they still run and
+# their result is printed (XFAIL / XPASS), but they do not fail the suite.
+# name -> what is wrong.
+KNOWN_BUGS = {
+}
 
 # ======================================================================
 # Building blocks: a Part is some input frames plus what they must cause.
 
 
 def _ctr_key(name):
+    """'InReceives' -> 'ip.InReceives'. Bare names are ip or eth counters
+    only (InErrors, InCsumErrors exist in several sections): qualify the
+    others (udp.NoPorts, icmp.InEchos, arp.Updates, filter.Dropped)."""
     if "." in name:
+        sec, f = name.split(".", 1)
+        if f not in lsk.SECTIONS.get(sec, ()):
+            raise KeyError("unknown counter %s" % name)
         return name
-    for sec, fields in lsk.SECTIONS.items():
-        if name in fields:
+    for sec in ("ip", "eth"):
+        if name in lsk.SECTIONS[sec]:
             return "%s.%s" % (sec, name)
-    raise KeyError("unknown counter %s" % name)
+    raise KeyError("unknown counter %s (qualify it)" % name)
 
 
 class Part:
+    """Input frames and everything they must cause:
+    outputs   frames that must be sent (exact; IP ID and header checksum
+              masked for what listack originates), [(port, bytes)];
+    errors    ICMP errors owed, [(port, bytes)] (sent unless rate limited);
+    optional  frames that may be sent or not, [(port, bytes)];
+    arp       neighbours listack must ask for, [(port, address)]: one
+              request per address per run, however many parts need it;
+    svc_frames / svc_counts  what `udp listen` services record;
+    counters  every counter that moves."""
+
     def __init__(self, inputs=(), outputs=(), counters=None):
         self.inputs = list(inputs)      # [(port, bytes)]
         self.outputs = list(outputs)    # [(port, bytes)]
+        self.errors = []
+        self.optional = []
+        self.arp = []
+        self.svc_frames = collections.defaultdict(list)
+        self.svc_counts = collections.Counter()
         ports = {q for q, _b in self.inputs}
         self.in_port = ports.pop() if len(ports) == 1 else None
         self.counters = collections.Counter()
-        for k, v in (counters or {}).items():
+        self.add(counters or {})
+
+    def add(self, counters):
+        for k, v in dict(counters).items():
             self.counters[_ctr_key(k)] += v
+        return self
+
+    def error(self, fr, type_, code, mtu=0, in_port=None, quote=None,
+              route=None):
+        """ICMP error (type_, code) owed for input frame fr."""
+        if in_port is None:
+            in_port = self.in_port or 0
+        self.errors.append(lsk.icmp_error(fr, type_, code, mtu, in_port,
+                                          quote, route))
+        self.add({"icmp.OutMsgs": 1, ("icmp.OutTimeExcds" if type_ == 11
+                                      else "icmp.OutDestUnreachs"): 1})
+        return self
+
+    def resolve(self, port, target, psrc=None):
+        """listack must ask for target out of port (from our address
+        psrc on its subnet)."""
+        self.arp.append((port, target, psrc))
+        return self
 
 
 def fwd(fr, egress, nh_mac, in_port=0, **extra):
@@ -78,25 +140,124 @@ def fwd(fr, egress, nh_mac, in_port=0, **extra):
     return Part([(in_port, fr)], [(egress, forwarded(fr, egress, nh_mac))], c)
 
 
-def local(fr, in_port=0):
-    return Part([(in_port, fr)], [], {"InReceives": 1, "InDelivers": 1})
+def fwd_frag(fr, egress, nh_mac, mtu, in_port=0):
+    """fr forwarded out egress as fragments (too big for mtu, DF clear)."""
+    outs = lsk.forwarded_fragments(fr, egress, nh_mac, mtu)
+    return Part([(in_port, fr)], [(egress, b) for b in outs],
+                {"InReceives": 1, "ForwDatagrams": 1, "FragOKs": 1,
+                 "FragCreates": len(outs)})
 
 
-def ipdrop(fr, *counters, in_port=0):
-    """An IPv4 frame dropped; each named counter +1 (InReceives implied)."""
+def ipdrop(fr, *counters, in_port=0, icmp=None):
+    """An IPv4 frame dropped; each named counter +1 (InReceives implied);
+    icmp=(type, code[, mtu]): the ICMP error owed for it."""
     c = collections.Counter({"InReceives": 1})
     for n in counters:
         c[n] += 1
-    return Part([(in_port, fr)], [], c)
+    p = Part([(in_port, fr)], [], c)
+    if icmp:
+        p.error(fr, *icmp)
+    return p
 
 
 def l2drop(fr, counter, in_port=0):
     return Part([(in_port, fr)], [], {counter: 1})
 
 
-def unresolved(fr, in_port=0):
-    return ipdrop(fr, "ForwDatagrams", "arp.UnresolvedDiscards",
-                  in_port=in_port)
+def subnet_port(addr):
+    """The fixture port whose subnet holds addr."""
+    if addr.startswith("10.0.0."):
+        return 0
+    if addr.startswith("10.0.1."):
+        return 1
+    raise ValueError("%s is on no connected subnet" % addr)
+
+
+def unresolved(fr, in_port=0, via=None, port=None, psrc=None):
+    """Forwarded to a next hop with no neighbour entry that never answers:
+    listack asks for it (ARP request out of its subnet's port) and holds
+    the packet, which is dropped at exit (or earlier to make room): counted
+    ForwDatagrams and arp.UnresolvedDiscards."""
+    p = ipdrop(fr, "ForwDatagrams", "arp.UnresolvedDiscards",
+               in_port=in_port)
+    target = via or lsk.ip_str(lsk.l3_of(fr)[16:20])
+    return p.resolve(subnet_port(target) if port is None else port, target,
+                     psrc)
+
+
+def _l2_group(fr):
+    return fr[:6] in (lsk.mac_bytes(BCAST_MAC), lsk.mac_bytes(ALLHOSTS_MAC))
+
+
+def local(fr, in_port=0):
+    """fr is addressed to us and nothing listens (the fixture has no `udp
+    listen`): UDP counts InDelivers then udp.InErrors (bad lengths),
+    udp.IgnoredMulti (broadcast) or udp.NoPorts with ICMP port unreachable
+    (never for an L2 broadcast/multicast frame); another protocol (not
+    ICMP) counts InUnknownProtos with ICMP protocol unreachable (never for
+    L2 or IP broadcasts)."""
+    ip = lsk.l3_of(fr)
+    ihl = (ip[0] & 15) * 4
+    proto = ip[9]
+    dst = lsk.ip_str(ip[16:20])
+    group = _l2_group(fr)
+    bcast = dst in lsk.BCAST_IPS
+    p = Part([(in_port, fr)], [], {"InReceives": 1})
+    if proto == 17:
+        p.add({"InDelivers": 1})
+        ulen = None
+        if len(ip) >= ihl + 8:
+            ulen = struct.unpack("!H", ip[ihl + 4:ihl + 6])[0]
+        if ulen is None or ulen < 8 or ulen > len(ip) - ihl:
+            p.add({"udp.InErrors": 1})
+        elif bcast:
+            p.add({"udp.IgnoredMulti": 1})
+        else:
+            p.add({"udp.NoPorts": 1})
+            if not group:
+                p.error(fr, 3, 3, in_port=in_port, quote=ip[:ihl + ulen])
+    elif proto == 1:
+        raise ValueError("local ICMP: use echo()")
+    else:
+        p.add({"InUnknownProtos": 1})
+        if not (group or bcast):
+            p.error(fr, 3, 2, in_port=in_port)
+    return p
+
+
+def echo(fr, in_port=0):
+    """An echo request to us: answered when sent to one of our addresses,
+    ignored when sent to a broadcast (icmp_echo_ignore_broadcasts), which
+    Linux's icmp_rcv counts as an ICMP input error."""
+    ip = lsk.l3_of(fr)
+    p = Part([(in_port, fr)], [], {"InReceives": 1, "InDelivers": 1,
+                                   "icmp.InMsgs": 1, "icmp.InEchos": 1})
+    if lsk.ip_str(ip[16:20]) in lsk.OUR_IPS:
+        p.outputs.append(lsk.echo_reply(fr))
+        p.add({"icmp.OutMsgs": 1, "icmp.OutEchoReps": 1})
+    else:
+        p.add({"icmp.InErrors": 1})
+    return p
+
+
+def as_arrived(fr):
+    """The frame as a pcap service records it: cut to the IP datagram."""
+    return fr[:lsk.l2_offset(fr) + ip_field(fr, "tot_len")]
+
+
+def udp_deliver(fr, svc, in_port=0, reply_from=None, pcap=None):
+    """A datagram queued to the endpoint svc ('ADDR:PORT' as the services
+    JSON names it); reply_from: the echo service answers from there; pcap:
+    the pcap service records the frame in that file."""
+    p = Part([(in_port, fr)], [], {"InReceives": 1, "InDelivers": 1,
+                                   "udp.InDatagrams": 1})
+    p.svc_counts[svc] += 1
+    if reply_from:
+        p.outputs.append(lsk.udp_echo_reply(fr, reply_from))
+        p.add({"udp.OutDatagrams": 1})
+    if pcap:
+        p.svc_frames[pcap].append(as_arrived(fr))
+    return p
 
 
 # ======================================================================
@@ -125,6 +286,9 @@ class Case:
     def outputs(self, port):
         return [b for pt in self.parts for (q, b) in pt.outputs if q == port]
 
+    def n_errors(self):
+        return sum(len(pt.errors) for pt in self.parts)
+
     def counters(self):
         c = collections.Counter()
         for pt in self.parts:
@@ -135,7 +299,7 @@ class Case:
 
 class Group:
     def __init__(self, name, conf, lcores="0", nports=2, timeout=60,
-                 variants=()):
+                 variants=(), solo=False, rate_limited=False, svc_files=()):
         self.name = name
         self.conf = conf
         self.lcores = lcores
@@ -143,16 +307,23 @@ class Group:
         self.timeout = timeout
         # names of VARIANTS also run (when the binary accepts their lines)
         self.variants = variants
+        # each case runs alone (it depends on how frames fall into bursts)
+        self.solo = solo
+        # run whole even with more than ICMP_BURST errors: the rate limit
+        # decides which errors are sent (sum checks)
+        self.rate_limited = rate_limited
+        # pcap files the group's `udp listen ... pcap` services write
+        self.svc_files = tuple(svc_files)
 
 
 # Optional features appended to a group's config. GRO and the route cache
-# must be invisible on the wire and in every ip/eth/arp counter, so the
-# same expectations hold. The brief had them answer "not supported yet";
-# a variant runs only if the binary accepts its lines (probed once).
+# must be invisible on the wire and in every counter outside gro, gso and
+# route_cache, so the same expectations hold.
 VARIANTS = {
     "gro+cache": "gro fraglist flows 64 segs 64\nroute-cache on entries 4096\n",
     "gro-tiny+cache-tiny": "gro fraglist flows 2 segs 3\n"
                            "route-cache on entries 16\n",
+    "cache64": "route-cache on entries 64\n",
 }
 
 
@@ -186,24 +357,25 @@ def special(name):
 
 MAIN_CONF = lsk.fixture_conf(extra="route add 192.0.2.0/24 blackhole\n")
 
-group("main", MAIN_CONF, variants=("gro+cache",))
+group("main", MAIN_CONF, variants=("gro+cache", "cache64"))
 group("mtu", lsk.fixture_conf(p1_mtu=1000))
-group("routes", variants=("gro+cache",), conf=lsk.fixture_conf(extra=(
-    "# more specific than the connected 10.0.1.0/24\n"
-    "route add 10.0.1.128/25 via 10.0.0.1\n"
-    "# more specific than 10.9.0.0/16\n"
-    "route add 10.9.5.0/24 via 10.0.0.1\n"
-    "route add 10.7.0.0/16 via 10.0.1.1\n"
-    "route del 10.7.0.0/16\n"
-    "route add 10.6.0.0/16 blackhole\n"
-    "route del 10.6.0.0/16\n"
-    "# gateway on a connected subnet but without a neighbour entry\n"
-    "route add 10.8.0.0/16 via 10.0.1.2\n"
-    "route add 10.5.0.0/16 via 10.0.1.1\n"
-    "route add 10.5.0.0/24 blackhole\n"
-    "route add 10.4.0.0/16 blackhole\n"
-    "route del 10.4.0.0/16\n"
-    "route add 10.4.0.0/16 via 10.0.0.1\n")))
+group("routes", variants=("gro+cache", "cache64"), conf=lsk.fixture_conf(
+    extra=(
+        "# more specific than the connected 10.0.1.0/24\n"
+        "route add 10.0.1.128/25 via 10.0.0.1\n"
+        "# more specific than 10.9.0.0/16\n"
+        "route add 10.9.5.0/24 via 10.0.0.1\n"
+        "route add 10.7.0.0/16 via 10.0.1.1\n"
+        "route del 10.7.0.0/16\n"
+        "route add 10.6.0.0/16 blackhole\n"
+        "route del 10.6.0.0/16\n"
+        "# gateway on a connected subnet but without a neighbour entry\n"
+        "route add 10.8.0.0/16 via 10.0.1.2\n"
+        "route add 10.5.0.0/16 via 10.0.1.1\n"
+        "route add 10.5.0.0/24 blackhole\n"
+        "route add 10.4.0.0/16 blackhole\n"
+        "route del 10.4.0.0/16\n"
+        "route add 10.4.0.0/16 via 10.0.0.1\n")))
 group("default", lsk.fixture_conf(extra="route add 0.0.0.0/0 via 10.0.1.1\n"))
 group("syntax", (
     "   # indented comment\n"
@@ -219,9 +391,14 @@ group("syntax", (
     "route add 10.9.0.0/16 via 10.0.1.1\n"
     "# last line has no newline"))
 group("mixed", MAIN_CONF, variants=("gro+cache", "gro-tiny+cache-tiny"))
-group("large", MAIN_CONF, timeout=90,
+group("large", MAIN_CONF, timeout=90, rate_limited=True,
       variants=("gro+cache", "gro-tiny+cache-tiny"))
-group("large_2lcore", MAIN_CONF, lcores="0-1", timeout=90)
+group("large_2lcore", MAIN_CONF, lcores="0-1", timeout=90, rate_limited=True)
+group("icmp", MAIN_CONF, variants=("gro+cache",))
+group("arp", MAIN_CONF, solo=True)
+# cases of KNOWN_BUGS that fit no other group: one run each, so that a
+# known failure costs no splitting of a batch
+group("bugs", MAIN_CONF, solo=True)
 
 
 def F(name, egress=1, nh=B_MAC, in_port=0, grp="main", **kw):
@@ -231,16 +408,26 @@ def F(name, egress=1, nh=B_MAC, in_port=0, grp="main", **kw):
 
 
 def L(name, in_port=0, grp="main", **kw):
-    """Local delivery case."""
+    """Local delivery case (nothing listens: see local())."""
     case(name, grp, lambda n: local(frame(tag=n, port=in_port, **kw),
                                     in_port=in_port))
 
 
-def D(name, counters, in_port=0, grp="main", **kw):
-    """IPv4 drop case: a default frame (with kw), named counters +1."""
+def D(name, counters, in_port=0, grp="main", icmp=None, **kw):
+    """IPv4 drop case: a default frame (with kw), named counters +1,
+    icmp=(type, code[, mtu]) the ICMP error owed."""
     case(name, grp, lambda n: ipdrop(frame(tag=n, port=in_port, **kw),
-                                     *counters, in_port=in_port))
+                                     *counters, in_port=in_port, icmp=icmp))
 
+
+TIME_EXCEEDED = (11, 0)
+NET_UNREACH = (3, 0)
+PORT_UNREACH = (3, 3)
+PROTO_UNREACH = (3, 2)
+
+
+def FRAG_NEEDED(mtu):
+    return (3, 4, mtu)
 
 # ---------------------------------------------------------------- forward
 
@@ -276,8 +463,8 @@ def _ttl2(n):
 case("fwd_c14_baseline", "main", _c14)
 case("fwd_c15_csum_edge", "main", _c15)
 case("fwd_c17_ttl2", "main", _ttl2)
-D("fwd_c16_ttl1_dropped", ["InHdrErrors"], ttl=1)
-D("fwd_ttl0_dropped", ["InHdrErrors"], ttl=0)
+D("fwd_c16_ttl1_dropped", ["InHdrErrors"], icmp=TIME_EXCEEDED, ttl=1)
+D("fwd_ttl0_dropped", ["InHdrErrors"], icmp=TIME_EXCEEDED, ttl=0)
 F("fwd_via_gateway", dst="10.9.3.4")
 F("fwd_p1_to_p0", egress=0, nh=A_MAC, in_port=1, dst="10.0.0.1")
 F("fwd_p1_to_p0_remote_src", egress=0, nh=A_MAC, in_port=1, src="10.9.7.7",
@@ -329,8 +516,12 @@ case("fwd_b9_trailer_trimmed", "main", _trailer)
 case("fwd_b8_header_only", "main", _hdr_only(False))
 case("fwd_b8_header_only_padded", "main", _hdr_only(True))
 F("fwd_mtu_1500_exact", plen=1500 - 28)
-D("fwd_mtu_1501_df_fragfails", ["FragFails"], plen=1501 - 28)
-D("fwd_mtu_1501_nodf_fragfails", ["FragFails"], plen=1501 - 28, df=False)
+D("fwd_mtu_1501_df_fragfails", ["FragFails"], icmp=FRAG_NEEDED(1500),
+  plen=1501 - 28)
+# DF clear: fragmented (SEMANTICS "Forwarding, fragments, ICMP"); this case
+# expected FragFails before listack fragmented
+case("fwd_mtu_1501_nodf_fragmented", "main", lambda n: fwd_frag(
+    frame(tag=n, plen=1501 - 28, df=False), 1, B_MAC, 1500))
 
 NOPS = b"\x01\x01\x01\x00"
 RR_FREE = b"\x07\x07\x04" + b"\x00" * 4 + b"\x00"     # record route, 1 slot
@@ -415,21 +606,6 @@ case("l2_a6_unknown_ethertype", "main",
      lambda n: l2drop(_eth(n, 0x88B5), "UnknownType"))
 case("l2_ipv6_ethertype", "main",
      lambda n: l2drop(_eth(n, 0x86DD), "UnknownType"))
-def arp_answered(port):
-    """A request for our address on port: answered from that port."""
-    reply = bytes(Ether(dst=lsk.PEER_MAC[port], src=lsk.PORT_MAC[port]) /
-                  ARP(op=2, hwsrc=lsk.PORT_MAC[port],
-                      psrc=lsk.PORT_IP[port], hwdst=lsk.PEER_MAC[port],
-                      pdst=lsk.PEER_IP[port]))
-    return Part([(port, lsk.arp_request(port))], [(port, reply)],
-                {"arp.InRequests": 1, "arp.OutReplies": 1})
-
-
-case("l2_arp_request_answered", "main", lambda n: arp_answered(0))
-case("l2_arp_request_answered_p1", "main", lambda n: arp_answered(1))
-case("l2_arp_request_not_ours", "main", lambda n: Part(
-    [(0, lsk.arp_request(0, target="10.0.0.77"))], [],
-    {"arp.InRequests": 1}))
 case("l2_a7_8023_length", "main",
      lambda n: l2drop(_eth(n, 0x0040), "UnknownType"))
 case("l2_8023_length_max", "main",
@@ -495,15 +671,17 @@ case("order_truncated_before_martian", "main",
      _mal(["InTruncatedPkts"], src="127.0.0.1", plen=500, l3_len=300))
 D("order_martian_before_noroute", ["InAddrErrors"], src="224.0.0.5",
   dst="192.168.77.1")
-D("order_noroute_before_ttl", ["InNoRoutes"], ttl=1, dst="192.168.77.1")
+D("order_noroute_before_ttl", ["InNoRoutes"], icmp=NET_UNREACH, ttl=1,
+  dst="192.168.77.1")
 D("order_blackhole_before_ttl", ["InDiscards"], ttl=1, dst="192.0.2.9")
 D("order_martian_before_ttl", ["InAddrErrors"], ttl=1, src="127.0.0.1")
-D("order_ttl_before_unresolved", ["InHdrErrors"], ttl=1, dst="10.0.1.7")
-D("order_ttl_before_mtu", ["InHdrErrors"], ttl=1, plen=1501 - 28)
+D("order_ttl_before_unresolved", ["InHdrErrors"], icmp=TIME_EXCEEDED, ttl=1,
+  dst="10.0.1.7")
+D("order_ttl_before_mtu", ["InHdrErrors"], icmp=TIME_EXCEEDED, ttl=1,
+  plen=1501 - 28)
 D("order_l2bcast_before_mtu", ["InAddrErrors"], dst_mac=BCAST_MAC,
   plen=1501 - 28)
-D("local_ttl0_in_l2_bcast", ["InDelivers"], ttl=0,
-  dst="10.0.0.254", dst_mac=BCAST_MAC)
+L("local_ttl0_in_l2_bcast", ttl=0, dst="10.0.0.254", dst_mac=BCAST_MAC)
 
 # ---------------------------------------------------------------- martians
 
@@ -541,8 +719,9 @@ D("c13_dst_mcast_unicast_mac", ["InDiscards"], dst="239.1.1.1")
 
 # ---------------------------------------------------------------- routes
 
-D("c9_no_route", ["InNoRoutes"], dst="192.168.77.1")
-D("no_route_from_p1", ["InNoRoutes"], in_port=1, dst="172.16.0.1")
+D("c9_no_route", ["InNoRoutes"], icmp=NET_UNREACH, dst="192.168.77.1")
+D("no_route_from_p1", ["InNoRoutes"], icmp=NET_UNREACH, in_port=1,
+  dst="172.16.0.1")
 D("c12_blackhole", ["InDiscards"], dst="192.0.2.7")
 D("blackhole_from_p1", ["InDiscards"], in_port=1, dst="192.0.2.255")
 case("unresolved_connected_neighbour", "main",
@@ -552,10 +731,25 @@ case("unresolved_connected_from_p1", "main",
 
 # MTU: port 1 mtu 1000
 F("mtu_fwd_exact_1000", grp="mtu", plen=1000 - 28)
-D("mtu_1001_df", ["FragFails"], grp="mtu", plen=1001 - 28)
-D("mtu_c18_1028_df", ["FragFails"], grp="mtu", plen=1000)
-D("mtu_c18_1028_nodf", ["FragFails"], grp="mtu", plen=1000, df=False)
-D("mtu_ttl1_before_mtu", ["InHdrErrors"], grp="mtu", plen=1000, ttl=1)
+D("mtu_1001_df", ["FragFails"], grp="mtu", icmp=FRAG_NEEDED(1000),
+  plen=1001 - 28)
+D("mtu_c18_1028_df", ["FragFails"], grp="mtu", icmp=FRAG_NEEDED(1000),
+  plen=1000)
+case("mtu_c18_1028_nodf_fragmented", "mtu", lambda n: fwd_frag(
+    frame(tag=n, plen=1000, df=False), 1, B_MAC, 1000))
+case("mtu_nodf_3_fragments", "mtu", lambda n: fwd_frag(
+    frame(tag=n, plen=2400, df=False), 1, B_MAC, 1000))
+# a forwarded fragment too big for the egress: cut further, offsets
+# counted from its own, MF kept on the last piece
+case("mtu_fragment_refragmented", "mtu", lambda n: fwd_frag(
+    frame(tag=n, plen=1400, df=False, mf=True, frag=64), 1, B_MAC, 1000))
+case("mtu_last_fragment_refragmented", "mtu", lambda n: fwd_frag(
+    frame(tag=n, plen=1400, df=False, mf=False, frag=200), 1, B_MAC, 1000))
+D("mtu_ttl1_before_mtu", ["InHdrErrors"], grp="mtu", icmp=TIME_EXCEEDED,
+  plen=1000, ttl=1)
+D("mtu_frag_needed_from_p1_other_egress", ["FragFails"], grp="mtu",
+  icmp=FRAG_NEEDED(1000), in_port=1, src="10.9.7.7", dst="10.0.1.1",
+  plen=1200)
 F("mtu_other_egress_unaffected", grp="mtu", egress=0, nh=A_MAC, in_port=1,
   dst="10.0.0.1", plen=1400)
 L("mtu_local_not_limited", grp="mtu", dst="10.0.1.254", plen=1400)
@@ -572,10 +766,12 @@ case("route_specific_boundary_low_connected", "routes",
 F("route_more_specific_than_16", grp="routes", egress=0, nh=A_MAC,
   dst="10.9.5.9")
 F("route_16_beside_specific", grp="routes", dst="10.9.6.9")
-D("route_del_via", ["InNoRoutes"], grp="routes", dst="10.7.1.1")
-D("route_del_blackhole", ["InNoRoutes"], grp="routes", dst="10.6.1.1")
+D("route_del_via", ["InNoRoutes"], grp="routes", icmp=NET_UNREACH,
+  dst="10.7.1.1")
+D("route_del_blackhole", ["InNoRoutes"], grp="routes", icmp=NET_UNREACH,
+  dst="10.6.1.1")
 case("route_gateway_unresolved", "routes",
-     lambda n: unresolved(frame(tag=n, dst="10.8.1.1")))
+     lambda n: unresolved(frame(tag=n, dst="10.8.1.1"), via="10.0.1.2"))
 D("route_blackhole_more_specific", ["InDiscards"], grp="routes",
   dst="10.5.0.9")
 F("route_beside_blackhole", grp="routes", dst="10.5.1.9")
@@ -640,10 +836,10 @@ def _mixed(n):
                                 "InCsumErrors", "InHdrErrors"))
         elif k == "ttl1":
             parts.append(ipdrop(frame(tag=tag, ttl=1, **flows["F2"]),
-                                "InHdrErrors"))
+                                "InHdrErrors", icmp=TIME_EXCEEDED))
         elif k == "noroute":
             parts.append(ipdrop(frame(tag=tag, dst="198.51.100.1"),
-                                "InNoRoutes"))
+                                "InNoRoutes", icmp=NET_UNREACH))
         elif k == "notforus":
             parts.append(l2drop(frame(tag=tag, dst_mac="02:00:00:00:99:99",
                                       **flows["F1"]), "NotForUs"))
@@ -687,8 +883,8 @@ class _TrainBuilder:
     def fwd_frame(self, fr):
         self.parts.append(fwd(fr, 1, B_MAC))
 
-    def drop(self, fr, *counters):
-        self.parts.append(ipdrop(fr, *counters))
+    def drop(self, fr, *counters, icmp=None):
+        self.parts.append(ipdrop(fr, *counters, icmp=icmp))
 
 
 def train_case(name, body):
@@ -744,7 +940,7 @@ train_case("trains_bad_ip_csum_dropped", _around(
     lambda t: t.drop(patch_ip(t.fr(), csum="bad"), "InCsumErrors",
                      "InHdrErrors")))
 train_case("trains_ttl1_dropped", _around(
-    lambda t: t.drop(t.fr(ttl=1), "InHdrErrors")))
+    lambda t: t.drop(t.fr(ttl=1), "InHdrErrors", icmp=TIME_EXCEEDED)))
 train_case("trains_shorter_ends_train", _around(lambda t: t.fwd(plen=60)))
 train_case("trains_longer_cannot_join", _around(lambda t: t.fwd(plen=200)))
 train_case("trains_udp_len_mismatch", _around(
@@ -766,13 +962,20 @@ train_case("trains_to_local", lambda t: [t.parts.append(local(t.fr(
 train_case("trains_unresolved", lambda t: [t.parts.append(unresolved(
     t.fr(dst="10.0.1.7"))) for _ in range(5)])
 train_case("trains_no_route", lambda t: [t.drop(t.fr(dst="192.168.77.1"),
-                                                "InNoRoutes")
+                                                "InNoRoutes",
+                                                icmp=NET_UNREACH)
                                          for _ in range(5)])
 train_case("trains_blackhole", lambda t: [t.drop(t.fr(dst="192.0.2.5"),
                                                  "InDiscards")
                                           for _ in range(5)])
-train_case("trains_too_big", lambda t: [t.drop(t.fr(plen=1473), "FragFails")
+train_case("trains_too_big", lambda t: [t.drop(t.fr(plen=1473), "FragFails",
+                                               icmp=FRAG_NEEDED(1500))
                                         for _ in range(5)])
+train_case("trains_too_big_df_clear", lambda t: [t.parts.append(fwd_frag(
+    t.fr(plen=1473, df=False), 1, B_MAC, 1500)) for _ in range(5)])
+train_case("trains_ttl1", lambda t: [t.drop(t.fr(ttl=1), "InHdrErrors",
+                                            icmp=TIME_EXCEEDED)
+                                     for _ in range(5)])
 train_case("trains_l2_bcast", lambda t: [t.drop(t.fr(dst_mac=BCAST_MAC),
                                                 "InAddrErrors")
                                          for _ in range(5)])
@@ -792,7 +995,9 @@ def _large_parts(seed=2024, n0=2000, n1=500):
     """2500 frames: 2000 on P0 (forwarded to P1 over 64 flows, local,
     every kind of drop) and 500 on P1 (forwarded to P0 over 16 flows, plus
     some drops). P1's output comes only from P0's input and vice versa, so
-    each output must be in exactly the input order."""
+    each output must be in exactly the input order (what listack
+    originates aside). Far more than 50 ICMP errors: the rate limit
+    decides which are sent (the group is rate_limited)."""
     with _LARGE_LOCK:
         if seed in _LARGE_CACHE:
             return _LARGE_CACHE[seed]
@@ -859,10 +1064,12 @@ def _large_parts(seed=2024, n0=2000, n1=500):
                                "InCsumErrors", "InHdrErrors", in_port=port)
                 elif kind == "ttl1":
                     p = ipdrop(frame(ttl=rng.choice([0, 1]), **b),
-                               "InHdrErrors", in_port=port)
+                               "InHdrErrors", in_port=port,
+                               icmp=TIME_EXCEEDED)
                 elif kind == "noroute":
                     b["dst"] = "203.0.113.%d" % rng.randint(1, 254)
-                    p = ipdrop(frame(**b), "InNoRoutes", in_port=port)
+                    p = ipdrop(frame(**b), "InNoRoutes", in_port=port,
+                               icmp=NET_UNREACH)
                 elif kind == "blackhole":
                     b["dst"] = "192.0.2.%d" % rng.randint(1, 254)
                     p = ipdrop(frame(**b), "InDiscards", in_port=port)
@@ -895,7 +1102,8 @@ def _large_parts(seed=2024, n0=2000, n1=500):
                                in_port=port)
                 elif kind == "mtu":
                     b["plen"] = 1501 - 28 + rng.randint(0, 20)
-                    p = ipdrop(frame(**b), "FragFails", in_port=port)
+                    p = ipdrop(frame(**b), "FragFails", in_port=port,
+                               icmp=FRAG_NEEDED(1500))
                 elif kind == "vlan":
                     p = l2drop(frame(vlan=rng.randint(1, 4094), **b),
                                "UnknownVlan", in_port=port)
@@ -917,101 +1125,910 @@ case("large_2500_two_lcores", "large_2lcore",
 
 
 # ======================================================================
-# Checking one run of a group
 
-def expected_counters(cases):
-    c = collections.Counter(lsk.zero_counters())
-    for cs in cases:
-        c.update(cs.counters())
-    return c
+# ======================================================================
+# ARP (main: answers and malformed; group arp: learning and the hold
+# queue, one run per case since they depend on which frames share a burst)
 
-
-def _owner_maps(cases):
-    """bytes -> case name, for every expected output frame."""
-    owner = {}
-    for cs in cases:
-        for pt in cs.parts:
-            for _q, b in pt.outputs:
-                owner[b] = cs.name
-    return owner
+def _arp_in(port, op, psrc, pdst, hwsrc, hwdst="00:00:00:00:00:00",
+            eth_dst=BCAST_MAC, **arp_kw):
+    return bytes(Ether(dst=eth_dst, src=hwsrc) /
+                 ARP(op=op, hwsrc=hwsrc, psrc=psrc, hwdst=hwdst, pdst=pdst,
+                     **arp_kw))
 
 
-def _attribute(b, owner, names):
-    if b in owner:
-        return owner[b]
+def _arp_req_answered(port, target, psrc=None, hwsrc=None, pad=0,
+                      eth_dst=BCAST_MAC, learnt=False):
+    psrc = psrc or lsk.PEER_IP[port]
+    hwsrc = hwsrc or lsk.PEER_MAC[port]
+    req = _arp_in(port, 1, psrc, target, hwsrc, eth_dst=eth_dst)
+    req = lsk.pad_to(req, pad)
+    reply = lsk.arp_reply_from_us(port, target, psrc, hwsrc)
+    c = {"arp.InRequests": 1, "arp.OutReplies": 1}
+    if learnt:
+        c["arp.Updates"] = 1
+    return Part([(port, req)], [(port, reply)], c)
+
+
+def _arp_bad(**kw):
+    """A malformed ARP frame: arp.InErrors, nothing else."""
+    def b(n):
+        a = dict(op=1, hwsrc=A_MAC, psrc="10.0.0.1", pdst="10.0.0.254")
+        a.update({k: v for k, v in kw.items() if k != "cut"})
+        fr = bytes(Ether(dst=BCAST_MAC, src=A_MAC) / ARP(**a))
+        if "cut" in kw:
+            fr = fr[:kw["cut"]]
+        return Part([(0, fr)], [], {"arp.InErrors": 1})
+    return b
+
+
+# a request for our address from a static neighbour: answered (no update
+# of a static entry)
+def arp_answered(port):
+    return _arp_req_answered(port, lsk.PORT_IP[port])
+
+
+case("l2_arp_request_answered", "main", lambda n: arp_answered(0))
+case("l2_arp_request_answered_p1", "main", lambda n: arp_answered(1))
+case("l2_arp_request_not_ours", "main", lambda n: Part(
+    [(0, lsk.arp_request(0, target="10.0.0.77"))], [],
+    {"arp.InRequests": 1}))
+# arp_ignore=0: any of our addresses, on any port
+case("arp_request_other_port_address", "main",
+     lambda n: _arp_req_answered(0, "10.0.1.254"))
+case("arp_request_p1_for_p0_address", "main",
+     lambda n: _arp_req_answered(1, "10.0.0.254"))
+# (new hosts asking for our address are learnt: arp.Updates)
+case("arp_request_unicast_to_our_mac", "main",
+     lambda n: _arp_req_answered(0, "10.0.0.254", eth_dst=P0_MAC,
+                                 psrc="10.0.0.2", hwsrc="02:00:00:00:00:02",
+                                 learnt=True))
+case("arp_request_padded_reply_42_bytes", "main",
+     lambda n: _arp_req_answered(1, "10.0.1.254", pad=60, psrc="10.0.1.3",
+                                 hwsrc="02:00:00:00:01:03", learnt=True))
+# a sender outside the port's subnets is answered but not learnt
+case("arp_request_foreign_sender_answered", "main",
+     lambda n: _arp_req_answered(0, "10.0.0.254", psrc="10.0.1.50",
+                                 hwsrc="02:00:00:00:01:50"))
+# RFC 5227 probe (sender 0.0.0.0): answered to its MAC, target 0.0.0.0
+case("arp_dad_probe_answered", "main",
+     lambda n: _arp_req_answered(0, "10.0.0.254", psrc="0.0.0.0",
+                                 hwsrc="02:00:00:00:00:33"))
+# a priority-tagged request (VLAN 0 = untagged): answered untagged
+case("arp_request_prio_tagged_answered", "main", lambda n: Part(
+    [(0, bytes(Ether(dst=BCAST_MAC, src="02:00:00:00:00:04") /
+               Dot1Q(vlan=0, prio=6) /
+               ARP(op=1, hwsrc="02:00:00:00:00:04", psrc="10.0.0.4",
+                   pdst="10.0.0.254")))],
+    [(0, lsk.arp_reply_from_us(0, "10.0.0.254", "10.0.0.4",
+                               "02:00:00:00:00:04"))],
+    {"arp.InRequests": 1, "arp.OutReplies": 1, "arp.Updates": 1}))
+case("arp_request_foreign_mac_not_for_us", "main", lambda n: l2drop(
+    _arp_in(0, 1, "10.0.0.1", "10.0.0.254", A_MAC,
+            eth_dst="02:00:00:00:99:98"), "NotForUs"))
+case("arp_reply_unsolicited_unknown_ignored", "main", lambda n: Part(
+    [(1, _arp_in(1, 2, "10.0.1.40", "10.0.1.254", "02:00:00:00:01:40",
+                 hwdst=P1_MAC, eth_dst=P1_MAC))], [],
+    {"arp.InReplies": 1}))
+case("arp_malformed_hwtype", "main", _arp_bad(hwtype=6))
+case("arp_malformed_ptype", "main", _arp_bad(ptype=0x86DD))
+case("arp_malformed_hwlen", "main", _arp_bad(hwlen=8))
+case("arp_malformed_plen", "main", _arp_bad(plen=16))
+case("arp_malformed_opcode", "main", _arp_bad(op=3))
+case("arp_malformed_truncated", "main", _arp_bad(cut=14 + 20))
+
+MAC7 = "02:00:00:00:01:07"
+MAC8 = "02:00:00:00:01:08"
+MAC9 = "02:00:00:00:01:09"
+MAC9B = "02:00:00:00:01:99"
+
+
+def _hairpin(tag, dst, **kw):
+    """A datagram from a host on port 1's subnet to another one there
+    (forwarded back out of port 1)."""
+    return frame(tag=tag, port=1, src="10.0.1.5", dst=dst, **kw)
+
+
+def _filler(tag, k=32):
+    """k frames on port 0 forwarded out port 1: they fill port 0's first
+    RX burst (32), so a frame behind them is processed after port 1's
+    first burst."""
+    return [fwd(frame(tag="%s#fill%d" % (tag, i), ident=i + 1), 1, B_MAC)
+            for i in range(k)]
+
+
+def _learn_then_forward(n):
+    """A request for our address from a new host on a connected subnet
+    creates its entry: a later packet to it leaves without ARP."""
+    req = _arp_req_answered(1, "10.0.1.254", psrc="10.0.1.8", hwsrc=MAC8,
+                            learnt=True)
+    return [req] + _filler(n) + [fwd(frame(tag=n, dst="10.0.1.8"), 1, MAC8)]
+
+
+def _learn_same_burst(n):
+    req = _arp_req_answered(1, "10.0.1.254", psrc="10.0.1.18",
+                            hwsrc="02:00:00:00:01:18", learnt=True)
+    return [req, fwd(_hairpin(n, "10.0.1.18"), 1, "02:00:00:00:01:18",
+                     in_port=1)]
+
+
+def _reply_releases(k, after_filler=False):
+    """k packets to 10.0.1.7 on port 0 (ARP request, held), then its reply
+    on port 1: the newest 3 leave in order with the learnt MAC, older ones
+    are dropped to make room."""
+    def b(n):
+        parts = []
+        for i in range(k):
+            fr = frame(tag="%s#%d" % (n, i), dst="10.0.1.7", ident=i + 1)
+            if i < k - 3:
+                p = ipdrop(fr, "ForwDatagrams", "arp.UnresolvedDiscards")
+            else:
+                p = fwd(fr, 1, MAC7)
+            parts.append(p.resolve(1, "10.0.1.7"))
+        reply = _arp_in(1, 2, "10.0.1.7", "10.0.1.254", MAC7, hwdst=P1_MAC,
+                        eth_dst=P1_MAC)
+        parts.append(Part([(1, reply)], [], {"arp.InReplies": 1,
+                                             "arp.Updates": 1}))
+        return parts
+    return b
+
+
+def _reply_same_burst(n):
+    """The brief's sequence in one pcap: [packet to unknown 10.0.1.7, ARP
+    reply from 10.0.1.7] (both on port 1, so one RX burst): the request
+    goes out, the reply releases the packet."""
+    fr = _hairpin(n, "10.0.1.7")
+    reply = _arp_in(1, 2, "10.0.1.7", "10.0.1.254", MAC7, hwdst=P1_MAC,
+                    eth_dst=P1_MAC)
+    return [fwd(fr, 1, MAC7, in_port=1).resolve(1, "10.0.1.7"),
+            Part([(1, reply)], [], {"arp.InReplies": 1, "arp.Updates": 1})]
+
+
+def _gratuitous(op):
+    """A learnt entry (10.0.1.9 at MAC9) is moved by a gratuitous ARP
+    (broadcast, sender = target = 10.0.1.9) to MAC9B: the next packet
+    goes to MAC9B. The entry is then stale: listack may probe it with a
+    unicast request (Linux would wait delay_first_probe_time first)."""
+    def b(n):
+        req = _arp_req_answered(1, "10.0.1.254", psrc="10.0.1.9",
+                                hwsrc=MAC9, learnt=True)
+        garp = _arp_in(1, op, "10.0.1.9", "10.0.1.9", MAC9B,
+                       hwdst="ff:ff:ff:ff:ff:ff" if op == 2 else
+                       "00:00:00:00:00:00")
+        g = Part([(1, garp)], [], {"arp.Updates": 1, (
+            "arp.InRequests" if op == 1 else "arp.InReplies"): 1})
+        p = fwd(_hairpin(n, "10.0.1.9"), 1, MAC9B, in_port=1)
+        p.optional.append((1, lsk.arp_request_from_us(1, "10.0.1.9",
+                                                      to_mac=MAC9B)))
+        return [req, g, p]
+    return b
+
+
+def _garp_unknown(n):
+    """A gratuitous ARP does not create an entry (arp_accept=0)."""
+    garp = _arp_in(1, 1, "10.0.1.10", "10.0.1.10", "02:00:00:00:01:10")
+    return [Part([(1, garp)], [], {"arp.InRequests": 1}),
+            unresolved(_hairpin(n, "10.0.1.10"), in_port=1)]
+
+
+def _garp_static(n):
+    """A gratuitous ARP does not move a static entry."""
+    garp = _arp_in(1, 1, "10.0.1.1", "10.0.1.1", "02:00:00:00:01:66")
+    return [Part([(1, garp)], [], {"arp.InRequests": 1}),
+            fwd(_hairpin(n, "10.0.1.1"), 1, B_MAC, in_port=1)]
+
+
+def _req_not_ours_not_learnt(n):
+    """A request for someone else teaches nothing about its sender."""
+    req = _arp_in(1, 1, "10.0.1.11", "10.0.1.77", "02:00:00:00:01:11")
+    return [Part([(1, req)], [], {"arp.InRequests": 1}),
+            unresolved(_hairpin(n, "10.0.1.11"), in_port=1)]
+
+
+def _learnt_other_port(n):
+    """A host learnt on port 0's subnet is reached from port 1."""
+    req = _arp_req_answered(0, "10.0.0.254", psrc="10.0.0.20",
+                            hwsrc="02:00:00:00:00:20", learnt=True)
+    return [req, fwd(frame(tag=n, port=1, dst="10.0.0.20"), 0,
+                     "02:00:00:00:00:20", in_port=1)]
+
+
+def _error_waits_for_arp(n):
+    """An ICMP error to a host with no neighbour entry waits for ARP like
+    any datagram: the request goes out, the host's reply (next burst of
+    port 0) releases the error to its MAC."""
+    mac3 = "02:00:00:00:00:03"
+    fr = frame(tag=n, src="10.0.0.3", ttl=1)
+    p = ipdrop(fr, "InHdrErrors").resolve(0, "10.0.0.3")
+    p.error(fr, 11, 0, route=lambda d: (0, mac3))
+    reply = _arp_in(0, 2, "10.0.0.3", "10.0.0.254", mac3, hwdst=P0_MAC,
+                    eth_dst=P0_MAC)
+    return [p] + _filler(n, 31) + [
+        Part([(0, reply)], [], {"arp.InReplies": 1, "arp.Updates": 1})]
+
+
+case("arp_learn_from_request_then_forward", "arp", _learn_then_forward)
+case("arp_icmp_error_waits_for_arp", "arp", _error_waits_for_arp)
+case("arp_learn_from_request_same_burst", "arp", _learn_same_burst)
+case("arp_learnt_used_from_other_port", "arp", _learnt_other_port)
+case("arp_reply_releases_held_packet", "arp", _reply_releases(1))
+case("arp_reply_releases_held_in_order", "arp", _reply_releases(3))
+case("arp_hold_queue_keeps_newest_3", "arp", _reply_releases(5))
+case("arp_reply_after_packet_same_burst", "arp", _reply_same_burst)
+case("arp_gratuitous_request_updates_entry", "arp", _gratuitous(1))
+case("arp_gratuitous_reply_updates_entry", "arp", _gratuitous(2))
+case("arp_gratuitous_unknown_not_learnt", "arp", _garp_unknown)
+case("arp_gratuitous_static_unchanged", "arp", _garp_static)
+case("arp_request_not_ours_not_learnt", "arp", _req_not_ours_not_learnt)
+
+# ======================================================================
+# ICMP: echo, errors of each kind, and the cases never answered
+
+def _icmp_frame(type_, code=0, port=0, body=b"", **kw):
+    """An ICMP message of any type (raw bytes after the 4-byte header
+    start), valid checksum."""
+    src = kw.pop("src", lsk.PEER_IP[port])
+    dst = kw.pop("dst", "10.0.0.254")
+    ttl = kw.pop("ttl", 64)
+    ip = IP(src=src, dst=dst, ttl=ttl, id=kw.pop("ident", 1),
+            flags=kw.pop("flags", "DF"), frag=kw.pop("frag", 0))
+    pkt = Ether(dst=kw.pop("dst_mac", lsk.PORT_MAC[port]),
+                src=lsk.PEER_MAC[port]) / ip / \
+        ICMP(type=type_, code=code) / Raw(body)
+    assert not kw, kw
+    return bytes(pkt)
+
+
+def _quoted(n, dst="10.9.1.1"):
+    """What an ICMP error quotes: some datagram's header and 8 bytes."""
+    return bytes(IP(src="10.0.0.1", dst=dst, id=7) /
+                 UDP(sport=1000, dport=2000) / Raw(b"|%s|" % n.encode()))[:28]
+
+
+def _echo(port=0, dst="10.0.0.254", **kw):
+    return lambda n: echo(frame(tag=n, proto="icmp", port=port, dst=dst,
+                                **kw), in_port=port)
+
+
+def _with_icmp_csum(fr, value):
+    b = bytearray(fr)
+    off = lsk.l2_offset(fr)
+    ihl = (b[off] & 15) * 4
+    b[off + ihl + 2:off + ihl + 4] = struct.pack("!H", value)
+    return bytes(b)
+
+
+case("icmp_echo_reply", "icmp", _echo(plen=56))
+case("icmp_echo_reply_other_port_address", "icmp",
+     _echo(dst="10.0.1.254", plen=56, sport=7))
+case("icmp_echo_reply_from_p1", "icmp",
+     _echo(port=1, dst="10.0.1.254", plen=56))
+case("icmp_echo_reply_odd_length", "icmp", _echo(plen=57, sport=9))
+case("icmp_echo_reply_empty", "icmp", _echo(plen=0, sport=11, dport=5))
+case("icmp_echo_reply_1472", "icmp", _echo(plen=1472, sport=12))
+case("icmp_echo_reply_ttl1", "icmp", _echo(ttl=1, sport=13))
+case("icmp_echo_reply_padded", "icmp", lambda n: echo(lsk.pad_to(
+    frame(proto="icmp", dst="10.0.0.254", payload=b"e", sport=14), 60)))
+# an L2 broadcast frame to our unicast address: answered (Linux ignores
+# only IP-level broadcasts)
+case("icmp_echo_reply_l2_bcast_unicast_ip", "icmp",
+     _echo(dst_mac=BCAST_MAC, sport=15))
+case("icmp_echo_reply_tos_copied", "icmp", _echo(tos=0xB9, sport=19))
+# not answered; Linux's icmp_rcv counts them icmp.InErrors ("goto error")
+case("icmp_echo_subnet_bcast_ignored", "bugs",
+     _echo(dst="10.0.0.255", dst_mac=BCAST_MAC, sport=16))
+case("icmp_echo_limited_bcast_ignored", "bugs",
+     _echo(port=1, dst="255.255.255.255", dst_mac=BCAST_MAC, sport=17))
+
+
+def _echo_nop_options(n):
+    """Linux answers with the options ip_options_echo() rebuilds: record
+    route, timestamp, source route; NOPs and EOL are not copied, so a
+    request with only NOPs gets a reply without options (IHL 5)."""
+    fr = with_options(frame(tag=n, proto="icmp", dst="10.0.0.254",
+                            sport=20), NOPS)
+    p = echo(fr)
+    p.outputs = [lsk.echo_reply(frame(tag=n, proto="icmp", dst="10.0.0.254",
+                                      sport=20))]
+    return p
+
+
+case("icmp_echo_reply_drops_nop_options", "bugs", _echo_nop_options)
+
+
+def _arp_martian_sender(psrc):
+    """Linux answers a request only if ip_route_input_noref(tip, sip)
+    accepts it: a sender claiming one of our addresses or a loopback
+    address is a martian source, so no reply (and nothing learnt)."""
+    return lambda n: Part([(0, _arp_in(0, 1, psrc, "10.0.0.254",
+                                       "02:00:00:00:00:66"))], [],
+                          {"arp.InRequests": 1})
+
+
+# An error that cannot be routed back is not sent: Linux counts nothing
+# for it (icmp_out_count runs in __ip_make_skb, after the route lookup
+# icmp_send gives up on; no IPSTATS counter either)
+D("icmp_err_no_route_back_not_counted", ["InHdrErrors"], grp="bugs",
+  src="198.51.100.7", ttl=1)
+# ---------------------------------------------------- two addresses, port 0
+
+group("twoaddr", lsk.fixture_conf(extra=(
+    "address add 10.0.2.254/24 port 0\n"
+    "neigh add 10.0.2.1 lladdr 02:00:00:00:02:01\n")))
+MAC_2_1 = "02:00:00:00:02:01"
+
+
+def _via_2_1(dst):
+    return (0, MAC_2_1) if dst == "10.0.2.1" else lsk.fixture_route(dst)
+
+
+def _from_2_1(n, **kw):
+    return frame(tag=n, src="10.0.2.1", src_mac=MAC_2_1, **kw)
+
+
+# an error about a forwarded packet comes from the ingress port's first
+# address, whatever subnet the source is on
+case("twoaddr_error_source_is_first_address", "twoaddr", lambda n: ipdrop(
+    _from_2_1(n, ttl=1), "InHdrErrors").error(_from_2_1(n, ttl=1), 11, 0,
+                                               route=_via_2_1))
+case("twoaddr_error_source_original_destination", "twoaddr",
+     lambda n: local(frame(tag=n, dst="10.0.2.254", dport=3999)))
+# ARP asks from our address on the target's subnet
+case("twoaddr_arp_request_from_subnet_address", "twoaddr",
+     lambda n: unresolved(frame(tag=n, port=1, dst="10.0.2.7"), in_port=1,
+                          port=0, psrc="10.0.2.254"))
+case("twoaddr_arp_request_answered", "twoaddr", lambda n: _arp_req_answered(
+    0, "10.0.2.254", psrc="10.0.2.1", hwsrc=MAC_2_1))
+case("twoaddr_forward_to_second_subnet", "twoaddr", lambda n: fwd(
+    frame(tag=n, port=1, dst="10.0.2.1"), 0, MAC_2_1, in_port=1))
+case("twoaddr_echo_second_address", "twoaddr", lambda n: echo(
+    frame(tag=n, proto="icmp", dst="10.0.2.254")))
+D("twoaddr_second_address_martian_source", ["InAddrErrors"],
+  grp="twoaddr", src="10.0.2.254")
+
+
+case("arp_request_sender_our_address_not_answered", "bugs",
+     _arp_martian_sender("10.0.1.254"))
+case("arp_request_sender_loopback_not_answered", "bugs",
+     _arp_martian_sender("127.0.0.1"))
+case("icmp_echo_bad_csum", "icmp", lambda n: Part(
+    [(0, _with_icmp_csum(frame(tag=n, proto="icmp", dst="10.0.0.254"),
+                         0x1234))], [],
+    {"InReceives": 1, "InDelivers": 1, "icmp.InMsgs": 1, "icmp.InErrors": 1,
+     "icmp.InCsumErrors": 1}))
+# 4 bytes of ICMP (type 8, code 0, a checksum right for those 4 bytes)
+case("icmp_too_short", "icmp", lambda n: Part(
+    [(0, frame(proto=1, dst="10.0.0.254", payload=b"\x08\x00\xf7\xff",
+               ident=18))], [],
+    {"InReceives": 1, "InDelivers": 1, "icmp.InMsgs": 1,
+     "icmp.InErrors": 1}))
+case("icmp_in_dest_unreach_counted", "icmp", lambda n: Part(
+    [(0, _icmp_frame(3, 3, body=_quoted(n)))], [],
+    {"InReceives": 1, "InDelivers": 1, "icmp.InMsgs": 1,
+     "icmp.InDestUnreachs": 1}))
+case("icmp_in_time_exceeded_counted", "icmp", lambda n: Part(
+    [(0, _icmp_frame(11, 0, body=_quoted(n)))], [],
+    {"InReceives": 1, "InDelivers": 1, "icmp.InMsgs": 1,
+     "icmp.InTimeExcds": 1}))
+case("icmp_in_echo_reply_counted", "icmp", lambda n: Part(
+    [(0, _icmp_frame(0, 0, body=n.encode()))], [],
+    {"InReceives": 1, "InDelivers": 1, "icmp.InMsgs": 1,
+     "icmp.InEchoReps": 1}))
+
+# errors, one case per kind and per rule of the error's source and TOS
+D("icmp_err_time_exceeded", ["InHdrErrors"], grp="icmp", icmp=TIME_EXCEEDED,
+  ttl=1, sport=2001)
+D("icmp_err_time_exceeded_tos", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, ttl=1, tos=0xB9, sport=2002)
+D("icmp_err_time_exceeded_tos_ff", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, ttl=1, tos=0xFF, sport=2003)
+D("icmp_err_time_exceeded_from_p1", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, in_port=1, dst="10.0.0.1", ttl=1)
+# the source of an error about a forwarded packet is the ingress port's
+# address, even when the reply leaves by another port
+D("icmp_err_source_is_ingress_address", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, src="10.9.7.7", dst="10.0.1.1", ttl=1)
+D("icmp_err_time_exceeded_remote_src_p1", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, in_port=1, src="10.9.8.8", dst="10.0.0.1", ttl=1)
+D("icmp_err_quote_cut_at_576", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, ttl=1, plen=1400, sport=2004)
+D("icmp_err_quote_548_exactly", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, ttl=1, plen=548 - 28, sport=2005)
+D("icmp_err_quote_tcp", ["InHdrErrors"], grp="icmp", icmp=TIME_EXCEEDED,
+  ttl=1, proto="tcp", plen=40, sport=2006)
+case("icmp_err_quote_options", "icmp", lambda n: ipdrop(
+    with_options(frame(tag=n, ttl=1), NOPS), "InHdrErrors",
+    icmp=TIME_EXCEEDED))
+case("icmp_err_quote_padding_trimmed", "icmp", lambda n: ipdrop(
+    lsk.pad_to(frame(payload=b"x", ttl=1, sport=2007), 60), "InHdrErrors",
+    icmp=TIME_EXCEEDED))
+# an echo request is no error: errors about it are sent
+D("icmp_err_about_echo_request", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, proto="icmp", ttl=1, sport=2008)
+D("icmp_err_first_fragment", ["InHdrErrors"], grp="icmp",
+  icmp=TIME_EXCEEDED, ttl=1, df=False, mf=True, plen=600, sport=2009)
+D("icmp_err_net_unreach", ["InNoRoutes"], grp="icmp", icmp=NET_UNREACH,
+  dst="198.51.100.9", tos=0x28)
+D("icmp_err_net_unreach_from_p1_remote_src", ["InNoRoutes"], grp="icmp",
+  icmp=NET_UNREACH, in_port=1, src="10.9.9.9", dst="198.51.100.10")
+L("icmp_err_port_unreach", grp="icmp", dst="10.0.0.254", dport=3999)
+L("icmp_err_port_unreach_other_port_address", grp="icmp", dst="10.0.1.254",
+  dport=3998)
+L("icmp_err_port_unreach_from_p1", grp="icmp", in_port=1, dst="10.0.0.254",
+  dport=3997)
+L("icmp_err_port_unreach_big", grp="icmp", dst="10.0.0.254", dport=3996,
+  plen=1000)
+L("icmp_err_proto_unreach", grp="icmp", dst="10.0.0.254", proto=253)
+L("icmp_err_proto_unreach_other_port_address", grp="icmp", in_port=1,
+  dst="10.0.0.254", proto=254, plen=100)
+case("icmp_err_frag_needed", "mtu", lambda n: ipdrop(
+    frame(tag=n, plen=1100, tos=0x04), "FragFails", icmp=FRAG_NEEDED(1000)))
+
+# never about: an ICMP error, a non-first fragment, an L2 or IP broadcast
+# or multicast, a martian source
+case("icmp_never_about_dest_unreach", "icmp", lambda n: ipdrop(
+    _icmp_frame(3, 1, dst="10.0.1.1", ttl=1, body=_quoted(n)),
+    "InHdrErrors"))
+case("icmp_never_about_time_exceeded", "icmp", lambda n: ipdrop(
+    _icmp_frame(11, 0, dst="198.51.100.11", body=_quoted(n)), "InNoRoutes"))
+case("icmp_never_about_param_problem", "icmp", lambda n: ipdrop(
+    _icmp_frame(12, 0, dst="10.0.1.1", ttl=0, body=_quoted(n)),
+    "InHdrErrors"))
+case("icmp_never_about_redirect", "icmp", lambda n: ipdrop(
+    _icmp_frame(5, 1, dst="198.51.100.12", body=_quoted(n)), "InNoRoutes"))
+D("icmp_never_non_first_fragment_ttl1", ["InHdrErrors"], grp="icmp",
+  ttl=1, df=False, mf=True, frag=100, plen=200)
+D("icmp_never_last_fragment_noroute", ["InNoRoutes"], grp="icmp",
+  df=False, frag=185, dst="198.51.100.13", plen=200)
+L("icmp_never_l2_bcast_port_unreach", grp="icmp", dst="10.0.0.254",
+  dport=3995, dst_mac=BCAST_MAC)
+L("icmp_never_l2_mcast_proto_unreach", grp="icmp", dst="10.0.0.254",
+  proto=253, dst_mac=ALLHOSTS_MAC)
+L("icmp_never_subnet_bcast_proto_unreach", grp="icmp", dst="10.0.0.255",
+  proto=253)
+L("icmp_never_limited_bcast_port_unreach", grp="icmp",
+  dst="255.255.255.255", dst_mac=BCAST_MAC, dport=3994)
+L("icmp_never_zero_src_proto_unreach", grp="icmp", src="0.0.0.0",
+  dst="255.255.255.255", dst_mac=BCAST_MAC, proto=253)
+D("icmp_never_martian_src_ttl1", ["InAddrErrors"], grp="icmp",
+  src="127.0.0.1", ttl=1)
+D("icmp_never_l2_bcast_ttl1", ["InAddrErrors"], grp="icmp",
+  dst_mac=BCAST_MAC, ttl=1)
+D("icmp_never_blackhole", ["InDiscards"], grp="icmp", dst="192.0.2.77")
+D("icmp_never_mcast_dst", ["InDiscards"], grp="icmp", dst="239.1.1.2",
+  ttl=1)
+
+# ======================================================================
+# UDP delivery: `udp listen` services
+
+UDP_CONF = lsk.fixture_conf(extra=(
+    "udp listen 10.0.0.254:7 echo\n"
+    "udp listen 0.0.0.0:17 echo\n"
+    "udp listen 0.0.0.0:9 discard\n"
+    "udp listen 10.0.1.254:9 discard\n"
+    "udp listen 10.0.0.254:5000 pcap spec5000.pcap\n"
+    "udp listen 0.0.0.0:5000 pcap wild5000.pcap\n"
+    "udp listen 10.0.0.254:5001 pcap only5001.pcap\n"))
+group("udp", UDP_CONF, variants=("gro+cache",),
+      svc_files=("spec5000.pcap", "wild5000.pcap", "only5001.pcap"))
+
+ECHO7 = "10.0.0.254:7"
+ECHO17 = "0.0.0.0:17"
+
+
+def U(name, svc, reply_from=None, pcap=None, in_port=0, **kw):
+    """A datagram delivered to service svc."""
+    case(name, "udp", lambda n: udp_deliver(
+        frame(tag=n, port=in_port, **kw), svc, in_port=in_port,
+        reply_from=reply_from, pcap=pcap))
+
+
+def _udp_raw(dst, dport, payload, ulen=None, csum="fix", extra=b"",
+             sport=1000, port=0, **kw):
+    """A datagram with a chosen UDP length and checksum: ulen (default the
+    real length), csum 'fix' (over the ulen bytes), 'bad', or an int;
+    extra: bytes inside the IP datagram after the UDP datagram."""
+    src = kw.pop("src", lsk.PEER_IP[port])
+    real = 8 + len(payload)
+    ulen = real if ulen is None else ulen
+    hdr = struct.pack("!HHHH", sport, dport, ulen, 0)
+    body = hdr + payload
+    if csum in ("fix", "bad"):
+        cover = body[:max(8, min(ulen, len(body)))]
+        ph = bytes(IP(src=src, dst=dst))[12:20] + \
+            struct.pack("!BBH", 0, 17, len(cover))
+        c = checksum(ph + cover) or 0xFFFF
+        if csum == "bad":
+            c = (c + 1) & 0xFFFF or 1
+    else:
+        c = csum
+    body = body[:6] + struct.pack("!H", c) + body[8:] + extra
+    ip = IP(src=src, dst=dst, id=kw.pop("ident", 1), flags="DF",
+            ttl=kw.pop("ttl", 64), proto=17) / Raw(body)
+    return bytes(Ether(dst=kw.pop("dst_mac", lsk.PORT_MAC[port]),
+                       src=lsk.PEER_MAC[port]) / ip)
+
+
+def _udp_drop(fr, *counters, in_port=0):
+    return ipdrop(fr, "InDelivers", *counters, in_port=in_port)
+
+
+U("udp_echo_reply", ECHO7, "10.0.0.254", dst="10.0.0.254", dport=7)
+U("udp_echo_reply_from_p1", ECHO7, "10.0.0.254", in_port=1,
+  dst="10.0.0.254", dport=7)
+U("udp_echo_reply_tos_ttl_not_copied", ECHO7, "10.0.0.254",
+  dst="10.0.0.254", dport=7, tos=0xB8, ttl=9, df=False)
+U("udp_echo_wildcard_other_address", ECHO17, "10.0.1.254",
+  dst="10.0.1.254", dport=17)
+# a broadcast is answered from the egress port's address
+U("udp_echo_wildcard_subnet_bcast", ECHO17, "10.0.0.254",
+  dst="10.0.0.255", dport=17, dst_mac=BCAST_MAC)
+U("udp_echo_wildcard_other_subnet_bcast", ECHO17, "10.0.0.254",
+  dst="10.0.1.255", dport=17, dst_mac=BCAST_MAC)
+U("udp_echo_wildcard_limited_bcast_p1", ECHO17, "10.0.1.254", in_port=1,
+  dst="255.255.255.255", dport=17, dst_mac=BCAST_MAC)
+U("udp_echo_empty", ECHO7, "10.0.0.254", dst="10.0.0.254", dport=7, plen=0,
+  sport=1001)
+U("udp_echo_1472", ECHO7, "10.0.0.254", dst="10.0.0.254", dport=7,
+  plen=1472, sport=1002)
+U("udp_echo_ttl1", ECHO7, "10.0.0.254", dst="10.0.0.254", dport=7, ttl=1,
+  sport=1003)
+U("udp_echo_l2_bcast_unicast_ip", ECHO7, "10.0.0.254", dst="10.0.0.254",
+  dport=7, dst_mac=BCAST_MAC, sport=1004)
+case("udp_echo_zero_csum_accepted", "udp", lambda n: udp_deliver(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), csum=0, sport=1005),
+    ECHO7, reply_from="10.0.0.254"))
+case("udp_echo_short_ulen_trimmed", "udp", lambda n: udp_deliver(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), sport=1006,
+             extra=b"NOT-PART-OF-THE-DATAGRAM"), ECHO7,
+    reply_from="10.0.0.254"))
+case("udp_echo_padded", "udp", lambda n: udp_deliver(lsk.pad_to(
+    frame(dst="10.0.0.254", dport=7, payload=b"u", sport=1007), 60),
+    ECHO7, reply_from="10.0.0.254"))
+case("udp_echo_train", "udp", lambda n: [udp_deliver(
+    frame(tag="%s#%d" % (n, i), dst="10.0.0.254", dport=7, sport=1008,
+          ident=i + 1, plen=300), ECHO7, reply_from="10.0.0.254")
+    for i in range(6)])
+U("udp_discard_wildcard", "0.0.0.0:9", dst="10.0.0.254", dport=9)
+U("udp_discard_specific_beats_wildcard", "10.0.1.254:9", dst="10.0.1.254",
+  dport=9)
+U("udp_discard_bcast_to_wildcard_only", "0.0.0.0:9", in_port=1,
+  dst="10.0.1.255", dport=9, dst_mac=BCAST_MAC)
+U("udp_pcap_specific", "10.0.0.254:5000", pcap="spec5000.pcap",
+  dst="10.0.0.254", dport=5000)
+U("udp_pcap_wildcard_other_address", "0.0.0.0:5000", pcap="wild5000.pcap",
+  dst="10.0.1.254", dport=5000)
+U("udp_pcap_wildcard_subnet_bcast", "0.0.0.0:5000", pcap="wild5000.pcap",
+  dst="10.0.0.255", dport=5000, dst_mac=BCAST_MAC)
+U("udp_pcap_wildcard_limited_bcast", "0.0.0.0:5000", pcap="wild5000.pcap",
+  in_port=1, dst="255.255.255.255", dport=5000, dst_mac=BCAST_MAC)
+case("udp_pcap_padding_trimmed", "udp", lambda n: udp_deliver(lsk.pad_to(
+    frame(dst="10.0.0.254", dport=5000, payload=b"p", sport=1009), 60),
+    "10.0.0.254:5000", pcap="spec5000.pcap"))
+case("udp_pcap_trailer_trimmed", "udp", lambda n: udp_deliver(
+    frame(tag=n, dst="10.0.0.254", dport=5000, plen=200) +
+    bytes(range(50)), "10.0.0.254:5000", pcap="spec5000.pcap"))
+case("udp_pcap_train_members", "udp", lambda n: [udp_deliver(
+    frame(tag="%s#%d" % (n, i), dst="10.0.0.254", dport=5000, sport=1010,
+          ident=100 + i, plen=200 if i < 4 else 80), "10.0.0.254:5000",
+    pcap="spec5000.pcap") for i in range(5)])
+L("udp_specific_gets_no_bcast", grp="udp", dst="10.0.0.255", dport=5001,
+  dst_mac=BCAST_MAC)
+L("udp_specific_other_address_noport", grp="udp", dst="10.0.1.254",
+  dport=5001)
+L("udp_noport_icmp", grp="udp", dst="10.0.0.254", dport=3999)
+L("udp_noport_subnet_bcast_ignored", grp="udp", dst="10.0.0.255",
+  dport=3999, dst_mac=BCAST_MAC)
+L("udp_noport_limited_bcast_ignored", grp="udp", dst="255.255.255.255",
+  dport=3999, dst_mac=BCAST_MAC)
+case("udp_len_lt_8", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), ulen=4),
+    "udp.InErrors"))
+case("udp_len_0", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), ulen=0),
+    "udp.InErrors"))
+case("udp_len_gt_ip_payload", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), ulen=8 + 100 + 200),
+    "udp.InErrors"))
+case("udp_header_cut_by_ip_length", "udp", lambda n: _udp_drop(
+    patch_ip(frame(dst="10.0.0.254", dport=7, plen=0, sport=1011),
+             tot_len=24, l3_len=24), "udp.InErrors"))
+case("udp_bad_csum_to_listener", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), csum="bad"),
+    "udp.InCsumErrors", "udp.InErrors"))
+# the checksum is checked before the port: no NoPorts, no ICMP
+case("udp_bad_csum_no_port", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 3993, b"|%s|" % n.encode(), csum="bad"),
+    "udp.InCsumErrors", "udp.InErrors"))
+case("udp_bad_csum_short_ulen", "udp", lambda n: _udp_drop(
+    _udp_raw("10.0.0.254", 7, b"|%s|" % n.encode(), csum="bad",
+             extra=b"tail"), "udp.InCsumErrors", "udp.InErrors"))
+
+
+def _frags_of(whole, size, order=None):
+    ip = lsk.l3_of(whole)
+    frs = [bytes(Ether(dst=P0_MAC, src=A_MAC, type=0x0800)) + f
+           for f in lsk.fragments(ip, 20 + size)]
+    return [frs[i] for i in order] if order else frs
+
+
+def _reasm_echo(order=None, plen=900, size=512):
+    """Fragments of a datagram to the echo service (in the given order):
+    reassembled, delivered once, echoed whole."""
+    def b(n):
+        whole = frame(dst="10.0.0.254", dport=7, sport=1012, df=False,
+                      ident=4242 + plen, tag=n, plen=plen)
+        frs = _frags_of(whole, size, order)
+        p = Part([(0, f) for f in frs], [lsk.udp_echo_reply(whole,
+                                                            "10.0.0.254")],
+                 {"InReceives": len(frs), "ReasmReqds": len(frs),
+                  "ReasmOKs": 1, "InDelivers": 1, "udp.InDatagrams": 1,
+                  "udp.OutDatagrams": 1})
+        p.svc_counts[ECHO7] += 1
+        return p
+    return b
+
+
+def _reasm_noport(n):
+    """A reassembled datagram to a closed port: port unreachable quoting
+    the reassembled datagram (its header: whole length, no fragment
+    bits)."""
+    whole = frame(dst="10.0.0.254", dport=3990, sport=1013, df=False,
+                  ident=777, tag=n, plen=1200)
+    frs = _frags_of(whole, 256)
+    p = Part([(0, f) for f in frs], [],
+             {"InReceives": len(frs), "ReasmReqds": len(frs), "ReasmOKs": 1,
+              "InDelivers": 1, "udp.NoPorts": 1})
+    return p.error(whole, 3, 3)
+
+
+def _reasm_incomplete(n):
+    """The first fragment alone: held for reassembly, nothing delivered
+    (and nothing leaks at exit)."""
+    whole = frame(dst="10.0.0.254", dport=7, sport=1014, df=False,
+                  ident=778, tag=n, plen=900)
+    frs = _frags_of(whole, 512)[:1]
+    return Part([(0, f) for f in frs], [],
+                {"InReceives": 1, "ReasmReqds": 1})
+
+
+case("udp_reassembled_then_echoed", "udp", _reasm_echo())
+case("udp_reassembled_out_of_order", "udp", _reasm_echo([2, 0, 1], 1100))
+case("udp_reassembled_8_fragments", "udp", _reasm_echo(None, 1300, 168))
+case("udp_reassembled_noport_icmp", "udp", _reasm_noport)
+case("udp_reassembly_incomplete_held", "udp", _reasm_incomplete)
+case("icmp_err_port_unreach_quote_cut_to_udp_length", "udp",
+     lambda n: local(_udp_raw("10.0.0.254", 3992, b"|%s|" % n.encode(),
+                              extra=b"BEYOND-THE-UDP-LENGTH")))
+
+# ======================================================================
+# Filter: `filter add accept|drop ...`, first match wins, default accept;
+# a drop counts ip.InDiscards and filter.Dropped for every datagram
+
+FILTER_CONF = lsk.fixture_conf(extra=(
+    "filter add accept proto udp src 10.0.0.1/32 dport 5353\n"
+    "filter add drop proto udp dport 5353\n"
+    "filter add drop proto udp dst 10.9.0.0/16 dport 53\n"
+    "filter add drop proto tcp dport 23\n"
+    "filter add drop src 10.0.0.66/32\n"
+    "filter add drop proto icmp dst 10.0.0.254/32\n"
+    "filter add drop proto 253\n"
+    "filter add drop proto udp sport 6000-6009 dst 10.0.1.0/24\n"
+    "filter add drop dst 203.0.113.0/24\n"))
+group("filter", FILTER_CONF, variants=("gro+cache",))
+
+
+def filtered(fr, in_port=0):
+    return ipdrop(fr, "InDiscards", "filter.Dropped", in_port=in_port)
+
+
+def FD(name, **kw):
+    case(name, "filter", lambda n: filtered(frame(tag=n, **kw)))
+
+
+def FF(name, **kw):
+    case(name, "filter", lambda n: fwd(frame(tag=n, **kw), 1, B_MAC))
+
+
+FD("filter_drop_udp_dst_dport", dst="10.9.1.1", dport=53)
+FF("filter_other_dport_accepted", dst="10.9.1.1", dport=54)
+FF("filter_other_dst_accepted", dst="10.0.1.1", dport=53)
+FF("filter_first_match_accept", dst="10.0.1.1", dport=5353)
+FD("filter_first_match_drop", src="10.0.0.2", dst="10.0.1.1", dport=5353)
+FD("filter_tcp_dport", proto="tcp", dst="10.0.1.1", dport=23)
+FF("filter_udp_not_tcp_rule", dst="10.0.1.1", dport=23)
+FD("filter_src_host_udp", src="10.0.0.66", dst="10.0.1.1")
+FD("filter_src_host_icmp", src="10.0.0.66", dst="10.0.1.1", proto="icmp")
+FD("filter_src_host_to_us", src="10.0.0.66", dst="10.0.0.254")
+FD("filter_icmp_to_us", proto="icmp", dst="10.0.0.254")
+case("filter_icmp_other_address_answered", "filter", lambda n: echo(
+    frame(tag=n, proto="icmp", dst="10.0.1.254")))
+FD("filter_proto_253", proto=253, dst="10.0.1.1")
+FD("filter_proto_253_to_us_no_icmp", proto=253, dst="10.0.0.254")
+FD("filter_sport_range_low", sport=6000, dst="10.0.1.1")
+FD("filter_sport_range_mid", sport=6005, dst="10.0.1.1")
+FD("filter_sport_range_high", sport=6009, dst="10.0.1.1")
+FF("filter_sport_range_above", sport=6010, dst="10.0.1.1")
+FF("filter_sport_range_below", sport=5999, dst="10.0.1.1")
+FF("filter_sport_range_other_dst", sport=6005, dst="10.9.1.1")
+# PRE_ROUTING: before routing (no ICMP for a dropped no-route or TTL 1)
+FD("filter_before_route_no_icmp", dst="203.0.113.5")
+FD("filter_before_ttl_no_icmp", dst="10.9.1.1", dport=53, ttl=1)
+# after the header checks
+case("filter_after_ip_checks", "filter", lambda n: ipdrop(
+    patch_ip(frame(tag=n, dst="10.9.1.1", dport=53), csum="bad"),
+    "InCsumErrors", "InHdrErrors"))
+# a non-first fragment has no ports to match
+FF("filter_non_first_fragment_no_ports", dst="10.9.1.1", df=False,
+   frag=100, proto=17,
+   payload=struct.pack("!HHHH", 1000, 53, 40, 0) + b"x" * 32)
+case("filter_train_dropped", "filter", lambda n: [filtered(
+    frame(tag="%s#%d" % (n, i), dst="10.9.2.2", dport=53, sport=7000,
+          ident=i + 1, plen=200)) for i in range(8)])
+case("filter_train_accepted", "filter", lambda n: [fwd(
+    frame(tag="%s#%d" % (n, i), dst="10.9.2.2", dport=55, sport=7001,
+          ident=i + 1, plen=200), 1, B_MAC) for i in range(8)])
+case("filter_trains_interleaved", "filter", lambda n: [
+    (filtered if i % 2 else lambda f: fwd(f, 1, B_MAC))(
+        frame(tag="%s#%d" % (n, i), dst="10.9.3.3", dport=53 if i % 2 else
+              56, sport=7002, ident=i + 1, plen=100)) for i in range(10)])
+
+
+# ======================================================================
+# What one run of some cases must show
+
+class Expect:
+    """Everything the cases of one run expect together, frames in canon()
+    form (IP ID and header checksum of what listack originates masked)."""
+
+    def __init__(self, cases, nports, svc_files=()):
+        self.nports = nports
+        self.cases = cases
+        self.svc_files = tuple(svc_files)
+        self.req = [[] for _ in range(nports)]      # must be sent
+        self.err = [[] for _ in range(nports)]      # ICMP errors owed
+        self.opt = [[] for _ in range(nports)]      # may be sent
+        self.arpreq = [[] for _ in range(nports)]   # one per neighbour
+        self.seq = [[] for _ in range(nports)]      # all, in input order
+        self.key = {}       # canon frame -> order key (lsk.out_key)
+        self.owner = {}     # canon frame -> case name
+        self.counters = collections.Counter(lsk.zero_counters())
+        self.svc_frames = collections.defaultdict(list)
+        self.svc_counts = collections.Counter()
+        self.n_errors = 0
+        seen = set()
+        for c in cases:
+            self.counters.update(c.counters())
+            for pt in c.parts:
+                for lst, dest in ((pt.outputs, self.req),
+                                  (pt.errors, self.err),
+                                  (pt.optional, self.opt)):
+                    for q, b in lst:
+                        self._add(dest, q, b, pt.in_port, c.name)
+                self.n_errors += len(pt.errors)
+                for q, t, psrc in pt.arp:
+                    if t not in seen:
+                        seen.add(t)
+                        self._add(self.arpreq, q,
+                                  lsk.arp_request_from_us(q, t, psrc=psrc),
+                                  pt.in_port, c.name)
+                for f, frs in pt.svc_frames.items():
+                    self.svc_frames[f] += frs
+                self.svc_counts.update(pt.svc_counts)
+        # up to ICMP_BURST errors are always sent (the bucket starts full)
+        self.rate_limited = self.n_errors > lsk.ICMP_BURST
+
+    def _add(self, dest, q, b, in_port, name):
+        cb = lsk.canon(b)
+        dest[q].append(cb)
+        self.seq[q].append(cb)
+        self.key[cb] = lsk.out_key(in_port, b)
+        self.owner.setdefault(cb, name)
+
+    def required(self, p):
+        r = collections.Counter(self.req[p]) + \
+            collections.Counter(self.arpreq[p])
+        if not self.rate_limited:
+            r += collections.Counter(self.err[p])
+        return r
+
+    def allowed(self, p):
+        a = self.required(p) + collections.Counter(self.opt[p])
+        if self.rate_limited:
+            a += collections.Counter(self.err[p])
+        return a
+
+
+def _attribute(b, names):
     for nm in names:
         if ("|%s|" % nm).encode() in b or ("|%s#" % nm).encode() in b:
             return nm
     return "?"
 
 
-def check_outputs(res, cases, nports, strict=True):
+def _is_arp_request(b):
+    return lsk.is_arp(b) and len(b) >= 22 and b[21] == 1
+
+
+def check_outputs(res, E, strict=True):
     reasons = []
-    owner = _owner_maps(cases)
-    names = [c.name for c in cases]
-    for p in range(nports):
-        act = res.outputs.get(p)
-        exp = [b for c in cases for b in c.outputs(p)]
-        if act is None:
-            if exp:
+    names = [c.name for c in E.cases]
+    for p in range(E.nports):
+        raw = res.outputs.get(p)
+        if raw is None:
+            if E.required(p):
                 reasons.append("out%d.pcap missing" % p)
-            act = []
-        ce, ca = collections.Counter(exp), collections.Counter(act)
-        missing = list((ce - ca).elements())
-        extra = list((ca - ce).elements())
+            raw = []
+        bad = [b for b in raw if lsk.originated(b) and not lsk.ip_hdr_ok(b)]
+        if bad:
+            reasons.append("port %d: %d frame(s) listack originated with a "
+                           "bad IP header checksum, e.g. %s" % (
+                               p, len(bad), lsk.describe(bad[0])))
+        act = [lsk.canon(b) for b in raw]
+        ca = collections.Counter(act)
+        # an unanswered request is repeated every second: copies are fine
+        for f in set(E.arpreq[p]):
+            ca[f] = min(ca[f], 1)
+        missing = list((E.required(p) - ca).elements())
+        extra = list((ca - E.allowed(p)).elements())
         if missing or extra:
             msg = "port %d output: %d expected, %d sent" % (
-                p, len(exp), len(act))
+                p, sum(E.required(p).values()), len(act))
             if missing:
                 m = missing[0]
                 msg += "; %d missing, e.g. %s from %s" % (
-                    len(missing), lsk.describe(m), owner.get(m, "?"))
+                    len(missing), lsk.describe(m), E.owner.get(m, "?"))
             if extra:
                 x = extra[0]
-                who = _attribute(x, {}, names)
+                who = _attribute(x, names)
                 msg += "; %d unexpected, e.g. %s from %s" % (
                     len(extra), lsk.describe(x), who)
                 if missing:
                     # pair with a missing frame of the same case for a diff
-                    cand = [m for m in missing if owner.get(m) == who] or \
+                    cand = [m for m in missing if E.owner.get(m) == who] or \
                         missing
                     m = cand[0]
                     d = lsk.first_diff(m, x)
-                    msg += " (first difference at byte %s: expected %s got %s)" % (
-                        d, m[d:d + 4].hex() if d is not None else "",
-                        x[d:d + 4].hex() if d is not None else "")
+                    msg += " (first difference at byte %s: expected %s got " \
+                        "%s)" % (d, m[d:d + 4].hex() if d is not None else "",
+                                 x[d:d + 4].hex() if d is not None else "")
             reasons.append(msg)
             continue
-        # Per-flow order over the whole run: frames of one flow that came
-        # in on one port leave in the order they arrived (the cases of a
-        # batch often share a 5-tuple, so this spans cases).
-        key_of = {}
-        by_flow_e = collections.defaultdict(list)
-        for c in cases:
-            for pt in c.parts:
-                for q, b in pt.outputs:
-                    if q == p:
-                        k = (pt.in_port, lsk.flow_key(b))
-                        key_of[b] = k
-                        by_flow_e[k].append(b)
-        by_flow_a = collections.defaultdict(list)
+        # Per-flow order over the whole run (the cases of a batch often
+        # share a 5-tuple, so this spans cases): forwarded frames of one
+        # flow from one port, ICMP errors about one flow, ... leave in the
+        # order their inputs came. Frames that may be missing (rate limit)
+        # are compared among those sent.
+        present = collections.Counter(act)
+        by_key_e = collections.defaultdict(list)
+        for b in E.seq[p]:
+            if present[b] and E.key[b][0] != "arp":
+                present[b] -= 1
+                by_key_e[E.key[b]].append(b)
+        by_key_a = collections.defaultdict(list)
         for b in act:
-            by_flow_a[key_of[b]].append(b)
-        for k, seq in by_flow_e.items():
-            if by_flow_a[k] != seq:
-                i = next(i for i, (a, e) in enumerate(zip(by_flow_a[k], seq))
-                         if a != e)
+            if E.key[b][0] != "arp":
+                by_key_a[E.key[b]].append(b)
+        for k, seq in by_key_e.items():
+            if by_key_a[k] != seq:
+                i = next((i for i, (a, e) in enumerate(zip(by_key_a[k], seq))
+                          if a != e), min(len(seq), len(by_key_a[k])))
+                got = by_key_a[k][i] if i < len(by_key_a[k]) else b""
+                exp = seq[i] if i < len(seq) else b""
                 reasons.append(
-                    "port %d: per-flow order broken for flow %s from port "
-                    "%s at its frame #%d: expected %s (%s) got %s (%s)" % (
-                        p, _flow_text(k[1]), k[0], i, lsk.describe(seq[i]),
-                        owner.get(seq[i]), lsk.describe(by_flow_a[k][i]),
-                        owner.get(by_flow_a[k][i])))
+                    "port %d: per-flow order broken for %s at its frame #%d:"
+                    " expected %s (%s) got %s (%s)" % (
+                        p, _key_text(k), i, lsk.describe(exp),
+                        E.owner.get(exp), lsk.describe(got),
+                        E.owner.get(got)))
                 break
-        for c in cases:
-            if not (c.strict_order and strict):
+        if not strict:
+            continue
+        for c in E.cases:
+            if not c.strict_order:
                 continue
-            exp_c = c.outputs(p)
+            exp_c = [lsk.canon(b) for b in c.outputs(p)
+                     if not lsk.originated(b)]
             s = set(exp_c)
             act_c = [b for b in act if b in s]
             if act_c != exp_c:
@@ -1022,6 +2039,14 @@ def check_outputs(res, cases, nports, strict=True):
     return reasons
 
 
+def _key_text(k):
+    if k and k[0] == "icmp-error":
+        return "ICMP errors about %s from port %s" % (_flow_text(k[2]), k[1])
+    if k and k[0] in ("icmp", "sent", "arp"):
+        return "frames we originate %r" % (k,)
+    return "flow %s from port %s" % (_flow_text(k[1]), k[0])
+
+
 def _flow_text(k):
     if not k:
         return "non-IPv4"
@@ -1030,7 +2055,14 @@ def _flow_text(k):
     return "%s:%s>%s:%s/%d" % (ip(src), sp, ip(dst), dp, proto)
 
 
-def check_stats(res, cases, nports):
+def _stage(st, name):
+    for s in st.get("stages") or []:
+        if s.get("name") == name:
+            return s
+    return {}
+
+
+def check_stats(res, E):
     reasons = []
     st = res.stats
     if st is None:
@@ -1039,27 +2071,70 @@ def check_stats(res, cases, nports):
     if mb != 0:
         reasons.append("mbufs_in_use %r (expected 0)" % (mb,))
     got = lsk.flat_counters(st)
-    exp = expected_counters(cases)
+    exp = collections.Counter(E.counters)
+    outs = [res.outputs.get(p) or [] for p in range(E.nports)]
+    # ARP requests: one per neighbour to resolve (retried each second
+    # while unanswered), plus those the cases allow
+    nreq = 0
+    for p in range(E.nports):
+        cnt = collections.Counter(lsk.canon(b) for b in outs[p])
+        for f in set(E.arpreq[p]):
+            nreq += max(1, cnt[f])
+        for f in set(E.opt[p]):
+            if _is_arp_request(f):
+                nreq += cnt[f]
+    exp["arp.OutRequests"] += nreq
+    skip = set()
+    if E.rate_limited:
+        # which errors the bucket lets through depends on time: each
+        # error is sent or counted OutRateLimited, the first 50 are sent
+        skip = set(lsk.ICMP_OUT_LIMITED)
+        errs = collections.Counter(f for p in range(E.nports)
+                                   for f in E.err[p])
+        sent_all = collections.Counter(lsk.canon(b) for o in outs
+                                       for b in o)
+        sent = sum((sent_all & errs).values())
+        limited = got.get("icmp.OutRateLimited")
+        if limited is None or sent + limited != E.n_errors:
+            reasons.append("ICMP errors: %d owed, %d sent + %s "
+                           "OutRateLimited" % (E.n_errors, sent, limited))
+        if sent < min(lsk.ICMP_BURST, E.n_errors):
+            reasons.append("ICMP errors: only %d sent of %d owed (the "
+                           "first %d never wait for tokens)" % (
+                               sent, E.n_errors, lsk.ICMP_BURST))
+        types = collections.Counter(lsk.icmp_type_of(b) for o in outs
+                                    for b in o if lsk.originated(b))
+        for k, t in (("icmp.OutDestUnreachs", 3), ("icmp.OutTimeExcds", 11)):
+            if got.get(k) != types[t]:
+                reasons.append("%s %s, but %d sent" % (k, got.get(k),
+                                                       types[t]))
+        want = types[3] + types[11] + (got.get("icmp.OutEchoReps") or 0)
+        if got.get("icmp.OutMsgs") != want:
+            reasons.append("icmp.OutMsgs %s, expected %d (sent)" % (
+                got.get("icmp.OutMsgs"), want))
     diffs = ["%s expected %d got %s" % (k, exp[k], got.get(k))
-             for k in sorted(exp) if got.get(k) != exp[k]]
+             for k in sorted(exp) if k not in skip and got.get(k) != exp[k]]
     if diffs:
         reasons.append("counters: " + ", ".join(diffs))
     ip = st.get("ip") or {}
     try:
-        tot = sum(ip[d] for d in lsk.DISPOSITIONS)
+        # fragments reassembled for us: each counted by InReceives, the
+        # datagram they make by InDelivers
+        tot = sum(ip[d] for d in lsk.DISPOSITIONS) + \
+            ip.get("ReasmReqds", 0) - ip.get("ReasmOKs", 0)
         if tot != ip["InReceives"]:
-            reasons.append("sum of dispositions %d != InReceives %d" % (
-                tot, ip["InReceives"]))
+            reasons.append("sum of dispositions (+ReasmReqds-ReasmOKs) %d "
+                           "!= InReceives %d" % (tot, ip["InReceives"]))
     except (KeyError, TypeError) as e:
         reasons.append("ip counters incomplete: %s" % e)
     ports = st.get("ports")
-    if not isinstance(ports, list) or len(ports) != nports:
-        reasons.append("ports: expected %d entries, got %r" % (nports, ports))
+    if not isinstance(ports, list) or len(ports) != E.nports:
+        reasons.append("ports: expected %d entries, got %r" % (E.nports,
+                                                               ports))
     else:
-        for p in range(nports):
-            e = {"id": p, "rx": sum(len(c.inputs(p)) for c in cases),
-                 "tx": sum(len(c.outputs(p)) for c in cases),
-                 "rx_dropped": 0, "tx_dropped": 0}
+        for p in range(E.nports):
+            e = {"id": p, "rx": sum(len(c.inputs(p)) for c in E.cases),
+                 "tx": len(outs[p]), "rx_dropped": 0, "tx_dropped": 0}
             g = ports[p] if isinstance(ports[p], dict) else {}
             bad = ["%s expected %d got %s" % (k, v, g.get(k))
                    for k, v in e.items() if g.get(k) != v]
@@ -1079,49 +2154,149 @@ def check_stats(res, cases, nports):
             reasons.append("stage names %s (lacking %s)" % (names, lacking))
     except Exception as e:
         reasons.append("stages malformed: %s" % e)
+        stages = None
+    # the route cache: looked up once per entry ip4_route saw
+    rc = st.get("route_cache") or {}
+    conf = _run_conf(res)
+    hits, misses = rc.get("Hits"), rc.get("Misses")
+    if stages is not None and hits is not None and misses is not None:
+        routed = _stage(st, "ip4_route").get("packets", 0)
+        if "\nroute-cache on" in conf:
+            if hits + misses != routed:
+                reasons.append("route_cache Hits %d + Misses %d != %d "
+                               "entries routed" % (hits, misses, routed))
+            elif routed and not misses:
+                reasons.append("route_cache: %d entries routed without a "
+                               "miss" % routed)
+        elif hits or misses:
+            reasons.append("route_cache Hits %s Misses %s with the cache "
+                           "off" % (hits, misses))
+    # services: datagrams each `udp listen` service took
+    svcs = st.get("services")
+    if E.svc_counts or svcs:
+        if not isinstance(svcs, list):
+            reasons.append("services: %r" % (svcs,))
+        else:
+            gotc = {s.get("listen"): s.get("datagrams") for s in svcs}
+            for k in set(gotc) | set(E.svc_counts):
+                if gotc.get(k) != E.svc_counts[k]:
+                    reasons.append("services %s datagrams %s, expected %d"
+                                   % (k, gotc.get(k), E.svc_counts[k]))
     return reasons
 
 
-def check_run(res, cases, nports, strict=True):
+def _run_conf(res):
+    """The config text the run used."""
+    cmd = res.cmd or []
+    name = cmd[cmd.index("--config") + 1] if "--config" in cmd[:-1] else None
+    try:
+        with open(os.path.join(res.workdir, name)) as f:
+            return "\n" + f.read()
+    except (OSError, TypeError):
+        return ""
+
+
+def check_svc_files(res, E, strict=True):
+    """What pcap services wrote: each datagram's frame as it arrived."""
+    reasons = []
+    for f in E.svc_files:
+        try:
+            got = lsk.read_pcap(os.path.join(res.workdir, f))
+        except Exception as e:
+            reasons.append("%s unreadable: %s" % (f, e))
+            continue
+        exp = E.svc_frames.get(f, [])
+        if got is None:
+            reasons.append("%s not written" % f)
+            continue
+        if got == exp:
+            continue
+        if not strict and collections.Counter(got) == \
+                collections.Counter(exp):
+            flows = lambda fs: collections.defaultdict(list, [  # noqa: E731
+                (k, [b for b in fs if lsk.flow_key(b) == k])
+                for k in {lsk.flow_key(b) for b in fs}])
+            if flows(got) == flows(exp):
+                continue
+        missing = list((collections.Counter(exp) -
+                        collections.Counter(got)).elements())
+        extra = list((collections.Counter(got) -
+                      collections.Counter(exp)).elements())
+        msg = "%s: %d frames, expected %d" % (f, len(got), len(exp))
+        if missing:
+            msg += "; missing e.g. %s" % lsk.describe(missing[0])
+        if extra:
+            msg += "; unexpected e.g. %s" % lsk.describe(extra[0])
+            if missing:
+                d = lsk.first_diff(missing[0], extra[0])
+                msg += " (first difference at byte %s)" % d
+        if not missing and not extra:
+            msg += "; same frames in another order"
+        reasons.append(msg)
+    return reasons
+
+
+def check_run(res, cases, nports, strict=True, svc_files=(), E=None):
     """strict=False: only per-flow order counts (GRO may let one flow's
     train overtake another flow's datagrams)."""
     if res.timed_out:
         return ["timed out (stderr: %s)" % res.stderr_tail()]
+    if E is None:
+        E = Expect(cases, nports, svc_files)
     reasons = []
     if res.rc != 0:
         reasons.append("exit status %s (stderr: %s)" % (res.rc,
                                                         res.stderr_tail()))
-    reasons += check_stats(res, cases, nports)
-    reasons += check_outputs(res, cases, nports, strict)
+    reasons += check_stats(res, E)
+    reasons += check_outputs(res, E, strict)
+    reasons += check_svc_files(res, E, strict)
     return reasons
 
 
-def comparable(res):
-    st = res.stats or {}
-    return (lsk.flat_counters(st), st.get("ports"), st.get("mbufs_in_use"))
-
-
-def compare_modes(rl, rs, nports, strict=True):
+def compare_modes(rl, rs, E, strict=True):
+    """list and single: the same forwarded frames in the same order (or
+    the same per flow with GRO), the same frames originated (ICMP errors
+    aside when the rate limit decides), the same counters."""
     reasons = []
-    for p in range(nports):
+    for p in range(E.nports):
         a, b = rl.outputs.get(p) or [], rs.outputs.get(p) or []
-        if a != b:
-            if sorted(a) == sorted(b) and not strict:
-                continue    # per-flow order is checked against the input
-            if sorted(a) == sorted(b):
-                reasons.append("list and single: port %d same frames in a "
-                               "different order" % p)
+        fa = [x for x in a if not lsk.originated(x)]
+        fb = [x for x in b if not lsk.originated(x)]
+        if fa != fb:
+            if sorted(fa) == sorted(fb):
+                if strict:
+                    reasons.append("list and single: port %d forwarded the "
+                                   "same frames in a different order" % p)
             else:
-                reasons.append("list and single: port %d outputs differ "
-                               "(%d vs %d frames)" % (p, len(a), len(b)))
+                reasons.append("list and single: port %d forwarded "
+                               "different frames (%d vs %d)" % (
+                                   p, len(fa), len(fb)))
+
+        def gen(o):
+            c = collections.Counter(
+                lsk.canon(x) for x in o if lsk.originated(x) and not (
+                    E.rate_limited and lsk.is_icmp_error(x)))
+            for f in list(c):
+                if _is_arp_request(f):
+                    c[f] = 1    # retries
+            return c
+        if gen(a) != gen(b):
+            reasons.append("list and single: port %d originated different "
+                           "frames (%d vs %d)" % (p, sum(gen(a).values()),
+                                                  sum(gen(b).values())))
     if rl.stats is not None and rs.stats is not None:
-        cl, cs = comparable(rl), comparable(rs)
-        if cl != cs:
-            d = [k for k in cl[0] if cl[0][k] != cs[0].get(k)]
-            reasons.append("list and single counters differ: %s%s" % (
-                ", ".join("%s %s/%s" % (k, cl[0][k], cs[0].get(k))
-                          for k in d),
-                "" if cl[1] == cs[1] else " ports differ"))
+        skip = {"arp.OutRequests"}
+        if E.rate_limited:
+            skip |= set(lsk.ICMP_OUT_LIMITED)
+        cl = lsk.flat_counters(rl.stats)
+        cs = lsk.flat_counters(rs.stats)
+        d = [k for k in cl if k not in skip and cl[k] != cs.get(k)]
+        if d:
+            reasons.append("list and single counters differ: %s" % (
+                ", ".join("%s %s/%s" % (k, cl[k], cs.get(k)) for k in d)))
+        if rl.stats.get("ports") != rs.stats.get("ports") and \
+                not E.rate_limited and not any(E.arpreq):
+            reasons.append("list and single: ports counters differ")
     return reasons
 
 
@@ -1196,6 +2371,7 @@ def run_group_once(ctx, grp, cases):
     for c in cases:
         for p in range(grp.nports):
             inputs[p] += c.inputs(p)
+    E = Expect(cases, grp.nports, grp.svc_files)
     label = grp.name if len(cases) > 1 else cases[0].name
     variants = [("", "")] + [(v, VARIANTS[v]) for v in grp.variants
                              if ctx.variant_ok(v)]
@@ -1217,10 +2393,10 @@ def run_group_once(ctx, grp, cases):
             if isinstance(r, str):
                 vr.append("%s: harness error %s" % (mode, r))
                 continue
-            for x in check_run(r, cases, grp.nports, strict):
+            for x in check_run(r, cases, grp.nports, strict, E=E):
                 vr.append("%s: %s" % (mode, x))
         if not isinstance(rl, str) and not isinstance(rs, str):
-            vr += compare_modes(rl, rs, grp.nports, strict)
+            vr += compare_modes(rl, rs, E, strict)
         fatal |= any(not isinstance(r, str) and r.rc == 2 for r in (rl, rs))
         vr = _dedupe(vr)
         reasons += ["[%s] %s" % (vname, x) for x in vr] if vname else vr
@@ -1239,6 +2415,27 @@ def _dedupe(reasons):
             continue
         else:
             out.append(r)
+    return out
+
+
+def chunks_of(grp, cases):
+    """The runs a group's cases go in: one per case for solo groups; else
+    batches with at most ICMP_BURST ICMP errors (so that the rate limit
+    never decides), unless the group is rate_limited."""
+    if grp.solo:
+        return [[c] for c in cases]
+    if grp.rate_limited:
+        return [cases]
+    out, cur, n = [], [], 0
+    for c in cases:
+        k = c.n_errors()
+        if cur and n + k > lsk.ICMP_BURST:
+            out.append(cur)
+            cur, n = [], 0
+        cur.append(c)
+        n += k
+    if cur:
+        out.append(cur)
     return out
 
 
@@ -1280,7 +2477,151 @@ def evaluate(ctx, grp, cases, parent=None):
     return results
 
 
+# ---------------------------------------------------------------- ring full
+
+# A burst of 20 datagrams to an endpoint whose ring holds 4: they arrive in
+# one RX burst (the pcap PMD hands out 32 at a time) and udp4_input makes
+# one enqueue per endpoint per burst, so the service loop cannot drain in
+# between: the first 4 are queued (and echoed), 16 count RcvbufErrors and
+# InErrors.
+group("udp_ring", lsk.fixture_conf(extra="udp listen 10.0.0.254:7000 echo "
+                                   "ring 4\n"),
+      solo=True, variants=("gro+cache",))
+
+
+def _ring_full(n):
+    parts = []
+    for i in range(20):
+        fr = frame(tag="%s#%d" % (n, i), dst="10.0.0.254", dport=7000,
+                   sport=1234, ident=i + 1, plen=100)
+        if i < 4:
+            parts.append(udp_deliver(fr, "10.0.0.254:7000",
+                                     reply_from="10.0.0.254"))
+        else:
+            parts.append(ipdrop(fr, "InDelivers", "udp.RcvbufErrors",
+                                "udp.InErrors"))
+    return parts
+
+
+case("udp_ring_full_4_of_20", "udp_ring", _ring_full)
+
+
 # ======================================================================
+# Special cases (own runs, own checks)
+
+def _run_both(ctx, label, conf, inputs, **kw):
+    return parallel([lambda m=m: lsk.run_fwd(
+        ctx.binary, ctx.workdir("%s-%s" % (label, m)), conf, inputs, mode=m,
+        **kw) for m in ("list", "single")])
+
+
+def _stats(r, sec, name):
+    return ((r.stats or {}).get(sec) or {}).get(name)
+
+
+@special("icmp_rate_limit_200_ttl_expired")
+def _rate_limit(ctx):
+    """200 TTL-expired datagrams in one run: the bucket (burst 50, 1000/s)
+    lets the first 50 and what refills meanwhile through, every other
+    error is counted OutRateLimited."""
+    cs = Case("ratelimit", "main", lambda n: [ipdrop(
+        frame(tag="%s#%d" % (n, i), ttl=1, ident=i + 1, sport=3000 + i % 7),
+        "InHdrErrors", icmp=TIME_EXCEEDED) for i in range(200)])
+    cs.materialize()
+    ins = {0: [b for pt in cs.parts for _q, b in pt.inputs]}
+    runs = _run_both(ctx, "ratelimit", MAIN_CONF, ins)
+    reasons = []
+    for mode, r in zip(("list", "single"), runs):
+        if isinstance(r, str):
+            reasons.append("%s: harness error %s" % (mode, r))
+            continue
+        reasons += ["%s: %s" % (mode, x) for x in check_run(r, [cs], 2)]
+        lim = _stats(r, "icmp", "OutRateLimited")
+        if not lim:
+            reasons.append("%s: 200 errors in well under 150 ms and none "
+                           "rate limited (OutRateLimited %s)" % (mode, lim))
+    return _dedupe(reasons)
+
+
+@special("arp_resolution_fails_host_unreachable")
+def _arp_fails(ctx):
+    """A next hop that never answers: the request is sent 3 times a second
+    apart, then the entry fails (arp.ResFailed) and the held packet is
+    dropped with ICMP host unreachable, quoting it as it was held (TTL
+    already decreased). About 5 s."""
+    fr = frame(tag="arpfail", dst="10.0.1.7", tos=0x10)
+    quote = forwarded(fr, 1, B_MAC)[14:]
+    p = ipdrop(fr, "ForwDatagrams", "arp.UnresolvedDiscards",
+               "arp.ResFailed").resolve(1, "10.0.1.7")
+    p.error(fr, 3, 1, quote=quote)
+    cs = Case("arp_fails", "main", lambda n: p)
+    cs.materialize()
+    runs = _run_both(ctx, "arpfail", MAIN_CONF, {0: [fr]}, idle_exit=4500,
+                     timeout=40)
+    reasons = []
+    req = lsk.arp_request_from_us(1, "10.0.1.7")
+    for mode, r in zip(("list", "single"), runs):
+        if isinstance(r, str):
+            reasons.append("%s: harness error %s" % (mode, r))
+            continue
+        reasons += ["%s: %s" % (mode, x) for x in check_run(r, [cs], 2)]
+        n = (r.outputs.get(1) or []).count(req)
+        if n != 3:
+            reasons.append("%s: %d ARP requests for 10.0.1.7, expected 3 "
+                           "(one a second, then failure)" % (mode, n))
+    return _dedupe(reasons)
+
+
+@special("route_cache_hits_misses")
+def _route_cache(ctx):
+    """route-cache on entries 64: the same output as without it; single
+    mode misses once per destination (4 destinations, 100 datagrams: 4
+    misses, 96 hits); 100 destinations overflow it (>= 36 evictions, no
+    hits). List mode looks a whole burst up at once, so repeated
+    destinations of its first burst all miss: Hits + Misses = 100 there."""
+    conf = MAIN_CONF + "route-cache on entries 64\n"
+    dsts = ["10.0.1.1", "10.9.1.1", "10.9.200.7", "10.0.0.1"]
+    few = [frame(tag="rc#%d" % i, dst=dsts[i % 4], ident=i + 1,
+                 port=1 if dsts[i % 4] == "10.0.0.1" else 0)
+           for i in range(100)]
+    many = [frame(tag="rcm#%d" % i, dst="10.9.%d.%d" % (i // 200, i % 200 + 1),
+                  ident=i + 1) for i in range(100)]
+    reasons = []
+    for label, frs, check in (("few", few, True), ("many", many, False)):
+        parts = [fwd(f, 0, A_MAC, in_port=1) if lsk.l3_of(f)[16:20] ==
+                 bytes([10, 0, 0, 1]) else fwd(f, 1, B_MAC) for f in frs]
+        cs = Case("rc-" + label, "main", lambda n, parts=parts: parts)
+        cs.materialize()
+        ins = collections.defaultdict(list)
+        for pt in parts:
+            for q, b in pt.inputs:
+                ins[q].append(b)
+        runs = _run_both(ctx, "rcache-" + label, conf, ins)
+        for mode, r in zip(("list", "single"), runs):
+            if isinstance(r, str):
+                reasons.append("%s: harness error %s" % (mode, r))
+                continue
+            reasons += ["%s %s: %s" % (label, mode, x)
+                        for x in check_run(r, [cs], 2)]
+            rc = (r.stats or {}).get("route_cache") or {}
+            h, m, ev = rc.get("Hits"), rc.get("Misses"), rc.get("Evictions")
+            if None in (h, m, ev):
+                reasons.append("%s %s: route_cache %r" % (label, mode, rc))
+                continue
+            if h + m != 100:
+                reasons.append("%s %s: Hits %d + Misses %d != 100" % (
+                    label, mode, h, m))
+            if check and mode == "single" and (m, h) != (4, 96):
+                reasons.append("few single: Misses %d Hits %d, expected 4 "
+                               "and 96" % (m, h))
+            if check and m < 4:
+                reasons.append("few %s: %d misses for 4 destinations" % (
+                    mode, m))
+            if not check and mode == "single" and (m != 100 or ev < 36):
+                reasons.append("many single: Misses %d Evictions %d, "
+                               "expected 100 and >= 36" % (m, ev))
+    return _dedupe(reasons)
+
 # Special cases (own runs, own checks)
 
 def _simple_fwd_frames(tag, k=3):
@@ -1558,10 +2899,13 @@ def main():
 
     # Two cases of one batch must not expect the same output frame.
     for g, cs in list(by_group.items()):
+        if GROUPS[g].solo:
+            continue
         seen = {}
         for c in cs:
             for p in range(GROUPS[g].nports):
-                for b in c.outputs(p):
+                for b in [lsk.canon(x) for pt in c.parts for (q, x) in
+                          pt.outputs + pt.errors if q == p]:
                     if seen.get(b, c.name) != c.name:
                         finish(c.name, "test bug: same output frame as %s"
                                % seen[b])
@@ -1586,26 +2930,37 @@ def main():
                    traceback.format_exc().strip().splitlines()[-1])
 
     threads = []
-    # Big groups first so that they overlap the many small special runs.
+    # Slow specials and big groups first so that they overlap the many
+    # small runs.
+    slow = ("arp_resolution_fails_host_unreachable",)
+    for c in selected:
+        if isinstance(c, Special) and c.name in slow:
+            threads.append(threading.Thread(target=do_special, args=(c,)))
     order = sorted(by_group.items(), key=lambda kv: kv[0] not in
                    ("large", "large_2lcore", "main"))
     for g, cs in order:
-        if cs:
-            threads.append(threading.Thread(target=do_group, args=(g, cs)))
+        for ch in chunks_of(GROUPS[g], cs):
+            threads.append(threading.Thread(target=do_group, args=(g, ch)))
     for c in selected:
-        if isinstance(c, Special):
+        if isinstance(c, Special) and c.name not in slow:
             threads.append(threading.Thread(target=do_special, args=(c,)))
     for t in threads:
         t.daemon = True
         t.start()
 
-    npass = nfail = 0
+    npass = nfail = nxfail = 0
     for c in selected:
         done[c.name].wait()
         r = results[c.name]
         if r is None:
             npass += 1
-            print("PASS %s" % c.name, flush=True)
+            print("%s %s" % ("XPASS" if c.name in KNOWN_BUGS else "PASS",
+                             c.name), flush=True)
+        elif c.name in KNOWN_BUGS:
+            nxfail += 1
+            print("XFAIL %s: %s [known bug: %s]" % (
+                c.name, " ".join(str(r).split()), KNOWN_BUGS[c.name]),
+                flush=True)
         else:
             nfail += 1
             print("FAIL %s: %s" % (c.name, " ".join(str(r).split())),
@@ -1616,7 +2971,8 @@ def main():
         sys.stderr.write("work directories kept in %s\n" % root)
     else:
         shutil.rmtree(root, ignore_errors=True)
-    print("%d passed, %d failed" % (npass, nfail))
+    print("%d passed, %d failed%s" % (npass, nfail, ", %d known bugs "
+                                      "(XFAIL)" % nxfail if nxfail else ""))
     return 1 if nfail else 0
 
 

@@ -178,7 +178,7 @@ test_load_fixture_file(void **state)
 
 #define UDP_USAGE "usage: udp listen ADDR:PORT echo|discard|pcap FILE [ring N]"
 #define UDP_RING "expected 'ring N' (1-16777216) after the service"
-#define GRO_USAGE "usage: gro fraglist [flows F] [segs S] | gro off"
+#define GRO_USAGE "usage: gro fraglist|merge [flows F] [segs S] | gro off"
 #define RCACHE_USAGE "usage: route-cache on [entries N] | route-cache off"
 #define FILTER_USAGE "usage: filter add accept|drop [proto P] [src PFX] " \
 	"[dst PFX] [sport A[-B]] [dport A[-B]]"
@@ -216,9 +216,15 @@ test_error_texts(void **state)
 		{ "port 0 mac", -EINVAL, "bad MAC address ''" },
 		{ "port 0 speed 10", -EINVAL, "unknown port setting 'speed'" },
 		{ "address add 10.0.2.254/24", -EINVAL,
-		  "usage: address add A.B.C.D/L port N" },
+		  "usage: address add A.B.C.D/L port N [vlan V]" },
 		{ "address del 10.0.0.254/24 port 0", -EINVAL,
-		  "usage: address add A.B.C.D/L port N" },
+		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		{ "address add 10.0.2.254/24 port 0 vlen 5", -EINVAL,
+		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		{ "address add 10.0.2.254/24 port 0 vlan 0", -EINVAL,
+		  "bad vlan '0' (1-4094)" },
+		{ "address add 10.0.2.254/24 port 0 vlan 4095", -EINVAL,
+		  "bad vlan '4095' (1-4094)" },
 		{ "address add 10.0.2.254 port 0", -EINVAL,
 		  "bad address '10.0.2.254' (want A.B.C.D/L)" },
 		{ "address add 10.0.2.254/0 port 0", -EINVAL,

@@ -15,15 +15,46 @@
 /* What became of one packet. */
 struct outcome {
 	char kind;	/* 's'ent, 'l'ocal, 'n'o route, 'b'lackhole,
-			 * 'u'nresolved next hop, '?' anything else */
+			 * 'u'nresolved next hop (waiting for ARP),
+			 * '?' anything else */
 	uint16_t port;
 	struct rte_ether_addr dst_mac, src_mac;
+	/* an ARP request the packet made the stack send */
+	unsigned int n_arp;
+	uint16_t arp_port;
+	uint32_t arp_tip;
 };
+
+/* Note the ARP requests among the captured frames. */
+static void
+note_arp(struct unit_fixture *f, struct outcome *o)
+{
+	unsigned int port, i;
+
+	for (port = 0; port < LSK_MAX_PORTS; port++) {
+		for (i = 0; i < f->tx.n[port]; i++) {
+			struct rte_mbuf *m = f->tx.pkts[port][i];
+			const uint8_t *a;
+
+			if (!unit_frame_is_arp(m))
+				continue;
+			a = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						    UNIT_ETH_LEN);
+			o->n_arp++;
+			o->arp_port = (uint16_t)port;
+			o->arp_tip = (uint32_t)a[24] << 24 |
+				     (uint32_t)a[25] << 16 |
+				     (uint32_t)a[26] << 8 | a[27];
+		}
+	}
+}
 
 /*
  * Send one packet to dst (from a far source, on P0) and see where it went.
  * Only the datagram itself counts as sent: frames the stack makes on its
- * own (ICMP errors) are not the packet.
+ * own (ICMP errors, ARP requests) are not the packet. A packet waiting
+ * for ARP is dropped at once (lsk_neigh_drop_held), so the next one to
+ * the same hop waits alone.
  */
 static struct outcome
 where(struct unit_fixture *f, uint32_t dst)
@@ -31,13 +62,15 @@ where(struct unit_fixture *f, uint32_t dst)
 	struct lsk_stats before = unit_stats(f), after;
 	struct outcome o = { .kind = '?' };
 	struct unit_pkt p;
-	unsigned int port, i, sent = 0;
+	unsigned int port, i, sent = 0, held;
 
 	unit_pkt_init(&p, dst);
 	p.src = UNIT_IPV4(172, 16, 0, 1);
 	p.payload_len = 18;
 	unit_input_pkt(f, &p);
+	held = lsk_neigh_drop_held(f->stack);
 	after = unit_stats(f);
+	note_arp(f, &o);
 
 	for (port = 0; port < LSK_MAX_PORTS; port++) {
 		for (i = 0; i < f->tx.n[port]; i++) {
@@ -57,18 +90,18 @@ where(struct unit_fixture *f, uint32_t dst)
 	}
 	unit_tx_free(f);
 
-	if (sent == 1)
+	if (sent == 1 && held == 0)
 		o.kind = 's';
-	else if (sent > 1)
+	else if (sent > 1 || held > 1)
 		o.kind = '?';
+	else if (held == 1)
+		o.kind = 'u';
 	else if (after.ip.InDelivers > before.ip.InDelivers)
 		o.kind = 'l';
 	else if (after.ip.InNoRoutes > before.ip.InNoRoutes)
 		o.kind = 'n';
 	else if (after.ip.InDiscards > before.ip.InDiscards)
 		o.kind = 'b';
-	else if (after.arp.UnresolvedDiscards > before.arp.UnresolvedDiscards)
-		o.kind = 'u';
 	return o;
 }
 
@@ -82,6 +115,33 @@ assert_kind(struct unit_fixture *f, uint32_t dst, char kind)
 			    (dst >> 16) & 0xff, (dst >> 8) & 0xff, dst & 0xff,
 			    o.kind, kind);
 	assert_int_equal(o.kind, kind);
+}
+
+/*
+ * dst waits for ARP to find next_hop out of port: the stack asks for it
+ * unless it asked already (one request per resolution, retries by timer).
+ */
+static void
+assert_unresolved(struct unit_fixture *f, uint32_t dst, uint16_t port,
+		  uint32_t next_hop)
+{
+	struct outcome o = where(f, dst);
+	const struct lsk_neigh_entry *e;
+
+	if (o.kind != 'u')
+		print_error("%u.%u.%u.%u: '%c', expected 'u'\n", dst >> 24,
+			    (dst >> 16) & 0xff, (dst >> 8) & 0xff, dst & 0xff,
+			    o.kind);
+	assert_int_equal(o.kind, 'u');
+	assert_true(o.n_arp <= 1);
+	if (o.n_arp == 1) {
+		assert_int_equal(o.arp_port, port);
+		assert_int_equal(o.arp_tip, next_hop);
+	}
+	e = lsk_neigh_lookup(f->stack->neigh, next_hop);
+	assert_non_null(e);
+	assert_int_equal(e->word >> 56, LSK_NEIGH_INCOMPLETE);
+	assert_int_equal(e->port, port);
 }
 
 /* dst leaves by port, to mac, from the port's MAC. */
@@ -113,12 +173,15 @@ test_connected(void **state)
 
 	assert_sent(f, UNIT_A_IP, UNIT_P0, &unit_a_mac);
 	assert_sent(f, UNIT_B_IP, UNIT_P1, &unit_b_mac);
-	assert_kind(f, UNIT_IPV4(10, 0, 0, 7), 'u');
-	assert_kind(f, UNIT_IPV4(10, 0, 1, 7), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 0, 0, 7), UNIT_P0,
+			  UNIT_IPV4(10, 0, 0, 7));
+	assert_unresolved(f, UNIT_IPV4(10, 0, 1, 7), UNIT_P1,
+			  UNIT_IPV4(10, 0, 1, 7));
 	unit_cmd(f, "neigh add 10.0.0.7 lladdr 02:00:00:00:00:07");
 	assert_sent(f, UNIT_IPV4(10, 0, 0, 7), UNIT_P0, &mac_h7);
 	/* a neighbour on the other subnet is not this one */
-	assert_kind(f, UNIT_IPV4(10, 0, 1, 7), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 0, 1, 7), UNIT_P1,
+			  UNIT_IPV4(10, 0, 1, 7));
 }
 
 /* Routes via a gateway take the gateway's MAC; unknown gateway, then
@@ -133,7 +196,8 @@ test_via_routes(void **state)
 	assert_kind(f, UNIT_IPV4(10, 10, 0, 1), 'n');
 
 	unit_cmd(f, "route add 10.8.0.0/16 via 10.0.1.2");
-	assert_kind(f, UNIT_IPV4(10, 8, 0, 1), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 8, 0, 1), UNIT_P1,
+			  UNIT_IPV4(10, 0, 1, 2));
 	unit_cmd(f, "neigh add 10.0.1.2 lladdr 02:00:00:00:01:02");
 	assert_sent(f, UNIT_IPV4(10, 8, 0, 1), UNIT_P1, &mac_gw2);
 	assert_sent(f, UNIT_IPV4(10, 0, 1, 2), UNIT_P1, &mac_gw2);
@@ -152,13 +216,15 @@ test_route_more_specific_than_connected(void **state)
 	unit_cmd(f, "route add 10.0.0.0/25 via 10.0.1.1");
 	assert_sent(f, UNIT_A_IP, UNIT_P1, &unit_b_mac);
 	assert_sent(f, UNIT_IPV4(10, 0, 0, 127), UNIT_P1, &unit_b_mac);
-	assert_kind(f, UNIT_IPV4(10, 0, 0, 128), 'u');	/* connected */
+	assert_unresolved(f, UNIT_IPV4(10, 0, 0, 128), UNIT_P0,
+			  UNIT_IPV4(10, 0, 0, 128));	/* connected */
 	assert_kind(f, UNIT_P0_IP, 'l');
 	assert_kind(f, UNIT_IPV4(10, 0, 0, 255), 'l');
 
 	unit_cmd(f, "route del 10.0.0.0/25");
 	assert_sent(f, UNIT_A_IP, UNIT_P0, &unit_a_mac);
-	assert_kind(f, UNIT_IPV4(10, 0, 0, 127), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 0, 0, 127), UNIT_P0,
+			  UNIT_IPV4(10, 0, 0, 127));
 }
 
 /* A host route to a neighbour beats the neighbour's own entry. */
@@ -285,7 +351,8 @@ test_nexthop_dedup(void **state)
 	assert_sent(f, UNIT_IPV4(10, 100, 0, 1), UNIT_P0, &unit_a_mac);
 	assert_sent(f, UNIT_IPV4(10, 101, 0, 1), UNIT_P1, &unit_b_mac);
 	assert_kind(f, UNIT_IPV4(10, 201, 0, 1), 'b');
-	assert_kind(f, UNIT_IPV4(10, 211, 0, 1), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 211, 0, 1), UNIT_P1,
+			  UNIT_IPV4(10, 0, 1, 2));
 }
 
 /* A new MAC for a neighbour applies to its host entry and to every route
@@ -341,7 +408,8 @@ test_address_added(void **state)
 	unit_cmd(f, "address add 10.0.2.254/24 port 1");
 	assert_kind(f, UNIT_IPV4(10, 0, 2, 254), 'l');
 	assert_kind(f, UNIT_IPV4(10, 0, 2, 255), 'l');
-	assert_kind(f, UNIT_IPV4(10, 0, 2, 7), 'u');
+	assert_unresolved(f, UNIT_IPV4(10, 0, 2, 7), UNIT_P1,
+			  UNIT_IPV4(10, 0, 2, 7));
 	unit_cmd(f, "neigh add 10.0.2.7 lladdr 02:00:00:00:00:07");
 	assert_sent(f, UNIT_IPV4(10, 0, 2, 7), UNIT_P1, &mac_h7);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ip4_forward: no forwarding of L2 broadcasts, TTL, MTU, unresolved next
- * hops, then TTL-1 with a checksum equal to a full recompute and the next
- * hop's Ethernet header (linux-cases.md A4, A5, C14-C18).
+ * ip4_forward: no forwarding of L2 broadcasts, TTL (ICMP time exceeded),
+ * MTU (ICMP fragmentation needed), next hops ARP must resolve first, then
+ * TTL-1 with a checksum equal to a full recompute and the next hop's
+ * Ethernet header (linux-cases.md A4, A5, C14-C18).
  */
 #include <string.h>
 
@@ -205,15 +206,22 @@ test_ttl_checksum_brute_force(void **state)
 		.ForwDatagrams = checked });
 }
 
-/* C16: TTL 1 and 0 are not forwarded (InHdrErrors); C17: TTL 2 is. */
+/*
+ * C16: TTL 1 and 0 are not forwarded (InHdrErrors) and each is answered
+ * with ICMP time exceeded from P0's address, quoting the datagram as it
+ * came; C17: TTL 2 is forwarded.
+ */
 static void
 test_ttl_expiry(void **state)
 {
 	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
+	const struct unit_icmp_want te = { .type = 11, .code = 0,
+		.src = UNIT_P0_IP, .dst_mac = &unit_a_mac,
+		.src_mac = &unit_p0_mac };
+	uint8_t b[UNIT_FRAME_MAX], b0[UNIT_FRAME_MAX];
 	struct rte_mbuf *out;
 	struct unit_pkt p;
-	size_t len;
+	size_t len, len0;
 
 	unit_pkt_init(&p, UNIT_B_IP);
 	p.ttl = 1;
@@ -221,10 +229,18 @@ test_ttl_expiry(void **state)
 	assert_int_equal(ip_cksum_of(IP(b)), 0x60e7);
 	unit_input_one(f, unit_mbuf_from_bytes(b, len, UNIT_P0));
 	p.ttl = 0;
+	len0 = unit_pkt_build(&p, b0, sizeof(b0));
 	unit_input_pkt(f, &p);
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	assert_int_equal(f->tx.n[UNIT_P1], 0);
+	assert_int_equal(f->tx.n[UNIT_P0], 2);
+	unit_assert_icmp_error(f->tx.pkts[UNIT_P0][0], &te, IP(b),
+			       len - UNIT_ETH_LEN);
+	unit_assert_icmp_error(f->tx.pkts[UNIT_P0][1], &te, IP(b0),
+			       len0 - UNIT_ETH_LEN);
 	unit_assert_ip(f, (struct lsk_ip_stats){
 		.InReceives = 2, .InHdrErrors = 2 });
+	assert_int_equal(unit_stats(f).icmp.OutTimeExcds, 2);
 	unit_tx_free(f);
 
 	p.ttl = 2;
@@ -237,8 +253,27 @@ test_ttl_expiry(void **state)
 	unit_tx_free(f);
 }
 
-/* C18 (DF set): larger than the egress IP MTU is FragFails; equal passes;
- * the TTL test comes first. */
+/* The one frame captured on P0 is fragmentation needed about p, with
+ * the egress MTU. */
+static void
+assert_frag_needed(struct unit_fixture *f, const struct unit_pkt *p,
+		   uint16_t mtu)
+{
+	uint8_t b[UNIT_FRAME_MAX];
+	size_t len = unit_pkt_build(p, b, sizeof(b));
+
+	assert_int_equal(f->tx.n[UNIT_P0], 1);
+	unit_assert_icmp_error(f->tx.pkts[UNIT_P0][0],
+		&(struct unit_icmp_want){ .type = 3, .code = 4, .mtu = mtu,
+			.src = UNIT_P0_IP, .dst_mac = &unit_a_mac,
+			.src_mac = &unit_p0_mac },
+		IP(b), len - UNIT_ETH_LEN);
+	unit_tx_free(f);
+}
+
+/* C18 (DF set): larger than the egress IP MTU is FragFails and ICMP
+ * fragmentation needed with that MTU; equal passes; the TTL test comes
+ * first. */
 static void
 test_mtu(void **state)
 {
@@ -250,18 +285,22 @@ test_mtu(void **state)
 	p.payload_len = 1500 - 28;
 	unit_input_pkt(f, &p);
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_B_IP), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
 	p.payload_len = 1501 - 28;
 	unit_input_pkt(f, &p);
-	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_B_IP), 1);
-	unit_tx_free(f);
+	assert_int_equal(f->tx.n[UNIT_P1], 0);
+	assert_frag_needed(f, &p, 1500);
 
 	unit_cmd(f, "port 1 mtu 1000");
 	unit_pkt_init(&p, UNIT_B_IP);			/* tot_len 1028 */
 	unit_input_pkt(f, &p);
-	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_B_IP), 0);
+	assert_int_equal(f->tx.n[UNIT_P1], 0);
+	assert_frag_needed(f, &p, 1000);
 	p.payload_len = 1000 - 28;
 	unit_input_pkt(f, &p);
 	assert_int_equal(f->tx.n[UNIT_P1], 1);
+	assert_int_equal(f->tx.n[UNIT_P0], 0);
 	assert_int_equal(rte_pktmbuf_pkt_len(f->tx.pkts[UNIT_P1][0]),
 			 UNIT_ETH_LEN + 1000);
 	unit_tx_free(f);
@@ -269,23 +308,29 @@ test_mtu(void **state)
 	/* through 10.9.0.0/16 as well, and P0 keeps 1500 */
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	unit_input_pkt(f, &p);
+	assert_int_equal(f->tx.n[UNIT_P1], 0);
+	assert_frag_needed(f, &p, 1000);
 	p.src = UNIT_B_IP;
 	p.dst = UNIT_A_IP;
 	p.port = UNIT_P1;
 	p.dst_mac = unit_p1_mac;
 	unit_input_pkt(f, &p);
-	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	assert_int_equal(unit_tx_count(f), 1);
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, UNIT_A_IP), 1);
 	unit_tx_free(f);
 
-	/* TTL 1 and too big: a TTL drop */
+	/* TTL 1 and too big: a TTL drop, time exceeded */
 	unit_pkt_init(&p, UNIT_B_IP);
 	p.ttl = 1;
 	unit_input_pkt(f, &p);
-	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	assert_int_equal(f->tx.n[UNIT_P1], 0);
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 11, 0), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
 
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 7,
 		.ForwDatagrams = 3, .FragFails = 3, .InHdrErrors = 1 });
+	assert_int_equal(unit_stats(f).icmp.OutDestUnreachs, 3);
 }
 
 /* A4, A5: unicast IP in an L2 broadcast or multicast frame is never
@@ -312,28 +357,65 @@ test_l2_broadcast_not_forwarded(void **state)
 	unit_input_pkt(f, &p);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 5,
 		.InAddrErrors = 3, .InDelivers = 2 });
+	/* nothing listens there, but no ICMP answers an L2 broadcast */
+	assert_int_equal(unit_stats(f).udp.NoPorts, 2);
+	assert_int_equal(f->tx.calls, 0);
 }
 
-/* A next hop with no neighbour entry: dropped until ARP exists, counted
- * arp.UnresolvedDiscards. */
+/*
+ * A next hop with no neighbour entry: the datagram waits while ARP asks
+ * for the next hop (the host itself on a connected subnet, else the
+ * gateway) out of the egress port; the answer sends it on, TTL-1 and all.
+ * What still waits is dropped by lsk_neigh_drop_held, counted
+ * arp.UnresolvedDiscards.
+ */
 static void
 test_unresolved_next_hop(void **state)
 {
+	static const struct rte_ether_addr gw_mac = {
+		.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x01, 0x02 } };
 	struct unit_fixture *f = *state;
+	uint8_t b[UNIT_FRAME_MAX];
 	struct lsk_stats st;
 	struct unit_pkt p;
+	size_t len;
 
 	unit_pkt_init(&p, UNIT_IPV4(10, 0, 1, 7));	/* connected */
 	unit_input_pkt(f, &p);
+	assert_int_equal(unit_tx_arp_requests(f, UNIT_P1,
+					      UNIT_IPV4(10, 0, 1, 7)), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
+
 	unit_cmd(f, "route add 10.8.0.0/16 via 10.0.1.2");
 	p.dst = UNIT_IPV4(10, 8, 0, 1);			/* gateway unknown */
-	unit_input_pkt(f, &p);
-	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, 0) +
-			 unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	unit_input_one(f, unit_mbuf_from_bytes(b, len, UNIT_P0));
+	assert_int_equal(unit_tx_arp_requests(f, UNIT_P1,
+					      UNIT_IPV4(10, 0, 1, 2)), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
 
 	st = unit_stats(f);
-	assert_int_equal(st.arp.UnresolvedDiscards, 2);
-	assert_int_equal(st.ports[UNIT_P1].tx, 0);
+	assert_int_equal(st.arp.OutRequests, 2);
+	assert_int_equal(st.arp.UnresolvedDiscards, 0);
+	assert_int_equal(st.ip.ForwDatagrams, 2);
+	assert_int_equal(st.ports[UNIT_P1].tx, 2);	/* the requests */
+
+	/* the gateway answers: its datagram leaves, the other still waits */
+	unit_input_one(f, unit_arp_mbuf(UNIT_P1, 2, &unit_p1_mac, &gw_mac,
+					UNIT_IPV4(10, 0, 1, 2), &unit_p1_mac,
+					UNIT_P1_IP));
+	assert_int_equal(unit_tx_count(f), 1);
+	assert_int_equal(f->tx.n[UNIT_P1], 1);
+	assert_forwarded_frame(b, f->tx.pkts[UNIT_P1][0], &gw_mac,
+			       &unit_p1_mac);
+	unit_tx_free(f);
+
+	assert_int_equal(lsk_neigh_drop_held(f->stack), 1);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.UnresolvedDiscards, 1);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start);
 	unit_assert_ip_balance(&st);
 }
 

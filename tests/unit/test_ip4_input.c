@@ -688,6 +688,14 @@ test_local_edge_cases_delivered(void **state)
 		.InReceives = 4, .InDelivers = 4 });
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, 0) +
 			 unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	/* UDP then: nothing listens (port unreachable for the two TTL
+	 * cases), the bare header is short, the broadcast is ignored */
+	assert_int_equal(unit_stats(f).udp.NoPorts, 2);
+	assert_int_equal(unit_stats(f).udp.InErrors, 1);
+	assert_int_equal(unit_stats(f).udp.IgnoredMulti, 1);
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 3, UNIT_P0_IP), 2);
+	assert_int_equal(unit_tx_count(f), 2);
+	unit_tx_free(f);
 }
 
 /* A mixed burst: every packet lands in exactly one counter. */
@@ -731,6 +739,15 @@ test_mixed_burst_balances(void **state)
 	st = unit_stats(f);
 	unit_assert_ip_balance(&st);
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_FAR_IP), 1);
+	assert_int_equal(unit_tx_count(f), 1 + 3);
+	/* port, net and protocol unreachable back to A; nothing about the
+	 * header errors, the martian or the multicast */
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 3, 3), 1);
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 0,
+					    UNIT_IPV4(192, 168, 77, 1)), 1);
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 3, 2), 1);
+	assert_int_equal(st.icmp.OutDestUnreachs, 3);
+	unit_tx_free(f);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \

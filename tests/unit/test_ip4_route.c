@@ -3,7 +3,8 @@
  * ip4_route: one FIB lookup per list, then the split into forward (kept in
  * place, next hop in meta), local, and counted drops (no route, blackhole),
  * with arrival order kept on both sides (linux-cases.md A15, C9, C12, C22,
- * C23).
+ * C23). No route is answered with ICMP net unreachable, a blackhole is
+ * silent.
  */
 #include <string.h>
 
@@ -42,7 +43,10 @@ assert_nexthop(const struct lsk_nexthop *nh, uint16_t port,
 	assert_memory_equal(&nh->src_mac, src_mac, RTE_ETHER_ADDR_LEN);
 }
 
-/* One destination through ip4_route alone: 'f'orward, 'l'ocal, or 'd'rop. */
+/*
+ * One destination through ip4_route alone: 'f'orward, 'l'ocal, or 'd'rop.
+ * The ICMP the stage queued is sent and captured (unit_icmp_out_send).
+ */
 static char
 route_of(struct unit_fixture *f, uint32_t dst)
 {
@@ -55,6 +59,7 @@ route_of(struct unit_fixture *f, uint32_t dst)
 	verdict = l.n ? 'f' : local.n ? 'l' : 'd';
 	unit_list_free(&l);
 	unit_list_free(&local);
+	unit_icmp_out_send(f);
 	return verdict;
 }
 
@@ -81,6 +86,9 @@ test_split_keeps_order(void **state)
 	struct rte_mbuf *fwd[RTE_DIM(in)], *loc[RTE_DIM(in)];
 	uint32_t fwd_meta[RTE_DIM(in)], loc_meta[RTE_DIM(in)];
 	unsigned int i, n_fwd = 0, n_loc = 0;
+	uint8_t dropped[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
 
 	unit_cmd(f, "route add 10.66.0.0/16 blackhole");
 	for (i = 0; i < RTE_DIM(in); i++) {
@@ -120,6 +128,22 @@ test_split_keeps_order(void **state)
 	unit_list_free(&local);
 	unit_assert_ip(f, (struct lsk_ip_stats){
 		.InNoRoutes = 1, .InDiscards = 1 });
+
+	/* C9: one net unreachable, about the no-route packet, from P0's
+	 * address back to A; the blackhole is silent */
+	assert_int_equal(f->worker->icmp_out.n, 1);
+	unit_icmp_out_send(f);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_pkt_init(&p, UNIT_IPV4(192, 168, 77, 1));
+	p.payload_len = 18;
+	len = unit_pkt_build(&p, dropped, sizeof(dropped));
+	unit_assert_icmp_error(unit_tx_icmp_nth(f, UNIT_P0, 3, 0, 0),
+		&(struct unit_icmp_want){ .type = 3, .code = 0,
+			.src = UNIT_P0_IP, .dst_mac = &unit_a_mac,
+			.src_mac = &unit_p0_mac },
+		dropped + UNIT_ETH_LEN, len - UNIT_ETH_LEN);
+	assert_int_equal(unit_stats(f).icmp.OutDestUnreachs, 1);
+	unit_tx_free(f);
 }
 
 /* A full burst alternating local and forwarded: order holds on both. */
@@ -186,7 +210,8 @@ test_local_destinations(void **state)
 	unit_assert_ip(f, (struct lsk_ip_stats){ 0 });
 }
 
-/* C9: no route (no default route in the fixture). */
+/* C9: no route (no default route in the fixture), each answered with
+ * one ICMP net unreachable to the sender. */
 static void
 test_no_route(void **state)
 {
@@ -197,8 +222,15 @@ test_no_route(void **state)
 	struct unit_fixture *f = *state;
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(dst); i++)
+	for (i = 0; i < RTE_DIM(dst); i++) {
 		assert_int_equal(route_of(f, dst[i]), 'd');
+		if (dst[i] < UNIT_IPV4(224, 0, 0, 0)) {
+			assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 0,
+							    dst[i]), 1);
+			assert_int_equal(unit_tx_count(f), 1);
+		}
+		unit_tx_free(f);
+	}
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InNoRoutes = RTE_DIM(dst) });
 }
 
@@ -211,7 +243,12 @@ test_blackhole(void **state)
 	unit_cmd(f, "route add 10.66.0.0/16 blackhole");
 	assert_int_equal(route_of(f, UNIT_IPV4(10, 66, 0, 1)), 'd');
 	assert_int_equal(route_of(f, UNIT_IPV4(10, 66, 255, 255)), 'd');
+	assert_int_equal(unit_tx_count(f), 0);		/* silent */
 	assert_int_equal(route_of(f, UNIT_IPV4(10, 67, 0, 1)), 'd');
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 0,
+					    UNIT_IPV4(10, 67, 0, 1)), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
 	unit_assert_ip(f, (struct lsk_ip_stats){
 		.InDiscards = 2, .InNoRoutes = 1 });
 }
@@ -234,6 +271,12 @@ test_route_before_ttl(void **state)
 		.InNoRoutes = 1, .InDiscards = 1 });
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, 0) +
 			 unit_tx_udp_to(f, UNIT_P1, 0), 0);
+	/* no route: net unreachable, not time exceeded; blackhole: nothing */
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 0,
+					    UNIT_IPV4(192, 168, 77, 1)), 1);
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 11, -1), 0);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
 }
 
 /* C22: a table change applies from the next burst, no stale result. */
@@ -283,6 +326,11 @@ test_route_cache(void **state)
 		unit_input_pkt(f, &p);
 	}
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_FAR_IP), 3);
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 0,
+					    UNIT_IPV4(192, 168, 77, 1)), 3);
+	/* and the locals: port unreachable, nothing listens on 2000 */
+	assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3, 3, UNIT_P0_IP), 3);
+	assert_int_equal(unit_tx_count(f), 9);
 	unit_tx_free(f);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 12,
 		.ForwDatagrams = 3, .InDelivers = 3, .InDiscards = 3,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * worker: list and single mode (and GRO on and off) give the same frames
- * and counters for the same bursts; the transmit hook gets each port's
+ * and counters for the same bursts (forwarded datagrams in the same order,
+ * the ICMP and ARP the stack makes the same set); the transmit hook gets
+ * each port's
  * frames in order, on the worker's queue; frames it refuses are freed and
  * counted tx_dropped; TX buffering (flush, full buffer, destroy), bursts
  * above LSK_BURST_MAX, and table updates that do not wait for idle workers.
@@ -203,6 +205,8 @@ pair_teardown(void **state)
 	/* each checks the pool: neither may hold the other's frames */
 	unit_tx_free(pr->a);
 	unit_tx_free(pr->b);
+	lsk_neigh_drop_held(pr->a->stack);
+	lsk_neigh_drop_held(pr->b->stack);
 	b_ok = unit_fixture_release(pr->b);
 	a_ok = unit_fixture_release(pr->a);
 
@@ -211,22 +215,91 @@ pair_teardown(void **state)
 	return 0;
 }
 
+/* A frame the stack made, with what may differ between the two cleared:
+ * ICMP messages are made in stage order by a list and in packet order
+ * alone, so their IP IDs (and header checksums) follow that order. */
+struct own_frame {
+	uint16_t len;
+	uint8_t b[UNIT_FRAME_MAX];
+};
+
+static int
+own_frame_cmp(const void *x, const void *y)
+{
+	const struct own_frame *a = x, *b = y;
+
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->b, b->b, a->len);
+}
+
+/* The frames f made itself on port, canonical and sorted; returns how
+ * many. */
+static unsigned int
+own_frames(const struct unit_fixture *f, uint16_t port, struct own_frame *o)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[port][i];
+		uint8_t *b = o[n].b;
+
+		if (!unit_frame_is_icmp(m) && !unit_frame_is_arp(m))
+			continue;
+		assert_true(rte_pktmbuf_data_len(m) <= UNIT_FRAME_MAX);
+		o[n].len = rte_pktmbuf_data_len(m);
+		memcpy(b, rte_pktmbuf_mtod(m, void *), o[n].len);
+		if (unit_frame_is_icmp(m)) {
+			memset(b + UNIT_ETH_LEN + 4, 0, 2);	/* ID */
+			memset(b + UNIT_ETH_LEN + 10, 0, 2);	/* checksum */
+		}
+		n++;
+	}
+	qsort(o, n, sizeof(o[0]), own_frame_cmp);
+	return n;
+}
+
+/*
+ * a and b sent the same datagrams on each port, in the same order, byte
+ * for byte; and the same ICMP and ARP frames, in any order.
+ */
 static void
 assert_same_frames(const struct unit_fixture *a, const struct unit_fixture *b)
 {
-	unsigned int port, i;
+	static struct own_frame oa[UNIT_TX_CAP], ob[UNIT_TX_CAP];
+	unsigned int port, i, j, na, nb;
 
 	for (port = 0; port < LSK_MAX_PORTS; port++) {
-		assert_int_equal(a->tx.n[port], b->tx.n[port]);
-		for (i = 0; i < a->tx.n[port]; i++) {
-			struct rte_mbuf *x = a->tx.pkts[port][i];
-			struct rte_mbuf *y = b->tx.pkts[port][i];
+		for (i = 0, j = 0;; i++, j++) {
+			struct rte_mbuf *x, *y;
 
+			while (i < a->tx.n[port] &&
+			       (unit_frame_is_icmp(a->tx.pkts[port][i]) ||
+				unit_frame_is_arp(a->tx.pkts[port][i])))
+				i++;
+			while (j < b->tx.n[port] &&
+			       (unit_frame_is_icmp(b->tx.pkts[port][j]) ||
+				unit_frame_is_arp(b->tx.pkts[port][j])))
+				j++;
+			if (i == a->tx.n[port] || j == b->tx.n[port]) {
+				assert_int_equal(i, a->tx.n[port]);
+				assert_int_equal(j, b->tx.n[port]);
+				break;
+			}
+			x = a->tx.pkts[port][i];
+			y = b->tx.pkts[port][j];
 			assert_int_equal(rte_pktmbuf_pkt_len(x),
 					 rte_pktmbuf_pkt_len(y));
 			assert_memory_equal(rte_pktmbuf_mtod(x, void *),
 					    rte_pktmbuf_mtod(y, void *),
 					    rte_pktmbuf_data_len(x));
+		}
+		na = own_frames(a, (uint16_t)port, oa);
+		nb = own_frames(b, (uint16_t)port, ob);
+		assert_int_equal(na, nb);
+		for (i = 0; i < na; i++) {
+			assert_int_equal(oa[i].len, ob[i].len);
+			assert_memory_equal(oa[i].b, ob[i].b, oa[i].len);
 		}
 	}
 }
@@ -279,6 +352,19 @@ test_list_and_single_agree(void **state)
 		assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, 0),
 				 4 + 1 + 1 + 3);
 		assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P0, 0), 1 + 3);
+		/* ICMP to A: port unreachable for the 5 locals, net
+		 * unreachable, time exceeded, fragmentation needed */
+		assert_int_equal(unit_tx_icmp(pr->a, UNIT_P0, 3, 3), 5);
+		assert_int_equal(unit_tx_icmp(pr->a, UNIT_P0, 3, 0), 1);
+		assert_int_equal(unit_tx_icmp(pr->a, UNIT_P0, 11, 0), 1);
+		assert_int_equal(unit_tx_icmp(pr->a, UNIT_P0, 3, 4), 1);
+		assert_int_equal(unit_tx_icmp(pr->a, UNIT_P1, -1, -1), 0);
+		/* ARP asks for 10.0.1.7 once; the second round's datagram
+		 * waits behind the first */
+		assert_int_equal(unit_tx_arp_requests(pr->a, UNIT_P1,
+				 UNIT_IPV4(10, 0, 1, 7)), round == 1);
+		assert_int_equal(pr->a->tx.n[UNIT_P0], 4 + 8);
+		assert_int_equal(pr->a->tx.n[UNIT_P1], 9 + (round == 1));
 		assert_int_equal(ls.eth.InFrames, round * bu.n);
 		assert_int_equal(ls.eth.Runts, round);
 		assert_int_equal(ls.eth.NotForUs, round);
@@ -297,7 +383,9 @@ test_list_and_single_agree(void **state)
 			.FragFails = round,
 		});
 		unit_assert_ip_balance(&ls);
-		assert_int_equal(ls.arp.UnresolvedDiscards, round);
+		assert_int_equal(ls.arp.UnresolvedDiscards, 0);
+		assert_int_equal(ls.arp.OutRequests, 1);
+		assert_int_equal(ls.icmp.OutMsgs, round * 8);
 
 		/* one call per stage per burst against one per packet */
 		assert_int_equal(ls.stages[LSK_STAGE_ETH_INPUT].calls, round);
@@ -422,6 +510,15 @@ test_gro_on_and_off_agree(void **state)
 	assert_int_equal(off.ip.InReceives, bu.n);
 	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP),
 			 10 + 4 + 10 + 70);
+	/* one ICMP per datagram of the dropped trains: 4 time exceeded, 4
+	 * fragmentation needed; ARP holds the last 3 for 10.0.1.7 */
+	assert_int_equal(unit_tx_icmp(pr->b, UNIT_P0, 11, 0), 4);
+	assert_int_equal(unit_tx_icmp(pr->b, UNIT_P0, 3, 4), 4);
+	assert_int_equal(unit_tx_arp_requests(pr->b, UNIT_P1,
+					      UNIT_IPV4(10, 0, 1, 7)), 1);
+	assert_int_equal(on.arp.UnresolvedDiscards, 1);
+	assert_int_equal(lsk_neigh_drop_held(pr->a->stack), 3);
+	assert_int_equal(lsk_neigh_drop_held(pr->b->stack), 3);
 }
 
 /* ------------------------------------------------------ TX and hook */

@@ -100,6 +100,18 @@ put32(uint8_t *p, uint32_t v)
 	put16(p + 2, (uint16_t)v);
 }
 
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
 /* One's complement sum of big-endian 16-bit words, not folded. */
 static uint32_t
 sum16(const uint8_t *p, size_t len, uint32_t sum)
@@ -198,6 +210,28 @@ unit_pkt_build(const struct unit_pkt *p, uint8_t *buf, size_t cap)
 	return len;
 }
 
+size_t
+unit_icmp_build(const struct unit_pkt *p, uint8_t type, uint8_t code,
+		uint32_t rest, uint8_t *buf, size_t cap)
+{
+	struct unit_pkt q = *p;
+	size_t len, ihl = 20 + p->opt_len, i;
+	uint8_t *icmp;
+
+	q.proto = IPPROTO_ICMP;
+	/* the UDP builder makes the IP header and the room: 8 + payload */
+	len = unit_pkt_build(&q, buf, cap);
+	icmp = buf + UNIT_ETH_LEN + ihl;
+	icmp[0] = type;
+	icmp[1] = code;
+	put16(icmp + 2, 0);
+	put32(icmp + 4, rest);
+	for (i = 0; i < p->payload_len; i++)
+		icmp[8 + i] = (uint8_t)(i * 5 + 1);
+	put16(icmp + 2, (uint16_t)~fold(sum16(icmp, 8 + p->payload_len, 0)));
+	return len;
+}
+
 struct rte_mbuf *
 unit_mbuf_chain_from_bytes(const void *buf, size_t len, size_t first_len,
 			   uint16_t port)
@@ -238,6 +272,30 @@ unit_pkt_mbuf(const struct unit_pkt *p)
 	size_t len = unit_pkt_build(p, buf, sizeof(buf));
 
 	return unit_mbuf_from_bytes(buf, len, p->port);
+}
+
+struct rte_mbuf *
+unit_arp_mbuf(uint16_t port, uint16_t op, const struct rte_ether_addr *dst_mac,
+	      const struct rte_ether_addr *sha, uint32_t sip,
+	      const struct rte_ether_addr *tha, uint32_t tip)
+{
+	uint8_t b[42] = { 0 };
+	uint8_t *a = b + UNIT_ETH_LEN;
+
+	memcpy(b, dst_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(b + 6, sha, RTE_ETHER_ADDR_LEN);
+	put16(b + 12, RTE_ETHER_TYPE_ARP);
+	put16(a, 1);			/* Ethernet */
+	put16(a + 2, RTE_ETHER_TYPE_IPV4);
+	a[4] = 6;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, sha, RTE_ETHER_ADDR_LEN);
+	put32(a + 14, sip);
+	if (tha != NULL)
+		memcpy(a + 18, tha, RTE_ETHER_ADDR_LEN);
+	put32(a + 24, tip);
+	return unit_mbuf_from_bytes(b, sizeof(b), port);
 }
 
 /* ------------------------------------------------------------ fixture */
@@ -326,8 +384,17 @@ unit_fixture_release(struct unit_fixture *f)
 {
 	unsigned int in_use, start;
 
+	bool clean = true;
+
 	if (f == NULL)
 		return true;
+	if (f->worker != NULL && f->worker->icmp_out.n != 0) {
+		print_error("%u ICMP messages left unsent on icmp_out\n",
+			    f->worker->icmp_out.n);
+		unit_list_free(&f->worker->icmp_out);
+		clean = false;
+	}
+	lsk_neigh_drop_held(f->stack);
 	lsk_worker_destroy(f->worker);	/* may still send what it holds */
 	unit_tx_free(f);
 	lsk_stack_destroy(f->stack);
@@ -337,7 +404,7 @@ unit_fixture_release(struct unit_fixture *f)
 	if (in_use != start)
 		print_error("mbuf leak: %u in use, %u when the test began\n",
 			    in_use, start);
-	return in_use == start;
+	return clean && in_use == start;
 }
 
 void
@@ -379,6 +446,58 @@ void
 unit_worker_sync(struct unit_fixture *f)
 {
 	f->worker->fwd = f->stack->fwd;
+	f->worker->udp = f->stack->udp;
+	f->worker->filter = f->stack->filter;
+}
+
+int
+unit_bind_rc(struct unit_fixture *f, uint32_t addr, uint16_t port,
+	     const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **ep)
+{
+	int rc;
+
+	lsk_worker_offline(f->worker);
+	rc = lsk_udp_bind(f->stack, addr, port, opts, ep);
+	unit_worker_sync(f);
+	return rc;
+}
+
+struct lsk_udp_ep *
+unit_bind(struct unit_fixture *f, uint32_t addr, uint16_t port,
+	  const struct lsk_udp_bind_opts *opts)
+{
+	struct lsk_udp_ep *ep = NULL;
+
+	assert_int_equal(unit_bind_rc(f, addr, port, opts, &ep), 0);
+	assert_non_null(ep);
+	return ep;
+}
+
+void
+unit_close(struct unit_fixture *f, struct lsk_udp_ep *ep)
+{
+	lsk_worker_offline(f->worker);
+	lsk_udp_close(ep);
+	unit_worker_sync(f);
+}
+
+unsigned int
+unit_recv_free(struct lsk_udp_ep *ep, unsigned int n)
+{
+	struct lsk_udp_msg msgs[64];
+	unsigned int got = 0;
+	int k, i;
+
+	while (got < n) {
+		k = lsk_udp_recv_burst(ep, msgs, RTE_MIN(n - got, 64u));
+		assert_true(k >= 0);
+		if (k == 0)
+			break;
+		for (i = 0; i < k; i++)
+			rte_pktmbuf_free(msgs[i].mbuf);
+		got += (unsigned int)k;
+	}
+	return got;
 }
 
 static int
@@ -554,4 +673,175 @@ unit_rand(uint64_t *state)
 	x ^= x >> 27;
 	*state = x;
 	return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* ------------------------------------------------ frames we made */
+
+bool
+unit_frame_is_icmp(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh =
+		rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eh + 1);
+
+	return rte_pktmbuf_data_len(m) >= UNIT_ETH_LEN + sizeof(*ip) + 8 &&
+	       eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+	       ip->next_proto_id == IPPROTO_ICMP;
+}
+
+bool
+unit_frame_is_arp(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh =
+		rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+
+	return rte_pktmbuf_data_len(m) >= UNIT_ETH_LEN + 28 &&
+	       eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP);
+}
+
+static bool
+icmp_is(const struct rte_mbuf *m, int type, int code)
+{
+	const uint8_t *icmp;
+
+	if (!unit_frame_is_icmp(m))
+		return false;
+	icmp = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+		UNIT_ETH_LEN + (unit_ip4((struct rte_mbuf *)(uintptr_t)m)->
+				version_ihl & 0xf) * 4u);
+	return (type < 0 || icmp[0] == type) && (code < 0 || icmp[1] == code);
+}
+
+unsigned int
+unit_tx_icmp(const struct unit_fixture *f, uint16_t port, int type, int code)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++)
+		n += icmp_is(f->tx.pkts[port][i], type, code);
+	return n;
+}
+
+struct rte_mbuf *
+unit_tx_icmp_nth(const struct unit_fixture *f, uint16_t port, int type,
+		 int code, unsigned int nth)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++)
+		if (icmp_is(f->tx.pkts[port][i], type, code) && k++ == nth)
+			return f->tx.pkts[port][i];
+	fail_msg("no ICMP %d/%d number %u on port %u", type, code, nth,
+		 port);
+	return NULL;
+}
+
+unsigned int
+unit_tx_icmp_about(const struct unit_fixture *f, uint16_t port, int type,
+		   int code, uint32_t orig_dst)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[port][i];
+		const uint8_t *q;
+
+		if (!icmp_is(m, type, code) ||
+		    rte_pktmbuf_data_len(m) < UNIT_ETH_LEN + 28 + 20)
+			continue;
+		q = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+					    UNIT_ETH_LEN + 28);
+		if (get32(q + 16) == orig_dst)
+			n++;
+	}
+	return n;
+}
+
+unsigned int
+unit_tx_arp_requests(const struct unit_fixture *f, uint16_t port,
+		     uint32_t tip)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		const uint8_t *a;
+
+		if (!unit_frame_is_arp(f->tx.pkts[port][i]))
+			continue;
+		a = rte_pktmbuf_mtod_offset(f->tx.pkts[port][i],
+					    const uint8_t *, UNIT_ETH_LEN);
+		if (get16(a + 6) == 1 && (tip == 0 || get32(a + 24) == tip))
+			n++;
+	}
+	return n;
+}
+
+unsigned int
+unit_tx_count(const struct unit_fixture *f)
+{
+	unsigned int p, n = 0;
+
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		n += f->tx.n[p];
+	return n;
+}
+
+void
+unit_assert_icmp_error(const struct rte_mbuf *e,
+		       const struct unit_icmp_want *want,
+		       const uint8_t *orig_ip, size_t orig_len)
+{
+	const uint8_t *fr = rte_pktmbuf_mtod(e, const uint8_t *);
+	const uint8_t *ip = fr + UNIT_ETH_LEN, *icmp = ip + 20;
+	size_t quote = RTE_MIN(orig_len, (size_t)(576 - 28));
+	uint32_t osrc = get32(orig_ip + 12);
+
+	assert_int_equal(e->nb_segs, 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(e), UNIT_ETH_LEN + 28 + quote);
+	if (want->dst_mac != NULL)
+		assert_memory_equal(fr, want->dst_mac, RTE_ETHER_ADDR_LEN);
+	if (want->src_mac != NULL)
+		assert_memory_equal(fr + 6, want->src_mac, RTE_ETHER_ADDR_LEN);
+	assert_int_equal(get16(fr + 12), RTE_ETHER_TYPE_IPV4);
+	assert_int_equal(ip[0], 0x45);
+	assert_int_equal(ip[1], (orig_ip[1] & 0x1e) | 0xc0);
+	assert_int_equal(get16(ip + 2), 28 + quote);
+	assert_int_equal(get16(ip + 6), 0);
+	assert_int_equal(ip[8], 64);
+	assert_int_equal(ip[9], IPPROTO_ICMP);
+	assert_int_equal(unit_ip4_hdr_sum(ip), 0);
+	assert_int_equal(get32(ip + 12), want->src);
+	assert_int_equal(get32(ip + 16), osrc);
+	assert_int_equal(icmp[0], want->type);
+	assert_int_equal(icmp[1], want->code);
+	assert_int_equal(fold(sum16(icmp, 8 + quote, 0)), 0xffff);
+	assert_int_equal(get16(icmp + 4), 0);
+	assert_int_equal(get16(icmp + 6),
+			 want->type == 3 && want->code == 4 ? want->mtu : 0);
+	assert_memory_equal(icmp + 8, orig_ip, quote);
+}
+
+bool
+unit_udp_csum_ok(const struct rte_mbuf *m)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						    UNIT_ETH_LEN);
+	size_t ihl = (ip[0] & 0xf) * 4u;
+	const uint8_t *udp = ip + ihl;
+	uint16_t ulen = get16(udp + 4);
+	uint32_t sum;
+
+	if (get16(udp + 6) == 0 ||
+	    UNIT_ETH_LEN + ihl + ulen > rte_pktmbuf_data_len(m))
+		return false;
+	sum = sum16(ip + 12, 8, 0) + IPPROTO_UDP + ulen;
+	return fold(sum16(udp, ulen, sum)) == 0xffff;
+}
+
+void
+unit_icmp_out_send(struct unit_fixture *f)
+{
+	if (f->worker->icmp_out.n != 0)
+		lsk_icmp4_output(f->worker);
+	lsk_worker_flush(f->worker);
 }

@@ -80,6 +80,14 @@ struct unit_pkt {
 void unit_pkt_init(struct unit_pkt *p, uint32_t dst);
 /* Write the frame into buf; returns its length. */
 size_t unit_pkt_build(const struct unit_pkt *p, uint8_t *buf, size_t cap);
+/*
+ * An ICMP message instead of the UDP datagram: the IPv4 header as p says
+ * (proto forced to 1), then type, code, a valid checksum, the 32-bit rest
+ * of the header (ident << 16 | seq for echoes) and p->payload_len bytes
+ * of data. Returns the frame length.
+ */
+size_t unit_icmp_build(const struct unit_pkt *p, uint8_t type, uint8_t code,
+		       uint32_t rest, uint8_t *buf, size_t cap);
 /* Build the frame in a fresh mbuf (one segment). */
 struct rte_mbuf *unit_pkt_mbuf(const struct unit_pkt *p);
 /* Copy bytes into a fresh mbuf; with first_len < len the frame is split in
@@ -88,6 +96,16 @@ struct rte_mbuf *unit_mbuf_from_bytes(const void *buf, size_t len,
 				      uint16_t port);
 struct rte_mbuf *unit_mbuf_chain_from_bytes(const void *buf, size_t len,
 					    size_t first_len, uint16_t port);
+
+/*
+ * An ARP frame (Ethernet, IPv4, 42 bytes) arriving on port: op 1 request,
+ * 2 reply; sender sha/sip, target tha/tip (tha NULL: zeros), Ethernet
+ * from sha to dst_mac.
+ */
+struct rte_mbuf *unit_arp_mbuf(uint16_t port, uint16_t op,
+			       const struct rte_ether_addr *dst_mac,
+			       const struct rte_ether_addr *sha, uint32_t sip,
+			       const struct rte_ether_addr *tha, uint32_t tip);
 
 /* Internet checksum (RFC 1071) of an IPv4 header of IHL words, computed
  * with the checksum field as it is: 0 when the header is valid. */
@@ -123,7 +141,8 @@ struct unit_fixture {
 /* The section 0 fixture in the given mode. NULL on failure. */
 struct unit_fixture *unit_fixture_create(enum lsk_mode mode);
 /* Destroy it and assert no mbuf leaked since it was created; release
- * says so instead of asserting. */
+ * says so instead of asserting. Both first drop what waits for ARP
+ * (lsk_neigh_drop_held): held packets are the stack's until then. */
 void unit_fixture_destroy(struct unit_fixture *f);
 bool unit_fixture_release(struct unit_fixture *f);
 /* cmocka per-test setup/teardown around the two functions above. */
@@ -139,8 +158,25 @@ int unit_teardown(void **state);
 int unit_cmd_rc(struct unit_fixture *f, const char *line);
 void unit_cmd(struct unit_fixture *f, const char *line);
 
-/* Let stage functions called directly see the stack's current table. */
+/* Let stage functions called directly see the stack's current tables
+ * (forwarding, UDP endpoints, filter). */
 void unit_worker_sync(struct unit_fixture *f);
+
+/*
+ * Bind and close UDP endpoints as a control thread would, the worker off
+ * line meanwhile. unit_bind fails the test unless lsk_udp_bind succeeds;
+ * unit_bind_rc returns its result.
+ */
+int unit_bind_rc(struct unit_fixture *f, uint32_t addr, uint16_t port,
+		 const struct lsk_udp_bind_opts *opts,
+		 struct lsk_udp_ep **ep);
+struct lsk_udp_ep *unit_bind(struct unit_fixture *f, uint32_t addr,
+			     uint16_t port,
+			     const struct lsk_udp_bind_opts *opts);
+void unit_close(struct unit_fixture *f, struct lsk_udp_ep *ep);
+
+/* Take up to n datagrams from ep, free them, return how many. */
+unsigned int unit_recv_free(struct lsk_udp_ep *ep, unsigned int n);
 
 /* Push one burst through lsk_worker_input and flush the TX buffers. */
 void unit_input(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n);
@@ -158,6 +194,59 @@ unsigned int unit_tx_udp_to(const struct unit_fixture *f, uint16_t port,
 
 /* Free everything the hook captured. */
 void unit_tx_free(struct unit_fixture *f);
+
+/*
+ * Frames the stack makes itself. An ICMP message is an IPv4 frame with
+ * protocol 1; an ARP frame has ethertype 0x0806.
+ */
+bool unit_frame_is_icmp(const struct rte_mbuf *m);
+bool unit_frame_is_arp(const struct rte_mbuf *m);
+/* Captured ICMP messages on port of the given type and code (any type or
+ * code when < 0), and the i-th of them (asserts it exists). */
+unsigned int unit_tx_icmp(const struct unit_fixture *f, uint16_t port,
+			  int type, int code);
+struct rte_mbuf *unit_tx_icmp_nth(const struct unit_fixture *f,
+				  uint16_t port, int type, int code,
+				  unsigned int i);
+/* Captured ICMP messages on port of type/code whose quoted datagram was
+ * addressed to orig_dst. */
+unsigned int unit_tx_icmp_about(const struct unit_fixture *f, uint16_t port,
+				int type, int code, uint32_t orig_dst);
+/* Captured ARP requests on port asking for tip (any when 0). */
+unsigned int unit_tx_arp_requests(const struct unit_fixture *f,
+				  uint16_t port, uint32_t tip);
+/* Every frame captured on every port. */
+unsigned int unit_tx_count(const struct unit_fixture *f);
+
+/*
+ * What an ICMP error about a datagram must be (SEMANTICS.md "Forwarding,
+ * fragments, ICMP"): Ethernet from src_mac to dst_mac, type IPv4; IPv4
+ * header 0x45, TOS (orig TOS & 0x1e) | 0xc0, no fragment bits, TTL 64,
+ * protocol 1, valid checksum, from src to the original source; ICMP
+ * type/code, valid checksum, unused word 0 except the next-hop MTU for
+ * 3/4; the quote is the first bytes of orig_ip (the datagram as it was
+ * when the error was made), as many as fit in 576 bytes.
+ */
+struct unit_icmp_want {
+	uint8_t type, code;
+	uint16_t mtu;
+	uint32_t src;				/* host order */
+	const struct rte_ether_addr *dst_mac, *src_mac;
+};
+void unit_assert_icmp_error(const struct rte_mbuf *e,
+			    const struct unit_icmp_want *want,
+			    const uint8_t *orig_ip, size_t orig_len);
+
+/* The UDP checksum of the IPv4/UDP frame in m (one segment) is valid and
+ * not zero. */
+bool unit_udp_csum_ok(const struct rte_mbuf *m);
+
+/*
+ * Stages called directly leave their ICMP on the worker's icmp_out list:
+ * unit_icmp_out_send routes and captures it as the worker would, and the
+ * fixture's teardown fails when a test left any behind.
+ */
+void unit_icmp_out_send(struct unit_fixture *f);
 
 /* The stack's summed counters. */
 struct lsk_stats unit_stats(const struct unit_fixture *f);

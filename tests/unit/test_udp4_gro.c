@@ -1,0 +1,819 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_gro: the merge and flush rules of SEMANTICS.md "Trains", one by
+ * one, run on the stage alone (what trains a burst becomes) and through
+ * the worker (what endpoints and the wire see): each join condition, the
+ * segs and 64 KiB limits (linux-cases.md D5, D6), many flows in one burst
+ * and the flows limit, what breaks a train in the middle (bad checksums, a
+ * fragment, options, a zero checksum, a length change, padding), TTL 1
+ * inside a train, the gro counters, and LSK_UDP_GRO endpoints getting one
+ * datagram in segments with its gso_size (D1-D35, E9-E11, F14).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "unit_common.h"
+
+#define IP(b) ((b) + UNIT_ETH_LEN)
+#define UDP(b) ((b) + UNIT_ETH_LEN + 20)
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static int
+gro_setup(void **state)
+{
+	struct unit_fixture *f;
+
+	if (unit_setup_list(state) < 0)
+		return -1;
+	f = *state;
+	unit_cmd(f, "gro fraglist flows 64 segs 64");
+	return 0;
+}
+
+/* ---------------------------------------------- the stage on its own */
+
+/*
+ * Run udp4_gro on pkts and describe what it made: each list entry is a
+ * train of the IP IDs of its members in chain order, joined by '-';
+ * entries are separated by spaces ("1-2-3 4"). Checks each train's chain
+ * holds as many members as its meta says, then frees everything.
+ */
+static const char *
+gro_run(struct unit_fixture *f, struct rte_mbuf **pkts, unsigned int n)
+{
+	static char desc[8192];
+	struct lsk_list l = { .n = 0 };
+	size_t at = 0;
+	unsigned int i, k;
+
+	desc[0] = '\0';
+	for (i = 0; i < n; i++)
+		lsk_list_push(&l, pkts[i], 0);
+	lsk_udp4_gro(f->worker, &l);
+	for (i = 0; i < l.n; i++) {
+		uint32_t count = lsk_meta_count(l.meta[i]);
+		struct rte_mbuf *m = l.pkts[i];
+
+		for (k = 0; k < count; k++) {
+			assert_non_null(m);
+			at += (size_t)snprintf(desc + at, sizeof(desc) - at,
+				"%s%u", k ? "-" : i ? " " : "",
+				rte_be_to_cpu_16(unit_ip4(m)->packet_id));
+			if (k + 1 < count)
+				m = *lsk_train_next(m);
+		}
+		if (count > 1)
+			assert_null(*lsk_train_next(m));
+		assert_true(at < sizeof(desc));
+		lsk_entry_free(l.pkts[i], l.meta[i]);
+	}
+	return desc;
+}
+
+/* Only the member counts: "3,1". */
+static const char *
+gro_counts(struct unit_fixture *f, struct rte_mbuf **pkts, unsigned int n)
+{
+	static char desc[2048];
+	struct lsk_list l = { .n = 0 };
+	size_t at = 0;
+	unsigned int i;
+
+	desc[0] = '\0';
+	for (i = 0; i < n; i++)
+		lsk_list_push(&l, pkts[i], 0);
+	lsk_udp4_gro(f->worker, &l);
+	for (i = 0; i < l.n; i++) {
+		at += (size_t)snprintf(desc + at, sizeof(desc) - at, "%s%u",
+				       i ? "," : "", lsk_meta_count(l.meta[i]));
+		assert_true(at < sizeof(desc));
+		lsk_entry_free(l.pkts[i], l.meta[i]);
+	}
+	return desc;
+}
+
+/* Flow F's default datagram with payload bytes and IP ID id. */
+static void
+flow_pkt(struct unit_pkt *p, uint16_t payload, uint16_t id)
+{
+	unit_pkt_init(p, UNIT_P0_IP);
+	p->payload_len = payload;
+	p->id = id;
+}
+
+/* n datagrams of flow F, IDs 1..n, with these payload lengths. */
+static void
+flow_burst(struct rte_mbuf **pkts, const uint16_t *payload, unsigned int n)
+{
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		flow_pkt(&p, payload[i], (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+}
+
+/* D1, D29: one flow makes one train; a lone datagram stays plain. */
+static void
+test_basic_train(void **state)
+{
+	static const uint16_t len3[] = { 1000, 1000, 1000 };
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[3];
+	struct lsk_stats st;
+
+	flow_burst(pkts, len3, 3);
+	assert_string_equal(gro_run(f, pkts, 3), "1-2-3");
+	flow_burst(pkts, len3, 1);
+	assert_string_equal(gro_run(f, pkts, 1), "1");
+	st = unit_stats(f);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.gro.Merged, 2);
+}
+
+/* A mutation of the second datagram of two that must keep it out. */
+struct mutation {
+	const char *what;
+	void (*apply)(struct unit_pkt *p, uint8_t *b, uint16_t *in_port);
+};
+
+static void mut_port(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)p; (void)b; *port = UNIT_P1; }
+static void mut_src_mac(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)p; (void)port; b[11] ^= 1; }
+static void mut_dst_mac(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)p; (void)port; memset(b, 0xff, 6); }
+static void mut_src_ip(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->src = UNIT_IPV4(10, 0, 0, 2); }
+static void mut_dst_ip(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->dst = UNIT_P1_IP; }
+static void mut_sport(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->sport++; }
+static void mut_dport(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->dport++; }
+static void mut_tos(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->tos = 0x10; }
+static void mut_ecn(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->tos = 0x02; }
+static void mut_ttl(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->ttl = 63; }
+static void mut_df(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->df = false; }
+static void mut_longer(struct unit_pkt *p, uint8_t *b, uint16_t *port)
+{ (void)b; (void)port; p->payload_len++; }
+
+/*
+ * Joining needs the same ingress port and L2 header, IPv4 src/dst, UDP
+ * ports, TOS (ECN bits too), TTL and DF (D10-D12, D25, D26); a longer
+ * datagram starts its own train (D4). Each alone keeps the second out.
+ */
+static void
+test_each_join_condition(void **state)
+{
+	static const struct mutation muts[] = {
+		{ "ingress port", mut_port }, { "source MAC", mut_src_mac },
+		{ "destination MAC", mut_dst_mac },
+		{ "source address", mut_src_ip },
+		{ "destination address", mut_dst_ip },
+		{ "source port", mut_sport }, { "destination port", mut_dport },
+		{ "TOS", mut_tos }, { "ECN", mut_ecn }, { "TTL", mut_ttl },
+		{ "DF", mut_df }, { "longer UDP length", mut_longer },
+	};
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[2];
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	unsigned int i;
+	uint16_t port;
+	size_t len;
+
+	for (i = 0; i < RTE_DIM(muts); i++) {
+		flow_pkt(&p, 600, 1);
+		pkts[0] = unit_pkt_mbuf(&p);
+		flow_pkt(&p, 600, 2);
+		port = UNIT_P0;
+		muts[i].apply(&p, b, &port);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		muts[i].apply(&p, b, &port);	/* the byte-level ones */
+		pkts[1] = unit_mbuf_from_bytes(b, len, port);
+		if (strcmp(gro_run(f, pkts, 2), "1 2") != 0)
+			fail_msg("%s: joined", muts[i].what);
+	}
+	/* and with none of them it joins */
+	flow_pkt(&p, 600, 1);
+	pkts[0] = unit_pkt_mbuf(&p);
+	flow_pkt(&p, 600, 2);
+	pkts[1] = unit_pkt_mbuf(&p);
+	assert_string_equal(gro_run(f, pkts, 2), "1-2");
+}
+
+/* D25: flows interleaved in a burst each make their train, the heads
+ * where the flows first came. */
+static void
+test_interleaved_flows(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[6];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		flow_pkt(&p, 500, (uint16_t)(i + 1));
+		p.sport = (uint16_t)(1000 + i % 3);
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_run(f, pkts, 6), "1-4 2-5 3-6");
+}
+
+/*
+ * D2-D4: the UDP length must equal the train's; a shorter one joins and
+ * ends it, a longer one starts a new one. D31: a length that lies (8, or
+ * more than is there) never joins and ends its flow's train.
+ */
+static void
+test_length_rules(void **state)
+{
+	static const uint16_t d2[] = { 1000, 1000, 600, 1000 };
+	static const uint16_t d3[] = { 1000, 600, 1000 };
+	static const uint16_t d4[] = { 600, 1000 };
+	static const uint16_t same[] = { 1000, 1000, 1000 };
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[4];
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
+
+	flow_burst(pkts, d2, 4);
+	assert_string_equal(gro_run(f, pkts, 4), "1-2-3 4");
+	flow_burst(pkts, d3, 3);
+	assert_string_equal(gro_run(f, pkts, 3), "1-2 3");
+	flow_burst(pkts, d4, 2);
+	assert_string_equal(gro_run(f, pkts, 2), "1 2");
+
+	flow_burst(pkts, same, 3);
+	flow_pkt(&p, 1000, 2);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	put16(UDP(b) + 4, 8);				/* no payload */
+	rte_pktmbuf_free(pkts[1]);
+	pkts[1] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	assert_string_equal(gro_run(f, pkts, 3), "1 2 3");
+
+	flow_burst(pkts, same, 3);
+	put16(UDP(b) + 4, 1108);			/* 100 too many */
+	rte_pktmbuf_free(pkts[1]);
+	pkts[1] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	assert_string_equal(gro_run(f, pkts, 3), "1 2 3");
+}
+
+/* D23, D24: padding (a frame longer than its datagram) never joins. */
+static void
+test_padding(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[5];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		flow_pkt(&p, 10, (uint16_t)(i + 1));	/* 52, padded to 60 */
+		p.trailer_len = 8;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_run(f, pkts, 5), "1 2 3 4 5");
+	for (i = 0; i < 5; i++) {
+		flow_pkt(&p, 18, (uint16_t)(i + 1));	/* exactly 60 */
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_run(f, pkts, 5), "1-2-3-4-5");
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, 1000, (uint16_t)(i + 1));
+		p.trailer_len = i == 1 ? 4 : 0;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_run(f, pkts, 3), "1 2 3");
+}
+
+/* D5: at most `segs` members: 130 make 64, 64 and 2; with segs 8, 20
+ * make 8, 8 and 4. */
+static void
+test_segs_limit(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[130];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 130; i++) {
+		flow_pkt(&p, 1000, (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_counts(f, pkts, 130), "64,64,2");
+	unit_cmd(f, "gro fraglist flows 64 segs 8");
+	for (i = 0; i < 20; i++) {
+		flow_pkt(&p, 1000, (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_counts(f, pkts, 20), "8,8,4");
+}
+
+/* D6: 64 KiB of IP payload: 100 x 1472 make 44, 44, 12 (28 + 44 x 1472
+ * + 1500 >= 65536); 128 x 1024 make 63, 63, 2 before the count limit. */
+static void
+test_64k_limit(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[128];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++) {
+		flow_pkt(&p, 1472, (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_counts(f, pkts, 100), "44,44,12");
+	for (i = 0; i < 128; i++) {
+		flow_pkt(&p, 1024, (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	assert_string_equal(gro_counts(f, pkts, 128), "63,63,2");
+}
+
+/* Three datagrams of flow F whose middle one is made from bytes b. */
+static const char *
+with_middle(struct unit_fixture *f, const uint8_t *b, size_t len,
+	    uint64_t flags)
+{
+	struct rte_mbuf *pkts[3];
+	struct unit_pkt p;
+
+	flow_pkt(&p, 1000, 1);
+	pkts[0] = unit_pkt_mbuf(&p);
+	pkts[1] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	pkts[1]->ol_flags |= flags;
+	flow_pkt(&p, 1000, 3);
+	pkts[2] = unit_pkt_mbuf(&p);
+	return gro_run(f, pkts, 3);
+}
+
+/*
+ * What cannot join ends its flow's train before it (per-flow order), and
+ * the next datagram starts a new one: a bad UDP checksum (computed, or
+ * the PMD's BAD), a bad IP checksum, a zero UDP checksum (D7-D9), a
+ * first fragment even when its UDP length fits (D22), IP options (D21).
+ */
+static void
+test_breakers_in_the_middle(void **state)
+{
+	static const uint8_t nops[4] = { 1, 1, 1, 1 };
+	struct unit_fixture *f = *state;
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
+
+	flow_pkt(&p, 1000, 2);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	assert_string_equal(with_middle(f, b, len, 0), "1-2-3");
+	assert_string_equal(with_middle(f, b, len,
+					RTE_MBUF_F_RX_L4_CKSUM_BAD), "1 2 3");
+	assert_string_equal(with_middle(f, b, len,
+					RTE_MBUF_F_RX_IP_CKSUM_BAD), "1 2 3");
+	UDP(b)[100] ^= 1;				/* UDP sum wrong */
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+	UDP(b)[100] ^= 1;
+	IP(b)[11] ^= 1;					/* IP sum wrong */
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+	IP(b)[11] ^= 1;
+	put16(UDP(b) + 6, 0);				/* no UDP sum */
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+
+	/* a first fragment (MF) whose UDP length is what it carries */
+	flow_pkt(&p, 1000, 2);
+	p.df = false;
+	len = unit_pkt_build(&p, b, sizeof(b));
+	IP(b)[6] |= 0x20;
+	unit_ip4_fix_cksum(IP(b));
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+	/* the reserved flag */
+	flow_pkt(&p, 1000, 2);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	IP(b)[6] |= 0x80;
+	unit_ip4_fix_cksum(IP(b));
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+
+	/* options: IHL 6 */
+	flow_pkt(&p, 1000, 2);
+	p.opt_len = 4;
+	memcpy(p.opts, nops, 4);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	assert_string_equal(with_middle(f, b, len, 0), "1 2 3");
+}
+
+/* A bad or zero checksum first: never a head; the next ones train. */
+static void
+test_breakers_first(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[3];
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; i < 2; i++) {
+		flow_pkt(&p, 1000, 1);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		if (i == 0)
+			UDP(b)[50] ^= 1;
+		else
+			put16(UDP(b) + 6, 0);
+		pkts[0] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+		flow_pkt(&p, 1000, 2);
+		pkts[1] = unit_pkt_mbuf(&p);
+		flow_pkt(&p, 1000, 3);
+		pkts[2] = unit_pkt_mbuf(&p);
+		assert_string_equal(gro_run(f, pkts, 3), "1 2-3");
+	}
+}
+
+/* D14, D16, D19, D20 settled by SEMANTICS: IP IDs may be anything, and
+ * each member keeps its own. */
+static void
+test_ip_ids_anything(void **state)
+{
+	static const uint16_t ids[][3] = {
+		{ 7, 7, 7 }, { 3, 2, 1 }, { 1, 5, 9 }, { 0xffff, 0, 1 },
+	};
+	static const char *const want[] = {
+		"7-7-7", "3-2-1", "1-5-9", "65535-0-1",
+	};
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[3];
+	struct unit_pkt p;
+	unsigned int i, k;
+
+	for (i = 0; i < RTE_DIM(ids); i++) {
+		for (k = 0; k < 3; k++) {
+			flow_pkt(&p, 700, ids[i][k]);
+			p.df = i % 2;		/* with DF and without */
+			pkts[k] = unit_pkt_mbuf(&p);
+		}
+		assert_string_equal(gro_run(f, pkts, 3), want[i]);
+	}
+}
+
+/* At most `flows` trains open at once: the oldest closes for a new flow,
+ * nothing is dropped (D28, with listack's geometry). */
+static void
+test_flows_limit(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[6];
+	struct unit_pkt p;
+	unsigned int i, round;
+
+	for (round = 0; round < 2; round++) {
+		unit_cmd(f, round ? "gro fraglist flows 3 segs 64" :
+				    "gro fraglist flows 2 segs 64");
+		for (i = 0; i < 6; i++) {
+			flow_pkt(&p, 500, (uint16_t)(i + 1));
+			p.sport = (uint16_t)(1000 + i % 3);
+			pkts[i] = unit_pkt_mbuf(&p);
+		}
+		assert_string_equal(gro_run(f, pkts, 6),
+				    round ? "1-4 2-5 3-6" : "1 2 3 4 5 6");
+	}
+}
+
+/*
+ * 200 flows in one burst, then a second datagram of the first 56: with
+ * room for 256 trains 56 of them form, the heads in first-arrival order;
+ * with the default 64 the early trains were closed long before (zero
+ * merges). Nothing is lost either way.
+ */
+static void
+test_200_flows(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[256];
+	struct lsk_list l = { .n = 0 };
+	struct unit_pkt p;
+	unsigned int i, round;
+
+	for (round = 0; round < 2; round++) {
+		unit_cmd(f, round ? "gro fraglist flows 256 segs 64" :
+				    "gro fraglist flows 64 segs 64");
+		l.n = 0;
+		for (i = 0; i < 256; i++) {
+			flow_pkt(&p, 100, (uint16_t)i);
+			p.sport = (uint16_t)(20000 + i % 200);
+			p.src = UNIT_IPV4(10, 0, 0, 1 + (i % 200) % 7);
+			lsk_list_push(&l, unit_pkt_mbuf(&p), 0);
+			pkts[i] = l.pkts[i];
+		}
+		lsk_udp4_gro(f->worker, &l);
+		assert_int_equal(l.n, round ? 200 : 256);
+		for (i = 0; i < l.n; i++) {
+			assert_ptr_equal(l.pkts[i], pkts[i]);
+			if (round && i < 56) {
+				assert_int_equal(lsk_meta_count(l.meta[i]), 2);
+				assert_ptr_equal(*lsk_train_next(l.pkts[i]),
+						 pkts[200 + i]);
+			} else {
+				assert_int_equal(lsk_meta_count(l.meta[i]), 1);
+			}
+			lsk_entry_free(l.pkts[i], l.meta[i]);
+		}
+	}
+	assert_int_equal(unit_stats(f).gro.Merged, 56);
+	assert_int_equal(unit_stats(f).gro.Trains, 56);
+}
+
+/* ------------------------------------------------- through the worker */
+
+/* Feed the same bytes to a GRO-off and a GRO-on fixture. */
+static void
+feed_both(struct unit_fixture *off, struct unit_fixture *on,
+	  uint8_t (*b)[UNIT_FRAME_MAX], const size_t *len, unsigned int n)
+{
+	struct rte_mbuf *x[LSK_BURST_MAX], *y[LSK_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		x[i] = unit_mbuf_from_bytes(b[i], len[i], UNIT_P0);
+		y[i] = unit_mbuf_from_bytes(b[i], len[i], UNIT_P0);
+	}
+	unit_input(off, x, (uint16_t)n);
+	unit_input(on, y, (uint16_t)n);
+}
+
+/* The datagrams on port are the same, in order, byte for byte, as are
+ * the ICMP messages (one flow: the same order too). */
+static void
+assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
+{
+	unsigned int port, i;
+
+	for (port = 0; port < 2; port++) {
+		assert_int_equal(a->tx.n[port], b->tx.n[port]);
+		for (i = 0; i < a->tx.n[port]; i++) {
+			struct rte_mbuf *x = a->tx.pkts[port][i];
+			struct rte_mbuf *y = b->tx.pkts[port][i];
+
+			assert_int_equal(rte_pktmbuf_pkt_len(x),
+					 rte_pktmbuf_pkt_len(y));
+			assert_memory_equal(rte_pktmbuf_mtod(x, void *),
+					    rte_pktmbuf_mtod(y, void *),
+					    rte_pktmbuf_data_len(x));
+		}
+	}
+}
+
+static void
+assert_same_datagram_counters(const struct unit_fixture *a,
+			      const struct unit_fixture *b)
+{
+	struct lsk_stats x = unit_stats(a), y = unit_stats(b);
+
+	assert_memory_equal(&x.ip, &y.ip, sizeof(x.ip));
+	assert_memory_equal(&x.udp, &y.udp, sizeof(x.udp));
+	assert_memory_equal(&x.icmp, &y.icmp, sizeof(x.icmp));
+	assert_memory_equal(&x.arp, &y.arp, sizeof(x.arp));
+}
+
+/*
+ * E9 with SEMANTICS' counting: a TTL-1 datagram in the middle of a flow
+ * ends the train and is answered alone; a train made of TTL-1 datagrams
+ * is dropped whole with one time exceeded per datagram. Wire and counters
+ * equal GRO off.
+ */
+static void
+test_ttl1_in_and_as_train(void **state)
+{
+	static uint8_t b[9][UNIT_FRAME_MAX];
+	static const uint8_t ttl[9] = { 64, 64, 1, 64, 64, 1, 1, 1, 1 };
+	struct unit_fixture *on = *state, *off;
+	size_t len[9];
+	struct unit_pkt p;
+	struct lsk_stats st;
+	unsigned int i;
+
+	off = unit_fixture_create(LSK_MODE_LIST);
+	assert_non_null(off);
+	for (i = 0; i < 9; i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		p.id = (uint16_t)(i + 1);
+		p.ttl = ttl[i];
+		if (i >= 5)
+			p.sport = 1001;			/* the TTL-1 flow */
+		len[i] = unit_pkt_build(&p, b[i], sizeof(b[i]));
+	}
+	feed_both(off, on, b, len, 9);
+	assert_same_tx(off, on);
+	assert_same_datagram_counters(off, on);
+
+	st = unit_stats(on);
+	assert_int_equal(unit_tx_udp_to(on, UNIT_P1, UNIT_FAR_IP), 4);
+	assert_int_equal(unit_tx_icmp(on, UNIT_P0, 11, 0), 5);
+	assert_int_equal(st.ip.InHdrErrors, 5);
+	assert_int_equal(st.ip.ForwDatagrams, 4);
+	assert_int_equal(st.ip.InReceives, 9);
+	assert_int_equal(st.icmp.OutTimeExcds, 5);
+	/* [1,2] [3] [4,5] and [6..9] */
+	assert_int_equal(st.gro.Trains, 3);
+	assert_int_equal(st.gro.Merged, 1 + 1 + 3);
+	assert_int_equal(st.gso.Segments, 4);
+	unit_tx_free(off);
+	unit_tx_free(on);		/* the pool is shared: both clean */
+	unit_fixture_destroy(off);
+}
+
+/*
+ * F14: counters count datagrams, never trains; trains only move the gro
+ * (and gso) counters. A train to a plain endpoint arrives as the
+ * datagrams it was made of (E10, D35).
+ */
+static void
+test_counters_and_plain_endpoint(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	static const uint16_t len[] = { 1000, 1000, 600 };
+	struct rte_mbuf *pkts[3];
+	struct lsk_udp_msg msgs[4];
+	struct lsk_stats st;
+	int i, k;
+
+	flow_burst(pkts, len, 3);
+	unit_input(f, pkts, 3);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.InReceives, 3);
+	assert_int_equal(st.ip.InDelivers, 3);
+	assert_int_equal(st.udp.InDatagrams, 3);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.gro.Merged, 2);
+	assert_int_equal(st.stages[LSK_STAGE_UDP4_GRO].packets, 3);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].packets, 1);
+
+	k = lsk_udp_recv_burst(e0, msgs, 4);
+	assert_int_equal(k, 3);
+	for (i = 0; i < k; i++) {
+		const uint8_t *pl = msgs[i].payload;
+		unsigned int j;
+
+		assert_int_equal(msgs[i].len, len[i]);
+		assert_int_equal(msgs[i].gso_size, 0);
+		assert_int_equal(msgs[i].src_addr, UNIT_A_IP);
+		assert_int_equal(msgs[i].src_port, 1000);
+		assert_int_equal(msgs[i].mbuf->nb_segs, 1);
+		assert_int_equal(rte_be_to_cpu_16(
+			unit_ip4(msgs[i].mbuf)->packet_id), i + 1);
+		for (j = 0; j < len[i]; j++)
+			assert_int_equal(pl[j], (uint8_t)(j * 7 + 3));
+		rte_pktmbuf_free(msgs[i].mbuf);
+	}
+	unit_close(f, e0);
+}
+
+/* The payload of a message, segments and all, is n datagrams' payloads
+ * of the default pattern, seg bytes each (the last may be shorter). */
+static void
+assert_gro_payload(const struct lsk_udp_msg *msg, uint32_t seg)
+{
+	static uint8_t buf[65536];
+	const uint8_t *all;
+	uint32_t off = (uint32_t)((const uint8_t *)msg->payload -
+				  rte_pktmbuf_mtod(msg->mbuf, uint8_t *));
+	uint32_t i;
+
+	assert_int_equal(rte_pktmbuf_pkt_len(msg->mbuf), off + msg->len);
+	all = rte_pktmbuf_read(msg->mbuf, off, msg->len, buf);
+	assert_non_null(all);
+	for (i = 0; i < msg->len; i++)
+		if (all[i] != (uint8_t)((i % seg) * 7 + 3))
+			fail_msg("payload byte %u: %#x", i, all[i]);
+}
+
+/*
+ * E11: an LSK_UDP_GRO endpoint gets a train as one datagram whose payload
+ * spans the members' segments, with gso_size the size of each (the last
+ * may be shorter); a lone datagram comes plain (gso_size 0, D29).
+ * InDatagrams still counts each datagram.
+ */
+static void
+test_gro_endpoint(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_udp_bind_opts opts = { .socket_id = SOCKET_ID_ANY,
+						.flags = LSK_UDP_GRO };
+	struct lsk_udp_ep *e1 = unit_bind(f, UNIT_P0_IP, 2001, &opts);
+	struct rte_mbuf *pkts[10];
+	struct lsk_udp_msg msg[2];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 10; i++) {
+		flow_pkt(&p, 1472, (uint16_t)(i + 1));
+		p.dport = 2001;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, 10);
+	assert_int_equal(lsk_udp_recv_burst(e1, msg, 2), 1);
+	assert_int_equal(msg[0].len, 14720);
+	assert_int_equal(msg[0].gso_size, 1472);
+	assert_int_equal(msg[0].mbuf->nb_segs, 10);
+	assert_int_equal(msg[0].src_addr, UNIT_A_IP);
+	assert_int_equal(msg[0].dst_port, 2001);
+	assert_gro_payload(&msg[0], 1472);
+	rte_pktmbuf_free(msg[0].mbuf);
+	assert_int_equal(unit_stats(f).udp.InDatagrams, 10);
+
+	/* 1000, 1000, 600 */
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, i < 2 ? 1000 : 600, (uint16_t)(i + 1));
+		p.dport = 2001;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, 3);
+	assert_int_equal(lsk_udp_recv_burst(e1, msg, 2), 1);
+	assert_int_equal(msg[0].len, 2600);
+	assert_int_equal(msg[0].gso_size, 1000);
+	assert_gro_payload(&msg[0], 1000);
+	rte_pktmbuf_free(msg[0].mbuf);
+
+	/* alone */
+	flow_pkt(&p, 300, 1);
+	p.dport = 2001;
+	unit_input_pkt(f, &p);
+	assert_int_equal(lsk_udp_recv_burst(e1, msg, 2), 1);
+	assert_int_equal(msg[0].len, 300);
+	assert_int_equal(msg[0].gso_size, 0);
+	assert_int_equal(msg[0].mbuf->nb_segs, 1);
+	rte_pktmbuf_free(msg[0].mbuf);
+	assert_int_equal(unit_stats(f).udp.InDatagrams, 14);
+	unit_close(f, e1);
+}
+
+/* A full LSK_UDP_GRO endpoint: a train that does not fit counts each of
+ * its datagrams RcvbufErrors and InErrors. */
+static void
+test_gro_endpoint_full(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_udp_bind_opts opts = { .socket_id = SOCKET_ID_ANY,
+		.flags = LSK_UDP_GRO, .ring_size = 1 };
+	struct lsk_udp_ep *e1 = unit_bind(f, UNIT_P0_IP, 2001, &opts);
+	struct rte_mbuf *pkts[8];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		flow_pkt(&p, 500, (uint16_t)(i + 1));
+		p.dport = 2001;
+		p.sport = (uint16_t)(1000 + i / 4);	/* two trains of 4 */
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, 8);
+	st = unit_stats(f);
+	assert_int_equal(st.udp.InDatagrams, 4);
+	assert_int_equal(st.udp.RcvbufErrors, 4);
+	assert_int_equal(st.udp.InErrors, 4);
+	assert_int_equal(unit_recv_free(e1, 4), 1);
+	unit_close(f, e1);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_basic_train),
+		T(test_each_join_condition),
+		T(test_interleaved_flows),
+		T(test_length_rules),
+		T(test_padding),
+		T(test_segs_limit),
+		T(test_64k_limit),
+		T(test_breakers_in_the_middle),
+		T(test_breakers_first),
+		T(test_ip_ids_anything),
+		T(test_flows_limit),
+		T(test_200_flows),
+		T(test_ttl1_in_and_as_train),
+		T(test_counters_and_plain_endpoint),
+		T(test_gro_endpoint),
+		T(test_gro_endpoint_full),
+	};
+
+	return cmocka_run_group_tests_name("udp4_gro", tests,
+					   unit_group_setup,
+					   unit_group_teardown);
+}
