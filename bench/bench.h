@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack-bench: what its parts share. A run is one scenario (traffic plus
+ * stack configuration) measured under each of its variants in turn, over
+ * one feed (how packets reach the worker's rte_eth_rx_burst):
+ *
+ *   ring  the bench's own net_ring ports and a generator on the main lcore
+ *   pcap  a pcap written by the bench, replayed by net_pcap infinite_rx
+ *   dut   ports given on the EAL command line, fed from outside
+ */
+#ifndef LSK_BENCH_H
+#define LSK_BENCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "listack/listack.h"
+
+#define BENCH_BURST 32			/* rte_eth_rx_burst size, as l3fwd */
+#define BENCH_MAX_RXQ 16
+#define BENCH_MAX_VARIANTS 8
+#define BENCH_MAX_VARIANT_CONFIG 4
+
+enum bench_feed_kind {
+	BENCH_FEED_RING,
+	BENCH_FEED_PCAP,
+	BENCH_FEED_DUT,
+};
+
+struct bench_opts {
+	const char *scenario;
+	uint64_t packets;		/* 0 = measure by time */
+	double seconds;
+	double warmup;
+	uint32_t flows;
+	uint32_t routes;
+	uint16_t size;			/* frame size without FCS */
+	enum bench_feed_kind feed;
+	bool feed_given;
+	const char *json;
+	const char *pcap_path;		/* pcap feed: where to write the file */
+	const char *config;		/* dut: stack config instead of ours */
+	const char *variants;		/* comma list to run; NULL = all */
+};
+
+/*
+ * The traffic: F UDP/IPv4 flows from hosts behind port 0 to R destination
+ * prefixes behind a gateway on port 1. Frames are built whole once per
+ * mbuf; recycled mbufs get new headers only.
+ */
+struct bench_traffic {
+	uint32_t flows, routes;
+	uint16_t size;			/* frame */
+	uint16_t ip_len, udp_len, payload_len;
+	uint8_t ttl;
+	struct rte_ether_addr port_mac[2];	/* the stack's ports */
+	struct rte_ether_addr client_mac;	/* sender of the frames */
+	struct rte_ether_addr gw_mac;		/* next hop behind port 1 */
+	uint32_t port_addr[2];			/* host order, /24 each */
+	uint32_t gw_addr;
+	uint32_t route_base;			/* first /24 of the routes */
+	uint32_t ip_base_sum;			/* raw sums of what stays */
+	uint32_t udp_base_sum;			/* fixed: payload, lengths */
+	uint8_t hdr[64];			/* Ethernet+IPv4+UDP template */
+};
+
+/* Per-flow fields, host order. */
+struct bench_flow {
+	uint32_t src, dst;
+	uint16_t sport, dport;
+};
+
+#define BENCH_HDR_LEN (RTE_ETHER_HDR_LEN + 20 + 8)
+
+/* Walks the flows in order, 0 .. F-1, 0, ..., without a division. */
+struct bench_flow_cursor {
+	uint32_t i;		/* flow number */
+	uint32_t route;		/* i % R */
+	uint32_t dst_host;	/* (i / R) % DST_HOSTS */
+	uint32_t sport;		/* i % SPORT_SPAN */
+	uint32_t src_host;	/* (i / SPORT_SPAN) % SRC_HOSTS */
+};
+
+#define BENCH_SPORT_BASE 1024u
+#define BENCH_SPORT_SPAN 64512u	/* source ports 1024..65535 */
+#define BENCH_SRC_HOSTS 253u	/* 10.0.0.2 .. 10.0.0.254 */
+#define BENCH_DST_HOSTS 254u	/* .1 .. .254 in each routed /24 */
+#define BENCH_UDP_DPORT 9	/* discard */
+
+int bench_traffic_init(struct bench_traffic *t, uint32_t flows,
+		       uint32_t routes, uint16_t size);
+/* The fields of flow i. */
+void bench_flow_get(const struct bench_traffic *t, uint32_t i,
+		    struct bench_flow *f);
+void bench_flow_cursor_init(struct bench_flow_cursor *c);
+
+/* The k-th routed /24 (host order). */
+static inline uint32_t
+bench_route_prefix(const struct bench_traffic *t, uint32_t k)
+{
+	return t->route_base + (k << 8);
+}
+
+static inline void
+bench_flow_fields(const struct bench_traffic *t, uint32_t route,
+		  uint32_t dst_host, uint32_t sport, uint32_t src_host,
+		  struct bench_flow *f)
+{
+	f->dst = bench_route_prefix(t, route) | (1 + dst_host);
+	f->src = (t->port_addr[0] & 0xffffff00) | (2 + src_host);
+	f->sport = (uint16_t)(BENCH_SPORT_BASE + sport);
+	f->dport = BENCH_UDP_DPORT;
+}
+
+/* The cursor's flow, and the cursor moved to the next one. */
+static inline void
+bench_flow_next(const struct bench_traffic *t, struct bench_flow_cursor *c,
+		struct bench_flow *f)
+{
+	bench_flow_fields(t, c->route, c->dst_host, c->sport, c->src_host, f);
+	if (unlikely(++c->i == t->flows)) {
+		memset(c, 0, sizeof(*c));
+		return;
+	}
+	if (++c->route == t->routes) {
+		c->route = 0;
+		if (++c->dst_host == BENCH_DST_HOSTS)
+			c->dst_host = 0;
+	}
+	if (unlikely(++c->sport == BENCH_SPORT_SPAN)) {
+		c->sport = 0;
+		if (++c->src_host == BENCH_SRC_HOSTS)
+			c->src_host = 0;
+	}
+}
+/* One's complement sum of the 16-bit halves of a network-order word. */
+static inline uint32_t
+bench_halves(uint32_t be)
+{
+	return (be & 0xffff) + (be >> 16);
+}
+
+static inline uint16_t
+bench_fold(uint32_t sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/*
+ * Write the Ethernet, IPv4 and UDP headers of a flow, checksums from the
+ * sums of the fixed parts (the generator's per-packet work: inline).
+ */
+static inline void
+bench_write_headers(const struct bench_traffic *t, uint8_t *frame,
+		    const struct bench_flow *f, uint16_t ip_id)
+{
+	struct rte_ipv4_hdr *ip =
+		(struct rte_ipv4_hdr *)(frame + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint32_t src = rte_cpu_to_be_32(f->src);
+	uint32_t dst = rte_cpu_to_be_32(f->dst);
+	uint16_t id = rte_cpu_to_be_16(ip_id);
+	uint16_t sport = rte_cpu_to_be_16(f->sport);
+	uint16_t dport = rte_cpu_to_be_16(f->dport);
+	uint32_t sum;
+	uint16_t c;
+
+	memcpy(frame, t->hdr, BENCH_HDR_LEN);
+	ip->packet_id = id;
+	ip->src_addr = src;
+	ip->dst_addr = dst;
+	sum = t->ip_base_sum + bench_halves(src) + bench_halves(dst) + id;
+	ip->hdr_checksum = (uint16_t)~bench_fold(sum);
+	udp->src_port = sport;
+	udp->dst_port = dport;
+	sum = t->udp_base_sum + bench_halves(src) + bench_halves(dst) +
+	      sport + dport;
+	c = (uint16_t)~bench_fold(sum);
+	udp->dgram_cksum = c == 0 ? 0xffff : c;
+}
+/* Write a whole frame (headers and payload). */
+void bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
+		       const struct bench_flow *f, uint16_t ip_id);
+/*
+ * Is m what the stack must send for our traffic: out port 1, the gateway's
+ * MAC from port 1's MAC, TTL-1, a valid IPv4 checksum, a routed
+ * destination, the UDP datagram untouched? On failure why says what.
+ */
+bool bench_check_forwarded(const struct bench_traffic *t,
+			   const struct rte_mbuf *m, uint16_t out_port,
+			   char *why, size_t len);
+
+/* A variant: how the stack is created, plus control commands. */
+struct bench_variant {
+	const char *name;
+	enum lsk_mode mode;
+	/* control commands (DESIGN.md grammar) applied after the scenario's
+	 * own; a variant whose command the stack refuses with -ENOTSUP is
+	 * reported as skipped */
+	const char *config[BENCH_MAX_VARIANT_CONFIG];
+};
+
+struct bench_scenario {
+	const char *name;
+	const char *summary;
+	const char *baseline;
+	const struct bench_variant *variants;
+	unsigned int n_variants;
+	/* addresses, routes, neighbours for the scenario's traffic */
+	int (*configure)(struct lsk_stack *s, const struct bench_traffic *t,
+			 char *err, size_t len);
+};
+
+const struct bench_scenario *bench_scenario_find(const char *name);
+void bench_scenarios_list(FILE *f);
+
+/* What one variant measured. */
+struct bench_stage_result {
+	uint64_t calls, packets, cycles;
+};
+
+struct bench_result {
+	const char *name;
+	bool ran;		/* false: skipped (see note) */
+	bool failed;		/* wrong output, lost mbufs, no traffic */
+	char note[768];
+	uint64_t forwarded;	/* ports[].tx over the interval */
+	uint64_t received;	/* ports[].rx over the interval */
+	uint64_t dropped;	/* counted drops over the interval */
+	uint64_t tsc;		/* worker TSC cycles over the interval */
+	uint64_t polls, empty_polls;
+	double cpu_share;	/* worker thread CPU time / wall time */
+	double core_to_core;	/* cycles, one way, main <-> worker lcore */
+	double seconds, mpps, cycles_per_packet, ratio;
+	struct bench_stage_result stages[LSK_STAGE_COUNT];
+	uint64_t checked, check_failures;
+	uint64_t cache_hits, cache_misses;	/* route cache, interval */
+	long long mbufs_in_use;
+};
+
+/* The worker's side of a run: RX queues, phases, snapshots. */
+struct bench_rxq {
+	uint16_t port, queue;
+};
+
+struct bench_run {
+	struct lsk_worker *w;
+	unsigned int n_rxq;
+	struct bench_rxq rxq[BENCH_MAX_RXQ];
+	uint64_t warmup_tsc;	/* warm-up length */
+	uint64_t measure_tsc;	/* measured interval length (time mode) */
+	uint64_t packets;	/* measured packets (packet mode), else 0 */
+	bool wait_first;	/* start the warm-up at the first packet */
+
+	volatile bool stop;	/* asked to stop (signal, main) */
+	volatile bool done;	/* the worker has left its loop */
+
+	/* results, written by the worker before done */
+	bool measured;		/* both snapshots taken */
+	uint64_t t0, t1;
+	uint64_t cpu0_ns, cpu1_ns;	/* the worker thread's CPU time */
+	struct lsk_stats s0, s1;
+	uint64_t polls, empty_polls;
+};
+
+int bench_worker_loop(void *arg);
+
+extern volatile sig_atomic_t bench_signalled;
+
+/* Feeds. */
+struct bench_feed;
+
+struct bench_feed_ops {
+	const char *name;
+	/* once, after EAL init: pool, files */
+	int (*init)(struct bench_feed *f);
+	/* per variant: ports created, configured and started */
+	int (*open)(struct bench_feed *f, struct bench_run *run);
+	/* main lcore during the run: generate or sleep until run->done */
+	void (*drive)(struct bench_feed *f, struct bench_run *run);
+	/* per variant: ports stopped (and closed unless persistent), every
+	 * mbuf back in the pool */
+	void (*close)(struct bench_feed *f);
+	/* once, at exit */
+	void (*fini)(struct bench_feed *f);
+	/* the worker's TX hook, or NULL for plain rte_eth_tx_burst */
+	lsk_tx_fn tx_fn;
+};
+
+struct bench_feed {
+	const struct bench_feed_ops *ops;
+	const struct bench_opts *opts;
+	const struct bench_traffic *traffic;
+	unsigned int n_ports;
+	struct rte_mempool *pool;
+	/* spot checks of forwarded packets */
+	uint64_t checked, check_failures;
+	char first_failure[256];
+	/* feed-private state */
+	void *priv;
+};
+
+extern const struct bench_feed_ops bench_feed_ring;
+extern const struct bench_feed_ops bench_feed_pcap;
+extern const struct bench_feed_ops bench_feed_dut;
+
+/* Record one spot check (any lcore, never concurrently). */
+void bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,
+		      uint16_t out_port);
+
+/* Sleep without spinning (the worker may share the machine's 2 CPUs). */
+void bench_sleep_ms(unsigned int ms);
+
+/* Output. */
+void bench_print_header(const struct bench_opts *o,
+			const struct bench_scenario *sc, unsigned int worker,
+			double rdtsc_cost);
+void bench_print_results(const struct bench_scenario *sc,
+			 const struct bench_result *r, unsigned int n);
+int bench_write_json(const char *path, const struct bench_scenario *sc,
+		     const struct bench_result *r, unsigned int n);
+
+#endif

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Run a DPDK application and measure what one port transmits.
+
+    bench/ethdev-rate.py [--port 1] [--warmup 0.5] [--seconds 2] -- CMD...
+
+CMD must give EAL a --file-prefix (its telemetry socket is found under
+/var/run/dpdk/PREFIX/). The rate is read from DPDK telemetry
+(/ethdev/stats,PORT opackets) over the interval after the warm-up; the
+application is then stopped with SIGINT. cycles/packet is TSC cycles of
+one forwarding core over the packets it forwarded (pass --ghz, which
+listack-bench prints as "TSC ... GHz").
+
+Used to put DPDK's l3fwd next to listack-bench on the same pcap feed (the
+bench prints the l3fwd command line); see bench/RESULTS.md.
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def telemetry(path, cmd):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(path)
+    s.recv(16384)  # greeting
+    s.send(cmd.encode())
+    reply = json.loads(s.recv(1 << 20))
+    s.close()
+    return reply
+
+
+def file_prefix(cmd):
+    for i, a in enumerate(cmd):
+        if a == "--file-prefix" and i + 1 < len(cmd):
+            return cmd[i + 1]
+        if a.startswith("--file-prefix="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, default=1)
+    ap.add_argument("--warmup", type=float, default=0.5)
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--ghz", type=float, default=0.0,
+                    help="TSC GHz, for cycles/packet")
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    prefix = file_prefix(cmd)
+    if not cmd or prefix is None:
+        ap.error("give the command after --, with an EAL --file-prefix")
+    sock = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
+    log = open("%s.log" % prefix, "w")
+    app = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(sock):
+            if app.poll() is not None or time.monotonic() > deadline:
+                sys.exit("%s did not start: see %s.log" % (cmd[0], prefix))
+            time.sleep(0.05)
+        time.sleep(a.warmup)
+        q = "/ethdev/stats,%d" % a.port
+        t0 = time.monotonic()
+        p0 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
+        time.sleep(a.seconds)
+        p1 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
+        t1 = time.monotonic()
+    finally:
+        if app.poll() is None:
+            app.send_signal(signal.SIGINT)
+            try:
+                app.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                app.kill()
+                app.wait()
+    pps = (p1 - p0) / (t1 - t0)
+    line = "%s: %.3f Mpps on port %d (%d packets in %.2f s)" % (
+        os.path.basename(cmd[0]), pps / 1e6, a.port, p1 - p0, t1 - t0)
+    if a.ghz > 0 and pps > 0:
+        line += ", %.1f cycles/packet" % (a.ghz * 1e9 / pps)
+    print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The pcap feed: the traffic written to a pcap once, replayed forever by
+ * net_pcap (rx_pcap=FILE,infinite_rx=1) as port 0; port 1 is a net_null
+ * sink whose TX frees (no-rx=1). This is how DPDK's l3fwd is fed on a
+ * machine without a NIC, so the same file runs through both: the bench
+ * prints the l3fwd command line (with route files matching our routes).
+ *
+ * infinite_rx loads the whole file into mbufs of the RX queue's pool at
+ * queue setup and copies each frame into a fresh mbuf in rx_burst, so the
+ * pool holds the file plus the working set, and the copy is part of every
+ * figure (of l3fwd's too).
+ *
+ * Forwarded packets are spot-checked in the worker's TX hook (the first
+ * calls, then one packet every CHECK_EVERY calls) before they go to the
+ * sink.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pcap/pcap.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include "bench.h"
+#include "listack/port.h"
+
+#define FILE_MIN_PACKETS 1024
+#define CHECK_FIRST 8
+#define CHECK_EVERY 256
+
+struct pcap_feed {
+	char path[PATH_MAX];
+	char rules4[PATH_MAX + 16], rules6[PATH_MAX + 16];
+	unsigned int file_packets;
+	uint16_t port[2];
+	bool open[2];
+	uint64_t tx_calls;
+};
+
+static const char *const vdev_name[2] = { "net_pcap0", "net_null1" };
+
+static int
+pcap_write_file(struct pcap_feed *pf, const struct bench_traffic *t)
+{
+	uint8_t frame[RTE_ETHER_HDR_LEN + 1500];
+	struct pcap_pkthdr h;
+	pcap_dumper_t *d;
+	pcap_t *p;
+	unsigned int i;
+
+	p = pcap_open_dead(DLT_EN10MB, 65535);
+	if (p == NULL)
+		return -ENOMEM;
+	d = pcap_dump_open(p, pf->path);
+	if (d == NULL) {
+		fprintf(stderr, "%s: %s\n", pf->path, pcap_geterr(p));
+		pcap_close(p);
+		return -EIO;
+	}
+	memset(&h, 0, sizeof(h));
+	h.caplen = h.len = t->size;
+	for (i = 0; i < pf->file_packets; i++) {
+		struct bench_flow fl;
+
+		bench_flow_get(t, i % t->flows, &fl);
+		bench_write_frame(t, frame, &fl, (uint16_t)i);
+		h.ts.tv_usec = (suseconds_t)i;
+		pcap_dump((u_char *)d, &h, frame);
+	}
+	pcap_dump_close(d);
+	pcap_close(p);
+	return 0;
+}
+
+/* l3fwd --rule_ipv4/--rule_ipv6 files: our routes, all out port 1. */
+static int
+pcap_write_rules(struct pcap_feed *pf, const struct bench_traffic *t)
+{
+	FILE *f4 = fopen(pf->rules4, "w"), *f6 = fopen(pf->rules6, "w");
+	uint32_t k;
+	int rc = 0;
+
+	if (f4 == NULL || f6 == NULL) {
+		rc = -errno;
+	} else {
+		for (k = 0; k < t->routes; k++) {
+			uint32_t a = bench_route_prefix(t, k);
+
+			fprintf(f4, "R%u.%u.%u.%u/24 1\n", a >> 24,
+				(a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
+		}
+		fprintf(f6, "R2001:db8::/32 1\n");
+	}
+	if (f4 != NULL && fclose(f4) != 0 && rc == 0)
+		rc = -errno;
+	if (f6 != NULL && fclose(f6) != 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0)
+		fprintf(stderr, "%s: %s\n", pf->rules4, strerror(-rc));
+	return rc;
+}
+
+static void
+pcap_print_l3fwd(const struct pcap_feed *pf)
+{
+	const char *l3fwd = getenv("L3FWD");
+	bool packaged = access("/usr/bin/dpdk-l3fwd", X_OK) == 0;
+	char cmd[4 * PATH_MAX];
+
+	if (l3fwd == NULL)
+		l3fwd = packaged ? "/usr/bin/dpdk-l3fwd" : "dpdk-l3fwd";
+	snprintf(cmd, sizeof(cmd),
+		 "%s -l 1 --no-huge --no-pci -m 1024 --file-prefix l3fwd-cmp"
+		 " --vdev 'net_pcap0,rx_pcap=%s,infinite_rx=1'"
+		 " --vdev 'net_null1,no-rx=1' -- -p 0x3 --config '(0,0,1)'"
+		 " --parse-ptype --rule_ipv4 %s --rule_ipv6 %s",
+		 l3fwd, pf->path, pf->rules4, pf->rules6);
+	printf("the same traffic through DPDK l3fwd (LPM, one forwarding "
+	       "lcore, same feed and sink):\n  %s\n"
+	       "its rate (port 1 opackets over telemetry):\n"
+	       "  bench/ethdev-rate.py --ghz %.3f -- %s\n", cmd,
+	       (double)rte_get_tsc_hz() / 1e9, cmd);
+	if (getenv("L3FWD") == NULL && !packaged)
+		printf("  (Debian packages no dpdk-l3fwd: bench/build-l3fwd.sh "
+		       "builds it from dpdk-doc's examples; set L3FWD=path)\n");
+}
+
+static int
+pcapfeed_init(struct bench_feed *f)
+{
+	const struct bench_traffic *t = f->traffic;
+	struct pcap_feed *pf = calloc(1, sizeof(*pf));
+	unsigned int n;
+	int rc;
+
+	if (pf == NULL)
+		return -ENOMEM;
+	f->priv = pf;
+	f->n_ports = 2;
+	if (f->opts->pcap_path != NULL)
+		snprintf(pf->path, sizeof(pf->path), "%s", f->opts->pcap_path);
+	else
+		snprintf(pf->path, sizeof(pf->path),
+			 "/tmp/listack-bench-%s-%uf-%ur-%ub.pcap",
+			 f->opts->scenario, t->flows, t->routes, t->size);
+	snprintf(pf->rules4, sizeof(pf->rules4), "%s.l3fwd-v4.rules",
+		 pf->path);
+	snprintf(pf->rules6, sizeof(pf->rules6), "%s.l3fwd-v6.rules",
+		 pf->path);
+	/* every flow at least once; F >= 1024 is one packet per flow */
+	pf->file_packets = t->flows >= FILE_MIN_PACKETS ? t->flows :
+		t->flows * ((FILE_MIN_PACKETS + t->flows - 1) / t->flows);
+	rc = pcap_write_file(pf, t);
+	if (rc == 0)
+		rc = pcap_write_rules(pf, t);
+	if (rc < 0)
+		return rc;
+	printf("pcap feed: %s, %u packets\n", pf->path, pf->file_packets);
+	pcap_print_l3fwd(pf);
+
+	n = pf->file_packets +
+	    lsk_pool_size(1024, 1024, 1, 2, rte_lcore_count());
+	f->pool = rte_pktmbuf_pool_create("bench_pool", n, LSK_POOL_CACHE, 0,
+					  RTE_MBUF_DEFAULT_BUF_SIZE,
+					  (int)rte_socket_id());
+	if (f->pool == NULL) {
+		fprintf(stderr, "cannot create a pool of %u mbufs: %s%s\n", n,
+			rte_strerror(rte_errno),
+			rte_errno == ENOMEM ? " (give EAL more memory: -m 1024)" :
+			"");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static uint16_t
+pcap_tx_checked(void *arg, uint16_t port, uint16_t queue,
+		struct rte_mbuf **pkts, uint16_t n)
+{
+	struct bench_feed *f = arg;
+	struct pcap_feed *pf = f->priv;
+
+	if (unlikely(pf->tx_calls++ < CHECK_FIRST ||
+		     pf->tx_calls % CHECK_EVERY == 0))
+		bench_feed_check(f, pkts[0], port);
+	return rte_eth_tx_burst(port, queue, pkts, n);
+}
+
+static int
+pcapfeed_open(struct bench_feed *f, struct bench_run *run)
+{
+	struct pcap_feed *pf = f->priv;
+	char args[PATH_MAX + 32];
+	unsigned int p;
+	int rc;
+
+	pf->tx_calls = 0;
+	for (p = 0; p < 2; p++) {
+		struct lsk_port_params pp = { .n_rxq = 1, .n_txq = 1,
+					      .pool = f->pool };
+		struct lsk_port_info info;
+
+		if (p == 0)
+			snprintf(args, sizeof(args),
+				 "rx_pcap=%s,infinite_rx=1", pf->path);
+		else
+			snprintf(args, sizeof(args), "no-rx=1");
+		rc = rte_vdev_init(vdev_name[p], args);
+		if (rc < 0) {
+			fprintf(stderr, "%s,%s: %s\n", vdev_name[p], args,
+				strerror(-rc));
+			return rc;
+		}
+		pf->open[p] = true;
+		rc = rte_eth_dev_get_port_by_name(vdev_name[p], &pf->port[p]);
+		if (rc == 0 && pf->port[p] != p) {
+			fprintf(stderr, "%s is port %u, not %u: an earlier "
+				"port was not released\n", vdev_name[p],
+				pf->port[p], p);
+			rc = -EEXIST;
+		}
+		if (rc == 0)
+			rc = lsk_port_configure(pf->port[p], &pp, &info);
+		if (rc == 0)
+			rc = rte_eth_dev_start(pf->port[p]);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s%s\n", vdev_name[p],
+				strerror(-rc), rc == -ENOMEM ?
+				" (give EAL more memory: -m 1024)" : "");
+			return rc;
+		}
+	}
+	run->n_rxq = 1;
+	run->rxq[0].port = pf->port[0];
+	run->rxq[0].queue = 0;
+	run->wait_first = false;
+	return 0;
+}
+
+static void
+pcapfeed_drive(struct bench_feed *f, struct bench_run *run)
+{
+	(void)f;
+	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
+		if (bench_signalled)
+			run->stop = true;
+		bench_sleep_ms(5);
+	}
+}
+
+static void
+pcapfeed_close(struct bench_feed *f)
+{
+	struct pcap_feed *pf = f->priv;
+	unsigned int p;
+
+	for (p = 0; p < 2; p++) {
+		if (!pf->open[p])
+			continue;
+		rte_eth_dev_stop(pf->port[p]);
+		rte_eth_dev_close(pf->port[p]);
+		rte_vdev_uninit(vdev_name[p]);
+		pf->open[p] = false;
+	}
+}
+
+static void
+pcapfeed_fini(struct bench_feed *f)
+{
+	free(f->priv);
+	f->priv = NULL;
+}
+
+const struct bench_feed_ops bench_feed_pcap = {
+	.name = "pcap",
+	.init = pcapfeed_init,
+	.open = pcapfeed_open,
+	.drive = pcapfeed_drive,
+	.close = pcapfeed_close,
+	.fini = pcapfeed_fini,
+	.tx_fn = pcap_tx_checked,
+};

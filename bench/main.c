@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack-bench: measure a scenario's variants back to back on the same
+ * traffic, through a real ethdev RX path.
+ *
+ *   listack-bench [EAL options] -- --scenario NAME [--packets N | --seconds S]
+ *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap]
+ *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
+ *
+ * With no port on the EAL command line the bench makes its own (feed ring
+ * or pcap); with ports it is the device under test and measures what
+ * arrives. One worker lcore runs the stack (the first worker lcore EAL
+ * gives; with one lcore, pcap and dut run it on the main lcore). Per
+ * variant: a new stack, new ports (ring, pcap), warm-up, the measured
+ * interval, teardown, and the mbuf count, which must be 0.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "bench.h"
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+
+volatile sig_atomic_t bench_signalled;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	bench_signalled = 1;
+}
+
+void
+bench_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+void
+bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,
+		 uint16_t out_port)
+{
+	char why[200];
+
+	f->checked++;
+	if (likely(bench_check_forwarded(f->traffic, m, out_port, why,
+					 sizeof(why))))
+		return;
+	if (f->check_failures++ == 0)
+		snprintf(f->first_failure, sizeof(f->first_failure),
+			 "%s", why);
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [EAL options] -- --scenario NAME\n"
+		"         [--packets N | --seconds S] [--flows F] [--routes R]"
+		" [--size BYTES]\n"
+		"         [--feed ring|pcap] [--json FILE] [--warmup S]"
+		" [--pcap FILE] [--config FILE]\n"
+		"         [--variant NAME[,NAME...]]\n"
+		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
+		"scenarios:\n", prog);
+	bench_scenarios_list(stderr);
+}
+
+static int
+parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
+	  uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end != '\0' || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "%s: '%s' is not a number from %" PRIu64
+			" to %" PRIu64 "\n", opt, s, min, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+parse_seconds(const char *opt, const char *s, double min, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end != '\0' || !(v >= min) || v > 3600) {
+		fprintf(stderr, "%s: '%s' is not a number of seconds from %g "
+			"to 3600\n", opt, s, min);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+parse_opts(int argc, char **argv, struct bench_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "packets", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "routes", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "feed", required_argument, NULL, 'F' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "pcap", required_argument, NULL, 'p' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "variant", required_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool seconds_given = false;
+	uint64_t v;
+	int c;
+
+	o->seconds = 2.0;
+	o->warmup = 0.3;
+	o->flows = 1;
+	o->routes = 1;
+	o->size = 64;
+	o->feed = BENCH_FEED_RING;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->scenario = optarg;
+			break;
+		case 'n':
+			if (parse_u64("--packets", optarg, 1, UINT64_MAX / 2,
+				      &o->packets) < 0)
+				return -EINVAL;
+			break;
+		case 't':
+			if (parse_seconds("--seconds", optarg, 0.01,
+					  &o->seconds) < 0)
+				return -EINVAL;
+			seconds_given = true;
+			break;
+		case 'w':
+			if (parse_seconds("--warmup", optarg, 0.0,
+					  &o->warmup) < 0)
+				return -EINVAL;
+			break;
+		case 'f':
+			if (parse_u64("--flows", optarg, 1, 1u << 24, &v) < 0)
+				return -EINVAL;
+			o->flows = (uint32_t)v;
+			break;
+		case 'r':
+			if (parse_u64("--routes", optarg, 1, 65536, &v) < 0)
+				return -EINVAL;
+			o->routes = (uint32_t)v;
+			break;
+		case 'z':
+			if (parse_u64("--size", optarg, BENCH_HDR_LEN,
+				      RTE_ETHER_HDR_LEN + 1500, &v) < 0)
+				return -EINVAL;
+			o->size = (uint16_t)v;
+			break;
+		case 'F':
+			if (strcmp(optarg, "ring") == 0)
+				o->feed = BENCH_FEED_RING;
+			else if (strcmp(optarg, "pcap") == 0)
+				o->feed = BENCH_FEED_PCAP;
+			else {
+				fprintf(stderr, "--feed: '%s' is not ring or "
+					"pcap\n", optarg);
+				return -EINVAL;
+			}
+			o->feed_given = true;
+			break;
+		case 'j':
+			o->json = optarg;
+			break;
+		case 'p':
+			o->pcap_path = optarg;
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'V':
+			o->variants = optarg;
+			break;
+		case 'h':
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->scenario == NULL) {
+		fprintf(stderr, "--scenario NAME is required\n");
+		return -EINVAL;
+	}
+	if (o->packets && seconds_given) {
+		fprintf(stderr, "--packets and --seconds exclude each other\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Cycles one rte_rdtsc costs here (the stack reads it per stage run). */
+static double
+rdtsc_cost(void)
+{
+	const unsigned int n = 1u << 16;
+	uint64_t start, sink = 0;
+	unsigned int i;
+
+	start = rte_rdtsc();
+	for (i = 0; i < n; i++)
+		sink += rte_rdtsc();
+	return (double)(rte_rdtsc() - start - (sink & 0)) / n;
+}
+
+/*
+ * Cache-line round trip between the main lcore and the worker lcore. The
+ * ring feed moves two lines of every packet between these two cores, so
+ * its figures follow this latency, which the host changes when it moves
+ * the vCPUs (118 to 546 cycles one way seen on the same VM).
+ */
+static struct {
+	volatile uint64_t v;
+} __rte_cache_aligned pingpong;
+
+#define PINGPONG_ROUNDS 20000u
+
+static int
+pong(void *arg)
+{
+	uint64_t i;
+
+	(void)arg;
+	for (i = 1; i <= PINGPONG_ROUNDS; i++) {
+		while (pingpong.v != 2 * i - 1)
+			;
+		pingpong.v = 2 * i;
+	}
+	return 0;
+}
+
+static double
+core_to_core_cycles(unsigned int lcore)
+{
+	uint64_t start, i;
+
+	if (lcore == rte_get_main_lcore())
+		return 0;
+	pingpong.v = 0;
+	if (rte_eal_remote_launch(pong, NULL, lcore) != 0)
+		return 0;
+	start = rte_rdtsc();
+	for (i = 1; i <= PINGPONG_ROUNDS; i++) {
+		pingpong.v = 2 * i - 1;
+		while (pingpong.v != 2 * i)
+			;
+	}
+	start = rte_rdtsc() - start;
+	rte_eal_wait_lcore(lcore);
+	return (double)start / PINGPONG_ROUNDS / 2;
+}
+
+static uint64_t
+stats_drops(const struct lsk_stats *s)
+{
+	uint64_t d = s->ip.InHdrErrors + s->ip.InTruncatedPkts +
+		     s->ip.InAddrErrors + s->ip.InNoRoutes +
+		     s->ip.InDiscards + s->ip.InUnknownProtos +
+		     s->ip.OutDiscards + s->ip.OutNoRoutes + s->ip.FragFails +
+		     s->ip.InDelivers + s->ip.ReasmFails +
+		     s->udp.InErrors + s->udp.NoPorts + s->filter.Dropped +
+		     s->eth.NotForUs + s->eth.UnknownType +
+		     s->eth.UnknownVlan + s->eth.Runts +
+		     s->arp.UnresolvedDiscards;
+	unsigned int p;
+
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		d += s->ports[p].tx_dropped;
+	return d;
+}
+
+static void
+stats_ports(const struct lsk_stats *s, uint64_t *rx, uint64_t *tx)
+{
+	unsigned int p;
+
+	*rx = *tx = 0;
+	for (p = 0; p < LSK_MAX_PORTS; p++) {
+		*rx += s->ports[p].rx;
+		*tx += s->ports[p].tx;
+	}
+}
+
+static void
+result_from_run(const struct bench_run *run, struct bench_result *res)
+{
+	const struct lsk_stats *a = &run->s0, *b = &run->s1;
+	uint64_t rx0, tx0, rx1, tx1;
+	unsigned int i;
+
+	stats_ports(a, &rx0, &tx0);
+	stats_ports(b, &rx1, &tx1);
+	res->received = rx1 - rx0;
+	res->forwarded = tx1 - tx0;
+	res->dropped = stats_drops(b) - stats_drops(a);
+	res->tsc = run->t1 - run->t0;
+	res->seconds = (double)res->tsc / (double)rte_get_tsc_hz();
+	res->polls = run->polls;
+	res->empty_polls = run->empty_polls;
+	res->cache_hits = b->route_cache.Hits - a->route_cache.Hits;
+	res->cache_misses = b->route_cache.Misses - a->route_cache.Misses;
+	res->cpu_share = res->seconds > 0 ?
+		(double)(run->cpu1_ns - run->cpu0_ns) / 1e9 / res->seconds : 0;
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		res->stages[i].calls = b->stages[i].calls - a->stages[i].calls;
+		res->stages[i].packets =
+			b->stages[i].packets - a->stages[i].packets;
+		res->stages[i].cycles =
+			b->stages[i].cycles - a->stages[i].cycles;
+	}
+	if (res->forwarded && res->seconds > 0) {
+		res->mpps = (double)res->forwarded / res->seconds / 1e6;
+		res->cycles_per_packet = (double)res->tsc / res->forwarded;
+	}
+}
+
+static void
+fail(struct bench_result *res, const char *fmt, const char *what)
+{
+	size_t len = strlen(res->note);
+
+	res->failed = true;
+	snprintf(res->note + len, sizeof(res->note) - len, "%s", len ? "; " :
+		 "");
+	len = strlen(res->note);
+	snprintf(res->note + len, sizeof(res->note) - len, fmt, what);
+}
+
+/* Create and configure the stack of one variant; 1 = skip the variant. */
+static int
+stack_for_variant(const struct bench_opts *o, const struct bench_scenario *sc,
+		  const struct bench_variant *v, unsigned int idx,
+		  const struct bench_feed *feed, struct lsk_stack **out,
+		  struct bench_result *res)
+{
+	struct lsk_stack_params sp = {
+		.n_ports = feed->n_ports,
+		.socket_id = (int)rte_socket_id(),
+		.mode = v->mode,
+		.max_routes = feed->traffic->routes + 256,
+	};
+	char name[16], err[512] = "";
+	unsigned int i;
+	int rc;
+
+	snprintf(name, sizeof(name), "bench%u", idx);
+	sp.name = name;
+	rc = lsk_stack_create(&sp, out);
+	if (rc < 0) {
+		snprintf(res->note, sizeof(res->note), "cannot create the "
+			 "stack: %s%s", strerror(-rc), rc == -ENOMEM ?
+			 " (give EAL more memory: -m 1024)" : "");
+		res->failed = true;
+		return rc;
+	}
+	if (o->config != NULL) {
+		rc = lsk_config_load(*out, o->config, err, sizeof(err));
+	} else {
+		lsk_config_begin(*out);
+		rc = sc->configure(*out, feed->traffic, err, sizeof(err));
+	}
+	if (rc == 0 && o->config != NULL)
+		lsk_config_begin(*out);
+	for (i = 0; rc == 0 && i < BENCH_MAX_VARIANT_CONFIG &&
+		    v->config[i] != NULL; i++) {
+		rc = lsk_config_exec(*out, v->config[i], v->name, i + 1, err,
+				     sizeof(err));
+		if (rc == -ENOTSUP) {
+			snprintf(res->note, sizeof(res->note),
+				 "skipped: the stack answers '%s'", err);
+			lsk_config_commit(*out);
+			return 1;
+		}
+	}
+	if (rc == 0)
+		rc = lsk_config_commit(*out);
+	if (rc < 0) {
+		snprintf(res->note, sizeof(res->note), "configuration: %s%s",
+			 err[0] ? err : strerror(-rc), rc == -ENOMEM ?
+			 " (give EAL more memory: -m 1024)" : "");
+		res->failed = true;
+	}
+	return rc;
+}
+
+static void
+run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
+	    unsigned int idx, struct bench_feed *feed, unsigned int lcore,
+	    struct bench_result *res)
+{
+	const struct bench_variant *v = &sc->variants[idx];
+	const uint64_t hz = rte_get_tsc_hz();
+	struct lsk_stack *stack = NULL;
+	struct bench_run run;
+	unsigned int p;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	memset(&run, 0, sizeof(run));
+	res->name = v->name;
+	res->mbufs_in_use = -1;
+	feed->checked = feed->check_failures = 0;
+	feed->first_failure[0] = '\0';
+
+	rc = stack_for_variant(o, sc, v, idx, feed, &stack, res);
+	if (rc != 0) {
+		lsk_stack_destroy(stack);
+		return;
+	}
+	rc = feed->ops->open(feed, &run);
+	if (rc == 0)
+		rc = lsk_worker_create(stack, 0, &run.w);
+	if (rc < 0) {
+		fail(res, "cannot start: %s", strerror(-rc));
+		goto teardown;
+	}
+	for (p = 0; p < feed->n_ports; p++)
+		lsk_worker_set_txq(run.w, (uint16_t)p, 0);
+	if (feed->ops->tx_fn != NULL)
+		lsk_worker_set_tx_fn(run.w, feed->ops->tx_fn, feed);
+	res->core_to_core = core_to_core_cycles(lcore);
+	run.warmup_tsc = (uint64_t)(o->warmup * hz);
+	run.measure_tsc = (uint64_t)(o->seconds * hz);
+	run.packets = o->packets;
+
+	printf("%-12s running...", v->name);
+	fflush(stdout);
+	res->ran = true;
+	if (lcore != rte_get_main_lcore()) {
+		rte_eal_remote_launch(bench_worker_loop, &run, lcore);
+		feed->ops->drive(feed, &run);
+		/* done is set: this returns at once, no spinning */
+		rte_eal_wait_lcore(lcore);
+	} else {
+		bench_worker_loop(&run);
+	}
+	printf("\n");
+
+	if (run.measured)
+		result_from_run(&run, res);
+	if (!run.measured)
+		fail(res, "%s", bench_signalled ? "interrupted before the "
+		     "measured interval" : "no measured interval");
+	else if (bench_signalled)
+		fail(res, "%s", "interrupted: a partial interval");
+	if (run.measured && res->forwarded == 0) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%" PRIu64 " received, %" PRIu64
+			 " counted drops", res->received, res->dropped);
+		fail(res, "nothing was forwarded (%s)", what);
+	}
+
+teardown:
+	lsk_worker_destroy(run.w);
+	feed->ops->close(feed);
+	lsk_stack_destroy(stack);
+	res->mbufs_in_use = (long long)rte_mempool_in_use_count(feed->pool);
+	res->checked = feed->checked;
+	res->check_failures = feed->check_failures;
+	if (o->feed != BENCH_FEED_DUT) {
+		if (res->mbufs_in_use != 0) {
+			char n[32];
+
+			snprintf(n, sizeof(n), "%lld", res->mbufs_in_use);
+			fail(res, "%s mbufs not back in the pool", n);
+		}
+		if (res->check_failures)
+			fail(res, "WRONG OUTPUT: %s", feed->first_failure);
+		else if (res->ran && res->checked == 0)
+			fail(res, "%s", "no forwarded packet was checked");
+		if (res->dropped) {
+			char n[32];
+
+			snprintf(n, sizeof(n), "%" PRIu64, res->dropped);
+			fail(res, "the stack dropped %s packets of valid "
+			     "traffic", n);
+		}
+	}
+}
+
+/* Is the variant in --variant's comma list (or is there no list)? */
+static bool
+variant_selected(const struct bench_opts *o, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = o->variants;
+
+	if (p == NULL)
+		return true;
+	while (*p != '\0') {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && strncmp(p, name, n) == 0)
+			return true;
+		p += n + (end != NULL);
+	}
+	return false;
+}
+
+static void
+set_ratios(const struct bench_scenario *sc, struct bench_result *r,
+	   unsigned int n)
+{
+	const struct bench_result *base = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].name, sc->baseline) == 0 && r[i].ran &&
+		    r[i].mpps > 0)
+			base = &r[i];
+	for (i = 0; i < n; i++)
+		r[i].ratio = base ? r[i].mpps / base->mpps : NAN;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct bench_result results[BENCH_MAX_VARIANTS];
+	const struct bench_scenario *sc;
+	struct bench_traffic traffic;
+	struct bench_feed feed;
+	struct bench_opts o;
+	unsigned int lcore, i, n, n_ports_given;
+	bool failed = false;
+	int eal, rc;
+
+	eal = rte_eal_init(argc, argv);
+	if (eal < 0) {
+		fprintf(stderr, "EAL initialisation failed: %s\n"
+			"without hugepages: listack-bench --no-huge --no-pci "
+			"-m 1024 -- --scenario fwd\n", rte_strerror(rte_errno));
+		return EXIT_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	if (parse_opts(argc - eal, argv + eal, &o) < 0) {
+		usage(argv[0]);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	sc = bench_scenario_find(o.scenario);
+	if (sc == NULL) {
+		fprintf(stderr, "--scenario: no scenario '%s'\n", o.scenario);
+		usage(argv[0]);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	n_ports_given = rte_eth_dev_count_avail();
+	if (n_ports_given > 0) {
+		if (o.feed_given) {
+			fprintf(stderr, "--feed: the EAL gave %u port(s), so "
+				"the bench is the device under test and makes "
+				"no feed\n", n_ports_given);
+			rte_eal_cleanup();
+			return EXIT_USAGE;
+		}
+		o.feed = BENCH_FEED_DUT;
+	} else if (o.config != NULL) {
+		fprintf(stderr, "--config is for ports given on the EAL "
+			"command line (device under test)\n");
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	if (bench_traffic_init(&traffic, o.flows, o.routes, o.size) < 0) {
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	lcore = rte_get_next_lcore(-1, 1, 0);
+	if (lcore >= RTE_MAX_LCORE) {
+		if (o.feed == BENCH_FEED_RING) {
+			fprintf(stderr, "the ring feed needs 2 lcores, one for "
+				"the generator and one for the worker "
+				"(-l 0,1)\n");
+			rte_eal_cleanup();
+			return EXIT_USAGE;
+		}
+		lcore = rte_get_main_lcore();
+	}
+
+	memset(&feed, 0, sizeof(feed));
+	feed.opts = &o;
+	feed.traffic = &traffic;
+	feed.ops = o.feed == BENCH_FEED_RING ? &bench_feed_ring :
+		   o.feed == BENCH_FEED_PCAP ? &bench_feed_pcap :
+		   &bench_feed_dut;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = feed.ops->init(&feed);
+	if (rc < 0) {
+		if (feed.ops->fini)
+			feed.ops->fini(&feed);
+		rte_mempool_free(feed.pool);
+		rte_eal_cleanup();
+		return EXIT_FAIL;
+	}
+	if (o.feed == BENCH_FEED_DUT && o.config == NULL) {
+		/* our addressing, on the devices' MACs */
+		for (i = 0; i < 2 && i < feed.n_ports; i++) {
+			struct rte_ether_addr mac;
+
+			if (rte_eth_macaddr_get((uint16_t)i, &mac) == 0 &&
+			    rte_is_unicast_ether_addr(&mac) &&
+			    !rte_is_zero_ether_addr(&mac))
+				traffic.port_mac[i] = mac;
+		}
+		if (feed.n_ports < 2) {
+			fprintf(stderr, "scenario %s needs 2 ports (or give "
+				"--config FILE)\n", sc->name);
+			feed.ops->fini(&feed);
+			rte_mempool_free(feed.pool);
+			rte_eal_cleanup();
+			return EXIT_USAGE;
+		}
+	}
+
+	bench_print_header(&o, sc, lcore, rdtsc_cost());
+	n = 0;
+	for (i = 0; i < sc->n_variants && i < BENCH_MAX_VARIANTS; i++) {
+		if (bench_signalled)
+			break;
+		if (!variant_selected(&o, sc->variants[i].name))
+			continue;
+		run_variant(&o, sc, i, &feed, lcore, &results[n]);
+		failed |= results[n].failed;
+		n++;
+	}
+	if (n == 0) {
+		fprintf(stderr, "--variant: none of '%s' is a variant of %s\n",
+			o.variants, sc->name);
+		failed = true;
+	}
+	set_ratios(sc, results, n);
+	bench_print_results(sc, results, n);
+	if (o.json != NULL && bench_write_json(o.json, sc, results, n) < 0)
+		failed = true;
+
+	feed.ops->fini(&feed);
+	if (o.feed == BENCH_FEED_DUT) {
+		long long left = (long long)rte_mempool_in_use_count(feed.pool);
+
+		printf("mbufs in use after closing the ports: %lld\n", left);
+		failed |= left != 0;
+	}
+	rte_mempool_free(feed.pool);
+	rte_eal_cleanup();
+	if (failed)
+		fprintf(stderr, "listack-bench: FAILED (see the notes "
+			"above)\n");
+	return failed ? EXIT_FAIL : 0;
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* listack-bench output: the header, the tables, and --json FILE. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "bench.h"
+
+static double rdtsc_cycles;
+
+static const char *
+feed_text(const struct bench_opts *o)
+{
+	switch (o->feed) {
+	case BENCH_FEED_RING:
+		return "ring (net_ring ports, generator on the main lcore)";
+	case BENCH_FEED_PCAP:
+		return "pcap (net_pcap infinite_rx -> net_null sink)";
+	default:
+		return "dut (ports from the EAL command line)";
+	}
+}
+
+void
+bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
+		   unsigned int worker, double rdtsc_cost)
+{
+	rdtsc_cycles = rdtsc_cost;
+	printf("listack-bench %s: %s\n", sc->name, sc->summary);
+	printf("feed %s\n", feed_text(o));
+	if (o->feed != BENCH_FEED_DUT || o->config == NULL)
+		printf("%u flow%s, %u route%s, %u-byte frames\n", o->flows,
+		       o->flows == 1 ? "" : "s", o->routes,
+		       o->routes == 1 ? "" : "s", o->size);
+	if (o->packets)
+		printf("per variant: %.2f s warm-up, then %" PRIu64
+		       " packets\n", o->warmup, o->packets);
+	else
+		printf("per variant: %.2f s warm-up, then %.2f s measured\n",
+		       o->warmup, o->seconds);
+	printf("worker lcore %u, burst %u, TSC %.3f GHz, rdtsc costs %.1f "
+	       "cycles\n\n", worker, BENCH_BURST,
+	       (double)rte_get_tsc_hz() / 1e9, rdtsc_cost);
+	fflush(stdout);
+}
+
+static double
+per(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/* An empty poll (rx_burst finds nothing, flush has nothing) costs about
+ * 70 cycles here; this overestimates it a little. */
+#define EMPTY_POLL_CYCLES 100.0
+
+static double
+idle_share(const struct bench_result *r)
+{
+	return r->tsc ? RTE_MIN(1.0, r->empty_polls * EMPTY_POLL_CYCLES /
+				       (double)r->tsc) : 0.0;
+}
+
+/* TSC reads the stack's stage accounting makes per forwarded packet:
+ * one per stage run, one more per pipeline run and per flush. */
+static double
+timer_reads_per_packet(const struct bench_result *r)
+{
+	uint64_t reads = 0;
+	unsigned int s;
+
+	for (s = 0; s < LSK_STAGE_COUNT; s++)
+		reads += r->stages[s].calls;
+	reads += r->stages[LSK_STAGE_ETH_INPUT].calls;
+	reads += r->stages[LSK_STAGE_TX].calls;
+	return per(reads, r->forwarded);
+}
+
+void
+bench_print_results(const struct bench_scenario *sc,
+		    const struct bench_result *r, unsigned int n)
+{
+	unsigned int i, s, ran = 0;
+
+	printf("%-12s %8s %11s %6s %12s %10s %9s %6s  %s\n", "variant",
+	       "Mpps", "cycles/pkt", "ratio", "forwarded", "pkts/poll",
+	       "checked", "mbufs", "result");
+	for (i = 0; i < n; i++) {
+		const struct bench_result *x = &r[i];
+
+		if (!x->ran) {
+			printf("%-12s %s%s\n", x->name,
+			       x->failed ? "FAILED: " : "", x->note);
+			continue;
+		}
+		ran++;
+		printf("%-12s %8.3f %11.1f %6.2f %12" PRIu64 " %10.1f %9"
+		       PRIu64 " %6lld  %s%s\n", x->name, x->mpps,
+		       x->cycles_per_packet, isfinite(x->ratio) ? x->ratio :
+		       0.0, x->forwarded,
+		       per(x->received, x->polls), x->checked,
+		       x->mbufs_in_use, x->failed ? "FAILED: " : "ok",
+		       x->failed ? x->note : "");
+	}
+	if (ran == 0)
+		return;
+
+	printf("\ncycles/packet by stage (packets/call)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18s", r[i].name);
+	printf("\n");
+	for (s = 0; s < LSK_STAGE_COUNT; s++) {
+		printf("  %-36s", lsk_stage_name(s));
+		for (i = 0; i < n; i++) {
+			const struct bench_stage_result *st = &r[i].stages[s];
+
+			if (!r[i].ran)
+				continue;
+			if (st->packets == 0)
+				printf(" %18s", "-");
+			else
+				printf(" %9.1f (%6.1f)",
+				       per(st->cycles, st->packets),
+				       per(st->packets, st->calls));
+		}
+		printf("\n");
+	}
+	printf("  %-36s", "stages, per forwarded packet");
+	for (i = 0; i < n; i++) {
+		uint64_t c = 0;
+
+		if (!r[i].ran)
+			continue;
+		for (s = 0; s < LSK_STAGE_COUNT; s++)
+			c += r[i].stages[s].cycles;
+		printf(" %18.1f", per(c, r[i].forwarded));
+	}
+	printf("\n  %-36s", "rx burst + loop (the rest)");
+	for (i = 0; i < n; i++) {
+		uint64_t c = 0;
+
+		if (!r[i].ran)
+			continue;
+		for (s = 0; s < LSK_STAGE_COUNT; s++)
+			c += r[i].stages[s].cycles;
+		printf(" %18.1f", per(r[i].tsc - RTE_MIN(c, r[i].tsc),
+				      r[i].forwarded));
+	}
+	printf("\n  %-36s", "whole path");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.1f", r[i].cycles_per_packet);
+	printf("\n  %-36s", "stage timers, upper bound (rdtsc)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.1f",
+			       timer_reads_per_packet(&r[i]) * rdtsc_cycles);
+	printf("\n  %-36s", "route cache hits");
+	for (i = 0; i < n; i++) {
+		if (!r[i].ran)
+			continue;
+		if (r[i].cache_hits + r[i].cache_misses == 0)
+			printf(" %18s", "-");
+		else
+			printf(" %17.1f%%", 100.0 * per(r[i].cache_hits,
+				r[i].cache_hits + r[i].cache_misses));
+	}
+	printf("\n  %-36s", "empty polls");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %17.1f%%",
+			       100.0 * per(r[i].empty_polls, r[i].polls));
+	printf("\n  %-36s", "worker idle, est. (feed behind)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %17.1f%%", 100.0 * idle_share(&r[i]));
+	printf("\n  %-36s", "main <-> worker line transfer (cyc)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.0f", r[i].core_to_core);
+	printf("\n  %-36s", "worker had its CPU");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %17.1f%%", 100.0 * r[i].cpu_share);
+	printf("\n\nratio = Mpps / Mpps of the baseline (%s), same traffic, "
+	       "same run\n", sc->baseline);
+	for (i = 0; i < n; i++) {
+		if (!r[i].ran)
+			continue;
+		if (r[i].cpu_share < 0.98)
+			printf("WARNING: %s: the worker had its CPU %.0f%% of the "
+			       "interval: other threads ran there, figures are "
+			       "low\n", r[i].name, 100.0 * r[i].cpu_share);
+		if (idle_share(&r[i]) > 0.02)
+			printf("WARNING: %s: the worker idled about %.0f%% of the "
+			       "interval waiting for packets: the feed, not the "
+			       "stack, set the rate\n", r[i].name,
+			       100.0 * idle_share(&r[i]));
+	}
+	fflush(stdout);
+}
+
+static void
+json_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.3f", v);
+	else
+		fprintf(f, "null");
+}
+
+int
+bench_write_json(const char *path, const struct bench_scenario *sc,
+		 const struct bench_result *r, unsigned int n)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i, s;
+	bool first = true;
+
+	if (f == NULL) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "{\"scenario\": \"%s\", \"baseline\": \"%s\",\n"
+		" \"variants\": [", sc->name, sc->baseline);
+	for (i = 0; i < n; i++) {
+		const struct bench_result *x = &r[i];
+
+		if (!x->ran)
+			continue;
+		fprintf(f, "%s\n  {\"name\": \"%s\", \"mpps\": ",
+			first ? "" : ",", x->name);
+		first = false;
+		json_number(f, x->mpps);
+		fprintf(f, ", \"cycles_per_packet\": ");
+		json_number(f, x->cycles_per_packet);
+		fprintf(f, ", \"ratio\": ");
+		json_number(f, x->ratio);
+		fprintf(f, ",\n   \"stages\": [");
+		for (s = 0; s < LSK_STAGE_COUNT; s++) {
+			const struct bench_stage_result *st = &x->stages[s];
+
+			fprintf(f, "%s\n    {\"name\": \"%s\", \"calls\": %"
+				PRIu64 ", \"packets\": %" PRIu64
+				", \"cycles\": %" PRIu64
+				", \"cycles_per_packet\": ", s ? "," : "",
+				lsk_stage_name(s), st->calls, st->packets,
+				st->cycles);
+			json_number(f, per(st->cycles, st->packets));
+			fprintf(f, ", \"packets_per_call\": ");
+			json_number(f, per(st->packets, st->calls));
+			fprintf(f, "}");
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}\n");
+	if (fclose(f) != 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}

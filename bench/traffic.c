@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The bench's traffic: UDP/IPv4 frames of one size over F flows and R
+ * routes, and the check that a forwarded frame is what the stack must send.
+ *
+ * Addressing (the stack is configured to match, see scenario_fwd.c):
+ *   port 0  10.0.0.1/24, mac 02:00:00:00:00:01, senders 10.0.0.2-254
+ *   port 1  10.0.1.1/24, mac 02:00:00:00:01:01, gateway 10.0.1.2
+ *           (02:00:00:00:02:02)
+ *   route k 198.18.1.0/24 + k*256, via the gateway; 198.18.0.0/15 is the
+ *           benchmarking range of RFC 2544, and 198.18.1.0/24 goes to port
+ *           1 in DPDK l3fwd's default table too
+ * Flow i goes to route i % R; its source port, source host and the host in
+ * the destination prefix tell flows apart.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "bench.h"
+
+#define IPV4(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+
+#define SPORT_SPAN BENCH_SPORT_SPAN
+#define SRC_HOSTS BENCH_SRC_HOSTS
+#define DST_HOSTS BENCH_DST_HOSTS
+#define UDP_DPORT BENCH_UDP_DPORT
+
+#define BENCH_MAX_FLOWS (1u << 24)
+#define BENCH_MAX_ROUTES 65536u
+#define BENCH_MIN_FRAME BENCH_HDR_LEN
+#define BENCH_MAX_FRAME (RTE_ETHER_HDR_LEN + 1500)
+
+static const struct rte_ether_addr mac_port0 = {{ 2, 0, 0, 0, 0, 1 }};
+static const struct rte_ether_addr mac_port1 = {{ 2, 0, 0, 0, 1, 1 }};
+static const struct rte_ether_addr mac_client = {{ 2, 0, 0, 0, 0, 2 }};
+static const struct rte_ether_addr mac_gateway = {{ 2, 0, 0, 0, 2, 2 }};
+
+static inline uint8_t
+payload_byte(unsigned int j)
+{
+	return (uint8_t)(j * 7 + 1);
+}
+
+int
+bench_traffic_init(struct bench_traffic *t, uint32_t flows, uint32_t routes,
+		   uint16_t size)
+{
+	struct rte_ether_hdr *eh;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint8_t payload[BENCH_MAX_FRAME];
+	unsigned int j;
+
+	if (flows == 0 || flows > BENCH_MAX_FLOWS) {
+		fprintf(stderr, "--flows: 1 to %u\n", BENCH_MAX_FLOWS);
+		return -EINVAL;
+	}
+	if (routes == 0 || routes > BENCH_MAX_ROUTES) {
+		fprintf(stderr, "--routes: 1 to %u\n", BENCH_MAX_ROUTES);
+		return -EINVAL;
+	}
+	if (size < BENCH_MIN_FRAME || size > BENCH_MAX_FRAME) {
+		fprintf(stderr, "--size: %u to %u bytes (frame without FCS)\n",
+			BENCH_MIN_FRAME, BENCH_MAX_FRAME);
+		return -EINVAL;
+	}
+	memset(t, 0, sizeof(*t));
+	t->flows = flows;
+	t->routes = routes;
+	t->size = size;
+	t->ip_len = (uint16_t)(size - RTE_ETHER_HDR_LEN);
+	t->udp_len = (uint16_t)(t->ip_len - sizeof(*ip));
+	t->payload_len = (uint16_t)(t->udp_len - sizeof(*udp));
+	t->ttl = 64;
+	t->port_mac[0] = mac_port0;
+	t->port_mac[1] = mac_port1;
+	t->client_mac = mac_client;
+	t->gw_mac = mac_gateway;
+	t->port_addr[0] = IPV4(10, 0, 0, 1);
+	t->port_addr[1] = IPV4(10, 0, 1, 1);
+	t->gw_addr = IPV4(10, 0, 1, 2);
+	t->route_base = IPV4(198, 18, 1, 0);
+
+	eh = (struct rte_ether_hdr *)t->hdr;
+	eh->dst_addr = t->port_mac[0];
+	eh->src_addr = t->client_mac;
+	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eh + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->type_of_service = 0;
+	ip->total_length = rte_cpu_to_be_16(t->ip_len);
+	ip->packet_id = 0;
+	ip->fragment_offset = 0;
+	ip->time_to_live = t->ttl;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->hdr_checksum = 0;
+	ip->src_addr = 0;
+	ip->dst_addr = 0;
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->src_port = 0;
+	udp->dst_port = RTE_BE16(UDP_DPORT);
+	udp->dgram_len = rte_cpu_to_be_16(t->udp_len);
+	udp->dgram_cksum = 0;
+
+	/* what stays the same in every header, summed once: the IP header
+	 * without id/addresses; the UDP pseudo header's protocol and length,
+	 * the UDP length field and the payload (written once per mbuf) */
+	t->ip_base_sum = rte_raw_cksum(ip, sizeof(*ip));
+	for (j = 0; j < t->payload_len; j++)
+		payload[j] = payload_byte(j);
+	t->udp_base_sum = rte_raw_cksum(payload, t->payload_len) +
+			  rte_cpu_to_be_16(IPPROTO_UDP) +
+			  2u * rte_cpu_to_be_16(t->udp_len);
+	return 0;
+}
+
+void
+bench_flow_get(const struct bench_traffic *t, uint32_t i,
+	       struct bench_flow *f)
+{
+	bench_flow_fields(t, i % t->routes, (i / t->routes) % DST_HOSTS,
+			  i % SPORT_SPAN, (i / SPORT_SPAN) % SRC_HOSTS, f);
+}
+
+void
+bench_flow_cursor_init(struct bench_flow_cursor *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void
+bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
+		  const struct bench_flow *f, uint16_t ip_id)
+{
+	uint8_t *payload = frame + BENCH_HDR_LEN;
+	unsigned int j;
+
+	for (j = 0; j < t->payload_len; j++)
+		payload[j] = payload_byte(j);
+	bench_write_headers(t, frame, f, ip_id);
+}
+
+#define CHECK(cond, ...) do {					\
+	if (!(cond)) {						\
+		snprintf(why, len, __VA_ARGS__);		\
+		return false;					\
+	}							\
+} while (0)
+
+bool
+bench_check_forwarded(const struct bench_traffic *t,
+		      const struct rte_mbuf *m, uint16_t out_port,
+		      char *why, size_t len)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_ipv4_hdr *ip;
+	uint32_t src, dst, k;
+	char a[RTE_ETHER_ADDR_FMT_SIZE], b[RTE_ETHER_ADDR_FMT_SIZE];
+
+	CHECK(out_port == 1, "sent out port %u, not port 1", out_port);
+	CHECK(m->nb_segs == 1 && m->pkt_len == t->size &&
+	      m->data_len == t->size, "frame of %u bytes (%u segs), not %u",
+	      m->pkt_len, m->nb_segs, t->size);
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (!rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
+	    !rte_is_same_ether_addr(&eh->src_addr, &t->port_mac[1])) {
+		rte_ether_format_addr(a, sizeof(a), &eh->dst_addr);
+		rte_ether_format_addr(b, sizeof(b), &eh->src_addr);
+		snprintf(why, len, "macs %s <- %s, not the gateway's <- "
+			 "port 1's", a, b);
+		return false;
+	}
+	CHECK(eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4),
+	      "ethertype 0x%04x", rte_be_to_cpu_16(eh->ether_type));
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	CHECK(ip->version_ihl == RTE_IPV4_VHL_DEF, "version/ihl 0x%02x",
+	      ip->version_ihl);
+	CHECK(ip->time_to_live == t->ttl - 1, "ttl %u, not %u",
+	      ip->time_to_live, t->ttl - 1);
+	CHECK(rte_be_to_cpu_16(ip->total_length) == t->ip_len,
+	      "total length %u", rte_be_to_cpu_16(ip->total_length));
+	CHECK(rte_raw_cksum(ip, sizeof(*ip)) == 0xffff,
+	      "bad IPv4 header checksum 0x%04x",
+	      rte_be_to_cpu_16(ip->hdr_checksum));
+	src = rte_be_to_cpu_32(ip->src_addr);
+	dst = rte_be_to_cpu_32(ip->dst_addr);
+	CHECK((src & 0xffffff00) == (t->port_addr[0] & 0xffffff00),
+	      "source 0x%08x is none of ours", src);
+	k = (dst - t->route_base) >> 8;
+	CHECK(dst >= t->route_base && k < t->routes &&
+	      (dst & 0xff) >= 1 && (dst & 0xff) <= DST_HOSTS,
+	      "destination 0x%08x is none of ours", dst);
+	CHECK(ip->next_proto_id == IPPROTO_UDP &&
+	      bench_fold(rte_ipv4_phdr_cksum(ip, 0) +
+		   rte_raw_cksum(ip + 1, t->udp_len)) == 0xffff,
+	      "UDP datagram changed (checksum no longer verifies)");
+	return true;
+}
