@@ -234,6 +234,7 @@ build_local(struct fwd_builder *b)
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
 		if (addr_has_broadcast(a)) {
+			t->local_bloom |= lsk_local_bloom_bit(addr_broadcast(a));
 			t->local_addrs[t->n_local++] = addr_broadcast(a);
 			rc = fib_put(b, addr_broadcast(a), 32, bcast);
 		}
@@ -241,6 +242,7 @@ build_local(struct fwd_builder *b)
 	for (i = 0; i < s->n_addrs && rc == 0; i++) {
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
+		t->local_bloom |= lsk_local_bloom_bit(a->addr);
 		t->local_addrs[t->n_local++] = a->addr;
 		t->own_addrs[t->n_own++] = a->addr;
 		rc = fib_put(b, a->addr, 32, local);
@@ -251,7 +253,7 @@ build_local(struct fwd_builder *b)
 }
 
 bool
-lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
+lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr)
 {
 	uint32_t i;
 

@@ -214,13 +214,14 @@ void
 lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	uint32_t i, kept = 0;
+	uint32_t i, kept = 0, members = 0;
 
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		enum ip4_verdict v = ip4_check(t, m);
 
-		w->stats.ip.InReceives += lsk_meta_count(l->meta[i]);
+		members += (l->meta[i] & LSK_META_COUNT_MASK) >>
+			   LSK_META_COUNT_SHIFT;
 		if (likely(v == IP4_PASS)) {
 			/* compaction keeps order; with no drop it rewrites
 			 * each slot with itself */
@@ -231,5 +232,7 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 			ip4_drop(w, m, l->meta[i], v);
 		}
 	}
+	/* every datagram, a train's members too */
+	w->stats.ip.InReceives += l->n + members;
 	l->n = kept;
 }

@@ -129,10 +129,18 @@ struct lsk_fwd_table {
 	/* our addresses only */
 	uint32_t n_own;
 	uint32_t own_addrs[LSK_MAX_ADDRS];
-	/* our addresses and subnet broadcasts, for the martian source test */
+	/* our addresses and subnet broadcasts, for the martian source test:
+	 * a one-word Bloom filter first, the list only when it says maybe */
+	uint64_t local_bloom;
 	uint32_t n_local;
 	uint32_t local_addrs[]; /* host order */
 };
+
+static inline uint64_t
+lsk_local_bloom_bit(uint32_t addr)
+{
+	return UINT64_C(1) << ((addr * 0x9e3779b1u) >> 26);
+}
 
 /* The UDP endpoints as the workers see them, published like the FIB. */
 struct lsk_udp_table {
@@ -389,21 +397,38 @@ struct lsk_worker {
 	uint32_t rcache_entries;	/* the setting rcache was made for */
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
-	struct lsk_stats stats;
+	struct lsk_stats stats;		/* stages[].cycles: timed runs only */
+	uint64_t stage_timed[LSK_STAGE_COUNT];	/* packets of timed runs */
 } __rte_cache_aligned;
 
-/* Count a stage run: one call, n packets, the cycles since start. */
+/*
+ * Stage counters: calls and packets of every run, cycles of one run in
+ * LSK_STAGE_SAMPLE (and of the first), scaled up when read. Reading the
+ * TSC twice per stage per packet would cost single mode more than its
+ * stages do and make every list/single ratio flatter than it is.
+ */
+#define LSK_STAGE_SAMPLE 16
+
 static inline uint64_t
-lsk_stage_account(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
-		  uint64_t start)
+lsk_stage_begin(const struct lsk_worker *w, enum lsk_stage_id id)
 {
-	uint64_t now = rte_rdtsc();
+	if (w->stats.stages[id].calls % LSK_STAGE_SAMPLE != 0)
+		return 0;
+	return rte_rdtsc();
+}
+
+static inline void
+lsk_stage_end(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
+	      uint64_t start)
+{
 	struct lsk_stage_stats *s = &w->stats.stages[id];
 
 	s->calls++;
 	s->packets += n;
-	s->cycles += now - start;
-	return now;
+	if (start != 0) {
+		s->cycles += rte_rdtsc() - start;
+		w->stage_timed[id] += n;
+	}
 }
 
 /* The stages, in pipeline order. Each consumes its input list whole. */
@@ -589,7 +614,16 @@ void lsk_udp_table_free(struct lsk_udp_table *t);
 void lsk_udp_close_all(struct lsk_stack *s);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
-bool lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr);
+bool lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr);
+
+/* One of our addresses or subnet broadcasts. */
+static inline bool
+lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	if (likely(!(t->local_bloom & lsk_local_bloom_bit(addr))))
+		return false;
+	return lsk_addr_is_local_slow(t, addr);
+}
 bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);

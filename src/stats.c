@@ -42,10 +42,21 @@ stats_add(struct lsk_stats *sum, const struct lsk_stats *one)
 		d[i] += s[i];
 }
 
+/* A worker's counters, stage cycles scaled from its timed runs. */
 void
 lsk_worker_stats_read(const struct lsk_worker *w, struct lsk_stats *out)
 {
+	unsigned int i;
+
 	memcpy(out, &w->stats, sizeof(*out));
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		struct lsk_stage_stats *s = &out->stages[i];
+		uint64_t timed = w->stage_timed[i];
+
+		if (timed != 0 && timed != s->packets)
+			s->cycles = (uint64_t)((double)s->cycles *
+					       s->packets / timed);
+	}
 }
 
 int
@@ -59,9 +70,12 @@ lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 	for (i = 0; i < LSK_MAX_WORKERS; i++) {
 		const struct lsk_worker *w =
 			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);
+		struct lsk_stats one;
 
-		if (w != NULL)
-			stats_add(out, &w->stats);
+		if (w == NULL)
+			continue;
+		lsk_worker_stats_read(w, &one);
+		stats_add(out, &one);
 	}
 	return 0;
 }

@@ -123,7 +123,7 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	b->n = 0;
 }
 
-static void worker_run_ip4(struct lsk_worker *w, uint64_t t);
+static void worker_run_ip4(struct lsk_worker *w);
 
 /* The stages in order, for one list of any length. */
 static void
@@ -135,71 +135,81 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	/* ARP after IPv4 starts a new round, as protocol changes split
 	 * Linux's lists: rarely more than one round */
 	while (done < n) {
-		t = rte_rdtsc();
+		t = lsk_stage_begin(w, LSK_STAGE_ETH_INPUT);
 		used = lsk_eth_input(w, pkts + done, n - done, &w->ip4,
 				     &w->arp);
-		t = lsk_stage_account(w, LSK_STAGE_ETH_INPUT, used, t);
+		lsk_stage_end(w, LSK_STAGE_ETH_INPUT, used, t);
 		done += used;
 		if (unlikely(w->arp.n != 0)) {
 			uint16_t k = (uint16_t)w->arp.n;
 
+			t = lsk_stage_begin(w, LSK_STAGE_ARP_INPUT);
 			lsk_arp_input(w, &w->arp);
-			t = lsk_stage_account(w, LSK_STAGE_ARP_INPUT, k, t);
+			lsk_stage_end(w, LSK_STAGE_ARP_INPUT, k, t);
 		}
 		if (w->ip4.n != 0)
-			worker_run_ip4(w, t);
+			worker_run_ip4(w);
 	}
 }
 
 /* From the IPv4 list on. */
 static void
-worker_run_ip4(struct lsk_worker *w, uint64_t t)
+worker_run_ip4(struct lsk_worker *w)
 {
+	uint64_t t;
 	uint16_t n;
 
 	if (w->stack->gro_flows != 0) {
 		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
 		lsk_udp4_gro(w, &w->ip4);
-		t = lsk_stage_account(w, LSK_STAGE_UDP4_GRO, n, t);
+		lsk_stage_end(w, LSK_STAGE_UDP4_GRO, n, t);
 	}
 
 	n = (uint16_t)w->ip4.n;
+	t = lsk_stage_begin(w, LSK_STAGE_IP4_INPUT);
 	lsk_ip4_input(w, &w->ip4);
-	t = lsk_stage_account(w, LSK_STAGE_IP4_INPUT, n, t);
+	lsk_stage_end(w, LSK_STAGE_IP4_INPUT, n, t);
 	if (unlikely(w->ip4.n == 0))
 		return;
 
 	if (w->filter != NULL) {
 		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_FILTER);
 		lsk_ip4_filter(w, &w->ip4);
-		t = lsk_stage_account(w, LSK_STAGE_IP4_FILTER, n, t);
+		lsk_stage_end(w, LSK_STAGE_IP4_FILTER, n, t);
 		if (unlikely(w->ip4.n == 0))
 			return;
 	}
 
 	n = (uint16_t)w->ip4.n;
+	t = lsk_stage_begin(w, LSK_STAGE_IP4_ROUTE);
 	lsk_ip4_route(w, &w->ip4, &w->local);
-	t = lsk_stage_account(w, LSK_STAGE_IP4_ROUTE, n, t);
+	lsk_stage_end(w, LSK_STAGE_IP4_ROUTE, n, t);
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_LOCAL);
 		lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4);
-		t = lsk_stage_account(w, LSK_STAGE_IP4_LOCAL, n, t);
+		lsk_stage_end(w, LSK_STAGE_IP4_LOCAL, n, t);
 		if (w->udp4.n) {
 			n = (uint16_t)w->udp4.n;
+			t = lsk_stage_begin(w, LSK_STAGE_UDP4_INPUT);
 			lsk_udp4_input(w, &w->udp4);
-			t = lsk_stage_account(w, LSK_STAGE_UDP4_INPUT, n, t);
+			lsk_stage_end(w, LSK_STAGE_UDP4_INPUT, n, t);
 		}
 		if (w->icmp4.n) {
 			n = (uint16_t)w->icmp4.n;
+			t = lsk_stage_begin(w, LSK_STAGE_ICMP4_INPUT);
 			lsk_icmp4_input(w, &w->icmp4);
-			t = lsk_stage_account(w, LSK_STAGE_ICMP4_INPUT, n, t);
+			lsk_stage_end(w, LSK_STAGE_ICMP4_INPUT, n, t);
 		}
 	}
 	if (w->ip4.n) {
 		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_FORWARD);
 		lsk_ip4_forward(w, &w->ip4);
-		lsk_stage_account(w, LSK_STAGE_IP4_FORWARD, n, t);
+		lsk_stage_end(w, LSK_STAGE_IP4_FORWARD, n, t);
 	}
 }
 
@@ -247,9 +257,9 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 void
 lsk_worker_flush(struct lsk_worker *w)
 {
-	uint64_t t = rte_rdtsc();
 	uint32_t sent = 0;
 	unsigned int p;
+	uint64_t t;
 
 	worker_online(w);
 	if (w->id == 0) {
@@ -259,8 +269,9 @@ lsk_worker_flush(struct lsk_worker *w)
 		if (rte_ring_count(w->stack->out_ring) != 0) {
 			uint64_t out = w->stats.udp.OutDatagrams;
 
+			t = lsk_stage_begin(w, LSK_STAGE_IP4_OUTPUT);
 			lsk_ip4_output(w);
-			t = lsk_stage_account(w, LSK_STAGE_IP4_OUTPUT,
+			lsk_stage_end(w, LSK_STAGE_IP4_OUTPUT,
 				(uint32_t)(w->stats.udp.OutDatagrams - out), t);
 		}
 	}
@@ -268,6 +279,7 @@ lsk_worker_flush(struct lsk_worker *w)
 	 * ourselves) goes out in this flush too */
 	if (unlikely(w->icmp_out.n))
 		lsk_icmp4_output(w);
+	t = lsk_stage_begin(w, LSK_STAGE_TX);
 	for (p = 0; p < w->stack->n_ports; p++) {
 		if (w->tx[p].n) {
 			sent += w->tx[p].n;
@@ -275,6 +287,6 @@ lsk_worker_flush(struct lsk_worker *w)
 		}
 	}
 	if (sent)
-		lsk_stage_account(w, LSK_STAGE_TX, sent, t);
+		lsk_stage_end(w, LSK_STAGE_TX, sent, t);
 	rte_rcu_qsbr_quiescent(w->stack->qsbr, w->id);
 }
