@@ -140,7 +140,10 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	      struct lsk_list *ip4, struct lsk_list *arp)
 {
 	const struct lsk_stack *s = w->stack;
-	uint16_t i;
+	/* counts kept in registers: increments through memory would chain
+	 * every packet to the one before by store forwarding */
+	uint32_t n_ip4 = ip4->n;
+	uint16_t i, run_port = UINT16_MAX, run = 0;
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -150,21 +153,31 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		/* as netif_receive_skb_list: ARP after IPv4 ends the list,
 		 * so an ARP reply is learnt before what came after it and
 		 * never before what came before */
-		if (unlikely(ip4->n != 0 && eth_is_arp(m)))
+		if (unlikely(n_ip4 != 0 && eth_is_arp(m)))
 			break;
 		if (i + 2 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 2], void *));
-		if (likely(m->port < LSK_MAX_PORTS))
-			w->stats.ports[m->port].rx++;
+		if (unlikely(m->port != run_port)) {
+			if (run_port < LSK_MAX_PORTS)
+				w->stats.ports[run_port].rx += run;
+			run_port = m->port;
+			run = 0;
+		}
+		run++;
 		v = eth_classify(s, m, &meta);
 		if (likely(v == ETH_IP4)) {
-			lsk_list_push(ip4, m, meta);
+			ip4->pkts[n_ip4] = m;
+			ip4->meta[n_ip4] = meta;
+			n_ip4++;
 		} else if (v == ETH_ARP) {
 			lsk_list_push(arp, m, meta);
 		} else {
 			eth_drop(w, m, v);
 		}
 	}
+	if (run_port < LSK_MAX_PORTS)
+		w->stats.ports[run_port].rx += run;
+	ip4->n = n_ip4;
 	w->stats.eth.InFrames += i;
 	return i;
 }

@@ -136,6 +136,7 @@ void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	uint64_t forwarded = 0;	/* in a register, not chained in memory */
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
@@ -163,7 +164,7 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		/* dst and src MAC are adjacent in both headers */
 		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
 		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
-			w->stats.ip.ForwDatagrams++;
+			forwarded++;
 			lsk_tx_enqueue(w, nh->port, m);
 		} else if (l->meta[i] & LSK_META_MERGED) {
 			struct rte_mbuf *segs[64];
@@ -179,5 +180,6 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 			lsk_gso_send(w, m, nh->port);
 		}
 	}
+	w->stats.ip.ForwDatagrams += forwarded;
 	l->n = 0;
 }
