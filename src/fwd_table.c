@@ -24,6 +24,7 @@
 #define FWD_DEFAULT_MAX_ROUTES 65536
 /* 2-byte next hops keep tbl24 at 32 MiB; the top bit is the FIB's own. */
 #define FWD_MAX_NEXTHOPS 32767
+#define FWD_MAX_NEXTHOPS_1B 127
 
 struct fwd_builder {
 	struct lsk_stack *s;
@@ -274,6 +275,18 @@ lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
 	return false;
 }
 
+/* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
+static uint32_t
+fwd_tbl8_needed(const struct lsk_stack *s)
+{
+	uint32_t n = 2 * s->n_addrs + s->n_neighs + 2;
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes; i++)
+		n += s->routes[i].depth > 24;
+	return n;
+}
+
 void
 lsk_fwd_table_free(struct lsk_fwd_table *t)
 {
@@ -313,8 +326,16 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	conf.default_nh = LSK_NH_IDX_NONE;
 	conf.max_routes = (int)(s->max_routes ? s->max_routes :
 				FWD_DEFAULT_MAX_ROUTES);
-	conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
-	conf.dir24_8.num_tbl8 = 1 << 12;
+	/* 1-byte next hops (16 MiB of tbl24, not 32) while next hops and
+	 * the tbl8 groups of longer-than-/24 prefixes fit in 7 bits */
+	if (b.cap < FWD_MAX_NEXTHOPS_1B &&
+	    fwd_tbl8_needed(s) < FWD_MAX_NEXTHOPS_1B) {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
+		conf.dir24_8.num_tbl8 = FWD_MAX_NEXTHOPS_1B;
+	} else {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
+		conf.dir24_8.num_tbl8 = 1 << 12;
+	}
 	b.t->generation = ++s->fib_generation;
 	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,
 		 b.t->generation);

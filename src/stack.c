@@ -148,6 +148,17 @@ lsk_stack_mode(const struct lsk_stack *s)
 	return s->mode;
 }
 
+static bool
+stack_any_worker_online(const struct lsk_stack *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < LSK_MAX_WORKERS; i++)
+		if (s->workers[i] != NULL && s->workers[i]->online)
+			return true;
+	return false;
+}
+
 /* Build a new table and hand it to the workers; free the old one once no
  * worker can still be reading it. */
 static int
@@ -159,6 +170,13 @@ stack_publish(struct lsk_stack *s)
 	if (s->in_batch)
 		return 0;
 	rc = lsk_fwd_table_build(s, &t);
+	if (rc == -ENOMEM && !stack_any_worker_online(s)) {
+		/* short of memory and nobody reads the old table: it goes
+		 * first (what EAL's 64 MiB without hugepages needs) */
+		lsk_fwd_table_free(s->fwd);
+		s->fwd = NULL;
+		rc = lsk_fwd_table_build(s, &t);
+	}
 	if (rc < 0)
 		return rc;
 	old = s->fwd;
