@@ -374,10 +374,20 @@ print_summary(const struct lsk_stats *st, unsigned int n_ports,
 	       ip->FragFails);
 	printf("eth: InFrames %" PRIu64 " NotForUs %" PRIu64
 	       " UnknownType %" PRIu64 " UnknownVlan %" PRIu64
-	       " Runts %" PRIu64 "; arp: UnresolvedDiscards %" PRIu64 "\n",
-	       st->eth.InFrames, st->eth.NotForUs, st->eth.UnknownType,
-	       st->eth.UnknownVlan, st->eth.Runts,
-	       st->arp.UnresolvedDiscards);
+	       " Runts %" PRIu64 "\n", st->eth.InFrames, st->eth.NotForUs,
+	       st->eth.UnknownType, st->eth.UnknownVlan, st->eth.Runts);
+	printf("arp: InRequests %" PRIu64 " OutRequests %" PRIu64
+	       " OutReplies %" PRIu64 " UnresolvedDiscards %" PRIu64
+	       "; icmp: OutEchoReps %" PRIu64 " OutDestUnreachs %" PRIu64
+	       " OutTimeExcds %" PRIu64 " OutRateLimited %" PRIu64 "\n",
+	       st->arp.InRequests, st->arp.OutRequests, st->arp.OutReplies,
+	       st->arp.UnresolvedDiscards, st->icmp.OutEchoReps,
+	       st->icmp.OutDestUnreachs, st->icmp.OutTimeExcds,
+	       st->icmp.OutRateLimited);
+	printf("gro: Trains %" PRIu64 " Merged %" PRIu64 "; route_cache: Hits %"
+	       PRIu64 " Misses %" PRIu64 "; filter: Dropped %" PRIu64 "\n",
+	       st->gro.Trains, st->gro.Merged, st->route_cache.Hits,
+	       st->route_cache.Misses, st->filter.Dropped);
 	printf("udp: InDatagrams %" PRIu64 " NoPorts %" PRIu64
 	       " InErrors %" PRIu64 " InCsumErrors %" PRIu64
 	       " RcvbufErrors %" PRIu64 " IgnoredMulti %" PRIu64
