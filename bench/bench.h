@@ -50,6 +50,8 @@ struct bench_opts {
 	const char *pcap_path;		/* pcap feed: where to write the file */
 	const char *config;		/* dut: stack config instead of ours */
 	const char *variants;		/* comma list to run; NULL = all */
+	bool flows_given, size_given, routes_given;
+	bool drain_worker;		/* udp-local: drain in the worker loop */
 };
 
 /*
@@ -201,10 +203,32 @@ bool bench_check_forwarded(const struct bench_traffic *t,
 			   const struct rte_mbuf *m, uint16_t out_port,
 			   char *why, size_t len);
 
+/* Where the generator sends each packet (scenario or variant). */
+enum bench_dst_plan {
+	BENCH_DST_ROUTES = 0,	/* the flow's routed destination (fwd) */
+	BENCH_DST_LOCAL,	/* port 0's address, port BENCH_UDP_DPORT */
+	BENCH_DST_HOT,		/* BENCH_HOT_SET random routes, repeating */
+	BENCH_DST_RANDOM,	/* uniformly random route per packet */
+};
+
+#define BENCH_HOT_SET 256u
+#define BENCH_RANDOM_TABLE (1u << 20)	/* precomputed random routes */
+
+/* What a scenario measures per variant. */
+enum bench_measure {
+	BENCH_MEASURE_FORWARDED = 0,	/* ports[].tx, worker cycles */
+	BENCH_MEASURE_DELIVERED,	/* udp.InDatagrams, worker cycles */
+	BENCH_MEASURE_CONSUMER,		/* datagrams the consumer took out,
+					 * consumer cycles */
+};
+
 /* A variant: how the stack is created, plus control commands. */
 struct bench_variant {
 	const char *name;
 	enum lsk_mode mode;
+	enum bench_dst_plan dst;	/* overrides the scenario's if set */
+	unsigned int recv_batch;	/* udp-recv: datagrams per recv call */
+	unsigned int acl_rules;		/* filter rules added in the batch */
 	/* control commands (DESIGN.md grammar) applied after the scenario's
 	 * own; a variant whose command the stack refuses with -ENOTSUP is
 	 * reported as skipped */
@@ -220,7 +244,26 @@ struct bench_scenario {
 	/* addresses, routes, neighbours for the scenario's traffic */
 	int (*configure)(struct lsk_stack *s, const struct bench_traffic *t,
 			 char *err, size_t len);
+	/* option defaults of the scenario, for options not given */
+	void (*defaults)(struct bench_opts *o);
+	enum bench_measure measure;
+	enum bench_dst_plan dst;
+	uint32_t max_routes;		/* FIB capacity; 0 = routes + 256 */
+	uint32_t ep_ring;		/* local endpoint ring size */
+	unsigned int pool_extra;	/* mbufs beyond the feed's own */
+	bool rx_cksum_good;		/* mbufs flagged IP/L4 cksum good */
+	bool per_flow_ip_id;		/* IP IDs count per flow */
+	const char *consumer_note;	/* printed in the header */
+	bool ring_only;			/* only the ring feed has its traffic */
 };
+
+/* The local endpoint of udp-local / udp-recv (NULL otherwise). */
+extern struct lsk_udp_ep *bench_ep;
+struct lsk_udp_msg;
+/* Is msg a datagram of our local traffic (1-byte payload to port 0)? */
+bool bench_check_delivered(const struct bench_traffic *t,
+			   const struct lsk_udp_msg *msg, char *why,
+			   size_t len);
 
 const struct bench_scenario *bench_scenario_find(const char *name);
 void bench_scenarios_list(FILE *f);
@@ -246,6 +289,12 @@ struct bench_result {
 	struct bench_stage_result stages[LSK_STAGE_COUNT];
 	uint64_t checked, check_failures;
 	uint64_t cache_hits, cache_misses;	/* route cache, interval */
+	uint64_t delivered, rcvbuf_errors;	/* udp, interval */
+	uint64_t gro_trains, gro_merged, gso_segments;
+	double gbps;				/* frames' bytes, w/o FCS */
+	uint64_t counted;	/* what mpps counts: forwarded, delivered
+				 * or taken out by the consumer */
+	uint64_t consumer_calls;
 	long long mbufs_in_use;
 };
 
@@ -272,7 +321,16 @@ struct bench_run {
 	uint64_t cpu0_ns, cpu1_ns;	/* the worker thread's CPU time */
 	struct lsk_stats s0, s1;
 	uint64_t polls, empty_polls;
+
+	/* udp-local with the drain in the worker loop */
+	struct bench_feed *drain_feed;
+	/* udp-recv: what the consumer on the main lcore measured */
+	uint64_t consumer_pkts, consumer_tsc, consumer_calls;
+	bool consumer_measured;
 };
+
+/* Empty the local endpoint: spot-check, free. Returns datagrams taken. */
+unsigned int bench_drain_ep(struct bench_feed *f);
 
 int bench_worker_loop(void *arg);
 
@@ -302,6 +360,8 @@ struct bench_feed {
 	const struct bench_feed_ops *ops;
 	const struct bench_opts *opts;
 	const struct bench_traffic *traffic;
+	const struct bench_scenario *scenario;
+	const struct bench_variant *variant;	/* the one running */
 	unsigned int n_ports;
 	struct rte_mempool *pool;
 	/* spot checks of forwarded packets */

@@ -43,6 +43,7 @@
 
 #include "bench.h"
 #include "listack/port.h"
+#include "listack/udp.h"
 
 #define RX_RING_SIZE 1024u	/* as a NIC's RX descriptor ring */
 #define TX_RING_SIZE 2048u
@@ -59,7 +60,37 @@ struct ring_feed {
 	uint16_t ip_id;
 	unsigned int population;	/* mbufs the generator keeps going */
 	uint32_t mbuf_to_data;		/* mbuf address -> frame address */
+	/* the traffic plan of the variant running */
+	enum bench_dst_plan plan;
+	uint32_t *table;		/* route numbers, HOT and RANDOM */
+	uint32_t tmask, tpos;
+	uint16_t *flow_ids;		/* per-flow IP IDs, or NULL */
+	uint64_t ol_flags;		/* what the "PMD" flags on RX */
+	uint64_t drain_calls;		/* bench_drain_ep bursts */
 };
+
+/* The next packet's fields and IP ID, by the variant's plan. */
+static inline void
+gen_next(const struct bench_traffic *t, struct ring_feed *rf,
+	 struct bench_flow *fl, uint16_t *id)
+{
+	uint32_t i = rf->cursor.i;
+
+	bench_flow_next(t, &rf->cursor, fl);
+	switch (rf->plan) {
+	case BENCH_DST_LOCAL:
+		fl->dst = t->port_addr[0];
+		break;
+	case BENCH_DST_HOT:
+	case BENCH_DST_RANDOM:
+		fl->dst = bench_route_prefix(t, rf->table[rf->tpos++ &
+							  rf->tmask]) | 1;
+		break;
+	default:
+		break;
+	}
+	*id = rf->flow_ids != NULL ? rf->flow_ids[i]++ : rf->ip_id++;
+}
 
 static int
 ring_init(struct bench_feed *f)
@@ -73,7 +104,8 @@ ring_init(struct bench_feed *f)
 	f->n_ports = 2;
 	/* the RX ring full, a burst at the worker, a burst in the
 	 * generator's hands, the TX ring, and every lcore's cache */
-	n = lsk_pool_size(RX_RING_SIZE, TX_RING_SIZE, 1, 2, rte_lcore_count());
+	n = lsk_pool_size(RX_RING_SIZE, TX_RING_SIZE, 1, 2, rte_lcore_count()) +
+	    f->scenario->pool_extra;
 	f->pool = rte_pktmbuf_pool_create("bench_pool", n, LSK_POOL_CACHE, 0,
 					  RTE_MBUF_DEFAULT_BUF_SIZE,
 					  (int)rte_socket_id());
@@ -154,6 +186,34 @@ ring_open(struct bench_feed *f, struct bench_run *run)
 	/* every variant sees the same packets in the same order */
 	bench_flow_cursor_init(&rf->cursor);
 	rf->ip_id = 0;
+	rf->drain_calls = 0;
+	rf->plan = f->variant->dst ? f->variant->dst : f->scenario->dst;
+	rf->ol_flags = f->scenario->rx_cksum_good ?
+		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD : 0;
+	if (f->scenario->per_flow_ip_id) {
+		rf->flow_ids = calloc(f->traffic->flows, sizeof(uint16_t));
+		if (rf->flow_ids == NULL)
+			return -ENOMEM;
+	}
+	if (rf->plan == BENCH_DST_HOT || rf->plan == BENCH_DST_RANDOM) {
+		/* a fixed seed: the same destinations for every variant */
+		uint64_t x = 0x9e3779b97f4a7c15ull;
+		uint32_t size = rf->plan == BENCH_DST_HOT ? BENCH_HOT_SET :
+				BENCH_RANDOM_TABLE, k;
+
+		rf->table = malloc(size * sizeof(uint32_t));
+		if (rf->table == NULL)
+			return -ENOMEM;
+		for (k = 0; k < size; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			rf->table[k] = (uint32_t)((x >> 11) %
+						  f->traffic->routes);
+		}
+		rf->tmask = size - 1;
+		rf->tpos = 0;
+	}
 	run->n_rxq = 1;
 	run->rxq[0].port = rf->port[0];
 	run->rxq[0].queue = 0;
@@ -163,14 +223,15 @@ ring_open(struct bench_feed *f, struct bench_run *run)
 
 /* Set the fields a PMD's RX sets; the frame is in place. */
 static inline void
-mbuf_as_received(struct rte_mbuf *m, uint16_t size, uint16_t port)
+mbuf_as_received(struct rte_mbuf *m, uint16_t size, uint16_t port,
+		 uint64_t ol_flags)
 {
 	m->data_off = RTE_PKTMBUF_HEADROOM;
 	m->data_len = size;
 	m->pkt_len = size;
 	m->nb_segs = 1;
 	m->port = port;
-	m->ol_flags = 0;
+	m->ol_flags = ol_flags;
 	m->packet_type = 0;
 }
 
@@ -192,7 +253,6 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 	     struct rte_mbuf **b, unsigned int n, unsigned int burst)
 {
 	const struct bench_traffic *t = f->traffic;
-	uint16_t id = rf->ip_id;
 	unsigned int i;
 
 	if (burst < CHECK_FIRST_BURSTS)
@@ -203,14 +263,14 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = b[i];
 		struct bench_flow fl;
+		uint16_t id;
 
-		bench_flow_next(t, &rf->cursor, &fl);
-		mbuf_as_received(m, t->size, rf->port[0]);
+		gen_next(t, rf, &fl, &id);
+		mbuf_as_received(m, t->size, rf->port[0], rf->ol_flags);
 		/* the frame's address from the mbuf's: no load to wait on */
 		bench_write_headers(t, (uint8_t *)m + rf->mbuf_to_data, &fl,
-				    id++);
+				    id);
 	}
-	rf->ip_id = id;
 }
 
 /* Fresh mbufs: the whole frame, once. */
@@ -228,11 +288,12 @@ ring_fresh(struct bench_feed *f, struct ring_feed *rf, struct rte_mbuf **b,
 		return 0;
 	for (i = 0; i < want; i++) {
 		struct bench_flow fl;
+		uint16_t id;
 
-		bench_flow_next(t, &rf->cursor, &fl);
-		mbuf_as_received(b[i], t->size, rf->port[0]);
+		gen_next(t, rf, &fl, &id);
+		mbuf_as_received(b[i], t->size, rf->port[0], rf->ol_flags);
 		bench_write_frame(t, rte_pktmbuf_mtod(b[i], uint8_t *), &fl,
-				  rf->ip_id++);
+				  id);
 	}
 	return want;
 }
@@ -264,6 +325,167 @@ wait_a_little(void)
 		;
 }
 
+/* Empty the local endpoint: spot-check (first bursts whole, then one
+ * datagram every CHECK_EVERY bursts) and free. */
+unsigned int
+bench_drain_ep(struct bench_feed *f)
+{
+	struct ring_feed *rf = f->priv;
+	struct lsk_udp_msg msgs[BENCH_BURST];
+	struct rte_mbuf *m[BENCH_BURST];
+	unsigned int total = 0;
+	char why[200];
+	int n, i;
+
+	if (bench_ep == NULL)
+		return 0;
+	while ((n = lsk_udp_recv_burst(bench_ep, msgs, BENCH_BURST)) > 0) {
+		uint64_t c = rf->drain_calls++;
+
+		for (i = 0; i < n; i++) {
+			if (c < CHECK_FIRST_BURSTS ||
+			    (i == 0 && c % CHECK_EVERY == 0)) {
+				f->checked++;
+				if (!bench_check_delivered(f->traffic, &msgs[i],
+							   why, sizeof(why))
+				    && f->check_failures++ == 0)
+					snprintf(f->first_failure,
+						 sizeof(f->first_failure),
+						 "%s", why);
+			}
+			m[i] = msgs[i].mbuf;
+		}
+		rte_pktmbuf_free_bulk(m, (unsigned int)n);
+		total += (unsigned int)n;
+	}
+	return total;
+}
+
+#define RECV_FILL 32768u	/* udp-recv: datagrams per round */
+
+static void
+fill_failure(struct bench_feed *f, const char *why)
+{
+	if (f->check_failures++ == 0)
+		snprintf(f->first_failure, sizeof(f->first_failure), "%s",
+			 why);
+}
+
+/*
+ * udp-recv: rounds of (1) RECV_FILL fresh datagrams through port 0 to the
+ * worker, which delivers them into the endpoint's ring, (2) once the
+ * worker has taken them all, the consumer on this lcore empties the ring
+ * with lsk_udp_recv_burst(ep, msgs, batch) and frees each datagram
+ * (batch 1: rte_pktmbuf_free per datagram; else rte_pktmbuf_free_bulk per
+ * call), timed on the TSC. Warm-up rounds check every datagram, untimed.
+ */
+static void
+ring_drive_fill(struct bench_feed *f, struct bench_run *run)
+{
+	struct ring_feed *rf = f->priv;
+	const struct bench_traffic *t = f->traffic;
+	const uint64_t hz = rte_get_tsc_hz();
+	const unsigned int batch = f->variant->recv_batch;
+	struct rte_ring *rx = rf->rx[0];
+	struct lsk_udp_msg msgs[BENCH_BURST];
+	struct rte_mbuf *m[BENCH_BURST];
+	uint64_t start = rte_rdtsc();
+	uint64_t warm_end = start + (uint64_t)(f->opts->warmup * hz);
+	uint64_t end = warm_end + (uint64_t)(f->opts->seconds * hz);
+	unsigned int rounds = 0;
+	char why[200];
+
+	while (!bench_signalled) {
+		unsigned int left = RECV_FILL, got = 0;
+		bool timed = rounds > 0 && rte_rdtsc() >= warm_end;
+		uint64_t t0, t1, calls = 0;
+		int n, i;
+
+		if (timed && rte_rdtsc() >= end)
+			break;
+		while (left > 0 && !bench_signalled) {
+			unsigned int k = RTE_MIN(RTE_MIN(left, GEN_BURST),
+						 rte_ring_free_count(rx));
+
+			if (k == 0 || rte_pktmbuf_alloc_bulk(f->pool, m, k)
+				      != 0) {
+				wait_a_little();
+				continue;
+			}
+			for (i = 0; i < (int)k; i++) {
+				struct bench_flow fl;
+				uint16_t id;
+
+				gen_next(t, rf, &fl, &id);
+				mbuf_as_received(m[i], t->size, rf->port[0],
+						 rf->ol_flags);
+				bench_write_frame(t, rte_pktmbuf_mtod(m[i],
+						  uint8_t *), &fl, id);
+			}
+			rte_ring_sp_enqueue_bulk(rx, (void **)m, k, NULL);
+			left -= k;
+		}
+		/* the worker has taken the last burst and delivered it */
+		while (!rte_ring_empty(rx) && !bench_signalled)
+			wait_a_little();
+		for (i = 0; i < 50; i++)
+			wait_a_little();
+
+		if (!timed) {
+			while ((n = lsk_udp_recv_burst(bench_ep, msgs,
+						       BENCH_BURST)) > 0) {
+				for (i = 0; i < n; i++) {
+					f->checked++;
+					if (!bench_check_delivered(t, &msgs[i],
+							why, sizeof(why)))
+						fill_failure(f, why);
+					m[i] = msgs[i].mbuf;
+				}
+				rte_pktmbuf_free_bulk(m, (unsigned int)n);
+				got += (unsigned int)n;
+			}
+		} else if (batch == 1) {
+			t0 = rte_rdtsc();
+			while (got < RECV_FILL &&
+			       lsk_udp_recv_burst(bench_ep, msgs, 1) == 1) {
+				rte_pktmbuf_free(msgs[0].mbuf);
+				got++;
+			}
+			t1 = rte_rdtsc();
+			calls = got;
+			run->consumer_tsc += t1 - t0;
+		} else {
+			t0 = rte_rdtsc();
+			while (got < RECV_FILL &&
+			       (n = lsk_udp_recv_burst(bench_ep, msgs,
+						       batch)) > 0) {
+				for (i = 0; i < n; i++)
+					m[i] = msgs[i].mbuf;
+				rte_pktmbuf_free_bulk(m, (unsigned int)n);
+				got += (unsigned int)n;
+				calls++;
+			}
+			t1 = rte_rdtsc();
+			run->consumer_tsc += t1 - t0;
+		}
+		if (got != RECV_FILL) {
+			snprintf(why, sizeof(why), "round %u: the consumer "
+				 "took %u datagrams of %u fed", rounds, got,
+				 RECV_FILL);
+			fill_failure(f, why);
+		}
+		if (timed) {
+			run->consumer_pkts += got;
+			run->consumer_calls += calls;
+			run->consumer_measured = true;
+		}
+		rounds++;
+	}
+	run->stop = true;
+	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE))
+		bench_sleep_ms(1);
+}
+
 /*
  * The generator loop. Forwarded mbufs come back with their lines in the
  * worker's cache: each batch is dequeued and prefetched one round before
@@ -277,13 +499,21 @@ ring_drive(struct bench_feed *f, struct bench_run *run)
 	struct rte_ring *rx = rf->rx[0], *back = rf->tx[1];
 	struct rte_mbuf *b[GEN_BURST], *next[GEN_BURST];
 	unsigned int bursts = 0, idle = 0, n_next = 0, i;
+	const bool drain = f->scenario->measure == BENCH_MEASURE_DELIVERED &&
+			   run->drain_feed == NULL;
 
+	if (f->scenario->measure == BENCH_MEASURE_CONSUMER) {
+		ring_drive_fill(f, run);
+		return;
+	}
 	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
 		unsigned int room = rte_ring_free_count(rx);
 		unsigned int n, got, k;
 
 		if (bench_signalled)
 			run->stop = true;
+		if (drain)	/* udp-local: the consumer on the main lcore */
+			bench_drain_ep(f);
 		if ((++idle & 1023) == 0)
 			ring_drain_wrong(f, rf);
 		if (room < BENCH_BURST) {
@@ -321,6 +551,10 @@ ring_close(struct bench_feed *f)
 	struct rte_mbuf *b[GEN_BURST];
 	unsigned int n, p;
 
+	free(rf->table);
+	rf->table = NULL;
+	free(rf->flow_ids);
+	rf->flow_ids = NULL;
 	for (p = 0; p < 2; p++) {
 		if (rf->name[p][0] == '\0')
 			continue;

@@ -32,6 +32,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "listack/udp.h"
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
@@ -77,7 +78,7 @@ usage(const char *prog)
 		" [--size BYTES]\n"
 		"         [--feed ring|pcap] [--json FILE] [--warmup S]"
 		" [--pcap FILE] [--config FILE]\n"
-		"         [--variant NAME[,NAME...]]\n"
+		"         [--variant NAME[,NAME...]] [--drain main|worker]\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
 		"scenarios:\n", prog);
 	bench_scenarios_list(stderr);
@@ -132,6 +133,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "variant", required_argument, NULL, 'V' },
+		{ "drain", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -171,17 +173,20 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			if (parse_u64("--flows", optarg, 1, 1u << 24, &v) < 0)
 				return -EINVAL;
 			o->flows = (uint32_t)v;
+			o->flows_given = true;
 			break;
 		case 'r':
-			if (parse_u64("--routes", optarg, 1, 65536, &v) < 0)
+			if (parse_u64("--routes", optarg, 1, 1u << 20, &v) < 0)
 				return -EINVAL;
 			o->routes = (uint32_t)v;
+			o->routes_given = true;
 			break;
 		case 'z':
 			if (parse_u64("--size", optarg, BENCH_HDR_LEN,
 				      RTE_ETHER_HDR_LEN + 1500, &v) < 0)
 				return -EINVAL;
 			o->size = (uint16_t)v;
+			o->size_given = true;
 			break;
 		case 'F':
 			if (strcmp(optarg, "ring") == 0)
@@ -206,6 +211,17 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'V':
 			o->variants = optarg;
+			break;
+		case 'D':
+			if (strcmp(optarg, "worker") == 0)
+				o->drain_worker = true;
+			else if (strcmp(optarg, "main") == 0)
+				o->drain_worker = false;
+			else {
+				fprintf(stderr, "--drain: '%s' is not main or "
+					"worker\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 		default:
@@ -320,7 +336,8 @@ stats_ports(const struct lsk_stats *s, uint64_t *rx, uint64_t *tx)
 }
 
 static void
-result_from_run(const struct bench_run *run, struct bench_result *res)
+result_from_run(const struct bench_scenario *sc, const struct bench_run *run,
+		const struct bench_traffic *t, struct bench_result *res)
 {
 	const struct lsk_stats *a = &run->s0, *b = &run->s1;
 	uint64_t rx0, tx0, rx1, tx1;
@@ -331,6 +348,17 @@ result_from_run(const struct bench_run *run, struct bench_result *res)
 	res->received = rx1 - rx0;
 	res->forwarded = tx1 - tx0;
 	res->dropped = stats_drops(b) - stats_drops(a);
+	res->delivered = b->udp.InDatagrams - a->udp.InDatagrams;
+	res->rcvbuf_errors = b->udp.RcvbufErrors - a->udp.RcvbufErrors;
+	res->gro_trains = b->gro.Trains - a->gro.Trains;
+	res->gro_merged = b->gro.Merged - a->gro.Merged;
+	res->gso_segments = b->gso.Segments - a->gso.Segments;
+	if (sc->measure != BENCH_MEASURE_FORWARDED)
+		/* delivered locally is what these scenarios want; a full
+		 * endpoint ring is a drop */
+		res->dropped = res->dropped -
+			       (b->ip.InDelivers - a->ip.InDelivers) +
+			       res->rcvbuf_errors;
 	res->tsc = run->t1 - run->t0;
 	res->seconds = (double)res->tsc / (double)rte_get_tsc_hz();
 	res->polls = run->polls;
@@ -346,10 +374,31 @@ result_from_run(const struct bench_run *run, struct bench_result *res)
 		res->stages[i].cycles =
 			b->stages[i].cycles - a->stages[i].cycles;
 	}
-	if (res->forwarded && res->seconds > 0) {
+	if (sc->measure == BENCH_MEASURE_DELIVERED) {
+		if (res->delivered && res->seconds > 0) {
+			res->mpps = (double)res->delivered / res->seconds / 1e6;
+			res->cycles_per_packet = (double)res->tsc /
+						 res->delivered;
+		}
+	} else if (sc->measure == BENCH_MEASURE_CONSUMER) {
+		/* the consumer's figures replace the worker's */
+		res->tsc = run->consumer_tsc;
+		res->seconds = (double)res->tsc / (double)rte_get_tsc_hz();
+		if (run->consumer_pkts && res->seconds > 0) {
+			res->mpps = (double)run->consumer_pkts / res->seconds /
+				    1e6;
+			res->cycles_per_packet = (double)res->tsc /
+						 run->consumer_pkts;
+		}
+	} else if (res->forwarded && res->seconds > 0) {
 		res->mpps = (double)res->forwarded / res->seconds / 1e6;
 		res->cycles_per_packet = (double)res->tsc / res->forwarded;
 	}
+	res->gbps = res->mpps * 1e6 * t->size * 8 / 1e9;
+	res->counted = sc->measure == BENCH_MEASURE_FORWARDED ? res->forwarded :
+		       sc->measure == BENCH_MEASURE_DELIVERED ? res->delivered :
+		       run->consumer_pkts;
+	res->consumer_calls = run->consumer_calls;
 }
 
 static void
@@ -375,7 +424,8 @@ stack_for_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 		.n_ports = feed->n_ports,
 		.socket_id = (int)rte_socket_id(),
 		.mode = v->mode,
-		.max_routes = feed->traffic->routes + 256,
+		.max_routes = sc->max_routes ? sc->max_routes :
+			      feed->traffic->routes + 256,
 	};
 	char name[16], err[512] = "";
 	unsigned int i;
@@ -399,6 +449,24 @@ stack_for_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	}
 	if (rc == 0 && o->config != NULL)
 		lsk_config_begin(*out);
+	for (i = 0; rc == 0 && i < v->acl_rules; i++) {
+		/* 192.0.2.0/24 (TEST-NET-1) and beyond: no rule matches
+		 * the traffic, every datagram is classified and accepted */
+		char line[128];
+		uint32_t a = (192u << 24 | 0u << 16 | 2u << 8) + i;
+
+		snprintf(line, sizeof(line), "filter add accept proto udp "
+			 "dst %u.%u.%u.%u/32 dport 53", a >> 24,
+			 (a >> 16) & 255, (a >> 8) & 255, a & 255);
+		rc = lsk_config_exec(*out, line, v->name, i + 1, err,
+				     sizeof(err));
+		if (rc == -ENOTSUP) {
+			snprintf(res->note, sizeof(res->note),
+				 "skipped: the stack answers '%s'", err);
+			lsk_config_commit(*out);
+			return 1;
+		}
+	}
 	for (i = 0; rc == 0 && i < BENCH_MAX_VARIANT_CONFIG &&
 		    v->config[i] != NULL; i++) {
 		rc = lsk_config_exec(*out, v->config[i], v->name, i + 1, err,
@@ -437,6 +505,7 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	memset(&run, 0, sizeof(run));
 	res->name = v->name;
 	res->mbufs_in_use = -1;
+	feed->variant = v;
 	feed->checked = feed->check_failures = 0;
 	feed->first_failure[0] = '\0';
 
@@ -460,6 +529,13 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	run.warmup_tsc = (uint64_t)(o->warmup * hz);
 	run.measure_tsc = (uint64_t)(o->seconds * hz);
 	run.packets = o->packets;
+	if (sc->measure == BENCH_MEASURE_CONSUMER) {
+		/* the consumer rounds on the main lcore end the run */
+		run.measure_tsc = UINT64_MAX / 4;
+		run.packets = 0;
+	}
+	if (sc->measure == BENCH_MEASURE_DELIVERED && o->drain_worker)
+		run.drain_feed = feed;
 
 	printf("%-12s running...", v->name);
 	fflush(stdout);
@@ -474,14 +550,32 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	}
 	printf("\n");
 
+	if (sc->measure == BENCH_MEASURE_CONSUMER && !run.consumer_measured)
+		run.measured = false;
 	if (run.measured)
-		result_from_run(&run, res);
+		result_from_run(sc, &run, feed->traffic, res);
 	if (!run.measured)
 		fail(res, "%s", bench_signalled ? "interrupted before the "
 		     "measured interval" : "no measured interval");
 	else if (bench_signalled)
 		fail(res, "%s", "interrupted: a partial interval");
-	if (run.measured && res->forwarded == 0) {
+	if (run.measured && sc->measure != BENCH_MEASURE_FORWARDED &&
+	    res->mpps == 0) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%" PRIu64 " received, %" PRIu64
+			 " counted drops", res->received, res->dropped);
+		fail(res, "nothing was delivered (%s)", what);
+	}
+	if (run.measured && sc->measure != BENCH_MEASURE_FORWARDED &&
+	    res->forwarded) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%" PRIu64, res->forwarded);
+		fail(res, "%s packets were sent out (local traffic)", what);
+	}
+	if (run.measured && sc->measure == BENCH_MEASURE_FORWARDED &&
+	    res->forwarded == 0) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "%" PRIu64 " received, %" PRIu64
@@ -492,6 +586,12 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 teardown:
 	lsk_worker_destroy(run.w);
 	feed->ops->close(feed);
+	if (bench_ep != NULL) {
+		/* what is left in the ring is checked too, then freed */
+		bench_drain_ep(feed);
+		lsk_udp_close(bench_ep);
+		bench_ep = NULL;
+	}
 	lsk_stack_destroy(stack);
 	res->mbufs_in_use = (long long)rte_mempool_in_use_count(feed->pool);
 	res->checked = feed->checked;
@@ -506,7 +606,9 @@ teardown:
 		if (res->check_failures)
 			fail(res, "WRONG OUTPUT: %s", feed->first_failure);
 		else if (res->ran && res->checked == 0)
-			fail(res, "%s", "no forwarded packet was checked");
+			fail(res, "%s", sc->measure == BENCH_MEASURE_FORWARDED ?
+			     "no forwarded packet was checked" :
+			     "no delivered datagram was checked");
 		if (res->dropped) {
 			char n[32];
 
@@ -584,6 +686,8 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
+	if (sc->defaults != NULL)
+		sc->defaults(&o);
 	n_ports_given = rte_eth_dev_count_avail();
 	if (n_ports_given > 0) {
 		if (o.feed_given) {
@@ -597,6 +701,12 @@ main(int argc, char **argv)
 	} else if (o.config != NULL) {
 		fprintf(stderr, "--config is for ports given on the EAL "
 			"command line (device under test)\n");
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	if (sc->ring_only && o.feed != BENCH_FEED_RING) {
+		fprintf(stderr, "scenario %s: only the ring feed (the "
+			"default) makes its traffic\n", sc->name);
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
@@ -619,6 +729,7 @@ main(int argc, char **argv)
 	memset(&feed, 0, sizeof(feed));
 	feed.opts = &o;
 	feed.traffic = &traffic;
+	feed.scenario = sc;
 	feed.ops = o.feed == BENCH_FEED_RING ? &bench_feed_ring :
 		   o.feed == BENCH_FEED_PCAP ? &bench_feed_pcap :
 		   &bench_feed_dut;

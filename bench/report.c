@@ -42,6 +42,23 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 	else
 		printf("per variant: %.2f s warm-up, then %.2f s measured\n",
 		       o->warmup, o->seconds);
+	if (sc->measure == BENCH_MEASURE_DELIVERED)
+		printf("counted: udp.InDatagrams of the worker; consumer "
+		       "(lsk_udp_recv_burst 32 + rte_pktmbuf_free_bulk) %s\n",
+		       o->drain_worker ? "in the worker loop after "
+		       "lsk_worker_flush (its cycles are in cycles/pkt)" :
+		       "on the main lcore between generator bursts "
+		       "(--drain worker to move it)");
+	if (sc->measure == BENCH_MEASURE_CONSUMER)
+		printf("counted: datagrams the consumer on the main lcore took "
+		       "out of a 65536-datagram ring pre-filled by the worker "
+		       "with 32768 per round; cycles = consumer loop only "
+		       "(recv + free), TSC\n");
+	if (sc->rx_cksum_good)
+		printf("generator mbufs flagged RTE_MBUF_F_RX_IP_CKSUM_GOOD | "
+		       "RTE_MBUF_F_RX_L4_CKSUM_GOOD (as sfc sets them)%s\n",
+		       sc->per_flow_ip_id ? ", IP IDs incrementing per flow" :
+		       "");
 	printf("worker lcore %u, burst %u, TSC %.3f GHz, rdtsc costs %.1f "
 	       "cycles\n\n", worker, BENCH_BURST,
 	       (double)rte_get_tsc_hz() / 1e9, rdtsc_cost);
@@ -77,7 +94,7 @@ timer_reads_per_packet(const struct bench_result *r)
 		reads += r->stages[s].calls;
 	reads += r->stages[LSK_STAGE_ETH_INPUT].calls;
 	reads += r->stages[LSK_STAGE_TX].calls;
-	return per(reads, r->forwarded);
+	return per(reads, r->counted);
 }
 
 void
@@ -86,8 +103,11 @@ bench_print_results(const struct bench_scenario *sc,
 {
 	unsigned int i, s, ran = 0;
 
+	static const char *const what[] = { "forwarded", "delivered",
+					    "consumed" };
+
 	printf("%-12s %8s %11s %6s %12s %10s %9s %6s  %s\n", "variant",
-	       "Mpps", "cycles/pkt", "ratio", "forwarded", "pkts/poll",
+	       "Mpps", "cycles/pkt", "ratio", what[sc->measure], "pkts/poll",
 	       "checked", "mbufs", "result");
 	for (i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
@@ -101,7 +121,7 @@ bench_print_results(const struct bench_scenario *sc,
 		printf("%-12s %8.3f %11.1f %6.2f %12" PRIu64 " %10.1f %9"
 		       PRIu64 " %6lld  %s%s\n", x->name, x->mpps,
 		       x->cycles_per_packet, isfinite(x->ratio) ? x->ratio :
-		       0.0, x->forwarded,
+		       0.0, x->counted,
 		       per(x->received, x->polls), x->checked,
 		       x->mbufs_in_use, x->failed ? "FAILED: " : "ok",
 		       x->failed ? x->note : "");
@@ -130,7 +150,7 @@ bench_print_results(const struct bench_scenario *sc,
 		}
 		printf("\n");
 	}
-	printf("  %-36s", "stages, per forwarded packet");
+	printf("  %-36s", "stages, per counted packet");
 	for (i = 0; i < n; i++) {
 		uint64_t c = 0;
 
@@ -138,7 +158,7 @@ bench_print_results(const struct bench_scenario *sc,
 			continue;
 		for (s = 0; s < LSK_STAGE_COUNT; s++)
 			c += r[i].stages[s].cycles;
-		printf(" %18.1f", per(c, r[i].forwarded));
+		printf(" %18.1f", per(c, r[i].counted));
 	}
 	printf("\n  %-36s", "rx burst + loop (the rest)");
 	for (i = 0; i < n; i++) {
@@ -149,7 +169,7 @@ bench_print_results(const struct bench_scenario *sc,
 		for (s = 0; s < LSK_STAGE_COUNT; s++)
 			c += r[i].stages[s].cycles;
 		printf(" %18.1f", per(r[i].tsc - RTE_MIN(c, r[i].tsc),
-				      r[i].forwarded));
+				      r[i].counted));
 	}
 	printf("\n  %-36s", "whole path");
 	for (i = 0; i < n; i++)
@@ -160,6 +180,33 @@ bench_print_results(const struct bench_scenario *sc,
 		if (r[i].ran)
 			printf(" %18.1f",
 			       timer_reads_per_packet(&r[i]) * rdtsc_cycles);
+	printf("\n  %-36s", "Gbit/s (frames without FCS)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.2f", r[i].gbps);
+	printf("\n  %-36s", "udp InDatagrams / RcvbufErrors");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %9" PRIu64 "/%8" PRIu64, r[i].delivered,
+			       r[i].rcvbuf_errors);
+	printf("\n  %-36s", "gro Trains / Merged");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %9" PRIu64 "/%8" PRIu64, r[i].gro_trains,
+			       r[i].gro_merged);
+	printf("\n  %-36s", "datagrams per gro train (formed)");
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.1f", r[i].gro_trains ?
+			       (double)(r[i].gro_merged) / r[i].gro_trains :
+			       0.0);
+	if (sc->measure == BENCH_MEASURE_CONSUMER) {
+		printf("\n  %-36s", "consumer datagrams per recv call");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(r[i].counted,
+						      r[i].consumer_calls));
+	}
 	printf("\n  %-36s", "route cache hits");
 	for (i = 0; i < n; i++) {
 		if (!r[i].ran)
@@ -241,6 +288,18 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 		json_number(f, x->cycles_per_packet);
 		fprintf(f, ", \"ratio\": ");
 		json_number(f, x->ratio);
+		fprintf(f, ", \"packets\": %" PRIu64 ", \"gbit_s\": ",
+			x->counted);
+		json_number(f, x->gbps);
+		fprintf(f, ", \"udp_in_datagrams\": %" PRIu64
+			", \"udp_rcvbuf_errors\": %" PRIu64
+			", \"gro_trains\": %" PRIu64 ", \"gro_merged\": %"
+			PRIu64 ", \"route_cache_hits\": %" PRIu64
+			", \"route_cache_misses\": %" PRIu64
+			", \"mbufs_in_use\": %lld, \"failed\": %s",
+			x->delivered, x->rcvbuf_errors, x->gro_trains,
+			x->gro_merged, x->cache_hits, x->cache_misses,
+			x->mbufs_in_use, x->failed ? "true" : "false");
 		fprintf(f, ",\n   \"stages\": [");
 		for (s = 0; s < LSK_STAGE_COUNT; s++) {
 			const struct bench_stage_result *st = &x->stages[s];

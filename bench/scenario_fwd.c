@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "listack/udp.h"
+
+struct lsk_udp_ep *bench_ep;
 
 static const struct bench_variant fwd_variants[] = {
 	{ .name = "single", .mode = LSK_MODE_SINGLE },
@@ -59,6 +62,136 @@ fwd_configure(struct lsk_stack *s, const struct bench_traffic *t, char *err,
 	return 0;
 }
 
+/*
+ * udp-local: F (default 10) flows of 1-byte datagrams to port 0's address,
+ * port 9, one endpoint; a consumer empties its ring with
+ * lsk_udp_recv_burst(32) + rte_pktmbuf_free_bulk, on the main lcore
+ * between generator bursts (default) or in the worker loop after
+ * lsk_worker_flush (--drain worker). Measured: udp.InDatagrams.
+ */
+static const struct bench_variant udp_local_variants[] = {
+	{ .name = "single", .mode = LSK_MODE_SINGLE },
+	{ .name = "list", .mode = LSK_MODE_LIST },
+};
+
+static int
+bind_local(struct lsk_stack *s, const struct bench_traffic *t,
+	   uint32_t ring, char *err, size_t len)
+{
+	struct lsk_udp_bind_opts bo = { .ring_size = ring,
+					.socket_id = SOCKET_ID_ANY,
+					.flags = LSK_UDP_SP };
+	int rc;
+
+	rc = lsk_udp_bind(s, t->port_addr[0], BENCH_UDP_DPORT, &bo, &bench_ep);
+	if (rc < 0) {
+		bench_ep = NULL;
+		snprintf(err, len, "lsk_udp_bind: %s", strerror(-rc));
+	}
+	return rc;
+}
+
+static int
+udp_local_configure(struct lsk_stack *s, const struct bench_traffic *t,
+		    char *err, size_t len)
+{
+	int rc = fwd_configure(s, t, err, len);
+
+	/* 4096 > every mbuf the generator keeps going: the ring never
+	 * fills, whoever drains it */
+	return rc < 0 ? rc : bind_local(s, t, 4096, err, len);
+}
+
+static void
+udp_local_defaults(struct bench_opts *o)
+{
+	if (!o->flows_given)
+		o->flows = 10;
+	if (!o->size_given)
+		o->size = BENCH_HDR_LEN + 1;	/* 1-byte payload: 43 B */
+}
+
+/*
+ * udp-recv: the consumer side of a flood. Rounds of 32768 datagrams fed
+ * through the worker into a 65536-datagram ring, then emptied by the
+ * consumer with lsk_udp_recv_burst(ep, msgs, 1) vs (ep, msgs, 32), timed.
+ */
+static const struct bench_variant udp_recv_variants[] = {
+	{ .name = "per-datagram", .mode = LSK_MODE_LIST, .recv_batch = 1 },
+	{ .name = "bulk", .mode = LSK_MODE_LIST, .recv_batch = 32 },
+};
+
+static int
+udp_recv_configure(struct lsk_stack *s, const struct bench_traffic *t,
+		   char *err, size_t len)
+{
+	int rc = fwd_configure(s, t, err, len);
+
+	return rc < 0 ? rc : bind_local(s, t, 65536, err, len);
+}
+
+/*
+ * gro-fwd: 1460-byte payloads (1502-byte frames) forwarded, GRO off, the
+ * payload-merging GRO and fraglist GRO, without and with 1000 filter rules
+ * (none matching: every datagram is classified and accepted).
+ */
+static const struct bench_variant gro_fwd_variants[] = {
+	{ .name = "off", .mode = LSK_MODE_LIST, .config = { "gro off" } },
+	{ .name = "merge", .mode = LSK_MODE_LIST,
+	  .config = { "gro merge" } },
+	{ .name = "fraglist", .mode = LSK_MODE_LIST,
+	  .config = { "gro fraglist" } },
+	{ .name = "off+acl", .mode = LSK_MODE_LIST, .acl_rules = 1000,
+	  .config = { "gro off" } },
+	{ .name = "merge+acl", .mode = LSK_MODE_LIST, .acl_rules = 1000,
+	  .config = { "gro merge" } },
+	{ .name = "fraglist+acl", .mode = LSK_MODE_LIST, .acl_rules = 1000,
+	  .config = { "gro fraglist" } },
+};
+
+static void
+gro_fwd_defaults(struct bench_opts *o)
+{
+	if (!o->size_given)
+		o->size = RTE_ETHER_HDR_LEN + 20 + 8 + 1460;	/* 1502 */
+}
+
+/* gro-adversarial: every datagram of a burst its own flow. */
+static const struct bench_variant gro_adv_variants[] = {
+	{ .name = "off", .mode = LSK_MODE_LIST, .config = { "gro off" } },
+	{ .name = "fraglist", .mode = LSK_MODE_LIST,
+	  .config = { "gro fraglist" } },
+};
+
+static void
+gro_adv_defaults(struct bench_opts *o)
+{
+	if (!o->flows_given)
+		o->flows = 100000;
+}
+
+/*
+ * route-cache: 1M routes (distinct /24s via one gateway), destinations
+ * from a hot set of 256 random routes or uniformly random over all.
+ */
+static const struct bench_variant route_cache_variants[] = {
+	{ .name = "fib", .mode = LSK_MODE_LIST, .dst = BENCH_DST_HOT },
+	{ .name = "cache-hot", .mode = LSK_MODE_LIST, .dst = BENCH_DST_HOT,
+	  .config = { "route-cache on entries 4096" } },
+	{ .name = "fib-random", .mode = LSK_MODE_LIST,
+	  .dst = BENCH_DST_RANDOM },
+	{ .name = "cache-random", .mode = LSK_MODE_LIST,
+	  .dst = BENCH_DST_RANDOM,
+	  .config = { "route-cache on entries 4096" } },
+};
+
+static void
+route_cache_defaults(struct bench_opts *o)
+{
+	if (!o->routes_given)
+		o->routes = 65536;	/* 1M: see RESULTS.md */
+}
+
 static const struct bench_scenario scenarios[] = {
 	{
 		.name = "fwd",
@@ -68,6 +201,71 @@ static const struct bench_scenario scenarios[] = {
 		.variants = fwd_variants,
 		.n_variants = RTE_DIM(fwd_variants),
 		.configure = fwd_configure,
+	},
+	{
+		.name = "udp-local",
+		.summary = "1-byte UDP datagrams of F flows (default 10) to "
+			   "one local endpoint, ring drained by a consumer",
+		.baseline = "single",
+		.variants = udp_local_variants,
+		.n_variants = RTE_DIM(udp_local_variants),
+		.configure = udp_local_configure,
+		.defaults = udp_local_defaults,
+		.measure = BENCH_MEASURE_DELIVERED,
+		.dst = BENCH_DST_LOCAL,
+		.ring_only = true,
+	},
+	{
+		.name = "udp-recv",
+		.summary = "consumer of a flood: 1 datagram per "
+			   "lsk_udp_recv_burst call vs 32",
+		.baseline = "per-datagram",
+		.variants = udp_recv_variants,
+		.n_variants = RTE_DIM(udp_recv_variants),
+		.configure = udp_recv_configure,
+		.defaults = udp_local_defaults,
+		.measure = BENCH_MEASURE_CONSUMER,
+		.dst = BENCH_DST_LOCAL,
+		.pool_extra = 32768 + 1024,
+		.ring_only = true,
+	},
+	{
+		.name = "gro-fwd",
+		.summary = "1460-byte UDP payload forwarding, GRO off / merge "
+			   "/ fraglist, no filter and 1000 filter rules",
+		.baseline = "off",
+		.variants = gro_fwd_variants,
+		.n_variants = RTE_DIM(gro_fwd_variants),
+		.configure = fwd_configure,
+		.defaults = gro_fwd_defaults,
+		.rx_cksum_good = true,
+		.per_flow_ip_id = true,
+		.ring_only = true,
+	},
+	{
+		.name = "gro-adversarial",
+		.summary = "F (default 100000) flows in turn, nothing "
+			   "mergeable: fraglist GRO vs off",
+		.baseline = "off",
+		.variants = gro_adv_variants,
+		.n_variants = RTE_DIM(gro_adv_variants),
+		.configure = fwd_configure,
+		.defaults = gro_adv_defaults,
+		.rx_cksum_good = true,
+		.per_flow_ip_id = true,
+		.ring_only = true,
+	},
+	{
+		.name = "route-cache",
+		.summary = "R-route FIB (default 65536; 1M takes minutes to configure), hot set of 256 destinations or "
+			   "uniformly random ones: route cache vs FIB",
+		.baseline = "fib",
+		.variants = route_cache_variants,
+		.n_variants = RTE_DIM(route_cache_variants),
+		.configure = fwd_configure,
+		.defaults = route_cache_defaults,
+		.max_routes = 1100000,
+		.ring_only = true,
 	},
 };
 
@@ -88,7 +286,7 @@ bench_scenarios_list(FILE *f)
 	unsigned int i, v;
 
 	for (i = 0; i < RTE_DIM(scenarios); i++) {
-		fprintf(f, "  %-10s %s; variants:", scenarios[i].name,
+		fprintf(f, "  %-16s %s; variants:", scenarios[i].name,
 			scenarios[i].summary);
 		for (v = 0; v < scenarios[i].n_variants; v++)
 			fprintf(f, " %s", scenarios[i].variants[v].name);

@@ -22,6 +22,7 @@
 #include <rte_udp.h>
 
 #include "bench.h"
+#include "listack/udp.h"
 
 #define IPV4(a, b, c, d) \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
@@ -32,7 +33,7 @@
 #define UDP_DPORT BENCH_UDP_DPORT
 
 #define BENCH_MAX_FLOWS (1u << 24)
-#define BENCH_MAX_ROUTES 65536u
+#define BENCH_MAX_ROUTES (1u << 20)	/* route-cache: 1M */
 #define BENCH_MIN_FRAME BENCH_HDR_LEN
 #define BENCH_MAX_FRAME (RTE_ETHER_HDR_LEN + 1500)
 
@@ -200,5 +201,28 @@ bench_check_forwarded(const struct bench_traffic *t,
 	      bench_fold(rte_ipv4_phdr_cksum(ip, 0) +
 		   rte_raw_cksum(ip + 1, t->udp_len)) == 0xffff,
 	      "UDP datagram changed (checksum no longer verifies)");
+	return true;
+}
+
+bool
+bench_check_delivered(const struct bench_traffic *t,
+		      const struct lsk_udp_msg *msg, char *why, size_t len)
+{
+	CHECK(msg->mbuf != NULL, "no mbuf");
+	CHECK(msg->len == t->payload_len, "payload of %u bytes, not %u",
+	      msg->len, t->payload_len);
+	CHECK(t->payload_len == 0 ||
+	      ((const uint8_t *)msg->payload)[0] == payload_byte(0),
+	      "payload byte 0x%02x, not 0x%02x",
+	      ((const uint8_t *)msg->payload)[0], payload_byte(0));
+	CHECK(msg->dst_addr == t->port_addr[0] && msg->dst_port == UDP_DPORT,
+	      "to 0x%08x:%u, not port 0's address:%u", msg->dst_addr,
+	      msg->dst_port, UDP_DPORT);
+	CHECK((msg->src_addr & 0xffffff00) == (t->port_addr[0] & 0xffffff00)
+	      && msg->src_addr != t->port_addr[0] &&
+	      msg->src_port >= BENCH_SPORT_BASE,
+	      "from 0x%08x:%u, none of our senders", msg->src_addr,
+	      msg->src_port);
+	CHECK(msg->in_port == 0, "arrived on port %u", msg->in_port);
 	return true;
 }

@@ -69,6 +69,8 @@ bench_worker_loop(void *arg)
 			}
 		}
 		lsk_worker_flush(r->w);
+		if (r->drain_feed != NULL)	/* udp-local --drain worker */
+			bench_drain_ep(r->drain_feed);
 		received += got;
 		polls++;
 		empty += got == 0;
