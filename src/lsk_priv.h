@@ -271,6 +271,7 @@ struct lsk_stack {
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	unsigned int n_routes, routes_cap;
 	struct lsk_route *routes;
+	struct rte_hash *route_index;	/* which (prefix, depth) are routed */
 	unsigned int n_neighs, neighs_cap;
 	struct lsk_neigh *neighs;
 

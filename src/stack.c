@@ -10,6 +10,8 @@
 
 #include <rte_malloc.h>
 #include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -18,6 +20,22 @@
 #define LSK_DEFAULT_MTU 1500
 
 #define LSK_OUT_RING_DEFAULT 8192
+
+static int
+stack_route_index_create(struct lsk_stack *s)
+{
+	struct rte_hash_parameters hp = { 0 };
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.20s_routes", s->name);
+	hp.name = name;
+	hp.entries = RTE_MAX(s->max_routes ? s->max_routes : 65536u, 64u);
+	hp.key_len = sizeof(uint64_t);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = s->socket_id;
+	s->route_index = rte_hash_create(&hp);
+	return s->route_index ? 0 : -ENOMEM;
+}
 
 static int
 stack_out_ring_create(struct lsk_stack *s, uint32_t size)
@@ -69,7 +87,9 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
-	rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
+	rc = stack_route_index_create(s);
+	if (rc == 0)
+		rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
 	if (rc == 0)
 		rc = lsk_fwd_table_build(s, &s->fwd);
 	if (rc == 0)
@@ -110,6 +130,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
+	rte_hash_free(s->route_index);
 	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
 	free(s->filters);
@@ -291,6 +312,12 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	return stack_publish(s);
 }
 
+static uint64_t
+route_key(uint32_t prefix, uint8_t depth)
+{
+	return (uint64_t)prefix << 8 | depth;
+}
+
 static int
 route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
@@ -302,6 +329,18 @@ route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 			return (int)i;
 	return -1;
 }
+
+/* A million routes in one batch: looked up in a hash, not the list. */
+static bool
+route_exists(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	uint64_t key = route_key(prefix, depth);
+
+	if (s->route_index == NULL)
+		return route_find(s, prefix, depth) >= 0;
+	return rte_hash_lookup(s->route_index, &key) >= 0;
+}
+
 
 /* The subnet of one of our addresses (Linux: that route exists). */
 static bool
@@ -337,6 +376,7 @@ int
 lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 	      enum lsk_route_type type, uint32_t gateway)
 {
+	uint64_t key;
 	int rc;
 
 	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
@@ -345,29 +385,36 @@ lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		return -EINVAL;
 	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
 		return -ENETUNREACH;
-	if (route_find(s, prefix, depth) >= 0 || route_is_connected(s, prefix,
-								     depth))
+	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
+								 depth))
 		return -EEXIST;
 	rc = grow((void **)&s->routes, &s->routes_cap, s->n_routes,
 		  sizeof(*s->routes));
 	if (rc < 0)
 		return rc;
+	key = route_key(prefix, depth);
+	if (rte_hash_add_key(s->route_index, &key) < 0)
+		return -ENOSPC;
 	s->routes[s->n_routes++] = (struct lsk_route){
 		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
 		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
 	rc = stack_publish(s);
-	if (rc < 0)
+	if (rc < 0) {
 		s->n_routes--;
+		rte_hash_del_key(s->route_index, &key);
+	}
 	return rc;
 }
 
 int
 lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
+	uint64_t key = route_key(prefix, depth);
 	int i = route_find(s, prefix, depth);
 
 	if (i < 0)
 		return -ENOENT;
+	rte_hash_del_key(s->route_index, &key);
 	memmove(&s->routes[i], &s->routes[i + 1],
 		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
 	s->n_routes--;
