@@ -330,7 +330,6 @@ struct lsk_udp_deliveries {
 
 /* udp4_gro's flow table, emptied at the end of every burst */
 #define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
-#define LSK_GRO_SLOT_MASK (LSK_GRO_SLOTS - 1)
 
 struct lsk_gro_slot {
 	bool used;		/* the flow was seen in this burst */
@@ -353,6 +352,8 @@ struct lsk_gro_age {
 };
 
 struct lsk_gro_table {
+	uint32_t slot_mask;	/* slots in use this burst, minus one */
+	bool track_age;		/* more datagrams than open trains allowed */
 	uint32_t n_open;
 	uint32_t n_touched;
 	uint32_t n_age, age_first;

@@ -162,9 +162,9 @@ static struct lsk_gro_slot *
 gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
 	 const struct gro_view *v)
 {
-	uint32_t i = gro_hash(m, v) & LSK_GRO_SLOT_MASK;
+	uint32_t i = gro_hash(m, v) & t->slot_mask;
 
-	for (;; i = (i + 1) & LSK_GRO_SLOT_MASK) {
+	for (;; i = (i + 1) & t->slot_mask) {
 		struct lsk_gro_slot *s = &t->slots[i];
 
 		if (!s->used) {
@@ -235,15 +235,17 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	/* the head's train link is written only when a member joins */
 	s->head = s->tail = m;
 	s->count = 1;
+	t->n_open++;
 	s->ulen = rte_be_to_cpu_16(v->uh->dgram_len);
 	s->bytes = 28u + s->ulen - 8u;
 	s->list_idx = list_idx;
 	s->head_checked = checked;
 	s->train_id = ++t->next_train_id;
-	t->age[t->n_age].slot = (uint16_t)(s - t->slots);
-	t->age[t->n_age].train_id = s->train_id;
-	t->n_age++;
-	t->n_open++;
+	if (unlikely(t->track_age)) {
+		t->age[t->n_age].slot = (uint16_t)(s - t->slots);
+		t->age[t->n_age].train_id = s->train_id;
+		t->n_age++;
+	}
 }
 
 /*
@@ -330,6 +332,12 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	uint32_t max_segs = w->stack->gro_segs;
 	uint32_t i, kept = 0;
 
+	/* the table in use grows with the burst (twice its flows at most),
+	 * so a 32-packet burst touches 64 slots, not all of them; and only
+	 * a burst with more datagrams than open trains are allowed can need
+	 * the oldest one closed */
+	t->slot_mask = rte_align32pow2(2 * RTE_MAX(l->n, 8u)) - 1;
+	t->track_age = l->n > w->stack->gro_flows;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i];
