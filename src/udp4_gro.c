@@ -18,7 +18,6 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
-#include <rte_prefetch.h>
 #include <rte_udp.h>
 
 #include "lsk_priv.h"
@@ -344,12 +343,6 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_gro_slot *s;
 		struct gro_view v;
 
-		/* a member's train link lives in the mbuf's second cache
-		 * line, which nothing else on the fast path touches: ask for
-		 * it early, the PMD's core may hold it */
-		if (i + 4 < l->n)
-			rte_prefetch0((const uint8_t *)l->pkts[i + 4] +
-				      RTE_CACHE_LINE_SIZE);
 		gro_view(m, &v);
 		if (!gro_shape_ok(m, &v)) {
 			/* not train material; its flow's train ends here */
