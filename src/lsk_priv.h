@@ -630,6 +630,16 @@ bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
 
+/* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
+struct lsk_counter_desc {
+	const char *section;	/* "ip", "udp", ... */
+	const char *name;	/* "InReceives", ... */
+	size_t offset;		/* in struct lsk_stats */
+};
+const struct lsk_counter_desc *lsk_counters(unsigned int *n);
+uint64_t lsk_counter_value(const struct lsk_stats *st,
+			   const struct lsk_counter_desc *c);
+
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);
 

@@ -80,6 +80,88 @@ lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 	return 0;
 }
 
+/* Every MIB counter, by section, in the order they are written. */
+#define COUNTER(sec, type, field) \
+	{ #sec, #field, offsetof(struct lsk_stats, sec) + \
+			offsetof(struct type, field) }
+
+static const struct lsk_counter_desc counters[] = {
+	COUNTER(ip, lsk_ip_stats, InReceives),
+	COUNTER(ip, lsk_ip_stats, InHdrErrors),
+	COUNTER(ip, lsk_ip_stats, InTruncatedPkts),
+	COUNTER(ip, lsk_ip_stats, InCsumErrors),
+	COUNTER(ip, lsk_ip_stats, InAddrErrors),
+	COUNTER(ip, lsk_ip_stats, InNoRoutes),
+	COUNTER(ip, lsk_ip_stats, InDiscards),
+	COUNTER(ip, lsk_ip_stats, InUnknownProtos),
+	COUNTER(ip, lsk_ip_stats, ForwDatagrams),
+	COUNTER(ip, lsk_ip_stats, OutDiscards),
+	COUNTER(ip, lsk_ip_stats, InDelivers),
+	COUNTER(ip, lsk_ip_stats, OutNoRoutes),
+	COUNTER(ip, lsk_ip_stats, FragFails),
+	COUNTER(ip, lsk_ip_stats, FragOKs),
+	COUNTER(ip, lsk_ip_stats, FragCreates),
+	COUNTER(ip, lsk_ip_stats, ReasmReqds),
+	COUNTER(ip, lsk_ip_stats, ReasmOKs),
+	COUNTER(ip, lsk_ip_stats, ReasmFails),
+	COUNTER(udp, lsk_udp_stats, InDatagrams),
+	COUNTER(udp, lsk_udp_stats, NoPorts),
+	COUNTER(udp, lsk_udp_stats, InErrors),
+	COUNTER(udp, lsk_udp_stats, InCsumErrors),
+	COUNTER(udp, lsk_udp_stats, RcvbufErrors),
+	COUNTER(udp, lsk_udp_stats, OutDatagrams),
+	COUNTER(udp, lsk_udp_stats, IgnoredMulti),
+	COUNTER(icmp, lsk_icmp_stats, InMsgs),
+	COUNTER(icmp, lsk_icmp_stats, InErrors),
+	COUNTER(icmp, lsk_icmp_stats, InCsumErrors),
+	COUNTER(icmp, lsk_icmp_stats, InEchos),
+	COUNTER(icmp, lsk_icmp_stats, InEchoReps),
+	COUNTER(icmp, lsk_icmp_stats, InDestUnreachs),
+	COUNTER(icmp, lsk_icmp_stats, InTimeExcds),
+	COUNTER(icmp, lsk_icmp_stats, OutMsgs),
+	COUNTER(icmp, lsk_icmp_stats, OutErrors),
+	COUNTER(icmp, lsk_icmp_stats, OutEchoReps),
+	COUNTER(icmp, lsk_icmp_stats, OutDestUnreachs),
+	COUNTER(icmp, lsk_icmp_stats, OutTimeExcds),
+	COUNTER(icmp, lsk_icmp_stats, OutRateLimited),
+	COUNTER(eth, lsk_eth_stats, InFrames),
+	COUNTER(eth, lsk_eth_stats, NotForUs),
+	COUNTER(eth, lsk_eth_stats, UnknownType),
+	COUNTER(eth, lsk_eth_stats, UnknownVlan),
+	COUNTER(eth, lsk_eth_stats, Runts),
+	COUNTER(arp, lsk_arp_stats, InRequests),
+	COUNTER(arp, lsk_arp_stats, InReplies),
+	COUNTER(arp, lsk_arp_stats, InErrors),
+	COUNTER(arp, lsk_arp_stats, OutRequests),
+	COUNTER(arp, lsk_arp_stats, OutReplies),
+	COUNTER(arp, lsk_arp_stats, Updates),
+	COUNTER(arp, lsk_arp_stats, ResFailed),
+	COUNTER(arp, lsk_arp_stats, UnresolvedDiscards),
+	COUNTER(gro, lsk_gro_stats, Trains),
+	COUNTER(gro, lsk_gro_stats, Merged),
+	COUNTER(route_cache, lsk_route_cache_stats, Hits),
+	COUNTER(route_cache, lsk_route_cache_stats, Misses),
+	COUNTER(route_cache, lsk_route_cache_stats, Evictions),
+	COUNTER(filter, lsk_filter_stats, Dropped),
+	COUNTER(gso, lsk_gso_stats, Segments),
+};
+
+const struct lsk_counter_desc *
+lsk_counters(unsigned int *n)
+{
+	*n = RTE_DIM(counters);
+	return counters;
+}
+
+uint64_t
+lsk_counter_value(const struct lsk_stats *st, const struct lsk_counter_desc *c)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + c->offset, sizeof(v));
+	return v;
+}
+
 #define JSON_FIELD(f, st, name, sep) \
 	fprintf(f, "\"%s\": %" PRIu64 "%s", #name, (st)->name, sep)
 
@@ -87,77 +169,21 @@ int
 lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 		     long long mbufs_in_use, const char *extra, FILE *f)
 {
-	const struct lsk_ip_stats *ip = &st->ip;
-	const struct lsk_eth_stats *eth = &st->eth;
 	unsigned int i;
 
-	fprintf(f, "{\"ip\": {");
-	JSON_FIELD(f, ip, InReceives, ", ");
-	JSON_FIELD(f, ip, InHdrErrors, ", ");
-	JSON_FIELD(f, ip, InTruncatedPkts, ", ");
-	JSON_FIELD(f, ip, InCsumErrors, ", ");
-	JSON_FIELD(f, ip, InAddrErrors, ", ");
-	JSON_FIELD(f, ip, InNoRoutes, ", ");
-	JSON_FIELD(f, ip, InDiscards, ", ");
-	JSON_FIELD(f, ip, InUnknownProtos, ", ");
-	JSON_FIELD(f, ip, ForwDatagrams, ", ");
-	JSON_FIELD(f, ip, OutDiscards, ", ");
-	JSON_FIELD(f, ip, InDelivers, ", ");
-	JSON_FIELD(f, ip, OutNoRoutes, ", ");
-	JSON_FIELD(f, ip, FragFails, ", ");
-	JSON_FIELD(f, ip, FragOKs, ", ");
-	JSON_FIELD(f, ip, FragCreates, ", ");
-	JSON_FIELD(f, ip, ReasmReqds, ", ");
-	JSON_FIELD(f, ip, ReasmOKs, ", ");
-	JSON_FIELD(f, ip, ReasmFails, "},\n");
-	fprintf(f, " \"udp\": {");
-	JSON_FIELD(f, &st->udp, InDatagrams, ", ");
-	JSON_FIELD(f, &st->udp, NoPorts, ", ");
-	JSON_FIELD(f, &st->udp, InErrors, ", ");
-	JSON_FIELD(f, &st->udp, InCsumErrors, ", ");
-	JSON_FIELD(f, &st->udp, RcvbufErrors, ", ");
-	JSON_FIELD(f, &st->udp, OutDatagrams, ", ");
-	JSON_FIELD(f, &st->udp, IgnoredMulti, "},\n");
-	fprintf(f, " \"icmp\": {");
-	JSON_FIELD(f, &st->icmp, InMsgs, ", ");
-	JSON_FIELD(f, &st->icmp, InErrors, ", ");
-	JSON_FIELD(f, &st->icmp, InCsumErrors, ", ");
-	JSON_FIELD(f, &st->icmp, InEchos, ", ");
-	JSON_FIELD(f, &st->icmp, InEchoReps, ", ");
-	JSON_FIELD(f, &st->icmp, InDestUnreachs, ", ");
-	JSON_FIELD(f, &st->icmp, InTimeExcds, ", ");
-	JSON_FIELD(f, &st->icmp, OutMsgs, ", ");
-	JSON_FIELD(f, &st->icmp, OutErrors, ", ");
-	JSON_FIELD(f, &st->icmp, OutEchoReps, ", ");
-	JSON_FIELD(f, &st->icmp, OutDestUnreachs, ", ");
-	JSON_FIELD(f, &st->icmp, OutTimeExcds, ", ");
-	JSON_FIELD(f, &st->icmp, OutRateLimited, "},\n");
-	fprintf(f, " \"eth\": {");
-	JSON_FIELD(f, eth, InFrames, ", ");
-	JSON_FIELD(f, eth, NotForUs, ", ");
-	JSON_FIELD(f, eth, UnknownType, ", ");
-	JSON_FIELD(f, eth, UnknownVlan, ", ");
-	JSON_FIELD(f, eth, Runts, "},\n");
-	fprintf(f, " \"arp\": {");
-	JSON_FIELD(f, &st->arp, InRequests, ", ");
-	JSON_FIELD(f, &st->arp, InReplies, ", ");
-	JSON_FIELD(f, &st->arp, InErrors, ", ");
-	JSON_FIELD(f, &st->arp, OutRequests, ", ");
-	JSON_FIELD(f, &st->arp, OutReplies, ", ");
-	JSON_FIELD(f, &st->arp, Updates, ", ");
-	JSON_FIELD(f, &st->arp, ResFailed, ", ");
-	JSON_FIELD(f, &st->arp, UnresolvedDiscards, "},\n");
-	fprintf(f, " \"gro\": {");
-	JSON_FIELD(f, &st->gro, Trains, ", ");
-	JSON_FIELD(f, &st->gro, Merged, "},\n");
-	fprintf(f, " \"route_cache\": {");
-	JSON_FIELD(f, &st->route_cache, Hits, ", ");
-	JSON_FIELD(f, &st->route_cache, Misses, ", ");
-	JSON_FIELD(f, &st->route_cache, Evictions, "},\n");
-	fprintf(f, " \"filter\": {");
-	JSON_FIELD(f, &st->filter, Dropped, "},\n");
-	fprintf(f, " \"gso\": {");
-	JSON_FIELD(f, &st->gso, Segments, "},\n");
+	/* the MIB sections: {"ip": {...},\n "udp": {...}, ... */
+	for (i = 0; i < RTE_DIM(counters); i++) {
+		const struct lsk_counter_desc *c = &counters[i];
+		bool first = i == 0 ||
+			     strcmp(counters[i - 1].section, c->section) != 0;
+
+		if (first)
+			fprintf(f, "%s\"%s\": {", i ? "},\n " : "{",
+				c->section);
+		fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", c->name,
+			lsk_counter_value(st, c));
+	}
+	fprintf(f, "},\n");
 	fprintf(f, " \"ports\": [");
 	for (i = 0; i < n_ports && i < LSK_MAX_PORTS; i++) {
 		const struct lsk_port_stats *p = &st->ports[i];

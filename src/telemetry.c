@@ -5,54 +5,13 @@
  * Telemetry callbacks take no argument, so one stack per process is served.
  */
 #include <errno.h>
+#include <string.h>
 
 #include <rte_telemetry.h>
 
 #include "lsk_priv.h"
 
 static const struct lsk_stack *served_stack;
-
-#define TEL_U64(d, st, name) rte_tel_data_add_dict_u64(d, #name, (st)->name)
-
-static struct rte_tel_data *
-tel_ip(const struct lsk_ip_stats *ip)
-{
-	struct rte_tel_data *d = rte_tel_data_alloc();
-
-	if (d == NULL)
-		return NULL;
-	rte_tel_data_start_dict(d);
-	TEL_U64(d, ip, InReceives);
-	TEL_U64(d, ip, InHdrErrors);
-	TEL_U64(d, ip, InTruncatedPkts);
-	TEL_U64(d, ip, InCsumErrors);
-	TEL_U64(d, ip, InAddrErrors);
-	TEL_U64(d, ip, InNoRoutes);
-	TEL_U64(d, ip, InDiscards);
-	TEL_U64(d, ip, InUnknownProtos);
-	TEL_U64(d, ip, ForwDatagrams);
-	TEL_U64(d, ip, OutDiscards);
-	TEL_U64(d, ip, InDelivers);
-	TEL_U64(d, ip, OutNoRoutes);
-	TEL_U64(d, ip, FragFails);
-	return d;
-}
-
-static struct rte_tel_data *
-tel_eth(const struct lsk_stats *st)
-{
-	struct rte_tel_data *d = rte_tel_data_alloc();
-
-	if (d == NULL)
-		return NULL;
-	rte_tel_data_start_dict(d);
-	TEL_U64(d, &st->eth, InFrames);
-	TEL_U64(d, &st->eth, NotForUs);
-	TEL_U64(d, &st->eth, UnknownType);
-	TEL_U64(d, &st->eth, UnknownVlan);
-	TEL_U64(d, &st->eth, Runts);
-	return d;
-}
 
 static struct rte_tel_data *
 tel_stages(const struct lsk_stats *st)
@@ -83,6 +42,31 @@ tel_add(struct rte_tel_data *d, const char *name, struct rte_tel_data *sub)
 		rte_tel_data_free(sub);
 }
 
+/* One dict per MIB section, as in the stats file. */
+static void
+tel_sections(struct rte_tel_data *d, const struct lsk_stats *st)
+{
+	const struct lsk_counter_desc *c;
+	struct rte_tel_data *sec = NULL;
+	unsigned int i, n;
+
+	c = lsk_counters(&n);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(c[i - 1].section, c[i].section) != 0) {
+			if (sec != NULL)
+				tel_add(d, c[i - 1].section, sec);
+			sec = rte_tel_data_alloc();
+			if (sec == NULL)
+				return;
+			rte_tel_data_start_dict(sec);
+		}
+		rte_tel_data_add_dict_u64(sec, c[i].name,
+					  lsk_counter_value(st, &c[i]));
+	}
+	if (sec != NULL)
+		tel_add(d, c[n - 1].section, sec);
+}
+
 static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -93,11 +77,8 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (served_stack == NULL || lsk_stats_read(served_stack, &st) < 0)
 		return -ENODEV;
 	rte_tel_data_start_dict(d);
-	tel_add(d, "ip", tel_ip(&st.ip));
-	tel_add(d, "eth", tel_eth(&st));
+	tel_sections(d, &st);
 	tel_add(d, "stages", tel_stages(&st));
-	rte_tel_data_add_dict_u64(d, "arp_UnresolvedDiscards",
-				  st.arp.UnresolvedDiscards);
 	return 0;
 }
 
