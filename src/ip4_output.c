@@ -138,6 +138,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			lsk_list_push(local, m, (uint32_t)nh_idx[i]);
 		} else if (v == OUT_LOCAL) {
 			/* ICMP to ourselves: nothing listens for it */
+			w->stats.ip.OutDiscards++;
 			rte_pktmbuf_free(m);
 		} else {
 			out_drop(w, m, v);

@@ -653,16 +653,6 @@ unit_list_free(struct lsk_list *l)
 	l->n = 0;
 }
 
-void
-unit_known_bug(const char *what)
-{
-	if (getenv("LSK_UNIT_KNOWN_BUGS") != NULL)
-		return;
-	print_message("known bug, skipped (LSK_UNIT_KNOWN_BUGS=1 runs it): "
-		      "%s\n", what);
-	skip();
-}
-
 uint64_t
 unit_rand(uint64_t *state)
 {

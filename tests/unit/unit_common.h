@@ -264,12 +264,6 @@ void unit_assert_ip_balance(const struct lsk_stats *st);
 /* Free every mbuf of a list and empty it. */
 void unit_list_free(struct lsk_list *l);
 
-/*
- * For a test that shows a bug reported but not yet fixed: skips the test
- * (printing why) unless LSK_UNIT_KNOWN_BUGS is set in the environment, so
- * the suite stays green and the bug stays one variable away.
- */
-void unit_known_bug(const char *what);
 
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t unit_rand(uint64_t *state);
