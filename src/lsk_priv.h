@@ -316,11 +316,28 @@ struct lsk_stack {
 /* Endpoints a burst may fill at once before one is delivered early. */
 #define LSK_UDP_PENDING_EPS 8
 
+/*
+ * One datagram in an endpoint's ring. The worker, whose cache holds the
+ * headers it just checked, writes what a receive reports next to the
+ * mbuf pointer, so the application's core reads the ring and neither the
+ * mbuf nor the frame. The destination port is the endpoint's.
+ */
+struct lsk_udp_slot {
+	struct rte_mbuf *mbuf;
+	void *payload;
+	uint32_t src_addr, dst_addr;	/* host order */
+	uint16_t src_port, len, in_port, gso_size;
+};
+
+/* Describe a checked datagram; gro: the endpoint takes coalesced trains */
+void lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m,
+		       bool gro);
+
 /* udp4_input's per-endpoint sublists of one burst */
 struct lsk_udp_pending {
 	struct lsk_udp_ep *ep;
 	uint32_t n;
-	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	struct lsk_udp_slot slots[LSK_BURST_MAX];
 };
 
 struct lsk_udp_deliveries {

@@ -191,8 +191,7 @@ udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
 	if (likely(!(p->ep->flags & LSK_UDP_GRO)))
 		return to - from;
 	for (i = from; i < to; i++)
-		n += p->pkts[i]->ol_flags & RTE_MBUF_F_RX_LRO ?
-		     p->pkts[i]->nb_segs : 1;
+		n += p->slots[i].gso_size ? p->slots[i].mbuf->nb_segs : 1;
 	return n;
 }
 
@@ -202,8 +201,8 @@ udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
 {
 	unsigned int done;
 
-	done = rte_ring_enqueue_burst(p->ep->ring, (void **)p->pkts, p->n,
-				      NULL);
+	done = rte_ring_enqueue_burst_elem(p->ep->ring, p->slots,
+					   sizeof(p->slots[0]), p->n, NULL);
 	w->stats.udp.InDatagrams += udp_datagrams(p, 0, done);
 	if (unlikely(done < p->n)) {
 		uint64_t lost = udp_datagrams(p, done, p->n);
@@ -211,7 +210,8 @@ udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
 		/* as Linux, a full receive queue counts twice */
 		w->stats.udp.RcvbufErrors += lost;
 		w->stats.udp.InErrors += lost;
-		rte_pktmbuf_free_bulk(&p->pkts[done], p->n - done);
+		for (; done < p->n; done++)
+			rte_pktmbuf_free(p->slots[done].mbuf);
 	}
 	p->n = 0;
 }
@@ -222,9 +222,12 @@ udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 {
 	unsigned int i;
 
+	bool gro = ep->flags & LSK_UDP_GRO;
+
 	for (i = 0; i < d->n; i++) {
 		if (d->ep[i].ep == ep) {
-			d->ep[i].pkts[d->ep[i].n++] = m;
+			lsk_udp_slot_fill(&d->ep[i].slots[d->ep[i].n++], m,
+					  gro);
 			return;
 		}
 	}
@@ -237,7 +240,7 @@ udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 	}
 	d->ep[d->n].ep = ep;
 	d->ep[d->n].n = 0;
-	d->ep[d->n].pkts[d->ep[d->n].n++] = m;
+	lsk_udp_slot_fill(&d->ep[d->n].slots[d->ep[d->n].n++], m, gro);
 	d->n++;
 }
 

@@ -25,7 +25,7 @@
 
 #define UDP_HDRS_LEN (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 /* The most a receive call hands out at once. */
-#define UDP_RECV_MAX 1024
+#define UDP_RECV_MAX 512	/* slots on the stack of one receive call */
 
 void
 lsk_udp_table_free(struct lsk_udp_table *t)
@@ -102,11 +102,12 @@ udp_addr_is_ours(const struct lsk_stack *s, uint32_t addr)
 static void
 udp_ep_free(struct lsk_udp_ep *ep)
 {
-	void *m;
+	struct lsk_udp_slot slot;
 
 	if (ep->ring != NULL) {
-		while (rte_ring_sc_dequeue(ep->ring, &m) == 0)
-			rte_pktmbuf_free(m);
+		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
+						sizeof(slot)) == 0)
+			rte_pktmbuf_free(slot.mbuf);
 		rte_ring_free(ep->ring);
 	}
 	rte_free(ep);
@@ -160,9 +161,10 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 		flags |= RING_F_SP_ENQ;
 	snprintf(name, sizeof(name), "lsk_ep%u",
 		 __atomic_fetch_add(&ring_id, 1, __ATOMIC_RELAXED));
-	ep->ring = rte_ring_create(name, o.ring_size,
-				   o.socket_id == SOCKET_ID_ANY || !opts ?
-				   s->socket_id : o.socket_id, flags);
+	ep->ring = rte_ring_create_elem(name, sizeof(struct lsk_udp_slot),
+					o.ring_size,
+					o.socket_id == SOCKET_ID_ANY || !opts ?
+					s->socket_id : o.socket_id, flags);
 	if (ep->ring == NULL) {
 		rc = -(rte_errno ? rte_errno : ENOMEM);
 		udp_ep_free(ep);
@@ -221,41 +223,53 @@ lsk_udp_ep_port(const struct lsk_udp_ep *ep)
 	return ep->port;
 }
 
-/* Fill in a message from a delivered datagram (udp4_input checked it). */
-static void
-udp_msg_from_mbuf(struct lsk_udp_msg *msg, struct rte_mbuf *m, bool gro)
+void
+lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m, bool gro)
 {
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)
 		((uint8_t *)ip + (ip->version_ihl & 0xf) * 4u);
 
-	msg->src_addr = rte_be_to_cpu_32(ip->src_addr);
-	msg->dst_addr = rte_be_to_cpu_32(ip->dst_addr);
-	msg->src_port = rte_be_to_cpu_16(uh->src_port);
-	msg->dst_port = rte_be_to_cpu_16(uh->dst_port);
-	msg->in_port = m->port;
-	msg->gso_size = gro && (m->ol_flags & RTE_MBUF_F_RX_LRO) ?
-			m->tso_segsz : 0;
-	msg->len = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
-	msg->payload = uh + 1;
-	msg->mbuf = m;
+	slot->mbuf = m;
+	slot->payload = uh + 1;
+	slot->src_addr = rte_be_to_cpu_32(ip->src_addr);
+	slot->dst_addr = rte_be_to_cpu_32(ip->dst_addr);
+	slot->src_port = rte_be_to_cpu_16(uh->src_port);
+	slot->len = (uint16_t)(rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh));
+	slot->in_port = m->port;
+	slot->gso_size = gro && (m->ol_flags & RTE_MBUF_F_RX_LRO) ?
+			 m->tso_segsz : 0;
 }
 
 int
 lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 		   unsigned int n)
 {
-	struct rte_mbuf *pkts[UDP_RECV_MAX];
+	struct lsk_udp_slot slots[UDP_RECV_MAX];
 	unsigned int got, i;
 
 	if (ep == NULL || (msgs == NULL && n > 0))
 		return -EINVAL;
-	got = rte_ring_sc_dequeue_burst(ep->ring, (void **)pkts,
-					RTE_MIN(n, (unsigned int)UDP_RECV_MAX),
-					NULL);
-	for (i = 0; i < got; i++)
-		udp_msg_from_mbuf(&msgs[i], pkts[i], ep->flags & LSK_UDP_GRO);
+	got = rte_ring_sc_dequeue_burst_elem(ep->ring, slots, sizeof(slots[0]),
+					     RTE_MIN(n, (unsigned int)UDP_RECV_MAX),
+					     NULL);
+	for (i = 0; i < got; i++) {
+		struct lsk_udp_msg *msg = &msgs[i];
+
+		/* the application frees it next: start fetching its lines */
+		rte_prefetch0(slots[i].mbuf);
+		rte_prefetch0(RTE_PTR_ADD(slots[i].mbuf, RTE_CACHE_LINE_SIZE));
+		msg->src_addr = slots[i].src_addr;
+		msg->dst_addr = slots[i].dst_addr;
+		msg->src_port = slots[i].src_port;
+		msg->dst_port = ep->port;
+		msg->in_port = slots[i].in_port;
+		msg->gso_size = slots[i].gso_size;
+		msg->len = slots[i].len;
+		msg->payload = slots[i].payload;
+		msg->mbuf = slots[i].mbuf;
+	}
 	return (int)got;
 }
 

@@ -219,9 +219,12 @@ trickle_run(void *arg)
 
 	while (!t->stop && t->sent < t->n) {
 		struct timespec ts = { 0, (long)t->period_us * 1000 };
+		struct lsk_udp_slot slot;
 
 		nanosleep(&ts, NULL);
-		if (rte_ring_mp_enqueue(t->ring, t->pkts[t->sent]) == 0)
+		lsk_udp_slot_fill(&slot, t->pkts[t->sent], false);
+		if (rte_ring_mp_enqueue_elem(t->ring, &slot,
+					     sizeof(slot)) == 0)
 			__atomic_add_fetch(&t->sent, 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
