@@ -29,6 +29,7 @@
 #define BENCH_MAX_RXQ 16
 #define BENCH_MAX_VARIANTS 8
 #define BENCH_MAX_VARIANT_CONFIG 4
+#define BENCH_MAX_REPEAT 1000
 
 enum bench_feed_kind {
 	BENCH_FEED_RING,
@@ -52,6 +53,7 @@ struct bench_opts {
 	const char *variants;		/* comma list to run; NULL = all */
 	bool flows_given, size_given, routes_given;
 	bool drain_worker;		/* udp-local: drain in the worker loop */
+	unsigned int repeat;		/* rounds of all the variants */
 };
 
 /*
@@ -296,7 +298,31 @@ struct bench_result {
 				 * or taken out by the consumer */
 	uint64_t consumer_calls;
 	long long mbufs_in_use;
+	/* a summary of rounds (repeat.c): the spread of the runs */
+	double mpps_min, mpps_max, ratio_min, ratio_max;
 };
+
+/*
+ * --repeat N runs every selected variant once per round, in the same order
+ * each round. A run's ratio is to the baseline's run of the same round.
+ */
+struct bench_round {
+	unsigned int n;		/* variants run (fewer if interrupted) */
+	struct bench_result r[BENCH_MAX_VARIANTS];
+};
+
+/* Set each run's ratio to the baseline's run in the same round. */
+void bench_round_ratios(const struct bench_scenario *sc,
+			struct bench_round *round);
+/* One result per variant of round 0 from the runs of all the rounds. */
+void bench_summarise(const struct bench_round *rounds, unsigned int n_rounds,
+		     struct bench_result *sum);
+void bench_print_rounds(const struct bench_scenario *sc,
+			const struct bench_round *rounds,
+			unsigned int n_rounds);
+void bench_json_rounds(FILE *f, const struct bench_round *rounds,
+		       unsigned int n_rounds);
+void bench_json_number(FILE *f, double v);
 
 /* The worker's side of a run: RX queues, phases, snapshots. */
 struct bench_rxq {
@@ -386,9 +412,13 @@ void bench_sleep_ms(unsigned int ms);
 void bench_print_header(const struct bench_opts *o,
 			const struct bench_scenario *sc, unsigned int worker,
 			double rdtsc_cost);
+/* r: the summary of the rounds (with one round: its runs as they are) */
 void bench_print_results(const struct bench_scenario *sc,
-			 const struct bench_result *r, unsigned int n);
+			 const struct bench_result *r, unsigned int n,
+			 const struct bench_round *rounds,
+			 unsigned int n_rounds);
 int bench_write_json(const char *path, const struct bench_scenario *sc,
-		     const struct bench_result *r, unsigned int n);
+		     const struct bench_result *r, unsigned int n,
+		     const struct bench_round *rounds, unsigned int n_rounds);
 
 #endif

@@ -6,13 +6,15 @@
  *   listack-bench [EAL options] -- --scenario NAME [--packets N | --seconds S]
  *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap]
  *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
+ *       [--variant NAME[,NAME...]] [--drain main|worker] [--repeat N]
  *
  * With no port on the EAL command line the bench makes its own (feed ring
  * or pcap); with ports it is the device under test and measures what
  * arrives. One worker lcore runs the stack (the first worker lcore EAL
  * gives; with one lcore, pcap and dut run it on the main lcore). Per
  * variant: a new stack, new ports (ring, pcap), warm-up, the measured
- * interval, teardown, and the mbuf count, which must be 0.
+ * interval, teardown, and the mbuf count, which must be 0. --repeat N runs
+ * the list of variants N times over and reports medians (repeat.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -78,7 +80,14 @@ usage(const char *prog)
 		" [--size BYTES]\n"
 		"         [--feed ring|pcap] [--json FILE] [--warmup S]"
 		" [--pcap FILE] [--config FILE]\n"
-		"         [--variant NAME[,NAME...]] [--drain main|worker]\n"
+		"         [--variant NAME[,NAME...]] [--drain main|worker]"
+		" [--repeat N]\n"
+		"--repeat N: run the variants in turn N times (A B C, A B C, "
+		"...; default 1) and\n"
+		"  report per variant the median Mpps and cycles/pkt, and "
+		"the median of the\n"
+		"  ratios to the baseline's run of the same round; every run "
+		"is checked\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
 		"scenarios:\n", prog);
 	bench_scenarios_list(stderr);
@@ -134,6 +143,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "config", required_argument, NULL, 'c' },
 		{ "variant", required_argument, NULL, 'V' },
 		{ "drain", required_argument, NULL, 'D' },
+		{ "repeat", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -147,6 +157,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 	o->routes = 1;
 	o->size = 64;
 	o->feed = BENCH_FEED_RING;
+	o->repeat = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -222,6 +233,12 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 					"worker\n", optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'R':
+			if (parse_u64("--repeat", optarg, 1, BENCH_MAX_REPEAT,
+				      &v) < 0)
+				return -EINVAL;
+			o->repeat = (unsigned int)v;
 			break;
 		case 'h':
 		default:
@@ -639,30 +656,16 @@ variant_selected(const struct bench_opts *o, const char *name)
 	return false;
 }
 
-static void
-set_ratios(const struct bench_scenario *sc, struct bench_result *r,
-	   unsigned int n)
-{
-	const struct bench_result *base = NULL;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(r[i].name, sc->baseline) == 0 && r[i].ran &&
-		    r[i].mpps > 0)
-			base = &r[i];
-	for (i = 0; i < n; i++)
-		r[i].ratio = base ? r[i].mpps / base->mpps : NAN;
-}
-
 int
 main(int argc, char **argv)
 {
 	static struct bench_result results[BENCH_MAX_VARIANTS];
+	struct bench_round *rounds = NULL;
 	const struct bench_scenario *sc;
 	struct bench_traffic traffic;
 	struct bench_feed feed;
 	struct bench_opts o;
-	unsigned int lcore, i, n, n_ports_given;
+	unsigned int lcore, i, n, n_rounds, n_ports_given;
 	bool failed = false;
 	int eal, rc;
 
@@ -763,26 +766,47 @@ main(int argc, char **argv)
 		}
 	}
 
-	bench_print_header(&o, sc, lcore, rdtsc_cost());
-	n = 0;
-	for (i = 0; i < sc->n_variants && i < BENCH_MAX_VARIANTS; i++) {
-		if (bench_signalled)
-			break;
-		if (!variant_selected(&o, sc->variants[i].name))
-			continue;
-		run_variant(&o, sc, i, &feed, lcore, &results[n]);
-		failed |= results[n].failed;
-		n++;
+	rounds = calloc(o.repeat, sizeof(*rounds));
+	if (rounds == NULL) {
+		fprintf(stderr, "--repeat %u: %s\n", o.repeat, strerror(errno));
+		feed.ops->fini(&feed);
+		rte_mempool_free(feed.pool);
+		rte_eal_cleanup();
+		return EXIT_FAIL;
 	}
+	bench_print_header(&o, sc, lcore, rdtsc_cost());
+	/* interleaved, so that a slow phase of the host hits every variant
+	 * in some round rather than all the runs of one */
+	for (n_rounds = 0; n_rounds < o.repeat && !bench_signalled &&
+	     (n_rounds == 0 || rounds[0].n > 0); n_rounds++) {
+		struct bench_round *rd = &rounds[n_rounds];
+
+		if (o.repeat > 1)
+			printf("round %u of %u\n", n_rounds + 1, o.repeat);
+		for (i = 0; i < sc->n_variants && i < BENCH_MAX_VARIANTS;
+		     i++) {
+			if (bench_signalled)
+				break;
+			if (!variant_selected(&o, sc->variants[i].name))
+				continue;
+			run_variant(&o, sc, i, &feed, lcore, &rd->r[rd->n]);
+			failed |= rd->r[rd->n].failed;
+			rd->n++;
+		}
+		bench_round_ratios(sc, rd);
+	}
+	n = rounds[0].n;
 	if (n == 0) {
 		fprintf(stderr, "--variant: none of '%s' is a variant of %s\n",
 			o.variants, sc->name);
 		failed = true;
 	}
-	set_ratios(sc, results, n);
-	bench_print_results(sc, results, n);
-	if (o.json != NULL && bench_write_json(o.json, sc, results, n) < 0)
+	bench_summarise(rounds, n_rounds, results);
+	bench_print_results(sc, results, n, rounds, n_rounds);
+	if (o.json != NULL && bench_write_json(o.json, sc, results, n,
+					       rounds, n_rounds) < 0)
 		failed = true;
+	free(rounds);
 
 	feed.ops->fini(&feed);
 	if (o.feed == BENCH_FEED_DUT) {

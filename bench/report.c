@@ -42,6 +42,9 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 	else
 		printf("per variant: %.2f s warm-up, then %.2f s measured\n",
 		       o->warmup, o->seconds);
+	if (o->repeat > 1)
+		printf("%u rounds, each runs every variant in turn\n",
+		       o->repeat);
 	if (sc->measure == BENCH_MEASURE_DELIVERED)
 		printf("counted: udp.InDatagrams of the worker; consumer "
 		       "(lsk_udp_recv_burst 32 + rte_pktmbuf_free_bulk) %s\n",
@@ -99,15 +102,22 @@ timer_reads_per_packet(const struct bench_result *r)
 
 void
 bench_print_results(const struct bench_scenario *sc,
-		    const struct bench_result *r, unsigned int n)
+		    const struct bench_result *r, unsigned int n,
+		    const struct bench_round *rounds, unsigned int n_rounds)
 {
-	unsigned int i, s, ran = 0;
+	unsigned int i, s, k, ran = 0;
+	char range[64];
 
 	static const char *const what[] = { "forwarded", "delivered",
 					    "consumed" };
 
-	printf("%-12s %8s %11s %6s %12s %10s %9s %6s  %s\n", "variant",
-	       "Mpps", "cycles/pkt", "ratio", what[sc->measure], "pkts/poll",
+	printf("%-12s %8s", "variant", "Mpps");
+	if (n_rounds > 1)
+		printf(" %15s", "min-max");
+	printf(" %11s %6s", "cycles/pkt", "ratio");
+	if (n_rounds > 1)
+		printf(" %11s", "min-max");
+	printf(" %12s %10s %9s %6s  %s\n", what[sc->measure], "pkts/poll",
 	       "checked", "mbufs", "result");
 	for (i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
@@ -118,17 +128,37 @@ bench_print_results(const struct bench_scenario *sc,
 			continue;
 		}
 		ran++;
-		printf("%-12s %8.3f %11.1f %6.2f %12" PRIu64 " %10.1f %9"
-		       PRIu64 " %6lld  %s%s\n", x->name, x->mpps,
-		       x->cycles_per_packet, isfinite(x->ratio) ? x->ratio :
-		       0.0, x->counted,
-		       per(x->received, x->polls), x->checked,
+		printf("%-12s %8.3f", x->name, x->mpps);
+		if (n_rounds > 1) {
+			snprintf(range, sizeof(range), "%.3f-%.3f",
+				 x->mpps_min, x->mpps_max);
+			printf(" %15s", range);
+		}
+		printf(" %11.1f %6.2f", x->cycles_per_packet,
+		       isfinite(x->ratio) ? x->ratio : 0.0);
+		if (n_rounds > 1) {
+			if (isfinite(x->ratio_min))
+				snprintf(range, sizeof(range), "%.2f-%.2f",
+					 x->ratio_min, x->ratio_max);
+			else
+				snprintf(range, sizeof(range), "-");
+			printf(" %11s", range);
+		}
+		printf(" %12" PRIu64 " %10.1f %9" PRIu64 " %6lld  %s%s\n",
+		       x->counted, per(x->received, x->polls), x->checked,
 		       x->mbufs_in_use, x->failed ? "FAILED: " : "ok",
 		       x->failed ? x->note : "");
 	}
+	if (n_rounds > 1)
+		bench_print_rounds(sc, rounds, n_rounds);
 	if (ran == 0)
 		return;
 
+	if (n_rounds > 1)
+		printf("\n%s, pkts/poll, checked and the figures below: "
+		       "each variant's median run by Mpps\n(of an even number "
+		       "of runs, the slower of the middle two); mbufs, result: "
+		       "all its runs\n", what[sc->measure]);
 	printf("\ncycles/packet by stage (packets/call)");
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
@@ -171,10 +201,12 @@ bench_print_results(const struct bench_scenario *sc,
 		printf(" %18.1f", per(r[i].tsc - RTE_MIN(c, r[i].tsc),
 				      r[i].counted));
 	}
+	/* not cycles_per_packet: of an even number of rounds that is the
+	 * mean of two runs, and these rows are all the median run's */
 	printf("\n  %-36s", "whole path");
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
-			printf(" %18.1f", r[i].cycles_per_packet);
+			printf(" %18.1f", per(r[i].tsc, r[i].counted));
 	printf("\n  %-36s", "stage timers, upper bound (rdtsc)");
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
@@ -234,26 +266,46 @@ bench_print_results(const struct bench_scenario *sc,
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
 			printf(" %17.1f%%", 100.0 * r[i].cpu_share);
-	printf("\n\nratio = Mpps / Mpps of the baseline (%s), same traffic, "
-	       "same run\n", sc->baseline);
-	for (i = 0; i < n; i++) {
-		if (!r[i].ran)
-			continue;
-		if (r[i].cpu_share < 0.98)
-			printf("WARNING: %s: the worker had its CPU %.0f%% of the "
-			       "interval: other threads ran there, figures are "
-			       "low\n", r[i].name, 100.0 * r[i].cpu_share);
-		if (idle_share(&r[i]) > 0.02)
-			printf("WARNING: %s: the worker idled about %.0f%% of the "
-			       "interval waiting for packets: the feed, not the "
-			       "stack, set the rate\n", r[i].name,
-			       100.0 * idle_share(&r[i]));
+	if (n_rounds > 1)
+		printf("\n\nMpps, cycles/pkt: medians of the %u runs of each "
+		       "variant, min-max: their range\nratio = median over the "
+		       "rounds of Mpps / Mpps of the baseline (%s) in the same "
+		       "round,\nsame traffic, same process; min-max: the range "
+		       "of those ratios\n", n_rounds, sc->baseline);
+	else
+		printf("\n\nratio = Mpps / Mpps of the baseline (%s), same "
+		       "traffic, same run\n", sc->baseline);
+	/* every run's, not only the median one's: a warned run is one the
+	 * medians had to outvote */
+	for (k = 0; k < n_rounds; k++) {
+		for (i = 0; i < rounds[k].n; i++) {
+			const struct bench_result *x = &rounds[k].r[i];
+			char name[64];
+
+			if (!x->ran)
+				continue;
+			if (n_rounds > 1)
+				snprintf(name, sizeof(name), "%s, round %u",
+					 x->name, k + 1);
+			else
+				snprintf(name, sizeof(name), "%s", x->name);
+			if (x->cpu_share < 0.98)
+				printf("WARNING: %s: the worker had its CPU "
+				       "%.0f%% of the interval: other threads "
+				       "ran there, figures are low\n", name,
+				       100.0 * x->cpu_share);
+			if (idle_share(x) > 0.02)
+				printf("WARNING: %s: the worker idled about "
+				       "%.0f%% of the interval waiting for "
+				       "packets: the feed, not the stack, set "
+				       "the rate\n", name, 100.0 * idle_share(x));
+		}
 	}
 	fflush(stdout);
 }
 
-static void
-json_number(FILE *f, double v)
+void
+bench_json_number(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.3f", v);
@@ -263,7 +315,8 @@ json_number(FILE *f, double v)
 
 int
 bench_write_json(const char *path, const struct bench_scenario *sc,
-		 const struct bench_result *r, unsigned int n)
+		 const struct bench_result *r, unsigned int n,
+		 const struct bench_round *rounds, unsigned int n_rounds)
 {
 	FILE *f = fopen(path, "w");
 	unsigned int i, s;
@@ -273,8 +326,15 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	fprintf(f, "{\"scenario\": \"%s\", \"baseline\": \"%s\",\n"
-		" \"variants\": [", sc->name, sc->baseline);
+	fprintf(f, "{\"scenario\": \"%s\", \"baseline\": \"%s\",\n",
+		sc->name, sc->baseline);
+	if (n_rounds > 1)
+		fprintf(f, " \"repeat\": %u, \"summary\": \"mpps, "
+			"cycles_per_packet: medians of the runs; ratio: median "
+			"of the per-round ratios; the other fields: the median "
+			"run by mpps (of an even number, the slower of the "
+			"middle two)\",\n", n_rounds);
+	fprintf(f, " \"variants\": [");
 	for (i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
 
@@ -283,14 +343,24 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 		fprintf(f, "%s\n  {\"name\": \"%s\", \"mpps\": ",
 			first ? "" : ",", x->name);
 		first = false;
-		json_number(f, x->mpps);
+		bench_json_number(f, x->mpps);
 		fprintf(f, ", \"cycles_per_packet\": ");
-		json_number(f, x->cycles_per_packet);
+		bench_json_number(f, x->cycles_per_packet);
 		fprintf(f, ", \"ratio\": ");
-		json_number(f, x->ratio);
+		bench_json_number(f, x->ratio);
+		if (n_rounds > 1) {
+			fprintf(f, ", \"mpps_min\": ");
+			bench_json_number(f, x->mpps_min);
+			fprintf(f, ", \"mpps_max\": ");
+			bench_json_number(f, x->mpps_max);
+			fprintf(f, ", \"ratio_min\": ");
+			bench_json_number(f, x->ratio_min);
+			fprintf(f, ", \"ratio_max\": ");
+			bench_json_number(f, x->ratio_max);
+		}
 		fprintf(f, ", \"packets\": %" PRIu64 ", \"gbit_s\": ",
 			x->counted);
-		json_number(f, x->gbps);
+		bench_json_number(f, x->gbps);
 		fprintf(f, ", \"udp_in_datagrams\": %" PRIu64
 			", \"udp_rcvbuf_errors\": %" PRIu64
 			", \"gro_trains\": %" PRIu64 ", \"gro_merged\": %"
@@ -310,14 +380,17 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 				", \"cycles_per_packet\": ", s ? "," : "",
 				lsk_stage_name(s), st->calls, st->packets,
 				st->cycles);
-			json_number(f, per(st->cycles, st->packets));
+			bench_json_number(f, per(st->cycles, st->packets));
 			fprintf(f, ", \"packets_per_call\": ");
-			json_number(f, per(st->packets, st->calls));
+			bench_json_number(f, per(st->packets, st->calls));
 			fprintf(f, "}");
 		}
 		fprintf(f, "]}");
 	}
-	fprintf(f, "]}\n");
+	fprintf(f, "]");
+	if (n_rounds > 1)
+		bench_json_rounds(f, rounds, n_rounds);
+	fprintf(f, "}\n");
 	if (fclose(f) != 0) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
