@@ -40,6 +40,7 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
+#include <rte_thash.h>
 
 #include "bench.h"
 #include "listack/port.h"
@@ -65,6 +66,8 @@ struct ring_feed {
 	uint32_t *table;		/* route numbers, HOT and RANDOM */
 	uint32_t tmask, tpos;
 	uint16_t *flow_ids;		/* per-flow IP IDs, or NULL */
+	uint32_t *flow_rss;		/* per-flow RSS hashes, or NULL */
+	uint32_t rss;			/* the RSS hash of gen_next's flow */
 	uint64_t ol_flags;		/* what the "PMD" flags on RX */
 	uint64_t drain_calls;		/* bench_drain_ep bursts */
 };
@@ -90,6 +93,48 @@ gen_next(const struct bench_traffic *t, struct ring_feed *rf,
 		break;
 	}
 	*id = rf->flow_ids != NULL ? rf->flow_ids[i]++ : rf->ip_id++;
+	if (rf->flow_rss != NULL)
+		rf->rss = rf->flow_rss[i];
+}
+
+/* The Toeplitz key NICs are commonly programmed with. */
+static const uint8_t rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+/*
+ * Each flow's 4-tuple Toeplitz hash, worked out once: a NIC with RSS on
+ * hands it over with every packet (the sfc PMD sets RTE_MBUF_F_RX_RSS_HASH),
+ * and the generator must not spend its time computing it.
+ */
+static int
+rss_table(const struct bench_traffic *t, struct ring_feed *rf)
+{
+	struct bench_flow_cursor c;
+	uint32_t i;
+
+	rf->flow_rss = malloc(t->flows * sizeof(uint32_t));
+	if (rf->flow_rss == NULL)
+		return -ENOMEM;
+	bench_flow_cursor_init(&c);
+	for (i = 0; i < t->flows; i++) {
+		struct rte_ipv4_tuple tuple;
+		struct bench_flow fl;
+
+		bench_flow_next(t, &c, &fl);
+		tuple.src_addr = fl.src;
+		tuple.dst_addr = rf->plan == BENCH_DST_LOCAL ?
+				 t->port_addr[0] : fl.dst;
+		tuple.sport = fl.sport;
+		tuple.dport = fl.dport;
+		rf->flow_rss[i] = rte_softrss((uint32_t *)&tuple,
+					      RTE_THASH_V4_L4_LEN, rss_key);
+	}
+	return 0;
 }
 
 static int
@@ -190,6 +235,15 @@ ring_open(struct bench_feed *f, struct bench_run *run)
 	rf->plan = f->variant->dst ? f->variant->dst : f->scenario->dst;
 	rf->ol_flags = f->scenario->rx_cksum_good ?
 		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD : 0;
+	/* as sfc with RSS on: the flow's hash with each packet */
+	if (f->scenario->rx_cksum_good && (rf->plan == BENCH_DST_ROUTES ||
+					   rf->plan == BENCH_DST_LOCAL)) {
+		int rc = rss_table(f->traffic, rf);
+
+		if (rc < 0)
+			return rc;
+		rf->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+	}
 	if (f->scenario->per_flow_ip_id) {
 		rf->flow_ids = calloc(f->traffic->flows, sizeof(uint16_t));
 		if (rf->flow_ids == NULL)
@@ -267,6 +321,7 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 
 		gen_next(t, rf, &fl, &id);
 		mbuf_as_received(m, t->size, rf->port[0], rf->ol_flags);
+		m->hash.rss = rf->rss;
 		/* the frame's address from the mbuf's: no load to wait on */
 		bench_write_headers(t, (uint8_t *)m + rf->mbuf_to_data, &fl,
 				    id);
@@ -292,6 +347,7 @@ ring_fresh(struct bench_feed *f, struct ring_feed *rf, struct rte_mbuf **b,
 
 		gen_next(t, rf, &fl, &id);
 		mbuf_as_received(b[i], t->size, rf->port[0], rf->ol_flags);
+		b[i]->hash.rss = rf->rss;
 		bench_write_frame(t, rte_pktmbuf_mtod(b[i], uint8_t *), &fl,
 				  id);
 	}
@@ -419,6 +475,7 @@ ring_drive_fill(struct bench_feed *f, struct bench_run *run)
 				gen_next(t, rf, &fl, &id);
 				mbuf_as_received(m[i], t->size, rf->port[0],
 						 rf->ol_flags);
+				m[i]->hash.rss = rf->rss;
 				bench_write_frame(t, rte_pktmbuf_mtod(m[i],
 						  uint8_t *), &fl, id);
 			}
@@ -555,6 +612,8 @@ ring_close(struct bench_feed *f)
 	rf->table = NULL;
 	free(rf->flow_ids);
 	rf->flow_ids = NULL;
+	free(rf->flow_rss);
+	rf->flow_rss = NULL;
 	for (p = 0; p < 2; p++) {
 		if (rf->name[p][0] == '\0')
 			continue;

@@ -114,15 +114,20 @@ lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
 	w->stats.gso.Segments += n;
 }
 
+/* The common case, unchained and queued in one walk down the train. */
 void
 lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
-	struct rte_mbuf *m = lsk_gso_unchain(head), *next;
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
+	struct rte_mbuf *m = *lsk_train_next(head), *next;
 	uint64_t n = 1;
 
+	*lsk_train_next(head) = NULL;
 	lsk_tx_enqueue(w, port, head);
 	for (; m != NULL; m = next) {
 		next = *lsk_train_next(m);
+		gso_replicate(heh, m);
 		lsk_tx_enqueue(w, port, m);
 		n++;
 	}

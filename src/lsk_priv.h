@@ -347,6 +347,7 @@ struct lsk_udp_deliveries {
 
 /* udp4_gro's flow table, emptied at the end of every burst */
 #define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
+#define LSK_GRO_SEEN (16 * LSK_BURST_MAX)
 
 struct lsk_gro_slot {
 	bool used;		/* the flow was seen in this burst */
@@ -378,6 +379,9 @@ struct lsk_gro_table {
 	uint16_t touched[LSK_BURST_MAX];
 	struct lsk_gro_age age[LSK_BURST_MAX];
 	struct lsk_gro_slot slots[LSK_GRO_SLOTS];
+	/* the repeat check's table: burst number << 8 | list index */
+	uint32_t seen_burst;
+	uint32_t seen[LSK_GRO_SEEN];
 };
 
 struct lsk_txbuf {

@@ -535,6 +535,77 @@ test_200_flows(void **state)
 	assert_int_equal(unit_stats(f).gro.Trains, 56);
 }
 
+/*
+ * A burst where every flow but one comes once goes through the cheap
+ * repeat check; the one flow that comes twice, first and last, still
+ * makes a train, whether the flows are told apart by the stage's own hash
+ * or by a NIC's RSS hash (rss), and also when that hash is the same for
+ * every flow (a NIC hashing addresses only, all from one host).
+ */
+static void
+repeat_burst(struct unit_fixture *f, int rss, const char *want)
+{
+	struct rte_mbuf *pkts[64];
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		flow_pkt(&p, 100, (uint16_t)(i + 1));
+		p.sport = (uint16_t)(3000 + (i == 63 ? 0 : i));
+		pkts[i] = unit_pkt_mbuf(&p);
+		if (rss >= 0) {
+			pkts[i]->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+			pkts[i]->hash.rss = rss ? (uint32_t)rss :
+					    0x9e3779b9u * p.sport;
+		}
+	}
+	assert_string_equal(gro_counts(f, pkts, 64), want);
+}
+
+static void
+test_one_repeat_in_many_flows(void **state)
+{
+	struct unit_fixture *f = *state;
+	char want[256];
+	size_t at;
+	unsigned int i;
+
+	at = (size_t)snprintf(want, sizeof(want), "2");
+	for (i = 1; i < 63; i++)
+		at += (size_t)snprintf(want + at, sizeof(want) - at, ",1");
+	repeat_burst(f, -1, want);		/* no RSS hash */
+	repeat_burst(f, 0, want);		/* a hash per flow */
+	repeat_burst(f, 0x5a5a5a5a, want);	/* one hash for all */
+	assert_int_equal(unit_stats(f).gro.Trains, 3);
+	assert_int_equal(unit_stats(f).gro.Merged, 3);
+}
+
+/* 256 flows once each: no train, the list as it came, nothing counted. */
+static void
+test_no_repeat(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[256];
+	struct lsk_list l = { .n = 0 };
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 256; i++) {
+		flow_pkt(&p, 100, (uint16_t)i);
+		p.sport = (uint16_t)(20000 + i);
+		lsk_list_push(&l, unit_pkt_mbuf(&p), 0);
+		pkts[i] = l.pkts[i];
+	}
+	lsk_udp4_gro(f->worker, &l);
+	assert_int_equal(l.n, 256);
+	for (i = 0; i < l.n; i++) {
+		assert_ptr_equal(l.pkts[i], pkts[i]);
+		assert_int_equal(lsk_meta_count(l.meta[i]), 1);
+		lsk_entry_free(l.pkts[i], l.meta[i]);
+	}
+	assert_int_equal(unit_stats(f).gro.Trains, 0);
+}
+
 /* ------------------------------------------------- through the worker */
 
 /* Feed the same bytes to a GRO-off and a GRO-on fixture. */
@@ -807,6 +878,8 @@ main(void)
 		T(test_ip_ids_anything),
 		T(test_flows_limit),
 		T(test_200_flows),
+		T(test_one_repeat_in_many_flows),
+		T(test_no_repeat),
 		T(test_ttl1_in_and_as_train),
 		T(test_counters_and_plain_endpoint),
 		T(test_gro_endpoint),
