@@ -144,6 +144,17 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
 	uint16_t i, run_port = UINT16_MAX, run = 0;
+	struct lsk_gro_table *gro = &w->gro;
+	uint32_t gro_list = 0;	/* 0: GRO's repeat check not done here */
+
+	if (s->gro_flows != 0) {
+		if (n_ip4 == 0)
+			gro_list = lsk_gro_note_start(gro);
+		else if (gro->noted == n_ip4)
+			gro_list = gro->seen_list;
+		else
+			gro->noted = UINT32_MAX;	/* udp4_gro checks */
+	}
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -166,6 +177,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		run++;
 		v = eth_classify(s, m, &meta);
 		if (likely(v == ETH_IP4)) {
+			if (gro_list != 0)
+				lsk_gro_note(gro, m, gro_list);
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta;
 			n_ip4++;

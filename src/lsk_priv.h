@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_hash_crc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_ip_frag.h>
@@ -347,7 +348,7 @@ struct lsk_udp_deliveries {
 
 /* udp4_gro's flow table, emptied at the end of every burst */
 #define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
-#define LSK_GRO_SEEN (16 * LSK_BURST_MAX)
+#define LSK_GRO_SEEN (4 * LSK_BURST_MAX)
 
 struct lsk_gro_slot {
 	bool used;		/* the flow was seen in this burst */
@@ -379,10 +380,81 @@ struct lsk_gro_table {
 	uint16_t touched[LSK_BURST_MAX];
 	struct lsk_gro_age age[LSK_BURST_MAX];
 	struct lsk_gro_slot slots[LSK_GRO_SLOTS];
-	/* the repeat check's table: burst number << 8 | list index */
-	uint32_t seen_burst;
-	uint32_t seen[LSK_GRO_SEEN];
+	/* the repeat check (lsk_gro_note): list number << 32 | flow hash */
+	uint32_t seen_list;
+	uint32_t noted;		/* entries of the list noted, from its first */
+	bool repeat;		/* two of them hashed alike */
+	uint64_t seen[LSK_GRO_SEEN];
 };
+
+/* Where the flow key sits in an IHL-5 frame: addresses, then ports. */
+#define LSK_GRO_KEY_OFF (RTE_ETHER_HDR_LEN + 12)
+#define LSK_GRO_KEY_END (LSK_GRO_KEY_OFF + 12)
+
+/*
+ * The repeat check's hash: the NIC's RSS hash when it gave one (as Linux
+ * picks the GRO bucket by skb->hash), else a CRC of the addresses and
+ * ports at their IHL-5 places. Either is equal for two datagrams that
+ * can join one train; other packets of a flow may hash otherwise, which
+ * does not matter: only two datagrams that can join make a train.
+ */
+static inline uint32_t
+lsk_gro_repeat_hash(const struct rte_mbuf *m)
+{
+	const uint8_t *key = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						     LSK_GRO_KEY_OFF);
+	uint64_t addrs;
+	uint32_t ports;
+
+	if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH)
+		return m->hash.rss;
+	memcpy(&addrs, key, 8);
+	memcpy(&ports, key + 8, 4);
+	return rte_hash_crc_8byte(addrs, ports);
+}
+
+/* A new list for the repeat check; returns its number. */
+static inline uint32_t
+lsk_gro_note_start(struct lsk_gro_table *t)
+{
+	t->noted = 0;
+	t->repeat = false;
+	if (unlikely(++t->seen_list == 0)) {
+		memset(t->seen, 0, sizeof(t->seen));
+		t->seen_list = 1;
+	}
+	return t->seen_list;
+}
+
+/*
+ * Note the list's next entry. Only if two entries of a list hash alike
+ * can a train form, so a list of many flows (a scan, a flood of new
+ * connections) skips GRO's table work. eth_input notes each IPv4 frame
+ * while its lines are at hand; udp4_gro notes a list no one noted.
+ */
+static inline void
+lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
+	     uint32_t list)
+{
+	t->noted++;
+	if (likely(m->data_len >= LSK_GRO_KEY_END)) {
+		uint32_t h = lsk_gro_repeat_hash(m), i;
+		uint64_t want = (uint64_t)list << 32 | h;
+
+		for (i = h & (LSK_GRO_SEEN - 1);; i = (i + 1) & (LSK_GRO_SEEN - 1)) {
+			uint64_t e = t->seen[i];
+
+			if ((uint32_t)(e >> 32) != list) {
+				t->seen[i] = want;
+				return;
+			}
+			if (e == want) {
+				t->repeat = true;
+				return;
+			}
+		}
+	}
+}
 
 struct lsk_txbuf {
 	uint16_t queue;

@@ -312,77 +312,18 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 		gro_close(&w->gro, s);
 }
 
-/* Where the flow key sits in an IHL-5 frame: addresses, then ports. */
-#define GRO_KEY_OFF (RTE_ETHER_HDR_LEN + 12)
-#define GRO_KEY_END (GRO_KEY_OFF + 12)
-
-static inline bool
-gro_same_key(const struct rte_mbuf *a, const struct rte_mbuf *b)
-{
-	const uint8_t *pa = rte_pktmbuf_mtod_offset(a, uint8_t *, GRO_KEY_OFF);
-	const uint8_t *pb = rte_pktmbuf_mtod_offset(b, uint8_t *, GRO_KEY_OFF);
-
-	return a->port == b->port && memcmp(pa, pb, 12) == 0;
-}
-
-/*
- * The repeat check's hash: the NIC's RSS hash when it gave one (as Linux
- * picks the GRO bucket by skb->hash), else a CRC of the addresses and
- * ports at their IHL-5 places. Either is equal for two datagrams that
- * can join one train; other packets of a flow may hash otherwise, which
- * does not matter here: only two datagrams that can join make a train.
- */
-static inline uint32_t
-gro_repeat_hash(const struct rte_mbuf *m)
-{
-	const uint8_t *key = rte_pktmbuf_mtod_offset(m, const uint8_t *,
-						     GRO_KEY_OFF);
-	uint64_t addrs;
-	uint32_t ports;
-
-	if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH)
-		return m->hash.rss;
-	memcpy(&addrs, key, 8);
-	memcpy(&ports, key + 8, 4);
-	return rte_hash_crc_8byte(addrs, ports);
-}
-
-/*
- * Does any flow come twice in this burst? Only then can a train form:
- * two datagrams that join have the same addresses and ports at their
- * IHL-5 places and the same port. A burst of many flows (a scan, a
- * flood of new connections) mostly answers no, and then costs this one
- * pass of a hash and a probe a datagram instead of the table work.
- */
+/* Could two entries of the list be one flow? */
 static bool
 gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 {
-	const uint32_t mask = rte_align32pow2(16 * RTE_MAX(l->n, 8u)) - 1;
-	const unsigned int shift = 32 - rte_bsf32(mask + 1);
-	uint32_t burst, i;
+	uint32_t list, i;
 
-	if (unlikely(++t->seen_burst == 1u << 24)) {
-		memset(t->seen, 0, sizeof(t->seen));
-		t->seen_burst = 1;
-	}
-	burst = t->seen_burst << 8;
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *m = l->pkts[i];
-		uint32_t h, e;
-
-		if (unlikely(m->data_len < GRO_KEY_END))
-			continue;	/* too short to be in a train */
-		h = gro_repeat_hash(m) >> shift;
-		for (;; h = (h + 1) & mask) {
-			e = t->seen[h];
-			if ((e & ~0xffu) != burst)
-				break;
-			if (gro_same_key(l->pkts[e & 0xff], m))
-				return true;
-		}
-		t->seen[h] = burst | i;
-	}
-	return false;
+	if (t->noted == l->n)
+		return t->repeat;	/* eth_input noted them all */
+	list = lsk_gro_note_start(t);
+	for (i = 0; i < l->n && !t->repeat; i++)
+		lsk_gro_note(t, l->pkts[i], list);
+	return t->repeat;
 }
 
 static void
@@ -405,8 +346,10 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	uint32_t max_segs = w->stack->gro_segs;
 	struct lsk_gro_slot *last = NULL;
 	uint32_t i, kept = 0;
+	bool repeats = gro_flow_repeats(t, l);
 
-	if (!gro_flow_repeats(t, l))
+	t->noted = 0;	/* the list changes from here on */
+	if (!repeats)
 		return;
 	/* the table in use grows with the burst (twice its flows at most),
 	 * so a 32-packet burst touches 64 slots, not all of them; and only
