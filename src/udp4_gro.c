@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_udp.h>
+#include <rte_vect.h>
 
 #include "lsk_priv.h"
 
@@ -326,6 +327,61 @@ gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 	return t->repeat;
 }
 
+/* Bytes [0, 48) of a frame that equal the head's, one bit a byte. */
+static inline uint64_t
+gro_same_bytes(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t eq = 0;
+	unsigned int k;
+
+	for (k = 0; k < 3; k++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(a + 16 * k));
+		__m128i y = _mm_loadu_si128((const __m128i *)(b + 16 * k));
+
+		eq |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(x, y)) << (16 * k);
+	}
+	return eq;
+}
+
+/*
+ * Bytes that must equal the head's for a datagram of the same length to
+ * join: the Ethernet header, then of IPv4 all but the ID (18-19) and the
+ * checksum (24-25), then the ports and UDP length (34-39). The head
+ * passed gro_shape_ok, so equal bytes make the datagram pass it too.
+ */
+#define GRO_SAME_MASK (0xffffffffffull & ~(0x3ull << 18) & ~(0x3ull << 24))
+
+/*
+ * The commonest case, checked first: the next datagram of the train the
+ * last one joined or opened, as long as the head, its headers equal the
+ * head's but for the IP ID and checksums, checksums vouched for by the
+ * PMD. Anything else takes the general path.
+ */
+static inline bool
+gro_fast_match(const struct lsk_gro_slot *s, const struct rte_mbuf *m,
+	       uint32_t max_segs)
+{
+	const struct rte_mbuf *h = s->head;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint64_t l3 = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint64_t l4 = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (m->pkt_len != h->pkt_len || m->data_len != m->pkt_len ||
+	    m->nb_segs != 1 || m->port != s->in_port ||
+	    s->count >= max_segs || s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
+		return false;
+	if ((l3 != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	     l3 != RTE_MBUF_F_RX_IP_CKSUM_NONE) ||
+	    (l4 != RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
+	     l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE))
+		return false;
+	if ((p[40] | p[41]) == 0)
+		return false;	/* no UDP checksum: never joins */
+	return (gro_same_bytes(p, rte_pktmbuf_mtod(h, const uint8_t *)) &
+		GRO_SAME_MASK) == GRO_SAME_MASK;
+}
+
 static void
 gro_reset(struct lsk_gro_table *t)
 {
@@ -364,6 +420,11 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		struct gro_view v;
 
 		gro_view(m, &v);
+		if (last != NULL && last->head != NULL && last->head_checked &&
+		    !w->stack->gro_merge && gro_fast_match(last, m, max_segs)) {
+			gro_join(w, l, last, m, &v);
+			continue;
+		}
 		if (!gro_shape_ok(m, &v)) {
 			/* not train material; its flow's train ends here */
 			if (gro_has_flow(m, &v))

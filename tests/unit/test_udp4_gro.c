@@ -214,6 +214,53 @@ test_each_join_condition(void **state)
 	assert_string_equal(gro_run(f, pkts, 2), "1-2");
 }
 
+/*
+ * The same conditions for the third datagram, once a train has formed
+ * (the path that compares a datagram with the head it would join).
+ */
+static void
+test_each_join_condition_third(void **state)
+{
+	static const struct mutation muts[] = {
+		{ "ingress port", mut_port }, { "source MAC", mut_src_mac },
+		{ "destination MAC", mut_dst_mac },
+		{ "source address", mut_src_ip },
+		{ "destination address", mut_dst_ip },
+		{ "source port", mut_sport }, { "destination port", mut_dport },
+		{ "TOS", mut_tos }, { "ECN", mut_ecn }, { "TTL", mut_ttl },
+		{ "DF", mut_df }, { "longer UDP length", mut_longer },
+	};
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[3];
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	unsigned int i;
+	uint16_t port;
+	size_t len;
+
+	for (i = 0; i < RTE_DIM(muts); i++) {
+		flow_pkt(&p, 600, 1);
+		pkts[0] = unit_pkt_mbuf(&p);
+		flow_pkt(&p, 600, 2);
+		pkts[1] = unit_pkt_mbuf(&p);
+		flow_pkt(&p, 600, 3);
+		port = UNIT_P0;
+		muts[i].apply(&p, b, &port);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		muts[i].apply(&p, b, &port);
+		pkts[2] = unit_mbuf_from_bytes(b, len, port);
+		if (strcmp(gro_run(f, pkts, 3), "1-2 3") != 0)
+			fail_msg("%s: joined", muts[i].what);
+	}
+	flow_pkt(&p, 600, 1);
+	pkts[0] = unit_pkt_mbuf(&p);
+	flow_pkt(&p, 600, 2);
+	pkts[1] = unit_pkt_mbuf(&p);
+	flow_pkt(&p, 600, 3);
+	pkts[2] = unit_pkt_mbuf(&p);
+	assert_string_equal(gro_run(f, pkts, 3), "1-2-3");
+}
+
 /* D25: flows interleaved in a burst each make their train, the heads
  * where the flows first came. */
 static void
@@ -356,6 +403,11 @@ with_middle(struct unit_fixture *f, const uint8_t *b, size_t len,
 	flow_pkt(&p, 1000, 1);
 	pkts[0] = unit_pkt_mbuf(&p);
 	pkts[1] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	/* flags replace what the NIC said of that checksum */
+	if (flags & RTE_MBUF_F_RX_L4_CKSUM_MASK)
+		pkts[1]->ol_flags &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	if (flags & RTE_MBUF_F_RX_IP_CKSUM_MASK)
+		pkts[1]->ol_flags &= ~RTE_MBUF_F_RX_IP_CKSUM_MASK;
 	pkts[1]->ol_flags |= flags;
 	flow_pkt(&p, 1000, 3);
 	pkts[2] = unit_pkt_mbuf(&p);
@@ -860,31 +912,43 @@ test_gro_endpoint_full(void **state)
 	unit_close(f, e1);
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
+/* The same rules when a NIC vouches for the checksums (GRO's fast path
+ * for the third datagram of a train on). */
+static int
+gro_setup_nic(void **state)
+{
+	unit_nic_csum = true;
+	return gro_setup(state);
+}
+
+#define GRO_TESTS(T) \
+	T(test_basic_train), \
+	T(test_each_join_condition), \
+	T(test_each_join_condition_third), \
+	T(test_interleaved_flows), \
+	T(test_length_rules), \
+	T(test_padding), \
+	T(test_segs_limit), \
+	T(test_64k_limit), \
+	T(test_breakers_in_the_middle), \
+	T(test_breakers_first), \
+	T(test_ip_ids_anything), \
+	T(test_flows_limit), \
+	T(test_200_flows), \
+	T(test_one_repeat_in_many_flows), \
+	T(test_no_repeat), \
+	T(test_ttl1_in_and_as_train), \
+	T(test_counters_and_plain_endpoint), \
+	T(test_gro_endpoint), \
+	T(test_gro_endpoint_full)
+#define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
+#define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
+		  NULL }
 
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = {
-		T(test_basic_train),
-		T(test_each_join_condition),
-		T(test_interleaved_flows),
-		T(test_length_rules),
-		T(test_padding),
-		T(test_segs_limit),
-		T(test_64k_limit),
-		T(test_breakers_in_the_middle),
-		T(test_breakers_first),
-		T(test_ip_ids_anything),
-		T(test_flows_limit),
-		T(test_200_flows),
-		T(test_one_repeat_in_many_flows),
-		T(test_no_repeat),
-		T(test_ttl1_in_and_as_train),
-		T(test_counters_and_plain_endpoint),
-		T(test_gro_endpoint),
-		T(test_gro_endpoint_full),
-	};
+	const struct CMUnitTest tests[] = { GRO_TESTS(SW), GRO_TESTS(NIC) };
 
 	return cmocka_run_group_tests_name("udp4_gro", tests,
 					   unit_group_setup,

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_ip.h>
 #include <rte_lcore.h>
+#include <rte_udp.h>
 
 #include "unit_common.h"
 
@@ -232,6 +234,42 @@ unit_icmp_build(const struct unit_pkt *p, uint8_t type, uint8_t code,
 	return len;
 }
 
+bool unit_nic_csum;
+
+/* The flags a checksum-verifying NIC sets for this frame. */
+static uint64_t
+nic_csum_flags(const uint8_t *b, size_t len)
+{
+	const struct rte_ipv4_hdr *ip = (const void *)(b + UNIT_ETH_LEN);
+	const struct rte_udp_hdr *uh;
+	uint64_t flags;
+	uint32_t sum;
+	size_t hlen;
+
+	if (len < UNIT_ETH_LEN + 20 || b[12] != 0x08 || b[13] != 0x00 ||
+	    (ip->version_ihl >> 4) != 4)
+		return 0;
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	if (hlen < 20 || UNIT_ETH_LEN + hlen > len)
+		return 0;
+	flags = rte_raw_cksum(ip, hlen) == 0xffff ?
+		RTE_MBUF_F_RX_IP_CKSUM_GOOD : RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	uh = (const void *)((const uint8_t *)ip + hlen);
+	if (ip->next_proto_id != IPPROTO_UDP ||
+	    (ip->fragment_offset & rte_cpu_to_be_16(0x3fff)) != 0 ||
+	    rte_be_to_cpu_16(ip->total_length) != len - UNIT_ETH_LEN ||
+	    rte_be_to_cpu_16(uh->dgram_len) !=
+	    rte_be_to_cpu_16(ip->total_length) - hlen ||
+	    uh->dgram_cksum == 0)
+		return flags;
+	sum = (uint32_t)rte_ipv4_phdr_cksum(ip, 0) +
+	      rte_raw_cksum(uh, rte_be_to_cpu_16(uh->dgram_len));
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return flags | (sum == 0xffff ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+					RTE_MBUF_F_RX_L4_CKSUM_BAD);
+}
+
 struct rte_mbuf *
 unit_mbuf_chain_from_bytes(const void *buf, size_t len, size_t first_len,
 			   uint16_t port)
@@ -247,6 +285,8 @@ unit_mbuf_chain_from_bytes(const void *buf, size_t len, size_t first_len,
 	assert_non_null(d);
 	memcpy(d, buf, first_len);
 	m->port = port;
+	if (unit_nic_csum)
+		m->ol_flags |= nic_csum_flags(buf, len);
 	if (first_len == len)
 		return m;
 
@@ -439,6 +479,7 @@ unit_teardown(void **state)
 
 	*state = NULL;
 	unit_fixture_destroy(f);
+	unit_nic_csum = false;
 	return 0;
 }
 

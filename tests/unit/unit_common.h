@@ -94,6 +94,12 @@ struct rte_mbuf *unit_pkt_mbuf(const struct unit_pkt *p);
  * two segments after first_len bytes. */
 struct rte_mbuf *unit_mbuf_from_bytes(const void *buf, size_t len,
 				      uint16_t port);
+/*
+ * When set, mbufs made from bytes carry the checksum flags a NIC that
+ * verifies IPv4 and UDP checksums would set (GOOD or BAD; none for what
+ * it would not look at: fragments, zero UDP checksums, lengths that lie).
+ */
+extern bool unit_nic_csum;
 struct rte_mbuf *unit_mbuf_chain_from_bytes(const void *buf, size_t len,
 					    size_t first_len, uint16_t port);
 
