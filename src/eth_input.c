@@ -191,6 +191,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	if (run_port < LSK_MAX_PORTS)
 		w->stats.ports[run_port].rx += run;
 	ip4->n = n_ip4;
+	if (gro_list != 0)
+		gro->noted = n_ip4;
 	w->stats.eth.InFrames += i;
 	return i;
 }

@@ -427,16 +427,17 @@ lsk_gro_note_start(struct lsk_gro_table *t)
 }
 
 /*
- * Note the list's next entry. Only if two entries of a list hash alike
+ * Note an entry of the list. Only if two entries of a list hash alike
  * can a train form, so a list of many flows (a scan, a flood of new
  * connections) skips GRO's table work. eth_input notes each IPv4 frame
- * while its lines are at hand; udp4_gro notes a list no one noted.
+ * while its lines are at hand; udp4_gro notes a list no one noted. The
+ * caller sets t->noted once at the end (a count kept in memory would
+ * chain every packet to the one before).
  */
 static inline void
 lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
 	     uint32_t list)
 {
-	t->noted++;
 	if (likely(m->data_len >= LSK_GRO_KEY_END)) {
 		uint32_t h = lsk_gro_repeat_hash(m), i;
 		uint64_t want = (uint64_t)list << 32 | h;

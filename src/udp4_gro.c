@@ -324,6 +324,7 @@ gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 	list = lsk_gro_note_start(t);
 	for (i = 0; i < l->n && !t->repeat; i++)
 		lsk_gro_note(t, l->pkts[i], list);
+	t->noted = i;
 	return t->repeat;
 }
 
