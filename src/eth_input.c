@@ -177,7 +177,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		run++;
 		v = eth_classify(s, m, &meta);
 		if (likely(v == ETH_IP4)) {
-			if (gro_list != 0)
+			/* once a flow came twice GRO runs: stop looking */
+			if (gro_list != 0 && !gro->repeat)
 				lsk_gro_note(gro, m, gro_list);
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta;

@@ -114,15 +114,78 @@ lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
 	w->stats.gso.Segments += n;
 }
 
-/* The common case, unchained and queued in one walk down the train. */
+/*
+ * The common case, a train forwarded out of a port: unchained and queued
+ * in one walk. A member whose TOS, TTL, addresses and ports are the
+ * head's as received (nothing but forwarding touched the head) gets the
+ * head's Ethernet addresses and the same TTL update; others take
+ * gso_replicate. The TX buffer's count stays in a register.
+ */
+static void
+gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
+{
+	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
+	const struct rte_ipv4_hdr *hip = (const void *)(hp + RTE_ETHER_HDR_LEN);
+	/* the member's bytes 15-37 before forwarding, as far as they must
+	 * match: TOS, then TTL (head's + 1), then addresses and ports */
+	const uint8_t tos = hip->type_of_service;
+	const uint8_t ttl = (uint8_t)(hip->time_to_live + 1);
+	struct lsk_txbuf *b = &w->tx[port];
+	struct rte_mbuf *m = *lsk_train_next(head), *next;
+	uint64_t macs_lo, addrs, segs = 1;
+	uint32_t macs_hi, ports;
+	uint16_t n;
+
+	memcpy(&macs_lo, hp, 8);
+	memcpy(&macs_hi, hp + 8, 4);
+	memcpy(&addrs, &hip->src_addr, 8);
+	memcpy(&ports, hp + LSK_GRO_KEY_OFF + 8, 4);
+	*lsk_train_next(head) = NULL;
+	lsk_tx_enqueue(w, port, head);
+	n = b->n;
+	for (; m != NULL; m = next) {
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		struct rte_ipv4_hdr *ip = (void *)(p + RTE_ETHER_HDR_LEN);
+		uint64_t a;
+		uint32_t pt;
+
+		next = *lsk_train_next(m);
+		memcpy(&a, &ip->src_addr, 8);
+		memcpy(&pt, p + LSK_GRO_KEY_OFF + 8, 4);
+		if (likely(a == addrs && pt == ports && ip->time_to_live == ttl &&
+			   ip->type_of_service == tos)) {
+			memcpy(p, &macs_lo, 8);
+			memcpy(p + 8, &macs_hi, 4);
+			lsk_ip4_decrease_ttl(ip);
+		} else {
+			gso_replicate((const struct rte_ether_hdr *)hp, m);
+		}
+		b->pkts[n++] = m;
+		segs++;
+		if (unlikely(n == RTE_DIM(b->pkts))) {
+			b->n = n;
+			lsk_tx_flush_port(w, port);
+			n = b->n;
+		}
+	}
+	b->n = n;
+	w->stats.gso.Segments += segs;
+}
+
 void
 lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
 	const struct rte_ether_hdr *heh =
 		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
-	struct rte_mbuf *m = *lsk_train_next(head), *next;
+	struct rte_mbuf *m, *next;
 	uint64_t n = 1;
 
+	if (likely(port < w->stack->n_ports)) {
+		gso_send_port(w, head, port);
+		return;
+	}
+	/* a VLAN sub-interface: each member gets its tag on the way */
+	m = *lsk_train_next(head);
 	*lsk_train_next(head) = NULL;
 	lsk_tx_enqueue(w, port, head);
 	for (; m != NULL; m = next) {

@@ -328,59 +328,80 @@ gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 	return t->repeat;
 }
 
-/* Bytes [0, 48) of a frame that equal the head's, one bit a byte. */
-static inline uint64_t
-gro_same_bytes(const uint8_t *a, const uint8_t *b)
-{
-	uint64_t eq = 0;
-	unsigned int k;
-
-	for (k = 0; k < 3; k++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(a + 16 * k));
-		__m128i y = _mm_loadu_si128((const __m128i *)(b + 16 * k));
-
-		eq |= (uint64_t)(uint16_t)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(x, y)) << (16 * k);
-	}
-	return eq;
-}
-
 /*
- * Bytes that must equal the head's for a datagram of the same length to
- * join: the Ethernet header, then of IPv4 all but the ID (18-19) and the
- * checksum (24-25), then the ports and UDP length (34-39). The head
- * passed gro_shape_ok, so equal bytes make the datagram pass it too.
+ * Bytes of a frame [0, 48) that must equal the head's for a datagram of
+ * the same length to join, one bit a byte: the Ethernet header, then of
+ * IPv4 all but the ID (18-19) and the checksum (24-25), then the ports
+ * and UDP length (34-39). The head passed gro_shape_ok, so equal bytes
+ * make the datagram pass it too.
  */
 #define GRO_SAME_MASK (0xffffffffffull & ~(0x3ull << 18) & ~(0x3ull << 24))
 
-/*
- * The commonest case, checked first: the next datagram of the train the
- * last one joined or opened, as long as the head, its headers equal the
- * head's but for the IP ID and checksums, checksums vouched for by the
- * PMD. Anything else takes the general path.
- */
-static inline bool
-gro_fast_match(const struct lsk_gro_slot *s, const struct rte_mbuf *m,
-	       uint32_t max_segs)
+static inline uint64_t
+gro_same_bytes(const uint8_t *p, __m128i h0, __m128i h1, __m128i h2)
 {
-	const struct rte_mbuf *h = s->head;
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint64_t l3 = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-	uint64_t l4 = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+	uint64_t e0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)p), h0));
+	uint64_t e1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 16)), h1));
+	uint64_t e2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 32)), h2));
 
-	if (m->pkt_len != h->pkt_len || m->data_len != m->pkt_len ||
-	    m->nb_segs != 1 || m->port != s->in_port ||
-	    s->count >= max_segs || s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
-		return false;
-	if ((l3 != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
-	     l3 != RTE_MBUF_F_RX_IP_CKSUM_NONE) ||
-	    (l4 != RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
-	     l4 != RTE_MBUF_F_RX_L4_CKSUM_NONE))
-		return false;
-	if ((p[40] | p[41]) == 0)
-		return false;	/* no UDP checksum: never joins */
-	return (gro_same_bytes(p, rte_pktmbuf_mtod(h, const uint8_t *)) &
-		GRO_SAME_MASK) == GRO_SAME_MASK;
+	return e0 | e1 << 16 | e2 << 32;
+}
+
+/*
+ * The commonest case: the datagrams from l->pkts[i] on continue the train
+ * in s back to back, each with the head's headers but for IP ID and
+ * checksums, and checksums the PMD vouched for. They join in a tight loop
+ * with the head's bytes and the train's state in registers. Returns the
+ * index of the first that does not join (the general path takes it).
+ */
+static uint32_t
+gro_run_train(struct lsk_worker *w, struct lsk_list *l,
+	      struct lsk_gro_slot *s, uint32_t i, uint32_t max_segs)
+{
+	const uint8_t *hp = rte_pktmbuf_mtod(s->head, const uint8_t *);
+	const __m128i h0 = _mm_loadu_si128((const __m128i *)hp);
+	const __m128i h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
+	const __m128i h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	const uint32_t pkt_len = s->head->pkt_len, start = i;
+	const uint32_t seg_bytes = s->ulen - 8u;
+	uint32_t count = s->count, bytes = s->bytes, joined;
+	struct rte_mbuf *tail = s->tail;
+
+	for (; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		/* GOOD for both; NONE (both bits) also means verified */
+		if (count >= max_segs ||
+		    bytes + 28u + seg_bytes >= GRO_MAX_BYTES ||
+		    m->pkt_len != pkt_len || m->data_len != pkt_len ||
+		    m->nb_segs != 1 || m->port != s->in_port ||
+		    (m->ol_flags & good) != good || (p[40] | p[41]) == 0 ||
+		    (gro_same_bytes(p, h0, h1, h2) & GRO_SAME_MASK) !=
+		    GRO_SAME_MASK)
+			break;
+		*lsk_train_next(tail) = m;
+		tail = m;
+		count++;
+		bytes += seg_bytes;
+	}
+	joined = i - start;
+	if (joined != 0) {
+		*lsk_train_next(tail) = NULL;
+		if (s->count == 1)
+			w->stats.gro.Trains++;
+		s->tail = tail;
+		s->count = count;
+		s->bytes = bytes;
+		l->meta[s->list_idx] += joined << LSK_META_COUNT_SHIFT;
+		w->stats.gro.Merged += joined;
+	}
+	return i;
 }
 
 static void
@@ -401,6 +422,7 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
 	struct lsk_gro_table *t = &w->gro;
 	uint32_t max_segs = w->stack->gro_segs;
+	const bool merge = w->stack->gro_merge;
 	struct lsk_gro_slot *last = NULL;
 	uint32_t i, kept = 0;
 	bool repeats = gro_flow_repeats(t, l);
@@ -420,12 +442,18 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_gro_slot *s;
 		struct gro_view v;
 
-		gro_view(m, &v);
 		if (last != NULL && last->head != NULL && last->head_checked &&
-		    !w->stack->gro_merge && gro_fast_match(last, m, max_segs)) {
-			gro_join(w, l, last, m, &v);
-			continue;
+		    !merge) {
+			uint32_t next = gro_run_train(w, l, last, i, max_segs);
+
+			if (next == l->n)
+				break;
+			if (next != i) {
+				i = next - 1;	/* the loop's i++ takes it */
+				continue;
+			}
 		}
+		gro_view(m, &v);
 		if (!gro_shape_ok(m, &v)) {
 			/* not train material; its flow's train ends here */
 			if (gro_has_flow(m, &v))
