@@ -291,6 +291,7 @@ struct bench_result {
 	struct bench_stage_result stages[LSK_STAGE_COUNT];
 	uint64_t checked, check_failures;
 	uint64_t cache_hits, cache_misses;	/* route cache, interval */
+	uint64_t cache_bypassed;
 	uint64_t delivered, rcvbuf_errors;	/* udp, interval */
 	uint64_t gro_trains, gro_merged, gso_segments;
 	double gbps;				/* frames' bytes, w/o FCS */

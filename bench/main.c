@@ -382,6 +382,8 @@ result_from_run(const struct bench_scenario *sc, const struct bench_run *run,
 	res->empty_polls = run->empty_polls;
 	res->cache_hits = b->route_cache.Hits - a->route_cache.Hits;
 	res->cache_misses = b->route_cache.Misses - a->route_cache.Misses;
+	res->cache_bypassed = b->route_cache.Bypassed -
+			      a->route_cache.Bypassed;
 	res->cpu_share = res->seconds > 0 ?
 		(double)(run->cpu1_ns - run->cpu0_ns) / 1e9 / res->seconds : 0;
 	for (i = 0; i < LSK_STAGE_COUNT; i++) {

@@ -249,6 +249,19 @@ bench_print_results(const struct bench_scenario *sc,
 			printf(" %17.1f%%", 100.0 * per(r[i].cache_hits,
 				r[i].cache_hits + r[i].cache_misses));
 	}
+	printf("\n  %-36s", "route lookups the cache bypassed");
+	for (i = 0; i < n; i++) {
+		uint64_t all = r[i].cache_hits + r[i].cache_misses +
+			       r[i].cache_bypassed;
+
+		if (!r[i].ran)
+			continue;
+		if (all == 0)
+			printf(" %18s", "-");
+		else
+			printf(" %17.1f%%", 100.0 * per(r[i].cache_bypassed,
+							 all));
+	}
 	printf("\n  %-36s", "empty polls");
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
@@ -366,9 +379,11 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 			", \"gro_trains\": %" PRIu64 ", \"gro_merged\": %"
 			PRIu64 ", \"route_cache_hits\": %" PRIu64
 			", \"route_cache_misses\": %" PRIu64
+			", \"route_cache_bypassed\": %" PRIu64
 			", \"mbufs_in_use\": %lld, \"failed\": %s",
 			x->delivered, x->rcvbuf_errors, x->gro_trains,
 			x->gro_merged, x->cache_hits, x->cache_misses,
+			x->cache_bypassed,
 			x->mbufs_in_use, x->failed ? "true" : "false");
 		fprintf(f, ",\n   \"stages\": [");
 		for (s = 0; s < LSK_STAGE_COUNT; s++) {

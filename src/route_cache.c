@@ -6,6 +6,13 @@
  * Linux drop its IPv4 routing cache); a full bucket evicts round robin.
  * The whole cache is forgotten when the forwarding table is replaced (every
  * route or neighbour change makes a new table with a new generation).
+ *
+ * A cache that hardly hits (destinations spread over many routes, as in a
+ * scan) only adds its probe and insert to every FIB lookup, so it steps
+ * aside: when fewer than 1 in RC_MIN_HIT_DIV of RC_SAMPLE lookups hit,
+ * the next RC_BYPASS_BURSTS bursts go straight to the FIB (counted
+ * Bypassed), then the cache samples again. A hot set that appears is
+ * found within one bypass period.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,6 +25,9 @@
 #include "lsk_priv.h"
 
 #define RC_WAYS 4
+#define RC_SAMPLE 1024		/* lookups judged at once */
+#define RC_MIN_HIT_DIV 8	/* fewer hits than 1 in 8: bypass */
+#define RC_BYPASS_BURSTS 1024
 
 struct lsk_rc_entry {
 	uint32_t dst;		/* 0 = empty: 0/8 never reaches routing */
@@ -29,6 +39,8 @@ struct lsk_route_cache {
 	uint32_t seed;
 	uint32_t generation;	/* of the table the entries came from */
 	uint32_t entries;	/* as configured */
+	uint32_t sampled, sample_hits;	/* lookups since the last verdict */
+	uint32_t bypass;	/* bursts left that skip the cache */
 	uint8_t *victim;	/* next way to evict, per bucket */
 	struct lsk_rc_entry e[];	/* n_buckets * RC_WAYS */
 };
@@ -72,11 +84,11 @@ rc_bucket(const struct lsk_route_cache *c, uint32_t dst, uint32_t *b)
 }
 
 static void
-rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t dst,
-	  uint32_t nh)
+rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t b,
+	  uint32_t dst, uint32_t nh)
 {
-	uint32_t b, i;
-	struct lsk_rc_entry *e = rc_bucket(c, dst, &b);
+	struct lsk_rc_entry *e = &c->e[b * RC_WAYS];
+	uint32_t i;
 
 	/* a destination missed twice in one burst is cached once */
 	for (i = 0; i < RC_WAYS; i++) {
@@ -100,12 +112,21 @@ lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
 	struct lsk_route_cache *c = w->rcache;
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t miss_dst[LSK_BURST_MAX], miss_at[LSK_BURST_MAX];
+	uint32_t miss_bucket[LSK_BURST_MAX];
 	uint64_t miss_nh[LSK_BURST_MAX];
 	uint32_t i, k, misses = 0;
 
 	if (unlikely(c->generation != t->generation)) {
 		memset(c->e, 0, (size_t)c->n_buckets * RC_WAYS * sizeof(c->e[0]));
 		c->generation = t->generation;
+		c->sampled = c->sample_hits = c->bypass = 0;
+	}
+	if (unlikely(c->bypass != 0)) {
+		c->bypass--;
+		w->stats.route_cache.Bypassed += n;
+		rte_fib_lookup_bulk(t->fib, (uint32_t *)(uintptr_t)dst, nh,
+				    (int)n);
+		return;
 	}
 	for (i = 0; i < n; i++) {
 		uint32_t b;
@@ -119,17 +140,26 @@ lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
 		}
 		if (k == RC_WAYS) {
 			miss_at[misses] = i;
+			miss_bucket[misses] = b;
 			miss_dst[misses++] = dst[i];
 		}
 	}
 	w->stats.route_cache.Hits += n - misses;
+	c->sampled += n;
+	c->sample_hits += n - misses;
+	if (unlikely(c->sampled >= RC_SAMPLE)) {
+		if (c->sample_hits * RC_MIN_HIT_DIV < c->sampled)
+			c->bypass = RC_BYPASS_BURSTS;
+		c->sampled = c->sample_hits = 0;
+	}
 	if (misses == 0)
 		return;
 	w->stats.route_cache.Misses += misses;
 	rte_fib_lookup_bulk(t->fib, miss_dst, miss_nh, (int)misses);
 	for (i = 0; i < misses; i++) {
 		nh[miss_at[i]] = miss_nh[i];
-		rc_insert(w, c, miss_dst[i], (uint32_t)miss_nh[i]);
+		rc_insert(w, c, miss_bucket[i], miss_dst[i],
+			  (uint32_t)miss_nh[i]);
 	}
 }
 

@@ -142,6 +142,7 @@ static const struct lsk_counter_desc counters[] = {
 	COUNTER(route_cache, lsk_route_cache_stats, Hits),
 	COUNTER(route_cache, lsk_route_cache_stats, Misses),
 	COUNTER(route_cache, lsk_route_cache_stats, Evictions),
+	COUNTER(route_cache, lsk_route_cache_stats, Bypassed),
 	COUNTER(filter, lsk_filter_stats, Dropped),
 	COUNTER(gso, lsk_gso_stats, Segments),
 };

@@ -213,6 +213,9 @@ struct lsk_arp_stats {
 };
 struct lsk_route_cache_stats {
 	uint64_t Hits, Misses, Evictions;
+	/* lookups sent straight to the FIB while the cache hit too little
+	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */
+	uint64_t Bypassed;
 };
 struct lsk_filter_stats {
 	uint64_t Dropped;	/* datagrams a filter rule dropped */

@@ -28,7 +28,8 @@ is split and rerun until each failure is pinned on a case (for at most
 Some groups also run in variants with `gro fraglist ...` and/or
 `route-cache on ...` appended to their config: GRO and the route cache
 must not change the wire output or any counter outside gro, gso and
-route_cache (whose Hits + Misses must equal the entries ip4_route saw).
+route_cache (whose Hits + Misses + Bypassed must equal the entries
+ip4_route saw).
 With GRO only per-flow order is required (a train may overtake another
 flow), so list and single are then compared as frame sets plus per-flow
 order.
@@ -2159,18 +2160,22 @@ def check_stats(res, E):
     rc = st.get("route_cache") or {}
     conf = _run_conf(res)
     hits, misses = rc.get("Hits"), rc.get("Misses")
+    bypassed = rc.get("Bypassed")
     if stages is not None and hits is not None and misses is not None:
         routed = _stage(st, "ip4_route").get("packets", 0)
-        if "\nroute-cache on" in conf:
-            if hits + misses != routed:
-                reasons.append("route_cache Hits %d + Misses %d != %d "
-                               "entries routed" % (hits, misses, routed))
+        if bypassed is None:
+            reasons.append("route_cache: no Bypassed counter")
+        elif "\nroute-cache on" in conf:
+            if hits + misses + bypassed != routed:
+                reasons.append("route_cache Hits %d + Misses %d + Bypassed "
+                               "%d != %d entries routed"
+                               % (hits, misses, bypassed, routed))
             elif routed and not misses:
                 reasons.append("route_cache: %d entries routed without a "
                                "miss" % routed)
-        elif hits or misses:
-            reasons.append("route_cache Hits %s Misses %s with the cache "
-                           "off" % (hits, misses))
+        elif hits or misses or bypassed:
+            reasons.append("route_cache Hits %s Misses %s Bypassed %s with "
+                           "the cache off" % (hits, misses, bypassed))
     # services: datagrams each `udp listen` service took
     svcs = st.get("services")
     if E.svc_counts or svcs:

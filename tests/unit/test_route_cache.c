@@ -298,6 +298,77 @@ test_same_answers_as_fib(void **state)
 	assert_true(unit_stats(f).route_cache.Evictions > 100);
 }
 
+/* n lookups of 32 destinations; returns how many the FIB answered alike */
+static unsigned int
+lookup_bursts(struct unit_fixture *f, uint32_t (*dst_of)(unsigned int),
+	      unsigned int bursts, unsigned int *seq)
+{
+	uint32_t dst[32];
+	uint64_t nh[32], want[32];
+	unsigned int b, k, same = 0;
+
+	for (b = 0; b < bursts; b++) {
+		for (k = 0; k < 32; k++)
+			dst[k] = dst_of((*seq)++);
+		lsk_route_cache_lookup(f->worker, dst, nh, 32);
+		rte_fib_lookup_bulk(f->worker->fwd->fib, dst, want, 32);
+		for (k = 0; k < 32; k++)
+			same += nh[k] == want[k];
+	}
+	return same;
+}
+
+/* a new destination every lookup: the cache never hits */
+static uint32_t
+scan_dst(unsigned int i)
+{
+	return UNIT_IPV4(10, 9, 0, 0) + 1 + i % 65000;
+}
+
+/* 8 destinations over and over: nearly every lookup hits */
+static uint32_t
+hot_dst(unsigned int i)
+{
+	return UNIT_IPV4(10, 9, 1, 1) + i % 8;
+}
+
+/*
+ * A cache that hits too little steps aside: after 1024 lookups of a scan
+ * (no hit) the next 1024 bursts go to the FIB alone, counted Bypassed,
+ * with the same answers; then it samples again, finds a hot set and
+ * caches again. Every lookup is counted once: Hits + Misses + Bypassed.
+ */
+static void
+test_bypass_when_useless(void **state)
+{
+	struct unit_fixture *f = *state;
+	unsigned int seq = 0, total = 0;
+	struct lsk_stats st;
+
+	cache_on(f, 4096, 5);
+	total += 32 * 32;
+	assert_int_equal(lookup_bursts(f, scan_dst, 32, &seq), 32 * 32);
+	st = unit_stats(f);
+	assert_int_equal(st.route_cache.Misses, 1024);
+	assert_int_equal(st.route_cache.Bypassed, 0);
+
+	/* bypassed: a hot set now is not looked up in the cache yet */
+	total += 1024 * 32;
+	assert_int_equal(lookup_bursts(f, hot_dst, 1024, &seq), 1024 * 32);
+	st = unit_stats(f);
+	assert_int_equal(st.route_cache.Bypassed, 1024 * 32);
+	assert_int_equal(st.route_cache.Hits + st.route_cache.Misses, 1024);
+
+	/* sampling again: the hot set hits and keeps the cache on */
+	total += 64 * 32;
+	assert_int_equal(lookup_bursts(f, hot_dst, 64, &seq), 64 * 32);
+	st = unit_stats(f);
+	assert_int_equal(st.route_cache.Bypassed, 1024 * 32);
+	assert_true(st.route_cache.Hits >= 64 * 32 - 8);
+	assert_int_equal(st.route_cache.Hits + st.route_cache.Misses +
+			 st.route_cache.Bypassed, total);
+}
+
 /*
  * The same random traffic through two stacks, one with a small cache:
  * the same frames leave, in the same order, and every counter but the
@@ -399,6 +470,7 @@ main(void)
 		T(test_one_destination_one_way),
 		T(test_invalidation),
 		T(test_same_answers_as_fib),
+		T(test_bypass_when_useless),
 		T(test_same_wire_as_without),
 	};
 
