@@ -169,6 +169,55 @@ static void mut_df(struct unit_pkt *p, uint8_t *b, uint16_t *port)
 static void mut_longer(struct unit_pkt *p, uint8_t *b, uint16_t *port)
 { (void)b; (void)port; p->payload_len++; }
 
+static const struct mutation join_muts[] = {
+	{ "ingress port", mut_port }, { "source MAC", mut_src_mac },
+	{ "destination MAC", mut_dst_mac },
+	{ "source address", mut_src_ip },
+	{ "destination address", mut_dst_ip },
+	{ "source port", mut_sport }, { "destination port", mut_dport },
+	{ "TOS", mut_tos }, { "ECN", mut_ecn }, { "TTL", mut_ttl },
+	{ "DF", mut_df }, { "longer UDP length", mut_longer },
+};
+
+/*
+ * `before` datagrams of flow F (IDs 1..before, a train when two), then
+ * one with a mutation: each mutation alone keeps it out of the train;
+ * with none it joins.
+ */
+static void
+join_conditions(struct unit_fixture *f, unsigned int before)
+{
+	struct rte_mbuf *pkts[3];
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	char out[16], joined[16];
+	unsigned int i, k;
+	uint16_t port;
+	size_t len;
+
+	snprintf(out, sizeof(out), before == 1 ? "1 2" : "1-2 3");
+	snprintf(joined, sizeof(joined), before == 1 ? "1-2" : "1-2-3");
+	for (i = 0; i <= RTE_DIM(join_muts); i++) {
+		for (k = 0; k < before; k++) {
+			flow_pkt(&p, 600, (uint16_t)(k + 1));
+			pkts[k] = unit_pkt_mbuf(&p);
+		}
+		flow_pkt(&p, 600, (uint16_t)(before + 1));
+		port = UNIT_P0;
+		if (i < RTE_DIM(join_muts))
+			join_muts[i].apply(&p, b, &port);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		if (i < RTE_DIM(join_muts))	/* the byte-level ones */
+			join_muts[i].apply(&p, b, &port);
+		pkts[before] = unit_mbuf_from_bytes(b, len, port);
+		if (i == RTE_DIM(join_muts))
+			assert_string_equal(gro_run(f, pkts, before + 1),
+					    joined);
+		else if (strcmp(gro_run(f, pkts, before + 1), out) != 0)
+			fail_msg("%s: joined", join_muts[i].what);
+	}
+}
+
 /*
  * Joining needs the same ingress port and L2 header, IPv4 src/dst, UDP
  * ports, TOS (ECN bits too), TTL and DF (D10-D12, D25, D26); a longer
@@ -177,41 +226,7 @@ static void mut_longer(struct unit_pkt *p, uint8_t *b, uint16_t *port)
 static void
 test_each_join_condition(void **state)
 {
-	static const struct mutation muts[] = {
-		{ "ingress port", mut_port }, { "source MAC", mut_src_mac },
-		{ "destination MAC", mut_dst_mac },
-		{ "source address", mut_src_ip },
-		{ "destination address", mut_dst_ip },
-		{ "source port", mut_sport }, { "destination port", mut_dport },
-		{ "TOS", mut_tos }, { "ECN", mut_ecn }, { "TTL", mut_ttl },
-		{ "DF", mut_df }, { "longer UDP length", mut_longer },
-	};
-	struct unit_fixture *f = *state;
-	struct rte_mbuf *pkts[2];
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	unsigned int i;
-	uint16_t port;
-	size_t len;
-
-	for (i = 0; i < RTE_DIM(muts); i++) {
-		flow_pkt(&p, 600, 1);
-		pkts[0] = unit_pkt_mbuf(&p);
-		flow_pkt(&p, 600, 2);
-		port = UNIT_P0;
-		muts[i].apply(&p, b, &port);
-		len = unit_pkt_build(&p, b, sizeof(b));
-		muts[i].apply(&p, b, &port);	/* the byte-level ones */
-		pkts[1] = unit_mbuf_from_bytes(b, len, port);
-		if (strcmp(gro_run(f, pkts, 2), "1 2") != 0)
-			fail_msg("%s: joined", muts[i].what);
-	}
-	/* and with none of them it joins */
-	flow_pkt(&p, 600, 1);
-	pkts[0] = unit_pkt_mbuf(&p);
-	flow_pkt(&p, 600, 2);
-	pkts[1] = unit_pkt_mbuf(&p);
-	assert_string_equal(gro_run(f, pkts, 2), "1-2");
+	join_conditions(*state, 1);
 }
 
 /*
@@ -221,44 +236,7 @@ test_each_join_condition(void **state)
 static void
 test_each_join_condition_third(void **state)
 {
-	static const struct mutation muts[] = {
-		{ "ingress port", mut_port }, { "source MAC", mut_src_mac },
-		{ "destination MAC", mut_dst_mac },
-		{ "source address", mut_src_ip },
-		{ "destination address", mut_dst_ip },
-		{ "source port", mut_sport }, { "destination port", mut_dport },
-		{ "TOS", mut_tos }, { "ECN", mut_ecn }, { "TTL", mut_ttl },
-		{ "DF", mut_df }, { "longer UDP length", mut_longer },
-	};
-	struct unit_fixture *f = *state;
-	struct rte_mbuf *pkts[3];
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	unsigned int i;
-	uint16_t port;
-	size_t len;
-
-	for (i = 0; i < RTE_DIM(muts); i++) {
-		flow_pkt(&p, 600, 1);
-		pkts[0] = unit_pkt_mbuf(&p);
-		flow_pkt(&p, 600, 2);
-		pkts[1] = unit_pkt_mbuf(&p);
-		flow_pkt(&p, 600, 3);
-		port = UNIT_P0;
-		muts[i].apply(&p, b, &port);
-		len = unit_pkt_build(&p, b, sizeof(b));
-		muts[i].apply(&p, b, &port);
-		pkts[2] = unit_mbuf_from_bytes(b, len, port);
-		if (strcmp(gro_run(f, pkts, 3), "1-2 3") != 0)
-			fail_msg("%s: joined", muts[i].what);
-	}
-	flow_pkt(&p, 600, 1);
-	pkts[0] = unit_pkt_mbuf(&p);
-	flow_pkt(&p, 600, 2);
-	pkts[1] = unit_pkt_mbuf(&p);
-	flow_pkt(&p, 600, 3);
-	pkts[2] = unit_pkt_mbuf(&p);
-	assert_string_equal(gro_run(f, pkts, 3), "1-2-3");
+	join_conditions(*state, 2);
 }
 
 /* D25: flows interleaved in a burst each make their train, the heads
