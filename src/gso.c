@@ -132,6 +132,9 @@ gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	const uint8_t ttl = (uint8_t)(hip->time_to_live + 1);
 	struct lsk_txbuf *b = &w->tx[port];
 	struct rte_mbuf *m = *lsk_train_next(head), *next;
+	/* the link's offset in a register: the header stores below could
+	 * alias the global as far as the compiler knows */
+	const int link = lsk_train_next_offset;
 	uint64_t macs_lo, addrs, segs = 1;
 	uint32_t macs_hi, ports;
 	uint16_t n;
@@ -149,7 +152,7 @@ gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 		uint64_t a;
 		uint32_t pt;
 
-		next = *lsk_train_next(m);
+		next = *RTE_MBUF_DYNFIELD(m, link, struct rte_mbuf **);
 		memcpy(&a, &ip->src_addr, 8);
 		memcpy(&pt, p + LSK_GRO_KEY_OFF + 8, 4);
 		if (likely(a == addrs && pt == ports && ip->time_to_live == ttl &&

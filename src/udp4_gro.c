@@ -371,6 +371,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 	const uint32_t seg_bytes = s->ulen - 8u;
 	uint32_t count = s->count, bytes = s->bytes, joined;
 	struct rte_mbuf *tail = s->tail;
+	const int link = lsk_train_next_offset;
 
 	for (; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
@@ -385,7 +386,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 		    (gro_same_bytes(p, h0, h1, h2) & GRO_SAME_MASK) !=
 		    GRO_SAME_MASK)
 			break;
-		*lsk_train_next(tail) = m;
+		*RTE_MBUF_DYNFIELD(tail, link, struct rte_mbuf **) = m;
 		tail = m;
 		count++;
 		bytes += seg_bytes;
