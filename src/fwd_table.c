@@ -275,6 +275,9 @@ lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
 	return false;
 }
 
+/* tbl8 groups 2-byte entries can number (15 bits, the 16th marks them) */
+#define FWD_TBL8_MAX_2B ((1u << 15) - 1)
+
 /* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
 static uint32_t
 fwd_tbl8_needed(const struct lsk_stack *s)
@@ -302,6 +305,7 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 {
 	struct rte_fib_conf conf;
 	struct fwd_builder b = { .s = s };
+	uint32_t tbl8;
 	char name[64];
 	int rc;
 
@@ -326,15 +330,20 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	conf.default_nh = LSK_NH_IDX_NONE;
 	conf.max_routes = (int)(s->max_routes ? s->max_routes :
 				FWD_DEFAULT_MAX_ROUTES);
-	/* 1-byte next hops (16 MiB of tbl24, not 32) while next hops and
-	 * the tbl8 groups of longer-than-/24 prefixes fit in 7 bits */
-	if (b.cap < FWD_MAX_NEXTHOPS_1B &&
-	    fwd_tbl8_needed(s) < FWD_MAX_NEXTHOPS_1B) {
+	/* the smallest entries (16 MiB of tbl24 for 1 byte, 32 for 2, 64
+	 * for 4) whose bits hold both the next hop and the tbl8 group
+	 * number of every /24 that has longer prefixes */
+	tbl8 = fwd_tbl8_needed(s);
+	if (b.cap < FWD_MAX_NEXTHOPS_1B && tbl8 < FWD_MAX_NEXTHOPS_1B) {
 		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
 		conf.dir24_8.num_tbl8 = FWD_MAX_NEXTHOPS_1B;
-	} else {
+	} else if (tbl8 < FWD_TBL8_MAX_2B) {
 		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
-		conf.dir24_8.num_tbl8 = 1 << 12;
+		conf.dir24_8.num_tbl8 = RTE_MIN(RTE_MAX(1u << 12,
+			rte_align32pow2(tbl8 + 1)), FWD_TBL8_MAX_2B);
+	} else {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
+		conf.dir24_8.num_tbl8 = tbl8 + 1;
 	}
 	b.t->generation = ++s->fib_generation;
 	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,

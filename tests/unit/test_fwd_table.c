@@ -450,6 +450,39 @@ test_refused_changes(void **state)
 	assert_kind(f, UNIT_IPV4(10, 5, 0, 1), 'n');
 }
 
+/*
+ * Prefixes longer than /24 each take a DIR-24-8 second-level group: many
+ * host routes (here 6000 /32s, each in its own /24, some via one gateway,
+ * some blackholed) all go in and each answers for its address only.
+ */
+static void
+test_many_host_routes(void **state)
+{
+	struct unit_fixture *f = *state;
+	const uint32_t n = 6000;
+	uint32_t i;
+
+	unit_cmd(f, "neigh add 10.0.1.2 lladdr 02:00:00:00:01:02");
+	lsk_config_begin(f->stack);
+	for (i = 0; i < n; i++)
+		assert_int_equal(lsk_route_add(f->stack,
+			UNIT_IPV4(100, 64, 0, 9) + (i << 8), 32,
+			i % 3 ? LSK_ROUTE_VIA : LSK_ROUTE_BLACKHOLE,
+			UNIT_IPV4(10, 0, 1, 2)), 0);
+	assert_int_equal(lsk_config_commit(f->stack), 0);
+	unit_worker_sync(f);
+	for (i = 0; i < n; i += 997) {
+		uint32_t a = UNIT_IPV4(100, 64, 0, 9) + (i << 8);
+
+		if (i % 3)
+			assert_sent(f, a, UNIT_P1, &mac_gw2);
+		else
+			assert_kind(f, a, 'b');
+		/* the next address of its /24 has no route */
+		assert_kind(f, a + 1, 'n');
+	}
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -471,6 +504,7 @@ main(void)
 		T(test_address_added),
 		T(test_same_subnet_on_two_ports),
 		T(test_refused_changes),
+		T(test_many_host_routes),
 	};
 
 	return cmocka_run_group_tests_name("fwd_table", tests,
