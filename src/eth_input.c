@@ -113,37 +113,41 @@ eth_is_arp(const struct rte_mbuf *m)
 	       p[16] == 0x08 && p[17] == 0x06;
 }
 
+/* A frame, or a train of frames (count datagrams), dropped. */
 static void
-eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v)
+eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
+	 uint32_t count)
 {
 	struct lsk_eth_stats *st = &w->stats.eth;
 
 	switch (v) {
 	case ETH_DROP_RUNT:
-		st->Runts++;
+		st->Runts += count;
 		break;
 	case ETH_DROP_NOT_FOR_US:
-		st->NotForUs++;
+		st->NotForUs += count;
 		break;
 	case ETH_DROP_UNKNOWN_VLAN:
-		st->UnknownVlan++;
+		st->UnknownVlan += count;
 		break;
 	default:
-		st->UnknownType++;
+		st->UnknownType += count;
 		break;
 	}
-	rte_pktmbuf_free(m);
+	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 
 uint16_t
 lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	      struct lsk_list *ip4, struct lsk_list *arp)
+	      const uint8_t *members, struct lsk_list *ip4,
+	      struct lsk_list *arp)
 {
 	const struct lsk_stack *s = w->stack;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
-	uint16_t i, run_port = UINT16_MAX, run = 0;
+	uint32_t frames = 0, run = 0;
+	uint16_t i, run_port = UINT16_MAX;
 	struct lsk_gro_table *gro = &w->gro;
 	uint32_t gro_list = 0;	/* 0: GRO's repeat check not done here */
 
@@ -158,6 +162,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		/* datagrams chained behind m, a train's only */
+		uint32_t extra = members != NULL ? members[i] : 0;
 		enum eth_verdict v;
 		uint32_t meta;
 
@@ -174,19 +180,20 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			run_port = m->port;
 			run = 0;
 		}
-		run++;
+		run += 1 + extra;
+		frames += 1 + extra;
 		v = eth_classify(s, m, &meta);
 		if (likely(v == ETH_IP4)) {
 			/* once a flow came twice GRO runs: stop looking */
 			if (gro_list != 0 && !gro->repeat)
 				lsk_gro_note(gro, m, gro_list);
 			ip4->pkts[n_ip4] = m;
-			ip4->meta[n_ip4] = meta;
+			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
 			n_ip4++;
 		} else if (v == ETH_ARP) {
 			lsk_list_push(arp, m, meta);
 		} else {
-			eth_drop(w, m, v);
+			eth_drop(w, m, v, 1 + extra);
 		}
 	}
 	if (run_port < LSK_MAX_PORTS)
@@ -194,6 +201,6 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	ip4->n = n_ip4;
 	if (gro_list != 0)
 		gro->noted = n_ip4;
-	w->stats.eth.InFrames += i;
+	w->stats.eth.InFrames += frames;
 	return i;
 }

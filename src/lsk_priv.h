@@ -475,6 +475,11 @@ struct lsk_worker {
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
 
+	/* the burst with runs of one flow chained (lsk_gro_rx_runs): each
+	 * entry and how many datagrams follow it in its train */
+	struct rte_mbuf *rx_heads[LSK_BURST_MAX];
+	uint8_t rx_members[LSK_BURST_MAX];
+
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;
 	struct lsk_list arp;
@@ -527,10 +532,34 @@ lsk_stage_end(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
 	}
 }
 
+/* Work of a stage done ahead of its call in the same burst: its cycles
+ * count with the call that follows (sampled alike), no call of its own. */
+static inline void
+lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
+{
+	if (start != 0)
+		w->stats.stages[id].cycles += rte_rdtsc() - start;
+}
+
 /* The stages, in pipeline order. Each consumes its input list whole. */
-/* Returns how many of pkts it took: it stops at ARP following IPv4. */
+/*
+ * Returns how many of pkts it took: it stops at ARP following IPv4.
+ * members: NULL, or for each of pkts how many datagrams are chained
+ * behind it (lsk_gro_rx_runs); a train is classified, counted and
+ * dropped as the datagrams it holds.
+ */
 uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
-		       uint16_t n, struct lsk_list *ip4, struct lsk_list *arp);
+		       uint16_t n, const uint8_t *members,
+		       struct lsk_list *ip4, struct lsk_list *arp);
+/*
+ * Before eth_input: datagrams that continue the frame before them back to
+ * back (its first 48 bytes but for IP ID and checksums, checksums the
+ * PMD vouched for) are chained behind it into a train, so eth_input and
+ * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
+ * their number. udp4_gro takes these trains as it would have made them.
+ */
+uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,
+			 uint16_t n);
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);

@@ -350,46 +350,83 @@ gro_same_bytes(const uint8_t *p, __m128i h0, __m128i h1, __m128i h2)
 	return e0 | e1 << 16 | e2 << 32;
 }
 
+/* What a datagram must share with a train's head to continue it. */
+struct gro_run {
+	__m128i h0, h1, h2;	/* the head's first 48 bytes */
+	uint32_t pkt_len;
+	uint32_t seg_bytes;	/* UDP payload of each datagram */
+	uint16_t port;
+};
+
+static inline void
+gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
+{
+	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
+
+	r->h0 = _mm_loadu_si128((const __m128i *)hp);
+	r->h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
+	r->h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
+	r->pkt_len = head->pkt_len;
+	r->seg_bytes = ulen - 8u;
+	r->port = head->port;
+}
+
+/*
+ * Does m continue the train: the head's headers but for IP ID and
+ * checksums, the same length and port, checksums the PMD vouched for
+ * (GOOD for both; NONE, both bits, also means verified)?
+ */
+static inline bool
+gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
+{
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	return m->pkt_len == r->pkt_len && m->data_len == r->pkt_len &&
+	       m->nb_segs == 1 && m->port == r->port &&
+	       (m->ol_flags & good) == good && (p[40] | p[41]) != 0 &&
+	       (gro_same_bytes(p, r->h0, r->h1, r->h2) & GRO_SAME_MASK) ==
+	       GRO_SAME_MASK;
+}
+
+/* Room in a train of count datagrams holding bytes for one more? */
+static inline bool
+gro_room(const struct gro_run *r, uint32_t count, uint32_t bytes,
+	 uint32_t max_segs)
+{
+	return count < max_segs && bytes + 28u + r->seg_bytes < GRO_MAX_BYTES;
+}
+
 /*
  * The commonest case: the datagrams from l->pkts[i] on continue the train
- * in s back to back, each with the head's headers but for IP ID and
- * checksums, and checksums the PMD vouched for. They join in a tight loop
- * with the head's bytes and the train's state in registers. Returns the
- * index of the first that does not join (the general path takes it).
+ * in s back to back. They join in a tight loop with the head's bytes and
+ * the train's state in registers. Returns the index of the first that
+ * does not join (the general path takes it).
  */
 static uint32_t
 gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot *s, uint32_t i, uint32_t max_segs)
 {
-	const uint8_t *hp = rte_pktmbuf_mtod(s->head, const uint8_t *);
-	const __m128i h0 = _mm_loadu_si128((const __m128i *)hp);
-	const __m128i h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
-	const __m128i h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
-	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-	const uint32_t pkt_len = s->head->pkt_len, start = i;
-	const uint32_t seg_bytes = s->ulen - 8u;
+	const int link = lsk_train_next_offset;
+	const uint32_t start = i;
 	uint32_t count = s->count, bytes = s->bytes, joined;
 	struct rte_mbuf *tail = s->tail;
-	const int link = lsk_train_next_offset;
+	struct gro_run r;
 
+	gro_run_init(&r, s->head, s->ulen);
 	for (; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
-		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
-		/* GOOD for both; NONE (both bits) also means verified */
-		if (count >= max_segs ||
-		    bytes + 28u + seg_bytes >= GRO_MAX_BYTES ||
-		    m->pkt_len != pkt_len || m->data_len != pkt_len ||
-		    m->nb_segs != 1 || m->port != s->in_port ||
-		    (m->ol_flags & good) != good || (p[40] | p[41]) == 0 ||
-		    (gro_same_bytes(p, h0, h1, h2) & GRO_SAME_MASK) !=
-		    GRO_SAME_MASK)
+		/* a train formed before eth_input takes the general path */
+		if (!gro_room(&r, count, bytes, max_segs) ||
+		    (l->meta[i] & LSK_META_COUNT_MASK) != 0 ||
+		    !gro_continues(&r, m))
 			break;
 		*RTE_MBUF_DYNFIELD(tail, link, struct rte_mbuf **) = m;
 		tail = m;
 		count++;
-		bytes += seg_bytes;
+		bytes += r.seg_bytes;
 	}
 	joined = i - start;
 	if (joined != 0) {
@@ -405,6 +442,81 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 	return i;
 }
 
+/* Could m head a train, judged on the raw frame (before eth_input)? */
+static inline bool
+gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
+{
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+
+	if (m->data_len < GRO_HDRS || (m->ol_flags & good) != good)
+		return false;
+	gro_view(m, v);
+	return v->eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+	       gro_shape_ok(m, v);
+}
+
+/*
+ * This pass is the first to read the burst's frames (as eth_input was):
+ * mbufs are fetched GRO_RX_AHEAD packets ahead, frames half as far.
+ */
+#define GRO_RX_AHEAD 8
+
+static inline void
+gro_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
+{
+	if (i + GRO_RX_AHEAD < n)
+		rte_prefetch0(pkts[i + GRO_RX_AHEAD]);
+	if (i + GRO_RX_AHEAD / 2 < n)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + GRO_RX_AHEAD / 2],
+					       void *));
+}
+
+uint16_t
+lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	const int link = lsk_train_next_offset;
+	const uint32_t max_segs = w->stack->gro_segs;
+	uint16_t i = 0, k = 0;
+
+	for (; i < n && i < GRO_RX_AHEAD; i++)
+		rte_prefetch0(pkts[i]);
+	for (i = 0; i < n && i < GRO_RX_AHEAD / 2; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	i = 0;
+	while (i < n) {
+		struct rte_mbuf *head, *tail;
+		uint32_t count = 1, bytes;
+		struct gro_view v;
+		struct gro_run r;
+
+		gro_rx_prefetch(pkts, i, n);
+		head = tail = pkts[i++];
+		w->rx_heads[k] = head;
+		if (i < n && gro_rx_head_ok(head, &v)) {
+			gro_run_init(&r, head, rte_be_to_cpu_16(
+					v.uh->dgram_len));
+			bytes = 28u + r.seg_bytes;
+			while (i < n && gro_room(&r, count, bytes, max_segs) &&
+			       gro_continues(&r, pkts[i])) {
+				gro_rx_prefetch(pkts, i, n);
+				*RTE_MBUF_DYNFIELD(tail, link,
+						   struct rte_mbuf **) = pkts[i];
+				tail = pkts[i++];
+				count++;
+				bytes += r.seg_bytes;
+			}
+		}
+		if (count > 1) {
+			*lsk_train_next(tail) = NULL;
+			w->stats.gro.Trains++;
+			w->stats.gro.Merged += count - 1;
+		}
+		w->rx_members[k++] = (uint8_t)(count - 1);
+	}
+	return k;
+}
+
 static void
 gro_reset(struct lsk_gro_table *t)
 {
@@ -416,6 +528,109 @@ gro_reset(struct lsk_gro_table *t)
 	t->n_open = 0;
 	t->n_age = 0;
 	t->age_first = 0;
+}
+
+/*
+ * One datagram through the flow table: opens, joins or closes its flow's
+ * train. Returns true when it stays in the list (at position kept).
+ */
+static bool
+gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
+	struct rte_mbuf *m, uint32_t kept, uint32_t max_segs)
+{
+	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_slot *s;
+	struct gro_view v;
+
+	gro_view(m, &v);
+	if (!gro_shape_ok(m, &v)) {
+		/* not train material; its flow's train ends here */
+		if (gro_has_flow(m, &v))
+			gro_close(t, gro_slot(t, m, &v));
+		return true;
+	}
+	/* datagrams of a flow mostly come back to back */
+	if (*last == NULL || !gro_same_flow(*last, m, &v))
+		*last = gro_slot(t, m, &v);
+	s = *last;
+	if (s->head == NULL) {
+		gro_open(w, s, m, &v, kept, false);
+		return true;
+	}
+	if (!gro_matches(s, &v, max_segs)) {
+		gro_close(t, s);
+		gro_open(w, s, m, &v, kept, false);
+		return true;
+	}
+	/* both checksums are needed only now that a train forms */
+	if (!s->head_checked) {
+		struct gro_view hv;
+
+		gro_view(s->head, &hv);
+		if (!gro_csums_ok(s->head, &hv)) {
+			gro_close(t, s);
+			if (gro_csums_ok(m, &v))
+				gro_open(w, s, m, &v, kept, true);
+			return true;
+		}
+		s->head_checked = true;
+	}
+	if (!gro_csums_ok(m, &v)) {
+		gro_close(t, s);
+		return true;
+	}
+	if (w->stack->gro_merge && !gro_merge(s, m, &v)) {
+		gro_close(t, s);
+		gro_open(w, s, m, &v, kept, true);
+		return true;
+	}
+	gro_join(w, l, s, m, &v);
+	return false;
+}
+
+/*
+ * A train lsk_gro_rx_runs formed before eth_input. With no open train of
+ * its flow it opens one as it is; otherwise its datagrams go through one
+ * by one, joining the open train as far as the rules let them, as if no
+ * run had been formed (the counts of the run are taken back first).
+ * Returns the new kept.
+ */
+static uint32_t
+gro_train_in(struct lsk_worker *w, struct lsk_list *l,
+	     struct lsk_gro_slot **last, struct rte_mbuf *m, uint32_t meta,
+	     uint32_t kept, uint32_t max_segs)
+{
+	uint32_t count = lsk_meta_count(meta);
+	struct lsk_gro_slot *s;
+	struct rte_mbuf *d, *next;
+	struct gro_view v;
+
+	gro_view(m, &v);
+	s = gro_slot(&w->gro, m, &v);
+	*last = s;
+	if (s->head == NULL) {
+		gro_open(w, s, m, &v, kept, true);
+		for (d = m; *lsk_train_next(d) != NULL; d = *lsk_train_next(d))
+			;
+		s->tail = d;
+		s->count = count;
+		s->bytes += (count - 1) * (s->ulen - 8u);
+		l->pkts[kept] = m;
+		l->meta[kept] = meta;
+		return kept + 1;
+	}
+	w->stats.gro.Trains--;
+	w->stats.gro.Merged -= count - 1;
+	meta &= ~LSK_META_COUNT_MASK;
+	for (d = m; d != NULL; d = next) {
+		next = *lsk_train_next(d);
+		if (gro_one(w, l, last, d, kept, max_segs)) {
+			l->pkts[kept] = d;
+			l->meta[kept] = meta;
+			kept++;
+		}
+	}
+	return kept;
 }
 
 void
@@ -440,8 +655,6 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i];
-		struct lsk_gro_slot *s;
-		struct gro_view v;
 
 		if (last != NULL && last->head != NULL && last->head_checked &&
 		    !merge) {
@@ -454,55 +667,14 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 				continue;
 			}
 		}
-		gro_view(m, &v);
-		if (!gro_shape_ok(m, &v)) {
-			/* not train material; its flow's train ends here */
-			if (gro_has_flow(m, &v))
-				gro_close(t, gro_slot(t, m, &v));
-			goto keep;
+		if (unlikely(meta & LSK_META_COUNT_MASK)) {
+			kept = gro_train_in(w, l, &last, m, meta, kept,
+					    max_segs);
+		} else if (gro_one(w, l, &last, m, kept, max_segs)) {
+			l->pkts[kept] = m;
+			l->meta[kept] = meta;
+			kept++;
 		}
-		/* datagrams of a flow mostly come back to back */
-		if (last == NULL || !gro_same_flow(last, m, &v))
-			last = gro_slot(t, m, &v);
-		s = last;
-		if (s->head == NULL) {
-			gro_open(w, s, m, &v, kept, false);
-			goto keep;
-		}
-		if (!gro_matches(s, &v, max_segs)) {
-			gro_close(t, s);
-			gro_open(w, s, m, &v, kept, false);
-			goto keep;
-		}
-		/* both checksums are needed only now that a train forms */
-		if (!s->head_checked) {
-			struct gro_view hv;
-
-			gro_view(s->head, &hv);
-			if (!gro_csums_ok(s->head, &hv)) {
-				gro_close(t, s);
-				if (!gro_csums_ok(m, &v))
-					goto keep;
-				gro_open(w, s, m, &v, kept, true);
-				goto keep;
-			}
-			s->head_checked = true;
-		}
-		if (!gro_csums_ok(m, &v)) {
-			gro_close(t, s);
-			goto keep;
-		}
-		if (w->stack->gro_merge && !gro_merge(s, m, &v)) {
-			gro_close(t, s);
-			gro_open(w, s, m, &v, kept, true);
-			goto keep;
-		}
-		gro_join(w, l, s, m, &v);
-		continue;
-keep:
-		l->pkts[kept] = m;
-		l->meta[kept] = meta;
-		kept++;
 	}
 	l->n = kept;
 	gro_reset(t);

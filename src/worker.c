@@ -127,7 +127,8 @@ static void worker_run_ip4(struct lsk_worker *w);
 
 /* The stages in order, for one list of any length. */
 static void
-worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		  const uint8_t *members)
 {
 	uint16_t done = 0, used;
 	uint64_t t;
@@ -136,8 +137,9 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	 * Linux's lists: rarely more than one round */
 	while (done < n) {
 		t = lsk_stage_begin(w, LSK_STAGE_ETH_INPUT);
-		used = lsk_eth_input(w, pkts + done, n - done, &w->ip4,
-				     &w->arp);
+		used = lsk_eth_input(w, pkts + done, n - done,
+				     members != NULL ? members + done : NULL,
+				     &w->ip4, &w->arp);
 		lsk_stage_end(w, LSK_STAGE_ETH_INPUT, used, t);
 		done += used;
 		if (unlikely(w->arp.n != 0)) {
@@ -235,14 +237,26 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	w->udp4.n = 0;
 	w->icmp4.n = 0;
 	if (w->stack->mode == LSK_MODE_LIST) {
-		worker_run_stages(w, pkts, n);
+		const uint8_t *members = NULL;
+
+		/* runs of a flow become trains before eth_input, which then
+		 * sees each once (`gro merge` copies payloads: not here) */
+		if (w->stack->gro_flows != 0 && !w->stack->gro_merge) {
+			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+
+			n = lsk_gro_rx_runs(w, pkts, n);
+			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
+			pkts = w->rx_heads;
+			members = w->rx_members;
+		}
+		worker_run_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
 			lsk_icmp4_output(w);
 		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		worker_run_stages(w, &pkts[i], 1);
+		worker_run_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
 			lsk_icmp4_output(w);
 		w->ip4.n = 0;

@@ -26,7 +26,7 @@ eth_run_arp(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n,
 		uint32_t i;
 
 		round.n = 0;
-		done += lsk_eth_input(f->worker, pkts + done, n - done, &round,
+		done += lsk_eth_input(f->worker, pkts + done, n - done, NULL, &round,
 				      arp ? arp : &scratch);
 		for (i = 0; i < round.n; i++)
 			lsk_list_push(out, round.pkts[i], round.meta[i]);
@@ -238,12 +238,12 @@ test_arp_split(void **state)
 	arp.n = 0;
 	/* one call ends the list at the ARP that follows IPv4 */
 	out.n = 0;
-	assert_int_equal(lsk_eth_input(f->worker, pkts, 3, &out, &arp), 2);
+	assert_int_equal(lsk_eth_input(f->worker, pkts, 3, NULL, &out, &arp), 2);
 	assert_int_equal(out.n, 1);
 	assert_int_equal(arp.n, 1);
-	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, &out, &arp), 0);
+	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, &out, &arp), 0);
 	out.n = 0;
-	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, &out, &arp), 1);
+	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, &out, &arp), 1);
 	out.pkts[0] = pkts[1];
 	out.n = 1;
 	assert_int_equal(out.n, 1);
