@@ -468,8 +468,8 @@ gro_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 	if (i + GRO_RX_AHEAD < n)
 		rte_prefetch0(pkts[i + GRO_RX_AHEAD]);
 	if (i + GRO_RX_AHEAD / 2 < n)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + GRO_RX_AHEAD / 2],
-					       void *));
+		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + GRO_RX_AHEAD / 2],
+						    void *), 1, 3);
 }
 
 uint16_t
@@ -482,7 +482,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	for (; i < n && i < GRO_RX_AHEAD; i++)
 		rte_prefetch0(pkts[i]);
 	for (i = 0; i < n && i < GRO_RX_AHEAD / 2; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
 	i = 0;
 	while (i < n) {
 		struct rte_mbuf *head, *tail;
