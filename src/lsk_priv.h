@@ -380,7 +380,7 @@ struct lsk_gro_table {
 	uint16_t touched[LSK_BURST_MAX];
 	struct lsk_gro_age age[LSK_BURST_MAX];
 	struct lsk_gro_slot slots[LSK_GRO_SLOTS];
-	bool no_trains;		/* the last burst made none: runs are rare */
+	bool no_runs;		/* lsk_gro_rx_runs found none last time */
 	uint32_t rx_probe;	/* bursts since, for lsk_gro_rx_runs tries */
 	/* the repeat check (lsk_gro_note): list number << 32 | flow hash */
 	uint32_t seen_list;

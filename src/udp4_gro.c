@@ -655,9 +655,13 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i];
+		struct gro_view v;
 
+		/* the flow of the datagram before, whose train is open:
+		 * try the run (frames shorter than a key fail it there) */
+		gro_view(m, &v);
 		if (last != NULL && last->head != NULL && last->head_checked &&
-		    !merge) {
+		    !merge && gro_same_flow(last, m, &v)) {
 			uint32_t next = gro_run_train(w, l, last, i, max_segs);
 
 			if (next == l->n)

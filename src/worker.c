@@ -125,7 +125,7 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 
 static void worker_run_ip4(struct lsk_worker *w);
 
-/* bursts between two tries of lsk_gro_rx_runs while no train forms;
+/* bursts between two tries of lsk_gro_rx_runs while it finds no run;
  * prime, so the tries do not always fall on the bursts whose stages are
  * timed (one in LSK_STAGE_SAMPLE) */
 #define GRO_RX_PROBE 61
@@ -243,27 +243,27 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	w->icmp4.n = 0;
 	if (w->stack->mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
-		const uint64_t merged = w->stats.gro.Merged;
 
 		/*
 		 * Runs of a flow become trains before eth_input, which then
 		 * sees each once (`gro merge` copies payloads: not here).
-		 * udp4_gro makes the same trains without this pass, so it is
-		 * skipped while trains do not form (traffic of many flows),
-		 * but for one burst in GRO_RX_PROBE to notice when they do.
+		 * udp4_gro makes the same trains without this pass, so while
+		 * it finds no run (flows interleaved, or many flows) it is
+		 * tried on one burst in GRO_RX_PROBE only.
 		 */
 		if (w->stack->gro_flows != 0 && !w->stack->gro_merge &&
-		    (!w->gro.no_trains ||
+		    (!w->gro.no_runs ||
 		     ++w->gro.rx_probe % GRO_RX_PROBE == 0)) {
 			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
 
-			n = lsk_gro_rx_runs(w, pkts, n);
 			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
+			w->gro.no_runs = heads == n;
+			n = heads;
 			pkts = w->rx_heads;
 			members = w->rx_members;
 		}
 		worker_run_stages(w, pkts, n, members);
-		w->gro.no_trains = w->stats.gro.Merged == merged;
 		if (unlikely(w->icmp_out.n))
 			lsk_icmp4_output(w);
 		lsk_frag_free_death_row(w);
