@@ -27,6 +27,11 @@ router find each other with ARP. It runs twice on the same hosts:
    PMD joins a PACKET_FANOUT group with PACKET_FANOUT_FLAG_DEFRAG, so the
    kernel reassembles IPv4 fragments before listack sees them and cuts the
    result to the 2 KiB ring frame (listack then counts InTruncatedPkts).
+3. net_tap ports with `gro fraglist`, the two tap devices moved into
+   hosts of their own (same addresses): the tap PMD verifies checksums
+   and flags them as a NIC does, so back-to-back datagrams of a
+   UDP_SEGMENT send cross listack as trains; the server must get all 60
+   whole and in order, and the gro/gso counters must show trains.
 
 Output: one line per check, `PASS name` or `FAIL name: reason`, then
 `N passed, N failed` as the last line; exit status 1 if any check failed.
@@ -218,6 +223,11 @@ class Env:
         self.srv = "lsk-srv-%d" % pid
         self.veth_c = "lskc%d" % pid            # root side, port 0
         self.veth_s = "lsks%d" % pid            # root side, port 1
+        # run 3: net_tap ports, moved into hosts of their own
+        self.tap_c = "lsktc%d" % pid
+        self.tap_s = "lskts%d" % pid
+        self.tap_cli = "lsk-tcli-%d" % pid
+        self.tap_srv = "lsk-tsrv-%d" % pid
         self.prefix = "lsk-netns-%d" % pid
         self.tmp = tempfile.mkdtemp(prefix="lsk-netns-")
         self.stats = None
@@ -286,24 +296,44 @@ class Env:
             self.ns(ns, ["ip", "link", "set", peer, "name", "eth0"])
         for ns, addr, gw in ((self.cli, CLIENT_IP, GW_CLIENT),
                              (self.srv, SERVER_IP, GW_SERVER)):
-            for conf in ("all", "default"):
-                self.no_ipv6(ns, conf)
-            self.ns(ns, ["ip", "link", "set", "lo", "up"])
-            self.ns(ns, ["ip", "link", "set", "eth0", "mtu", "1500"])
-            # without this, veth hands AF_PACKET UDP with a partial
-            # checksum and GSO sends as one oversized frame
-            self.ns(ns, ["ethtool", "-K", "eth0", "tx", "off"])
-            self.ns(ns, ["ip", "addr", "add", addr + "/24", "dev", "eth0"])
-            self.ns(ns, ["ip", "link", "set", "eth0", "up"])
-            self.ns(ns, ["ip", "route", "add", "default", "via", gw])
+            self.host_up(ns, "eth0", addr, gw)
         for dev in (self.veth_c, self.veth_s):
             self.no_ipv6(None, dev)
             self.run(["ethtool", "-K", dev, "gro", "off"], check=False)
             self.run(["ip", "link", "set", dev, "mtu", "1500", "up"])
 
-    def start_router(self, pmd):
-        """Start listack-fwd on the two root-side veth ends with pmd
-        (af_packet or pcap); None when it is up, else what went wrong."""
+    def host_up(self, ns, dev, addr, gw):
+        """A Linux host in ns on dev: IPv4 only, addr/24, default via gw."""
+        for conf in ("all", "default"):
+            self.no_ipv6(ns, conf)
+        self.ns(ns, ["ip", "link", "set", "lo", "up"])
+        self.ns(ns, ["ip", "link", "set", dev, "mtu", "1500"])
+        # without this, veth hands AF_PACKET UDP with a partial checksum
+        # and GSO sends as one oversized frame (and a tap gets frames
+        # whose checksum the kernel left to the device)
+        self.ns(ns, ["ethtool", "-K", dev, "tx", "off"])
+        self.ns(ns, ["ip", "addr", "add", addr + "/24", "dev", dev])
+        self.ns(ns, ["ip", "link", "set", dev, "up"])
+        self.ns(ns, ["ip", "route", "add", "default", "via", gw])
+
+    def tap_hosts(self):
+        """Move listack-fwd's two tap devices into hosts of their own
+        (the client and server of run 3) and make those the hosts the
+        checks use."""
+        for ns, dev, addr, gw in ((self.tap_cli, self.tap_c, CLIENT_IP,
+                                   GW_CLIENT),
+                                  (self.tap_srv, self.tap_s, SERVER_IP,
+                                   GW_SERVER)):
+            self.run(["ip", "netns", "add", ns])
+            self.made_ns.append(ns)
+            self.run(["ip", "link", "set", dev, "netns", ns])
+            self.host_up(ns, dev, addr, gw)
+        self.cli, self.srv = self.tap_cli, self.tap_srv
+
+    def start_router(self, pmd, extra_conf=""):
+        """Start listack-fwd with pmd (af_packet or pcap on the two
+        root-side veth ends, or tap: two tap devices of its own); None when
+        it is up, else what went wrong."""
         self.run_no += 1
         tag = "%d-%s" % (self.run_no, pmd)
         self.stats = os.path.join(self.tmp, "stats-%s.json" % tag)
@@ -315,17 +345,22 @@ class Env:
                     "address add %s/24 port 1\n"
                     "port 1 mtu %d\n"
                     "udp listen %s:7 echo\n"
-                    % (GW_CLIENT, GW_SERVER, EGRESS_MTU, GW_CLIENT))
+                    % (GW_CLIENT, GW_SERVER, EGRESS_MTU, GW_CLIENT)
+                    + extra_conf)
+        ifaces = (self.veth_c, self.veth_s)
         if pmd == "af_packet":
             vdev = ("net_af_packet%d,iface={0},qpairs=1,blocksz=4096,"
                     "framesz=2048,framecnt=1024,qdisc_bypass=1")
+        elif pmd == "tap":
+            vdev = "net_tap%d,iface={0}"
+            ifaces = (self.tap_c, self.tap_s)
         else:
             vdev = "net_pcap%d,rx_iface_in={0},tx_iface={0}"
         argv = [self.fwd, "-l", "0-1", "--no-huge", "--no-pci", "-m", "1024",
                 "--no-telemetry", "--file-prefix",
                 "%s-%d" % (self.prefix, self.run_no),
-                "--vdev=" + (vdev % 0).format(self.veth_c),
-                "--vdev=" + (vdev % 1).format(self.veth_s),
+                "--vdev=" + (vdev % 0).format(ifaces[0]),
+                "--vdev=" + (vdev % 1).format(ifaces[1]),
                 "--", "--config", conf, "--stats-json", self.stats]
         if self.verbose:
             print("  $ " + " ".join(argv), flush=True)
@@ -595,6 +630,18 @@ def check_udp_gso(env):
     return compare(sent, got, "UDP_SEGMENT 1000, 3000-byte send")
 
 
+def check_udp_gso_trains(env):
+    """60 datagrams from one UDP_SEGMENT send: back to back, so listack
+    (gro fraglist) forwards them as trains; the server must get each one
+    whole and in order."""
+    sent, got, err = send_and_collect(env, 5005, {"mode": "gso", "gso": 1000,
+                                                  "len": 60000, "seed": 5},
+                                      60)
+    if err:
+        return err
+    return compare(sent, got, "UDP_SEGMENT 1000, 60000-byte send")
+
+
 def server_reasm_oks(env):
     r = env.ns(env.srv, ["nstat", "-az", "IpReasmOKs"], check=False)
     m = re.search(r"IpReasmOKs\s+(\d+)", r.stdout)
@@ -828,6 +875,25 @@ def main():
                 ("stats-mbufs", "mbufs_in_use", "==", 0),
                 ("stats-frag-oks", "ip.FragOKs", ">=", 1),
                 ("stats-frag-creates", "ip.FragCreates", ">=", 2),
+            ), args.verbose)
+
+        # ---- run 3: net_tap ports and fraglist GRO ------------------
+        # The tap PMD verifies checksums and says so in the mbuf flags,
+        # as sfc does: runs of a flow become trains before eth_input
+        # (the path af_packet and pcap, which set no flags, never take).
+        err = env.start_router("tap", "gro fraglist\n")
+        if err:
+            record("router-start-tap", err)
+        else:
+            env.tap_hosts()
+            run_check("tap-ping-server", check_ping_server, env)
+            run_check("tap-udp-to-server", check_udp_to_server, env)
+            run_check("tap-udp-gso-trains", check_udp_gso_trains, env)
+            stop_and_count(env, record, "-tap", (
+                ("stats-mbufs", "mbufs_in_use", "==", 0),
+                ("stats-gro-trains", "gro.Trains", ">=", 1),
+                ("stats-gro-merged", "gro.Merged", ">=", 1),
+                ("stats-gso-segments", "gso.Segments", ">=", 2),
             ), args.verbose)
     except SystemExit:
         pass
