@@ -35,20 +35,6 @@ static const struct rte_ether_addr zero_mac;
 #define H8 UNIT_IPV4(10, 0, 0, 8)
 #define C7 UNIT_IPV4(10, 0, 1, 7)	/* a host on P1's subnet */
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 /* The 42 bytes of an ARP frame, as arp_mbuf makes them. */
 static void
 arp_bytes(uint8_t *b, uint16_t op, const struct rte_ether_addr *eth_dst,

@@ -17,13 +17,6 @@
 #define IP(b) ((b) + UNIT_ETH_LEN)
 #define UDP(b) ((b) + UNIT_ETH_LEN + 20)
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 static int
 gro_setup(void **state)
 {

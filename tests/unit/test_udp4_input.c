@@ -15,13 +15,6 @@
 #define IP(b) ((b) + UNIT_ETH_LEN)
 #define UDP(b) ((b) + UNIT_ETH_LEN + 20)
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 /* A datagram from A on P0 to dst:dport with payload_len bytes. */
 static void
 dgram(struct unit_pkt *p, uint32_t dst, uint16_t dport, uint16_t payload_len)

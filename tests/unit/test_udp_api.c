@@ -23,18 +23,6 @@
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)get16(p) << 16 | get16(p + 2);
-}
-
 static double
 now_ms(void)
 {

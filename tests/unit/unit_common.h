@@ -94,6 +94,54 @@ struct rte_mbuf *unit_pkt_mbuf(const struct unit_pkt *p);
  * two segments after first_len bytes. */
 struct rte_mbuf *unit_mbuf_from_bytes(const void *buf, size_t len,
 				      uint16_t port);
+/* Big-endian fields of a frame being built or read. */
+static inline void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static inline uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+/* One's complement sum of big-endian 16-bit words, not folded. */
+static inline uint32_t
+sum16(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+static inline uint16_t
+fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
 /*
  * When set, mbufs made from bytes carry the checksum flags a NIC that
  * verifies IPv4 and UDP checksums would set (GOOD or BAD; none for what
