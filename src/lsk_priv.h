@@ -706,7 +706,7 @@ bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
 
 /* The per-worker route cache (route_cache.c). */
 struct lsk_route_cache;
-void lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
+void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 			    uint64_t *nh, uint32_t n);
 void lsk_route_cache_sync(struct lsk_worker *w);
 void lsk_route_cache_free(struct lsk_route_cache *c);

@@ -106,7 +106,7 @@ rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t b,
 
 /* Next hops for dst[0..n): cached ones, the misses from one FIB lookup. */
 void
-lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
+lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		       uint64_t *nh, uint32_t n)
 {
 	struct lsk_route_cache *c = w->rcache;
@@ -124,8 +124,7 @@ lsk_route_cache_lookup(struct lsk_worker *w, const uint32_t *dst,
 	if (unlikely(c->bypass != 0)) {
 		c->bypass--;
 		w->stats.route_cache.Bypassed += n;
-		rte_fib_lookup_bulk(t->fib, (uint32_t *)(uintptr_t)dst, nh,
-				    (int)n);
+		rte_fib_lookup_bulk(t->fib, dst, nh, (int)n);
 		return;
 	}
 	for (i = 0; i < n; i++) {

@@ -538,18 +538,18 @@ gro_reset(struct lsk_gro_table *t)
 }
 
 /*
- * One datagram through the flow table: opens, joins or closes its flow's
- * train. Returns true when it stays in the list (at position kept).
+ * One datagram (seen through v) through the flow table: opens, joins or
+ * closes its flow's train. Returns true when it stays in the list (at
+ * position kept).
  */
 static bool
 gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
-	struct rte_mbuf *m, uint32_t kept, uint32_t max_segs)
+	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
+	uint32_t max_segs)
 {
 	struct lsk_gro_table *t = &w->gro;
 	struct lsk_gro_slot *s;
-	struct gro_view v;
 
-	gro_view(m, &v);
 	if (!gro_shape_ok(m, &v)) {
 		/* not train material; its flow's train ends here */
 		if (gro_has_flow(m, &v))
@@ -631,7 +631,8 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
-		if (gro_one(w, l, last, d, kept, max_segs)) {
+		gro_view(d, &v);
+		if (gro_one(w, l, last, d, v, kept, max_segs)) {
 			l->pkts[kept] = d;
 			l->meta[kept] = meta;
 			kept++;
@@ -681,7 +682,7 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		if (unlikely(meta & LSK_META_COUNT_MASK)) {
 			kept = gro_train_in(w, l, &last, m, meta, kept,
 					    max_segs);
-		} else if (gro_one(w, l, &last, m, kept, max_segs)) {
+		} else if (gro_one(w, l, &last, m, v, kept, max_segs)) {
 			l->pkts[kept] = m;
 			l->meta[kept] = meta;
 			kept++;
