@@ -115,51 +115,66 @@ lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
 }
 
 /*
+ * Is the forwarded head (TTL already lowered) still as its members were
+ * received: same TOS, TTL one less, same addresses and ports?
+ */
+static inline bool
+gso_head_as_received(const struct rte_ipv4_hdr *hip,
+		     struct rte_mbuf *member)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(member,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)(ip + 1);
+	const struct rte_udp_hdr *huh = (const struct rte_udp_hdr *)(hip + 1);
+
+	return ip->time_to_live == (uint8_t)(hip->time_to_live + 1) &&
+	       ip->type_of_service == hip->type_of_service &&
+	       ip->src_addr == hip->src_addr && ip->dst_addr == hip->dst_addr &&
+	       lsk_udp_ports(uh) == lsk_udp_ports(huh);
+}
+
+/*
  * The common case, a train forwarded out of a port: unchained and queued
- * in one walk. A member whose TOS, TTL, addresses and ports are the
- * head's as received (nothing but forwarding touched the head) gets the
- * head's Ethernet addresses and the same TTL update; others take
- * gso_replicate. The TX buffer's count stays in a register.
+ * in one walk. Members joined only when their TOS, TTL, addresses and
+ * ports equalled the head's, so one member tells for all whether a stage
+ * rewrote the head after that: if not (forwarding alone touched it), each
+ * member takes the head's Ethernet addresses and TTL and the very checksum
+ * update the head got; if so, gso_replicate carries the rewrite over.
+ * The TX buffer's count stays in a register.
  */
 static void
 gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
 	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
 	const struct rte_ipv4_hdr *hip = (const void *)(hp + RTE_ETHER_HDR_LEN);
-	/* the member's bytes 15-37 before forwarding, as far as they must
-	 * match: TOS, then TTL (head's + 1), then addresses and ports */
-	const uint8_t tos = hip->type_of_service;
-	const uint8_t ttl = (uint8_t)(hip->time_to_live + 1);
 	struct lsk_txbuf *b = &w->tx[port];
 	struct rte_mbuf *m = *lsk_train_next(head), *next;
 	/* the link's offset in a register: the header stores below could
 	 * alias the global as far as the compiler knows */
 	const int link = lsk_train_next_offset;
-	uint64_t macs_lo, addrs, segs = 1;
-	uint32_t macs_hi, ports;
+	const uint8_t ttl = hip->time_to_live;
+	const bool as_received = m != NULL && gso_head_as_received(hip, m);
+	uint64_t macs_lo, segs = 1;
+	uint32_t macs_hi;
 	uint16_t n;
 
 	memcpy(&macs_lo, hp, 8);
 	memcpy(&macs_hi, hp + 8, 4);
-	memcpy(&addrs, &hip->src_addr, 8);
-	memcpy(&ports, hp + LSK_GRO_KEY_OFF + 8, 4);
 	*lsk_train_next(head) = NULL;
 	lsk_tx_enqueue(w, port, head);
 	n = b->n;
 	for (; m != NULL; m = next) {
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		struct rte_ipv4_hdr *ip = (void *)(p + RTE_ETHER_HDR_LEN);
-		uint64_t a;
-		uint32_t pt;
 
 		next = *RTE_MBUF_DYNFIELD(m, link, struct rte_mbuf **);
-		memcpy(&a, &ip->src_addr, 8);
-		memcpy(&pt, p + LSK_GRO_KEY_OFF + 8, 4);
-		if (likely(a == addrs && pt == ports && ip->time_to_live == ttl &&
-			   ip->type_of_service == tos)) {
+		if (likely(as_received)) {
+			uint32_t check = ip->hdr_checksum + RTE_BE16(0x0100);
+
 			memcpy(p, &macs_lo, 8);
 			memcpy(p + 8, &macs_hi, 4);
-			lsk_ip4_decrease_ttl(ip);
+			ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
+			ip->time_to_live = ttl;
 		} else {
 			gso_replicate((const struct rte_ether_hdr *)hp, m);
 		}

@@ -20,6 +20,9 @@
  * tight loop for datagrams that continue the train just grown. All three
  * make the same trains.
  */
+#include <assert.h>
+#include <stddef.h>
+
 #include <rte_byteorder.h>
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
@@ -336,73 +339,116 @@ gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 }
 
 /*
- * Bytes of a frame [0, 48) that must equal the head's for a datagram of
- * the same length to join, one bit a byte: the Ethernet header, then of
- * IPv4 all but the ID (18-19) and the checksum (24-25), then the ports
- * and UDP length (34-39). The head passed gro_shape_ok, so equal bytes
- * make the datagram pass it too.
+ * A run is compared 16 bytes at a time with the head: per byte 0xff
+ * where equal, or-ed with 0xff where the byte may differ, and-ed
+ * together; the datagram continues the run when all 16 bytes are 0xff.
+ *
+ * The frame's first 48 bytes: the Ethernet header, IPv4 but for the ID
+ * (18-19) and the checksum (24-25), then the ports and UDP length (34-39);
+ * the UDP checksum and the payload (40-47) may differ. The head passed
+ * gro_shape_ok, so equal bytes make the datagram pass it too.
+ *
+ * The mbuf's bytes 16-47: data_off, refcnt, nb_segs, port, ol_flags,
+ * packet_type, pkt_len, data_len and vlan_tci must equal the head's (one
+ * segment, the same length and port, the checksum flags the PMD set);
+ * the RSS hash (44-47) may differ.
  */
-#define GRO_SAME_MASK (0xffffffffffull & ~(0x3ull << 18) & ~(0x3ull << 24))
+#define GRO_MBUF_CMP_OFF 16
 
-static inline uint64_t
-gro_same_bytes(const uint8_t *p, __m128i h0, __m128i h1, __m128i h2)
-{
-	uint64_t e0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)p), h0));
-	uint64_t e1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 16)), h1));
-	uint64_t e2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 32)), h2));
-
-	return e0 | e1 << 16 | e2 << 32;
-}
+static_assert(offsetof(struct rte_mbuf, data_off) == GRO_MBUF_CMP_OFF &&
+	      offsetof(struct rte_mbuf, ol_flags) == 24 &&
+	      offsetof(struct rte_mbuf, pkt_len) == 36 &&
+	      offsetof(struct rte_mbuf, data_len) == 40 &&
+	      offsetof(struct rte_mbuf, vlan_tci) == 42 &&
+	      offsetof(struct rte_mbuf, hash) == 44,
+	      "the run compare assumes DPDK 22.11's mbuf layout");
 
 /* What a datagram must share with a train's head to continue it. */
 struct gro_run {
-	__m128i h0, h1, h2;	/* the head's first 48 bytes */
-	uint32_t pkt_len;
+	__m128i h0, h1, h2;	/* the head's frame bytes 0-47 */
+	__m128i m0, m1;		/* the head's mbuf bytes 16-47 */
+	__m128i any_h1, any_h2, any_m1;	/* 0xff: may differ */
 	uint32_t seg_bytes;	/* UDP payload of each datagram */
-	uint16_t port;
 };
 
 static inline void
 gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
 {
 	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
+	const uint8_t *mp = (const uint8_t *)head + GRO_MBUF_CMP_OFF;
 
 	r->h0 = _mm_loadu_si128((const __m128i *)hp);
 	r->h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
 	r->h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
-	r->pkt_len = head->pkt_len;
+	r->m0 = _mm_loadu_si128((const __m128i *)mp);
+	r->m1 = _mm_loadu_si128((const __m128i *)(mp + 16));
+	r->any_h1 = _mm_setr_epi8(0, 0, -1, -1, 0, 0, 0, 0, -1, -1,
+				  0, 0, 0, 0, 0, 0);
+	r->any_h2 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1,
+				  -1, -1, -1, -1);
+	r->any_m1 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+				  -1, -1, -1, -1);
 	r->seg_bytes = ulen - 8u;
-	r->port = head->port;
 }
 
 /*
  * Does m continue the train: the head's headers but for IP ID and
- * checksums, the same length and port, checksums the PMD vouched for
- * (GOOD for both; NONE, both bits, also means verified)?
+ * checksums, the head's mbuf fields (so the checksum flags the PMD set
+ * on the head: GOOD, or NONE, both bits, which also means verified), and
+ * a UDP checksum that is not zero?
  */
 static inline bool
 gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
 {
-	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	const uint8_t *mp = (const uint8_t *)m + GRO_MBUF_CMP_OFF;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	__m128i eq;
+	uint16_t udp_cksum;
 
-	return m->pkt_len == r->pkt_len && m->data_len == r->pkt_len &&
-	       m->nb_segs == 1 && m->port == r->port &&
-	       (m->ol_flags & good) == good && (p[40] | p[41]) != 0 &&
-	       (gro_same_bytes(p, r->h0, r->h1, r->h2) & GRO_SAME_MASK) ==
-	       GRO_SAME_MASK;
+	eq = _mm_and_si128(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)mp), r->m0),
+		_mm_or_si128(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(mp + 16)), r->m1),
+			r->any_m1));
+	eq = _mm_and_si128(eq, _mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)p), r->h0));
+	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 16)), r->h1),
+		r->any_h1));
+	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 32)), r->h2),
+		r->any_h2));
+	memcpy(&udp_cksum, p + 40, sizeof(udp_cksum));
+	return _mm_movemask_epi8(eq) == 0xffff && udp_cksum != 0;
 }
 
-/* Room in a train of count datagrams holding bytes for one more? */
-static inline bool
+/*
+ * How many more datagrams a train of count datagrams holding bytes can
+ * take: at most max_segs in all, and each addition must leave head and
+ * members below 64 KiB (bytes + 28 + seg_bytes < GRO_MAX_BYTES).
+ */
+static inline uint32_t
 gro_room(const struct gro_run *r, uint32_t count, uint32_t bytes,
 	 uint32_t max_segs)
 {
-	return count < max_segs && bytes + 28u + r->seg_bytes < GRO_MAX_BYTES;
+	uint32_t by_count = count < max_segs ? max_segs - count : 0;
+	uint32_t need = bytes + 28u + r->seg_bytes, by_bytes;
+
+	if (need >= GRO_MAX_BYTES)
+		return 0;
+	/* gro_shape_ok: a train's datagrams carry payload */
+	by_bytes = (GRO_MAX_BYTES - 1u - need) / r->seg_bytes + 1u;
+	return RTE_MIN(by_count, by_bytes);
+}
+
+/* The checksum flags of a datagram whose checksums were verified. */
+static inline bool
+gro_flags_good(const struct rte_mbuf *m)
+{
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+
+	return (m->ol_flags & good) == good;
 }
 
 /*
@@ -417,23 +463,25 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 {
 	const int link = lsk_train_next_offset;
 	const uint32_t start = i;
-	uint32_t count = s->count, bytes = s->bytes, joined;
 	struct rte_mbuf *tail = s->tail;
+	uint32_t end, joined;
 	struct gro_run r;
 
+	/* the head's flags are the template: they must say verified (a
+	 * software check records them so) */
+	if (!gro_flags_good(s->head))
+		return i;
 	gro_run_init(&r, s->head, s->ulen);
-	for (; i < l->n; i++) {
+	end = RTE_MIN(l->n, i + gro_room(&r, s->count, s->bytes, max_segs));
+	for (; i < end; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 
 		/* a train formed before eth_input takes the general path */
-		if (!gro_room(&r, count, bytes, max_segs) ||
-		    (l->meta[i] & LSK_META_COUNT_MASK) != 0 ||
+		if ((l->meta[i] & LSK_META_COUNT_MASK) != 0 ||
 		    !gro_continues(&r, m))
 			break;
 		*RTE_MBUF_DYNFIELD(tail, link, struct rte_mbuf **) = m;
 		tail = m;
-		count++;
-		bytes += r.seg_bytes;
 	}
 	joined = i - start;
 	if (joined != 0) {
@@ -441,8 +489,8 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 		if (s->count == 1)
 			w->stats.gro.Trains++;
 		s->tail = tail;
-		s->count = count;
-		s->bytes = bytes;
+		s->count += joined;
+		s->bytes += joined * r.seg_bytes;
 		l->meta[s->list_idx] += joined << LSK_META_COUNT_SHIFT;
 		w->stats.gro.Merged += joined;
 	}
@@ -453,10 +501,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 static inline bool
 gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
 {
-	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-
-	if (m->data_len < GRO_HDRS || (m->ol_flags & good) != good)
+	if (m->data_len < GRO_HDRS || !gro_flags_good(m))
 		return false;
 	gro_view(m, v);
 	return v->eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
@@ -493,7 +538,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	i = 0;
 	while (i < n) {
 		struct rte_mbuf *head, *tail;
-		uint32_t count = 1, bytes;
+		uint32_t count = 1;
 		struct gro_view v;
 		struct gro_run r;
 
@@ -501,17 +546,18 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		head = tail = pkts[i++];
 		w->rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
+			uint32_t end;
+
 			gro_run_init(&r, head, rte_be_to_cpu_16(
 					v.uh->dgram_len));
-			bytes = 28u + r.seg_bytes;
-			while (i < n && gro_room(&r, count, bytes, max_segs) &&
-			       gro_continues(&r, pkts[i])) {
+			end = RTE_MIN((uint32_t)n, i + gro_room(&r, 1,
+					28u + r.seg_bytes, max_segs));
+			while (i < end && gro_continues(&r, pkts[i])) {
 				gro_rx_prefetch(pkts, i, n);
 				*RTE_MBUF_DYNFIELD(tail, link,
 						   struct rte_mbuf **) = pkts[i];
 				tail = pkts[i++];
 				count++;
-				bytes += r.seg_bytes;
 			}
 		}
 		if (count > 1) {

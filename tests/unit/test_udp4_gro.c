@@ -686,6 +686,48 @@ test_runs_through_worker(void **state)
 }
 
 
+/* n datagrams of one flow with size-byte payloads through the worker:
+ * the gro counters it added, and every datagram out in order. */
+static void
+limits_through_worker(struct unit_fixture *f, unsigned int n, uint16_t size,
+		      uint64_t trains, uint64_t merged)
+{
+	struct rte_mbuf *pkts[130];
+	struct lsk_stats before = unit_stats(f), after;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct unit_pkt p;
+
+		flow_pkt(&p, size, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, (uint16_t)n);
+	after = unit_stats(f);
+	assert_int_equal(after.gro.Trains - before.gro.Trains, trains);
+	assert_int_equal(after.gro.Merged - before.gro.Merged, merged);
+	assert_int_equal(f->tx.n[UNIT_P1], n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(rte_be_to_cpu_16(unit_ip4(
+			f->tx.pkts[UNIT_P1][i])->packet_id), i + 1);
+	unit_tx_free(f);
+}
+
+/* D5 and D6 when the runs form before eth_input (NIC checksums) or in
+ * udp4_gro: the same trains as test_segs_limit and test_64k_limit. */
+static void
+test_limits_through_worker(void **state)
+{
+	struct unit_fixture *f = *state;
+
+	limits_through_worker(f, 130, 1000, 3, 127);	/* 64, 64, 2 */
+	limits_through_worker(f, 100, 1472, 3, 97);	/* 44, 44, 12 */
+	limits_through_worker(f, 128, 1024, 3, 125);	/* 63, 63, 2 */
+	unit_cmd(f, "gro fraglist flows 64 segs 8");
+	limits_through_worker(f, 20, 1000, 3, 17);	/* 8, 8, 4 */
+}
+
 /* Feed the same bytes to a GRO-off and a GRO-on fixture. */
 static void
 feed_both(struct unit_fixture *off, struct unit_fixture *on,
@@ -970,6 +1012,7 @@ gro_setup_nic(void **state)
 	T(test_no_repeat), \
 	T(test_ttl1_in_and_as_train), \
 	T(test_runs_through_worker), \
+	T(test_limits_through_worker), \
 	T(test_counters_and_plain_endpoint), \
 	T(test_gro_endpoint), \
 	T(test_gro_endpoint_full)
