@@ -53,6 +53,7 @@ struct bench_opts {
 	const char *variants;		/* comma list to run; NULL = all */
 	bool flows_given, size_given, routes_given;
 	bool drain_worker;		/* udp-local: drain in the worker loop */
+	bool rx_scattered;		/* ring feed: --rx-order scattered */
 	unsigned int repeat;		/* rounds of all the variants */
 };
 

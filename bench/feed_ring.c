@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@
 #define RX_RING_SIZE 1024u	/* as a NIC's RX descriptor ring */
 #define TX_RING_SIZE 2048u
 #define GEN_BURST 64u
+static_assert(GEN_BURST >= BENCH_BURST, "generator arrays also take drained bursts");
 #define CHECK_FIRST_BURSTS 4
 #define CHECK_EVERY 16		/* bursts between spot checks */
 
@@ -70,6 +72,7 @@ struct ring_feed {
 	uint32_t rss;			/* the RSS hash of gen_next's flow */
 	uint64_t ol_flags;		/* what the "PMD" flags on RX */
 	uint64_t drain_calls;		/* bench_drain_ep bursts */
+	uint32_t shuffle;		/* --rx-order scattered's state */
 };
 
 /* The next packet's fields and IP ID, by the variant's plan. */
@@ -163,6 +166,7 @@ ring_init(struct bench_feed *f)
 	 * with a batch being rewritten, the next one prefetched and a
 	 * burst or two at the worker */
 	rf->population = RX_RING_SIZE - 1 + 2 * GEN_BURST + 2 * BENCH_BURST;
+	rf->shuffle = 2463534242u;	/* xorshift32 needs a non-zero seed */
 	rf->mbuf_to_data = (uint32_t)(sizeof(struct rte_mbuf) +
 				      rte_pktmbuf_priv_size(f->pool) +
 				      RTE_PKTMBUF_HEADROOM);
@@ -444,7 +448,8 @@ ring_drive_fill(struct bench_feed *f, struct bench_run *run)
 	const unsigned int batch = f->variant->recv_batch;
 	struct rte_ring *rx = rf->rx[0];
 	struct lsk_udp_msg msgs[BENCH_BURST];
-	struct rte_mbuf *m[BENCH_BURST];
+	/* filled GEN_BURST at a time, drained BENCH_BURST at a time */
+	struct rte_mbuf *m[GEN_BURST];
 	uint64_t start = rte_rdtsc();
 	uint64_t warm_end = start + (uint64_t)(f->opts->warmup * hz);
 	uint64_t end = warm_end + (uint64_t)(f->opts->seconds * hz);
@@ -544,6 +549,32 @@ ring_drive_fill(struct bench_feed *f, struct bench_run *run)
 }
 
 /*
+ * --rx-order scattered: a burst in shuffled order (Fisher-Yates with a
+ * fixed-seed xorshift), so that the mbufs' addresses follow no stride the
+ * worker's hardware prefetcher could pick up, as when a NIC refills its
+ * ring from a mempool cache. By default the mbufs come back in the order
+ * the worker sent them, which is often address order.
+ */
+static void
+scatter(struct ring_feed *rf, struct rte_mbuf **b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = n - 1; i > 0; i--) {
+		unsigned int j;
+		struct rte_mbuf *x;
+
+		rf->shuffle ^= rf->shuffle << 13;
+		rf->shuffle ^= rf->shuffle >> 17;
+		rf->shuffle ^= rf->shuffle << 5;
+		j = rf->shuffle % (i + 1);
+		x = b[i];
+		b[i] = b[j];
+		b[j] = x;
+	}
+}
+
+/*
  * The generator loop. Forwarded mbufs come back with their lines in the
  * worker's cache: each batch is dequeued and prefetched one round before
  * it is rewritten, so the transfers overlap the rewriting of the batch
@@ -593,6 +624,8 @@ ring_drive(struct bench_feed *f, struct bench_run *run)
 			ring_recycle(f, rf, b, got, bursts++);
 		if (got < n && n_next == 0 && rte_ring_empty(back))
 			got += ring_fresh(f, rf, b + got, n - got);
+		if (got && f->opts->rx_scattered)
+			scatter(rf, b, got);
 		if (got)
 			rte_ring_sp_enqueue_bulk(rx, (void **)b, got, NULL);
 	}

@@ -7,6 +7,7 @@
  *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap]
  *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
  *       [--variant NAME[,NAME...]] [--drain main|worker] [--repeat N]
+ *       [--rx-order returned|scattered]
  *
  * With no port on the EAL command line the bench makes its own (feed ring
  * or pcap); with ports it is the device under test and measures what
@@ -82,12 +83,19 @@ usage(const char *prog)
 		" [--pcap FILE] [--config FILE]\n"
 		"         [--variant NAME[,NAME...]] [--drain main|worker]"
 		" [--repeat N]\n"
+		"         [--rx-order returned|scattered]\n"
 		"--repeat N: run the variants in turn N times (A B C, A B C, "
 		"...; default 1) and\n"
 		"  report per variant the median Mpps and cycles/pkt, and "
 		"the median of the\n"
 		"  ratios to the baseline's run of the same round; every run "
 		"is checked\n"
+		"--rx-order (ring feed): the worker receives the mbufs in "
+		"the order they came\n"
+		"  back from its TX (returned, the default) or shuffled "
+		"within each burst\n"
+		"  (scattered: as a NIC refilled from a mempool cache may "
+		"hand them out)\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
 		"scenarios:\n", prog);
 	bench_scenarios_list(stderr);
@@ -144,6 +152,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "variant", required_argument, NULL, 'V' },
 		{ "drain", required_argument, NULL, 'D' },
 		{ "repeat", required_argument, NULL, 'R' },
+		{ "rx-order", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -231,6 +240,17 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			else {
 				fprintf(stderr, "--drain: '%s' is not main or "
 					"worker\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'O':
+			if (strcmp(optarg, "scattered") == 0)
+				o->rx_scattered = true;
+			else if (strcmp(optarg, "returned") == 0)
+				o->rx_scattered = false;
+			else {
+				fprintf(stderr, "--rx-order: '%s' is not "
+					"returned or scattered\n", optarg);
 				return -EINVAL;
 			}
 			break;
@@ -706,6 +726,11 @@ main(int argc, char **argv)
 	} else if (o.config != NULL) {
 		fprintf(stderr, "--config is for ports given on the EAL "
 			"command line (device under test)\n");
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	if (o.rx_scattered && o.feed != BENCH_FEED_RING) {
+		fprintf(stderr, "--rx-order is the ring feed's\n");
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}

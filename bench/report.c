@@ -31,7 +31,8 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 {
 	rdtsc_cycles = rdtsc_cost;
 	printf("listack-bench %s: %s\n", sc->name, sc->summary);
-	printf("feed %s\n", feed_text(o));
+	printf("feed %s%s\n", feed_text(o), o->rx_scattered ?
+	       ", mbufs to the worker in scattered order" : "");
 	if (o->feed != BENCH_FEED_DUT || o->config == NULL)
 		printf("%u flow%s, %u route%s, %u-byte frames\n", o->flows,
 		       o->flows == 1 ? "" : "s", o->routes,

@@ -258,7 +258,7 @@ static const struct bench_scenario scenarios[] = {
 	},
 	{
 		.name = "route-cache",
-		.summary = "R-route FIB (default 65536; 1M takes minutes to configure), hot set of 256 destinations or "
+		.summary = "R-route FIB (default 65536; 1M: --routes 1048576 with -m 2048), hot set of 256 destinations or "
 			   "uniformly random ones: route cache vs FIB",
 		.baseline = "fib",
 		.variants = route_cache_variants,
