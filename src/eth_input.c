@@ -160,6 +160,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			gro->noted = UINT32_MAX;	/* udp4_gro checks */
 	}
 
+	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		/* datagrams chained behind m, a train's only */
@@ -172,8 +173,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		 * never before what came before */
 		if (unlikely(n_ip4 != 0 && eth_is_arp(m)))
 			break;
-		if (i + 2 < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 2], void *));
+		lsk_rx_prefetch(pkts, i, n);
 		if (unlikely(m->port != run_port)) {
 			if (run_port < LSK_MAX_PORTS)
 				w->stats.ports[run_port].rx += run;

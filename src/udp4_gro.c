@@ -508,22 +508,6 @@ gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
 	       gro_shape_ok(m, v);
 }
 
-/*
- * This pass is the first to read the burst's frames (as eth_input was):
- * mbufs are fetched GRO_RX_AHEAD packets ahead, frames half as far.
- */
-#define GRO_RX_AHEAD 8
-
-static inline void
-gro_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
-{
-	if (i + GRO_RX_AHEAD < n)
-		rte_prefetch0(pkts[i + GRO_RX_AHEAD]);
-	if (i + GRO_RX_AHEAD / 2 < n)
-		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + GRO_RX_AHEAD / 2],
-						    void *), 1, 3);
-}
-
 uint16_t
 lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -531,18 +515,15 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	const uint32_t max_segs = w->stack->gro_segs;
 	uint16_t i = 0, k = 0;
 
-	for (; i < n && i < GRO_RX_AHEAD; i++)
-		rte_prefetch0(pkts[i]);
-	for (i = 0; i < n && i < GRO_RX_AHEAD / 2; i++)
-		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
-	i = 0;
+	/* this pass is the first to read the burst */
+	lsk_rx_prefetch_start(pkts, n);
 	while (i < n) {
 		struct rte_mbuf *head, *tail;
 		uint32_t count = 1;
 		struct gro_view v;
 		struct gro_run r;
 
-		gro_rx_prefetch(pkts, i, n);
+		lsk_rx_prefetch(pkts, i, n);
 		head = tail = pkts[i++];
 		w->rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
@@ -553,7 +534,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			end = RTE_MIN((uint32_t)n, i + gro_room(&r, 1,
 					28u + r.seg_bytes, max_segs));
 			while (i < end && gro_continues(&r, pkts[i])) {
-				gro_rx_prefetch(pkts, i, n);
+				lsk_rx_prefetch(pkts, i, n);
 				*RTE_MBUF_DYNFIELD(tail, link,
 						   struct rte_mbuf **) = pkts[i];
 				tail = pkts[i++];
