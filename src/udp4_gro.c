@@ -363,16 +363,15 @@ static_assert(offsetof(struct rte_mbuf, data_off) == GRO_MBUF_CMP_OFF &&
 	      offsetof(struct rte_mbuf, hash) == 44,
 	      "the run compare assumes DPDK 22.11's mbuf layout");
 
-/* What a datagram must share with a train's head to continue it. */
+/* The head's bytes a datagram must share to continue its train. */
 struct gro_run {
 	__m128i h0, h1, h2;	/* the head's frame bytes 0-47 */
 	__m128i m0, m1;		/* the head's mbuf bytes 16-47 */
-	__m128i any_h1, any_h2, any_m1;	/* 0xff: may differ */
 	uint32_t seg_bytes;	/* UDP payload of each datagram */
 };
 
 static inline void
-gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
+gro_run_load(struct gro_run *r, const struct rte_mbuf *head)
 {
 	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
 	const uint8_t *mp = (const uint8_t *)head + GRO_MBUF_CMP_OFF;
@@ -382,12 +381,12 @@ gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
 	r->h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
 	r->m0 = _mm_loadu_si128((const __m128i *)mp);
 	r->m1 = _mm_loadu_si128((const __m128i *)(mp + 16));
-	r->any_h1 = _mm_setr_epi8(0, 0, -1, -1, 0, 0, 0, 0, -1, -1,
-				  0, 0, 0, 0, 0, 0);
-	r->any_h2 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1,
-				  -1, -1, -1, -1);
-	r->any_m1 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-				  -1, -1, -1, -1);
+}
+
+static inline void
+gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
+{
+	gro_run_load(r, head);
 	r->seg_bytes = ulen - 8u;
 }
 
@@ -400,6 +399,12 @@ gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
 static inline bool
 gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
 {
+	const __m128i any_h1 = _mm_setr_epi8(0, 0, -1, -1, 0, 0, 0, 0,
+					     -1, -1, 0, 0, 0, 0, 0, 0);
+	const __m128i any_h2 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+					     -1, -1, -1, -1, -1, -1, -1, -1);
+	const __m128i any_m1 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+					     0, 0, 0, 0, -1, -1, -1, -1);
 	const uint8_t *mp = (const uint8_t *)m + GRO_MBUF_CMP_OFF;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	__m128i eq;
@@ -409,15 +414,13 @@ gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)mp), r->m0),
 		_mm_or_si128(_mm_cmpeq_epi8(
 			_mm_loadu_si128((const __m128i *)(mp + 16)), r->m1),
-			r->any_m1));
+			any_m1));
 	eq = _mm_and_si128(eq, _mm_cmpeq_epi8(
 		_mm_loadu_si128((const __m128i *)p), r->h0));
 	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 16)), r->h1),
-		r->any_h1));
+		_mm_loadu_si128((const __m128i *)(p + 16)), r->h1), any_h1));
 	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 32)), r->h2),
-		r->any_h2));
+		_mm_loadu_si128((const __m128i *)(p + 32)), r->h2), any_h2));
 	memcpy(&udp_cksum, p + 40, sizeof(udp_cksum));
 	return _mm_movemask_epi8(eq) == 0xffff && udp_cksum != 0;
 }
@@ -623,6 +626,47 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 }
 
 /*
+ * Interleaved flows: a datagram whose flow has an open train in its home
+ * slot and that equals the train's head but for IP ID and checksums
+ * (gro_continues) joins at once, without gro_one's field by field checks.
+ * The head's checksums were verified and its flags say so, so the equal
+ * flags of the datagram do too. Anything else (a flow in another slot, a
+ * shorter datagram, no room) goes to gro_one, which decides alike.
+ */
+static inline bool
+gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
+	      struct lsk_gro_slot **last, struct rte_mbuf *m,
+	      const struct gro_view *v, uint32_t max_segs)
+{
+	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_slot *s;
+	struct gro_run r;
+
+	if (m->data_len < GRO_HDRS)
+		return false;
+	/* a slot not used in this burst holds a stale head */
+	s = &t->slots[gro_hash(m, v) & t->slot_mask];
+	if (!s->used || s->head == NULL || !s->head_checked ||
+	    !gro_flags_good(s->head) || s->count >= max_segs ||
+	    s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
+		return false;
+	gro_run_load(&r, s->head);
+	if (!gro_continues(&r, m))
+		return false;
+	*lsk_train_next(s->tail) = m;
+	*lsk_train_next(m) = NULL;
+	s->tail = m;
+	s->count++;
+	s->bytes += s->ulen - 8u;
+	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
+	w->stats.gro.Merged++;
+	if (s->count == 2)
+		w->stats.gro.Trains++;
+	*last = s;
+	return true;
+}
+
+/*
  * A train lsk_gro_rx_runs formed before eth_input. With no open train of
  * its flow it opens one as it is; otherwise its datagrams go through one
  * by one, joining the open train as far as the rules let them, as if no
@@ -709,6 +753,9 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		if (unlikely(meta & LSK_META_COUNT_MASK)) {
 			kept = gro_train_in(w, l, &last, m, meta, kept,
 					    max_segs);
+		} else if (!merge &&
+			   gro_join_fast(w, l, &last, m, &v, max_segs)) {
+			continue;
 		} else if (gro_one(w, l, &last, m, v, kept, max_segs)) {
 			l->pkts[kept] = m;
 			l->meta[kept] = meta;
