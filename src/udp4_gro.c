@@ -590,13 +590,16 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	if (*last == NULL || !gro_same_flow(*last, m, &v))
 		*last = gro_slot(t, m, &v);
 	s = *last;
+	/* a head the PMD vouched for is checked already (so the next
+	 * datagram of its flow can take gro_join_fast); one it did not is
+	 * checked in software only once a second datagram would join */
 	if (s->head == NULL) {
-		gro_open(w, s, m, &v, kept, false);
+		gro_open(w, s, m, &v, kept, gro_flags_good(m));
 		return true;
 	}
 	if (!gro_matches(s, &v, max_segs)) {
 		gro_close(t, s);
-		gro_open(w, s, m, &v, kept, false);
+		gro_open(w, s, m, &v, kept, gro_flags_good(m));
 		return true;
 	}
 	/* both checksums are needed only now that a train forms */
