@@ -9,6 +9,8 @@
  */
 #include <string.h>
 
+#include <rte_udp.h>
+
 #include "unit_common.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
@@ -281,6 +283,55 @@ test_train_counts_every_datagram(void **state)
 	assert_int_equal(st.stages[LSK_STAGE_IP4_FILTER].packets, 8 + 2);
 }
 
+/* The 16 datagrams of test_list_classified_alike: fates fxfx... */
+static void
+mixed_burst(struct rte_mbuf **m)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		m[i] = udp(i % 4 == 1 ? UNIT_IPV4(192, 168, 0, 9) : UNIT_A_IP,
+			   UNIT_FAR_IP, (uint16_t)(1000 + i),
+			   i % 4 == 3 ? 3000 : 2000);
+}
+
+/*
+ * A list of one to three is classified by rte_acl's scalar code, a
+ * longer one by its vector code: the same datagrams get the same fates
+ * one at a time as in one 16-datagram list.
+ */
+static void
+test_list_classified_alike(void **state)
+{
+	static const char want[] = "fxfxfxfxfxfxfxfx";
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *m[16];
+	struct lsk_stats before, after;
+	char got[17];
+	unsigned int i;
+
+	unit_cmd(f, "filter add drop proto udp src 192.168.0.0/16");
+	unit_cmd(f, "filter add drop proto udp dport 3000");
+	mixed_burst(m);
+	for (i = 0; i < 16; i++)
+		got[i] = fate(f, m[i]);
+	got[16] = '\0';
+	assert_string_equal(got, want);
+
+	mixed_burst(m);
+	before = unit_stats(f);
+	unit_input(f, m, 16);
+	after = unit_stats(f);
+	assert_int_equal(after.filter.Dropped - before.filter.Dropped, 8);
+	assert_int_equal(after.ip.ForwDatagrams - before.ip.ForwDatagrams, 8);
+	assert_int_equal(f->tx.n[UNIT_P1], 8);
+	for (i = 0; i < 8; i++)	/* the even ones, in order */
+		assert_int_equal(rte_be_to_cpu_16(((struct rte_udp_hdr *)(
+			unit_ip4(f->tx.pkts[UNIT_P1][i]) + 1))->src_port),
+			1000 + 2 * i);
+	unit_tx_free(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -296,6 +347,7 @@ main(void)
 		T(test_later_fragments_have_no_ports),
 		T(test_locals_filtered),
 		T(test_train_counts_every_datagram),
+		T(test_list_classified_alike),
 	};
 
 	return cmocka_run_group_tests_name("filter", tests, unit_group_setup,
