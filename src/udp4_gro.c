@@ -17,8 +17,10 @@
  * runs in the raw burst before eth_input (checksums the PMD vouched for);
  * after eth_input, a list in which no flow came twice (eth_input's
  * repeat check) returns at once; otherwise the flow table below, with a
- * tight loop for datagrams that continue the train just grown. All three
- * make the same trains.
+ * tight loop for datagrams that continue the train just grown and a
+ * direct join for a datagram equal to its open train's head (flows
+ * interleaved). All make the same trains: the shortcuts only take what
+ * the flow table would have joined, and leave it everything else.
  */
 #include <assert.h>
 #include <stddef.h>
