@@ -119,6 +119,20 @@ parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* An option taking one of two words: *second is whether it was the second. */
+static int
+parse_either(const char *opt, const char *s, const char *first,
+	     const char *second, bool *is_second)
+{
+	if (strcmp(s, first) != 0 && strcmp(s, second) != 0) {
+		fprintf(stderr, "%s: '%s' is not %s or %s\n", opt, s, first,
+			second);
+		return -EINVAL;
+	}
+	*is_second = strcmp(s, second) == 0;
+	return 0;
+}
+
 static int
 parse_seconds(const char *opt, const char *s, double min, double *out)
 {
@@ -156,7 +170,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool seconds_given = false;
+	bool seconds_given = false, second;
 	uint64_t v;
 	int c;
 
@@ -209,15 +223,10 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			o->size_given = true;
 			break;
 		case 'F':
-			if (strcmp(optarg, "ring") == 0)
-				o->feed = BENCH_FEED_RING;
-			else if (strcmp(optarg, "pcap") == 0)
-				o->feed = BENCH_FEED_PCAP;
-			else {
-				fprintf(stderr, "--feed: '%s' is not ring or "
-					"pcap\n", optarg);
+			if (parse_either("--feed", optarg, "ring", "pcap",
+					 &second) < 0)
 				return -EINVAL;
-			}
+			o->feed = second ? BENCH_FEED_PCAP : BENCH_FEED_RING;
 			o->feed_given = true;
 			break;
 		case 'j':
@@ -233,26 +242,14 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			o->variants = optarg;
 			break;
 		case 'D':
-			if (strcmp(optarg, "worker") == 0)
-				o->drain_worker = true;
-			else if (strcmp(optarg, "main") == 0)
-				o->drain_worker = false;
-			else {
-				fprintf(stderr, "--drain: '%s' is not main or "
-					"worker\n", optarg);
+			if (parse_either("--drain", optarg, "main", "worker",
+					 &o->drain_worker) < 0)
 				return -EINVAL;
-			}
 			break;
 		case 'O':
-			if (strcmp(optarg, "scattered") == 0)
-				o->rx_scattered = true;
-			else if (strcmp(optarg, "returned") == 0)
-				o->rx_scattered = false;
-			else {
-				fprintf(stderr, "--rx-order: '%s' is not "
-					"returned or scattered\n", optarg);
+			if (parse_either("--rx-order", optarg, "returned",
+					 "scattered", &o->rx_scattered) < 0)
 				return -EINVAL;
-			}
 			break;
 		case 'R':
 			if (parse_u64("--repeat", optarg, 1, BENCH_MAX_REPEAT,
