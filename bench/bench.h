@@ -409,6 +409,11 @@ void bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,
 
 /* Sleep without spinning (the worker may share the machine's 2 CPUs). */
 void bench_sleep_ms(unsigned int ms);
+/* drive for a feed whose traffic comes from elsewhere (a file replayed
+ * by the PMD, the wire): wait for the run to end, passing a signal on */
+void bench_feed_idle(struct bench_feed *f, struct bench_run *run);
+/* fini for a feed whose only state is f->priv */
+void bench_feed_free_priv(struct bench_feed *f);
 
 /* Output. */
 void bench_print_header(const struct bench_opts *o,

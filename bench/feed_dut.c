@@ -85,17 +85,6 @@ dut_open(struct bench_feed *f, struct bench_run *run)
 }
 
 static void
-dut_drive(struct bench_feed *f, struct bench_run *run)
-{
-	(void)f;
-	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
-		if (bench_signalled)
-			run->stop = true;
-		bench_sleep_ms(5);
-	}
-}
-
-static void
 dut_close(struct bench_feed *f)
 {
 	unsigned int p;
@@ -117,7 +106,7 @@ const struct bench_feed_ops bench_feed_dut = {
 	.name = "dut",
 	.init = dut_init,
 	.open = dut_open,
-	.drive = dut_drive,
+	.drive = bench_feed_idle,
 	.close = dut_close,
 	.fini = dut_fini,
 	.tx_fn = NULL,

@@ -246,17 +246,6 @@ pcapfeed_open(struct bench_feed *f, struct bench_run *run)
 }
 
 static void
-pcapfeed_drive(struct bench_feed *f, struct bench_run *run)
-{
-	(void)f;
-	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
-		if (bench_signalled)
-			run->stop = true;
-		bench_sleep_ms(5);
-	}
-}
-
-static void
 pcapfeed_close(struct bench_feed *f)
 {
 	struct pcap_feed *pf = f->priv;
@@ -272,19 +261,12 @@ pcapfeed_close(struct bench_feed *f)
 	}
 }
 
-static void
-pcapfeed_fini(struct bench_feed *f)
-{
-	free(f->priv);
-	f->priv = NULL;
-}
-
 const struct bench_feed_ops bench_feed_pcap = {
 	.name = "pcap",
 	.init = pcapfeed_init,
 	.open = pcapfeed_open,
-	.drive = pcapfeed_drive,
+	.drive = bench_feed_idle,
 	.close = pcapfeed_close,
-	.fini = pcapfeed_fini,
+	.fini = bench_feed_free_priv,
 	.tx_fn = pcap_tx_checked,
 };

@@ -675,19 +675,12 @@ ring_close(struct bench_feed *f)
 	}
 }
 
-static void
-ring_fini(struct bench_feed *f)
-{
-	free(f->priv);
-	f->priv = NULL;
-}
-
 const struct bench_feed_ops bench_feed_ring = {
 	.name = "ring",
 	.init = ring_init,
 	.open = ring_open,
 	.drive = ring_drive,
 	.close = ring_close,
-	.fini = ring_fini,
+	.fini = bench_feed_free_priv,
 	.tx_fn = NULL,
 };

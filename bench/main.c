@@ -58,6 +58,24 @@ bench_sleep_ms(unsigned int ms)
 }
 
 void
+bench_feed_idle(struct bench_feed *f, struct bench_run *run)
+{
+	(void)f;
+	while (!__atomic_load_n(&run->done, __ATOMIC_ACQUIRE)) {
+		if (bench_signalled)
+			run->stop = true;
+		bench_sleep_ms(5);
+	}
+}
+
+void
+bench_feed_free_priv(struct bench_feed *f)
+{
+	free(f->priv);
+	f->priv = NULL;
+}
+
+void
 bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,
 		 uint16_t out_port)
 {
