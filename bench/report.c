@@ -12,6 +12,18 @@
 
 static double rdtsc_cycles;
 
+/* Cycles the stage timers saw in a run, all stages together. */
+static uint64_t
+stage_cycles(const struct bench_result *x)
+{
+	uint64_t c = 0;
+	unsigned int s;
+
+	for (s = 0; s < LSK_STAGE_COUNT; s++)
+		c += x->stages[s].cycles;
+	return c;
+}
+
 static const char *
 feed_text(const struct bench_opts *o)
 {
@@ -182,24 +194,16 @@ bench_print_results(const struct bench_scenario *sc,
 		printf("\n");
 	}
 	printf("  %-36s", "stages, per counted packet");
-	for (i = 0; i < n; i++) {
-		uint64_t c = 0;
-
-		if (!r[i].ran)
-			continue;
-		for (s = 0; s < LSK_STAGE_COUNT; s++)
-			c += r[i].stages[s].cycles;
-		printf(" %18.1f", per(c, r[i].counted));
-	}
+	for (i = 0; i < n; i++)
+		if (r[i].ran)
+			printf(" %18.1f", per(stage_cycles(&r[i]),
+					      r[i].counted));
 	printf("\n  %-36s", "rx burst + loop (the rest)");
 	for (i = 0; i < n; i++) {
-		uint64_t c = 0;
-
 		if (!r[i].ran)
 			continue;
-		for (s = 0; s < LSK_STAGE_COUNT; s++)
-			c += r[i].stages[s].cycles;
-		printf(" %18.1f", per(r[i].tsc - RTE_MIN(c, r[i].tsc),
+		printf(" %18.1f", per(r[i].tsc - RTE_MIN(stage_cycles(&r[i]),
+							  r[i].tsc),
 				      r[i].counted));
 	}
 	/* not cycles_per_packet: of an even number of rounds that is the
