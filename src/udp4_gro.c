@@ -170,12 +170,12 @@ gro_same_flow(const struct lsk_gro_slot *s, const struct rte_mbuf *m,
 	       s->ports == lsk_udp_ports(v->uh) && s->in_port == m->port;
 }
 
-/* Find the flow's slot, or claim an empty one for it. */
+/* Find the flow's slot from the flow's hash, or claim an empty one. */
 static struct lsk_gro_slot *
-gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
-	 const struct gro_view *v)
+gro_slot_hashed(struct lsk_gro_table *t, const struct rte_mbuf *m,
+		const struct gro_view *v, uint32_t hash)
 {
-	uint32_t i = gro_hash(m, v) & t->slot_mask;
+	uint32_t i = hash & t->slot_mask;
 
 	for (;; i = (i + 1) & t->slot_mask) {
 		struct lsk_gro_slot *s = &t->slots[i];
@@ -193,6 +193,13 @@ gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
 		if (gro_same_flow(s, m, v))
 			return s;
 	}
+}
+
+static inline struct lsk_gro_slot *
+gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
+	 const struct gro_view *v)
+{
+	return gro_slot_hashed(t, m, v, gro_hash(m, v));
 }
 
 /* Can m be the next member of the open train in s? */
@@ -571,13 +578,13 @@ gro_reset(struct lsk_gro_table *t)
 
 /*
  * One datagram (seen through v) through the flow table: opens, joins or
- * closes its flow's train. Returns true when it stays in the list (at
- * position kept).
+ * closes its flow's train. hash: its gro_hash if the caller has it, else
+ * NULL. Returns true when it stays in the list (at position kept).
  */
 static bool
 gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
-	uint32_t max_segs)
+	uint32_t max_segs, const uint32_t *hash)
 {
 	struct lsk_gro_table *t = &w->gro;
 	struct lsk_gro_slot *s;
@@ -590,7 +597,8 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	}
 	/* datagrams of a flow mostly come back to back */
 	if (*last == NULL || !gro_same_flow(*last, m, &v))
-		*last = gro_slot(t, m, &v);
+		*last = hash != NULL ? gro_slot_hashed(t, m, &v, *hash)
+				     : gro_slot(t, m, &v);
 	s = *last;
 	/* a head the PMD vouched for is checked already (so the next
 	 * datagram of its flow can take gro_join_fast); one it did not is
@@ -641,16 +649,14 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 static inline bool
 gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot **last, struct rte_mbuf *m,
-	      const struct gro_view *v, uint32_t max_segs)
+	      uint32_t hash, uint32_t max_segs)
 {
 	struct lsk_gro_table *t = &w->gro;
 	struct lsk_gro_slot *s;
 	struct gro_run r;
 
-	if (m->data_len < GRO_HDRS)
-		return false;
 	/* a slot not used in this burst holds a stale head */
-	s = &t->slots[gro_hash(m, v) & t->slot_mask];
+	s = &t->slots[hash & t->slot_mask];
 	if (!s->used || s->head == NULL || !s->head_checked ||
 	    !gro_flags_good(s->head) || s->count >= max_segs ||
 	    s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
@@ -708,7 +714,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
 		gro_view(d, &v);
-		if (gro_one(w, l, last, d, v, kept, max_segs)) {
+		if (gro_one(w, l, last, d, v, kept, max_segs, NULL)) {
 			l->pkts[kept] = d;
 			l->meta[kept] = meta;
 			kept++;
@@ -738,7 +744,8 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	t->track_age = l->n > w->stack->gro_flows;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
-		uint32_t meta = l->meta[i];
+		uint32_t meta = l->meta[i], h;
+		const uint32_t *hash;
 		struct gro_view v;
 
 		/* the flow of the datagram before, whose train is open:
@@ -758,10 +765,20 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 		if (unlikely(meta & LSK_META_COUNT_MASK)) {
 			kept = gro_train_in(w, l, &last, m, meta, kept,
 					    max_segs);
-		} else if (!merge &&
-			   gro_join_fast(w, l, &last, m, &v, max_segs)) {
 			continue;
-		} else if (gro_one(w, l, &last, m, v, kept, max_segs)) {
+		}
+		/* the flow's hash once, for the direct join and the table
+		 * (a frame too short for a key gets none: gro_one drops
+		 * it from GRO before hashing) */
+		hash = NULL;
+		if (m->data_len >= GRO_HDRS) {
+			h = gro_hash(m, &v);
+			hash = &h;
+			if (!merge &&
+			    gro_join_fast(w, l, &last, m, h, max_segs))
+				continue;
+		}
+		if (gro_one(w, l, &last, m, v, kept, max_segs, hash)) {
 			l->pkts[kept] = m;
 			l->meta[kept] = meta;
 			kept++;
