@@ -336,11 +336,8 @@ route_exists(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
 	uint64_t key = route_key(prefix, depth);
 
-	if (s->route_index == NULL)
-		return route_find(s, prefix, depth) >= 0;
 	return rte_hash_lookup(s->route_index, &key) >= 0;
 }
-
 
 /* The subnet of one of our addresses (Linux: that route exists). */
 static bool
