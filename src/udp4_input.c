@@ -220,9 +220,8 @@ static void
 udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 	 struct lsk_udp_ep *ep, struct rte_mbuf *m)
 {
+	const bool gro = ep->flags & LSK_UDP_GRO;
 	unsigned int i;
-
-	bool gro = ep->flags & LSK_UDP_GRO;
 
 	for (i = 0; i < d->n; i++) {
 		if (d->ep[i].ep == ep) {
