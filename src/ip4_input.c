@@ -116,23 +116,33 @@ ip4_check_addresses(const struct lsk_fwd_table *t, uint32_t src, uint32_t dst)
 	return IP4_PASS;
 }
 
-/* Cut the frame to frame_len bytes (drops L2 padding/trailers). */
+/*
+ * Cut the frame to frame_len bytes (drops L2 padding/trailers). Only ever
+ * shorter: the length comes from header fields a sender chose, so one at
+ * or past the data cuts nothing, and the walk stops at the last segment
+ * whatever pkt_len says.
+ */
 void
 lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len)
 {
 	struct rte_mbuf *seg = m;
 	uint32_t left = frame_len;
 
+	if (unlikely(frame_len >= m->pkt_len))
+		return;
 	if (likely(m->nb_segs == 1)) {
 		m->data_len = (uint16_t)frame_len;
 		m->pkt_len = frame_len;
 		return;
 	}
-	while (left > seg->data_len) {
+	while (left > seg->data_len && seg->next != NULL) {
 		left -= seg->data_len;
 		seg = seg->next;
 	}
-	seg->data_len = (uint16_t)left;
+	if (left < seg->data_len)
+		seg->data_len = (uint16_t)left;
+	/* frame_len, or what a chain shorter than its pkt_len holds */
+	m->pkt_len = frame_len - left + seg->data_len;
 	if (seg->next != NULL) {
 		rte_pktmbuf_free(seg->next);
 		seg->next = NULL;
@@ -140,7 +150,6 @@ lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len)
 		for (seg = m; seg != NULL; seg = seg->next)
 			m->nb_segs++;
 	}
-	m->pkt_len = frame_len;
 }
 
 static enum ip4_verdict

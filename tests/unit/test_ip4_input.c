@@ -327,6 +327,68 @@ test_padding_trimmed_chained(void **state)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * lsk_mbuf_trim_to only ever cuts: asked for a length at or past the
+ * frame (a length field that lies), it leaves the frame whole, and it
+ * never walks past the last segment, even of a chain whose pkt_len says
+ * more than its segments hold.
+ */
+static void
+test_trim_to_never_past_the_data(void **state)
+{
+	static const size_t segs[] = { 100, 301 };
+	static const uint32_t past[] = { 1, 2, 1000, 70000, UINT32_MAX - 1042 };
+	struct unit_fixture *f = *state;
+	uint8_t b[UNIT_FRAME_MAX];
+	struct rte_mbuf *m;
+	unsigned int i, in_use;
+	struct unit_pkt p;
+	size_t len;
+
+	(void)f;
+	unit_pkt_init(&p, UNIT_P0_IP);
+	len = unit_pkt_build(&p, b, sizeof(b));		/* 1042 bytes */
+	m = unit_mbuf_segs_from_bytes(b, len, segs, 3, UNIT_P0);
+	for (i = 0; i < RTE_DIM(past); i++) {
+		lsk_mbuf_trim_to(m, (uint32_t)len + past[i]);
+		assert_int_equal(rte_pktmbuf_pkt_len(m), len);
+		assert_int_equal(m->nb_segs, 3);
+		assert_int_equal(rte_pktmbuf_data_len(m->next->next),
+				 len - 401);
+	}
+	lsk_mbuf_trim_to(m, (uint32_t)len);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), len);
+	assert_int_equal(m->nb_segs, 3);
+
+	/* a chain that claims 1000 bytes more than it holds */
+	m->pkt_len += 1000;
+	lsk_mbuf_trim_to(m, (uint32_t)len + 500);
+	assert_int_equal(m->nb_segs, 3);
+	assert_int_equal(rte_pktmbuf_data_len(m->next->next), len - 401);
+	assert_true(rte_pktmbuf_pkt_len(m) <= len + 500);
+	m->pkt_len = (uint32_t)len;
+
+	/* and it still cuts what is there to cut */
+	in_use = unit_pool_in_use();
+	lsk_mbuf_trim_to(m, 250);
+	assert_int_equal(rte_pktmbuf_pkt_len(m), 250);
+	assert_int_equal(m->nb_segs, 2);
+	assert_int_equal(rte_pktmbuf_data_len(m->next), 150);
+	assert_null(m->next->next);
+	assert_int_equal(unit_pool_in_use(), in_use - 1);
+	assert_memory_equal(rte_pktmbuf_mtod(m->next, void *), b + 100, 150);
+	rte_pktmbuf_free(m);
+
+	/* one segment */
+	m = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	for (i = 0; i < RTE_DIM(past); i++) {
+		lsk_mbuf_trim_to(m, (uint32_t)len + past[i]);
+		assert_int_equal(rte_pktmbuf_pkt_len(m), len);
+		assert_int_equal(rte_pktmbuf_data_len(m), len);
+	}
+	rte_pktmbuf_free(m);
+}
+
 /* PMD checksum flags: BAD drops a valid header, GOOD passes a broken one. */
 static void
 test_pmd_checksum_flags(void **state)
@@ -769,6 +831,7 @@ main(void)
 		T(test_checksum_before_lengths),
 		T(test_padding_trimmed),
 		T(test_padding_trimmed_chained),
+		T(test_trim_to_never_past_the_data),
 		T(test_pmd_checksum_flags),
 		T(test_drops_keep_order_and_meta),
 		T(test_martian_sources),

@@ -253,6 +253,37 @@ unit_mbuf_chain_from_bytes(const void *buf, size_t len, size_t first_len,
 }
 
 struct rte_mbuf *
+unit_mbuf_segs_from_bytes(const void *buf, size_t len, const size_t *seg_len,
+			  unsigned int n, uint16_t port)
+{
+	struct rte_mbuf *m = NULL, *seg;
+	size_t off = 0;
+	unsigned int i;
+	char *d;
+
+	assert_true(n >= 1);
+	for (i = 0; i < n; i++) {
+		size_t k = i + 1 < n ? seg_len[i] : len - off;
+
+		assert_true(k <= len - off);
+		seg = rte_pktmbuf_alloc(unit_pool);
+		assert_non_null(seg);
+		d = rte_pktmbuf_append(seg, (uint16_t)k);
+		assert_non_null(d);
+		memcpy(d, (const uint8_t *)buf + off, k);
+		off += k;
+		if (m == NULL)
+			m = seg;
+		else
+			assert_int_equal(rte_pktmbuf_chain(m, seg), 0);
+	}
+	m->port = port;
+	if (unit_nic_csum)
+		m->ol_flags |= nic_csum_flags(buf, len);
+	return m;
+}
+
+struct rte_mbuf *
 unit_mbuf_from_bytes(const void *buf, size_t len, uint16_t port)
 {
 	return unit_mbuf_chain_from_bytes(buf, len, len, port);

@@ -150,6 +150,11 @@ fold(uint32_t sum)
 extern bool unit_nic_csum;
 struct rte_mbuf *unit_mbuf_chain_from_bytes(const void *buf, size_t len,
 					    size_t first_len, uint16_t port);
+/* Copy bytes into a chain of n segments of seg_len[0..n-2] bytes, the
+ * last holding the rest (at most UNIT_FRAME_MAX bytes a segment). */
+struct rte_mbuf *unit_mbuf_segs_from_bytes(const void *buf, size_t len,
+					   const size_t *seg_len,
+					   unsigned int n, uint16_t port);
 
 /*
  * An ARP frame (Ethernet, IPv4, 42 bytes) arriving on port: op 1 request,
