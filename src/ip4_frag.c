@@ -5,6 +5,9 @@
  * addressed to us are reassembled in a bounded per-worker table with a
  * timeout (ip_defrag). Forwarded fragments pass as they are.
  *
+ * A datagram that would reassemble past 65535 bytes is dropped whole
+ * (ReasmFails), as Linux does.
+ *
  * Known gaps: rte_ip_frag reassembles at most RTE_LIBRTE_IP_FRAG_MAX_FRAG
  * fragments per datagram; larger ones count ReasmFails. Every fragment
  * carries the whole header, options included.
@@ -92,6 +95,17 @@ lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 }
 
 /*
+ * Past 65535 bytes of IP (ip_frag_reasm's "Oversized IP packet"): DPDK
+ * chains it whole but writes its total length in 16 bits, so it would
+ * read as a short datagram, or one shorter than its header.
+ */
+static inline bool
+reasm_oversized(const struct rte_mbuf *whole)
+{
+	return whole->pkt_len - RTE_ETHER_HDR_LEN > UINT16_MAX;
+}
+
+/*
  * A fragment for us goes into the reassembly table; the whole datagram
  * comes back (in segments) when its last piece arrives, else NULL.
  */
@@ -110,6 +124,11 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m)
 						rte_rdtsc(), ip);
 	if (w->death_row.cnt > before)
 		w->stats.ip.ReasmFails++;
+	if (whole != NULL && unlikely(reasm_oversized(whole))) {
+		w->stats.ip.ReasmFails++;
+		rte_pktmbuf_free(whole);
+		return NULL;
+	}
 	if (whole != NULL) {
 		w->stats.ip.ReasmOKs++;
 		/* the datagram reads as one: total length of the whole */

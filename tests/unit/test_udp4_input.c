@@ -649,6 +649,174 @@ test_reassembled_datagram(void **state)
 	unit_close(f, e0);
 }
 
+/* --------------------------------------- reassembly near 64 KiB */
+
+#define JUMBO_SEG 2048		/* a scattering PMD's segment size */
+
+/*
+ * The IP payload dg[0, total) sent to us from A as fragments of frag_len
+ * bytes, the last taking the rest (up to a 9000-byte MTU's), IP ID id,
+ * each frame in segments of JUMBO_SEG bytes as a scattering PMD gives
+ * jumbo frames; one burst.
+ */
+static void
+send_fragments(struct unit_fixture *f, const uint8_t *dg, uint32_t total,
+	       uint32_t frag_len, uint16_t id)
+{
+	static uint8_t fr[UNIT_ETH_LEN + 20 + 9000];
+	static const size_t segs[] = { JUMBO_SEG, JUMBO_SEG, JUMBO_SEG,
+				       JUMBO_SEG, JUMBO_SEG };
+	struct rte_mbuf *pkts[16];
+	struct unit_pkt p;
+	uint32_t off;
+	uint16_t n = 0;
+
+	uint32_t len;
+
+	assert_true(frag_len % 8 == 0 && frag_len <= 9000 - 20);
+	dgram(&p, UNIT_P0_IP, 2000, 0);
+	p.df = false;
+	p.id = id;
+	unit_pkt_build(&p, fr, sizeof(fr));	/* Ethernet and IP header */
+	for (off = 0; off < total; off += len) {
+		size_t flen;
+
+		len = total - off <= 9000 - 20 ? total - off : frag_len;
+		flen = UNIT_ETH_LEN + 20 + len;
+
+		memcpy(fr + UNIT_ETH_LEN + 20, dg + off, len);
+		put16(IP(fr) + 2, (uint16_t)(20 + len));
+		put16(IP(fr) + 6, (uint16_t)((off + len < total ? 0x2000 : 0) |
+					     off / 8));
+		unit_ip4_fix_cksum(IP(fr));
+		assert_true(n < RTE_DIM(pkts));
+		pkts[n++] = unit_mbuf_segs_from_bytes(fr, flen, segs,
+			(unsigned int)((flen + JUMBO_SEG - 1) / JUMBO_SEG),
+			UNIT_P0);
+	}
+	unit_input(f, pkts, n);
+}
+
+/* A UDP datagram of total bytes from A:1000 to us:2000 in dg: UDP length
+ * ulen, the default payload pattern, the checksum csum (valid when
+ * csum_ok, for the ulen bytes). */
+static void
+jumbo_dgram(uint8_t *dg, uint32_t total, uint16_t ulen, bool csum_ok)
+{
+	uint32_t i, sum;
+
+	put16(dg, 1000);
+	put16(dg + 2, 2000);
+	put16(dg + 4, ulen);
+	put16(dg + 6, 0);
+	for (i = 8; i < total; i++)
+		dg[i] = (uint8_t)((i - 8) * 7 + 3);
+	if (!csum_ok)
+		return;
+	sum = sum16((const uint8_t[]){ 10, 0, 0, 1, 10, 0, 0, 254 }, 8, 0) +
+	      IPPROTO_UDP + ulen;
+	sum = (uint16_t)~fold(sum16(dg, ulen, sum));
+	put16(dg + 6, sum == 0 ? 0xffff : (uint16_t)sum);
+}
+
+/* Fragments that reassemble for us count ReasmReqds for each and are
+ * one datagram: InReceives = the dispositions + ReasmReqds - ReasmOKs. */
+static void
+assert_reasm_balance(const struct lsk_stats *st)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+
+	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
+			 ip->InTruncatedPkts + ip->InAddrErrors +
+			 ip->InNoRoutes + ip->InDiscards +
+			 ip->InUnknownProtos + ip->FragFails +
+			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
+}
+
+/*
+ * The largest datagram, 65535 bytes of IP in 8 jumbo fragments of 8 KiB
+ * in segments, is reassembled and delivered whole, checksum and all.
+ */
+static void
+test_reassembled_65535_delivered(void **state)
+{
+	static uint8_t dg[65536];
+	const uint32_t total = 65535 - 20;
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0;
+	struct lsk_udp_msg msg;
+	struct lsk_stats st;
+
+	unit_cmd(f, "port 0 mtu 9000");
+	e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	jumbo_dgram(dg, total, (uint16_t)total, true);
+	send_fragments(f, dg, total, 8192, 0x6400);
+	assert_int_equal(lsk_udp_recv_burst(e0, &msg, 1), 1);
+	assert_int_equal(msg.src_addr, UNIT_A_IP);
+	assert_pattern(&msg, total - 8);
+	rte_pktmbuf_free(msg.mbuf);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 8);
+	assert_int_equal(st.ip.ReasmOKs, 1);
+	assert_int_equal(st.ip.ReasmFails, 0);
+	assert_int_equal(st.udp.InDatagrams, 1);
+	assert_int_equal(st.udp.InErrors, 0);
+	assert_reasm_balance(&st);
+	unit_close(f, e0);
+}
+
+/*
+ * Fragments that would reassemble past 65535 bytes of IP (the last at
+ * offset 7168 x 8) are dropped whole, as Linux's ip_frag_reasm does
+ * ("Oversized IP packet"): ReasmFails once, nothing delivered, no ICMP.
+ * IP payloads just past the limit read as a total length under the header
+ * (a UDP length past the data), further ones as a short datagram that
+ * would be delivered cut.
+ */
+static void
+test_reassembly_past_65535_dropped(void **state)
+{
+	static const struct {
+		uint32_t total;		/* IP payload of all fragments */
+		uint16_t ulen;
+	} c[] = {
+		{ 65535 - 20 + 1, 0xffff },
+		{ 57344 + 8176, 0xffff },	/* total length 4 */
+		{ 65535, 0xffff },
+		{ 65536 + 100, 80 },		/* total length 120 */
+		{ 57344 + 8980, 1000 },		/* the longest last one */
+	};
+	static uint8_t dg[57344 + 8980];
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0;
+	struct lsk_stats st;
+	unsigned int i;
+
+	unit_cmd(f, "port 0 mtu 9000");
+	e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	for (i = 0; i < RTE_DIM(c); i++) {
+		jumbo_dgram(dg, c[i].total, c[i].ulen, false);
+		send_fragments(f, dg, c[i].total, 8192, (uint16_t)(0x6500 + i));
+		assert_int_equal(queued(e0), 0);
+		st = unit_stats(f);
+		assert_int_equal(st.ip.ReasmReqds, 8 * (i + 1));
+		assert_int_equal(st.ip.ReasmFails, i + 1);
+		assert_int_equal(st.ip.ReasmOKs, 0);
+		assert_int_equal(st.ip.InDelivers, 0);
+		assert_int_equal(st.udp.InErrors + st.udp.InDatagrams +
+				 st.udp.NoPorts, 0);
+		assert_reasm_balance(&st);
+	}
+	assert_int_equal(unit_tx_count(f), 0);
+	unit_close(f, e0);
+}
+
+static void
+test_reassembly_past_65535_dropped_single(void **state)
+{
+	test_reassembly_past_65535_dropped(state);
+}
+
 /* The same in single mode (each packet through the stages alone). */
 static void
 test_ring_full_single(void **state)
@@ -688,6 +856,9 @@ main(void)
 		TS(test_in_datagrams_single),
 		T(test_segmented_datagram),
 		T(test_reassembled_datagram),
+		T(test_reassembled_65535_delivered),
+		T(test_reassembly_past_65535_dropped),
+		TS(test_reassembly_past_65535_dropped_single),
 	};
 
 	return cmocka_run_group_tests_name("udp4_input", tests,
