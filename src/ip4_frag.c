@@ -24,6 +24,14 @@
 #define REASM_BUCKETS 1024
 #define REASM_BUCKET_ENTRIES 4
 #define REASM_TIMEOUT_S 30	/* Linux's ipfrag_time */
+/*
+ * The most one rte_ipv4_frag_reassemble_packet call parks on the death
+ * row: a held datagram's RTE_LIBRTE_IP_FRAG_MAX_FRAG fragments and the
+ * fragment that spoils it (one too many, a duplicate first or last, a
+ * hole). A stale or evicted entry freed on the way leaves an empty one,
+ * which the new fragment cannot spoil.
+ */
+#define REASM_MAX_PARKED (RTE_LIBRTE_IP_FRAG_MAX_FRAG + 1)
 
 int
 lsk_frag_worker_init(struct lsk_worker *w)
@@ -114,10 +122,16 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m)
 {
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t before = w->death_row.cnt;
 	struct rte_mbuf *whole;
+	uint32_t before;
 
 	w->stats.ip.ReasmReqds++;
+	/* DPDK never bounds the row: empty it before a call could overflow
+	 * it into the worker (a burst can spoil many held datagrams) */
+	if (unlikely(w->death_row.cnt >
+		     RTE_IP_FRAG_DEATH_ROW_MBUF_LEN - REASM_MAX_PARKED))
+		rte_ip_frag_free_death_row(&w->death_row, 0);
+	before = w->death_row.cnt;
 	m->l2_len = RTE_ETHER_HDR_LEN;
 	m->l3_len = (ip->version_ihl & 0xf) * 4u;
 	whole = rte_ipv4_frag_reassemble_packet(w->reasm, &w->death_row, m,

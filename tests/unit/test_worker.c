@@ -673,6 +673,148 @@ test_burst_above_max(void **state)
 	assert_int_equal(st.ip.ForwDatagrams, 300);
 }
 
+/* ------------------------------------- reassembly's death row */
+
+/* A fragment to us of 8 bytes at byte offset ofs of datagram id. */
+static struct rte_mbuf *
+frag8(uint16_t id, uint16_t ofs, bool mf)
+{
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
+
+	unit_pkt_init(&p, UNIT_P0_IP);
+	p.payload_len = 0;
+	p.df = false;
+	p.id = id;
+	len = unit_pkt_build(&p, b, sizeof(b));		/* 20 + 8 bytes */
+	put16(IP(b) + 6, (uint16_t)((mf ? 0x2000 : 0) | ofs / 8));
+	unit_ip4_fix_cksum(IP(b));
+	return unit_mbuf_from_bytes(b, len, UNIT_P0);
+}
+
+/* Fragments count ReasmReqds each and deliver one datagram per ReasmOKs:
+ * InReceives = the dispositions + ReasmReqds - ReasmOKs. */
+static void
+assert_reasm_balance(const struct lsk_stats *st)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+
+	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
+			 ip->InTruncatedPkts + ip->InAddrErrors +
+			 ip->InNoRoutes + ip->InDiscards +
+			 ip->InUnknownProtos + ip->FragFails +
+			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
+}
+
+/* n datagrams from A to us:2000 with IDs from id, into pkts. */
+static void
+add_datagrams(struct rte_mbuf **pkts, unsigned int n, uint16_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct unit_pkt p;
+
+		unit_pkt_init(&p, UNIT_P0_IP);
+		p.payload_len = 100;
+		p.id = (uint16_t)(id + i);
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+}
+
+/*
+ * DPDK parks what reassembly frees on a death row of 288 mbufs that it
+ * never bounds. 145 first fragments held, then a burst of their 145
+ * duplicates (each frees the held one and itself: 290 parked) and 111
+ * datagrams: every datagram is delivered, every fragment counted and
+ * freed.
+ */
+static void
+test_reasm_duplicates_burst(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct lsk_stats st;
+	unsigned int i;
+
+	for (i = 0; i < 145; i++)
+		pkts[i] = frag8((uint16_t)(0x7000 + i), 0, true);
+	unit_input(f, pkts, 145);
+	for (i = 0; i < 145; i++)
+		pkts[i] = frag8((uint16_t)(0x7000 + i), 0, true);
+	add_datagrams(pkts + 145, 111, 1);
+	unit_input(f, pkts, LSK_BURST_MAX);
+	assert_int_equal(unit_recv_free(ep, 200), 111);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 290);
+	assert_int_equal(st.ip.ReasmFails, 145);
+	assert_int_equal(st.ip.ReasmOKs, 0);
+	assert_int_equal(st.udp.InDatagrams, 111);
+	assert_reasm_balance(&st);
+	unit_close(f, ep);
+}
+
+/*
+ * The most one fragment can park: a held datagram's 8 fragments (first,
+ * last, 6 in between with holes) and itself, a 9th (more than
+ * RTE_LIBRTE_IP_FRAG_MAX_FRAG). 64 such datagrams held over two bursts,
+ * then one burst of their 64 spoilers (576 parked) among 192 datagrams.
+ */
+static void
+test_reasm_spoilt_entries_burst(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct lsk_stats st;
+	unsigned int d, k, n = 0;
+
+	for (d = 0; d < 64; d++) {
+		uint16_t id = (uint16_t)(0x7100 + d);
+
+		pkts[n++] = frag8(id, 0, true);
+		for (k = 1; k <= 6; k++)
+			pkts[n++] = frag8(id, (uint16_t)(16 * k), true);
+		pkts[n++] = frag8(id, 800, false);
+		if (n == LSK_BURST_MAX) {
+			unit_input(f, pkts, (uint16_t)n);
+			n = 0;
+		}
+	}
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 512);
+	assert_int_equal(st.ip.ReasmFails, 0);
+
+	for (d = 0; d < 64; d++) {
+		pkts[4 * d] = frag8((uint16_t)(0x7100 + d), 200, true);
+		add_datagrams(pkts + 4 * d + 1, 3, (uint16_t)(3 * d));
+	}
+	unit_input(f, pkts, LSK_BURST_MAX);
+	assert_int_equal(unit_recv_free(ep, 256), 192);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 576);
+	assert_int_equal(st.ip.ReasmFails, 64);
+	assert_int_equal(st.ip.ReasmOKs, 0);
+	assert_int_equal(st.udp.InDatagrams, 192);
+	assert_reasm_balance(&st);
+	unit_close(f, ep);
+}
+
+/* The same, each packet through the stages alone. */
+static void
+test_reasm_duplicates_burst_single(void **state)
+{
+	test_reasm_duplicates_burst(state);
+}
+
+static void
+test_reasm_spoilt_entries_burst_single(void **state)
+{
+	test_reasm_spoilt_entries_burst(state);
+}
+
 /* Destroying a worker sends what it still holds. */
 static void
 test_destroy_sends_pending(void **state)
@@ -768,6 +910,8 @@ test_two_workers(void **state)
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
+#define TS(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_single, \
+						unit_teardown)
 
 int
 main(void)
@@ -784,6 +928,10 @@ main(void)
 		T(test_sent_on_flush),
 		T(test_full_tx_buffer_sent),
 		T(test_burst_above_max),
+		T(test_reasm_duplicates_burst),
+		TS(test_reasm_duplicates_burst_single),
+		T(test_reasm_spoilt_entries_burst),
+		TS(test_reasm_spoilt_entries_burst_single),
 		T(test_destroy_sends_pending),
 		T(test_empty_burst),
 		T(test_updates_do_not_wait_for_idle_workers),
