@@ -152,6 +152,37 @@ lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len)
 	}
 }
 
+/*
+ * The one's complement sum of len bytes of m from off, across segments
+ * (RFC 1071's byte-order independence): a segment that starts at an odd
+ * offset of the sum holds its bytes in the other halves of the words, so
+ * its folded sum is byte-swapped before it is added. DPDK 22.11's
+ * rte_raw_cksum_mbuf swaps the unfolded sum and loses its carry.
+ */
+int
+lsk_mbuf_cksum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	       uint16_t *cksum)
+{
+	uint32_t sum = 0, done = 0;
+
+	if (off > m->pkt_len || len > m->pkt_len - off)
+		return -1;
+	for (; m != NULL && off >= m->data_len; m = m->next)
+		off -= m->data_len;
+	for (; m != NULL && done < len; m = m->next, off = 0) {
+		uint32_t n = RTE_MIN(m->data_len - off, len - done);
+		uint16_t s = __rte_raw_cksum_reduce(__rte_raw_cksum(
+			rte_pktmbuf_mtod_offset(m, const void *, off), n, 0));
+
+		sum += done & 1 ? rte_bswap16(s) : s;
+		done += n;
+	}
+	if (done < len)
+		return -1;	/* the segments hold less than pkt_len says */
+	*cksum = __rte_raw_cksum_reduce(sum);
+	return 0;
+}
+
 static enum ip4_verdict
 ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 {

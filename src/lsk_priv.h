@@ -673,6 +673,10 @@ lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
 
 /* Cut m to frame_len bytes, segments and all. */
 void lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len);
+/* The folded one's complement sum of len bytes of m from off, in any
+ * segments; -1 when m holds fewer. */
+int lsk_mbuf_cksum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		   uint16_t *cksum);
 
 /* Fragments (ip4_frag.c). */
 int lsk_frag_worker_init(struct lsk_worker *w);

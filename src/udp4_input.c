@@ -34,7 +34,7 @@ udp_csum_valid_segs(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
 	uint32_t sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
 	uint16_t body;
 
-	if (rte_raw_cksum_mbuf(m, off, ulen, &body) != 0)
+	if (lsk_mbuf_cksum(m, off, ulen, &body) != 0)
 		return false;
 	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen) + body;
 	return __rte_raw_cksum_reduce(sum) == 0xffff;

@@ -599,6 +599,112 @@ test_segmented_datagram(void **state)
 	unit_close(f, e0);
 }
 
+/* Send the frame b in the segments seg_len says, checked in software;
+ * true when ep got it (and it is freed). */
+static bool
+segs_delivered(struct unit_fixture *f, struct lsk_udp_ep *ep, const uint8_t *b,
+	       size_t len, const size_t *seg_len, unsigned int n)
+{
+	unit_input_one(f, unit_mbuf_segs_from_bytes(b, len, seg_len, n,
+						    UNIT_P0));
+	return unit_recv_free(ep, 2) == 1;
+}
+
+/*
+ * The checksum of a datagram in two segments gives the same verdict
+ * wherever the split falls (odd UDP byte counts in the first segment
+ * too): valid ones delivered, one with a bit flipped in either segment
+ * counted InCsumErrors; for odd and even payload lengths.
+ */
+static void
+test_checksum_any_split(void **state)
+{
+	static const uint16_t plen[] = { 1000, 999 };
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	uint8_t b[UNIT_FRAME_MAX];
+	uint64_t sent_bad = 0, sent_ok = 0;
+	struct lsk_stats st;
+	struct unit_pkt p;
+	unsigned int i;
+	size_t len, cut;
+
+	for (i = 0; i < RTE_DIM(plen); i++) {
+		dgram(&p, UNIT_P0_IP, 2000, plen[i]);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		/* the headers stay in the first segment, as any PMD's */
+		for (cut = UNIT_ETH_LEN + 28; cut < len; cut++) {
+			size_t seg[1] = { cut };
+			size_t flip[2] = { cut - 1, cut };
+			unsigned int k;
+
+			if (!segs_delivered(f, e0, b, len, seg, 2))
+				fail_msg("payload %u split at %zu: dropped",
+					 plen[i], cut);
+			sent_ok++;
+			for (k = 0; k < 2; k++) {
+				if (flip[k] < UNIT_ETH_LEN + 28)
+					continue;	/* a header byte */
+				b[flip[k]] ^= 0x10;
+				if (segs_delivered(f, e0, b, len, seg, 2))
+					fail_msg("payload %u split at %zu, "
+						 "byte %zu flipped: delivered",
+						 plen[i], cut, flip[k]);
+				b[flip[k]] ^= 0x10;
+				sent_bad++;
+			}
+		}
+	}
+	st = unit_stats(f);
+	assert_int_equal(st.udp.InDatagrams, sent_ok);
+	assert_int_equal(st.udp.InCsumErrors, sent_bad);
+	assert_int_equal(st.udp.InErrors, sent_bad);
+	unit_close(f, e0);
+}
+
+/*
+ * The same over chains of 3 to 8 segments of random, often odd, lengths
+ * (a PMD with small buffers, or fragments that arrived in segments).
+ */
+static void
+test_checksum_many_segments(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	uint64_t rnd = 0x5eed5eed, sent = 0;
+	uint8_t b[UNIT_FRAME_MAX];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < 500; i++) {
+		uint16_t plen = (uint16_t)(8 + unit_rand(&rnd) % 1400);
+		unsigned int n = 3 + (unsigned int)(unit_rand(&rnd) % 6), k;
+		size_t seg[8], len, left, flip;
+
+		dgram(&p, UNIT_P0_IP, 2000, plen);
+		len = unit_pkt_build(&p, b, sizeof(b));
+		seg[0] = UNIT_ETH_LEN + 28 + unit_rand(&rnd) % 8;
+		left = len - seg[0];
+		for (k = 1; k + 1 < n; k++) {
+			seg[k] = unit_rand(&rnd) % (left / 2 + 1);
+			left -= seg[k];
+		}
+		if (!segs_delivered(f, e0, b, len, seg, n))
+			fail_msg("round %u (%u segments): dropped", i, n);
+		flip = UNIT_ETH_LEN + 28 + unit_rand(&rnd) % plen;
+		b[flip] ^= 0x01;
+		if (segs_delivered(f, e0, b, len, seg, n))
+			fail_msg("round %u, byte %zu flipped: delivered", i,
+				 flip);
+		sent++;
+	}
+	st = unit_stats(f);
+	assert_int_equal(st.udp.InDatagrams, sent);
+	assert_int_equal(st.udp.InCsumErrors, sent);
+	unit_close(f, e0);
+}
+
 /*
  * B17: a datagram sent to us in three fragments is reassembled and
  * delivered once, whole (ReasmReqds 3, ReasmOKs 1, InDatagrams 1).
@@ -855,6 +961,8 @@ main(void)
 		T(test_in_datagrams),
 		TS(test_in_datagrams_single),
 		T(test_segmented_datagram),
+		T(test_checksum_any_split),
+		T(test_checksum_many_segments),
 		T(test_reassembled_datagram),
 		T(test_reassembled_65535_delivered),
 		T(test_reassembly_past_65535_dropped),
