@@ -1798,6 +1798,70 @@ case("udp_reassembled_out_of_order", "udp", _reasm_echo([2, 0, 1], 1100))
 case("udp_reassembled_8_fragments", "udp", _reasm_echo(None, 1300, 168))
 case("udp_reassembled_noport_icmp", "udp", _reasm_noport)
 case("udp_reassembly_incomplete_held", "udp", _reasm_incomplete)
+
+# Jumbo fragments on a 9000-byte port (net_pcap hands listack frames over
+# 2 KB as multi-segment mbufs): the largest datagram is reassembled and
+# delivered; one whose fragments would reassemble past 65535 bytes is
+# dropped whole, ip.ReasmFails, as Linux's ip_frag_reasm drops it
+# ("Oversized IP packet"). These crashed or delivered it cut (issue 10,
+# finding 1).
+JUMBO_CONF = lsk.fixture_conf(extra="udp listen 10.0.0.254:9 discard\n") \
+    .replace("port 0 mtu 1500", "port 0 mtu 9000")
+group("jumbo", JUMBO_CONF)
+DISCARD9 = "10.0.0.254:9"
+
+
+def _jumbo_frags(ident, data, piece=8192):
+    """The IP payload `data` to 10.0.0.254 from A in fragments of `piece`
+    bytes but the last, which takes the rest (at most 8980: MTU 9000);
+    the offset of the last may not pass 65528."""
+    out, off = [], 0
+    while off < len(data):
+        n = len(data) - off if len(data) - off <= 8980 else piece
+        ip = IP(src="10.0.0.1", dst="10.0.0.254", id=ident, proto=17,
+                flags="MF" if off + n < len(data) else 0, frag=off // 8)
+        out.append(bytes(Ether(dst=P0_MAC, src=A_MAC) / ip /
+                         Raw(data[off:off + n])))
+        off += n
+    return out
+
+
+def _jumbo_65535(n):
+    whole = frame(dst="10.0.0.254", dport=9, sport=1015, df=False,
+                  ident=7001, tag=n, plen=65535 - 28)
+    frs = _jumbo_frags(7001, lsk.l3_of(whole)[20:])
+    p = Part([(0, f) for f in frs], [],
+             {"InReceives": len(frs), "ReasmReqds": len(frs), "ReasmOKs": 1,
+              "InDelivers": 1, "udp.InDatagrams": 1})
+    p.svc_counts[DISCARD9] += 1
+    return p
+
+
+def _jumbo_oversized(total, ulen, ident):
+    """Fragments of `total` bytes of IP payload: a UDP header of length
+    ulen (no checksum) to the discard service, then the payload."""
+    def b(n):
+        data = struct.pack("!HHHH", 1016, 9, ulen, 0) + \
+            lsk.tag_payload("|%s|" % n, total - 8)
+        frs = _jumbo_frags(ident, data)
+        return Part([(0, f) for f in frs], [],
+                    {"InReceives": len(frs), "ReasmReqds": len(frs),
+                     "ReasmFails": 1})
+    return b
+
+
+case("udp_jumbo_reassembled_65535", "jumbo", _jumbo_65535)
+# the total length DPDK writes would be 0..19: under the header
+case("udp_jumbo_past_65535_dropped_wraps_under_header", "jumbo",
+     _jumbo_oversized(57344 + 8176, 0xFFFF, 7002))
+case("udp_jumbo_past_65535_dropped_one_byte_over", "jumbo",
+     _jumbo_oversized(65535 - 20 + 1, 0xFFFF, 7003))
+# ... or a short datagram, delivered cut to its UDP length
+case("udp_jumbo_past_65535_dropped_would_be_cut", "jumbo",
+     _jumbo_oversized(65536 + 100, 80, 7004))
+case("udp_jumbo_past_65535_dropped_longest", "jumbo",
+     _jumbo_oversized(57344 + 8980, 1000, 7005))
+
 case("icmp_err_port_unreach_quote_cut_to_udp_length", "udp",
      lambda n: local(_udp_raw("10.0.0.254", 3992, b"|%s|" % n.encode(),
                               extra=b"BEYOND-THE-UDP-LENGTH")))
