@@ -150,6 +150,8 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m)
 					     RTE_ETHER_HDR_LEN);
 		ip->hdr_checksum = 0;
 		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		/* the PMD's L4 verdict was about the first fragment only */
+		whole->ol_flags &= ~RTE_MBUF_F_RX_L4_CKSUM_MASK;
 	}
 	return whole;
 }

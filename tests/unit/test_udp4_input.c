@@ -705,27 +705,14 @@ test_checksum_many_segments(void **state)
 	unit_close(f, e0);
 }
 
-/*
- * B17: a datagram sent to us in three fragments is reassembled and
- * delivered once, whole (ReasmReqds 3, ReasmOKs 1, InDatagrams 1).
- */
+/* The frame whole (3028 bytes of IP, DF clear) as three fragments. */
 static void
-test_reassembled_datagram(void **state)
+three_fragments(const uint8_t *whole, struct rte_mbuf **pkts)
 {
-	static uint8_t whole[4096], frag[UNIT_FRAME_MAX];
 	static const uint16_t off[] = { 0, 1480, 2960 };
-	struct unit_fixture *f = *state;
-	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
-	struct rte_mbuf *pkts[3];
-	struct lsk_udp_msg msg;
-	struct lsk_stats st;
-	struct unit_pkt p;
+	uint8_t frag[UNIT_FRAME_MAX];
 	unsigned int i;
 
-	dgram(&p, UNIT_P0_IP, 2000, 3000);
-	p.df = false;
-	p.id = 0x4242;
-	unit_pkt_build(&p, whole, sizeof(whole));	/* IP: 3028 bytes */
 	for (i = 0; i < 3; i++) {
 		uint16_t n = (uint16_t)(i < 2 ? 1480 : 3008 - 2960);
 
@@ -739,6 +726,28 @@ test_reassembled_datagram(void **state)
 		pkts[i] = unit_mbuf_from_bytes(frag, UNIT_ETH_LEN + 20 + n,
 					       UNIT_P0);
 	}
+}
+
+/*
+ * B17: a datagram sent to us in three fragments is reassembled and
+ * delivered once, whole (ReasmReqds 3, ReasmOKs 1, InDatagrams 1).
+ */
+static void
+test_reassembled_datagram(void **state)
+{
+	static uint8_t whole[4096];
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct rte_mbuf *pkts[3];
+	struct lsk_udp_msg msg;
+	struct lsk_stats st;
+	struct unit_pkt p;
+
+	dgram(&p, UNIT_P0_IP, 2000, 3000);
+	p.df = false;
+	p.id = 0x4242;
+	unit_pkt_build(&p, whole, sizeof(whole));	/* IP: 3028 bytes */
+	three_fragments(whole, pkts);
 	unit_input(f, pkts, 3);
 	assert_int_equal(lsk_udp_recv_burst(e0, &msg, 1), 1);
 	assert_int_equal(msg.src_addr, UNIT_A_IP);
@@ -752,6 +761,47 @@ test_reassembled_datagram(void **state)
 	assert_int_equal(st.udp.InDatagrams, 1);
 	assert_int_equal(st.ip.InDelivers, 1);
 	assert_int_equal(unit_tx_count(f), 0);
+	unit_close(f, e0);
+}
+
+/*
+ * A PMD's L4 checksum flag on the first fragment says nothing about the
+ * datagram: the reassembled one is checked in software whatever it says
+ * (a corrupted one flagged GOOD or NONE is counted, a valid one flagged
+ * BAD is delivered).
+ */
+static void
+test_reassembled_checksum_not_the_fragments(void **state)
+{
+	static const uint64_t flag[] = { RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+					 RTE_MBUF_F_RX_L4_CKSUM_NONE,
+					 RTE_MBUF_F_RX_L4_CKSUM_BAD };
+	static uint8_t whole[4096];
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct rte_mbuf *pkts[3];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	unsigned int i;
+
+	dgram(&p, UNIT_P0_IP, 2000, 3000);
+	p.df = false;
+	for (i = 0; i < RTE_DIM(flag); i++) {
+		bool corrupt = flag[i] != RTE_MBUF_F_RX_L4_CKSUM_BAD;
+
+		p.id = (uint16_t)(0x4300 + i);
+		unit_pkt_build(&p, whole, sizeof(whole));
+		if (corrupt)
+			whole[UNIT_ETH_LEN + 28 + 2000] ^= 0x20;
+		three_fragments(whole, pkts);
+		pkts[0]->ol_flags |= flag[i];
+		unit_input(f, pkts, 3);
+		assert_int_equal(unit_recv_free(e0, 2), corrupt ? 0 : 1);
+	}
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmOKs, 3);
+	assert_int_equal(st.udp.InCsumErrors, 2);
+	assert_int_equal(st.udp.InDatagrams, 1);
 	unit_close(f, e0);
 }
 
@@ -964,6 +1014,7 @@ main(void)
 		T(test_checksum_any_split),
 		T(test_checksum_many_segments),
 		T(test_reassembled_datagram),
+		T(test_reassembled_checksum_not_the_fragments),
 		T(test_reassembled_65535_delivered),
 		T(test_reassembly_past_65535_dropped),
 		TS(test_reassembly_past_65535_dropped_single),
