@@ -6,7 +6,8 @@
  * timeout (ip_defrag). Forwarded fragments pass as they are.
  *
  * A datagram that would reassemble past 65535 bytes is dropped whole
- * (ReasmFails), as Linux does.
+ * (ReasmFails), as Linux does. What DPDK frees goes on the worker's death
+ * row, emptied before any call could overflow it and after every burst.
  *
  * Known gaps: rte_ip_frag reassembles at most RTE_LIBRTE_IP_FRAG_MAX_FRAG
  * fragments per datagram; larger ones count ReasmFails. Every fragment
