@@ -269,13 +269,13 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 }
 
 /*
- * `gro merge`: the member's payload is copied behind the head's and the
- * member freed; the head's lengths grow to the total as Linux's
- * gro_complete sets them. Only IDs that count up can be rebuilt later.
+ * `gro merge`: the member's payload is copied behind the head's (the
+ * caller frees the member once done with it); the head's lengths grow to
+ * the total as Linux's gro_complete sets them. Only IDs that count up can
+ * be rebuilt later.
  */
 static bool
-gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
-	  const struct gro_view *v)
+gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
 {
 	struct rte_mbuf *h = s->head, *seg;
 	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
@@ -305,7 +305,6 @@ gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
 		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
 	hip->hdr_checksum = 0;
 	hip->hdr_checksum = rte_ipv4_cksum(hip);
-	rte_pktmbuf_free(m);
 	return true;
 }
 
@@ -320,8 +319,8 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	} else {
 		*lsk_train_next(s->tail) = m;
 		*lsk_train_next(m) = NULL;
+		s->tail = m;
 	}
-	s->tail = m;
 	s->count++;
 	s->bytes += ulen - 8u;
 	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
@@ -629,12 +628,14 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->stack->gro_merge && !gro_merge(s, m, &v)) {
+	if (w->stack->gro_merge && !gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;
 	}
 	gro_join(w, l, s, m, &v);
+	if (w->stack->gro_merge)
+		rte_pktmbuf_free(m);	/* its payload is the head's now */
 	return false;
 }
 

@@ -744,8 +744,9 @@ feed_both(struct unit_fixture *off, struct unit_fixture *on,
 	unit_input(on, y, (uint16_t)n);
 }
 
-/* The datagrams on port are the same, in order, byte for byte, as are
- * the ICMP messages (one flow: the same order too). */
+/* The datagrams on port are the same, in order, byte for byte (in
+ * whatever segments), as are the ICMP messages (one flow: the same order
+ * too). */
 static void
 assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 {
@@ -757,11 +758,14 @@ assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 			struct rte_mbuf *x = a->tx.pkts[port][i];
 			struct rte_mbuf *y = b->tx.pkts[port][i];
 
-			assert_int_equal(rte_pktmbuf_pkt_len(x),
-					 rte_pktmbuf_pkt_len(y));
-			assert_memory_equal(rte_pktmbuf_mtod(x, void *),
-					    rte_pktmbuf_mtod(y, void *),
-					    rte_pktmbuf_data_len(x));
+			static uint8_t bx[UNIT_FRAME_MAX], by[UNIT_FRAME_MAX];
+			uint32_t len = rte_pktmbuf_pkt_len(x);
+
+			assert_int_equal(len, rte_pktmbuf_pkt_len(y));
+			assert_true(len <= UNIT_FRAME_MAX);
+			assert_memory_equal(rte_pktmbuf_read(x, 0, len, bx),
+					    rte_pktmbuf_read(y, 0, len, by),
+					    len);
 		}
 	}
 }
@@ -985,8 +989,120 @@ test_gro_endpoint_full(void **state)
 	unit_close(f, e1);
 }
 
+/* ------------------------------------ frames in exactly sized buffers */
+
+/*
+ * GRO with and without: two fixtures in one mode, fed the same bytes, each
+ * frame in an exact buffer (unit_mbuf_exact), so ASan sees any read past
+ * a frame or of a datagram after it was freed.
+ */
+struct pair {
+	struct unit_fixture *off, *on;
+};
+
+#define EXACT_MAX 8
+
+struct exact_burst {
+	unsigned int n;
+	size_t len[EXACT_MAX], first[EXACT_MAX];	/* first: split at */
+	uint8_t b[EXACT_MAX][UNIT_FRAME_MAX];
+};
+
+static void
+pair_create(struct pair *pr, enum lsk_mode mode, const char *gro)
+{
+	pr->off = unit_fixture_create(mode);
+	pr->on = unit_fixture_create(mode);
+	assert_non_null(pr->off);
+	assert_non_null(pr->on);
+	unit_cmd(pr->on, gro);
+}
+
+static void
+pair_destroy(struct pair *pr)
+{
+	unit_fixture_destroy(pr->off);
+	unit_fixture_destroy(pr->on);
+}
+
+/* Both fixtures send the same frames and count alike outside gro/gso. */
+static void
+pair_feed(struct pair *pr, const struct exact_burst *eb)
+{
+	struct rte_mbuf *x[EXACT_MAX], *y[EXACT_MAX];
+	struct lsk_stats a, b;
+	unsigned int i;
+
+	for (i = 0; i < eb->n; i++) {
+		x[i] = unit_mbuf_exact(eb->b[i], eb->len[i], eb->first[i],
+				       UNIT_P0);
+		y[i] = unit_mbuf_exact(eb->b[i], eb->len[i], eb->first[i],
+				       UNIT_P0);
+	}
+	unit_input(pr->off, x, (uint16_t)eb->n);
+	unit_input(pr->on, y, (uint16_t)eb->n);
+	assert_same_tx(pr->off, pr->on);
+	assert_same_datagram_counters(pr->off, pr->on);
+	a = unit_stats(pr->off);
+	b = unit_stats(pr->on);
+	assert_memory_equal(&a.eth, &b.eth, sizeof(a.eth));
+	assert_memory_equal(a.ports, b.ports, sizeof(a.ports));
+	unit_tx_free(pr->off);
+	unit_tx_free(pr->on);
+}
+
+/* n datagrams of flow F to the far network (forwarded), IDs 1..n. */
+static void
+exact_flow(struct exact_burst *eb, unsigned int n, uint16_t payload)
+{
+	struct unit_pkt p;
+	unsigned int i;
+
+	assert_true(n <= EXACT_MAX);
+	eb->n = n;
+	for (i = 0; i < n; i++) {
+		flow_pkt(&p, payload, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		eb->len[i] = unit_pkt_build(&p, eb->b[i], sizeof(eb->b[i]));
+		eb->first[i] = eb->len[i];
+	}
+}
+
+/*
+ * Issue 10, finding 4: `gro merge` copies a member's payload behind the
+ * head's and frees the member; nothing reads the member after that. In
+ * exact buffers (freed with their mbufs): three datagrams make one
+ * train, and leave as they would without GRO.
+ */
+static void
+test_exact_merge(void **state)
+{
+	static struct exact_burst eb;
+	struct lsk_stats st;
+	struct pair pr;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro merge flows 64 segs 64");
+	exact_flow(&eb, 3, 1000);
+	pair_feed(&pr, &eb);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.gro.Merged, 2);
+	assert_int_equal(st.gso.Segments, 3);
+	assert_int_equal(st.ip.ForwDatagrams, 3);
+	pair_destroy(&pr);
+}
+
 /* The same rules when a NIC vouches for the checksums (GRO's fast path
  * for the third datagram of a train on). */
+static int
+nic_setup(void **state)
+{
+	*state = NULL;
+	unit_nic_csum = true;
+	return 0;
+}
+
 static int
 gro_setup_nic(void **state)
 {
@@ -1016,14 +1132,23 @@ gro_setup_nic(void **state)
 	T(test_counters_and_plain_endpoint), \
 	T(test_gro_endpoint), \
 	T(test_gro_endpoint_full)
+/* these make their own fixtures, in either mode */
+#define EXACT_TESTS(T) \
+	T(test_exact_merge)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
 		  NULL }
+#define EXACT_SW(fn) cmocka_unit_test_teardown(fn, unit_teardown)
+#define EXACT_NIC(fn) { "NIC checksums: " #fn, fn, nic_setup, unit_teardown, \
+			NULL }
 
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = { GRO_TESTS(SW), GRO_TESTS(NIC) };
+	const struct CMUnitTest tests[] = {
+		GRO_TESTS(SW), GRO_TESTS(NIC),
+		EXACT_TESTS(EXACT_SW), EXACT_TESTS(EXACT_NIC),
+	};
 
 	return cmocka_run_group_tests_name("udp4_gro", tests,
 					   unit_group_setup,
