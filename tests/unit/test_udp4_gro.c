@@ -1068,6 +1068,72 @@ exact_flow(struct exact_burst *eb, unsigned int n, uint16_t payload)
 	}
 }
 
+/* How far into a frame GRO's checks reach: its headers and some. */
+#define EXACT_CUT_MAX (UNIT_ETH_LEN + 20 + 8 + 16)
+
+/*
+ * Issue 10, finding 3: datagrams of one flow with one frame among them
+ * cut short (a runt, half an IP header, a UDP header without its ports),
+ * or whole but with its first segment ending anywhere in its headers,
+ * first, second and third; and trains of tiny datagrams (frames shorter
+ * than the 48 bytes the run compare takes). No frame is read past its
+ * end: one that cannot be read is not joined and goes its way as
+ * without GRO (eth.Runts, ip.InHdrErrors, ...).
+ */
+static void
+exact_cuts(enum lsk_mode mode, const char *gro)
+{
+	static struct exact_burst eb;
+	struct pair pr;
+	unsigned int pos, cut;
+	uint16_t payload;
+
+	pair_create(&pr, mode, gro);
+	for (pos = 0; pos < 3; pos++) {
+		for (cut = 1; cut <= EXACT_CUT_MAX; cut++) {
+			exact_flow(&eb, 3, 100);
+			eb.len[pos] = eb.first[pos] = cut;
+			pair_feed(&pr, &eb);
+			exact_flow(&eb, 3, 100);
+			eb.first[pos] = cut;
+			pair_feed(&pr, &eb);
+		}
+	}
+	for (payload = 1; payload <= 8; payload++) {
+		exact_flow(&eb, 4, payload);
+		pair_feed(&pr, &eb);
+	}
+	pair_destroy(&pr);
+}
+
+static void
+test_exact_cuts_list(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_LIST, "gro fraglist flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_list_merge(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_LIST, "gro merge flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_single(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_SINGLE, "gro fraglist flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_single_merge(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_SINGLE, "gro merge flows 64 segs 64");
+}
+
 /*
  * Issue 10, finding 4: `gro merge` copies a member's payload behind the
  * head's and frees the member; nothing reads the member after that. In
@@ -1134,6 +1200,10 @@ gro_setup_nic(void **state)
 	T(test_gro_endpoint_full)
 /* these make their own fixtures, in either mode */
 #define EXACT_TESTS(T) \
+	T(test_exact_cuts_list), \
+	T(test_exact_cuts_list_merge), \
+	T(test_exact_cuts_single), \
+	T(test_exact_cuts_single_merge), \
 	T(test_exact_merge)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
