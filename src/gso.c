@@ -248,6 +248,10 @@ lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
 		if (m == NULL)
 			break;
 		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(hdrs + len));
+		if (p == NULL) {	/* a pool with a small data room */
+			rte_pktmbuf_free(m);
+			break;
+		}
 		gso_copy(head, 0, hdrs, p);
 		gso_copy(head, hdrs + off, len, p + hdrs);
 		ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
@@ -266,7 +270,7 @@ lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
 		off += len;
 	}
 	if (off < total)
-		w->stats.ip.OutDiscards += count - n;	/* no mbufs */
+		w->stats.ip.OutDiscards += count - n;	/* no mbufs, no room */
 	rte_pktmbuf_free(head);
 	w->stats.gso.Segments += n;
 	return n;

@@ -314,6 +314,20 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 }
 
 /*
+ * Does a fresh mbuf of pool hold len bytes? GSO rebuilds each datagram of
+ * a merged train in one, and merging copies payloads into them: a head
+ * whose pool cannot hold its frame so (a small data room, a frame placed
+ * without headroom) is never merged.
+ */
+static bool
+gro_pool_holds(struct rte_mempool *pool, uint32_t len)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(pool);
+
+	return room >= RTE_PKTMBUF_HEADROOM + len;
+}
+
+/*
  * `gro merge`: the member's payload is copied behind the head's (the
  * caller frees the member once done with it); the head's lengths grow to
  * the total as Linux's gro_complete sets them. Only IDs that count up can
@@ -332,17 +346,21 @@ gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
 	if (rte_be_to_cpu_16(v->ip->packet_id) !=
 	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
 		return false;
-	if (s->count == 1)
+	if (s->count == 1) {
+		if (!gro_pool_holds(h->pool, h->data_len))
+			return false;
 		h->tso_segsz = (uint16_t)(s->ulen - 8);
+	}
 	seg = rte_pktmbuf_lastseg(h);
 	if (rte_pktmbuf_tailroom(seg) < len) {
 		seg = rte_pktmbuf_alloc(h->pool);
-		if (seg == NULL || rte_pktmbuf_chain(h, seg) != 0) {
+		if (seg == NULL || rte_pktmbuf_tailroom(seg) < len ||
+		    rte_pktmbuf_chain(h, seg) != 0) {
 			rte_pktmbuf_free(seg);
 			return false;
 		}
 	}
-	dst = rte_pktmbuf_append(h, len);
+	dst = rte_pktmbuf_append(h, len);	/* the room is there */
 	memcpy(dst, v->uh + 1, len);
 	hip->total_length = rte_cpu_to_be_16(
 		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
