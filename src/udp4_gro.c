@@ -350,6 +350,9 @@ gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
 		if (!gro_pool_holds(h->pool, h->data_len))
 			return false;
 		h->tso_segsz = (uint16_t)(s->ulen - 8);
+		/* a merged train has no members to free: its mbuf may
+		 * keep the link of an earlier trip (a member delivered) */
+		*lsk_train_next(h) = NULL;
 	}
 	seg = rte_pktmbuf_lastseg(h);
 	if (rte_pktmbuf_tailroom(seg) < len) {
