@@ -188,11 +188,38 @@ lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * A merged train's datagrams are in its head: each is rebuilt as it
+ * arrived (gso.c) to be quoted; one that cannot be (no mbuf, no room) is
+ * an error that could not be built.
+ */
+static void
+icmp_error_merged(struct lsk_worker *w, const struct rte_mbuf *m,
+		  uint32_t meta, uint8_t type, uint8_t code, uint16_t mtu)
+{
+	unsigned int k, n = lsk_meta_count(meta);
+
+	for (k = 0; k < n; k++) {
+		struct rte_mbuf *d = lsk_gso_rebuild(m, k);
+
+		if (d == NULL) {
+			w->stats.icmp.OutErrors++;
+			continue;
+		}
+		lsk_icmp4_error(w, d, meta, type, code, mtu);
+		rte_pktmbuf_free(d);
+	}
+}
+
 /* Errors for an entry: one per datagram, as per-packet processing would. */
 void
 lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		      uint8_t type, uint8_t code, uint16_t mtu)
 {
+	if (unlikely(meta & LSK_META_MERGED)) {
+		icmp_error_merged(w, m, meta, type, code, mtu);
+		return;
+	}
 	lsk_icmp4_error(w, m, meta, type, code, mtu);
 	if (unlikely(meta & LSK_META_COUNT_MASK)) {
 		struct rte_mbuf *x;

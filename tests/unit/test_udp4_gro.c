@@ -1168,6 +1168,65 @@ test_exact_merge(void **state)
 	pair_destroy(&pr);
 }
 
+/* A merged train that is answered: with ICMP about each datagram. */
+static void
+merged_errors(struct pair *pr, uint32_t dst, uint16_t dport, uint8_t ttl,
+	      uint16_t payload)
+{
+	static struct exact_burst eb;
+	unsigned int i;
+
+	exact_flow(&eb, 3, payload);
+	for (i = 0; i < 3; i++) {
+		uint8_t *ip = eb.b[i] + UNIT_ETH_LEN;
+
+		put32(ip + 16, dst);
+		ip[8] = ttl;
+		unit_ip4_fix_cksum(ip);
+		put16(ip + 22, dport);
+		put16(ip + 26, 0);
+		put16(ip + 26, (uint16_t)~fold(sum16(ip + 20, 8 + payload,
+			sum16(ip + 12, 8, 0) + IPPROTO_UDP + 8u + payload)));
+	}
+	eb.len[2] -= 100;	/* a shorter last one */
+	eb.first[2] = eb.len[2];
+	put16(eb.b[2] + UNIT_ETH_LEN + 2, (uint16_t)(28 + payload - 100));
+	unit_ip4_fix_cksum(eb.b[2] + UNIT_ETH_LEN);
+	put16(eb.b[2] + UNIT_ETH_LEN + 24, (uint16_t)(8 + payload - 100));
+	put16(eb.b[2] + UNIT_ETH_LEN + 26, 0);
+	put16(eb.b[2] + UNIT_ETH_LEN + 26, (uint16_t)~fold(sum16(
+		eb.b[2] + UNIT_ETH_LEN + 20, 8 + payload - 100,
+		sum16(eb.b[2] + UNIT_ETH_LEN + 12, 8, 0) + IPPROTO_UDP +
+		8u + payload - 100)));
+	pair_feed(pr, &eb);
+}
+
+/*
+ * A merged train dropped with an ICMP error (TTL 1, no route, DF and
+ * over the MTU, no listener) is answered as its datagrams would be
+ * without GRO: one error each, quoting that datagram as it arrived
+ * (its ID, lengths and checksums), the shorter last one too.
+ */
+static void
+test_merged_train_errors(void **state)
+{
+	struct lsk_stats st;
+	struct pair pr;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro merge flows 64 segs 64");
+	unit_cmd(pr.off, "port 1 mtu 1000");
+	unit_cmd(pr.on, "port 1 mtu 1000");
+	merged_errors(&pr, UNIT_FAR_IP, 2000, 1, 300);
+	merged_errors(&pr, UNIT_IPV4(192, 168, 77, 1), 2000, 64, 300);
+	merged_errors(&pr, UNIT_FAR_IP, 2000, 64, 1200);
+	merged_errors(&pr, UNIT_P0_IP, 3999, 64, 300);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 4);
+	assert_int_equal(st.icmp.OutMsgs, 12);
+	pair_destroy(&pr);
+}
+
 /* The frame in an mbuf of mp from the start of its buffer: no headroom,
  * as a PMD may place it. */
 static struct rte_mbuf *
@@ -1321,7 +1380,8 @@ gro_setup_nic(void **state)
 	T(test_exact_cuts_single), \
 	T(test_exact_cuts_single_merge), \
 	T(test_exact_merge), \
-	T(test_merge_small_pool)
+	T(test_merge_small_pool), \
+	T(test_merged_train_errors)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
 		  NULL }
