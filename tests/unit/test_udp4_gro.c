@@ -1227,6 +1227,51 @@ test_merged_train_errors(void **state)
 	pair_destroy(&pr);
 }
 
+/*
+ * A train over the egress MTU whose shorter last datagram fits: that one
+ * is forwarded whole, as without GRO, and the others dropped with
+ * fragmentation needed each (DF set: ip.FragFails) or fragmented (DF
+ * clear: ip.FragOKs). Both GRO modes.
+ */
+static void
+train_over_mtu(const char *gro, bool df)
+{
+	static struct exact_burst eb;
+	struct lsk_stats st;
+	struct unit_pkt p;
+	struct pair pr;
+	unsigned int i;
+
+	pair_create(&pr, LSK_MODE_LIST, gro);
+	unit_cmd(pr.off, "port 1 mtu 1000");
+	unit_cmd(pr.on, "port 1 mtu 1000");
+	eb.n = 3;
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, i < 2 ? 1021 : 511, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		p.df = df;
+		eb.len[i] = unit_pkt_build(&p, eb.b[i], sizeof(eb.b[i]));
+		eb.first[i] = eb.len[i];
+	}
+	pair_feed(&pr, &eb);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.ip.FragFails, df ? 2 : 0);
+	assert_int_equal(st.ip.FragOKs, df ? 0 : 2);
+	assert_int_equal(st.ip.ForwDatagrams, df ? 1 : 3);
+	pair_destroy(&pr);
+}
+
+static void
+test_train_over_mtu_short_last(void **state)
+{
+	(void)state;
+	train_over_mtu("gro fraglist flows 64 segs 64", true);
+	train_over_mtu("gro fraglist flows 64 segs 64", false);
+	train_over_mtu("gro merge flows 64 segs 64", true);
+	train_over_mtu("gro merge flows 64 segs 64", false);
+}
+
 /* The frame in an mbuf of mp from the start of its buffer: no headroom,
  * as a PMD may place it. */
 static struct rte_mbuf *
@@ -1381,7 +1426,8 @@ gro_setup_nic(void **state)
 	T(test_exact_cuts_single_merge), \
 	T(test_exact_merge), \
 	T(test_merge_small_pool), \
-	T(test_merged_train_errors)
+	T(test_merged_train_errors), \
+	T(test_train_over_mtu_short_last)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
 		  NULL }
