@@ -225,48 +225,92 @@ gso_copy(const struct rte_mbuf *m, uint32_t off, uint32_t len, void *dst)
 		memcpy(dst, p, len);
 }
 
+/*
+ * One datagram of a merged train, off bytes into the head's payload:
+ * the head's headers with its own lengths, ID and checksums, in a fresh
+ * mbuf of the head's pool. NULL when there is no mbuf, or no room in one
+ * (a pool with a small data room).
+ */
+static struct rte_mbuf *
+gso_rebuild(const struct rte_mbuf *head, uint32_t off, uint32_t len,
+	    uint16_t id)
+{
+	const uint32_t hdrs = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) +
+			      sizeof(struct rte_udp_hdr);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(head->pool);
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *uh;
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(hdrs + len));
+	if (p == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	gso_copy(head, 0, hdrs, p);
+	gso_copy(head, hdrs + off, len, p + hdrs);
+	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uh = (struct rte_udp_hdr *)(ip + 1);
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + len));
+	ip->packet_id = rte_cpu_to_be_16(id);
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + len));
+	uh->dgram_cksum = 0;
+	uh->dgram_cksum = rte_ipv4_udptcp_cksum(ip, uh);
+	if (uh->dgram_cksum == 0)
+		uh->dgram_cksum = 0xffff;
+	m->port = head->port;
+	return m;
+}
+
+/* The payload bytes of a merged head, and its first IP ID. */
+static inline uint32_t
+gso_merged_total(const struct rte_mbuf *head, uint16_t *id)
+{
+	const struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(head,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	*id = rte_be_to_cpu_16(hip->packet_id);
+	return rte_be_to_cpu_16(hip->total_length) - 28u;
+}
+
+struct rte_mbuf *
+lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k)
+{
+	uint16_t id;
+	uint32_t total = gso_merged_total(head, &id);
+	uint32_t seg = head->tso_segsz, off = k * seg;
+
+	if (off >= total)
+		return NULL;
+	return gso_rebuild(head, off, RTE_MIN(seg, total - off),
+			   (uint16_t)(id + k));
+}
+
 unsigned int
 lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head, uint32_t meta,
 		  struct rte_mbuf **out)
 {
-	const uint32_t hdrs = RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) +
-			      sizeof(struct rte_udp_hdr);
-	const struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(head,
-		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	uint32_t total = rte_be_to_cpu_16(hip->total_length) - 28u;
+	uint16_t id;
+	uint32_t total = gso_merged_total(head, &id);
 	uint32_t seg = head->tso_segsz, off = 0;
-	uint16_t id = rte_be_to_cpu_16(hip->packet_id);
 	unsigned int n = 0, count = lsk_meta_count(meta);
 
 	while (off < total && n < count) {
 		uint32_t len = RTE_MIN(seg, total - off);
-		struct rte_mbuf *m = rte_pktmbuf_alloc(head->pool);
-		struct rte_ipv4_hdr *ip;
-		struct rte_udp_hdr *uh;
-		uint8_t *p;
+		struct rte_mbuf *m = gso_rebuild(head, off, len,
+						 (uint16_t)(id + n));
 
 		if (m == NULL)
 			break;
-		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(hdrs + len));
-		gso_copy(head, 0, hdrs, p);
-		gso_copy(head, hdrs + off, len, p + hdrs);
-		ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
-		uh = (struct rte_udp_hdr *)(ip + 1);
-		ip->total_length = rte_cpu_to_be_16((uint16_t)(28 + len));
-		ip->packet_id = rte_cpu_to_be_16((uint16_t)(id + n));
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
-		uh->dgram_len = rte_cpu_to_be_16((uint16_t)(8 + len));
-		uh->dgram_cksum = 0;
-		uh->dgram_cksum = rte_ipv4_udptcp_cksum(ip, uh);
-		if (uh->dgram_cksum == 0)
-			uh->dgram_cksum = 0xffff;
-		m->port = head->port;
 		out[n++] = m;
 		off += len;
 	}
 	if (off < total)
-		w->stats.ip.OutDiscards += count - n;	/* no mbufs */
+		w->stats.ip.OutDiscards += count - n;	/* no mbufs, no room */
 	rte_pktmbuf_free(head);
 	w->stats.gso.Segments += n;
 	return n;

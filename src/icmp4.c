@@ -117,6 +117,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	struct rte_mbuf *e;
 	const void *q;
 	uint32_t src, quote;
+	char *frame;
 
 	if (!icmp_may_answer(w, m, oip, meta))
 		return;
@@ -134,18 +135,23 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 		w->stats.icmp.OutErrors++;
 		return;
 	}
-	e = rte_pktmbuf_alloc(m->pool);
-	if (e == NULL) {
-		w->stats.icmp.OutErrors++;
-		return;
-	}
 	quote = RTE_MIN(rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN,
 			(uint32_t)(ICMP_ERROR_MAX - sizeof(*ip) - sizeof(*ih)));
 	quote = RTE_MIN(quote, (uint32_t)rte_be_to_cpu_16(oip->total_length));
-	rte_pktmbuf_mtod(e, struct rte_ether_hdr *)->ether_type =
+	/* up to 590 bytes, in an mbuf of the datagram's pool: one with a
+	 * small data room (the send pool, or a PMD's that chains frames)
+	 * may not hold them */
+	e = rte_pktmbuf_alloc(m->pool);
+	frame = e == NULL ? NULL : rte_pktmbuf_append(e, (uint16_t)(
+		RTE_ETHER_HDR_LEN + sizeof(*ip) + sizeof(*ih) + quote));
+	if (frame == NULL) {
+		rte_pktmbuf_free(e);
+		w->stats.icmp.OutErrors++;
+		return;
+	}
+	((struct rte_ether_hdr *)frame)->ether_type =
 		RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip = rte_pktmbuf_mtod_offset(e, struct rte_ipv4_hdr *,
-				     RTE_ETHER_HDR_LEN);
+	ip = (struct rte_ipv4_hdr *)(frame + RTE_ETHER_HDR_LEN);
 	ih = (struct rte_icmp_hdr *)(ip + 1);
 	ip->version_ihl = 0x45;
 	ip->type_of_service = (oip->type_of_service & ICMP_TOS_MASK) |
@@ -171,8 +177,6 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	if (q != NULL && q != (const void *)(ih + 1))
 		memcpy(ih + 1, q, quote);
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + quote);
-	e->data_len = e->pkt_len = RTE_ETHER_HDR_LEN + sizeof(*ip) +
-				   sizeof(*ih) + quote;
 	e->port = m->port;
 	lsk_list_push(&w->icmp_out, e, 0);
 }
@@ -184,11 +188,38 @@ lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * A merged train's datagrams are in its head: each is rebuilt as it
+ * arrived (gso.c) to be quoted; one that cannot be (no mbuf, no room) is
+ * an error that could not be built.
+ */
+static void
+icmp_error_merged(struct lsk_worker *w, const struct rte_mbuf *m,
+		  uint32_t meta, uint8_t type, uint8_t code, uint16_t mtu)
+{
+	unsigned int k, n = lsk_meta_count(meta);
+
+	for (k = 0; k < n; k++) {
+		struct rte_mbuf *d = lsk_gso_rebuild(m, k);
+
+		if (d == NULL) {
+			w->stats.icmp.OutErrors++;
+			continue;
+		}
+		lsk_icmp4_error(w, d, meta, type, code, mtu);
+		rte_pktmbuf_free(d);
+	}
+}
+
 /* Errors for an entry: one per datagram, as per-packet processing would. */
 void
 lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		      uint8_t type, uint8_t code, uint16_t mtu)
 {
+	if (unlikely(meta & LSK_META_MERGED)) {
+		icmp_error_merged(w, m, meta, type, code, mtu);
+		return;
+	}
 	lsk_icmp4_error(w, m, meta, type, code, mtu);
 	if (unlikely(meta & LSK_META_COUNT_MASK)) {
 		struct rte_mbuf *x;

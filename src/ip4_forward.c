@@ -6,7 +6,8 @@
  *
  * A train is decided once, by its head (its members share every field
  * looked at here and are no longer than the head), and unchained by gso
- * on its way to TX.
+ * on its way to TX; but when the head is over the MTU, a shorter last
+ * datagram may fit, so each is decided alone.
  *
  * TTL running out is answered with ICMP time exceeded, DF and too big with
  * fragmentation needed (the egress MTU), a next hop with no MAC yet goes
@@ -76,6 +77,36 @@ fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	lsk_entry_free(m, meta);
 }
 
+/*
+ * A train over the egress MTU: its datagrams but the last are the head's
+ * length, the last may be shorter and fit (then it is sent whole, neither
+ * dropped nor fragmented). Each goes its own way, as per-packet
+ * forwarding sends it.
+ */
+static void
+fwd_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
+{
+	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
+	struct rte_mbuf *dgrams[64], *next;
+	struct lsk_list one;
+	unsigned int k, n = 0;
+
+	if (meta & LSK_META_MERGED) {
+		n = lsk_gso_resegment(w, m, meta, dgrams);
+	} else {
+		for (; m != NULL; m = next) {
+			next = *lsk_train_next(m);
+			*lsk_train_next(m) = NULL;
+			dgrams[n++] = m;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		one.n = 0;
+		lsk_list_push(&one, dgrams[k], alone);
+		lsk_ip4_forward(w, &one);
+	}
+}
+
 /* Forwarded, but the next hop's MAC is ARP's to find (or confirm). */
 static void
 fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
@@ -102,34 +133,20 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	}
 }
 
-/* Too big for the egress MTU with DF clear: forwarded as fragments. */
+/* Too big for the egress MTU with DF clear: forwarded as fragments (a
+ * datagram alone: fwd_train_alone splits trains first). */
 static void
 fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
-	     struct rte_mbuf *m, uint32_t meta)
+	     struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 	uint32_t to = nh->gateway ? nh->gateway
 				  : rte_be_to_cpu_32(ip->dst_addr);
-	struct rte_mbuf *member = NULL, *next;
 
-	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
+	w->stats.ip.ForwDatagrams++;
 	lsk_ip4_decrease_ttl(ip);
-	if (unlikely(meta & LSK_META_MERGED)) {
-		struct rte_mbuf *segs[64];
-		unsigned int k, n = lsk_gso_resegment(w, m, meta, segs);
-
-		for (k = 0; k < n; k++)
-			lsk_ip4_fragment(w, segs[k], nh, to);
-		return;
-	}
-	if (unlikely(meta & LSK_META_COUNT_MASK))
-		member = lsk_gso_unchain(m);
 	lsk_ip4_fragment(w, m, nh, to);
-	for (; member != NULL; member = next) {
-		next = *lsk_train_next(member);
-		lsk_ip4_fragment(w, member, nh, to);
-	}
 }
 
 void
@@ -152,8 +169,13 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 			fwd_resolve(w, nh, m, l->meta[i]);
 			continue;
 		}
+		if (unlikely((v == FWD_FRAGMENT || v == FWD_DROP_MTU) &&
+			     (l->meta[i] & LSK_META_COUNT_MASK))) {
+			fwd_train_alone(w, m, l->meta[i]);
+			continue;
+		}
 		if (unlikely(v == FWD_FRAGMENT)) {
-			fwd_fragment(w, nh, m, l->meta[i]);
+			fwd_fragment(w, nh, m);
 			continue;
 		}
 		if (unlikely(v != FWD_SEND)) {

@@ -696,6 +696,9 @@ struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
  */
 unsigned int lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head,
 			       uint32_t meta, struct rte_mbuf **out);
+/* Datagram k of a merged train in a fresh mbuf, the head left as it is;
+ * NULL when there is none, or no mbuf or room for it (gso.c). */
+struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 
 /* Unchain a train to TX, members rewritten like the head (gso.c). */
 void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);

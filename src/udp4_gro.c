@@ -102,25 +102,70 @@ gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
 	       tot > 28 && v->uh->dgram_cksum != 0;
 }
 
+/* A flow key copied out of a frame in segments. */
+struct gro_key {
+	struct rte_ipv4_hdr ip;
+	uint32_t ports;
+};
+
+/*
+ * The key of a frame whose first segment ends before its ports: copied
+ * out (it is rare), so that such a datagram still ends its flow's train.
+ * v is pointed at the copy.
+ */
+static bool
+gro_key_copy(const struct rte_mbuf *m, struct gro_view *v,
+	     struct gro_key *k)
+{
+	const void *p;
+	uint32_t hlen;
+
+	p = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, sizeof(k->ip), &k->ip);
+	if (p == NULL)
+		return false;
+	if (p != &k->ip)
+		memcpy(&k->ip, p, sizeof(k->ip));
+	hlen = (k->ip.version_ihl & 0xf) * 4u;
+	p = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + hlen, sizeof(k->ports),
+			     &k->ports);
+	if (p == NULL)
+		return false;
+	if (p != &k->ports)
+		memcpy(&k->ports, p, sizeof(k->ports));
+	v->ip = &k->ip;
+	v->uh = (struct rte_udp_hdr *)&k->ports;
+	return true;
+}
+
+/* Is it a UDP header that names its flow (a first fragment does)? */
+static inline bool
+gro_names_flow(const struct rte_ipv4_hdr *ip)
+{
+	return (ip->version_ihl >> 4) == 4 && (ip->version_ihl & 0xf) >= 5 &&
+	       ip->next_proto_id == IPPROTO_UDP &&
+	       !(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK));
+}
+
 /*
  * Does the packet name a UDP flow, even if it cannot join (IP options, a
- * first fragment)? Then v->uh is pointed at its UDP header.
+ * first fragment, segments)? Then v->ip and v->uh are pointed at its
+ * addresses and ports (copied into k when its first segment ends before
+ * them).
  */
 static inline bool
-gro_has_flow(const struct rte_mbuf *m, struct gro_view *v)
+gro_has_flow(const struct rte_mbuf *m, struct gro_view *v, struct gro_key *k)
 {
 	uint32_t hlen;
 
-	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*v->ip))
-		return false;
-	hlen = (v->ip->version_ihl & 0xf) * 4u;
-	if ((v->ip->version_ihl >> 4) != 4 || hlen < 20 ||
-	    v->ip->next_proto_id != IPPROTO_UDP ||
-	    (v->ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) ||
-	    RTE_ETHER_HDR_LEN + hlen + 4 > m->data_len)
-		return false;
-	v->uh = (struct rte_udp_hdr *)((uint8_t *)v->ip + hlen);
-	return true;
+	if (m->data_len >= RTE_ETHER_HDR_LEN + sizeof(*v->ip)) {
+		hlen = (v->ip->version_ihl & 0xf) * 4u;
+		if (RTE_ETHER_HDR_LEN + hlen + 4 <= m->data_len) {
+			v->uh = (struct rte_udp_hdr *)((uint8_t *)v->ip + hlen);
+			return gro_names_flow(v->ip);
+		}
+	}
+	return m->nb_segs != 1 && gro_key_copy(m, v, k) &&
+	       gro_names_flow(v->ip);
 }
 
 /* Checksums, from the PMD's flags when it set them; software ones are
@@ -269,13 +314,27 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 }
 
 /*
- * `gro merge`: the member's payload is copied behind the head's and the
- * member freed; the head's lengths grow to the total as Linux's
- * gro_complete sets them. Only IDs that count up can be rebuilt later.
+ * Does a fresh mbuf of pool hold len bytes? GSO rebuilds each datagram of
+ * a merged train in one, and merging copies payloads into them: a head
+ * whose pool cannot hold its frame so (a small data room, a frame placed
+ * without headroom) is never merged.
  */
 static bool
-gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
-	  const struct gro_view *v)
+gro_pool_holds(struct rte_mempool *pool, uint32_t len)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(pool);
+
+	return room >= RTE_PKTMBUF_HEADROOM + len;
+}
+
+/*
+ * `gro merge`: the member's payload is copied behind the head's (the
+ * caller frees the member once done with it); the head's lengths grow to
+ * the total as Linux's gro_complete sets them. Only IDs that count up can
+ * be rebuilt later.
+ */
+static bool
+gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
 {
 	struct rte_mbuf *h = s->head, *seg;
 	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
@@ -287,17 +346,24 @@ gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
 	if (rte_be_to_cpu_16(v->ip->packet_id) !=
 	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
 		return false;
-	if (s->count == 1)
+	if (s->count == 1) {
+		if (!gro_pool_holds(h->pool, h->data_len))
+			return false;
 		h->tso_segsz = (uint16_t)(s->ulen - 8);
+		/* a merged train has no members to free: its mbuf may
+		 * keep the link of an earlier trip (a member delivered) */
+		*lsk_train_next(h) = NULL;
+	}
 	seg = rte_pktmbuf_lastseg(h);
 	if (rte_pktmbuf_tailroom(seg) < len) {
 		seg = rte_pktmbuf_alloc(h->pool);
-		if (seg == NULL || rte_pktmbuf_chain(h, seg) != 0) {
+		if (seg == NULL || rte_pktmbuf_tailroom(seg) < len ||
+		    rte_pktmbuf_chain(h, seg) != 0) {
 			rte_pktmbuf_free(seg);
 			return false;
 		}
 	}
-	dst = rte_pktmbuf_append(h, len);
+	dst = rte_pktmbuf_append(h, len);	/* the room is there */
 	memcpy(dst, v->uh + 1, len);
 	hip->total_length = rte_cpu_to_be_16(
 		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
@@ -305,7 +371,6 @@ gro_merge(struct lsk_gro_slot *s, struct rte_mbuf *m,
 		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
 	hip->hdr_checksum = 0;
 	hip->hdr_checksum = rte_ipv4_cksum(hip);
-	rte_pktmbuf_free(m);
 	return true;
 }
 
@@ -320,8 +385,8 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	} else {
 		*lsk_train_next(s->tail) = m;
 		*lsk_train_next(m) = NULL;
+		s->tail = m;
 	}
-	s->tail = m;
 	s->count++;
 	s->bytes += ulen - 8u;
 	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
@@ -363,6 +428,9 @@ gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
  * the RSS hash (44-47) may differ.
  */
 #define GRO_MBUF_CMP_OFF 16
+/* the frame bytes the run compare reads: a shorter frame takes the
+ * general path (a head too, whose bytes are the template) */
+#define GRO_RUN_LEN 48
 
 static_assert(offsetof(struct rte_mbuf, data_off) == GRO_MBUF_CMP_OFF &&
 	      offsetof(struct rte_mbuf, ol_flags) == 24 &&
@@ -419,6 +487,10 @@ gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
 	__m128i eq;
 	uint16_t udp_cksum;
 
+	/* the frame's bytes are read only if it holds them (its first
+	 * segment: the compare wants the head's one) */
+	if (m->data_len < GRO_RUN_LEN)
+		return false;
 	eq = _mm_and_si128(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)mp), r->m0),
 		_mm_or_si128(_mm_cmpeq_epi8(
@@ -463,6 +535,14 @@ gro_flags_good(const struct rte_mbuf *m)
 	return (m->ol_flags & good) == good;
 }
 
+/* Can a train's head be the run compare's template: its checksums
+ * verified (its flags say so), and its frame as long as the compare? */
+static inline bool
+gro_run_head_ok(const struct rte_mbuf *head)
+{
+	return gro_flags_good(head) && head->data_len >= GRO_RUN_LEN;
+}
+
 /*
  * The commonest case: the datagrams from l->pkts[i] on continue the train
  * in s back to back. They join in a tight loop with the head's bytes and
@@ -481,7 +561,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 
 	/* the head's flags are the template: they must say verified (a
 	 * software check records them so) */
-	if (!gro_flags_good(s->head))
+	if (!gro_run_head_ok(s->head))
 		return i;
 	gro_run_init(&r, s->head, s->ulen);
 	end = RTE_MIN(l->n, i + gro_room(&r, s->count, s->bytes, max_segs));
@@ -513,7 +593,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 static inline bool
 gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
 {
-	if (m->data_len < GRO_HDRS || !gro_flags_good(m))
+	if (!gro_run_head_ok(m))
 		return false;
 	gro_view(m, v);
 	return v->eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
@@ -590,8 +670,10 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct lsk_gro_slot *s;
 
 	if (!gro_shape_ok(m, &v)) {
+		struct gro_key k;
+
 		/* not train material; its flow's train ends here */
-		if (gro_has_flow(m, &v))
+		if (gro_has_flow(m, &v, &k))
 			gro_close(t, gro_slot(t, m, &v));
 		return true;
 	}
@@ -629,12 +711,14 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->stack->gro_merge && !gro_merge(s, m, &v)) {
+	if (w->stack->gro_merge && !gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;
 	}
 	gro_join(w, l, s, m, &v);
+	if (w->stack->gro_merge)
+		rte_pktmbuf_free(m);	/* its payload is the head's now */
 	return false;
 }
 
@@ -658,7 +742,7 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	/* a slot not used in this burst holds a stale head */
 	s = &t->slots[hash & t->slot_mask];
 	if (!s->used || s->head == NULL || !s->head_checked ||
-	    !gro_flags_good(s->head) || s->count >= max_segs ||
+	    !gro_run_head_ok(s->head) || s->count >= max_segs ||
 	    s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
 		return false;
 	gro_run_load(&r, s->head);
@@ -745,14 +829,18 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i], h;
+		/* a frame too short for a key is not read here: gro_one
+		 * takes it out of GRO before reading it */
+		const bool keyed = m->data_len >= GRO_HDRS;
 		const uint32_t *hash;
 		struct gro_view v;
 
 		/* the flow of the datagram before, whose train is open:
-		 * try the run (frames shorter than a key fail it there) */
+		 * try the run */
 		gro_view(m, &v);
-		if (last != NULL && last->head != NULL && last->head_checked &&
-		    !merge && gro_same_flow(last, m, &v)) {
+		if (keyed && last != NULL && last->head != NULL &&
+		    last->head_checked && !merge &&
+		    gro_same_flow(last, m, &v)) {
 			uint32_t next = gro_run_train(w, l, last, i, max_segs);
 
 			if (next == l->n)
@@ -767,11 +855,9 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 					    max_segs);
 			continue;
 		}
-		/* the flow's hash once, for the direct join and the table
-		 * (a frame too short for a key gets none: gro_one drops
-		 * it from GRO before hashing) */
+		/* the flow's hash once, for the direct join and the table */
 		hash = NULL;
-		if (m->data_len >= GRO_HDRS) {
+		if (keyed) {
 			h = gro_hash(m, &v);
 			hash = &h;
 			if (!merge &&

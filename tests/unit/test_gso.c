@@ -469,6 +469,88 @@ test_tos_rewrite_carried_to_members(void **state)
 	unit_tx_free(f);
 }
 
+/* ---------------------------------------------------------- no room */
+
+#define SMALL_ROOM 256
+
+/*
+ * A merged train of two datagrams of seg payload bytes each, as `gro
+ * merge` leaves it (lengths of the whole, tso_segsz the segment size),
+ * in mbufs of mp filled to SMALL_ROOM bytes each.
+ */
+static struct rte_mbuf *
+merged_train(struct rte_mempool *mp, uint16_t seg, uint32_t *meta)
+{
+	static uint8_t b[UNIT_FRAME_MAX];
+	struct rte_mbuf *head = NULL, *m;
+	struct unit_pkt p;
+	size_t len, off, n;
+	char *d;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	p.payload_len = (uint16_t)(2 * seg);
+	len = unit_pkt_build(&p, b, sizeof(b));
+	for (off = 0; off < len; off += n) {
+		n = RTE_MIN(len - off, (size_t)SMALL_ROOM);
+		m = rte_pktmbuf_alloc(mp);
+		assert_non_null(m);
+		d = rte_pktmbuf_append(m, (uint16_t)n);
+		assert_non_null(d);
+		memcpy(d, b + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+	}
+	head->tso_segsz = seg;
+	*meta = 1u << LSK_META_COUNT_SHIFT | LSK_META_MERGED;
+	return head;
+}
+
+/*
+ * Issue 10, finding 8: lsk_gso_resegment rebuilds each datagram of a
+ * merged train in a fresh mbuf of the head's pool. When that cannot hold
+ * one (a pool with a small data room) nothing is written past it: the
+ * datagrams not rebuilt are counted ip.OutDiscards, as when no mbuf can
+ * be had, and every mbuf comes back. Datagrams that fit are rebuilt.
+ */
+static void
+test_resegment_no_room(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mempool *mp = rte_pktmbuf_pool_create("gso_small", 63, 0,
+		0, RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
+	struct rte_mbuf *out[64], *head;
+	struct lsk_stats st;
+	unsigned int n, k;
+	uint32_t meta;
+
+	assert_non_null(mp);
+	head = merged_train(mp, 250, &meta);	/* 292-byte datagrams */
+	n = lsk_gso_resegment(f->worker, head, meta, out);
+	assert_int_equal(n, 0);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.OutDiscards, 2);
+	assert_int_equal(st.gso.Segments, 0);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+
+	head = merged_train(mp, 100, &meta);	/* 142-byte ones fit */
+	n = lsk_gso_resegment(f->worker, head, meta, out);
+	assert_int_equal(n, 2);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(rte_pktmbuf_pkt_len(out[k]), 142);
+		assert_int_equal(get16(IP(rte_pktmbuf_mtod(out[k],
+			const uint8_t *)) + 4), 1 + k);	/* IP IDs */
+		assert_true(unit_udp_csum_ok(out[k]));
+	}
+	rte_pktmbuf_free_bulk(out, n);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.OutDiscards, 2);
+	assert_int_equal(st.gso.Segments, 2);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+	rte_mempool_free(mp);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 
 int
@@ -476,6 +558,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_gro_on_off_identical),
+		T(test_resegment_no_room),
 		T(test_interleaved_flows_keep_flow_order),
 		T(test_resolve_and_fragment_identical),
 		T(test_nat_rewrite_carried_to_members),

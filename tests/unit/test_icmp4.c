@@ -544,6 +544,129 @@ test_frag_needed_not_limited(void **state)
 	unit_tx_free(f);
 }
 
+/* ------------------------------------------------------ no room */
+
+/* A pool whose mbufs hold SMALL_ROOM bytes after the headroom. */
+#define SMALL_ROOM 256
+
+static struct rte_mempool *
+small_pool(const char *name)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, 63, 0, 0,
+		RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
+
+	assert_non_null(mp);
+	return mp;
+}
+
+/* The frame in mbufs of mp, as a PMD receiving into them chains it. */
+static struct rte_mbuf *
+small_chain(struct rte_mempool *mp, const uint8_t *b, size_t len)
+{
+	struct rte_mbuf *head = NULL, *m;
+	size_t off, n;
+	char *d;
+
+	for (off = 0; off < len; off += n) {
+		n = RTE_MIN(len - off, (size_t)SMALL_ROOM);
+		m = rte_pktmbuf_alloc(mp);
+		assert_non_null(m);
+		d = rte_pktmbuf_append(m, (uint16_t)n);
+		assert_non_null(d);
+		memcpy(d, b + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+	}
+	head->port = UNIT_P0;
+	return head;
+}
+
+/*
+ * Issue 10, finding 8: an error is built in an mbuf of the pool of the
+ * datagram it is about. When that mbuf cannot hold it (a pool with a
+ * small data room, frames received in segments) nothing is written past
+ * it: the error is counted icmp.OutErrors and every mbuf comes back. An
+ * error that fits is sent as ever.
+ */
+static void
+test_error_in_small_pool(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mempool *mp = small_pool("icmp_small");
+	uint8_t b[UNIT_FRAME_MAX];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	size_t len;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);		/* a 590-byte error */
+	p.ttl = 1;
+	len = unit_pkt_build(&p, b, sizeof(b));
+	unit_input_one(f, small_chain(mp, b, len));
+	st = unit_stats(f);
+	assert_int_equal(st.ip.InHdrErrors, 1);
+	assert_int_equal(st.icmp.OutErrors, 1);
+	assert_int_equal(st.icmp.OutMsgs, 0);
+	assert_int_equal(unit_tx_count(f), 0);
+
+	p.payload_len = 100;			/* a 170-byte one */
+	len = unit_pkt_build(&p, b, sizeof(b));
+	unit_input_one(f, small_chain(mp, b, len));
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_assert_icmp_error(unit_tx_icmp_nth(f, UNIT_P0, 11, 0, 0),
+		&(struct unit_icmp_want){ .type = 11, .src = UNIT_P0_IP,
+			.dst_mac = &unit_a_mac, .src_mac = &unit_p0_mac },
+		IP(b), len - UNIT_ETH_LEN);
+	st = unit_stats(f);
+	assert_int_equal(st.icmp.OutErrors, 1);
+	assert_int_equal(st.icmp.OutTimeExcds, 1);
+	unit_tx_free(f);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+	rte_mempool_free(mp);
+}
+
+/*
+ * The same about a datagram we sent from a small send pool
+ * (lsk_stack_set_send_pool) to a port of ours where nothing listens: the
+ * port unreachable that does not fit is counted OutErrors; one that fits
+ * is built and routed (to ourselves, where nothing takes ICMP:
+ * ip.OutDiscards).
+ */
+static void
+test_error_about_send_pool_datagram(void **state)
+{
+	static uint8_t payload[SMALL_ROOM];
+	struct unit_fixture *f = *state;
+	struct rte_mempool *mp = small_pool("icmp_send");
+	struct lsk_udp_msg msg = { .dst_addr = UNIT_P0_IP, .dst_port = 3999,
+				   .len = 200, .payload = payload };
+	struct lsk_udp_ep *ep;
+	struct lsk_stats st;
+
+	lsk_stack_set_send_pool(f->stack, mp);
+	ep = unit_bind(f, UNIT_P0_IP, 5000, NULL);
+	assert_int_equal(lsk_udp_send_burst(ep, &msg, 1), 1);
+	lsk_worker_flush(f->worker);
+	st = unit_stats(f);
+	assert_int_equal(st.udp.NoPorts, 1);
+	assert_int_equal(st.icmp.OutErrors, 1);
+	assert_int_equal(st.ip.OutDiscards, 0);
+
+	msg.len = 100;				/* its error fits */
+	assert_int_equal(lsk_udp_send_burst(ep, &msg, 1), 1);
+	lsk_worker_flush(f->worker);
+	st = unit_stats(f);
+	assert_int_equal(st.udp.NoPorts, 2);
+	assert_int_equal(st.icmp.OutErrors, 1);
+	assert_int_equal(st.ip.OutDiscards, 1);
+	unit_close(f, ep);
+	lsk_stack_set_send_pool(f->stack, NULL);
+	unit_tx_free(f);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+	rte_mempool_free(mp);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -560,6 +683,8 @@ main(void)
 		T(test_never_about_broadcasts_or_martians),
 		T(test_rate_limit),
 		T(test_frag_needed_not_limited),
+		T(test_error_in_small_pool),
+		T(test_error_about_send_pool_datagram),
 	};
 
 	return cmocka_run_group_tests_name("icmp4", tests, unit_group_setup,

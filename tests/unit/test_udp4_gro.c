@@ -744,8 +744,9 @@ feed_both(struct unit_fixture *off, struct unit_fixture *on,
 	unit_input(on, y, (uint16_t)n);
 }
 
-/* The datagrams on port are the same, in order, byte for byte, as are
- * the ICMP messages (one flow: the same order too). */
+/* The datagrams on port are the same, in order, byte for byte (in
+ * whatever segments), as are the ICMP messages (one flow: the same order
+ * too). */
 static void
 assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 {
@@ -757,11 +758,14 @@ assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 			struct rte_mbuf *x = a->tx.pkts[port][i];
 			struct rte_mbuf *y = b->tx.pkts[port][i];
 
-			assert_int_equal(rte_pktmbuf_pkt_len(x),
-					 rte_pktmbuf_pkt_len(y));
-			assert_memory_equal(rte_pktmbuf_mtod(x, void *),
-					    rte_pktmbuf_mtod(y, void *),
-					    rte_pktmbuf_data_len(x));
+			static uint8_t bx[UNIT_FRAME_MAX], by[UNIT_FRAME_MAX];
+			uint32_t len = rte_pktmbuf_pkt_len(x);
+
+			assert_int_equal(len, rte_pktmbuf_pkt_len(y));
+			assert_true(len <= UNIT_FRAME_MAX);
+			assert_memory_equal(rte_pktmbuf_read(x, 0, len, bx),
+					    rte_pktmbuf_read(y, 0, len, by),
+					    len);
 		}
 	}
 }
@@ -985,8 +989,405 @@ test_gro_endpoint_full(void **state)
 	unit_close(f, e1);
 }
 
+/* ------------------------------------ frames in exactly sized buffers */
+
+/*
+ * GRO with and without: two fixtures in one mode, fed the same bytes, each
+ * frame in an exact buffer (unit_mbuf_exact), so ASan sees any read past
+ * a frame or of a datagram after it was freed.
+ */
+struct pair {
+	struct unit_fixture *off, *on;
+};
+
+#define EXACT_MAX 8
+
+struct exact_burst {
+	unsigned int n;
+	size_t len[EXACT_MAX], first[EXACT_MAX];	/* first: split at */
+	uint8_t b[EXACT_MAX][UNIT_FRAME_MAX];
+};
+
+static void
+pair_create(struct pair *pr, enum lsk_mode mode, const char *gro)
+{
+	pr->off = unit_fixture_create(mode);
+	pr->on = unit_fixture_create(mode);
+	assert_non_null(pr->off);
+	assert_non_null(pr->on);
+	unit_cmd(pr->on, gro);
+}
+
+static void
+pair_destroy(struct pair *pr)
+{
+	unit_fixture_destroy(pr->off);
+	unit_fixture_destroy(pr->on);
+}
+
+/* Fed the same frames (x to off, y to on), both fixtures send the same
+ * frames and count alike outside gro/gso. */
+static void
+pair_input(struct pair *pr, struct rte_mbuf **x, struct rte_mbuf **y,
+	   unsigned int n)
+{
+	struct lsk_stats a, b;
+
+	unit_input(pr->off, x, (uint16_t)n);
+	unit_input(pr->on, y, (uint16_t)n);
+	assert_same_tx(pr->off, pr->on);
+	assert_same_datagram_counters(pr->off, pr->on);
+	a = unit_stats(pr->off);
+	b = unit_stats(pr->on);
+	assert_memory_equal(&a.eth, &b.eth, sizeof(a.eth));
+	assert_memory_equal(a.ports, b.ports, sizeof(a.ports));
+	unit_tx_free(pr->off);
+	unit_tx_free(pr->on);
+}
+
+static void
+pair_feed(struct pair *pr, const struct exact_burst *eb)
+{
+	struct rte_mbuf *x[EXACT_MAX], *y[EXACT_MAX];
+	unsigned int i;
+
+	for (i = 0; i < eb->n; i++) {
+		x[i] = unit_mbuf_exact(eb->b[i], eb->len[i], eb->first[i],
+				       UNIT_P0);
+		y[i] = unit_mbuf_exact(eb->b[i], eb->len[i], eb->first[i],
+				       UNIT_P0);
+	}
+	pair_input(pr, x, y, eb->n);
+}
+
+/* n datagrams of flow F to the far network (forwarded), IDs 1..n. */
+static void
+exact_flow(struct exact_burst *eb, unsigned int n, uint16_t payload)
+{
+	struct unit_pkt p;
+	unsigned int i;
+
+	assert_true(n <= EXACT_MAX);
+	eb->n = n;
+	for (i = 0; i < n; i++) {
+		flow_pkt(&p, payload, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		eb->len[i] = unit_pkt_build(&p, eb->b[i], sizeof(eb->b[i]));
+		eb->first[i] = eb->len[i];
+	}
+}
+
+/* How far into a frame GRO's checks reach: its headers and some. */
+#define EXACT_CUT_MAX (UNIT_ETH_LEN + 20 + 8 + 16)
+
+/*
+ * Issue 10, finding 3: datagrams of one flow with one frame among them
+ * cut short (a runt, half an IP header, a UDP header without its ports),
+ * or whole but with its first segment ending anywhere in its headers,
+ * first, second and third; and trains of tiny datagrams (frames shorter
+ * than the 48 bytes the run compare takes). No frame is read past its
+ * end: one that cannot be read is not joined and goes its way as
+ * without GRO (eth.Runts, ip.InHdrErrors, ...).
+ */
+static void
+exact_cuts(enum lsk_mode mode, const char *gro)
+{
+	static struct exact_burst eb;
+	struct pair pr;
+	unsigned int pos, cut;
+	uint16_t payload;
+
+	pair_create(&pr, mode, gro);
+	for (pos = 0; pos < 3; pos++) {
+		for (cut = 1; cut <= EXACT_CUT_MAX; cut++) {
+			exact_flow(&eb, 3, 100);
+			eb.len[pos] = eb.first[pos] = cut;
+			pair_feed(&pr, &eb);
+			exact_flow(&eb, 3, 100);
+			eb.first[pos] = cut;
+			pair_feed(&pr, &eb);
+		}
+	}
+	for (payload = 1; payload <= 8; payload++) {
+		exact_flow(&eb, 4, payload);
+		pair_feed(&pr, &eb);
+	}
+	pair_destroy(&pr);
+}
+
+static void
+test_exact_cuts_list(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_LIST, "gro fraglist flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_list_merge(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_LIST, "gro merge flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_single(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_SINGLE, "gro fraglist flows 64 segs 64");
+}
+
+static void
+test_exact_cuts_single_merge(void **state)
+{
+	(void)state;
+	exact_cuts(LSK_MODE_SINGLE, "gro merge flows 64 segs 64");
+}
+
+/*
+ * Issue 10, finding 4: `gro merge` copies a member's payload behind the
+ * head's and frees the member; nothing reads the member after that. In
+ * exact buffers (freed with their mbufs): three datagrams make one
+ * train, and leave as they would without GRO.
+ */
+static void
+test_exact_merge(void **state)
+{
+	static struct exact_burst eb;
+	struct lsk_stats st;
+	struct pair pr;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro merge flows 64 segs 64");
+	exact_flow(&eb, 3, 1000);
+	pair_feed(&pr, &eb);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.gro.Merged, 2);
+	assert_int_equal(st.gso.Segments, 3);
+	assert_int_equal(st.ip.ForwDatagrams, 3);
+	pair_destroy(&pr);
+}
+
+/* A merged train that is answered: with ICMP about each datagram. */
+static void
+merged_errors(struct pair *pr, uint32_t dst, uint16_t dport, uint8_t ttl,
+	      uint16_t payload)
+{
+	static struct exact_burst eb;
+	unsigned int i;
+
+	exact_flow(&eb, 3, payload);
+	for (i = 0; i < 3; i++) {
+		uint8_t *ip = eb.b[i] + UNIT_ETH_LEN;
+
+		put32(ip + 16, dst);
+		ip[8] = ttl;
+		unit_ip4_fix_cksum(ip);
+		put16(ip + 22, dport);
+		put16(ip + 26, 0);
+		put16(ip + 26, (uint16_t)~fold(sum16(ip + 20, 8 + payload,
+			sum16(ip + 12, 8, 0) + IPPROTO_UDP + 8u + payload)));
+	}
+	eb.len[2] -= 100;	/* a shorter last one */
+	eb.first[2] = eb.len[2];
+	put16(eb.b[2] + UNIT_ETH_LEN + 2, (uint16_t)(28 + payload - 100));
+	unit_ip4_fix_cksum(eb.b[2] + UNIT_ETH_LEN);
+	put16(eb.b[2] + UNIT_ETH_LEN + 24, (uint16_t)(8 + payload - 100));
+	put16(eb.b[2] + UNIT_ETH_LEN + 26, 0);
+	put16(eb.b[2] + UNIT_ETH_LEN + 26, (uint16_t)~fold(sum16(
+		eb.b[2] + UNIT_ETH_LEN + 20, 8 + payload - 100,
+		sum16(eb.b[2] + UNIT_ETH_LEN + 12, 8, 0) + IPPROTO_UDP +
+		8u + payload - 100)));
+	pair_feed(pr, &eb);
+}
+
+/*
+ * A merged train dropped with an ICMP error (TTL 1, no route, DF and
+ * over the MTU, no listener) is answered as its datagrams would be
+ * without GRO: one error each, quoting that datagram as it arrived
+ * (its ID, lengths and checksums), the shorter last one too.
+ */
+static void
+test_merged_train_errors(void **state)
+{
+	struct lsk_stats st;
+	struct pair pr;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro merge flows 64 segs 64");
+	unit_cmd(pr.off, "port 1 mtu 1000");
+	unit_cmd(pr.on, "port 1 mtu 1000");
+	merged_errors(&pr, UNIT_FAR_IP, 2000, 1, 300);
+	merged_errors(&pr, UNIT_IPV4(192, 168, 77, 1), 2000, 64, 300);
+	merged_errors(&pr, UNIT_FAR_IP, 2000, 64, 1200);
+	merged_errors(&pr, UNIT_P0_IP, 3999, 64, 300);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 4);
+	assert_int_equal(st.icmp.OutMsgs, 12);
+	pair_destroy(&pr);
+}
+
+/*
+ * A train over the egress MTU whose shorter last datagram fits: that one
+ * is forwarded whole, as without GRO, and the others dropped with
+ * fragmentation needed each (DF set: ip.FragFails) or fragmented (DF
+ * clear: ip.FragOKs). Both GRO modes.
+ */
+static void
+train_over_mtu(const char *gro, bool df)
+{
+	static struct exact_burst eb;
+	struct lsk_stats st;
+	struct unit_pkt p;
+	struct pair pr;
+	unsigned int i;
+
+	pair_create(&pr, LSK_MODE_LIST, gro);
+	unit_cmd(pr.off, "port 1 mtu 1000");
+	unit_cmd(pr.on, "port 1 mtu 1000");
+	eb.n = 3;
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, i < 2 ? 1021 : 511, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		p.df = df;
+		eb.len[i] = unit_pkt_build(&p, eb.b[i], sizeof(eb.b[i]));
+		eb.first[i] = eb.len[i];
+	}
+	pair_feed(&pr, &eb);
+	st = unit_stats(pr.on);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(st.ip.FragFails, df ? 2 : 0);
+	assert_int_equal(st.ip.FragOKs, df ? 0 : 2);
+	assert_int_equal(st.ip.ForwDatagrams, df ? 1 : 3);
+	pair_destroy(&pr);
+}
+
+static void
+test_train_over_mtu_short_last(void **state)
+{
+	(void)state;
+	train_over_mtu("gro fraglist flows 64 segs 64", true);
+	train_over_mtu("gro fraglist flows 64 segs 64", false);
+	train_over_mtu("gro merge flows 64 segs 64", true);
+	train_over_mtu("gro merge flows 64 segs 64", false);
+}
+
+/* The frame in an mbuf of mp from the start of its buffer: no headroom,
+ * as a PMD may place it. */
+static struct rte_mbuf *
+mbuf_no_headroom(struct rte_mempool *mp, const uint8_t *b, size_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	char *d;
+
+	assert_non_null(m);
+	m->data_off = 0;
+	d = rte_pktmbuf_append(m, (uint16_t)len);
+	assert_non_null(d);
+	memcpy(d, b, len);
+	m->port = UNIT_P0;
+	return m;
+}
+
+/*
+ * Issue 10, finding 8: `gro merge` copies each member's payload into a
+ * fresh mbuf of the head's pool when the head has no room left, and GSO
+ * rebuilds each datagram in one. A pool whose fresh mbufs cannot hold a
+ * head's frame (here 972 bytes after the headroom, frames placed without
+ * headroom) gets no merged train: its datagrams go on one by one, as
+ * without GRO, and nothing is written past a buffer. Frames that fit
+ * still merge.
+ */
+static void
+test_merge_small_pool(void **state)
+{
+	static const uint16_t payload[] = { 1000, 950, 900 };
+	static struct exact_burst eb;
+	struct rte_mbuf *x[3], *y[3];
+	struct rte_mempool *mp;
+	struct pair pr;
+	unsigned int i, k;
+
+	(void)state;
+	mp = rte_pktmbuf_pool_create("gro_small", 63, 0, 0,
+				     RTE_PKTMBUF_HEADROOM + 972, SOCKET_ID_ANY);
+	assert_non_null(mp);
+	pair_create(&pr, LSK_MODE_LIST, "gro merge flows 64 segs 64");
+	for (k = 0; k < RTE_DIM(payload); k++) {
+		exact_flow(&eb, 3, payload[k]);
+		for (i = 0; i < 3; i++) {
+			x[i] = mbuf_no_headroom(mp, eb.b[i], eb.len[i]);
+			y[i] = mbuf_no_headroom(mp, eb.b[i], eb.len[i]);
+		}
+		pair_input(&pr, x, y, 3);
+		/* 1042 and 992-byte frames do not fit, 942 do */
+		assert_int_equal(unit_stats(pr.on).gro.Trains, k < 2 ? 0 : 1);
+	}
+	pair_destroy(&pr);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+	rte_mempool_free(mp);
+}
+
+/*
+ * A merged train is its head alone: dropped whole (here a unicast
+ * datagram in an L2 broadcast that would be forwarded, counted
+ * ip.InAddrErrors), nothing but the head is freed, whatever train link
+ * its mbuf kept from an earlier trip (members of a fraglist train keep
+ * theirs to the application). Every mbuf comes back exactly once.
+ */
+static void
+test_merged_head_has_no_members(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct lsk_udp_msg msgs[3];
+	struct rte_mbuf *pkts[3], *held;
+	unsigned int i, in_use;
+	struct unit_pkt p;
+
+	/* one held, so a double free shows (the pool's free count is
+	 * capped at its size) */
+	held = rte_pktmbuf_alloc(unit_pool);
+	assert_non_null(held);
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, 300, (uint16_t)(i + 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, 3);			/* one train, to ep */
+	assert_int_equal(unit_stats(f).gro.Trains, 1);
+	assert_int_equal(lsk_udp_recv_burst(ep, msgs, 3), 3);
+	/* the second is freed last, so it is the next mbuf taken */
+	rte_pktmbuf_free(msgs[2].mbuf);
+	rte_pktmbuf_free(msgs[0].mbuf);
+	rte_pktmbuf_free(msgs[1].mbuf);
+	unit_close(f, ep);
+
+	unit_cmd(f, "gro merge flows 64 segs 64");
+	in_use = unit_pool_in_use();
+	for (i = 0; i < 3; i++) {
+		flow_pkt(&p, 300, (uint16_t)(i + 1));
+		p.dst = UNIT_FAR_IP;
+		p.dst_mac = unit_bcast_mac;
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, 3);
+	assert_int_equal(unit_stats(f).gro.Trains, 2);
+	assert_int_equal(unit_stats(f).ip.InAddrErrors, 3);
+	assert_int_equal(unit_tx_count(f), 0);
+	assert_int_equal(unit_pool_in_use(), in_use);
+	rte_pktmbuf_free(held);
+}
+
 /* The same rules when a NIC vouches for the checksums (GRO's fast path
  * for the third datagram of a train on). */
+static int
+nic_setup(void **state)
+{
+	*state = NULL;
+	unit_nic_csum = true;
+	return 0;
+}
+
 static int
 gro_setup_nic(void **state)
 {
@@ -1015,15 +1416,32 @@ gro_setup_nic(void **state)
 	T(test_limits_through_worker), \
 	T(test_counters_and_plain_endpoint), \
 	T(test_gro_endpoint), \
-	T(test_gro_endpoint_full)
+	T(test_gro_endpoint_full), \
+	T(test_merged_head_has_no_members)
+/* these make their own fixtures, in either mode */
+#define EXACT_TESTS(T) \
+	T(test_exact_cuts_list), \
+	T(test_exact_cuts_list_merge), \
+	T(test_exact_cuts_single), \
+	T(test_exact_cuts_single_merge), \
+	T(test_exact_merge), \
+	T(test_merge_small_pool), \
+	T(test_merged_train_errors), \
+	T(test_train_over_mtu_short_last)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
 		  NULL }
+#define EXACT_SW(fn) cmocka_unit_test_teardown(fn, unit_teardown)
+#define EXACT_NIC(fn) { "NIC checksums: " #fn, fn, nic_setup, unit_teardown, \
+			NULL }
 
 int
 main(void)
 {
-	const struct CMUnitTest tests[] = { GRO_TESTS(SW), GRO_TESTS(NIC) };
+	const struct CMUnitTest tests[] = {
+		GRO_TESTS(SW), GRO_TESTS(NIC),
+		EXACT_TESTS(EXACT_SW), EXACT_TESTS(EXACT_NIC),
+	};
 
 	return cmocka_run_group_tests_name("udp4_gro", tests,
 					   unit_group_setup,

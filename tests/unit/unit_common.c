@@ -252,6 +252,58 @@ unit_mbuf_chain_from_bytes(const void *buf, size_t len, size_t first_len,
 	return m;
 }
 
+/* Frees an exact segment's buffer and its shared info (opaque). */
+static void
+exact_buf_free(void *addr, void *opaque)
+{
+	free(addr);
+	free(opaque);
+}
+
+static struct rte_mbuf *
+exact_seg(const void *data, size_t len)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	size_t buf_len = RTE_PKTMBUF_HEADROOM + len;
+	struct rte_mbuf *m;
+	uint8_t *b;
+
+	assert_true(buf_len <= UINT16_MAX);
+	m = rte_pktmbuf_alloc(unit_pool);
+	b = malloc(buf_len);
+	shinfo = malloc(sizeof(*shinfo));
+	assert_non_null(m);
+	assert_non_null(b);
+	assert_non_null(shinfo);
+	shinfo->free_cb = exact_buf_free;
+	shinfo->fcb_opaque = shinfo;
+	rte_mbuf_ext_refcnt_set(shinfo, 1);
+	rte_pktmbuf_attach_extbuf(m, b, RTE_BAD_IOVA, (uint16_t)buf_len,
+				  shinfo);
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	memcpy(b + RTE_PKTMBUF_HEADROOM, data, len);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	return m;
+}
+
+struct rte_mbuf *
+unit_mbuf_exact(const void *buf, size_t len, size_t first_len, uint16_t port)
+{
+	struct rte_mbuf *m;
+
+	if (first_len > len)
+		first_len = len;
+	m = exact_seg(buf, first_len);
+	m->port = port;
+	if (unit_nic_csum)
+		m->ol_flags |= nic_csum_flags(buf, len);
+	if (first_len < len)
+		assert_int_equal(rte_pktmbuf_chain(m, exact_seg(
+			(const uint8_t *)buf + first_len, len - first_len)), 0);
+	return m;
+}
+
 struct rte_mbuf *
 unit_mbuf_segs_from_bytes(const void *buf, size_t len, const size_t *seg_len,
 			  unsigned int n, uint16_t port)

@@ -157,6 +157,17 @@ struct rte_mbuf *unit_mbuf_segs_from_bytes(const void *buf, size_t len,
 					   unsigned int n, uint16_t port);
 
 /*
+ * The same, each segment's data ending exactly where its buffer does: a
+ * malloc'd buffer of RTE_PKTMBUF_HEADROOM + the segment's bytes attached
+ * to a unit_pool mbuf as an external buffer, so ASan sees a read past the
+ * frame that a 2 KB pool buffer would hide, and a read after the mbuf is
+ * freed. Freeing the mbuf frees the buffer and returns the mbuf to the
+ * pool (the fixtures' leak check holds).
+ */
+struct rte_mbuf *unit_mbuf_exact(const void *buf, size_t len,
+				 size_t first_len, uint16_t port);
+
+/*
  * An ARP frame (Ethernet, IPv4, 42 bytes) arriving on port: op 1 request,
  * 2 reply; sender sha/sip, target tha/tip (tha NULL: zeros), Ethernet
  * from sha to dst_mac.
