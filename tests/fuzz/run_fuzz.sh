@@ -8,6 +8,7 @@
 # PASS/FAIL lines for scripts/test_summary.py, the run's figures and the
 # crash file, if any.
 set -u
+export LC_ALL=C
 fuzzer=$1
 target=$2
 secs=$3
@@ -19,25 +20,25 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 rc=0
 
+# one process per input: each crash is named, none hides the next
 regress=$(find "$here/regress/$target" -type f ! -name '*.md' 2>/dev/null |
 	sort)
-if [ -n "$regress" ]; then
-	n=$(echo "$regress" | wc -l)
-	# shellcheck disable=SC2086
-	if "$fuzzer" -runs=1 $regress > "$work/regress.log" 2>&1; then
-		echo "PASS fuzz_$target regress ($n inputs)"
+for f in $regress; do
+	name=$(basename "$f")
+	if "$fuzzer" -runs=1 "$f" > "$work/regress-$name.log" 2>&1; then
+		echo "PASS fuzz_$target regress $name"
 	else
-		echo "FAIL fuzz_$target regress ($n inputs): see $work/regress.log"
-		grep -m 3 -E "ERROR|INVARIANT|Running:" "$work/regress.log" |
-			tail -n 3
+		echo "FAIL fuzz_$target regress $name: $(grep -m 1 -E \
+			'ERROR: AddressSanitizer|INVARIANT|runtime error|ERROR: libFuzzer' \
+			"$work/regress-$name.log" | cut -c 1-160)"
 		rc=1
 	fi
-fi
+done
 
 if [ "$secs" -gt 0 ]; then
 	"$fuzzer" -max_total_time="$secs" -timeout=25 -rss_limit_mb=4096 \
 		-dict="$here/$target.dict" -print_final_stats=1 \
-		-artifact_prefix="$work/artifacts/" \
+		-artifact_prefix="$work/artifacts/" ${FUZZ_ARGS:-} \
 		"$out" "$here/corpus/$target" > "$work/fuzz.log" 2>&1
 	frc=$?
 	last=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -n 1)
