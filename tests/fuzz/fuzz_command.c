@@ -348,6 +348,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(work_dir, sizeof(work_dir), "%s/pcap", dir);
 	if (mkdir(work_dir, 0700) != 0)
 		fuzz_fail("cannot make %s: %s", work_dir, strerror(errno));
+	fuzz_lsan_scan_dpdk_memory();
 	/* made once per process by the first `gro`: not a stack's memory */
 	if (lsk_train_register() < 0)
 		fuzz_fail("lsk_train_register failed");

@@ -46,23 +46,6 @@
 
 #include "fuzz_common.h"
 
-/*
- * The stack keeps what it mallocs (filter rules, services, ...) behind
- * pointers in DPDK's heap, which LeakSanitizer does not scan: what a
- * stack made for the coming inputs is not a leak of the input that made
- * it. (fuzz_command checks that a stack leaks nothing once destroyed.)
- */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/lsan_interface.h>
-#define LSAN_OFF() __lsan_disable()
-#define LSAN_ON() __lsan_enable()
-#endif
-#endif
-#ifndef LSAN_OFF
-#define LSAN_OFF() do { } while (0)
-#define LSAN_ON() do { } while (0)
-#endif
 
 #define N_PORTS 3
 #define FRAME_MAX 9216		/* a jumbo frame */
@@ -482,6 +465,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	fuzz_eal_init((*argv)[0], "768");
+	fuzz_lsan_scan_dpdk_memory();
 	frame_pool = rte_pktmbuf_pool_create("fz_frames", FRAME_POOL_SIZE, 64,
 					     0, RTE_MBUF_DEFAULT_BUF_SIZE,
 					     SOCKET_ID_ANY);
@@ -530,11 +514,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	burst_max = data[1] + 1u;
 	csum = (enum csum_mode)((v >> V_CSUM_SHIFT) & 3);
 	fs = &stacks[v & V_SINGLE ? 1 : 0];
-	if (fs->stack == NULL) {
-		LSAN_OFF();
+	if (fs->stack == NULL)
 		stack_create(fs, v & V_SINGLE ? LSK_MODE_SINGLE : LSK_MODE_LIST);
-		LSAN_ON();
-	}
 	apply_variant(fs, v);
 
 	while (pos + 3 <= size) {
