@@ -3,7 +3,8 @@
  * libFuzzer target for the command parser (config.c): the input is a
  * configuration text. It is applied twice, to two fresh stacks:
  *
- *   A: line by line through lsk_config_exec, as a control client would.
+ *   A: line by line through lsk_config_exec, as a control client would
+ *      (published line by line when the text is short, else as a batch).
  *      A refused line must say FILE:LINE and must change nothing (the
  *      stack's canonical dump is the same before and after it).
  *   B: as one file through lsk_config_load. It must stop at the line A
@@ -44,6 +45,7 @@
 #define N_PORTS 4
 #define INPUT_MAX 16384		/* longer inputs teach nothing more */
 #define LINES_MAX 256
+#define IMMEDIATE_LINES 4	/* longer texts are applied in a batch */
 #define FILE_NAME "fuzz.conf"
 
 static char work_dir[64];	/* pcap files are written here */
@@ -368,6 +370,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct heap_state h0, h1;
 	struct lsk_stack *a, *b;
 	unsigned int n = 0, i, first_err = 0;
+	bool batch;
 	char err[512];
 	size_t pos = 0;
 	FILE *f;
@@ -409,6 +412,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	a = pair[0];
 	b = pair[1];
+	/*
+	 * Each command outside a batch publishes a new forwarding table: a
+	 * few lines are applied so, longer texts in one batch (as the file
+	 * is), or every input would cost a table per line.
+	 */
+	batch = n > IMMEDIATE_LINES;
+	if (batch)
+		lsk_config_begin(a);
 	for (i = 0; i < n; i++) {
 		char line[2048];
 		size_t len = RTE_MIN(line_len[i], sizeof(line) - 1);
@@ -443,6 +454,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		dump_free(&before);
 	}
+	if (batch && lsk_config_commit(a) < 0)
+		fuzz_fail("lsk_config_commit failed");
+	check_tables(a, "lsk_config_commit");
 	if (first_err == 0)
 		dump_stack(a, &at_err);
 
