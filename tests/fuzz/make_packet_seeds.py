@@ -109,7 +109,20 @@ def seed(variant, frames, burst=256):
     return bytes([variant, burst - 1]) + b"".join(frames)
 
 
+def oversized_fragments(dst, dport):
+    """8 fragments of about 8 KB (jumbo frames): 65540 bytes reassembled,
+    more than an IPv4 datagram can hold (4 in a 16-bit total length)."""
+    data = struct.pack("!HHHH", 1000, dport, 0xffff, 0) + bytes(
+        (i * 7 + 3) & 0xff for i in range(7 * 8192 + 8176 - 8))
+    return [eth(P0_MAC, A_MAC, 0x0800,
+                ipv4("10.0.0.1", dst, 17, data[off:off + 8192], df=False,
+                     mf=off < 7 * 8192, off=off, ident=99))
+            for off in range(0, len(data), 8192)]
+
+
 def seeds():
+    yield "fragments-past-64k", seed(CS_FRAME, [
+        frame(f) for f in oversized_fragments("10.0.0.254", 5000)])
     fwd = udp_frame("10.0.0.1", "10.9.0.5", 1000, 2000, 200)
     yield "udp-forward", seed(CS_FRAME, [frame(fwd)])
     yield "udp-forward-single-rcache", seed(SINGLE | RCACHE | CS_FRAME,
@@ -223,6 +236,7 @@ KNOWN = {
     "udp-forward-train-merge": "finding-04-gro-merge-use-after-free",
     "udp-train-two-flows-merge-fragment": "finding-04-gro-merge-two-flows",
     "udp-train-then-runt": "finding-03-gro-continues-runt",
+    "fragments-past-64k": "finding-01-reassembly-past-64k",
 }
 
 
