@@ -120,7 +120,25 @@ def oversized_fragments(dst, dport):
             for off in range(0, len(data), 8192)]
 
 
+def death_row_fragments(n):
+    """Of n datagrams, the first fragment and 6 more (all an entry of
+    the reassembly table holds), then in a later burst one more fragment
+    of each: every one spoils its entry, 8 mbufs each to free."""
+    held, spoil = [], []
+    for d in range(n):
+        for k in range(8):
+            f = eth(P0_MAC, A_MAC, 0x0800,
+                    ipv4("10.0.0.1", "10.0.0.254", 17, bytes(8), df=False,
+                         mf=True, off=8 * k, ident=1000 + d))
+            (held if k < 7 else spoil).append(frame(f))
+    return held, spoil
+
+
 def seeds():
+    held, spoil = death_row_fragments(37)
+    yield "fragments-spoiling-full-entries", (
+        seed(CS_FRAME, held, burst=256)[:2] + b"".join(held[:256]) +
+        b"".join(held[256:]) + b"".join(spoil))
     yield "fragments-past-64k", seed(CS_FRAME, [
         frame(f) for f in oversized_fragments("10.0.0.254", 5000)])
     fwd = udp_frame("10.0.0.1", "10.9.0.5", 1000, 2000, 200)
@@ -237,6 +255,7 @@ KNOWN = {
     "udp-train-two-flows-merge-fragment": "finding-04-gro-merge-two-flows",
     "udp-train-then-runt": "finding-03-gro-continues-runt",
     "fragments-past-64k": "finding-01-reassembly-past-64k",
+    "fragments-spoiling-full-entries": "finding-02-death-row-overflow",
 }
 
 
