@@ -3,7 +3,8 @@
  * libFuzzer target for the packet path: whatever bytes arrive on a port,
  * pushed through lsk_worker_input in bursts of up to LSK_BURST_MAX, must
  * neither crash the stack, nor read or write outside a frame, nor keep an
- * mbuf, nor break the IPv4 counting identity (SEMANTICS.md "Counting").
+ * mbuf, nor break the IPv4 counting identity (SEMANTICS.md "Counting"),
+ * nor count a valid datagram as a checksum error (whatever its segments).
  *
  * Every segment of every frame lives in a malloc'd buffer of exactly its
  * size (plus headroom before it) attached as an external buffer, so ASan
@@ -191,6 +192,40 @@ nic_csum_flags(const uint8_t *b, size_t len)
 	sum = (sum & 0xffff) + (sum >> 16);
 	return flags | (sum == 0xffff ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 					RTE_MBUF_F_RX_L4_CKSUM_BAD);
+}
+
+/*
+ * A whole UDP/IPv4 datagram, untagged, not a fragment, every length and
+ * checksum right (padding after it allowed): nothing may count it as a
+ * checksum error, however it is split into segments.
+ */
+static bool
+frame_udp_valid(const uint8_t *b, size_t len)
+{
+	const struct rte_ipv4_hdr *ip = (const void *)(b + RTE_ETHER_HDR_LEN);
+	const struct rte_udp_hdr *uh;
+	size_t hlen, tot, ulen;
+	uint32_t sum;
+
+	if (len < RTE_ETHER_HDR_LEN + 28 || rd16(b + 12) != 0x0800 ||
+	    (ip->version_ihl >> 4) != 4 || ip->next_proto_id != IPPROTO_UDP ||
+	    (rd16((const uint8_t *)ip + 6) & 0x3fff) != 0)
+		return false;
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (hlen < 20 || tot < hlen + 8 || RTE_ETHER_HDR_LEN + tot > len ||
+	    rte_raw_cksum(ip, hlen) != 0xffff)
+		return false;
+	uh = (const void *)((const uint8_t *)ip + hlen);
+	ulen = rte_be_to_cpu_16(uh->dgram_len);
+	if (ulen != tot - hlen)
+		return false;
+	if (uh->dgram_cksum == 0)
+		return true;
+	sum = (uint32_t)rte_ipv4_phdr_cksum(ip, 0) + rte_raw_cksum(uh, ulen);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
 }
 
 static uint64_t
@@ -504,7 +539,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rte_mbuf *burst[LSK_BURST_MAX];
 	struct fuzz_stack *fs;
 	enum csum_mode csum;
-	unsigned int burst_max, n = 0;
+	unsigned int burst_max, n = 0, may_fail_csum = 0;
+	uint64_t csum_errors;
 	size_t pos = 2;
 	uint8_t v;
 
@@ -517,6 +553,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fs->stack == NULL)
 		stack_create(fs, v & V_SINGLE ? LSK_MODE_SINGLE : LSK_MODE_LIST);
 	apply_variant(fs, v);
+	csum_errors = fs->worker->stats.udp.InCsumErrors;
 
 	while (pos + 3 <= size) {
 		uint16_t len = rd16(data + pos) % (FRAME_MAX + 1);
@@ -574,6 +611,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m->hash.rss = rte_hash_crc(key, sizeof(key), 0);
 			m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
 		}
+		if (!frame_udp_valid(b, len) ||
+		    (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+		    (m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+		    RTE_MBUF_F_RX_L4_CKSUM_BAD)
+			may_fail_csum++;
 		burst[n++] = m;
 		if (n == burst_max) {
 			lsk_worker_input(fs->worker, burst, (uint16_t)n);
@@ -586,6 +629,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	drain(fs);
 	check_pools(fs);
 	check_ip_balance(fs);
+	csum_errors = fs->worker->stats.udp.InCsumErrors - csum_errors;
+	if (csum_errors > may_fail_csum)
+		fuzz_fail("%" PRIu64 " datagrams counted udp.InCsumErrors, but "
+			  "only %u frames were not valid datagrams or flagged "
+			  "bad by the NIC", csum_errors, may_fail_csum);
 	/*
 	 * Neighbours learnt or asked for are state the next input inherits.
 	 * A new stack costs fifty inputs, and many inputs make a neighbour:

@@ -231,6 +231,11 @@ def seeds():
                         opts=b"\x01\x01\x01\x00")),
         frame(udp_frame("10.0.0.1", "10.9.0.5", 1000, 2000, 40,
                         tot=1000))])
+    yield "segments-odd-split-no-flags", seed(CS_NONE, [
+        frame(udp_frame("10.0.0.1", "10.0.0.254", 1000, 5000, 301),
+              splits=(43,)),
+        frame(udp_frame("10.0.0.1", "10.0.0.254", 1000, 7, 300),
+              splits=(20, 101))])
     yield "segments-odd-split", seed(CS_FRAME, [
         frame(udp_frame("10.0.0.1", "10.0.0.254", 1000, 5000, 301),
               splits=(43,)),
@@ -256,6 +261,7 @@ KNOWN = {
     "udp-train-then-runt": "finding-03-gro-continues-runt",
     "fragments-past-64k": "finding-01-reassembly-past-64k",
     "fragments-spoiling-full-entries": "finding-02-death-row-overflow",
+    "segments-odd-split-no-flags": "finding-05-odd-split-csum-error",
 }
 
 
