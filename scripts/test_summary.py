@@ -1,20 +1,23 @@
 #!/usr/bin/python3
-"""Sum the test cases of a meson test log (cmocka and integration runners)
-and of other logs into one closing line: 'N passed, N failed'."""
+"""Sum the test cases of meson test logs (cmocka and integration runners;
+every argument ending in .json) and of other logs into one closing line:
+'N passed, N failed'."""
 import json
 import re
 import sys
 
 passed = failed = skipped = 0
 # further arguments: plain logs whose "PASS x" / "FAIL x" lines count
-for path in sys.argv[2:]:
+for path in [p for p in sys.argv[2:] if not p.endswith(".json")]:
     with open(path) as log:
         text = log.read()
     passed += len(re.findall(r"^PASS ", text, re.M))
     failed += len(re.findall(r"^FAIL ", text, re.M))
-with open(sys.argv[1]) as log:
-    for line in log:
-        t = json.loads(line)
+json_logs = [sys.argv[1]] + [p for p in sys.argv[2:] if p.endswith(".json")]
+for path in json_logs:
+    with open(path) as log:
+        tests = [json.loads(line) for line in log]
+    for t in tests:
         out = t.get("stdout", "") or ""
         ok = len(re.findall(r"^\[       OK \]", out, re.M))
         ok += len(re.findall(r"^PASS ", out, re.M))

@@ -163,3 +163,16 @@ lsk_frag_free_death_row(struct lsk_worker *w)
 	if (w->death_row.cnt)
 		rte_ip_frag_free_death_row(&w->death_row, 0);
 }
+
+/*
+ * Drop every datagram still waiting for fragments, as their timeout
+ * would (not counted: the timeout itself is not counted either), so that
+ * a test or a fuzzer can check that every mbuf is back: a new, empty
+ * table (destroying one frees what it holds). Control path.
+ */
+int
+lsk_frag_drop_incomplete(struct lsk_worker *w)
+{
+	lsk_frag_worker_fini(w);
+	return lsk_frag_worker_init(w);
+}

@@ -685,6 +685,8 @@ void lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 		      const struct lsk_nexthop *nh, uint32_t to);
 struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m);
 void lsk_frag_free_death_row(struct lsk_worker *w);
+/* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
+int lsk_frag_drop_incomplete(struct lsk_worker *w);
 /* Give a train's members the head's headers; returns the first member
  * (chained through the train link), the head left alone. */
 struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
