@@ -169,15 +169,33 @@ lsk_stack_mode(const struct lsk_stack *s)
 	return s->mode;
 }
 
-static bool
-stack_any_worker_online(const struct lsk_stack *s)
+/*
+ * A change is made in two steps so that a failure changes nothing: the
+ * new table is built from the changed configuration (this can fail, and
+ * then the caller puts the configuration back), then it replaces the old
+ * one (this cannot fail). The old table is freed only after the swap and
+ * a grace period, never to make room for the new one: a worker may be
+ * about to read it, and a build that fails then would leave none.
+ */
+static int
+stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
 {
-	unsigned int i;
+	*t = NULL;
+	if (s->in_batch)
+		return 0;
+	return lsk_fwd_table_build(s, t);
+}
 
-	for (i = 0; i < LSK_MAX_WORKERS; i++)
-		if (s->workers[i] != NULL && s->workers[i]->online)
-			return true;
-	return false;
+static void
+stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
+{
+	struct lsk_fwd_table *old = s->fwd;
+
+	if (t == NULL)
+		return;		/* in a batch: published at commit */
+	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
+	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+	lsk_fwd_table_free(old);
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
@@ -185,26 +203,12 @@ stack_any_worker_online(const struct lsk_stack *s)
 static int
 stack_publish(struct lsk_stack *s)
 {
-	struct lsk_fwd_table *t, *old;
-	int rc;
+	struct lsk_fwd_table *t;
+	int rc = stack_build(s, &t);
 
-	if (s->in_batch)
-		return 0;
-	rc = lsk_fwd_table_build(s, &t);
-	if (rc == -ENOMEM && !stack_any_worker_online(s)) {
-		/* short of memory and nobody reads the old table: it goes
-		 * first (what EAL's 64 MiB without hugepages needs) */
-		lsk_fwd_table_free(s->fwd);
-		s->fwd = NULL;
-		rc = lsk_fwd_table_build(s, &t);
-	}
-	if (rc < 0)
-		return rc;
-	old = s->fwd;
-	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_fwd_table_free(old);
-	return 0;
+	if (rc == 0)
+		stack_swap(s, t);
+	return rc;
 }
 
 /* Linux's UDP_GRO_CNT_MAX: a train never holds more */
@@ -256,7 +260,9 @@ int
 lsk_port_set(struct lsk_stack *s, uint16_t port,
 	     const struct rte_ether_addr *mac, uint16_t mtu)
 {
+	struct lsk_port_conf saved[LSK_MAX_IFACES];
 	unsigned int i;
+	int rc;
 
 	if (port >= s->n_ports)
 		return -ENODEV;
@@ -265,6 +271,7 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 	if (mac != NULL &&
 	    (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac)))
 		return -EINVAL;
+	memcpy(saved, s->ports, sizeof(saved));
 	/* the port and its VLAN sub-interfaces */
 	for (i = 0; i < s->n_ifaces; i++) {
 		if (s->ports[i].parent != port)
@@ -274,7 +281,10 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 		if (mtu != 0)
 			s->ports[i].mtu = mtu;
 	}
-	return stack_publish(s);
+	rc = stack_publish(s);
+	if (rc < 0)
+		memcpy(s->ports, saved, sizeof(saved));
+	return rc;
 }
 
 int
@@ -296,6 +306,7 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 {
 	unsigned int i;
 	uint8_t first = addr >> 24;
+	int rc;
 
 	if (port >= s->n_ifaces)
 		return -ENODEV;
@@ -309,7 +320,10 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		return -ENOSPC;
 	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
 		.addr = addr, .depth = depth, .port = port };
-	return stack_publish(s);
+	rc = stack_publish(s);
+	if (rc < 0)
+		s->n_addrs--;
+	return rc;
 }
 
 static uint64_t
@@ -408,21 +422,38 @@ lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
 	uint64_t key = route_key(prefix, depth);
 	int i = route_find(s, prefix, depth);
+	struct lsk_fwd_table *t;
+	struct lsk_route gone;
+	int rc;
 
 	if (i < 0)
 		return -ENOENT;
-	rte_hash_del_key(s->route_index, &key);
+	gone = s->routes[i];
 	memmove(&s->routes[i], &s->routes[i + 1],
 		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
 	s->n_routes--;
-	return stack_publish(s);
+	rc = stack_build(s, &t);
+	if (rc < 0) {
+		/* back where it was: the array still has its room */
+		memmove(&s->routes[i + 1], &s->routes[i],
+			(s->n_routes - (unsigned int)i) * sizeof(*s->routes));
+		s->routes[i] = gone;
+		s->n_routes++;
+		return rc;
+	}
+	rte_hash_del_key(s->route_index, &key);
+	stack_swap(s, t);
+	return 0;
 }
 
 int
 lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	      const struct rte_ether_addr *mac)
 {
+	struct lsk_fwd_table *t;
+	struct lsk_neigh saved;
 	unsigned int i;
+	bool added;
 	int rc;
 
 	if (mac == NULL || !rte_is_unicast_ether_addr(mac) ||
@@ -430,21 +461,33 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 		return -EINVAL;
 	if (lsk_connected_lookup(s, addr) == NULL)
 		return -ENETUNREACH;
-	rc = lsk_neigh_set_static(s, addr,
-				  lsk_connected_lookup(s, addr)->port, mac);
-	if (rc < 0)
-		return rc;
-	for (i = 0; i < s->n_neighs; i++) {
-		if (s->neighs[i].addr == addr) {
-			s->neighs[i].mac = *mac;
-			return stack_publish(s);
-		}
+	for (i = 0; i < s->n_neighs && s->neighs[i].addr != addr; i++)
+		;
+	added = i == s->n_neighs;
+	if (added) {
+		rc = grow((void **)&s->neighs, &s->neighs_cap, s->n_neighs,
+			  sizeof(*s->neighs));
+		if (rc < 0)
+			return rc;
+		s->neighs[s->n_neighs++] = (struct lsk_neigh){ .addr = addr };
 	}
-	rc = grow((void **)&s->neighs, &s->neighs_cap, s->n_neighs,
-		  sizeof(*s->neighs));
-	if (rc < 0)
+	saved = s->neighs[i];
+	s->neighs[i].mac = *mac;
+	/* the neighbour table, which workers read as they go, is changed
+	 * only once the table that goes with it is built */
+	rc = stack_build(s, &t);
+	if (rc == 0)
+		rc = lsk_neigh_set_static(s, addr,
+					  lsk_connected_lookup(s, addr)->port,
+					  mac);
+	if (rc < 0) {
+		lsk_fwd_table_free(t);
+		if (added)
+			s->n_neighs--;
+		else
+			s->neighs[i] = saved;
 		return rc;
-	s->neighs[s->n_neighs++] = (struct lsk_neigh){ .addr = addr,
-						       .mac = *mac };
-	return stack_publish(s);
+	}
+	stack_swap(s, t);
+	return 0;
 }
