@@ -163,6 +163,7 @@ struct lsk_udp_ep {
 	struct rte_ring *ring;
 	struct rte_mempool *pool;
 	uint16_t next_ip_id;	/* updated atomically by senders */
+	struct lsk_udp_ep *next_closed;	/* on the stack's closed list */
 };
 
 /* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
@@ -302,6 +303,9 @@ struct lsk_stack {
 	struct lsk_udp_ep **eps;
 	uint32_t udp_generation;
 	struct lsk_udp_table *udp;
+	/* closed while the published table still names them: freed once a
+	 * table without them is */
+	struct lsk_udp_ep *closed;
 	/* datagrams applications send, drained by worker 0 */
 	struct rte_ring *out_ring;
 	struct rte_mempool *send_pool;
