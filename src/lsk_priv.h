@@ -740,6 +740,11 @@ int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 void lsk_services_free(struct lsk_stack *s);
 /* A subnet broadcast of one of our addresses, or 255.255.255.255. */
 bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
+/* One of our addresses (as configured, batch or not). */
+bool lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr);
+/* The address of ours whose subnet broadcast addr is, or NULL. */
+const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
+						uint32_t addr);
 
 /* The per-worker route cache (route_cache.c). */
 struct lsk_route_cache;

@@ -147,19 +147,47 @@ lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
 	s->send_pool = pool;
 }
 
-bool
-lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr)
+static bool
+addr_has_broadcast(uint8_t depth)
+{
+	return depth < 31;
+}
+
+static uint32_t
+addr_broadcast(uint32_t addr, uint8_t depth)
+{
+	return addr | ~lsk_depth_mask(depth);
+}
+
+const struct lsk_ifaddr *
+lsk_stack_broadcast_of(const struct lsk_stack *s, uint32_t addr)
 {
 	unsigned int i;
 
-	if (addr == UINT32_MAX)
-		return true;
 	for (i = 0; i < s->n_addrs; i++) {
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
-		if (a->depth < 31 && addr == (a->addr | ~lsk_depth_mask(a->depth)))
-			return true;
+		if (addr_has_broadcast(a->depth) &&
+		    addr == addr_broadcast(a->addr, a->depth))
+			return a;
 	}
+	return NULL;
+}
+
+bool
+lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr)
+{
+	return addr == UINT32_MAX || lsk_stack_broadcast_of(s, addr) != NULL;
+}
+
+bool
+lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].addr == addr)
+			return true;
 	return false;
 }
 
@@ -316,6 +344,12 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	for (i = 0; i < s->n_addrs; i++)
 		if (s->addrs[i].addr == addr)
 			return -EEXIST;
+	/* a broadcast is nobody's address: the FIB could not tell them
+	 * apart (and the broadcast wins) */
+	if (lsk_stack_broadcast_of(s, addr) != NULL ||
+	    (addr_has_broadcast(depth) &&
+	     lsk_stack_is_own(s, addr_broadcast(addr, depth))))
+		return -EINVAL;
 	if (s->n_addrs == LSK_MAX_ADDRS)
 		return -ENOSPC;
 	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
@@ -396,6 +430,11 @@ lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		return -EINVAL;
 	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
 		return -ENETUNREACH;
+	/* as Linux: a gateway is another host ("can not be a local
+	 * address"), never a broadcast */
+	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
+				      lsk_stack_is_broadcast(s, gateway)))
+		return -EINVAL;
 	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
 								 depth))
 		return -EEXIST;
@@ -461,6 +500,8 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 		return -EINVAL;
 	if (lsk_connected_lookup(s, addr) == NULL)
 		return -ENETUNREACH;
+	if (lsk_stack_is_own(s, addr) || lsk_stack_is_broadcast(s, addr))
+		return -EINVAL;
 	for (i = 0; i < s->n_neighs && s->neighs[i].addr != addr; i++)
 		;
 	added = i == s->n_neighs;
