@@ -2852,6 +2852,11 @@ bad_option("badopt_idle_exit_not_a_number", ["--config", "test.conf",
                                              "--idle-exit", "soon"])
 
 
+# Command line, config file and start-up cases (issue 10): their own file.
+import control_cases  # noqa: E402
+control_cases.register(sys.modules[__name__])
+
+
 # ======================================================================
 # main
 
