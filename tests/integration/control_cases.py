@@ -9,6 +9,7 @@ its -k and report as its own.
 
 import os
 import signal
+import struct
 import subprocess
 import time
 
@@ -153,11 +154,30 @@ def _not_for_us(k):
                       dst_mac="02:00:00:00:99:99") for i in range(k)]
 
 
+def _as_recorded(fr):
+    """A datagram whose UDP length is shorter than its IP payload, as the
+    pcap service records it (finding 11): the frame cut to the UDP
+    datagram delivered, its IP total length and checksum to match."""
+    off = lsk.l2_offset(fr)
+    ihl = (fr[off] & 15) * 4
+    ulen = struct.unpack("!H", fr[off + ihl + 4:off + ihl + 6])[0]
+    return lsk.patch_ip(fr, tot_len=ihl + ulen, l3_len=ihl + ulen)
+
+
 # ======================================================================
 
 
 def register(rt):
     """Add the cases to run_pcap_tests (the module rt)."""
+
+    def short_ulen(n):
+        fr = rt._udp_raw("10.0.0.254", 5000, b"|%s|" % n.encode(),
+                         sport=1011, extra=b"NOT-PART-OF-THE-DATAGRAM")
+        p = rt.udp_deliver(fr, "10.0.0.254:5000")
+        p.svc_frames["spec5000.pcap"].append(_as_recorded(fr))
+        return p
+
+    rt.case("udp_pcap_short_ulen_headers_agree", "udp", short_ulen)
 
     # Lines a router cannot mean: FILE:LINE, exit 2, nothing sent.
     rt.bad_config("badconf_gateway_is_our_address",
