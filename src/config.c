@@ -203,6 +203,7 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 static int
 cmd_address(struct cmd_ctx *c)
 {
+	unsigned int n_ifaces = c->s->n_ifaces;
 	uint32_t addr;
 	uint8_t depth;
 	uint16_t port = 0;
@@ -220,6 +221,9 @@ cmd_address(struct cmd_ctx *c)
 	rc = parse_port(c, c->argv[4], &port);
 	if (rc < 0)
 		return rc;
+	rc = address_broadcast_clash(c, addr, depth);
+	if (rc < 0)
+		return rc;
 	if (c->argc == 7) {
 		unsigned long vlan;
 
@@ -232,10 +236,9 @@ cmd_address(struct cmd_ctx *c)
 					 "%u: %s", vlan, port, strerror(-rc));
 		port = (uint16_t)rc;
 	}
-	rc = address_broadcast_clash(c, addr, depth);
-	if (rc < 0)
-		return rc;
 	rc = lsk_address_add(c->s, addr, depth, port);
+	if (rc < 0 && c->s->n_ifaces > n_ifaces)
+		c->s->n_ifaces = n_ifaces;	/* the VLAN made for it goes */
 	if (rc == -EEXIST)
 		return cmd_error(c, rc, "address %s is already configured",
 				 c->argv[2]);

@@ -279,6 +279,11 @@ test_error_texts(void **state)
 		{ "address add 10.0.1.255/28 port 1", -EINVAL,
 		  "10.0.1.255/28 cannot be an interface address: it is the "
 		  "broadcast address of 10.0.1.254/24" },
+		{ "address add 10.0.0.255/32 port 1 vlan 5", -EINVAL,
+		  "10.0.0.255/32 cannot be an interface address: it is the "
+		  "broadcast address of 10.0.0.254/24" },
+		{ "address add 10.0.0.254/24 port 1 vlan 6", -EEXIST,
+		  "address 10.0.0.254/24 is already configured" },
 		{ "route del 10.7.0.0/16", -ENOENT,
 		  "no route 10.7.0.0/16 to delete" },
 		{ "route del 10.0.0.0/24", -ENOENT,
@@ -389,6 +394,7 @@ test_error_texts(void **state)
 	assert_int_equal(c->s->n_addrs, 2);
 	assert_int_equal(c->s->n_neighs, 2);
 	assert_int_equal(c->s->n_routes, 2);
+	assert_int_equal(c->s->n_ifaces, 2);	/* no VLAN made for nothing */
 }
 
 /* An address whose subnet broadcast is already one of our addresses. */
