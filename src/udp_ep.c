@@ -72,7 +72,19 @@ lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out)
 	return 0;
 }
 
-static void udp_ep_free(struct lsk_udp_ep *ep);
+static void
+udp_ep_free(struct lsk_udp_ep *ep)
+{
+	struct lsk_udp_slot slot;
+
+	if (ep->ring != NULL) {
+		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
+						sizeof(slot)) == 0)
+			rte_pktmbuf_free(slot.mbuf);
+		rte_ring_free(ep->ring);
+	}
+	rte_free(ep);
+}
 
 /* Endpoints closed before the table now published: no worker can reach
  * them any more. */
@@ -115,20 +127,6 @@ udp_addr_is_ours(const struct lsk_stack *s, uint32_t addr)
 		if (s->addrs[i].addr == addr)
 			return true;
 	return false;
-}
-
-static void
-udp_ep_free(struct lsk_udp_ep *ep)
-{
-	struct lsk_udp_slot slot;
-
-	if (ep->ring != NULL) {
-		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
-						sizeof(slot)) == 0)
-			rte_pktmbuf_free(slot.mbuf);
-		rte_ring_free(ep->ring);
-	}
-	rte_free(ep);
 }
 
 int
