@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lsk_priv.h"
 
@@ -661,26 +663,42 @@ config_read_line(FILE *f, char *buf, const char **why)
 	return (int)n + 1;	/* an empty line is a line */
 }
 
-/* Only a regular file is a configuration (a directory reads as empty,
- * /dev/zero never ends). */
+/*
+ * Only a regular file is a configuration (a directory reads as empty,
+ * /dev/zero never ends). O_NONBLOCK: opening a FIFO does not wait for a
+ * writer; it changes nothing for a regular file.
+ */
 static FILE *
 config_open(const char *path, char *err, size_t err_len, int *rc)
 {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *why = NULL;
 	struct stat st;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 
-	if (f == NULL) {
+	if (fd < 0) {
 		*rc = -errno;
 		snprintf(err, err_len, "%s:0: cannot open: %s", path,
 			 strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+	if (fstat(fd, &st) < 0) {
+		*rc = -errno;
+		why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		*rc = -EISDIR;
+		why = strerror(EISDIR);
+	} else if (!S_ISREG(st.st_mode)) {
+		*rc = -EINVAL;
+		why = "not a regular file";
+	} else if ((f = fdopen(fd, "r")) != NULL) {
 		return f;
-	*rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	snprintf(err, err_len, "%s:0: cannot read: %s", path,
-		 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
-	fclose(f);
+	} else {
+		*rc = -errno;
+		why = strerror(errno);
+	}
+	snprintf(err, err_len, "%s:0: cannot read: %s", path, why);
+	close(fd);
 	return NULL;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <rte_fib.h>
 
@@ -706,6 +707,12 @@ test_load_not_a_regular_file(void **state)
 			 -EINVAL);
 	assert_string_equal(err, "/dev/zero:0: cannot read: not a regular "
 			    "file");
+	/* a FIFO with no writer: refused at once, not waited on */
+	snprintf(c->path, sizeof(c->path), "/tmp/lsk_unit_fifo%d", getpid());
+	assert_int_equal(mkfifo(c->path, 0600), 0);
+	assert_int_equal(lsk_config_load(c->s, c->path, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":0: cannot read: not a regular file"));
 	assert_int_equal(c->s->n_addrs, 0);
 }
 
