@@ -291,6 +291,7 @@ struct lsk_stack {
 	struct lsk_filter_table *filter;
 
 	bool in_batch;
+	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
 

@@ -50,6 +50,105 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
 }
 
+static uint64_t
+route_key(uint32_t prefix, uint8_t depth)
+{
+	return (uint64_t)prefix << 8 | depth;
+}
+
+/*
+ * The configuration lists as a batch found them, so that a commit whose
+ * tables cannot be built puts them back. Services, GRO and route-cache
+ * settings take effect at once and are not part of it.
+ */
+struct lsk_rib_copy {
+	unsigned int n_ifaces, n_addrs, n_routes, n_neighs;
+	uint32_t n_filters;
+	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
+	struct lsk_route *routes;
+	struct lsk_neigh *neighs;
+	struct lsk_filter_rule *filters;
+};
+
+static void
+rib_copy_free(struct lsk_rib_copy *c)
+{
+	if (c == NULL)
+		return;
+	free(c->routes);
+	free(c->neighs);
+	free(c->filters);
+	free(c);
+}
+
+static void *
+dup_array(const void *a, size_t n, size_t elem)
+{
+	void *p = malloc(n ? n * elem : 1);
+
+	if (p != NULL && n != 0)
+		memcpy(p, a, n * elem);
+	return p;
+}
+
+static struct lsk_rib_copy *
+rib_copy(const struct lsk_stack *s)
+{
+	struct lsk_rib_copy *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->n_ifaces = s->n_ifaces;
+	c->n_addrs = s->n_addrs;
+	c->n_routes = s->n_routes;
+	c->n_neighs = s->n_neighs;
+	c->n_filters = s->n_filters;
+	memcpy(c->ports, s->ports, sizeof(c->ports));
+	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
+	c->routes = dup_array(s->routes, s->n_routes, sizeof(*s->routes));
+	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
+	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
+	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL) {
+		rib_copy_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Put the lists back as c has them; the arrays only shrank or grew, so
+ * the copies fit in what they have now. */
+static void
+rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
+{
+	unsigned int i;
+
+	s->n_ifaces = c->n_ifaces;
+	s->n_addrs = c->n_addrs;
+	memcpy(s->ports, c->ports, sizeof(s->ports));
+	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
+	if (c->n_routes <= s->routes_cap) {
+		memcpy(s->routes, c->routes, c->n_routes * sizeof(*s->routes));
+		s->n_routes = c->n_routes;
+	}
+	if (c->n_neighs <= s->neighs_cap) {
+		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
+		s->n_neighs = c->n_neighs;
+	}
+	if (c->n_filters <= s->filters_cap) {
+		memcpy(s->filters, c->filters,
+		       c->n_filters * sizeof(*s->filters));
+		s->n_filters = c->n_filters;
+	}
+	rte_hash_reset(s->route_index);
+	for (i = 0; i < s->n_routes; i++) {
+		uint64_t key = route_key(s->routes[i].prefix,
+					 s->routes[i].depth);
+
+		rte_hash_add_key(s->route_index, &key);
+	}
+}
+
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 {
@@ -130,6 +229,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
+	rib_copy_free(s->batch_rib);
 	rte_hash_free(s->route_index);
 	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
@@ -269,18 +369,63 @@ lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 void
 lsk_config_begin(struct lsk_stack *s)
 {
+	/* without memory for the copy a failed commit keeps the batch's
+	 * lists (the tables in force stay as they are either way) */
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = rib_copy(s);
 	s->in_batch = true;
+}
+
+/* The static neighbours of the batch, now that their table is built. */
+static int
+stack_set_statics(struct lsk_stack *s)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		const struct lsk_ifaddr *a =
+			lsk_connected_lookup(s, s->neighs[i].addr);
+
+		if (a == NULL)
+			continue;
+		rc = lsk_neigh_set_static(s, s->neighs[i].addr, a->port,
+					  &s->neighs[i].mac);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 int
 lsk_config_commit(struct lsk_stack *s)
 {
+	bool filter_new = false;
+	struct lsk_fwd_table *t;
 	int rc;
 
 	s->in_batch = false;
-	rc = stack_publish(s);
-	if (rc == 0)
+	rc = stack_build(s, &t);
+	if (rc == 0) {
 		rc = lsk_filter_commit(s);
+		filter_new = rc == 0;
+	}
+	if (rc == 0)
+		rc = stack_set_statics(s);
+	if (rc == 0) {
+		stack_swap(s, t);
+	} else {
+		lsk_fwd_table_free(t);
+		if (s->batch_rib != NULL) {
+			rib_restore(s, s->batch_rib);
+			/* the batch's rules went out already: back to the
+			 * rules before it */
+			if (filter_new)
+				lsk_filter_commit(s);
+		}
+	}
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = NULL;
 	return rc;
 }
 
@@ -358,12 +503,6 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	if (rc < 0)
 		s->n_addrs--;
 	return rc;
-}
-
-static uint64_t
-route_key(uint32_t prefix, uint8_t depth)
-{
-	return (uint64_t)prefix << 8 | depth;
 }
 
 static int
@@ -517,7 +656,7 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	/* the neighbour table, which workers read as they go, is changed
 	 * only once the table that goes with it is built */
 	rc = stack_build(s, &t);
-	if (rc == 0)
+	if (rc == 0 && !s->in_batch)	/* a batch's wait for its commit */
 		rc = lsk_neigh_set_static(s, addr,
 					  lsk_connected_lookup(s, addr)->port,
 					  mac);
