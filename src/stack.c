@@ -116,8 +116,8 @@ rib_copy(const struct lsk_stack *s)
 	return c;
 }
 
-/* Put the lists back as c has them; the arrays only shrank or grew, so
- * the copies fit in what they have now. */
+/* Put the lists back as c has them: the arrays only grew since (their
+ * capacities never shrink), so the copies fit. */
 static void
 rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 {
@@ -127,19 +127,16 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	s->n_addrs = c->n_addrs;
 	memcpy(s->ports, c->ports, sizeof(s->ports));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
-	if (c->n_routes <= s->routes_cap) {
+	s->n_routes = c->n_routes;
+	if (c->n_routes != 0)
 		memcpy(s->routes, c->routes, c->n_routes * sizeof(*s->routes));
-		s->n_routes = c->n_routes;
-	}
-	if (c->n_neighs <= s->neighs_cap) {
+	s->n_neighs = c->n_neighs;
+	if (c->n_neighs != 0)
 		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
-		s->n_neighs = c->n_neighs;
-	}
-	if (c->n_filters <= s->filters_cap) {
+	s->n_filters = c->n_filters;
+	if (c->n_filters != 0)
 		memcpy(s->filters, c->filters,
 		       c->n_filters * sizeof(*s->filters));
-		s->n_filters = c->n_filters;
-	}
 	rte_hash_reset(s->route_index);
 	for (i = 0; i < s->n_routes; i++) {
 		uint64_t key = route_key(s->routes[i].prefix,
