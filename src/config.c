@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lsk_priv.h"
 
@@ -168,10 +171,41 @@ cmd_port(struct cmd_ctx *c)
 	return 0;
 }
 
+static void
+ip_text(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+		 (a >> 8) & 0xff, a & 0xff);
+}
+
+/* A subnet broadcast is nobody's address, and no address is one. */
+static int
+address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
+{
+	const struct lsk_ifaddr *a = lsk_stack_broadcast_of(c->s, addr);
+	uint32_t bcast = addr | ~lsk_depth_mask(depth);
+	char text[16];
+
+	if (a != NULL) {
+		ip_text(a->addr, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: it is the broadcast address of "
+				 "%s/%u", c->argv[2], text, a->depth);
+	}
+	if (depth < 31 && lsk_stack_is_own(c->s, bcast)) {
+		ip_text(bcast, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: its broadcast address %s is one of "
+				 "our addresses", c->argv[2], text);
+	}
+	return 0;
+}
+
 /* address add A/L port N */
 static int
 cmd_address(struct cmd_ctx *c)
 {
+	unsigned int n_ifaces = c->s->n_ifaces;
 	uint32_t addr;
 	uint8_t depth;
 	uint16_t port = 0;
@@ -189,6 +223,9 @@ cmd_address(struct cmd_ctx *c)
 	rc = parse_port(c, c->argv[4], &port);
 	if (rc < 0)
 		return rc;
+	rc = address_broadcast_clash(c, addr, depth);
+	if (rc < 0)
+		return rc;
 	if (c->argc == 7) {
 		unsigned long vlan;
 
@@ -202,6 +239,8 @@ cmd_address(struct cmd_ctx *c)
 		port = (uint16_t)rc;
 	}
 	rc = lsk_address_add(c->s, addr, depth, port);
+	if (rc < 0 && c->s->n_ifaces > n_ifaces)
+		c->s->n_ifaces = n_ifaces;	/* the VLAN made for it goes */
 	if (rc == -EEXIST)
 		return cmd_error(c, rc, "address %s is already configured",
 				 c->argv[2]);
@@ -264,6 +303,10 @@ cmd_route(struct cmd_ctx *c)
 	if (rc < 0)
 		return rc;
 	rc = lsk_route_add(c->s, prefix, depth, type, gw);
+	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
+		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
+				 lsk_stack_is_own(c->s, gw) ?
+				 "one of our addresses" : "a broadcast address");
 	if (rc == -ENETUNREACH)
 		return cmd_error(c, rc,
 				 "gateway %s is not on a connected subnet",
@@ -294,6 +337,10 @@ cmd_neigh(struct cmd_ctx *c)
 	if (rc < 0)
 		return rc;
 	rc = lsk_neigh_add(c->s, addr, &mac);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s is %s", c->argv[2],
+				 lsk_stack_is_own(c->s, addr) ?
+				 "one of our addresses" : "a broadcast address");
 	if (rc == -ENETUNREACH)
 		return cmd_error(c, rc, "%s is not on a connected subnet",
 				 c->argv[2]);
@@ -588,35 +635,101 @@ lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
 	return cmd_error(&c, -EINVAL, "unknown command '%s'", c.argv[0]);
 }
 
+/*
+ * One line of f into buf (at most CONFIG_LINE_MAX bytes, the newline
+ * dropped): its length, 0 at the end of the file, or -EINVAL for a line
+ * too long or holding a NUL byte (what string functions would cut short).
+ */
+static int
+config_read_line(FILE *f, char *buf, const char **why)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (ch == '\0') {
+			*why = "NUL byte in the line";
+			return -EINVAL;
+		}
+		if (n == CONFIG_LINE_MAX) {
+			*why = "line too long";
+			return -EINVAL;
+		}
+		buf[n++] = (char)ch;
+	}
+	buf[n] = '\0';
+	if (ch == EOF && n == 0)
+		return ferror(f) ? -EIO : 0;
+	return (int)n + 1;	/* an empty line is a line */
+}
+
+/*
+ * Only a regular file is a configuration (a directory reads as empty,
+ * /dev/zero never ends). O_NONBLOCK: opening a FIFO does not wait for a
+ * writer; it changes nothing for a regular file.
+ */
+static FILE *
+config_open(const char *path, char *err, size_t err_len, int *rc)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *why = NULL;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		*rc = -errno;
+		snprintf(err, err_len, "%s:0: cannot open: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		*rc = -errno;
+		why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		*rc = -EISDIR;
+		why = strerror(EISDIR);
+	} else if (!S_ISREG(st.st_mode)) {
+		*rc = -EINVAL;
+		why = "not a regular file";
+	} else if ((f = fdopen(fd, "r")) != NULL) {
+		return f;
+	} else {
+		*rc = -errno;
+		why = strerror(errno);
+	}
+	snprintf(err, err_len, "%s:0: cannot read: %s", path, why);
+	close(fd);
+	return NULL;
+}
+
 int
 lsk_config_load(struct lsk_stack *s, const char *path, char *err,
 		size_t err_len)
 {
-	char line[CONFIG_LINE_MAX + 2];
+	char line[CONFIG_LINE_MAX + 1];
 	unsigned int lineno = 0;
+	const char *why = NULL;
 	FILE *f;
 	int rc = 0;
 
-	f = fopen(path, "r");
-	if (f == NULL) {
-		rc = -errno;
-		snprintf(err, err_len, "%s:0: cannot open: %s", path,
-			 strerror(errno));
+	f = config_open(path, err, err_len, &rc);
+	if (f == NULL)
 		return rc;
-	}
 	lsk_config_begin(s);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		lineno++;
-		if (strlen(line) > CONFIG_LINE_MAX) {
-			snprintf(err, err_len, "%s:%u: line too long", path,
-				 lineno);
-			rc = -EINVAL;
+	for (;;) {
+		rc = config_read_line(f, line, &why);
+		if (rc <= 0)
 			break;
-		}
+		lineno++;
 		rc = lsk_config_exec(s, line, path, lineno, err, err_len);
 		if (rc < 0)
 			break;
 	}
+	if (rc < 0 && why != NULL)
+		snprintf(err, err_len, "%s:%u: %s", path, lineno + 1, why);
+	else if (rc == -EIO)
+		snprintf(err, err_len, "%s:%u: cannot read: %s", path,
+			 lineno + 1, strerror(EIO));
 	fclose(f);
 	if (rc == 0) {
 		rc = lsk_config_commit(s);

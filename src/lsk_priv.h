@@ -163,6 +163,7 @@ struct lsk_udp_ep {
 	struct rte_ring *ring;
 	struct rte_mempool *pool;
 	uint16_t next_ip_id;	/* updated atomically by senders */
+	struct lsk_udp_ep *next_closed;	/* on the stack's closed list */
 };
 
 /* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
@@ -290,6 +291,7 @@ struct lsk_stack {
 	struct lsk_filter_table *filter;
 
 	bool in_batch;
+	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
 
@@ -302,6 +304,9 @@ struct lsk_stack {
 	struct lsk_udp_ep **eps;
 	uint32_t udp_generation;
 	struct lsk_udp_table *udp;
+	/* closed while the published table still names them: freed once a
+	 * table without them is */
+	struct lsk_udp_ep *closed;
 	/* datagrams applications send, drained by worker 0 */
 	struct rte_ring *out_ring;
 	struct rte_mempool *send_pool;
@@ -745,6 +750,11 @@ int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 void lsk_services_free(struct lsk_stack *s);
 /* A subnet broadcast of one of our addresses, or 255.255.255.255. */
 bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
+/* One of our addresses (as configured, batch or not). */
+bool lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr);
+/* The address of ours whose subnet broadcast addr is, or NULL. */
+const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
+						uint32_t addr);
 
 /* The per-worker route cache (route_cache.c). */
 struct lsk_route_cache;

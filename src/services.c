@@ -76,8 +76,10 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	return 0;
 }
 
-/* Datagrams in segments (reassembled) are echoed from this copy. */
-static uint8_t service_buf[65536];
+/* Datagrams in segments (reassembled) are echoed from this copy, and
+ * recorded frames written from it: an Ethernet header and up to 65535
+ * bytes of IP datagram. */
+static uint8_t service_buf[RTE_ETHER_HDR_LEN + UINT16_MAX];
 
 /* Send each datagram back where it came from, from where it was sent. */
 static void
@@ -122,6 +124,31 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 	lsk_udp_send_burst(svc->ep, msgs, k);
 }
 
+/*
+ * The frame of a delivered datagram, copied into service_buf, with an IP
+ * header that agrees with it: udp4_input cut a datagram whose UDP length
+ * is shorter than its IP payload to the UDP length, so its total length
+ * (and checksum) are made to say so. Returns the frame's length.
+ */
+static uint32_t
+service_frame(const struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	struct rte_ipv4_hdr *ip;
+	uint16_t tot_len;
+
+	if (rte_pktmbuf_read(m, 0, len, service_buf) != service_buf)
+		memcpy(service_buf, rte_pktmbuf_mtod(m, void *), len);
+	ip = (struct rte_ipv4_hdr *)(service_buf + RTE_ETHER_HDR_LEN);
+	tot_len = (uint16_t)(len - RTE_ETHER_HDR_LEN);
+	if (ip->total_length != rte_cpu_to_be_16(tot_len)) {
+		ip->total_length = rte_cpu_to_be_16(tot_len);
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+	return len;
+}
+
 static void
 service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
 {
@@ -130,11 +157,8 @@ service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
 
 	gettimeofday(&h.ts, NULL);
 	for (i = 0; i < n; i++) {
-		const struct rte_mbuf *m = msgs[i].mbuf;
-
-		h.caplen = h.len = rte_pktmbuf_pkt_len(m);
-		pcap_dump((u_char *)svc->dumper, &h,
-			  rte_pktmbuf_read(m, 0, h.len, service_buf));
+		h.caplen = h.len = service_frame(msgs[i].mbuf);
+		pcap_dump((u_char *)svc->dumper, &h, service_buf);
 	}
 }
 

@@ -72,6 +72,35 @@ lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out)
 	return 0;
 }
 
+static void
+udp_ep_free(struct lsk_udp_ep *ep)
+{
+	struct lsk_udp_slot slot;
+
+	if (ep->ring != NULL) {
+		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
+						sizeof(slot)) == 0)
+			rte_pktmbuf_free(slot.mbuf);
+		rte_ring_free(ep->ring);
+	}
+	rte_free(ep);
+}
+
+/* Endpoints closed before the table now published: no worker can reach
+ * them any more. */
+static void
+udp_free_closed(struct lsk_stack *s)
+{
+	while (s->closed != NULL) {
+		struct lsk_udp_ep *ep = s->closed;
+
+		s->closed = ep->next_closed;
+		udp_ep_free(ep);
+	}
+}
+
+/* A failure leaves the published table, and every endpoint it names, as
+ * they were. */
 static int
 udp_publish(struct lsk_stack *s)
 {
@@ -85,6 +114,7 @@ udp_publish(struct lsk_stack *s)
 	__atomic_store_n(&s->udp, t, __ATOMIC_RELEASE);
 	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
 	lsk_udp_table_free(old);
+	udp_free_closed(s);
 	return 0;
 }
 
@@ -97,20 +127,6 @@ udp_addr_is_ours(const struct lsk_stack *s, uint32_t addr)
 		if (s->addrs[i].addr == addr)
 			return true;
 	return false;
-}
-
-static void
-udp_ep_free(struct lsk_udp_ep *ep)
-{
-	struct lsk_udp_slot slot;
-
-	if (ep->ring != NULL) {
-		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
-						sizeof(slot)) == 0)
-			rte_pktmbuf_free(slot.mbuf);
-		rte_ring_free(ep->ring);
-	}
-	rte_free(ep);
 }
 
 int
@@ -196,10 +212,12 @@ lsk_udp_close(struct lsk_udp_ep *ep)
 			break;
 		}
 	}
-	/* once published, no worker can still hold the endpoint */
-	if (udp_publish(s) < 0)
-		rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	udp_ep_free(ep);
+	/* freed once a table without it is published: now, or, when no
+	 * table can be built now, with the next one (until then the table
+	 * in force still delivers to it) */
+	ep->next_closed = s->closed;
+	s->closed = ep;
+	udp_publish(s);
 }
 
 void
@@ -207,8 +225,10 @@ lsk_udp_close_all(struct lsk_stack *s)
 {
 	while (s->n_eps > 0)
 		lsk_udp_close(s->eps[s->n_eps - 1]);
+	/* the stack is going: no worker reads the table any more */
 	lsk_udp_table_free(s->udp);
 	s->udp = NULL;
+	udp_free_closed(s);
 }
 
 uint32_t

@@ -121,6 +121,9 @@ int lsk_neigh_add(struct lsk_stack *stack, uint32_t addr,
  * Configuration changes made between lsk_config_begin and lsk_config_commit
  * are published to the workers once, at commit. Outside such a batch every
  * change is published at once. Publishing rebuilds the forwarding table.
+ * A change (or a commit) whose tables cannot be built fails (-ENOMEM) and
+ * leaves the tables in force and the configuration as they were (for a
+ * batch: as lsk_config_begin found them).
  */
 void lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);

@@ -27,6 +27,8 @@
 #include "fwd.h"
 
 #define EXIT_USAGE 2
+/* --mbufs: more than any EAL memory could hold is a typo */
+#define FWD_MBUFS_MAX (1u << 28)
 
 struct fwd_opts {
 	const char *config;
@@ -34,11 +36,13 @@ struct fwd_opts {
 	const char *stats_json;
 	double stats_interval;	/* seconds, 0 = off */
 	long idle_exit_ms;	/* -1 = off */
+	unsigned int mbufs;	/* per pool; 0 = sized from the ports */
 };
 
 struct fwd_app fwd_app;
 volatile sig_atomic_t fwd_signalled;
 static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+static unsigned int pool_mbufs;	/* what each pool was made with */
 
 static void
 usage(const char *prog)
@@ -46,7 +50,8 @@ usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
 		"          [--stats-json FILE] [--stats-interval SECONDS]"
-		" [--idle-exit MS]\n", prog);
+		" [--idle-exit MS]\n"
+		"          [--mbufs N]\n", prog);
 }
 
 static int
@@ -58,9 +63,11 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "stats-json", required_argument, NULL, 'j' },
 		{ "stats-interval", required_argument, NULL, 'i' },
 		{ "idle-exit", required_argument, NULL, 'x' },
+		{ "mbufs", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	unsigned long n;
 	char *end;
 	int c;
 
@@ -104,6 +111,18 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'b':
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || *end != '\0' || optarg[0] < '0' ||
+			    optarg[0] > '9' || n == 0 || n > FWD_MBUFS_MAX) {
+				fprintf(stderr, "--mbufs: '%s' is not a number "
+					"of mbufs (1-%u)\n", optarg,
+					FWD_MBUFS_MAX);
+				return -EINVAL;
+			}
+			o->mbufs = (unsigned int)n;
+			break;
 		case 'h':
 		default:
 			return -EINVAL;
@@ -128,9 +147,29 @@ on_signal(int sig)
 	fwd_app.stop = true;
 }
 
+/*
+ * Before anything else: a signal while EAL, the config and the ports
+ * start must not kill the process (no stats, nothing freed). It only
+ * sets the flag; start-up goes on, and the main loop, seeing it, stops
+ * at once and shuts down as always. SA_RESTART: EAL's reads and waits go
+ * on undisturbed.
+ */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static int
 create_pools(unsigned int n_ports, unsigned int n_workers,
-	     const struct lsk_port_info *guess)
+	     const struct lsk_port_info *guess, unsigned int mbufs)
 {
 	unsigned int per_socket[RTE_MAX_NUMA_NODES] = { 0 };
 	unsigned int p, s;
@@ -149,8 +188,9 @@ create_pools(unsigned int n_ports, unsigned int n_workers,
 
 		if (per_socket[s] == 0)
 			continue;
-		n = lsk_pool_size(per_socket[s], 0, n_workers, n_ports,
-				  rte_lcore_count());
+		n = mbufs ? mbufs : lsk_pool_size(per_socket[s], 0, n_workers,
+						  n_ports, rte_lcore_count());
+		pool_mbufs = n;
 		snprintf(name, sizeof(name), "fwd_pool_%u", s);
 		pools[s] = rte_pktmbuf_pool_create(name, n, LSK_POOL_CACHE, 0,
 						   RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -158,8 +198,9 @@ create_pools(unsigned int n_ports, unsigned int n_workers,
 		if (pools[s] == NULL && s != 0)
 			pools[s] = pools[0];
 		if (pools[s] == NULL) {
-			fprintf(stderr, "cannot create a pool of %u mbufs: %s\n",
-				n, rte_strerror(rte_errno));
+			fprintf(stderr, "cannot create a pool of %u mbufs: %s "
+				"(give EAL more memory with -m, or fewer mbufs "
+				"with --mbufs N)\n", n, rte_strerror(rte_errno));
 			return -ENOMEM;
 		}
 	}
@@ -176,14 +217,28 @@ pool_of_port(uint16_t port)
 	return pools[sock];
 }
 
+/*
+ * A device that runs short of mbufs fails its queue set-up or its start
+ * (net_pcap with infinite_rx holds its whole file in them) with an errno
+ * that does not say so: the operator is told which option gives more.
+ */
+static void
+port_error(uint16_t port, const char *what, int rc)
+{
+	fprintf(stderr, "port %u: cannot %s: %s (the mbuf pool holds %u "
+		"mbufs: if the device needs more, give --mbufs N)\n", port,
+		what, strerror(-rc), pool_mbufs);
+}
+
 static int
-setup_ports(struct fwd_app *app, struct lsk_port_info *info)
+setup_ports(struct fwd_app *app, const struct fwd_opts *o,
+	    struct lsk_port_info *info)
 {
 	struct lsk_port_info guess = { .nb_rxd = 1024, .nb_txd = 1024 };
 	uint16_t p;
 	int rc;
 
-	rc = create_pools(app->n_ports, app->n_workers, &guess);
+	rc = create_pools(app->n_ports, app->n_workers, &guess, o->mbufs);
 	if (rc < 0)
 		return rc;
 	for (p = 0; p < app->n_ports; p++) {
@@ -197,8 +252,7 @@ setup_ports(struct fwd_app *app, struct lsk_port_info *info)
 		lsk_port_get(app->stack, p, NULL, &pp.mtu);
 		rc = lsk_port_configure(p, &pp, &info[p]);
 		if (rc < 0) {
-			fprintf(stderr, "port %u: cannot configure: %s\n", p,
-				strerror(-rc));
+			port_error(p, "configure", rc);
 			return rc;
 		}
 		app->txq_shared[p] = info[p].n_txq < app->n_workers;
@@ -512,6 +566,7 @@ main(int argc, char **argv)
 	uint16_t p;
 	int rc, eal;
 
+	catch_signals();
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
 		fprintf(stderr, "EAL initialisation failed: %s\n",
@@ -538,7 +593,7 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	rc = setup_ports(app, info);
+	rc = setup_ports(app, &o, info);
 	if (rc == 0)
 		lsk_stack_set_send_pool(app->stack, pool_of_port(0));
 	if (rc == 0)
@@ -546,8 +601,7 @@ main(int argc, char **argv)
 	for (p = 0; p < app->n_ports && rc == 0; p++) {
 		rc = rte_eth_dev_start(p);
 		if (rc < 0)
-			fprintf(stderr, "port %u: cannot start: %s\n", p,
-				strerror(-rc));
+			port_error(p, "start", rc);
 	}
 	if (rc < 0) {
 		free_pools();
@@ -556,8 +610,6 @@ main(int argc, char **argv)
 	}
 
 	lsk_telemetry_register(app->stack);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
 	       app->n_workers, o.mode == LSK_MODE_LIST ? "list" : "single");
 	fflush(stdout);

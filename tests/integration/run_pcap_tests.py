@@ -2265,6 +2265,20 @@ def _run_conf(res):
         return ""
 
 
+def _svc_headers_disagree(f, frames):
+    """A capture's headers agree with its bytes: IP total length = the
+    frame after its L2 header, a valid IP header checksum."""
+    for i, b in enumerate(frames):
+        ip = IP(b[lsk.l2_offset(b):])
+        l3 = len(b) - lsk.l2_offset(b)
+        if ip.len != l3:
+            return ["%s record %d: IP total length %d, %d bytes after "
+                    "the L2 header" % (f, i, ip.len, l3)]
+        if ip.chksum != lsk.ip_csum(bytes(ip)[:ip.ihl * 4]):
+            return ["%s record %d: bad IP header checksum" % (f, i)]
+    return []
+
+
 def check_svc_files(res, E, strict=True):
     """What pcap services wrote: each datagram's frame as it arrived."""
     reasons = []
@@ -2278,6 +2292,7 @@ def check_svc_files(res, E, strict=True):
         if got is None:
             reasons.append("%s not written" % f)
             continue
+        reasons += _svc_headers_disagree(f, got)
         if got == exp:
             continue
         if not strict and collections.Counter(got) == \
@@ -2914,6 +2929,11 @@ bad_option("badopt_unknown_option", ["--config", "test.conf", "--frobnicate",
                                      "--idle-exit", "300"])
 bad_option("badopt_idle_exit_not_a_number", ["--config", "test.conf",
                                              "--idle-exit", "soon"])
+
+
+# Command line, config file and start-up cases (issue 10): their own file.
+import control_cases  # noqa: E402
+control_cases.register(sys.modules[__name__])
 
 
 # ======================================================================

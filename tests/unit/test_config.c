@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <rte_fib.h>
 
@@ -263,6 +264,27 @@ test_error_texts(void **state)
 		  "route 10.9.0.0/16 exists already" },
 		{ "route add 10.66.0.0/16 blackhole", -EEXIST,
 		  "route 10.66.0.0/16 exists already" },
+		/* finding 10: we are no gateway or neighbour of ourselves,
+		 * and a broadcast is no host */
+		{ "route add 10.7.0.0/16 via 10.0.1.254", -EINVAL,
+		  "gateway 10.0.1.254 is one of our addresses" },
+		{ "route add 10.7.0.0/16 via 10.0.1.255", -EINVAL,
+		  "gateway 10.0.1.255 is a broadcast address" },
+		{ "neigh add 10.0.0.254 lladdr 02:00:00:00:00:09", -EINVAL,
+		  "10.0.0.254 is one of our addresses" },
+		{ "neigh add 10.0.0.255 lladdr 02:00:00:00:00:09", -EINVAL,
+		  "10.0.0.255 is a broadcast address" },
+		{ "address add 10.0.0.255/32 port 1", -EINVAL,
+		  "10.0.0.255/32 cannot be an interface address: it is the "
+		  "broadcast address of 10.0.0.254/24" },
+		{ "address add 10.0.1.255/28 port 1", -EINVAL,
+		  "10.0.1.255/28 cannot be an interface address: it is the "
+		  "broadcast address of 10.0.1.254/24" },
+		{ "address add 10.0.0.255/32 port 1 vlan 5", -EINVAL,
+		  "10.0.0.255/32 cannot be an interface address: it is the "
+		  "broadcast address of 10.0.0.254/24" },
+		{ "address add 10.0.0.254/24 port 1 vlan 6", -EEXIST,
+		  "address 10.0.0.254/24 is already configured" },
 		{ "route del 10.7.0.0/16", -ENOENT,
 		  "no route 10.7.0.0/16 to delete" },
 		{ "route del 10.0.0.0/24", -ENOENT,
@@ -368,6 +390,31 @@ test_error_texts(void **state)
 	assert_forwards(c, UNIT_FAR_IP, UNIT_P1, &unit_b_mac);
 	assert_int_equal(lookup(c, UNIT_IPV4(10, 0, 2, 254))->type,
 			 LSK_NH_NONE);
+	assert_int_equal(lookup(c, UNIT_IPV4(10, 0, 0, 255))->type,
+			 LSK_NH_LOCAL_BCAST);
+	assert_int_equal(c->s->n_addrs, 2);
+	assert_int_equal(c->s->n_neighs, 2);
+	assert_int_equal(c->s->n_routes, 2);
+	assert_int_equal(c->s->n_ifaces, 2);	/* no VLAN made for nothing */
+}
+
+/* An address whose subnet broadcast is already one of our addresses. */
+static void
+test_address_broadcast_clash(void **state)
+{
+	struct config_state *c = *state;
+	char err[256];
+
+	exec_ok(c, "address add 10.0.5.255/32 port 1");
+	assert_int_equal(exec(c, "address add 10.0.5.1/24 port 0", err,
+			      sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.conf:1: 10.0.5.1/24 cannot be an interface "
+			    "address: its broadcast address 10.0.5.255 is "
+			    "one of our addresses");
+	assert_int_equal(c->s->n_addrs, 1);
+	assert_int_equal(lookup(c, UNIT_IPV4(10, 0, 5, 1))->type, LSK_NH_NONE);
+	/* /31 and /32 have no broadcast address to clash */
+	exec_ok(c, "address add 10.0.5.254/31 port 0");
 }
 
 /* Without a file name the text says "-". */
@@ -646,6 +693,74 @@ test_load_line_too_long(void **state)
 	assert_string_equal(err, want);
 }
 
+/* Finding 10: what is not a config file is refused, never read as one. */
+static void
+test_load_not_a_regular_file(void **state)
+{
+	struct config_state *c = *state;
+	char err[256];
+
+	assert_int_equal(lsk_config_load(c->s, "/tmp", err, sizeof(err)),
+			 -EISDIR);
+	assert_string_equal(err, "/tmp:0: cannot read: Is a directory");
+	assert_int_equal(lsk_config_load(c->s, "/dev/zero", err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "/dev/zero:0: cannot read: not a regular "
+			    "file");
+	/* a FIFO with no writer: refused at once, not waited on */
+	snprintf(c->path, sizeof(c->path), "/tmp/lsk_unit_fifo%d", getpid());
+	assert_int_equal(mkfifo(c->path, 0600), 0);
+	assert_int_equal(lsk_config_load(c->s, c->path, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":0: cannot read: not a regular file"));
+	assert_int_equal(c->s->n_addrs, 0);
+}
+
+/* A NUL byte ends no line: the line is refused, not cut short. */
+static void
+test_load_nul_byte(void **state)
+{
+	static const char text[] = "# fine\n"
+		"address add 10.0.0.254/24 port 0\0port 7\n"
+		"address add 10.0.1.254/24 port 1\n";
+	struct config_state *c = *state;
+	char err[256], want[256];
+	FILE *f;
+
+	write_conf(c, "");
+	f = fopen(c->path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f),
+			 sizeof(text) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(lsk_config_load(c->s, c->path, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: NUL byte in the line", c->path);
+	assert_string_equal(err, want);
+	assert_int_equal(c->s->n_addrs, 0);
+}
+
+/* A file of NUL bytes and no newline (what /dev/zero would give) ends
+ * at its first line. */
+static void
+test_load_zeros(void **state)
+{
+	static char zeros[1 << 16];
+	struct config_state *c = *state;
+	char err[256], want[256];
+	FILE *f;
+
+	write_conf(c, "");
+	f = fopen(c->path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(zeros, 1, sizeof(zeros), f), sizeof(zeros));
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(lsk_config_load(c->s, c->path, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want), "%s:1: NUL byte in the line", c->path);
+	assert_string_equal(err, want);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, config_setup, \
 					       config_teardown)
 
@@ -669,6 +784,10 @@ main(void)
 		T(test_refused_pcap_service_keeps_file),
 		T(test_load_missing_file),
 		T(test_load_line_too_long),
+		T(test_address_broadcast_clash),
+		T(test_load_not_a_regular_file),
+		T(test_load_nul_byte),
+		T(test_load_zeros),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, unit_group_setup,

@@ -7,6 +7,7 @@
  * ports); a drop counts filter.Dropped and ip.InDiscards once per datagram,
  * a whole train included, and is silent.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <rte_udp.h>
@@ -332,6 +333,37 @@ test_list_classified_alike(void **state)
 	unit_tx_free(f);
 }
 
+/*
+ * Finding 9: a rule whose classifier cannot be built (EAL memory used
+ * up) is refused with -ENOMEM and changes nothing: the rules in force
+ * still decide, and the refused rule was not kept.
+ */
+static void
+test_add_without_memory_changes_nothing(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_filter_table *before;
+	size_t heap;
+
+	unit_cmd(f, "filter add drop proto udp dport 3000");
+	before = f->stack->filter;
+	heap = unit_heap_allocated();
+	unit_eat_memory();
+	assert_int_equal(unit_cmd_rc(f, "filter add drop proto udp dport "
+				     "2000"), -ENOMEM);
+	assert_ptr_equal(f->stack->filter, before);
+	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 2000)),
+			 'f');
+	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 3000)),
+			 'x');
+	unit_free_memory();
+	assert_int_equal(unit_heap_allocated(), heap);
+	assert_int_equal(f->stack->n_filters, 1);
+	unit_cmd(f, "filter flush");
+	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 3000)),
+			 'f');
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -348,6 +380,7 @@ main(void)
 		T(test_locals_filtered),
 		T(test_train_counts_every_datagram),
 		T(test_list_classified_alike),
+		T(test_add_without_memory_changes_nothing),
 	};
 
 	return cmocka_run_group_tests_name("filter", tests, unit_group_setup,

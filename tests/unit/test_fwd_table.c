@@ -483,6 +483,122 @@ test_many_host_routes(void **state)
 	}
 }
 
+
+static const struct rte_ether_addr mac_b42 = {
+	.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x01, 0x42 } };
+
+/* What the fixture forwards, and that 10.77/16 and 10.0.2/24 are not
+ * routed (the failed changes below would have routed them). */
+static void
+assert_fixture_forwarding(struct unit_fixture *f)
+{
+	assert_sent(f, UNIT_A_IP, UNIT_P0, &unit_a_mac);
+	assert_sent(f, UNIT_B_IP, UNIT_P1, &unit_b_mac);
+	assert_sent(f, UNIT_FAR_IP, UNIT_P1, &unit_b_mac);
+	assert_unresolved(f, UNIT_IPV4(10, 0, 1, 7), UNIT_P1,
+			  UNIT_IPV4(10, 0, 1, 7));
+	assert_kind(f, UNIT_IPV4(10, 77, 0, 1), 'n');
+	assert_kind(f, UNIT_IPV4(10, 0, 2, 254), 'n');
+}
+
+/*
+ * Finding 9: a change whose table cannot be built (EAL memory used up)
+ * fails with -ENOMEM and changes nothing: the table published before
+ * stays in force, whole, and the configuration is as it was (the same
+ * change succeeds once memory is back, the inverse ones still fail).
+ */
+static void
+test_change_without_memory_changes_nothing(void **state)
+{
+	static const char *const changes[] = {
+		"route add 10.77.0.0/16 via 10.0.1.1",
+		"route add 10.0.1.7/32 blackhole",
+		"route del 10.9.0.0/16",
+		"address add 10.0.2.254/24 port 0",
+		"neigh add 10.0.1.1 lladdr 02:00:00:00:01:42",
+		"neigh add 10.0.1.7 lladdr 02:00:00:00:01:42",
+		"port 1 mtu 1000",
+		"port 1 mac 02:00:00:00:01:99",
+	};
+	struct unit_fixture *f = *state;
+	const struct lsk_fwd_table *before = f->stack->fwd;
+	struct rte_ether_addr mac;
+	size_t heap = unit_heap_allocated();
+	unsigned int i;
+	uint16_t mtu;
+
+	unit_eat_memory();
+	for (i = 0; i < RTE_DIM(changes); i++) {
+		int rc = unit_cmd_rc(f, changes[i]);
+
+		if (rc != -ENOMEM)
+			print_error("'%s': %d\n", changes[i], rc);
+		assert_int_equal(rc, -ENOMEM);
+		assert_ptr_equal(f->stack->fwd, before);
+	}
+	assert_fixture_forwarding(f);
+	assert_int_equal(lsk_port_get(f->stack, UNIT_P1, &mac, &mtu), 0);
+	assert_memory_equal(&mac, &unit_p1_mac, RTE_ETHER_ADDR_LEN);
+	assert_int_equal(mtu, 1500);
+	unit_free_memory();
+	assert_int_equal(unit_heap_allocated(), heap);
+
+	/* the configuration is the fixture's: what failed was never kept */
+	assert_int_equal(unit_cmd_rc(f, "route del 10.77.0.0/16"), -ENOENT);
+	assert_int_equal(unit_cmd_rc(f, "route del 10.0.1.7/32"), -ENOENT);
+	for (i = 0; i < RTE_DIM(changes); i++)
+		unit_cmd(f, changes[i]);
+	assert_sent(f, UNIT_IPV4(10, 77, 0, 1), UNIT_P1, &mac_b42);
+	assert_kind(f, UNIT_IPV4(10, 0, 2, 254), 'l');
+}
+
+/*
+ * The same for a batch (lsk_config_begin ... lsk_config_commit): a commit
+ * whose tables cannot be built leaves the tables in force and the whole
+ * configuration as it was at lsk_config_begin.
+ */
+static void
+test_batch_without_memory_changes_nothing(void **state)
+{
+	static const char *const batch[] = {
+		"route add 10.77.0.0/16 via 10.0.1.1",
+		"route del 10.9.0.0/16",
+		"address add 10.0.2.254/24 port 0 vlan 7",
+		"neigh add 10.0.1.7 lladdr 02:00:00:00:01:42",
+		"port 1 mtu 1000",
+		"filter add drop proto udp dport 9",
+	};
+	struct unit_fixture *f = *state;
+	const struct lsk_fwd_table *before = f->stack->fwd;
+	size_t heap = unit_heap_allocated();
+	char err[256];
+	unsigned int i;
+	uint16_t mtu;
+
+	lsk_worker_offline(f->worker);
+	lsk_config_begin(f->stack);
+	for (i = 0; i < RTE_DIM(batch); i++)
+		assert_int_equal(lsk_config_exec(f->stack, batch[i], "b", i + 1,
+						 err, sizeof(err)), 0);
+	unit_eat_memory();
+	assert_int_equal(lsk_config_commit(f->stack), -ENOMEM);
+	unit_free_memory();
+	unit_worker_sync(f);
+	assert_ptr_equal(f->stack->fwd, before);
+	assert_null(f->stack->filter);
+	assert_int_equal(unit_heap_allocated(), heap);
+	assert_fixture_forwarding(f);
+	assert_int_equal(lsk_port_get(f->stack, UNIT_P1, NULL, &mtu), 0);
+	assert_int_equal(mtu, 1500);
+	assert_int_equal(f->stack->n_ifaces, 2);
+	assert_int_equal(f->stack->n_filters, 0);
+
+	/* the batch again, one command at a time: each finds the fixture */
+	for (i = 0; i < RTE_DIM(batch); i++)
+		unit_cmd(f, batch[i]);
+	assert_sent(f, UNIT_IPV4(10, 0, 1, 7), UNIT_P1, &mac_b42);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -505,6 +621,8 @@ main(void)
 		T(test_same_subnet_on_two_ports),
 		T(test_refused_changes),
 		T(test_many_host_routes),
+		T(test_change_without_memory_changes_nothing),
+		T(test_batch_without_memory_changes_nothing),
 	};
 
 	return cmocka_run_group_tests_name("fwd_table", tests,

@@ -144,6 +144,51 @@ test_close_frees_queued(void **state)
 	assert_int_equal(unit_pool_in_use(), f->in_use_start);
 }
 
+
+/*
+ * Finding 9: a bind or close whose endpoint table cannot be built (EAL
+ * memory used up) leaves the published table in force, whole: a closed
+ * endpoint that table still names stays alive (whatever reached it is
+ * freed with it once a table without it is published), a refused bind
+ * binds nothing, and nothing leaks.
+ */
+static void
+test_bind_close_without_memory(void **state)
+{
+	struct unit_fixture *f = *state;
+	size_t heap = unit_heap_allocated();
+	struct lsk_udp_ep *e0, *e1, *ep = NULL;
+	struct lsk_stats st;
+
+	e0 = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	e1 = unit_bind(f, UNIT_P0_IP, 2001, NULL);
+	unit_eat_memory();
+	assert_int_equal(unit_bind_rc(f, UNIT_P0_IP, 2002, NULL, &ep),
+			 -ENOMEM);
+	unit_close(f, e0);
+	/* whatever the closed endpoint's memory was, it is not free */
+	unit_eat_memory();
+	deliver(f, UNIT_P0_IP, 2000, 1);
+	deliver(f, UNIT_P0_IP, 2001, 1);
+	deliver(f, UNIT_P0_IP, 2002, 1);
+	st = unit_stats(f);
+	assert_int_equal(st.udp.InDatagrams, 2);
+	assert_int_equal(st.udp.NoPorts, 1);
+	assert_int_equal(unit_recv_free(e1, 4), 1);
+	unit_tx_free(f);
+	unit_free_memory();
+
+	/* the next table published reclaims the closed endpoint */
+	ep = unit_bind(f, UNIT_P0_IP, 2002, NULL);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start);
+	deliver(f, UNIT_P0_IP, 2000, 1);
+	assert_int_equal(unit_stats(f).udp.NoPorts, 2);
+	unit_tx_free(f);
+	unit_close(f, ep);
+	unit_close(f, e1);
+	assert_int_equal(unit_heap_allocated(), heap);
+}
+
 /* ---------------------------------------------------------- receive */
 
 /*
@@ -719,6 +764,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_bind_errors),
 		T(test_close_frees_queued),
+		T(test_bind_close_without_memory),
 		T(test_recv_burst_at_most_n),
 		T(test_recv_timeout_with_trickle),
 		T(test_recv_timeout_bounds),

@@ -11,6 +11,7 @@
 #include <rte_eal.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_udp.h>
 
 #include "unit_common.h"
@@ -911,4 +912,51 @@ unit_icmp_out_send(struct unit_fixture *f)
 	if (f->worker->icmp_out.n != 0)
 		lsk_icmp4_output(f->worker);
 	lsk_worker_flush(f->worker);
+}
+
+/*
+ * EAL memory held by unit_eat_memory: each chunk starts with a pointer
+ * to the one taken before it, so holding them needs no memory of its own.
+ */
+static void *eaten;
+
+void
+unit_eat_memory(void)
+{
+	static const size_t sizes[] = { 1 << 20, 64 << 10, 4 << 10, 256, 64 };
+	unsigned int i;
+	void *p;
+
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		while ((p = rte_malloc("unit_eat", sizes[i], 0)) != NULL) {
+			/* what reuses a freed block finds it overwritten */
+			memset(p, 0xa5, sizes[i]);
+			*(void **)p = eaten;
+			eaten = p;
+		}
+	}
+}
+
+void
+unit_free_memory(void)
+{
+	while (eaten != NULL) {
+		void *next = *(void **)eaten;
+
+		rte_free(eaten);
+		eaten = next;
+	}
+}
+
+size_t
+unit_heap_allocated(void)
+{
+	struct rte_malloc_socket_stats st;
+	size_t total = 0;
+	int s;
+
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++)
+		if (rte_malloc_get_socket_stats(s, &st) == 0)
+			total += st.heap_allocsz_bytes;
+	return total;
 }

@@ -335,6 +335,16 @@ void unit_assert_ip_balance(const struct lsk_stats *st);
 void unit_list_free(struct lsk_list *l);
 
 
+/*
+ * Make allocation fail for real: unit_eat_memory takes every byte of EAL
+ * memory rte_malloc will give (filled with 0xa5), unit_free_memory gives
+ * it back. unit_heap_allocated: bytes allocated from the EAL heaps, to
+ * see that a failed change leaked nothing.
+ */
+void unit_eat_memory(void);
+void unit_free_memory(void);
+size_t unit_heap_allocated(void);
+
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t unit_rand(uint64_t *state);
 
