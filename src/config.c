@@ -444,7 +444,6 @@ cmd_gro(struct cmd_ctx *c)
 	    c->argc % 2 != 0)
 		return cmd_error(c, -EINVAL, "usage: gro fraglist|merge "
 				 "[flows F] [segs S] | gro off");
-	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
 	for (i = 2; i < c->argc; i += 2) {
 		if (strcmp(c->argv[i], "flows") == 0) {
 			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
@@ -462,9 +461,12 @@ cmd_gro(struct cmd_ctx *c)
 					 c->argv[i]);
 		}
 	}
+	/* a refused line changes nothing: the mode only once all is valid */
 	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
-	return rc < 0 ? cmd_error(c, rc, "cannot enable gro: %s",
-				  strerror(-rc)) : 0;
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot enable gro: %s", strerror(-rc));
+	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
+	return 0;
 }
 
 /* route-cache on [entries N] | route-cache off */

@@ -417,6 +417,32 @@ test_address_broadcast_clash(void **state)
 	exec_ok(c, "address add 10.0.5.254/31 port 0");
 }
 
+/* A refused gro line leaves the mode as it was (found by fuzz_command:
+ * 'gro merge flows 0' switched merge on while refusing the line). */
+static void
+test_refused_gro_keeps_mode(void **state)
+{
+	struct config_state *c = *state;
+	char err[128];
+
+	exec_ok(c, "gro fraglist flows 8 segs 16");
+	assert_int_equal(exec(c, "gro merge flows 0", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(exec(c, "gro merge segs 99", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(exec(c, "gro merge bogus 1", err, sizeof(err)),
+			 -EINVAL);
+	assert_false(c->s->gro_merge);
+	assert_int_equal(c->s->gro_flows, 8);
+	assert_int_equal(c->s->gro_segs, 16);
+	exec_ok(c, "gro merge flows 4");
+	assert_true(c->s->gro_merge);
+	assert_int_equal(exec(c, "gro fraglist flows 300", err, sizeof(err)),
+			 -EINVAL);
+	assert_true(c->s->gro_merge);
+	assert_int_equal(c->s->gro_flows, 4);
+}
+
 /* Without a file name the text says "-". */
 static void
 test_error_without_file_name(void **state)
@@ -788,6 +814,7 @@ main(void)
 		T(test_load_not_a_regular_file),
 		T(test_load_nul_byte),
 		T(test_load_zeros),
+		T(test_refused_gro_keeps_mode),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, unit_group_setup,
