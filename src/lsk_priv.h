@@ -213,20 +213,22 @@ enum lsk_neigh_state {
 
 struct lsk_neigh_entry {
 	uint64_t word;		/* MAC in bytes 0-5, state in bits 56-63 */
-	uint32_t addr;		/* host order */
+	uint32_t addr;		/* host order; changes under both locks */
 	uint16_t port;
 	uint8_t probes;
 	uint8_t n_held;
 	uint64_t confirmed;	/* TSC of the last confirmation */
 	uint64_t next_probe;	/* TSC */
+	uint64_t updated;	/* TSC of creation or the last ARP from it */
 	rte_spinlock_t lock;	/* hold queue and probes */
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 };
 
 struct lsk_neigh_table {
 	struct rte_hash *hash;	/* address -> entry index */
-	rte_spinlock_t create_lock;
+	rte_spinlock_t create_lock;	/* creation, eviction, static */
 	uint32_t n, cap;
+	uint32_t hand;		/* where the collector looks first */
 	uint64_t next_timer;
 	struct lsk_neigh_entry e[];
 };

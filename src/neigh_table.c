@@ -3,10 +3,18 @@
  * The neighbour table, shared by the workers: IPv4 address to MAC, with
  * Linux's states (incomplete, reachable, stale, failed, and static for
  * `neigh add`). Readers take an entry's MAC and state from one 64-bit word
- * without a lock; an rte_hash (lock-free readers) finds the entry. Entries
- * are created on first use and never freed while the stack runs, so no
- * reader can see one disappear; the hold queue of an unresolved entry and
- * entry creation take locks, both on the slow path only.
+ * without a lock; an rte_hash (lock-free readers) finds the entry. The
+ * hold queue of an unresolved entry, entry creation and eviction take
+ * locks, all on the slow path only.
+ *
+ * The table is bounded (LSK_NEIGH_MAX) and collected as Linux's forced
+ * neighbour GC does when full: a new neighbour takes the entry that loses
+ * least (failed or idle incomplete, then stale, then the oldest of those
+ * holding packets or recently confirmed; static never), so no flood of
+ * spoofed senders or scan of dead addresses stops a new host from being
+ * learnt and asked for. A slot given to another address is rewritten
+ * under the create lock and its own lock, the hash key freed after an RCU
+ * grace period; readers check the slot's address after reading its word.
  *
  * Timers follow Linux's defaults: a confirmation lasts 30 s (then stale,
  * re-probed on use), requests are retried every second, three unanswered
@@ -32,6 +40,20 @@
 /* a failed entry may be tried again after this */
 #define NEIGH_FAILED_RETRY_MS 1000
 
+/*
+ * What the collector loses by taking an entry, least first. Held and
+ * confirmed entries rank alike, the oldest going first: a flood of
+ * either kind (spoofed senders, a scan) then takes its own oldest, never
+ * the newest entry of the other kind (a host just learnt, a resolution
+ * just started).
+ */
+enum neigh_gc_rank {
+	NEIGH_GC_IDLE,		/* failed, or incomplete with nothing held */
+	NEIGH_GC_STALE,		/* a MAC unconfirmed for 30 s */
+	NEIGH_GC_BUSY,		/* packets held, or confirmed in 30 s */
+	NEIGH_GC_NEVER,		/* static */
+};
+
 static inline uint64_t
 neigh_word(const struct rte_ether_addr *mac, uint8_t state)
 {
@@ -54,11 +76,26 @@ word_mac(uint64_t w, struct rte_ether_addr *mac)
 	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
 }
 
+static inline bool
+word_resolved(uint64_t w)
+{
+	uint8_t state = word_state(w);
+
+	return state == LSK_NEIGH_REACHABLE || state == LSK_NEIGH_STALE ||
+	       state == LSK_NEIGH_STATIC;
+}
+
 int
 lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 {
 	struct lsk_neigh_table *t;
 	struct rte_hash_parameters hp = { 0 };
+	/* evicted keys are freed once every worker has passed a quiescent
+	 * state: a lookup in flight may still be reading one */
+	struct rte_hash_rcu_config rcu = {
+		.v = s->qsbr,
+		.mode = RTE_HASH_QSBR_MODE_DQ,
+	};
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
@@ -73,9 +110,12 @@ lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 	hp.socket_id = s->socket_id;
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
 	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL) {
+	if (t->hash == NULL || rte_hash_rcu_qsbr_add(t->hash, &rcu) != 0) {
+		int rc = -(rte_errno ? rte_errno : ENOMEM);
+
+		rte_hash_free(t->hash);
 		rte_free(t);
-		return -(rte_errno ? rte_errno : ENOMEM);
+		return rc;
 	}
 	rte_spinlock_init(&t->create_lock);
 	t->cap = cap;
@@ -97,6 +137,8 @@ lsk_neigh_table_free(struct lsk_neigh_table *t)
 	rte_free(t);
 }
 
+/* The entry the hash gives for addr; its slot may since have gone to
+ * another address (neigh_read, or e->addr under e->lock, tells). */
 struct lsk_neigh_entry *
 lsk_neigh_lookup(const struct lsk_neigh_table *t, uint32_t addr)
 {
@@ -107,10 +149,168 @@ lsk_neigh_lookup(const struct lsk_neigh_table *t, uint32_t addr)
 	return (struct lsk_neigh_entry *)&t->e[(uintptr_t)idx];
 }
 
-/* Find or make the entry; NULL when the table is full. */
+/*
+ * The word of addr's entry, lock-free: false when the collector gave the
+ * slot to another address meanwhile. The collector writes the address
+ * before the new word (release), so a word read here (acquire) with the
+ * address still addr is addr's.
+ */
+static inline bool
+neigh_read(const struct lsk_neigh_entry *e, uint32_t addr, uint64_t *word)
+{
+	*word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
+}
+
+static enum neigh_gc_rank
+neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
+{
+	switch (word_state(__atomic_load_n(&e->word, __ATOMIC_ACQUIRE))) {
+	case LSK_NEIGH_STATIC:
+		return NEIGH_GC_NEVER;
+	case LSK_NEIGH_INCOMPLETE:
+		return __atomic_load_n(&e->n_held, __ATOMIC_RELAXED) ?
+		       NEIGH_GC_BUSY : NEIGH_GC_IDLE;
+	case LSK_NEIGH_REACHABLE:
+		if (now - e->confirmed <= NEIGH_REACHABLE_S * hz)
+			return NEIGH_GC_BUSY;
+		return NEIGH_GC_STALE;
+	case LSK_NEIGH_STALE:
+		return NEIGH_GC_STALE;
+	default:
+		return NEIGH_GC_IDLE;
+	}
+}
+
+/*
+ * The entry to give a new neighbour, under the create lock: the first
+ * idle one from the hand on (so the newest, just behind it, go last),
+ * else the lowest rank, oldest first. An entry locked now is being made,
+ * released or retried: left alone. At most one pass over the table, on
+ * the slow path only (Linux's forced GC allows itself a millisecond).
+ */
+static uint32_t
+neigh_gc_pick(const struct lsk_neigh_table *t)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc(), best_age = UINT64_MAX;
+	enum neigh_gc_rank rank, best_rank = NEIGH_GC_NEVER;
+	uint32_t k, i = t->hand, best = UINT32_MAX;
+
+	for (k = 0; k < t->cap; k++, i = i + 1 == t->cap ? 0 : i + 1) {
+		const struct lsk_neigh_entry *e = &t->e[i];
+
+		if (rte_spinlock_is_locked((rte_spinlock_t *)&e->lock))
+			continue;
+		rank = neigh_gc_rank(e, now, hz);
+		if (rank == NEIGH_GC_IDLE)
+			return i;
+		if (rank < best_rank ||
+		    (rank == best_rank && rank != NEIGH_GC_NEVER &&
+		     e->updated < best_age)) {
+			best = i;
+			best_rank = rank;
+			best_age = e->updated;
+		}
+	}
+	return best;
+}
+
+/* Drop what an entry held, counted; under its lock. */
+static void
+neigh_drop_held_locked(struct lsk_neigh_entry *e, struct lsk_stats *st)
+{
+	uint32_t k;
+
+	for (k = 0; k < e->n_held; k++)
+		rte_pktmbuf_free(e->held[k]);
+	st->arp.UnresolvedDiscards += e->n_held;
+	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Take an entry from its neighbour for a new one, under the create lock;
+ * returned locked, out of the hash, with no state. NULL when every entry
+ * is static (or busy).
+ */
+static struct lsk_neigh_entry *
+neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
+{
+	uint32_t i = neigh_gc_pick(t);
+	struct lsk_neigh_entry *e;
+
+	if (i == UINT32_MAX)
+		return NULL;
+	e = &t->e[i];
+	rte_spinlock_lock(&e->lock);
+	rte_hash_del_key(t->hash, &e->addr);
+	neigh_drop_held_locked(e, st);
+	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
+	t->hand = i + 1 == t->cap ? 0 : i + 1;
+	st->arp.Evictions++;
+	return e;
+}
+
+/*
+ * Make addr's entry, under the create lock: a new slot while there are
+ * any, else one the collector takes. Returned locked (so it is whole, and
+ * left alone by the collector, until its maker is done), or the entry
+ * addr already has, unlocked; NULL when the table is full of entries that
+ * cannot go.
+ */
+static struct lsk_neigh_entry *
+neigh_make_locked(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+		  bool *created, struct lsk_stats *st)
+{
+	struct lsk_neigh_entry *e = lsk_neigh_lookup(t, addr);
+	bool fresh = t->n < t->cap;
+
+	*created = false;
+	if (e != NULL)
+		return e;	/* no slot changes address without our lock */
+	if (fresh) {
+		e = &t->e[t->n];
+		rte_spinlock_init(&e->lock);
+		rte_spinlock_lock(&e->lock);
+	} else {
+		e = neigh_evict(t, st);
+		if (e == NULL) {
+			st->arp.TableFulls++;
+			return NULL;
+		}
+	}
+	e->port = port;
+	e->probes = 0;
+	e->confirmed = 0;
+	e->next_probe = 0;
+	e->updated = rte_rdtsc();
+	__atomic_store_n(&e->addr, addr, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_INCOMPLETE),
+			 __ATOMIC_RELEASE);
+	if (rte_hash_add_key_data(t->hash, &addr,
+				  (void *)(uintptr_t)(e - t->e)) != 0) {
+		/* left failed, out of the hash and of any address: the
+		 * collector's next pick */
+		__atomic_store_n(&e->addr, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_FAILED),
+				 __ATOMIC_RELEASE);
+		rte_spinlock_unlock(&e->lock);
+		if (fresh)
+			__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+		st->arp.TableFulls++;
+		return NULL;
+	}
+	/* the entry is whole before the timer can walk to it */
+	if (fresh)
+		__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	*created = true;
+	return e;
+}
+
+/* Find or make the entry: made ones come locked (*created). */
 static struct lsk_neigh_entry *
 neigh_get(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
-	  bool *created)
+	  bool *created, struct lsk_stats *st)
 {
 	struct lsk_neigh_entry *e;
 
@@ -119,39 +319,59 @@ neigh_get(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
 	if (e != NULL)
 		return e;
 	rte_spinlock_lock(&t->create_lock);
-	e = lsk_neigh_lookup(t, addr);
-	if (e == NULL && t->n < t->cap) {
-		e = &t->e[t->n];
-		memset(e, 0, sizeof(*e));
-		e->addr = addr;
-		e->port = port;
-		rte_spinlock_init(&e->lock);
-		e->word = neigh_word(NULL, LSK_NEIGH_INCOMPLETE);
-		if (rte_hash_add_key_data(t->hash, &addr,
-					  (void *)(uintptr_t)t->n) == 0) {
-			/* the entry is whole before readers can find it */
-			__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
-			*created = true;
-		} else {
-			e = NULL;
-		}
-	}
+	e = neigh_make_locked(t, addr, port, created, st);
 	rte_spinlock_unlock(&t->create_lock);
 	return e;
 }
 
+/* Lock addr's entry (found, or made when create); NULL when none. */
+static struct lsk_neigh_entry *
+neigh_lock(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+	   bool create, bool *created, struct lsk_stats *st)
+{
+	struct lsk_neigh_entry *e;
+
+	for (;;) {
+		*created = false;
+		e = create ? neigh_get(t, addr, port, created, st)
+			   : lsk_neigh_lookup(t, addr);
+		if (e == NULL || *created)
+			return e;
+		rte_spinlock_lock(&e->lock);
+		if (e->addr == addr)
+			return e;
+		/* the collector gave it to another address: look again */
+		rte_spinlock_unlock(&e->lock);
+	}
+}
+
+/*
+ * Static entries are made under the create lock, so the collector, which
+ * never takes them, cannot be choosing this one meanwhile. What it held
+ * is dropped: static entries are never resolved, so never release it.
+ */
 int
 lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 		     const struct rte_ether_addr *mac)
 {
+	struct lsk_neigh_table *t = s->neigh;
+	struct lsk_neigh_entry *e;
 	bool created;
-	struct lsk_neigh_entry *e = neigh_get(s->neigh, addr, port, &created);
 
-	if (e == NULL)
+	rte_spinlock_lock(&t->create_lock);
+	e = neigh_make_locked(t, addr, port, &created, &s->ctl_stats);
+	if (e == NULL) {
+		rte_spinlock_unlock(&t->create_lock);
 		return -ENOSPC;
+	}
+	if (!created)
+		rte_spinlock_lock(&e->lock);
 	e->port = port;
+	neigh_drop_held_locked(e, &s->ctl_stats);
 	__atomic_store_n(&e->word, neigh_word(mac, LSK_NEIGH_STATIC),
 			 __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&e->lock);
+	rte_spinlock_unlock(&t->create_lock);
 	return 0;
 }
 
@@ -164,6 +384,7 @@ neigh_source(const struct lsk_stack *s, uint32_t addr)
 	return a ? a->addr : 0;
 }
 
+/* Ask for e's address, under e->lock; to NULL: broadcast. */
 static void
 neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 		   struct rte_mempool *pool, const struct rte_ether_addr *to)
@@ -201,74 +422,90 @@ neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 
 /* Give a held or resolved packet its Ethernet header and send it. */
 static void
-neigh_output(struct lsk_worker *w, struct lsk_neigh_entry *e,
+neigh_output(struct lsk_worker *w, uint16_t port,
 	     const struct rte_ether_addr *mac, struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
 	eh->dst_addr = *mac;
-	eh->src_addr = w->stack->ports[e->port].mac;
-	lsk_tx_enqueue(w, e->port, m);
+	eh->src_addr = w->stack->ports[port].mac;
+	lsk_tx_enqueue(w, port, m);
 }
 
-bool
-lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
-		  struct rte_mbuf *m)
+/* A stale entry in use is asked for again, at most once a second. */
+static void
+neigh_probe_stale(struct lsk_worker *w, struct lsk_neigh_entry *e,
+		  uint32_t addr, struct rte_mempool *pool, uint64_t now)
 {
-	struct lsk_neigh_table *t = w->stack->neigh;
+	const uint64_t hz = rte_get_tsc_hz();
+	struct rte_ether_addr mac;
+
+	rte_spinlock_lock(&e->lock);
+	if (e->addr == addr && word_state(e->word) == LSK_NEIGH_STALE &&
+	    now >= e->next_probe) {
+		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
+		word_mac(e->word, &mac);
+		neigh_send_request(w, e, pool, &mac);
+	}
+	rte_spinlock_unlock(&e->lock);
+}
+
+/* The fast path: addr's MAC is known (word, read lock-free). */
+static void
+neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
+		    uint32_t addr, uint16_t port, uint64_t word,
+		    struct rte_mbuf *m)
+{
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	struct rte_ether_addr mac;
-	struct lsk_neigh_entry *e;
-	bool created;
-	uint64_t word;
-	uint8_t state;
+	uint8_t state = word_state(word);
 
-	e = neigh_get(t, addr, port, &created);
-	if (e == NULL) {
-		w->stats.arp.UnresolvedDiscards++;
-		rte_pktmbuf_free(m);
-		return false;
-	}
-	word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-	state = word_state(word);
-	if (state == LSK_NEIGH_REACHABLE || state == LSK_NEIGH_STALE ||
-	    state == LSK_NEIGH_STATIC) {
-		word_mac(word, &mac);
-		if (state == LSK_NEIGH_REACHABLE &&
-		    now - e->confirmed > NEIGH_REACHABLE_S * hz) {
-			/* unconfirmed too long: use it, ask again */
-			__atomic_store_n(&e->word, neigh_word(&mac,
-				LSK_NEIGH_STALE), __ATOMIC_RELEASE);
+	word_mac(word, &mac);
+	if (state == LSK_NEIGH_REACHABLE &&
+	    now - e->confirmed > NEIGH_REACHABLE_S * hz) {
+		/* unconfirmed too long: use it, ask again. Only the word
+		 * read becomes stale: a slot the collector reused since
+		 * keeps its new word. */
+		if (__atomic_compare_exchange_n(&e->word, &word,
+				neigh_word(&mac, LSK_NEIGH_STALE), false,
+				__ATOMIC_RELEASE, __ATOMIC_RELAXED))
 			state = LSK_NEIGH_STALE;
-		}
-		if (state == LSK_NEIGH_STALE && now >= e->next_probe) {
-			e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
-			neigh_send_request(w, e, m->pool, &mac);
-		}
-		neigh_output(w, e, &mac, m);
-		return true;
 	}
+	if (state == LSK_NEIGH_STALE && now >= e->next_probe)
+		neigh_probe_stale(w, e, addr, m->pool, now);
+	neigh_output(w, port, &mac, m);
+}
 
-	rte_spinlock_lock(&e->lock);
-	state = word_state(e->word);
+static void
+neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
+{
+	w->stats.arp.UnresolvedDiscards++;
+	rte_pktmbuf_free(m);
+}
+
+/* Hold m until e resolves; under e->lock, which it releases. */
+static void
+neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
+	   bool created, struct rte_mbuf *m)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint8_t state = word_state(e->word);
+
 	if (state == LSK_NEIGH_FAILED && now < e->next_probe) {
 		rte_spinlock_unlock(&e->lock);
-		w->stats.arp.UnresolvedDiscards++;
-		rte_pktmbuf_free(m);
-		return false;
+		neigh_discard(w, m);
+		return;
 	}
 	if (state == LSK_NEIGH_FAILED || created) {
 		e->port = port;
+		e->updated = now;
 		e->probes = 1;
 		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
 		__atomic_store_n(&e->word, neigh_word(NULL,
 			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
 		neigh_send_request(w, e, m->pool, NULL);
-	} else if (state != LSK_NEIGH_INCOMPLETE) {
-		/* resolved meanwhile */
-		rte_spinlock_unlock(&e->lock);
-		return lsk_neigh_resolve(w, addr, port, m);
 	}
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
@@ -278,9 +515,42 @@ lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
 		e->n_held--;
 	}
-	e->held[e->n_held++] = m;
+	e->held[e->n_held] = m;
+	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
-	return false;
+}
+
+bool
+lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		  struct rte_mbuf *m)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_entry *e;
+	bool created;
+	uint64_t word;
+
+	for (;;) {
+		e = neigh_get(t, addr, port, &created, &w->stats);
+		if (e == NULL) {
+			neigh_discard(w, m);
+			return false;
+		}
+		if (!created && neigh_read(e, addr, &word) &&
+		    word_resolved(word)) {
+			neigh_send_resolved(w, e, addr, port, word, m);
+			return true;
+		}
+		if (!created) {
+			rte_spinlock_lock(&e->lock);
+			/* another address's now, or resolved meanwhile */
+			if (e->addr != addr || word_resolved(e->word)) {
+				rte_spinlock_unlock(&e->lock);
+				continue;
+			}
+		}
+		neigh_hold(w, e, port, created, m);
+		return false;
+	}
 }
 
 /*
@@ -296,26 +566,34 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 	struct lsk_neigh_entry *e;
 	uint32_t n_held, i;
+	uint64_t word;
 	bool created;
 
-	e = create ? neigh_get(t, addr, port, &created)
-		   : lsk_neigh_lookup(t, addr);
-	if (e == NULL || word_state(e->word) == LSK_NEIGH_STATIC)
+	e = lsk_neigh_lookup(t, addr);
+	if (e != NULL && neigh_read(e, addr, &word) &&
+	    word_state(word) == LSK_NEIGH_STATIC)
 		return;
-	rte_spinlock_lock(&e->lock);
+	e = neigh_lock(t, addr, port, create, &created, &w->stats);
+	if (e == NULL)
+		return;
+	if (word_state(e->word) == LSK_NEIGH_STATIC) {
+		rte_spinlock_unlock(&e->lock);
+		return;
+	}
 	e->port = port;
+	e->updated = rte_rdtsc();
 	if (confirmed || create)
-		e->confirmed = rte_rdtsc();
+		e->confirmed = e->updated;
 	e->next_probe = 0;
 	__atomic_store_n(&e->word, neigh_word(mac, confirmed || create ?
 		LSK_NEIGH_REACHABLE : LSK_NEIGH_STALE), __ATOMIC_RELEASE);
 	w->stats.arp.Updates++;
 	n_held = e->n_held;
 	memcpy(held, e->held, n_held * sizeof(held[0]));
-	e->n_held = 0;
+	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
 	for (i = 0; i < n_held; i++)
-		neigh_output(w, e, mac, held[i]);
+		neigh_output(w, port, mac, held[i]);
 }
 
 uint32_t

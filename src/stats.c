@@ -137,6 +137,8 @@ static const struct lsk_counter_desc counters[] = {
 	COUNTER(arp, lsk_arp_stats, Updates),
 	COUNTER(arp, lsk_arp_stats, ResFailed),
 	COUNTER(arp, lsk_arp_stats, UnresolvedDiscards),
+	COUNTER(arp, lsk_arp_stats, TableFulls),
+	COUNTER(arp, lsk_arp_stats, Evictions),
 	COUNTER(gro, lsk_gro_stats, Trains),
 	COUNTER(gro, lsk_gro_stats, Merged),
 	COUNTER(route_cache, lsk_route_cache_stats, Hits),

@@ -210,6 +210,8 @@ struct lsk_arp_stats {
 	uint64_t Updates;		/* neighbour entries learnt or refreshed */
 	uint64_t ResFailed;		/* resolutions that got no answer */
 	uint64_t UnresolvedDiscards;	/* packets dropped for want of a MAC */
+	uint64_t TableFulls;	/* neighbours not made: no entry could go */
+	uint64_t Evictions;	/* entries the collector took for new ones */
 };
 struct lsk_route_cache_stats {
 	uint64_t Hits, Misses, Evictions;

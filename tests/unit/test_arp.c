@@ -34,6 +34,8 @@ static const struct rte_ether_addr zero_mac;
 #define H7 UNIT_IPV4(10, 0, 0, 7)
 #define H8 UNIT_IPV4(10, 0, 0, 8)
 #define C7 UNIT_IPV4(10, 0, 1, 7)	/* a host on P1's subnet */
+/* neigh_table.c's: requests before an entry fails */
+#define NEIGH_TEST_MAX_PROBES 3
 
 /* The 42 bytes of an ARP frame, as arp_mbuf makes them. */
 static void
@@ -666,6 +668,256 @@ test_arp_in_a_burst_single(void **state)
 	test_arp_in_a_burst(state);
 }
 
+/* ------------------------------------------------- floods (issue 10) */
+
+/* A /16 on P0, so floods have room: 172.16.0.0/16, us at .255.254. */
+#define FLOOD_US UNIT_IPV4(172, 16, 255, 254)
+#define FLOOD_HOST(i) (UNIT_IPV4(172, 16, 0, 1) + (uint32_t)(i))
+#define FLOOD_BURST 32
+
+static struct rte_ether_addr
+flood_mac(uint32_t i)
+{
+	struct rte_ether_addr mac = {
+		.addr_bytes = { 0x02, 0x10, 0, (uint8_t)(i >> 16),
+				(uint8_t)(i >> 8), (uint8_t)i } };
+
+	return mac;
+}
+
+static void
+flood_setup(struct unit_fixture *f)
+{
+	unit_cmd(f, "address add 172.16.255.254/16 port 0");
+}
+
+/* n ARP requests for us from senders FLOOD_HOST(first..), in bursts;
+ * what is sent back is freed. */
+static void
+spoof_requests(struct unit_fixture *f, uint32_t first, uint32_t n)
+{
+	struct rte_mbuf *pkts[FLOOD_BURST];
+	uint32_t i = 0;
+	uint16_t k;
+
+	/* no retries meanwhile: the counts must not depend on how long the
+	 * flood takes */
+	f->stack->neigh->next_timer = UINT64_MAX;
+	while (i < n) {
+		for (k = 0; k < FLOOD_BURST && i < n; k++, i++) {
+			struct rte_ether_addr mac = flood_mac(first + i);
+
+			pkts[k] = unit_arp_mbuf(UNIT_P0, 1, &unit_bcast_mac,
+						&mac, FLOOD_HOST(first + i),
+						&zero_mac, FLOOD_US);
+		}
+		unit_input(f, pkts, k);
+		unit_tx_free(f);
+	}
+}
+
+/* rounds datagrams from B to each of FLOOD_HOST(first..first+n-1), a
+ * burst per FLOOD_BURST hosts; checks after every burst that the mbufs
+ * in use stay within bound. What is sent is freed. */
+static void
+flood_datagrams(struct unit_fixture *f, uint32_t first, uint32_t n,
+		unsigned int rounds, unsigned int bound)
+{
+	struct rte_mbuf *pkts[FLOOD_BURST];
+	struct unit_pkt p;
+	unsigned int r;
+	uint32_t i;
+	uint16_t k;
+
+	unit_pkt_init(&p, 0);
+	p.port = UNIT_P1;
+	p.dst_mac = unit_p1_mac;
+	p.src_mac = unit_b_mac;
+	p.src = UNIT_B_IP;
+	p.payload_len = 100;
+	f->stack->neigh->next_timer = UINT64_MAX;	/* as spoof_requests */
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < n;) {
+			for (k = 0; k < FLOOD_BURST && i < n; k++, i++) {
+				p.dst = FLOOD_HOST(first + i);
+				p.id = (uint16_t)r;
+				pkts[k] = unit_pkt_mbuf(&p);
+				assert_non_null(pkts[k]);
+			}
+			unit_input(f, pkts, k);
+			unit_tx_free(f);
+			if (unit_pool_in_use() > f->in_use_start + bound)
+				fail_msg("%u mbufs held, more than %u",
+					 unit_pool_in_use() - f->in_use_start,
+					 bound);
+		}
+	}
+}
+
+/* The one datagram captured on P0 went to mac. */
+static void
+assert_sent_to(struct unit_fixture *f, const struct rte_ether_addr *mac)
+{
+	assert_int_equal(unit_tx_count(f), 1);
+	assert_int_equal(f->tx.n[UNIT_P0], 1);
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, 0), 1);
+	assert_memory_equal(rte_pktmbuf_mtod(f->tx.pkts[UNIT_P0][0], void *),
+			    mac, RTE_ETHER_ADDR_LEN);
+	unit_tx_free(f);
+}
+
+/* A datagram from A to dst on P0, answered by dst's ARP reply when
+ * mac is given: it must leave to mac. */
+static void
+reach_new(struct unit_fixture *f, uint32_t dst,
+	  const struct rte_ether_addr *mac)
+{
+	send_to(f, dst, 1);
+	assert_int_equal(unit_tx_arp_requests(f, UNIT_P0, dst), 1);
+	assert_int_equal(unit_tx_count(f), 1);
+	unit_tx_free(f);
+	arp_in(f, UNIT_P0, 2, &unit_p0_mac, mac, dst, &unit_p0_mac,
+	       FLOOD_US);
+	unit_tx_free(f);
+	assert_entry(f, dst, LSK_NEIGH_REACHABLE, mac, UNIT_P0);
+	send_to(f, dst, 2);
+	assert_sent_to(f, mac);
+}
+
+/*
+ * Finding 6 of issue 10: 20,000 spoofed senders of requests for us fill
+ * the table; a new host must still be learnt from its request and
+ * reached, a new destination asked for and reached, a `neigh add` must
+ * still succeed, and the static entries stay. Entries the collector
+ * took are counted arp.Evictions; none was refused (arp.TableFulls).
+ */
+static void
+test_spoofed_flood_then_new_host(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct rte_ether_addr h_mac = flood_mac(50000);
+	const struct rte_ether_addr d_mac = flood_mac(50001);
+	const struct rte_ether_addr s_mac = flood_mac(50002);
+	const uint32_t h = FLOOD_HOST(50000), d = FLOOD_HOST(50001);
+	struct lsk_stats st;
+
+	flood_setup(f);
+	spoof_requests(f, 0, 20000);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.OutReplies, 20000);
+	assert_int_equal(st.arp.Updates, 20000);
+
+	/* a new host asks: answered, learnt, reached without asking */
+	arp_in(f, UNIT_P0, 1, &unit_bcast_mac, &h_mac, h, &zero_mac,
+	       FLOOD_US);
+	assert_int_equal(f->tx.n[UNIT_P0], 1);
+	unit_tx_free(f);
+	assert_entry(f, h, LSK_NEIGH_REACHABLE, &h_mac, UNIT_P0);
+	send_to(f, h, 1);
+	assert_sent_to(f, &h_mac);
+
+	/* a destination we never heard of is asked for */
+	reach_new(f, d, &d_mac);
+
+	/* neigh add into the full table; then flood again */
+	unit_cmd(f, "neigh add 172.16.250.1 lladdr 02:10:00:00:c3:52");
+	spoof_requests(f, 20000, 8000);
+	assert_entry(f, UNIT_IPV4(172, 16, 250, 1), LSK_NEIGH_STATIC, &s_mac,
+		     UNIT_P0);
+	assert_entry(f, UNIT_A_IP, LSK_NEIGH_STATIC, &unit_a_mac, UNIT_P0);
+	assert_entry(f, UNIT_B_IP, LSK_NEIGH_STATIC, &unit_b_mac, UNIT_P1);
+	send_to(f, UNIT_IPV4(172, 16, 250, 1), 3);
+	assert_sent_to(f, &s_mac);
+
+	st = unit_stats(f);
+	assert_int_equal(st.arp.TableFulls, 0);
+	/* 4,096 entries, 3 static: every new one past 4,093 took one */
+	assert_int_equal(st.arp.Evictions, 28000 + 2 - (LSK_NEIGH_MAX - 3));
+	assert_int_equal(st.arp.OutRequests, 1);
+	assert_int_equal(st.arp.UnresolvedDiscards, 0);
+}
+
+/*
+ * Finding 6, the other way in: datagrams to 4,100 addresses nobody
+ * answers fill the table with incomplete entries. Each address, and a
+ * new destination after them, is still asked for, and the new one is
+ * reached once it answers. Nothing is refused.
+ */
+static void
+test_scan_then_new_destination(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct rte_ether_addr d_mac = flood_mac(60000);
+	struct lsk_stats st;
+
+	flood_setup(f);
+	flood_datagrams(f, 0, 4100, 1, UINT32_MAX);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.OutRequests, 4100);
+	assert_int_equal(st.ip.ForwDatagrams, 4100);
+	reach_new(f, FLOOD_HOST(60000), &d_mac);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.OutRequests, 4101);
+	assert_int_equal(st.arp.TableFulls, 0);
+	assert_int_equal(st.arp.Evictions, 4101 - (LSK_NEIGH_MAX - 2));
+	assert_entry(f, UNIT_A_IP, LSK_NEIGH_STATIC, &unit_a_mac, UNIT_P0);
+	/* every datagram sent, held, or dropped and counted */
+	assert_int_equal(st.ip.ForwDatagrams, 4102);
+	assert_int_equal(st.arp.UnresolvedDiscards + unit_pool_in_use() -
+			 f->in_use_start + st.ports[UNIT_P0].tx -
+			 st.arp.OutRequests, 4102);
+}
+
+/*
+ * The collector's order: with the table full of recently confirmed
+ * entries, one gone stale, one failed and one holding packets, new
+ * neighbours take the failed one and the stale one, then the oldest
+ * confirmed; the one with packets held stays while anything else can go.
+ */
+static void
+test_eviction_order(void **state)
+{
+	struct unit_fixture *f = *state;
+	const uint32_t n = LSK_NEIGH_MAX - 2 - 3;	/* 2 static */
+	const uint32_t failed = FLOOD_HOST(40000), held = FLOOD_HOST(40001);
+	const uint32_t stale = FLOOD_HOST(100);
+	const struct rte_ether_addr stale_new = flood_mac(7777);
+	struct lsk_neigh_entry *e;
+
+	flood_setup(f);
+	spoof_requests(f, 0, n);
+	/* one that failed, one still waiting with a datagram */
+	send_to(f, failed, 1);
+	send_to(f, held, 2);
+	unit_tx_free(f);
+	e = entry(f, failed);
+	e->probes = NEIGH_TEST_MAX_PROBES;
+	make_due(f, failed);
+	lsk_worker_flush(f->worker);
+	unit_tx_free(f);
+	assert_entry(f, failed, LSK_NEIGH_FAILED, NULL, UNIT_P0);
+	/* a gratuitous announcement of a new MAC: stale */
+	arp_in(f, UNIT_P0, 1, &unit_bcast_mac, &stale_new, stale, &zero_mac,
+	       stale);
+	assert_entry(f, stale, LSK_NEIGH_STALE, &stale_new, UNIT_P0);
+	/* the last free entry */
+	spoof_requests(f, n, 1);
+	assert_int_equal(unit_stats(f).arp.Evictions, 0);
+
+	spoof_requests(f, 50000, 1);
+	assert_null(entry(f, failed));
+	assert_non_null(entry(f, stale));
+	spoof_requests(f, 50001, 1);
+	assert_null(entry(f, stale));
+	/* then the oldest confirmed, FLOOD_HOST(0), never the one held */
+	spoof_requests(f, 50002, 1);
+	assert_null(entry(f, FLOOD_HOST(0)));
+	assert_non_null(entry(f, FLOOD_HOST(1)));
+	assert_int_equal(entry(f, held)->n_held, 1);
+	assert_int_equal(unit_stats(f).arp.Evictions, 3);
+	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards, 1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -685,6 +937,9 @@ main(void)
 		T(test_retry_timing),
 		T(test_aging),
 		T(test_arp_in_a_burst),
+		T(test_spoofed_flood_then_new_host),
+		T(test_scan_then_new_destination),
+		T(test_eviction_order),
 		cmocka_unit_test_setup_teardown(test_arp_in_a_burst_single,
 						unit_setup_single,
 						unit_teardown),
