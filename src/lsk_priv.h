@@ -229,6 +229,8 @@ struct lsk_neigh_table {
 	rte_spinlock_t create_lock;	/* creation, eviction, static */
 	uint32_t n, cap;
 	uint32_t hand;		/* where the collector looks first */
+	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
+	uint32_t held_mbufs;	/* held by all entries; atomic */
 	uint64_t next_timer;
 	struct lsk_neigh_entry e[];
 };

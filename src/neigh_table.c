@@ -216,12 +216,58 @@ neigh_gc_pick(const struct lsk_neigh_table *t)
 	return best;
 }
 
+/*
+ * Most mbufs all entries together may hold, for a packet from pool. An
+ * eighth of the pool by default: 3 packets each for hundreds of
+ * neighbours resolving at once, while what RX refills, TX rings and
+ * endpoint rings need is left (holding the whole pool made the PMD drop
+ * every frame).
+ */
+static uint32_t
+neigh_hold_limit(const struct lsk_neigh_table *t,
+		 const struct rte_mempool *pool)
+{
+	uint32_t max = __atomic_load_n(&t->hold_max, __ATOMIC_RELAXED);
+
+	if (max != 0)
+		return max;
+	return RTE_MAX(pool->size / 8, (uint32_t)LSK_NEIGH_HOLD);
+}
+
+/* Count m's mbufs as held, if the bound lets them (slow path only). */
+static bool
+neigh_hold_take(struct lsk_neigh_table *t, const struct rte_mbuf *m)
+{
+	uint32_t n = m->nb_segs;
+
+	if (__atomic_add_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED) <=
+	    neigh_hold_limit(t, m->pool))
+		return true;
+	__atomic_sub_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Held packets leave: sent, or about to be freed. */
+static void
+neigh_hold_give(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
+		uint32_t n)
+{
+	uint32_t k, segs = 0;
+
+	for (k = 0; k < n; k++)
+		segs += held[k]->nb_segs;
+	if (segs != 0)
+		__atomic_sub_fetch(&t->held_mbufs, segs, __ATOMIC_RELAXED);
+}
+
 /* Drop what an entry held, counted; under its lock. */
 static void
-neigh_drop_held_locked(struct lsk_neigh_entry *e, struct lsk_stats *st)
+neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
+		       struct lsk_stats *st)
 {
 	uint32_t k;
 
+	neigh_hold_give(t, e->held, e->n_held);
 	for (k = 0; k < e->n_held; k++)
 		rte_pktmbuf_free(e->held[k]);
 	st->arp.UnresolvedDiscards += e->n_held;
@@ -244,7 +290,7 @@ neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
 	e = &t->e[i];
 	rte_spinlock_lock(&e->lock);
 	rte_hash_del_key(t->hash, &e->addr);
-	neigh_drop_held_locked(e, st);
+	neigh_drop_held_locked(t, e, st);
 	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
 	t->hand = i + 1 == t->cap ? 0 : i + 1;
 	st->arp.Evictions++;
@@ -367,7 +413,7 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	if (!created)
 		rte_spinlock_lock(&e->lock);
 	e->port = port;
-	neigh_drop_held_locked(e, &s->ctl_stats);
+	neigh_drop_held_locked(t, e, &s->ctl_stats);
 	__atomic_store_n(&e->word, neigh_word(mac, LSK_NEIGH_STATIC),
 			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&e->lock);
@@ -396,8 +442,10 @@ neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 
 	if (pool == NULL)
 		pool = s->send_pool;
-	if (pool == NULL || (m = rte_pktmbuf_alloc(pool)) == NULL)
+	if (pool == NULL || (m = rte_pktmbuf_alloc(pool)) == NULL) {
+		w->stats.arp.OutDiscards++;
 		return;
+	}
 	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	ah = (struct rte_arp_hdr *)(eh + 1);
 	if (to != NULL)
@@ -484,11 +532,16 @@ neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-/* Hold m until e resolves; under e->lock, which it releases. */
+/*
+ * Hold m until e resolves; under e->lock, which it releases. The request
+ * goes even when the bound on what all entries hold drops m: resolution
+ * never waits for room.
+ */
 static void
 neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	   bool created, struct rte_mbuf *m)
 {
+	struct lsk_neigh_table *t = w->stack->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	uint8_t state = word_state(e->word);
@@ -507,9 +560,15 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
 		neigh_send_request(w, e, m->pool, NULL);
 	}
+	if (!neigh_hold_take(t, m)) {
+		rte_spinlock_unlock(&e->lock);
+		neigh_discard(w, m);
+		return;
+	}
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
 		w->stats.arp.UnresolvedDiscards++;
+		neigh_hold_give(t, e->held, 1);
 		rte_pktmbuf_free(e->held[0]);
 		memmove(&e->held[0], &e->held[1],
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
@@ -592,6 +651,7 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	memcpy(held, e->held, n_held * sizeof(held[0]));
 	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
+	neigh_hold_give(t, held, n_held);
 	for (i = 0; i < n_held; i++)
 		neigh_output(w, port, mac, held[i]);
 }
@@ -606,14 +666,21 @@ lsk_neigh_drop_held(struct lsk_stack *s)
 		struct lsk_neigh_entry *e = &t->e[i];
 
 		rte_spinlock_lock(&e->lock);
+		neigh_hold_give(t, e->held, e->n_held);
 		for (k = 0; k < e->n_held; k++)
 			rte_pktmbuf_free(e->held[k]);
 		n += e->n_held;
-		e->n_held = 0;
+		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 		rte_spinlock_unlock(&e->lock);
 	}
 	s->ctl_stats.arp.UnresolvedDiscards += n;
 	return n;
+}
+
+void
+lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
+{
+	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
 }
 
 /* Retries and failures of unanswered requests; worker 0 runs it. */
@@ -653,10 +720,12 @@ lsk_neigh_timer(struct lsk_worker *w)
 				n_dropped = e->n_held;
 				memcpy(dropped, e->held,
 				       n_dropped * sizeof(dropped[0]));
-				e->n_held = 0;
+				__atomic_store_n(&e->n_held, 0,
+						 __ATOMIC_RELAXED);
 			}
 		}
 		rte_spinlock_unlock(&e->lock);
+		neigh_hold_give(t, dropped, n_dropped);
 		for (k = 0; k < n_dropped; k++) {
 			w->stats.arp.UnresolvedDiscards++;
 			lsk_icmp4_unreach_host(w, dropped[k]);

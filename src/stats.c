@@ -139,6 +139,7 @@ static const struct lsk_counter_desc counters[] = {
 	COUNTER(arp, lsk_arp_stats, UnresolvedDiscards),
 	COUNTER(arp, lsk_arp_stats, TableFulls),
 	COUNTER(arp, lsk_arp_stats, Evictions),
+	COUNTER(arp, lsk_arp_stats, OutDiscards),
 	COUNTER(gro, lsk_gro_stats, Trains),
 	COUNTER(gro, lsk_gro_stats, Merged),
 	COUNTER(route_cache, lsk_route_cache_stats, Hits),

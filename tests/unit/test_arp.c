@@ -918,6 +918,96 @@ test_eviction_order(void **state)
 	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards, 1);
 }
 
+/*
+ * Finding 7: 3 datagrams each to 4,200 hosts that never answer. The
+ * mbufs all hold queues keep stay within an eighth of the pool (the
+ * default bound); the rest is dropped and counted; every host is still
+ * asked for. An answer sends what its host held;
+ * lsk_neigh_set_hold_max sets another bound.
+ */
+static void
+test_hold_queues_bounded(void **state)
+{
+	struct unit_fixture *f = *state;
+	const unsigned int bound = unit_pool->size / 8;
+	const struct rte_ether_addr mac = flood_mac(0);
+	unsigned int held;
+	struct lsk_stats st;
+
+	flood_setup(f);
+	flood_datagrams(f, 0, 4200, 3, bound);
+	st = unit_stats(f);
+	held = unit_pool_in_use() - f->in_use_start;
+	assert_int_equal(held, bound);
+	assert_int_equal(st.ip.ForwDatagrams, 3 * 4200);
+	assert_int_equal(st.arp.UnresolvedDiscards + held, 3 * 4200);
+	/* asked for each, again when its entry went for another's */
+	assert_true(st.arp.OutRequests >= 4200);
+	assert_int_equal(st.arp.TableFulls, 0);
+	assert_int_equal(st.arp.OutDiscards, 0);
+
+	/* the first host held its first datagram; it answers */
+	assert_int_equal(entry(f, FLOOD_HOST(0))->n_held, 1);
+	arp_in(f, UNIT_P0, 2, &unit_p0_mac, &mac, FLOOD_HOST(0),
+	       &unit_p0_mac, FLOOD_US);
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P0, FLOOD_HOST(0)), 1);
+	unit_tx_free(f);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start + bound - 1);
+
+	/* a bound of our own: everything held goes first, then 100 */
+	lsk_neigh_drop_held(f->stack);
+	lsk_neigh_set_hold_max(f->stack, 100);
+	flood_datagrams(f, 10000, 200, 1, 100);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start + 100);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.UnresolvedDiscards + 100 + 1,
+			 3 * 4200 + 200);
+}
+
+/*
+ * An ARP request that cannot be sent for want of an mbuf is counted
+ * arp.OutDiscards, not arp.OutRequests: here the datagram waiting for
+ * the answer holds its pool's only mbuf, the first request and the
+ * retry find none. The answer still sends the datagram.
+ */
+static void
+test_request_without_mbuf_counted(void **state)
+{
+	struct unit_fixture *f = *state;
+	uint8_t b[UNIT_FRAME_MAX];
+	struct rte_mempool *tiny;
+	struct rte_mbuf *m;
+	struct lsk_stats st;
+	struct unit_pkt p;
+	size_t len;
+
+	tiny = rte_pktmbuf_pool_create("arp_tiny", 1, 0, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	assert_non_null(tiny);
+	unit_pkt_init(&p, C7);
+	p.payload_len = 100;
+	len = unit_pkt_build(&p, b, sizeof(b));
+	m = rte_pktmbuf_alloc(tiny);
+	assert_non_null(m);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), b, len);
+	m->port = UNIT_P0;
+	unit_input_one(f, m);
+	make_due(f, C7);
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unit_tx_count(f), 0);
+	st = unit_stats(f);
+	assert_int_equal(st.arp.OutRequests, 0);
+	assert_int_equal(st.arp.OutDiscards, 2);
+
+	arp_in(f, UNIT_P1, 2, &unit_p1_mac, &c7_mac, C7, &unit_p1_mac,
+	       UNIT_P1_IP);
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, C7), 1);
+	unit_tx_free(f);
+	assert_int_equal(rte_mempool_avail_count(tiny), 1);
+	rte_mempool_free(tiny);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -940,6 +1030,8 @@ main(void)
 		T(test_spoofed_flood_then_new_host),
 		T(test_scan_then_new_destination),
 		T(test_eviction_order),
+		T(test_hold_queues_bounded),
+		T(test_request_without_mbuf_counted),
 		cmocka_unit_test_setup_teardown(test_arp_in_a_burst_single,
 						unit_setup_single,
 						unit_teardown),
