@@ -13,8 +13,13 @@
  * holding packets or recently confirmed; static never), so no flood of
  * spoofed senders or scan of dead addresses stops a new host from being
  * learnt and asked for. A slot given to another address is rewritten
- * under the create lock and its own lock, the hash key freed after an RCU
- * grace period; readers check the slot's address after reading its word.
+ * under the create lock and its own lock; readers check the slot's
+ * address after reading its word (or under its lock) and look again when
+ * it changed. That check also makes a stale answer of the hash harmless
+ * (a lookup racing the key's removal and the key slot's reuse may name
+ * the wrong entry, or miss, and makers look again under the create
+ * lock), so an evicted key is freed at once: no reader that stops for a
+ * while can hold up learning, as a grace period would.
  *
  * Timers follow Linux's defaults: a confirmation lasts 30 s (then stale,
  * re-probed on use), requests are retried every second, three unanswered
@@ -90,12 +95,6 @@ lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 {
 	struct lsk_neigh_table *t;
 	struct rte_hash_parameters hp = { 0 };
-	/* evicted keys are freed once every worker has passed a quiescent
-	 * state: a lookup in flight may still be reading one */
-	struct rte_hash_rcu_config rcu = {
-		.v = s->qsbr,
-		.mode = RTE_HASH_QSBR_MODE_DQ,
-	};
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
@@ -110,12 +109,9 @@ lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 	hp.socket_id = s->socket_id;
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
 	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL || rte_hash_rcu_qsbr_add(t->hash, &rcu) != 0) {
-		int rc = -(rte_errno ? rte_errno : ENOMEM);
-
-		rte_hash_free(t->hash);
+	if (t->hash == NULL) {
 		rte_free(t);
-		return rc;
+		return -(rte_errno ? rte_errno : ENOMEM);
 	}
 	rte_spinlock_init(&t->create_lock);
 	t->cap = cap;
@@ -284,12 +280,16 @@ neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
 {
 	uint32_t i = neigh_gc_pick(t);
 	struct lsk_neigh_entry *e;
+	int32_t pos;
 
 	if (i == UINT32_MAX)
 		return NULL;
 	e = &t->e[i];
 	rte_spinlock_lock(&e->lock);
-	rte_hash_del_key(t->hash, &e->addr);
+	/* lock-free mode keeps the key slot until told: see the top */
+	pos = rte_hash_del_key(t->hash, &e->addr);
+	if (pos >= 0)
+		rte_hash_free_key_with_position(t->hash, pos);
 	neigh_drop_held_locked(t, e, st);
 	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
 	t->hand = i + 1 == t->cap ? 0 : i + 1;

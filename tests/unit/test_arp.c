@@ -12,6 +12,7 @@
  * Time is driven by making entries due (next_probe) and calling the
  * timer, except in one test that waits the 3.5 s a failure takes.
  */
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -1008,6 +1009,118 @@ test_request_without_mbuf_counted(void **state)
 	rte_mempool_free(tiny);
 }
 
+/*
+ * Two workers on two threads churn the table, as a flood on two queues
+ * would: one learns 6,000 senders (more than the table holds) from
+ * requests for us, over and over, both forward datagrams to them. Every
+ * datagram that leaves must carry its own destination's MAC, whatever
+ * slot the collector reused meanwhile; nothing is refused however the
+ * threads interleave (it was, TableFulls, while evicted hash keys waited
+ * for an RCU grace period and one thread was descheduled); every mbuf
+ * comes back. The windows the address re-checks close are a few
+ * instructions wide: this run has not been seen to hit them with the
+ * re-checks removed, so it guards the locking and the refusals more than
+ * the re-checks.
+ */
+#define CHURN_HOSTS 6000
+#define CHURN_BURSTS 1000
+
+struct churn {
+	struct unit_fixture *f;
+	struct lsk_worker *w;
+	bool learner;
+	uint64_t seed;
+	unsigned long sent, wrong;
+};
+
+static uint16_t
+churn_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	 uint16_t n)
+{
+	struct churn *c = arg;
+	uint16_t i;
+
+	(void)port;
+	(void)queue;
+	for (i = 0; i < n; i++) {
+		const uint8_t *b = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+		struct rte_ether_addr mac;
+
+		if (get16(b + 12) != RTE_ETHER_TYPE_IPV4 ||
+		    IP(b)[9] != IPPROTO_UDP)
+			continue;
+		mac = flood_mac(get32(IP(b) + 16) - FLOOD_HOST(0));
+		c->sent++;
+		if (memcmp(b, &mac, RTE_ETHER_ADDR_LEN) != 0)
+			c->wrong++;
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	return n;
+}
+
+static void *
+churn_run(void *arg)
+{
+	struct churn *c = arg;
+	struct rte_mbuf *pkts[FLOOD_BURST];
+	struct unit_pkt p;
+	unsigned int r;
+	uint16_t k;
+
+	unit_pkt_init(&p, 0);
+	p.port = UNIT_P1;
+	p.dst_mac = unit_p1_mac;
+	p.src = UNIT_B_IP;
+	p.payload_len = 64;
+	for (r = 0; r < CHURN_BURSTS; r++) {
+		for (k = 0; k < FLOOD_BURST; k++) {
+			uint32_t i = (uint32_t)(unit_rand(&c->seed) %
+						CHURN_HOSTS);
+			struct rte_ether_addr mac = flood_mac(i);
+
+			if (c->learner && k % 2 == 0) {
+				pkts[k] = unit_arp_mbuf(UNIT_P0, 1,
+					&unit_bcast_mac, &mac, FLOOD_HOST(i),
+					&zero_mac, FLOOD_US);
+			} else {
+				p.dst = FLOOD_HOST(i);
+				pkts[k] = unit_pkt_mbuf(&p);
+			}
+		}
+		lsk_worker_input(c->w, pkts, k);
+		lsk_worker_flush(c->w);
+	}
+	lsk_worker_offline(c->w);
+	return NULL;
+}
+
+static void
+test_two_workers_churn(void **state)
+{
+	static struct churn c[2];
+	struct unit_fixture *f = *state;
+	pthread_t th;
+
+	flood_setup(f);
+	c[0] = (struct churn){ .f = f, .w = f->worker, .seed = 1 };
+	c[1] = (struct churn){ .f = f, .learner = true, .seed = 2 };
+	assert_int_equal(lsk_worker_create(f->stack, 1, &c[1].w), 0);
+	lsk_worker_set_tx_fn(c[0].w, churn_tx, &c[0]);
+	lsk_worker_set_tx_fn(c[1].w, churn_tx, &c[1]);
+	assert_int_equal(pthread_create(&th, NULL, churn_run, &c[1]), 0);
+	churn_run(&c[0]);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	lsk_worker_destroy(c[1].w);
+
+	print_message("sent %lu and %lu datagrams, evictions %lu\n",
+		      c[0].sent, c[1].sent,
+		      (unsigned long)unit_stats(f).arp.Evictions);
+	assert_int_equal(c[0].wrong + c[1].wrong, 0);
+	assert_true(c[0].sent + c[1].sent > 0);
+	assert_true(unit_stats(f).arp.Evictions > 0);
+	assert_int_equal(unit_stats(f).arp.TableFulls, 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -1032,6 +1145,7 @@ main(void)
 		T(test_eviction_order),
 		T(test_hold_queues_bounded),
 		T(test_request_without_mbuf_counted),
+		T(test_two_workers_churn),
 		cmocka_unit_test_setup_teardown(test_arp_in_a_burst_single,
 						unit_setup_single,
 						unit_teardown),
