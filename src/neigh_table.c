@@ -178,22 +178,33 @@ neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
 	}
 }
 
+/* Picks of a pass serve this long at most (then a new pass). */
+#define NEIGH_GC_PICKS_MS 100
+#define NEIGH_GC_AGE_MASK ((UINT64_C(1) << 60) - 1)
+
+static inline uint32_t
+neigh_next_slot(const struct lsk_neigh_table *t, uint32_t i)
+{
+	return i + 1 == t->cap ? 0 : i + 1;
+}
+
 /*
- * The entry to give a new neighbour, under the create lock: the first
- * idle one from the hand on (so the newest, just behind it, go last),
- * else the lowest rank, oldest first. An entry locked now is being made,
- * released or retried: left alone. At most one pass over the table, on
- * the slow path only (Linux's forced GC allows itself a millisecond).
+ * One pass from the hand, under the create lock: the first idle entry
+ * (so the newest, just behind the hand, go last), else the lowest rank,
+ * oldest first. An entry locked now is being made, released or retried:
+ * left alone. The pass also keeps its LSK_NEIGH_GC_PICKS best for the
+ * next evictions, so a table full of busy entries (a spoofed flood)
+ * costs one pass per 32 new neighbours, not one each.
  */
 static uint32_t
-neigh_gc_pick(const struct lsk_neigh_table *t)
+neigh_gc_pass(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
 {
-	const uint64_t hz = rte_get_tsc_hz();
-	uint64_t now = rte_rdtsc(), best_age = UINT64_MAX;
-	enum neigh_gc_rank rank, best_rank = NEIGH_GC_NEVER;
-	uint32_t k, i = t->hand, best = UINT32_MAX;
+	uint64_t keys[LSK_NEIGH_GC_PICKS], key;
+	uint32_t n = 0, k, j, i = t->hand;
+	enum neigh_gc_rank rank;
 
-	for (k = 0; k < t->cap; k++, i = i + 1 == t->cap ? 0 : i + 1) {
+	t->n_picks = 0;
+	for (k = 0; k < t->cap; k++, i = neigh_next_slot(t, i)) {
 		const struct lsk_neigh_entry *e = &t->e[i];
 
 		if (rte_spinlock_is_locked((rte_spinlock_t *)&e->lock))
@@ -201,15 +212,58 @@ neigh_gc_pick(const struct lsk_neigh_table *t)
 		rank = neigh_gc_rank(e, now, hz);
 		if (rank == NEIGH_GC_IDLE)
 			return i;
-		if (rank < best_rank ||
-		    (rank == best_rank && rank != NEIGH_GC_NEVER &&
-		     e->updated < best_age)) {
-			best = i;
-			best_rank = rank;
-			best_age = e->updated;
+		if (rank == NEIGH_GC_NEVER)
+			continue;
+		key = (uint64_t)rank << 60 | (e->updated & NEIGH_GC_AGE_MASK);
+		if (n == LSK_NEIGH_GC_PICKS && key >= keys[n - 1])
+			continue;
+		j = n < LSK_NEIGH_GC_PICKS ? n++ : n - 1;
+		for (; j > 0 && keys[j - 1] > key; j--) {
+			keys[j] = keys[j - 1];
+			t->picks[j] = t->picks[j - 1];
 		}
+		keys[j] = key;
+		t->picks[j] = i;
 	}
-	return best;
+	for (k = 0; k < n; k++)
+		t->pick_updated[k] = t->e[t->picks[k]].updated;
+	t->n_picks = n;
+	t->next_pick = 1;
+	t->picks_tsc = now;
+	return n != 0 ? t->picks[0] : UINT32_MAX;
+}
+
+/* The next pick of the last pass still as it was then, and free. */
+static uint32_t
+neigh_gc_next_pick(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
+{
+	if (now - t->picks_tsc > NEIGH_GC_PICKS_MS * hz / 1000)
+		t->n_picks = 0;
+	while (t->next_pick < t->n_picks) {
+		uint32_t k = t->next_pick++, i = t->picks[k];
+		const struct lsk_neigh_entry *e = &t->e[i];
+
+		if (!rte_spinlock_is_locked((rte_spinlock_t *)&e->lock) &&
+		    e->updated == t->pick_updated[k] &&
+		    neigh_gc_rank(e, now, hz) != NEIGH_GC_NEVER)
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * The entry to give a new neighbour, under the create lock. At most one
+ * pass over the table, on the slow path only (Linux's forced GC allows
+ * itself a millisecond).
+ */
+static uint32_t
+neigh_gc_pick(struct lsk_neigh_table *t)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint32_t i = neigh_gc_next_pick(t, now, hz);
+
+	return i != UINT32_MAX ? i : neigh_gc_pass(t, now, hz);
 }
 
 /*

@@ -873,7 +873,8 @@ test_scan_then_new_destination(void **state)
  * The collector's order: with the table full of recently confirmed
  * entries, one gone stale, one failed and one holding packets, new
  * neighbours take the failed one and the stale one, then the oldest
- * confirmed; the one with packets held stays while anything else can go.
+ * confirmed (one confirmed again meanwhile is younger); the one with
+ * packets held, newer, stays.
  */
 static void
 test_eviction_order(void **state)
@@ -915,7 +916,12 @@ test_eviction_order(void **state)
 	assert_null(entry(f, FLOOD_HOST(0)));
 	assert_non_null(entry(f, FLOOD_HOST(1)));
 	assert_int_equal(entry(f, held)->n_held, 1);
-	assert_int_equal(unit_stats(f).arp.Evictions, 3);
+	/* one confirmed again since is not the next to go */
+	spoof_requests(f, 1, 1);
+	spoof_requests(f, 50003, 1);
+	assert_non_null(entry(f, FLOOD_HOST(1)));
+	assert_null(entry(f, FLOOD_HOST(2)));
+	assert_int_equal(unit_stats(f).arp.Evictions, 4);
 	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards, 1);
 }
 
