@@ -23,7 +23,14 @@
  *
  * Timers follow Linux's defaults: a confirmation lasts 30 s (then stale,
  * re-probed on use), requests are retried every second, three unanswered
- * ones fail the entry, and three packets wait for an answer.
+ * ones fail the entry, and three packets wait for an answer; all entries
+ * together hold at most an eighth of the held packet's pool (or
+ * lsk_neigh_set_hold_max's bound).
+ *
+ * Known gaps: a request the PMD refuses is counted only in
+ * ports[].tx_dropped; an entry gone idle after a collector pass may wait
+ * for that pass's picks (32 evictions, 100 ms) to be taken; the hold
+ * bound is one total for every pool; the bound has no config command yet.
  */
 #include <errno.h>
 #include <stdio.h>
