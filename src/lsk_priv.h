@@ -211,23 +211,34 @@ enum lsk_neigh_state {
 /* packets an unresolved neighbour holds, as Linux's unres_qlen */
 #define LSK_NEIGH_HOLD 3
 #define LSK_NEIGH_MAX 4096
+/* entries one pass of the full table's collector keeps for later */
+#define LSK_NEIGH_GC_PICKS 32
 
 struct lsk_neigh_entry {
 	uint64_t word;		/* MAC in bytes 0-5, state in bits 56-63 */
-	uint32_t addr;		/* host order */
+	uint32_t addr;		/* host order; changes under both locks */
 	uint16_t port;
 	uint8_t probes;
 	uint8_t n_held;
 	uint64_t confirmed;	/* TSC of the last confirmation */
 	uint64_t next_probe;	/* TSC */
+	uint64_t updated;	/* TSC of creation or the last ARP from it */
 	rte_spinlock_t lock;	/* hold queue and probes */
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 };
 
 struct lsk_neigh_table {
 	struct rte_hash *hash;	/* address -> entry index */
-	rte_spinlock_t create_lock;
+	rte_spinlock_t create_lock;	/* creation, eviction, static */
 	uint32_t n, cap;
+	uint32_t hand;		/* where the collector looks first */
+	/* the best of its last pass, best first, and their `updated` then */
+	uint32_t n_picks, next_pick;
+	uint64_t picks_tsc;
+	uint32_t picks[LSK_NEIGH_GC_PICKS];
+	uint64_t pick_updated[LSK_NEIGH_GC_PICKS];
+	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
+	uint32_t held_mbufs;	/* held by all entries; atomic */
 	uint64_t next_timer;
 	struct lsk_neigh_entry e[];
 };

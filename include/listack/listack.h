@@ -168,6 +168,12 @@ void lsk_worker_offline(struct lsk_worker *worker);
  * Returns how many.
  */
 uint32_t lsk_neigh_drop_held(struct lsk_stack *stack);
+/*
+ * Most mbufs all neighbours together may hold while ARP resolves them;
+ * more are dropped (arp.UnresolvedDiscards). 0, the default: an eighth
+ * of the pool the packet to hold came from.
+ */
+void lsk_neigh_set_hold_max(struct lsk_stack *stack, uint32_t mbufs);
 void lsk_worker_set_txq(struct lsk_worker *worker, uint16_t port,
 			uint16_t queue);
 void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,
@@ -213,6 +219,9 @@ struct lsk_arp_stats {
 	uint64_t Updates;		/* neighbour entries learnt or refreshed */
 	uint64_t ResFailed;		/* resolutions that got no answer */
 	uint64_t UnresolvedDiscards;	/* packets dropped for want of a MAC */
+	uint64_t TableFulls;	/* neighbours not made: no entry could go */
+	uint64_t Evictions;	/* entries the collector took for new ones */
+	uint64_t OutDiscards;	/* requests not sent: no mbuf */
 };
 struct lsk_route_cache_stats {
 	uint64_t Hits, Misses, Evictions;

@@ -80,7 +80,8 @@ IP_FIELDS = [
 ]
 ETH_FIELDS = ["InFrames", "NotForUs", "UnknownType", "UnknownVlan", "Runts"]
 ARP_FIELDS = ["InRequests", "InReplies", "InErrors", "OutRequests",
-              "OutReplies", "Updates", "ResFailed", "UnresolvedDiscards"]
+              "OutReplies", "Updates", "ResFailed", "UnresolvedDiscards",
+              "TableFulls", "Evictions", "OutDiscards"]
 UDP_FIELDS = ["InDatagrams", "NoPorts", "InErrors", "InCsumErrors",
               "RcvbufErrors", "OutDatagrams", "IgnoredMulti"]
 ICMP_FIELDS = ["InMsgs", "InErrors", "InCsumErrors", "InEchos", "InEchoReps",

@@ -2656,6 +2656,83 @@ def _arp_fails(ctx):
     return _dedupe(reasons)
 
 
+# Floods (issue 10, findings 6 and 7): a /16 on port 1 gives them room.
+FLOOD_CONF = lsk.fixture_conf(extra="address add 172.16.255.254/16 port 1\n")
+
+
+def _flood_ip(i):
+    return "172.16.%d.%d" % ((i + 1) >> 8, (i + 1) & 255)
+
+
+def _flood_arp_request(i):
+    """A request for 172.16.255.254 from _flood_ip(i), MAC 02:10:..:i, on
+    port 1 (raw bytes: scapy is slow for 20,000 of them)."""
+    mac = bytes([2, 0x10, 0, (i >> 16) & 255, (i >> 8) & 255, i & 255])
+    sip = bytes(int(x) for x in _flood_ip(i).split("."))
+    return (b"\xff" * 6 + mac + b"\x08\x06" +
+            bytes.fromhex("0001080006040001") + mac + sip + b"\x00" * 6 +
+            bytes([172, 16, 255, 254]))
+
+
+def _flood_counters(r, want):
+    st = lsk.flat_counters(r.stats)
+    return ["%s %s, expected %s" % (k, st.get(k), v)
+            for k, v in want.items() if st.get(k) != v]
+
+
+@special("arp_flood_hold_queues_bounded")
+def _arp_flood_hold(ctx):
+    """3 datagrams each to 4,200 hosts that never answer: hold queues keep
+    at most an eighth of the pool, so the PMD drops nothing; each host is
+    asked for; nothing is refused; all is dropped and counted in the end."""
+    frames = [frame(dst=_flood_ip(i), ident=r, plen=18)
+              for r in range(3) for i in range(4200)]
+    r = lsk.run_fwd(ctx.binary, ctx.workdir("arpflood-hold"), FLOOD_CONF,
+                    {0: frames}, idle_exit=500, timeout=60)
+    if r.timed_out or r.stats is None:
+        return ["no stats (%s)" % r.stderr_tail()]
+    p0 = r.stats["ports"][0]
+    reasons = ["port 0: rx %s, rx_dropped %s; expected 12600, 0"
+               % (p0["rx"], p0["rx_dropped"])] \
+        if (p0["rx"], p0["rx_dropped"]) != (12600, 0) else []
+    reasons += _flood_counters(r, {
+        "ip.ForwDatagrams": 12600, "arp.UnresolvedDiscards": 12600,
+        "arp.TableFulls": 0, "arp.OutDiscards": 0})
+    st = lsk.flat_counters(r.stats)
+    if (st.get("arp.OutRequests") or 0) < 4200:
+        reasons.append("arp.OutRequests %s, expected 4200 or more"
+                       % st.get("arp.OutRequests"))
+    if r.stats.get("mbufs_in_use") != 0:
+        reasons.append("mbufs_in_use %s" % r.stats.get("mbufs_in_use"))
+    return reasons
+
+
+@special("arp_spoofed_flood_new_host_learnt")
+def _arp_flood_spoofed(ctx):
+    """20,000 spoofed senders of requests for us fill the neighbour table;
+    a new host asking afterwards is answered and learnt, and a datagram to
+    it leaves to its MAC without an ARP request (sent back out of port 1,
+    after the flood: the ports' inputs are not ordered between them)."""
+    new = 50000
+    fr = frame(dst=_flood_ip(new), port=1, tag="spoofed-new")
+    inputs = {1: [_flood_arp_request(i) for i in range(20000)] +
+              [_flood_arp_request(new), fr]}
+    r = lsk.run_fwd(ctx.binary, ctx.workdir("arpflood-spoofed"),
+                    FLOOD_CONF, inputs, idle_exit=500, timeout=60)
+    if r.timed_out or r.stats is None:
+        return ["no stats (%s)" % r.stderr_tail()]
+    reasons = _flood_counters(r, {
+        "arp.InRequests": 20001, "arp.OutReplies": 20001,
+        "arp.Updates": 20001, "arp.TableFulls": 0, "ip.ForwDatagrams": 1,
+        "arp.UnresolvedDiscards": 0})
+    mac = bytes([2, 0x10, 0, 0, new >> 8, new & 255])
+    out = [b for b in (r.outputs.get(1) or []) if not lsk.is_arp(b)]
+    if len(out) != 1 or out[0][:6] != mac:
+        reasons.append("port 1 sent %d datagrams, expected 1 to %s"
+                       % (len(out), mac.hex(":")))
+    return reasons
+
+
 @special("route_cache_hits_misses")
 def _route_cache(ctx):
     """route-cache on entries 64: the same output as without it; single
