@@ -137,6 +137,9 @@ service_frame(const struct rte_mbuf *m)
 	struct rte_ipv4_hdr *ip;
 	uint16_t tot_len;
 
+	/* ip4_input cut the frame to its total length, so it fits; the
+	 * copy is bounded by the buffer all the same */
+	len = RTE_MIN(len, (uint32_t)sizeof(service_buf));
 	if (rte_pktmbuf_read(m, 0, len, service_buf) != service_buf)
 		memcpy(service_buf, rte_pktmbuf_mtod(m, void *), len);
 	ip = (struct rte_ipv4_hdr *)(service_buf + RTE_ETHER_HDR_LEN);

@@ -604,6 +604,12 @@ main(int argc, char **argv)
 			port_error(p, "start", rc);
 	}
 	if (rc < 0) {
+		/* as at the end of a run, with nothing to report */
+		for (p = 0; p < app->n_ports; p++)
+			rte_eth_dev_close(p);
+		for (i = 0; i < app->n_workers; i++)
+			lsk_worker_destroy(app->workers[i].w);
+		lsk_stack_destroy(app->stack);
 		free_pools();
 		rte_eal_cleanup();
 		return 1;

@@ -210,6 +210,22 @@ dump_free(struct dump *d)
 	d->buf = NULL;
 }
 
+/*
+ * What the file must leave when its line is refused: the lines before it
+ * applied. In a batch the static neighbours reach their table only at
+ * commit, so the batch is committed there and a new one begun.
+ */
+static void
+dump_at_error(struct lsk_stack *s, bool batch, struct dump *d)
+{
+	if (batch) {
+		if (lsk_config_commit(s) < 0)
+			fuzz_fail("lsk_config_commit failed");
+		lsk_config_begin(s);
+	}
+	dump_stack(s, d);
+}
+
 /* Name the first line where two dumps part, then fail. */
 static void
 dump_expect_equal(const struct dump *want, const struct dump *got,
@@ -428,7 +444,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* not a command: the loader must stop here too */
 			if (first_err == 0) {
 				first_err = i + 1;
-				dump_stack(a, &at_err);
+				dump_at_error(a, batch, &at_err);
 			}
 			continue;
 		}
@@ -448,8 +464,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dump_free(&after);
 			if (first_err == 0) {
 				first_err = i + 1;
-				at_err = before;
-				continue;
+				dump_at_error(a, batch, &at_err);
 			}
 		}
 		dump_free(&before);
