@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lsk_priv.h"
+#include "core/fwd.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #define CONFIG_MAX_WORDS 24
 #define CONFIG_LINE_MAX 1024

@@ -12,8 +12,11 @@
 
 #include <rte_acl.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
-#include "lsk_priv.h"
+#include "core/fwd.h"
+#include "ip4/ip4.h"
+#include "control/control.h"
 
 enum { F_PROTO, F_SRC, F_DST, F_SPORT, F_DPORT, F_NUM };
 

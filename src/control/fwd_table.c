@@ -19,7 +19,8 @@
 #include <rte_fib.h>
 #include <rte_malloc.h>
 
-#include "lsk_priv.h"
+#include "core/fwd.h"
+#include "control/control.h"
 
 #define FWD_DEFAULT_MAX_ROUTES 65536
 /* 2-byte next hops keep tbl24 at 32 MiB; the top bit is the FIB's own. */

@@ -15,7 +15,11 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/fwd.h"
+#include "l2/l2.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #define LSK_DEFAULT_MTU 1500
 

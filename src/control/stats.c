@@ -7,7 +7,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "control/control.h"
 
 static const char *const stage_names[LSK_STAGE_COUNT] = {
 	[LSK_STAGE_ETH_INPUT] = "eth_input",

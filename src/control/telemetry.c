@@ -9,7 +9,7 @@
 
 #include <rte_telemetry.h>
 
-#include "lsk_priv.h"
+#include "control/control.h"
 
 static const struct lsk_stack *served_stack;
 

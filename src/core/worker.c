@@ -12,7 +12,14 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "core/stage.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/gro.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 static uint16_t
 worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,

@@ -16,7 +16,13 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #define ICMP_MSGS_PER_SEC 1000
 #define ICMP_MSGS_BURST 50

@@ -9,7 +9,10 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
 
 /* The 5-tuple as on the wire; ports are 0 when there are none to read. */
 static inline void

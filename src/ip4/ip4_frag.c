@@ -19,7 +19,11 @@
 #include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
 
 #define FRAG_MAX_OUT 64		/* 64 KiB in 1024-byte fragments */
 #define REASM_BUCKETS 1024

@@ -11,7 +11,11 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
 
 enum ip4_verdict {
 	IP4_PASS,

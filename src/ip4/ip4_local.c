@@ -14,7 +14,9 @@
 #include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
 
 void
 lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,

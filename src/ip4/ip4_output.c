@@ -17,7 +17,13 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
 
 enum out_verdict {
 	OUT_SEND,

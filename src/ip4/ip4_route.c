@@ -11,7 +11,10 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
 
 enum route_verdict {
 	ROUTE_FORWARD,

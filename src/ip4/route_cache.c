@@ -22,7 +22,10 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
-#include "lsk_priv.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+#include "control/control.h"
 
 #define RC_WAYS 4
 #define RC_SAMPLE 1024		/* lookups judged at once */

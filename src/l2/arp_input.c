@@ -10,7 +10,12 @@
 #include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "control/control.h"
 
 enum arp_verdict {
 	ARP_REPLY_SENT,		/* the mbuf became the reply */

@@ -12,7 +12,12 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/rx.h"
+#include "core/worker.h"
+#include "l2/l2.h"
+#include "udp/gro.h"
+#include "control/control.h"
 
 /* Drop reasons, each an eth counter. */
 enum eth_verdict {

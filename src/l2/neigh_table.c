@@ -44,7 +44,11 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "control/control.h"
 
 #define NEIGH_REACHABLE_S 30
 #define NEIGH_RETRANS_MS 1000

@@ -10,7 +10,10 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "control/control.h"
 
 int
 lsk_vlan_iface(struct lsk_stack *s, uint16_t port, uint16_t vlan)

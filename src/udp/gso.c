@@ -12,7 +12,12 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "udp/udp.h"
 
 /* The addresses and ports as UDP's checksum covers them, as 16-bit words. */
 #define FLOW_WORDS 6

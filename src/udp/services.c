@@ -13,7 +13,10 @@
 
 #include <pcap/pcap.h>
 
-#include "lsk_priv.h"
+#include <rte_ip.h>
+
+#include "udp/udp.h"
+#include "control/control.h"
 
 #define SERVICE_BURST 64
 

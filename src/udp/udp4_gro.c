@@ -33,7 +33,12 @@
 #include <rte_udp.h>
 #include <rte_vect.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/rx.h"
+#include "core/worker.h"
+#include "udp/gro.h"
+#include "control/control.h"
 
 #define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
 		  sizeof(struct rte_udp_hdr))

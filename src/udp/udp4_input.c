@@ -15,7 +15,12 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
 
 enum udp_verdict {
 	UDP_DELIVER,

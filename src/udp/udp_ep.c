@@ -21,7 +21,9 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "lsk_priv.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #define UDP_HDRS_LEN (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 /* The most a receive call hands out at once. */

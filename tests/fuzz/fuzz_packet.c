@@ -43,7 +43,11 @@
 
 #include "listack/listack.h"
 #include "listack/udp.h"
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #include "fuzz_common.h"
 

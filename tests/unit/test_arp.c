@@ -19,6 +19,7 @@
 #include <rte_cycles.h>
 
 #include "unit_common.h"
+#include "l2/l2.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 

@@ -14,6 +14,7 @@
 #include <rte_fib.h>
 
 #include "unit_common.h"
+#include "core/fwd.h"
 
 struct config_state {
 	struct lsk_stack *s;

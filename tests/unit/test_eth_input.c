@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "l2/l2.h"
 
 /* Run eth_input alone on the frames; the IPv4 it keeps lands in out,
  * ARP in arp when given (else it is freed). */

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "core/fwd.h"
+#include "l2/l2.h"
 
 /* What became of one packet. */
 struct outcome {

@@ -15,6 +15,7 @@
 #include <rte_cycles.h>
 
 #include "unit_common.h"
+#include "ip4/ip4.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 

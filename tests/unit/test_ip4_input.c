@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "core/cksum.h"
+#include "ip4/ip4.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 

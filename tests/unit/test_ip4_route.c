@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "core/fwd.h"
+#include "ip4/ip4.h"
 
 static struct rte_mbuf *
 pkt_to(uint32_t dst)

@@ -18,6 +18,7 @@
 #include <rte_random.h>
 
 #include "unit_common.h"
+#include "ip4/ip4.h"
 
 #define WAYS 4
 

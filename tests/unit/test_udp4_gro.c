@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "udp/gro.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 #define UDP(b) ((b) + UNIT_ETH_LEN + 20)

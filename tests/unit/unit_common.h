@@ -25,7 +25,10 @@
 #include <rte_mempool.h>
 
 #include "listack/listack.h"
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/worker.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 /* RTE_IPV4 shifts an int: undefined for a first byte above 127. */
 #define UNIT_IPV4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | \
