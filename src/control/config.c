@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control-command grammar (DESIGN.md), one command a line, shared by
- * configuration files and run-time control. Every error names FILE:LINE.
+ * The control-command grammar (README.md "Configuration"), one command a
+ * line, shared by configuration files and run-time control. Every error
+ * names FILE:LINE.
  */
 #include <errno.h>
 #include <stdarg.h>

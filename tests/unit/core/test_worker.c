@@ -304,7 +304,7 @@ assert_same_frames(const struct unit_fixture *a, const struct unit_fixture *b)
 	}
 }
 
-/* The counters of datagrams (SEMANTICS.md: the same with GRO on or off). */
+/* The counters of datagrams (README.md: the same with GRO on or off). */
 static void
 assert_same_datagram_counters(const struct lsk_stats *a,
 			      const struct lsk_stats *b)
@@ -481,7 +481,7 @@ burst_build_trains(struct burst *bu)
 		burst_add_pkt(bu, &p);
 }
 
-/* SEMANTICS.md: GRO is invisible outside the gro and gso counters, and
+/* README.md: GRO is invisible outside the gro and gso counters, and
  * GSO output is byte-identical to per-packet forwarding. */
 static void
 test_gro_on_and_off_agree(void **state)

@@ -6,8 +6,8 @@
  * an ICMP error, a later fragment, an L2 or IP broadcast or multicast, a
  * martian source), the source address rule, the 576-byte limit of what is
  * quoted, and the rate limit (icmp_msgs_burst 50, icmp_msgs_per_sec 1000:
- * every error is sent or counted OutRateLimited). SEMANTICS.md
- * "Forwarding, fragments, ICMP"; linux-cases.md B15, C9, C16, C18, F3.
+ * every error is sent or counted OutRateLimited). README.md
+ * "What happens to a packet"; Linux cases B15, C9, C16, C18, F3.
  */
 #include <string.h>
 #include <time.h>

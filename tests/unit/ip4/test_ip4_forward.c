@@ -3,7 +3,7 @@
  * ip4_forward: no forwarding of L2 broadcasts, TTL (ICMP time exceeded),
  * MTU (ICMP fragmentation needed), next hops ARP must resolve first, then
  * TTL-1 with a checksum equal to a full recompute and the next hop's
- * Ethernet header (linux-cases.md A4, A5, C14-C18).
+ * Ethernet header (Linux cases A4, A5, C14-C18).
  */
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /*
  * ip4_input: Linux's ip_rcv_core checks in their order and with their
  * counters, padding trim, the martian address rules and the options policy
- * (linux-cases.md B1-B21, C1-C7, C13; SEMANTICS.md "IPv4 receive").
+ * (Linux cases B1-B21, C1-C7, C13; README.md "What happens to a packet").
  */
 #include <string.h>
 
@@ -487,7 +487,7 @@ run_addr_cases(struct unit_fixture *f, const struct addr_case *c,
 	return passed;
 }
 
-/* C1-C4, C6, C7 and SEMANTICS.md's list of martian sources. */
+/* C1-C4, C6, C7 and README.md's list of martian sources. */
 static void
 test_martian_sources(void **state)
 {
@@ -640,7 +640,7 @@ test_valid_options(void **state)
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = n });
 }
 
-/* B13: source routes are refused, counted InDiscards (SEMANTICS.md). */
+/* B13: source routes are refused, counted InDiscards (README.md). */
 static void
 test_source_route_discarded(void **state)
 {

@@ -2,7 +2,7 @@
 /*
  * ip4_route: one FIB lookup per list, then the split into forward (kept in
  * place, next hop in meta), local, and counted drops (no route, blackhole),
- * with arrival order kept on both sides (linux-cases.md A15, C9, C12, C22,
+ * with arrival order kept on both sides (Linux cases A15, C9, C12, C22,
  * C23). No route is answered with ICMP net unreachable, a blackhole is
  * silent.
  */
@@ -255,7 +255,7 @@ test_blackhole(void **state)
 		.InDiscards = 2, .InNoRoutes = 1 });
 }
 
-/* SEMANTICS.md: route lookup comes before the TTL test, so TTL 1 with no
+/* As Linux: route lookup comes before the TTL test, so TTL 1 with no
  * route is a no-route drop, and into a blackhole a discard. */
 static void
 test_route_before_ttl(void **state)

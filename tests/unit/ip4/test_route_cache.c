@@ -3,7 +3,7 @@
  * The route cache (route-cache on [entries N]): per worker, a 4-way
  * exact-match cache of destination -> next hop in front of the FIB. Its
  * counters (hits, misses, evictions: round robin in a full bucket), its
- * invalidation by any route or neighbour change (linux-cases.md C22), and
+ * invalidation by any route or neighbour change (Linux case C22), and
  * that it never changes an answer: on random destinations it gives what
  * the FIB alone gives, and the wire is the same with it on or off.
  *

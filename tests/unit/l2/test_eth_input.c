@@ -2,7 +2,7 @@
 /*
  * eth_input: which frames are ours (port MAC, broadcast, all-hosts group),
  * the ethertype and VLAN demux, and the eth counters of every drop
- * (linux-cases.md A1-A9, SEMANTICS.md "L2").
+ * (Linux cases A1-A9, README.md "What happens to a packet").
  */
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gso: unchaining a train on its way out. With GRO on, what leaves is
- * byte for byte what per-packet forwarding sends (SEMANTICS.md "Trains":
+ * byte for byte what per-packet forwarding sends (README.md "Trains":
  * every member gets the decremented TTL, the rewritten MACs and a correct
  * IP checksum), through a resolved next hop, one ARP resolves, and
  * fragmentation. A stage that rewrites the head's addresses or ports (a
  * NAT) has that carried to every member with correct IP and UDP checksums
- * (linux-cases.md E1-E4, E8; a zero UDP result becomes 0xFFFF).
+ * (Linux cases E1-E4, E8; a zero UDP result becomes 0xFFFF).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +210,7 @@ flow_frames(const struct unit_fixture *f, uint16_t port, uint16_t sport,
 /*
  * Interleaved flows: trains leave where their heads were, so flows may
  * overtake each other, but each flow's datagrams leave in arrival order,
- * byte for byte as without GRO (SEMANTICS: per-flow order holds).
+ * byte for byte as without GRO (README.md: per-flow order holds).
  */
 static void
 test_interleaved_flows_keep_flow_order(void **state)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * udp4_gro: the merge and flush rules of SEMANTICS.md "Trains", one by
+ * udp4_gro: the merge and flush rules of README.md "Trains", one by
  * one, run on the stage alone (what trains a burst becomes) and through
  * the worker (what endpoints and the wire see): each join condition, the
- * segs and 64 KiB limits (linux-cases.md D5, D6), many flows in one burst
+ * segs and 64 KiB limits (Linux cases D5, D6), many flows in one burst
  * and the flows limit, what breaks a train in the middle (bad checksums, a
  * fragment, options, a zero checksum, a length change, padding), TTL 1
  * inside a train, the gro counters, and LSK_UDP_GRO endpoints getting one
@@ -466,7 +466,7 @@ test_breakers_first(void **state)
 	}
 }
 
-/* D14, D16, D19, D20 settled by SEMANTICS: IP IDs may be anything, and
+/* D14, D16, D19, D20 settled so: IP IDs may be anything, and
  * each member keeps its own. */
 static void
 test_ip_ids_anything(void **state)
@@ -784,7 +784,7 @@ assert_same_datagram_counters(const struct unit_fixture *a,
 }
 
 /*
- * E9 with SEMANTICS' counting: a TTL-1 datagram in the middle of a flow
+ * E9 with README.md's counting: a TTL-1 datagram in the middle of a flow
  * ends the train and is answered alone; a train made of TTL-1 datagrams
  * is dropped whole with one time exceeded per datagram. Wire and counters
  * equal GRO off.

@@ -7,7 +7,7 @@
  * in), and lsk_udp_send_burst with and without gso_size: which sizes are
  * refused (-EMSGSIZE: over the MTU, the 64 KiB payload, 64 segments) and
  * what each datagram carries once worker 0 routes it at lsk_worker_flush
- * (IP ID, lengths, IP and UDP checksums, payload), as linux-cases.md E13
+ * (IP ID, lengths, IP and UDP checksums, payload), as Linux case E13
  * and udpgso.c check it.
  */
 #include <errno.h>
