@@ -21,7 +21,6 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "ip4/ip4.h"
 #include "udp/udp.h"
 #include "control/control.h"
 

@@ -20,7 +20,6 @@
 #include <rte_ring.h>
 
 #include "unit_common.h"
-#include "ip4/ip4.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 
