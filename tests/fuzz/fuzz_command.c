@@ -40,6 +40,7 @@
 #include "listack/udp.h"
 #include "core/list.h"
 #include "l2/l2.h"
+#include "udp/udp.h"
 #include "control/control.h"
 
 #include "fuzz_common.h"
