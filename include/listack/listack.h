@@ -129,10 +129,10 @@ void lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
 
 /*
- * Read a configuration file (the control-command grammar of DESIGN.md) and
- * apply it as one batch. On error returns a negative errno and writes
- * "FILE:LINE: what is wrong" into err; the stack is left with the commands
- * before the bad line applied.
+ * Read a configuration file (the control-command grammar, README.md
+ * "Configuration") and apply it as one batch. On error returns a negative
+ * errno and writes "FILE:LINE: what is wrong" into err; the stack is left
+ * with the commands before the bad line applied.
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);
@@ -286,9 +286,9 @@ void lsk_worker_stats_read(const struct lsk_worker *worker,
 			   struct lsk_stats *out);
 
 /*
- * Write the DESIGN.md counters object. mbufs_in_use < 0 leaves the field
- * out (it is meaningful only after shutdown). extra, when not NULL, is
- * more members written as they are ("\"services\": [...]").
+ * Write the counters object (what --stats-json writes). mbufs_in_use < 0
+ * leaves the field out (it is meaningful only after shutdown). extra, when
+ * not NULL, is more members written as they are ("\"services\": [...]").
  */
 int lsk_stats_write_json(const struct lsk_stats *stats, unsigned int n_ports,
 			 long long mbufs_in_use, const char *extra, FILE *out);

@@ -38,7 +38,10 @@
 
 #include "listack/listack.h"
 #include "listack/udp.h"
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "l2/l2.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #include "fuzz_common.h"
 

@@ -3,8 +3,9 @@
  * libFuzzer target for the packet path: whatever bytes arrive on a port,
  * pushed through lsk_worker_input in bursts of up to LSK_BURST_MAX, must
  * neither crash the stack, nor read or write outside a frame, nor keep an
- * mbuf, nor break the IPv4 counting identity (SEMANTICS.md "Counting"),
- * nor count a valid datagram as a checksum error (whatever its segments).
+ * mbuf, nor break the IPv4 counting identity (README.md "What happens to
+ * a packet"), nor count a valid datagram as a checksum error (whatever
+ * its segments).
  *
  * Every segment of every frame lives in a malloc'd buffer of exactly its
  * size (plus headroom before it) attached as an external buffer, so ASan
@@ -43,7 +44,11 @@
 
 #include "listack/listack.h"
 #include "listack/udp.h"
-#include "lsk_priv.h"
+#include "core/worker.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 #include "fuzz_common.h"
 
@@ -458,7 +463,7 @@ check_pools(const struct fuzz_stack *fs)
 }
 
 /*
- * SEMANTICS.md: apart from InCsumErrors every IPv4 packet received lands
+ * README.md: apart from InCsumErrors every IPv4 packet received lands
  * in one disposition (unit_assert_ip_balance's sum); a fragment for us
  * lands in none, its datagram once reassembled lands in one.
  */

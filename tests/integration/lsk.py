@@ -3,12 +3,12 @@
 Run with Debian's /usr/bin/python3 (scapy comes from python3-scapy).
 
 What is here:
-  - the fixture of notes/linux-cases.md section 0 (MACs, addresses, config);
+  - the fixture tests/unit/unit_common.h shares (MACs, addresses, config);
   - frame builders (scapy, plus byte-level patches for malformed headers);
   - expected-output builders (forwarded frame = input with TTL-1, full
     header checksum recompute, neighbour/egress MACs, L2 trailer trimmed;
     fragments; ICMP errors, echo replies, UDP echo replies and ARP by
-    SEMANTICS.md's rules);
+    the rules README.md states);
   - canon() / out_key(): how output frames are compared (IP ID and header
     checksum of what listack originates masked) and which order they keep;
   - write_pcap / read_pcap (exact bytes, classic pcap, LINKTYPE_ETHERNET);
@@ -57,7 +57,7 @@ FIXTURE_NEIGH = {"10.0.0.1": (0, A_MAC), "10.0.1.1": (1, B_MAC)}
 
 
 def fixture_conf(p1_mtu=1500, extra=""):
-    """Config text of linux-cases.md section 0 (MACs always explicit)."""
+    """Config text of the shared fixture (MACs always explicit)."""
     return (
         "# listack pcap test fixture (linux-cases.md section 0)\n"
         "port 0 mtu 1500 mac 02:00:00:00:00:fe\n"
@@ -284,7 +284,7 @@ def forwarded(fr, egress, next_hop_mac):
 # ------------------------------------------------ what listack originates
 #
 # ICMP errors, echo replies, UDP replies and ARP are built here from the
-# input frame with scapy, by the rules of SEMANTICS.md, never from
+# input frame with scapy, by the rules README.md states, never from
 # listack's output. listack numbers the IP IDs of what it originates from
 # per-worker (ICMP) or per-endpoint (UDP) counters, so comparisons mask the
 # ID and the header checksum (canon()); ip_hdr_ok() checks the checksum of

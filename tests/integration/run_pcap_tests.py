@@ -8,7 +8,7 @@ net_pcap ports and compares what comes out (output pcaps, byte for byte)
 and the counters of --stats-json with what this file expects. Expected
 frames are built from the input frames (forwarded: TTL-1, full checksum
 recompute, new MACs; ICMP errors, echo replies, UDP echo replies and ARP
-built with scapy by SEMANTICS.md's rules), never copied from listack's
+built with scapy by the rules README.md states), never copied from listack's
 output. What listack originates itself carries IP IDs from its own
 counters: those frames are compared with the IP ID and header checksum
 masked, and their header checksum is verified separately.
@@ -519,7 +519,7 @@ case("fwd_b8_header_only_padded", "main", _hdr_only(True))
 F("fwd_mtu_1500_exact", plen=1500 - 28)
 D("fwd_mtu_1501_df_fragfails", ["FragFails"], icmp=FRAG_NEEDED(1500),
   plen=1501 - 28)
-# DF clear: fragmented (SEMANTICS "Forwarding, fragments, ICMP"); this case
+# DF clear: fragmented (README.md "What happens to a packet"); this case
 # expected FragFails before listack fragmented
 case("fwd_mtu_1501_nodf_fragmented", "main", lambda n: fwd_frag(
     frame(tag=n, plen=1501 - 28, df=False), 1, B_MAC, 1500))
@@ -2930,7 +2930,7 @@ bad_config("badconf_absolute_path", "frobnicate", conf_name="/abs.conf")
 
 
 def later_feature(name, line):
-    """A command of DESIGN.md's grammar that the brief listed as answering
+    """A command of the config grammar (README.md "Configuration") that the brief listed as answering
     'FILE:LINE: not supported yet'. Either that (exit 2, nothing sent), or
     the command is implemented: exit 0 and the frames (which it does not
     concern) forwarded as usual. Anything else fails."""

@@ -15,6 +15,7 @@
 #include <rte_udp.h>
 
 #include "unit_common.h"
+#include "ip4/ip4.h"
 
 #define UNIT_POOL_SIZE 8191
 #define UNIT_POOL_CACHE 64

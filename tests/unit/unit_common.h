@@ -2,8 +2,8 @@
 /*
  * What every unit test program shares: EAL start-up (once per process), an
  * mbuf pool, frame builders (Ethernet + IPv4 + UDP with correct checksums)
- * and the fixture of notes/linux-cases.md section 0: a two-port stack and a
- * worker whose transmit hook captures what it sends, per port.
+ * and the fixture (tests/integration/lsk.py has the same): a two-port
+ * stack and a worker whose transmit hook captures what it sends, per port.
  *
  * Every fixture remembers how many mbufs were in use when it was made;
  * its teardown asserts the count is back there (no mbuf leaked).
@@ -25,13 +25,16 @@
 #include <rte_mempool.h>
 
 #include "listack/listack.h"
-#include "lsk_priv.h"
+#include "core/list.h"
+#include "core/worker.h"
+#include "udp/udp.h"
+#include "control/control.h"
 
 /* RTE_IPV4 shifts an int: undefined for a first byte above 127. */
 #define UNIT_IPV4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | \
 			       (uint32_t)(c) << 8 | (uint32_t)(d))
 
-/* The fixture of linux-cases.md section 0 (addresses in host order). */
+/* The fixture (addresses in host order). */
 #define UNIT_P0 0
 #define UNIT_P1 1
 #define UNIT_P0_IP UNIT_IPV4(10, 0, 0, 254)
@@ -289,8 +292,8 @@ unsigned int unit_tx_arp_requests(const struct unit_fixture *f,
 unsigned int unit_tx_count(const struct unit_fixture *f);
 
 /*
- * What an ICMP error about a datagram must be (SEMANTICS.md "Forwarding,
- * fragments, ICMP"): Ethernet from src_mac to dst_mac, type IPv4; IPv4
+ * What an ICMP error about a datagram must be (README.md "What happens
+ * to a packet"): Ethernet from src_mac to dst_mac, type IPv4; IPv4
  * header 0x45, TOS (orig TOS & 0x1e) | 0xc0, no fragment bits, TTL 64,
  * protocol 1, valid checksum, from src to the original source; ICMP
  * type/code, valid checksum, unused word 0 except the next-hop MTU for
@@ -326,7 +329,7 @@ struct lsk_stats unit_stats(const struct unit_fixture *f);
 void unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want);
 
 /*
- * SEMANTICS.md: apart from InCsumErrors, every IPv4 packet received lands
+ * README.md: apart from InCsumErrors, every IPv4 packet received lands
  * in exactly one disposition counter, so they add up to InReceives.
  */
 void unit_assert_ip_balance(const struct lsk_stats *st);

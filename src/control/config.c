@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control-command grammar (README.md "Configuration"), one command a
+ * line, shared by configuration files and run-time control. Every error
+ * names FILE:LINE.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/fwd.h"
+#include "udp/udp.h"
+#include "control/control.h"
+
+#define CONFIG_MAX_WORDS 24
+#define CONFIG_LINE_MAX 1024
+
+struct cmd_ctx {
+	struct lsk_stack *s;
+	const char *file;
+	unsigned int line;
+	char *err;
+	size_t err_len;
+	int argc;
+	char *argv[CONFIG_MAX_WORDS];
+};
+
+static int __attribute__((format(printf, 3, 4)))
+cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	if (c->err == NULL || c->err_len == 0)
+		return rc;
+	n = (size_t)snprintf(c->err, c->err_len, "%s:%u: ", c->file, c->line);
+	if (n < c->err_len) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static int
+parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_ip(const char *s, uint32_t *out)
+{
+	struct in_addr a;
+
+	if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*out = ntohl(a.s_addr);
+	return 0;
+}
+
+/* "A.B.C.D/L", "A.B.C.D" (a /32) or "default". */
+static int
+parse_prefix(const char *s, uint32_t *addr, uint8_t *depth)
+{
+	char buf[32];
+	char *slash;
+	unsigned long d = 32;
+
+	if (s != NULL && strcmp(s, "default") == 0) {
+		*addr = 0;
+		*depth = 0;
+		return 0;
+	}
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		if (parse_uint(slash + 1, 32, &d) < 0)
+			return -EINVAL;
+	}
+	if (parse_ip(buf, addr) < 0)
+		return -EINVAL;
+	*depth = (uint8_t)d;
+	return 0;
+}
+
+static int
+parse_port(struct cmd_ctx *c, const char *s, uint16_t *port)
+{
+	unsigned long v;
+
+	if (parse_uint(s, UINT16_MAX, &v) < 0)
+		return cmd_error(c, -EINVAL, "bad port number '%s'",
+				 s ? s : "");
+	if (v >= c->s->n_ports)
+		return cmd_error(c, -ENODEV,
+				 "port %lu does not exist (%u ports)", v,
+				 c->s->n_ports);
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_mac(struct cmd_ctx *c, const char *s, struct rte_ether_addr *mac)
+{
+	if (s == NULL || rte_ether_unformat_addr(s, mac) < 0 ||
+	    strlen(s) != 17)
+		return cmd_error(c, -EINVAL, "bad MAC address '%s'",
+				 s ? s : "");
+	if (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac))
+		return cmd_error(c, -EINVAL,
+				 "MAC address %s is not a unicast address", s);
+	return 0;
+}
+
+/* port N [mtu M] [mac MAC] */
+static int
+cmd_port(struct cmd_ctx *c)
+{
+	struct rte_ether_addr mac;
+	bool have_mac = false;
+	unsigned long mtu = 0;
+	uint16_t port = 0;
+	int i, rc;
+
+	if (c->argc < 2)
+		return cmd_error(c, -EINVAL, "usage: port N [mtu M] [mac MAC]");
+	rc = parse_port(c, c->argv[1], &port);
+	if (rc < 0)
+		return rc;
+	for (i = 2; i < c->argc; i += 2) {
+		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
+
+		if (strcmp(c->argv[i], "mtu") == 0) {
+			if (parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
+				return cmd_error(c, -EINVAL,
+						 "bad mtu '%s' (68-9000)",
+						 val ? val : "");
+		} else if (strcmp(c->argv[i], "mac") == 0) {
+			rc = parse_mac(c, val, &mac);
+			if (rc < 0)
+				return rc;
+			have_mac = true;
+		} else {
+			return cmd_error(c, -EINVAL,
+					 "unknown port setting '%s'",
+					 c->argv[i]);
+		}
+	}
+	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot set port %u: %s", port,
+				 strerror(-rc));
+	return 0;
+}
+
+static void
+ip_text(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+		 (a >> 8) & 0xff, a & 0xff);
+}
+
+/* A subnet broadcast is nobody's address, and no address is one. */
+static int
+address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
+{
+	const struct lsk_ifaddr *a = lsk_stack_broadcast_of(c->s, addr);
+	uint32_t bcast = addr | ~lsk_depth_mask(depth);
+	char text[16];
+
+	if (a != NULL) {
+		ip_text(a->addr, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: it is the broadcast address of "
+				 "%s/%u", c->argv[2], text, a->depth);
+	}
+	if (depth < 31 && lsk_stack_is_own(c->s, bcast)) {
+		ip_text(bcast, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: its broadcast address %s is one of "
+				 "our addresses", c->argv[2], text);
+	}
+	return 0;
+}
+
+/* address add A/L port N */
+static int
+cmd_address(struct cmd_ctx *c)
+{
+	unsigned int n_ifaces = c->s->n_ifaces;
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port = 0;
+	int rc;
+
+	if ((c->argc != 5 && c->argc != 7) || strcmp(c->argv[1], "add") != 0 ||
+	    strcmp(c->argv[3], "port") != 0 ||
+	    (c->argc == 7 && strcmp(c->argv[5], "vlan") != 0))
+		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L "
+				 "port N [vlan V]");
+	if (strchr(c->argv[2], '/') == NULL ||
+	    parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
+		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
+				 c->argv[2]);
+	rc = parse_port(c, c->argv[4], &port);
+	if (rc < 0)
+		return rc;
+	rc = address_broadcast_clash(c, addr, depth);
+	if (rc < 0)
+		return rc;
+	if (c->argc == 7) {
+		unsigned long vlan;
+
+		if (parse_uint(c->argv[6], 4094, &vlan) < 0 || vlan == 0)
+			return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
+					 c->argv[6]);
+		rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot make vlan %lu on port "
+					 "%u: %s", vlan, port, strerror(-rc));
+		port = (uint16_t)rc;
+	}
+	rc = lsk_address_add(c->s, addr, depth, port);
+	if (rc < 0 && c->s->n_ifaces > n_ifaces)
+		c->s->n_ifaces = n_ifaces;	/* the VLAN made for it goes */
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, "address %s is already configured",
+				 c->argv[2]);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s cannot be an interface address",
+				 c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add address %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
+static int
+parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
+		   uint8_t *depth)
+{
+	if (parse_prefix(s, prefix, depth) < 0)
+		return cmd_error(c, -EINVAL, "bad prefix '%s'", s ? s : "");
+	if (*prefix & ~lsk_depth_mask(*depth))
+		return cmd_error(c, -EINVAL,
+				 "prefix %s has host bits set", s);
+	return 0;
+}
+
+/* route add PFX via GW | route add PFX blackhole | route del PFX */
+static int
+cmd_route(struct cmd_ctx *c)
+{
+	uint32_t prefix, gw = 0;
+	enum lsk_route_type type;
+	uint8_t depth;
+	int rc;
+
+	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
+		rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
+		if (rc < 0)
+			return rc;
+		rc = lsk_route_del(c->s, prefix, depth);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no route %s to delete",
+					 c->argv[2]);
+		return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s",
+					  c->argv[2], strerror(-rc)) : 0;
+	}
+	if (c->argc == 5 && strcmp(c->argv[1], "add") == 0 &&
+	    strcmp(c->argv[3], "via") == 0) {
+		type = LSK_ROUTE_VIA;
+		if (parse_ip(c->argv[4], &gw) < 0)
+			return cmd_error(c, -EINVAL, "bad gateway '%s'",
+					 c->argv[4]);
+	} else if (c->argc == 4 && strcmp(c->argv[1], "add") == 0 &&
+		   strcmp(c->argv[3], "blackhole") == 0) {
+		type = LSK_ROUTE_BLACKHOLE;
+	} else {
+		return cmd_error(c, -EINVAL,
+				 "usage: route add PREFIX via GATEWAY | "
+				 "route add PREFIX blackhole | route del PREFIX");
+	}
+	rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
+	if (rc < 0)
+		return rc;
+	rc = lsk_route_add(c->s, prefix, depth, type, gw);
+	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
+		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
+				 lsk_stack_is_own(c->s, gw) ?
+				 "one of our addresses" : "a broadcast address");
+	if (rc == -ENETUNREACH)
+		return cmd_error(c, rc,
+				 "gateway %s is not on a connected subnet",
+				 c->argv[4]);
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, "route %s exists already", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add route %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
+/* neigh add A.B.C.D lladdr MAC */
+static int
+cmd_neigh(struct cmd_ctx *c)
+{
+	struct rte_ether_addr mac;
+	uint32_t addr;
+	int rc;
+
+	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
+	    strcmp(c->argv[3], "lladdr") != 0)
+		return cmd_error(c, -EINVAL,
+				 "usage: neigh add A.B.C.D lladdr MAC");
+	if (parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
+	rc = parse_mac(c, c->argv[4], &mac);
+	if (rc < 0)
+		return rc;
+	rc = lsk_neigh_add(c->s, addr, &mac);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s is %s", c->argv[2],
+				 lsk_stack_is_own(c->s, addr) ?
+				 "one of our addresses" : "a broadcast address");
+	if (rc == -ENETUNREACH)
+		return cmd_error(c, rc, "%s is not on a connected subnet",
+				 c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add neighbour %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+/* ADDR:PORT, ADDR may be 0.0.0.0 (every local address) */
+static int
+parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
+	       uint16_t *port)
+{
+	char buf[32];
+	char *colon;
+	unsigned long p;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return cmd_error(c, -EINVAL, "bad endpoint '%s' (want A.B.C.D:PORT)",
+				 s ? s : "");
+	strcpy(buf, s);
+	colon = strrchr(buf, ':');
+	if (colon == NULL)
+		return cmd_error(c, -EINVAL, "bad endpoint '%s' (want A.B.C.D:PORT)",
+				 s);
+	*colon = '\0';
+	if (parse_ip(buf, addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address in '%s'", s);
+	if (parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
+		return cmd_error(c, -EINVAL, "bad port in '%s' (1-65535)", s);
+	*port = (uint16_t)p;
+	return 0;
+}
+
+/* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N] */
+static int
+cmd_udp(struct cmd_ctx *c)
+{
+	enum lsk_service_kind kind;
+	const char *path = NULL;
+	unsigned long ring = 0;
+	uint32_t addr = 0;
+	uint16_t port = 0;
+	int i, rc;
+
+	if (c->argc < 4 || strcmp(c->argv[1], "listen") != 0)
+		return cmd_error(c, -EINVAL, "usage: udp listen ADDR:PORT "
+				 "echo|discard|pcap FILE [ring N]");
+	rc = parse_endpoint(c, c->argv[2], &addr, &port);
+	if (rc < 0)
+		return rc;
+	i = 4;
+	if (strcmp(c->argv[3], "echo") == 0) {
+		kind = LSK_SERVICE_ECHO;
+	} else if (strcmp(c->argv[3], "discard") == 0) {
+		kind = LSK_SERVICE_DISCARD;
+	} else if (strcmp(c->argv[3], "pcap") == 0) {
+		kind = LSK_SERVICE_PCAP;
+		if (c->argc < 5)
+			return cmd_error(c, -EINVAL, "pcap needs a FILE");
+		path = c->argv[4];
+		i = 5;
+	} else {
+		return cmd_error(c, -EINVAL, "unknown service '%s' (echo, "
+				 "discard or pcap FILE)", c->argv[3]);
+	}
+	if (i < c->argc) {
+		if (strcmp(c->argv[i], "ring") != 0 || i + 2 != c->argc ||
+		    parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
+		    ring == 0)
+			return cmd_error(c, -EINVAL, "expected 'ring N' "
+					 "(1-16777216) after the service");
+	}
+	rc = lsk_service_add(c->s, kind, addr, port, path, (uint32_t)ring);
+	if (rc == -EADDRINUSE)
+		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
+	if (rc == -EADDRNOTAVAIL)
+		return cmd_error(c, rc, "%s: not one of our addresses "
+				 "(add it first, or listen on 0.0.0.0)",
+				 c->argv[2]);
+	if (rc == -EACCES)
+		return cmd_error(c, rc, "cannot write pcap file '%s'", path);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot listen on %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}
+
+/* gro fraglist [flows F] [segs S] | gro off */
+static int
+cmd_gro(struct cmd_ctx *c)
+{
+	unsigned long flows = 64, segs = 64;
+	int i, rc;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
+		return lsk_gro_set(c->s, 0, 0);
+	if (c->argc < 2 || (strcmp(c->argv[1], "fraglist") != 0 &&
+			    strcmp(c->argv[1], "merge") != 0) ||
+	    c->argc % 2 != 0)
+		return cmd_error(c, -EINVAL, "usage: gro fraglist|merge "
+				 "[flows F] [segs S] | gro off");
+	for (i = 2; i < c->argc; i += 2) {
+		if (strcmp(c->argv[i], "flows") == 0) {
+			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
+			    flows == 0)
+				return cmd_error(c, -EINVAL, "bad flows '%s' "
+						 "(1-%d)", c->argv[i + 1],
+						 LSK_BURST_MAX);
+		} else if (strcmp(c->argv[i], "segs") == 0) {
+			if (parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
+			    segs < 2)
+				return cmd_error(c, -EINVAL, "bad segs '%s' "
+						 "(2-64)", c->argv[i + 1]);
+		} else {
+			return cmd_error(c, -EINVAL, "unknown gro setting '%s'",
+					 c->argv[i]);
+		}
+	}
+	/* a refused line changes nothing: the mode only once all is valid */
+	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot enable gro: %s", strerror(-rc));
+	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
+	return 0;
+}
+
+/* route-cache on [entries N] | route-cache off */
+static int
+cmd_route_cache(struct cmd_ctx *c)
+{
+	unsigned long entries = 4096;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
+		return lsk_route_cache_set(c->s, 0);
+	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
+	    strcmp(c->argv[2], "entries") == 0) {
+		if (parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
+		    entries == 0)
+			return cmd_error(c, -EINVAL, "bad entries '%s' "
+					 "(1-16777216)", c->argv[3]);
+	} else if (!(c->argc == 2 && strcmp(c->argv[1], "on") == 0)) {
+		return cmd_error(c, -EINVAL, "usage: route-cache on "
+				 "[entries N] | route-cache off");
+	}
+	return lsk_route_cache_set(c->s, (uint32_t)entries);
+}
+
+/* A[-B] */
+static int
+parse_port_range(const char *s, uint16_t *lo, uint16_t *hi)
+{
+	char buf[16];
+	char *dash;
+	unsigned long a, b;
+
+	if (s == NULL || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash != NULL)
+		*dash = '\0';
+	if (parse_uint(buf, UINT16_MAX, &a) < 0)
+		return -EINVAL;
+	b = a;
+	if (dash != NULL && parse_uint(dash + 1, UINT16_MAX, &b) < 0)
+		return -EINVAL;
+	if (b < a)
+		return -EINVAL;
+	*lo = (uint16_t)a;
+	*hi = (uint16_t)b;
+	return 0;
+}
+
+static int
+parse_proto(const char *s, uint8_t *proto)
+{
+	unsigned long v;
+
+	if (s == NULL)
+		return -EINVAL;
+	if (strcmp(s, "udp") == 0)
+		*proto = IPPROTO_UDP;
+	else if (strcmp(s, "tcp") == 0)
+		*proto = IPPROTO_TCP;
+	else if (strcmp(s, "icmp") == 0)
+		*proto = IPPROTO_ICMP;
+	else if (parse_uint(s, 255, &v) == 0 && v > 0)
+		*proto = (uint8_t)v;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* filter add accept|drop [proto P] [src PFX] [dst PFX] [sport A[-B]]
+ * [dport A[-B]]; first match wins, no match accepts */
+static int
+cmd_filter(struct cmd_ctx *c)
+{
+	struct lsk_filter_rule r = { .sport_hi = UINT16_MAX,
+				     .dport_hi = UINT16_MAX };
+	bool ports = false;
+	int i, rc;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
+		return lsk_filter_flush(c->s);
+	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
+	    (strcmp(c->argv[2], "accept") != 0 &&
+	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
+		return cmd_error(c, -EINVAL, "usage: filter add accept|drop "
+				 "[proto P] [src PFX] [dst PFX] [sport A[-B]] "
+				 "[dport A[-B]]");
+	r.drop = strcmp(c->argv[2], "drop") == 0;
+	for (i = 3; i < c->argc; i += 2) {
+		const char *key = c->argv[i], *val = c->argv[i + 1];
+
+		if (strcmp(key, "proto") == 0) {
+			if (parse_proto(val, &r.proto) < 0)
+				return cmd_error(c, -EINVAL, "bad protocol '%s' "
+						 "(udp, tcp, icmp or 1-255)", val);
+		} else if (strcmp(key, "src") == 0 || strcmp(key, "dst") == 0) {
+			bool src = key[0] == 's';
+
+			rc = parse_route_prefix(c, val, src ? &r.src : &r.dst,
+						src ? &r.src_depth : &r.dst_depth);
+			if (rc < 0)
+				return rc;
+		} else if (strcmp(key, "sport") == 0 ||
+			   strcmp(key, "dport") == 0) {
+			bool s = key[0] == 's';
+
+			if (parse_port_range(val, s ? &r.sport_lo : &r.dport_lo,
+					     s ? &r.sport_hi : &r.dport_hi) < 0)
+				return cmd_error(c, -EINVAL, "bad port range "
+						 "'%s' (A or A-B)", val);
+			ports = true;
+		} else {
+			return cmd_error(c, -EINVAL, "unknown filter field '%s'",
+					 key);
+		}
+	}
+	if (ports && r.proto != IPPROTO_UDP && r.proto != IPPROTO_TCP)
+		return cmd_error(c, -EINVAL,
+				 "ports need 'proto udp' or 'proto tcp'");
+	rc = lsk_filter_add(c->s, &r);
+	return rc < 0 ? cmd_error(c, rc, "cannot add the rule: %s",
+				  strerror(-rc)) : 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct cmd_ctx *c);
+} commands[] = {
+	{ "port", cmd_port },
+	{ "address", cmd_address },
+	{ "route", cmd_route },
+	{ "neigh", cmd_neigh },
+	{ "udp", cmd_udp },
+	{ "gro", cmd_gro },
+	{ "route-cache", cmd_route_cache },
+	{ "filter", cmd_filter },
+};
+
+int
+lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
+		unsigned int lineno, char *err, size_t err_len)
+{
+	struct cmd_ctx c = { .s = s, .file = file ? file : "-",
+			     .line = lineno, .err = err, .err_len = err_len };
+	char buf[CONFIG_LINE_MAX];
+	char *p, *save = NULL;
+	size_t i;
+
+	if (err_len)
+		err[0] = '\0';
+	if (strlen(line) >= sizeof(buf))
+		return cmd_error(&c, -EINVAL, "line too long");
+	strcpy(buf, line);
+	p = strchr(buf, '#');
+	if (p != NULL)
+		*p = '\0';
+	for (p = strtok_r(buf, " \t\r\n", &save); p != NULL;
+	     p = strtok_r(NULL, " \t\r\n", &save)) {
+		if (c.argc == CONFIG_MAX_WORDS)
+			return cmd_error(&c, -EINVAL, "too many words");
+		c.argv[c.argc++] = p;
+	}
+	if (c.argc == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(commands); i++)
+		if (strcmp(c.argv[0], commands[i].name) == 0)
+			return commands[i].fn(&c);
+	return cmd_error(&c, -EINVAL, "unknown command '%s'", c.argv[0]);
+}
+
+/*
+ * One line of f into buf (at most CONFIG_LINE_MAX bytes, the newline
+ * dropped): its length, 0 at the end of the file, or -EINVAL for a line
+ * too long or holding a NUL byte (what string functions would cut short).
+ */
+static int
+config_read_line(FILE *f, char *buf, const char **why)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF && ch != '\n') {
+		if (ch == '\0') {
+			*why = "NUL byte in the line";
+			return -EINVAL;
+		}
+		if (n == CONFIG_LINE_MAX) {
+			*why = "line too long";
+			return -EINVAL;
+		}
+		buf[n++] = (char)ch;
+	}
+	buf[n] = '\0';
+	if (ch == EOF && n == 0)
+		return ferror(f) ? -EIO : 0;
+	return (int)n + 1;	/* an empty line is a line */
+}
+
+/*
+ * Only a regular file is a configuration (a directory reads as empty,
+ * /dev/zero never ends). O_NONBLOCK: opening a FIFO does not wait for a
+ * writer; it changes nothing for a regular file.
+ */
+static FILE *
+config_open(const char *path, char *err, size_t err_len, int *rc)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *why = NULL;
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		*rc = -errno;
+		snprintf(err, err_len, "%s:0: cannot open: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		*rc = -errno;
+		why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		*rc = -EISDIR;
+		why = strerror(EISDIR);
+	} else if (!S_ISREG(st.st_mode)) {
+		*rc = -EINVAL;
+		why = "not a regular file";
+	} else if ((f = fdopen(fd, "r")) != NULL) {
+		return f;
+	} else {
+		*rc = -errno;
+		why = strerror(errno);
+	}
+	snprintf(err, err_len, "%s:0: cannot read: %s", path, why);
+	close(fd);
+	return NULL;
+}
+
+int
+lsk_config_load(struct lsk_stack *s, const char *path, char *err,
+		size_t err_len)
+{
+	char line[CONFIG_LINE_MAX + 1];
+	unsigned int lineno = 0;
+	const char *why = NULL;
+	FILE *f;
+	int rc = 0;
+
+	f = config_open(path, err, err_len, &rc);
+	if (f == NULL)
+		return rc;
+	lsk_config_begin(s);
+	for (;;) {
+		rc = config_read_line(f, line, &why);
+		if (rc <= 0)
+			break;
+		lineno++;
+		rc = lsk_config_exec(s, line, path, lineno, err, err_len);
+		if (rc < 0)
+			break;
+	}
+	if (rc < 0 && why != NULL)
+		snprintf(err, err_len, "%s:%u: %s", path, lineno + 1, why);
+	else if (rc == -EIO)
+		snprintf(err, err_len, "%s:%u: cannot read: %s", path,
+			 lineno + 1, strerror(EIO));
+	fclose(f);
+	if (rc == 0) {
+		rc = lsk_config_commit(s);
+		if (rc < 0)
+			snprintf(err, err_len, "%s:%u: cannot build tables: %s",
+				 path, lineno, strerror(-rc));
+	} else {
+		/* what came before the bad line stays, as promised */
+		lsk_config_commit(s);
+	}
+	return rc;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control path: the stack (the configuration as given and the tables
+ * published from it), the table builds, counters and telemetry.
+ */
+#ifndef LSK_CONTROL_H
+#define LSK_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "listack/listack.h"
+#include "listack/udp.h"
+#include "core/fwd.h"
+
+struct rte_hash;
+struct rte_ring;
+struct rte_mempool;
+struct rte_rcu_qsbr;
+struct lsk_worker;
+
+/* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
+struct lsk_filter_rule {
+	bool drop;
+	uint8_t proto;		/* 0 = any */
+	uint8_t src_depth, dst_depth;
+	uint32_t src, dst;
+	uint16_t sport_lo, sport_hi, dport_lo, dport_hi;
+};
+
+#define LSK_FILTER_MAX_RULES 65536
+
+/* A port, or a VLAN sub-interface of its parent port. */
+struct lsk_port_conf {
+	struct rte_ether_addr mac;
+	uint16_t mtu;
+	uint16_t parent;	/* the port itself when untagged */
+	uint16_t vlan;		/* 0: untagged */
+};
+
+struct lsk_ifaddr {
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port;
+};
+
+struct lsk_route {
+	uint32_t prefix;
+	uint8_t depth;
+	uint8_t type;		/* enum lsk_route_type */
+	uint32_t gateway;
+};
+
+struct lsk_neigh {
+	uint32_t addr;
+	struct rte_ether_addr mac;
+};
+
+struct lsk_stack {
+	char name[32];
+	unsigned int n_ports;
+	int socket_id;
+	enum lsk_mode mode;
+	uint32_t max_routes;
+
+	unsigned int n_ifaces;	/* ports, then VLAN sub-interfaces */
+	struct lsk_port_conf ports[LSK_MAX_IFACES];
+
+	/* the configuration as given (the RIB); the FIB is built from it */
+	unsigned int n_addrs;
+	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
+	unsigned int n_routes, routes_cap;
+	struct lsk_route *routes;
+	struct rte_hash *route_index;	/* which (prefix, depth) are routed */
+	unsigned int n_neighs, neighs_cap;
+	struct lsk_neigh *neighs;
+
+	/* fraglist GRO: off when gro_flows is 0; gro_merge copies payloads
+	 * into the head instead (the baseline fraglist is measured against) */
+	uint32_t gro_flows, gro_segs;
+	bool gro_merge;
+	/* route cache entries per worker, 0 = off */
+	uint32_t rcache_entries;
+
+	/* filter rules as given, and the classifier workers read */
+	uint32_t n_filters, filters_cap;
+	struct lsk_filter_rule *filters;
+	uint32_t filter_generation;
+	struct lsk_filter_table *filter;
+
+	bool in_batch;
+	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
+	uint32_t fib_generation;	/* names each FIB uniquely */
+	struct lsk_fwd_table *fwd;	/* read by workers */
+
+	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
+	/* what the control path itself counted (added to every read) */
+	struct lsk_stats ctl_stats;
+
+	/* UDP endpoints: the control list and the table workers read */
+	unsigned int n_eps, eps_cap;
+	struct lsk_udp_ep **eps;
+	uint32_t udp_generation;
+	struct lsk_udp_table *udp;
+	/* closed while the published table still names them: freed once a
+	 * table without them is */
+	struct lsk_udp_ep *closed;
+	/* datagrams applications send, drained by worker 0 */
+	struct rte_ring *out_ring;
+	struct rte_mempool *send_pool;
+	struct rte_mempool *indirect_pool;	/* fragments' data references */
+
+	unsigned int n_services, services_cap;
+	struct lsk_service **services;
+
+	struct rte_rcu_qsbr *qsbr;
+	struct lsk_worker *workers[LSK_MAX_WORKERS];
+};
+
+/* A subnet broadcast of one of our addresses, or 255.255.255.255. */
+bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
+/* One of our addresses (as configured, batch or not). */
+bool lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr);
+/* The address of ours whose subnet broadcast addr is, or NULL. */
+const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
+						uint32_t addr);
+
+const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
+					      uint32_t addr);
+
+/* Tables (control path). */
+int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
+void lsk_filter_table_free(struct lsk_filter_table *t);
+int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
+int lsk_filter_flush(struct lsk_stack *s);
+int lsk_filter_commit(struct lsk_stack *s);
+int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
+void lsk_fwd_table_free(struct lsk_fwd_table *t);
+
+/* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
+struct lsk_counter_desc {
+	const char *section;	/* "ip", "udp", ... */
+	const char *name;	/* "InReceives", ... */
+	size_t offset;		/* in struct lsk_stats */
+};
+const struct lsk_counter_desc *lsk_counters(unsigned int *n);
+uint64_t lsk_counter_value(const struct lsk_stats *st,
+			   const struct lsk_counter_desc *c);
+
+/* Stop serving a stack that is going away. */
+void lsk_telemetry_forget(const struct lsk_stack *stack);
+
+#endif /* LSK_CONTROL_H */

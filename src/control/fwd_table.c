@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The forwarding table: an rte_fib (DIR-24-8) whose values index a next hop
+ * array, built from the stack's configuration (addresses, routes,
+ * neighbours). A build makes a whole new table; the stack publishes it and
+ * frees the old one after an RCU grace period.
+ *
+ * Precedence, as Linux's local table before its main table: connected
+ * subnets, then routes (more specific wins in the FIB), then a /32 for each
+ * neighbour whose best route is its connected subnet (so a forwarded packet
+ * finds its Ethernet header in one lookup), then our own addresses and
+ * broadcasts, which always win.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_fib.h>
+#include <rte_malloc.h>
+
+#include "core/fwd.h"
+#include "control/control.h"
+
+#define FWD_DEFAULT_MAX_ROUTES 65536
+/* 2-byte next hops keep tbl24 at 32 MiB; the top bit is the FIB's own. */
+#define FWD_MAX_NEXTHOPS 32767
+#define FWD_MAX_NEXTHOPS_1B 127
+
+struct fwd_builder {
+	struct lsk_stack *s;
+	struct lsk_fwd_table *t;
+	uint32_t cap;
+};
+
+static const struct lsk_neigh *
+neigh_find(const struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_neighs; i++)
+		if (s->neighs[i].addr == addr)
+			return &s->neighs[i];
+	return NULL;
+}
+
+const struct lsk_ifaddr *
+lsk_connected_lookup(const struct lsk_stack *s, uint32_t addr)
+{
+	const struct lsk_ifaddr *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+		uint32_t mask = lsk_depth_mask(a->depth);
+
+		if ((addr & mask) == (a->addr & mask) &&
+		    (best == NULL || a->depth > best->depth))
+			best = a;
+	}
+	return best;
+}
+
+/* Find or append the next hop; returns its index or a negative errno. */
+static int
+nh_get(struct fwd_builder *b, const struct lsk_nexthop *want)
+{
+	struct lsk_fwd_table *t = b->t;
+	uint32_t i;
+
+	for (i = 1; i < t->n_nexthops; i++)
+		if (memcmp(&t->nexthops[i], want, sizeof(*want)) == 0)
+			return (int)i;
+	if (t->n_nexthops == b->cap)
+		return -ENOSPC;
+	t->nexthops[t->n_nexthops] = *want;
+	return (int)t->n_nexthops++;
+}
+
+static int
+nh_forward(struct fwd_builder *b, uint16_t port, uint32_t gateway)
+{
+	const struct lsk_stack *s = b->s;
+	const struct lsk_neigh *n = neigh_find(s, gateway);
+	struct lsk_nexthop nh;
+
+	memset(&nh, 0, sizeof(nh));
+	nh.type = LSK_NH_FORWARD;
+	nh.port = port;
+	nh.mtu = s->ports[port].mtu;
+	nh.gateway = gateway;
+	nh.src_mac = s->ports[port].mac;
+	if (n != NULL) {
+		nh.resolved = 1;
+		nh.dst_mac = n->mac;
+	}
+	return nh_get(b, &nh);
+}
+
+static int
+nh_simple(struct fwd_builder *b, enum lsk_nh_type type)
+{
+	struct lsk_nexthop nh;
+
+	memset(&nh, 0, sizeof(nh));
+	nh.type = type;
+	return nh_get(b, &nh);
+}
+
+static int
+fib_put(struct fwd_builder *b, uint32_t prefix, uint8_t depth, int nh)
+{
+	if (nh < 0)
+		return nh;
+	return rte_fib_add(b->t->fib, prefix & lsk_depth_mask(depth), depth,
+			   (uint64_t)nh);
+}
+
+static bool
+addr_has_broadcast(const struct lsk_ifaddr *a)
+{
+	return a->depth < 31;
+}
+
+static uint32_t
+addr_broadcast(const struct lsk_ifaddr *a)
+{
+	return a->addr | ~lsk_depth_mask(a->depth);
+}
+
+static bool
+subnet_seen_before(const struct lsk_stack *s, unsigned int i)
+{
+	uint32_t mask = lsk_depth_mask(s->addrs[i].depth);
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (s->addrs[j].depth == s->addrs[i].depth &&
+		    (s->addrs[j].addr & mask) == (s->addrs[i].addr & mask))
+			return true;
+	return false;
+}
+
+static int
+build_connected(struct fwd_builder *b)
+{
+	const struct lsk_stack *s = b->s;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		/* a subnet configured twice stays with its first port, as
+		 * lsk_connected_lookup (and Linux's first route) has it */
+		if (subnet_seen_before(s, i))
+			continue;
+		/* the host itself is the gateway of a connected route; the
+		 * unresolved next hop stands for "any host on this subnet"
+		 * until a neighbour /32 gives the real one */
+		rc = fib_put(b, a->addr, a->depth, nh_forward(b, a->port, 0));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+build_routes(struct fwd_builder *b)
+{
+	const struct lsk_stack *s = b->s;
+	unsigned int i;
+	int rc, nh;
+
+	for (i = 0; i < s->n_routes; i++) {
+		const struct lsk_route *r = &s->routes[i];
+
+		if (r->type == LSK_ROUTE_BLACKHOLE) {
+			nh = nh_simple(b, LSK_NH_BLACKHOLE);
+		} else {
+			const struct lsk_ifaddr *a =
+				lsk_connected_lookup(s, r->gateway);
+
+			if (a == NULL)
+				return -ENETUNREACH;
+			nh = nh_forward(b, a->port, r->gateway);
+		}
+		rc = fib_put(b, r->prefix, r->depth, nh);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+build_neighbours(struct fwd_builder *b)
+{
+	const struct lsk_stack *s = b->s;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		uint32_t addr = s->neighs[i].addr;
+		const struct lsk_ifaddr *a = lsk_connected_lookup(s, addr);
+		const struct lsk_nexthop *cur;
+		uint64_t nh;
+
+		if (a == NULL)
+			continue;
+		rte_fib_lookup_bulk(b->t->fib, &addr, &nh, 1);
+		cur = &b->t->nexthops[nh];
+		/* only where the neighbour is reached directly */
+		if (cur->type != LSK_NH_FORWARD || cur->gateway != 0 ||
+		    cur->port != a->port)
+			continue;
+		rc = fib_put(b, addr, 32, nh_forward(b, a->port, addr));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+build_local(struct fwd_builder *b)
+{
+	const struct lsk_stack *s = b->s;
+	struct lsk_fwd_table *t = b->t;
+	int local = nh_simple(b, LSK_NH_LOCAL);
+	int bcast = nh_simple(b, LSK_NH_LOCAL_BCAST);
+	unsigned int i;
+	int rc;
+
+	rc = fib_put(b, UINT32_MAX, 32, bcast);
+	/* broadcasts first: a /31 or /32 address is never one */
+	for (i = 0; i < s->n_addrs && rc == 0; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		if (addr_has_broadcast(a)) {
+			t->local_bloom |= lsk_local_bloom_bit(addr_broadcast(a));
+			t->local_addrs[t->n_local++] = addr_broadcast(a);
+			rc = fib_put(b, addr_broadcast(a), 32, bcast);
+		}
+	}
+	for (i = 0; i < s->n_addrs && rc == 0; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		t->local_bloom |= lsk_local_bloom_bit(a->addr);
+		t->local_addrs[t->n_local++] = a->addr;
+		t->own_addrs[t->n_own++] = a->addr;
+		rc = fib_put(b, a->addr, 32, local);
+		if (t->port_addr[a->port] == 0)
+			t->port_addr[a->port] = a->addr;
+	}
+	return rc;
+}
+
+bool
+lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_local; i++)
+		if (t->local_addrs[i] == addr)
+			return true;
+	return false;
+}
+
+bool
+lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_own; i++)
+		if (t->own_addrs[i] == addr)
+			return true;
+	return false;
+}
+
+/* tbl8 groups 2-byte entries can number (15 bits, the 16th marks them) */
+#define FWD_TBL8_MAX_2B ((1u << 15) - 1)
+
+/* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
+static uint32_t
+fwd_tbl8_needed(const struct lsk_stack *s)
+{
+	uint32_t n = 2 * s->n_addrs + s->n_neighs + 2;
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes; i++)
+		n += s->routes[i].depth > 24;
+	return n;
+}
+
+void
+lsk_fwd_table_free(struct lsk_fwd_table *t)
+{
+	if (t == NULL)
+		return;
+	rte_fib_free(t->fib);
+	rte_free(t->nexthops);
+	rte_free(t);
+}
+
+int
+lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
+{
+	struct rte_fib_conf conf;
+	struct fwd_builder b = { .s = s };
+	uint32_t tbl8;
+	char name[64];
+	int rc;
+
+	b.t = rte_zmalloc_socket("lsk_fwd", sizeof(*b.t) +
+				 2 * LSK_MAX_ADDRS * sizeof(uint32_t),
+				 RTE_CACHE_LINE_SIZE, s->socket_id);
+	if (b.t == NULL)
+		return -ENOMEM;
+	b.cap = RTE_MIN(s->n_routes + 2 * s->n_addrs + s->n_neighs + 5,
+			(unsigned int)FWD_MAX_NEXTHOPS);
+	b.t->nexthops = rte_zmalloc_socket("lsk_nh",
+					   b.cap * sizeof(struct lsk_nexthop),
+					   RTE_CACHE_LINE_SIZE, s->socket_id);
+	if (b.t->nexthops == NULL) {
+		rte_free(b.t);
+		return -ENOMEM;
+	}
+	b.t->n_nexthops = 1; /* LSK_NH_IDX_NONE, zeroed = LSK_NH_NONE */
+
+	memset(&conf, 0, sizeof(conf));
+	conf.type = RTE_FIB_DIR24_8;
+	conf.default_nh = LSK_NH_IDX_NONE;
+	conf.max_routes = (int)(s->max_routes ? s->max_routes :
+				FWD_DEFAULT_MAX_ROUTES);
+	/* the smallest entries (16 MiB of tbl24 for 1 byte, 32 for 2, 64
+	 * for 4) whose bits hold both the next hop and the tbl8 group
+	 * number of every /24 that has longer prefixes */
+	tbl8 = fwd_tbl8_needed(s);
+	if (b.cap < FWD_MAX_NEXTHOPS_1B && tbl8 < FWD_MAX_NEXTHOPS_1B) {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
+		conf.dir24_8.num_tbl8 = FWD_MAX_NEXTHOPS_1B;
+	} else if (tbl8 < FWD_TBL8_MAX_2B) {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
+		conf.dir24_8.num_tbl8 = RTE_MIN(RTE_MAX(1u << 12,
+			rte_align32pow2(tbl8 + 1)), FWD_TBL8_MAX_2B);
+	} else {
+		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
+		conf.dir24_8.num_tbl8 = tbl8 + 1;
+	}
+	b.t->generation = ++s->fib_generation;
+	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,
+		 b.t->generation);
+	b.t->fib = rte_fib_create(name, s->socket_id, &conf);
+	if (b.t->fib == NULL) {
+		rc = -(rte_errno ? rte_errno : ENOMEM);
+		lsk_fwd_table_free(b.t);
+		return rc;
+	}
+
+	rc = build_connected(&b);
+	if (rc == 0)
+		rc = build_routes(&b);
+	if (rc == 0)
+		rc = build_neighbours(&b);
+	if (rc == 0)
+		rc = build_local(&b);
+	if (rc < 0) {
+		lsk_fwd_table_free(b.t);
+		return rc;
+	}
+	*out = b.t;
+	return 0;
+}

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stack: port settings and the configuration (addresses, routes,
+ * neighbours) as the control thread gives it, and the publication of the
+ * forwarding table built from it to the workers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "core/list.h"
+#include "core/fwd.h"
+#include "l2/l2.h"
+#include "udp/udp.h"
+#include "control/control.h"
+
+#define LSK_DEFAULT_MTU 1500
+
+#define LSK_OUT_RING_DEFAULT 8192
+
+static int
+stack_route_index_create(struct lsk_stack *s)
+{
+	struct rte_hash_parameters hp = { 0 };
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.20s_routes", s->name);
+	hp.name = name;
+	hp.entries = RTE_MAX(s->max_routes ? s->max_routes : 65536u, 64u);
+	hp.key_len = sizeof(uint64_t);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = s->socket_id;
+	s->route_index = rte_hash_create(&hp);
+	return s->route_index ? 0 : -ENOMEM;
+}
+
+static int
+stack_out_ring_create(struct lsk_stack *s, uint32_t size)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "%.20s_out", s->name);
+	/* any application thread sends; worker 0 alone drains */
+	s->out_ring = rte_ring_create(name, size ? size : LSK_OUT_RING_DEFAULT,
+				      s->socket_id,
+				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
+}
+
+static uint64_t
+route_key(uint32_t prefix, uint8_t depth)
+{
+	return (uint64_t)prefix << 8 | depth;
+}
+
+/*
+ * The configuration lists as a batch found them, so that a commit whose
+ * tables cannot be built puts them back. Services, GRO and route-cache
+ * settings take effect at once and are not part of it.
+ */
+struct lsk_rib_copy {
+	unsigned int n_ifaces, n_addrs, n_routes, n_neighs;
+	uint32_t n_filters;
+	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
+	struct lsk_route *routes;
+	struct lsk_neigh *neighs;
+	struct lsk_filter_rule *filters;
+};
+
+static void
+rib_copy_free(struct lsk_rib_copy *c)
+{
+	if (c == NULL)
+		return;
+	free(c->routes);
+	free(c->neighs);
+	free(c->filters);
+	free(c);
+}
+
+static void *
+dup_array(const void *a, size_t n, size_t elem)
+{
+	void *p = malloc(n ? n * elem : 1);
+
+	if (p != NULL && n != 0)
+		memcpy(p, a, n * elem);
+	return p;
+}
+
+static struct lsk_rib_copy *
+rib_copy(const struct lsk_stack *s)
+{
+	struct lsk_rib_copy *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->n_ifaces = s->n_ifaces;
+	c->n_addrs = s->n_addrs;
+	c->n_routes = s->n_routes;
+	c->n_neighs = s->n_neighs;
+	c->n_filters = s->n_filters;
+	memcpy(c->ports, s->ports, sizeof(c->ports));
+	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
+	c->routes = dup_array(s->routes, s->n_routes, sizeof(*s->routes));
+	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
+	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
+	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL) {
+		rib_copy_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Put the lists back as c has them: the arrays only grew since (their
+ * capacities never shrink), so the copies fit. */
+static void
+rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
+{
+	unsigned int i;
+
+	s->n_ifaces = c->n_ifaces;
+	s->n_addrs = c->n_addrs;
+	memcpy(s->ports, c->ports, sizeof(s->ports));
+	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
+	s->n_routes = c->n_routes;
+	if (c->n_routes != 0)
+		memcpy(s->routes, c->routes, c->n_routes * sizeof(*s->routes));
+	s->n_neighs = c->n_neighs;
+	if (c->n_neighs != 0)
+		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
+	s->n_filters = c->n_filters;
+	if (c->n_filters != 0)
+		memcpy(s->filters, c->filters,
+		       c->n_filters * sizeof(*s->filters));
+	rte_hash_reset(s->route_index);
+	for (i = 0; i < s->n_routes; i++) {
+		uint64_t key = route_key(s->routes[i].prefix,
+					 s->routes[i].depth);
+
+		rte_hash_add_key(s->route_index, &key);
+	}
+}
+
+int
+lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct lsk_stack *s;
+	size_t qsz;
+	unsigned int i;
+	int rc;
+
+	if (p == NULL || out == NULL || p->n_ports > LSK_MAX_PORTS ||
+	    (p->mode != LSK_MODE_LIST && p->mode != LSK_MODE_SINGLE))
+		return -EINVAL;
+	s = rte_zmalloc_socket("lsk_stack", sizeof(*s), RTE_CACHE_LINE_SIZE,
+			       p->socket_id);
+	if (s == NULL)
+		return -ENOMEM;
+	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
+	s->n_ports = p->n_ports;
+	s->n_ifaces = p->n_ports;
+	s->socket_id = p->socket_id;
+	s->mode = p->mode;
+	s->max_routes = p->max_routes;
+	for (i = 0; i < LSK_MAX_PORTS; i++) {
+		s->ports[i].parent = (uint16_t)i;
+		s->ports[i].mtu = LSK_DEFAULT_MTU;
+		/* locally administered, distinct per port until set */
+		s->ports[i].mac.addr_bytes[0] = 0x02;
+		s->ports[i].mac.addr_bytes[5] = (uint8_t)i;
+	}
+
+	qsz = rte_rcu_qsbr_get_memsize(LSK_MAX_WORKERS);
+	s->qsbr = rte_zmalloc_socket("lsk_qsbr", qsz, RTE_CACHE_LINE_SIZE,
+				     p->socket_id);
+	if (s->qsbr == NULL || rte_rcu_qsbr_init(s->qsbr, LSK_MAX_WORKERS)) {
+		lsk_stack_destroy(s);
+		return -ENOMEM;
+	}
+	rc = stack_route_index_create(s);
+	if (rc == 0)
+		rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
+	if (rc == 0)
+		rc = lsk_fwd_table_build(s, &s->fwd);
+	if (rc == 0)
+		rc = lsk_udp_table_build(s, &s->udp);
+	if (rc == 0)
+		rc = stack_out_ring_create(s, p->out_ring_size);
+	if (rc < 0) {
+		lsk_stack_destroy(s);
+		return rc;
+	}
+	s->send_pool = p->send_pool;
+	snprintf(name, sizeof(name), "%.20s_ind", s->name);
+	/* fragments point into the datagram they were cut from */
+	s->indirect_pool = rte_pktmbuf_pool_create(name, 8191, 64, 0, 0,
+						   p->socket_id);
+	if (s->indirect_pool == NULL) {
+		lsk_stack_destroy(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+void
+lsk_stack_destroy(struct lsk_stack *s)
+{
+	if (s == NULL)
+		return;
+	lsk_telemetry_forget(s);
+	lsk_services_free(s);
+	lsk_udp_close_all(s);
+	free(s->eps);
+	if (s->out_ring != NULL) {
+		void *m;
+
+		while (rte_ring_sc_dequeue(s->out_ring, &m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(s->out_ring);
+	}
+	lsk_fwd_table_free(s->fwd);
+	rib_copy_free(s->batch_rib);
+	rte_hash_free(s->route_index);
+	lsk_neigh_table_free(s->neigh);
+	lsk_filter_table_free(s->filter);
+	free(s->filters);
+	free(s->routes);
+	free(s->neighs);
+	rte_free(s->qsbr);
+	rte_mempool_free(s->indirect_pool);
+	rte_free(s);
+}
+
+void
+lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
+{
+	s->send_pool = pool;
+}
+
+static bool
+addr_has_broadcast(uint8_t depth)
+{
+	return depth < 31;
+}
+
+static uint32_t
+addr_broadcast(uint32_t addr, uint8_t depth)
+{
+	return addr | ~lsk_depth_mask(depth);
+}
+
+const struct lsk_ifaddr *
+lsk_stack_broadcast_of(const struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		if (addr_has_broadcast(a->depth) &&
+		    addr == addr_broadcast(a->addr, a->depth))
+			return a;
+	}
+	return NULL;
+}
+
+bool
+lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr)
+{
+	return addr == UINT32_MAX || lsk_stack_broadcast_of(s, addr) != NULL;
+}
+
+bool
+lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].addr == addr)
+			return true;
+	return false;
+}
+
+enum lsk_mode
+lsk_stack_mode(const struct lsk_stack *s)
+{
+	return s->mode;
+}
+
+/*
+ * A change is made in two steps so that a failure changes nothing: the
+ * new table is built from the changed configuration (this can fail, and
+ * then the caller puts the configuration back), then it replaces the old
+ * one (this cannot fail). The old table is freed only after the swap and
+ * a grace period, never to make room for the new one: a worker may be
+ * about to read it, and a build that fails then would leave none.
+ */
+static int
+stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
+{
+	*t = NULL;
+	if (s->in_batch)
+		return 0;
+	return lsk_fwd_table_build(s, t);
+}
+
+static void
+stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
+{
+	struct lsk_fwd_table *old = s->fwd;
+
+	if (t == NULL)
+		return;		/* in a batch: published at commit */
+	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
+	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+	lsk_fwd_table_free(old);
+}
+
+/* Build a new table and hand it to the workers; free the old one once no
+ * worker can still be reading it. */
+static int
+stack_publish(struct lsk_stack *s)
+{
+	struct lsk_fwd_table *t;
+	int rc = stack_build(s, &t);
+
+	if (rc == 0)
+		stack_swap(s, t);
+	return rc;
+}
+
+/* Linux's UDP_GRO_CNT_MAX: a train never holds more */
+#define LSK_GRO_SEGS_MAX 64
+
+int
+lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
+{
+	if (flows > LSK_BURST_MAX || segs > LSK_GRO_SEGS_MAX ||
+	    (flows != 0 && segs < 2))
+		return -EINVAL;
+	if (flows != 0 && lsk_train_next_offset < 0) {
+		int rc = lsk_train_register();
+
+		if (rc < 0)
+			return rc;
+	}
+	/* workers read these once per burst; a torn pair is harmless */
+	s->gro_segs = segs;
+	s->gro_flows = flows;
+	return 0;
+}
+
+void
+lsk_gro_set_merge(struct lsk_stack *s, bool merge)
+{
+	s->gro_merge = merge;
+}
+
+void
+lsk_config_begin(struct lsk_stack *s)
+{
+	/* without memory for the copy a failed commit keeps the batch's
+	 * lists (the tables in force stay as they are either way) */
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = rib_copy(s);
+	s->in_batch = true;
+}
+
+/* The static neighbours of the batch, now that their table is built. */
+static int
+stack_set_statics(struct lsk_stack *s)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		const struct lsk_ifaddr *a =
+			lsk_connected_lookup(s, s->neighs[i].addr);
+
+		if (a == NULL)
+			continue;
+		rc = lsk_neigh_set_static(s, s->neighs[i].addr, a->port,
+					  &s->neighs[i].mac);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+lsk_config_commit(struct lsk_stack *s)
+{
+	bool filter_new = false;
+	struct lsk_fwd_table *t;
+	int rc;
+
+	s->in_batch = false;
+	rc = stack_build(s, &t);
+	if (rc == 0) {
+		rc = lsk_filter_commit(s);
+		filter_new = rc == 0;
+	}
+	if (rc == 0)
+		rc = stack_set_statics(s);
+	if (rc == 0) {
+		stack_swap(s, t);
+	} else {
+		lsk_fwd_table_free(t);
+		if (s->batch_rib != NULL) {
+			rib_restore(s, s->batch_rib);
+			/* the batch's rules went out already: back to the
+			 * rules before it */
+			if (filter_new)
+				lsk_filter_commit(s);
+		}
+	}
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = NULL;
+	return rc;
+}
+
+int
+lsk_port_set(struct lsk_stack *s, uint16_t port,
+	     const struct rte_ether_addr *mac, uint16_t mtu)
+{
+	struct lsk_port_conf saved[LSK_MAX_IFACES];
+	unsigned int i;
+	int rc;
+
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (mtu != 0 && mtu < 68)
+		return -EINVAL;
+	if (mac != NULL &&
+	    (!rte_is_unicast_ether_addr(mac) || rte_is_zero_ether_addr(mac)))
+		return -EINVAL;
+	memcpy(saved, s->ports, sizeof(saved));
+	/* the port and its VLAN sub-interfaces */
+	for (i = 0; i < s->n_ifaces; i++) {
+		if (s->ports[i].parent != port)
+			continue;
+		if (mac != NULL)
+			s->ports[i].mac = *mac;
+		if (mtu != 0)
+			s->ports[i].mtu = mtu;
+	}
+	rc = stack_publish(s);
+	if (rc < 0)
+		memcpy(s->ports, saved, sizeof(saved));
+	return rc;
+}
+
+int
+lsk_port_get(const struct lsk_stack *s, uint16_t port,
+	     struct rte_ether_addr *mac, uint16_t *mtu)
+{
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (mac != NULL)
+		*mac = s->ports[port].mac;
+	if (mtu != NULL)
+		*mtu = s->ports[port].mtu;
+	return 0;
+}
+
+int
+lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
+		uint16_t port)
+{
+	unsigned int i;
+	uint8_t first = addr >> 24;
+	int rc;
+
+	if (port >= s->n_ifaces)
+		return -ENODEV;
+	if (depth == 0 || depth > 32 || first == 0 || first == 127 ||
+	    first >= 224)
+		return -EINVAL;
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].addr == addr)
+			return -EEXIST;
+	/* a broadcast is nobody's address: the FIB could not tell them
+	 * apart (and the broadcast wins) */
+	if (lsk_stack_broadcast_of(s, addr) != NULL ||
+	    (addr_has_broadcast(depth) &&
+	     lsk_stack_is_own(s, addr_broadcast(addr, depth))))
+		return -EINVAL;
+	if (s->n_addrs == LSK_MAX_ADDRS)
+		return -ENOSPC;
+	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
+		.addr = addr, .depth = depth, .port = port };
+	rc = stack_publish(s);
+	if (rc < 0)
+		s->n_addrs--;
+	return rc;
+}
+
+static int
+route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes; i++)
+		if (s->routes[i].prefix == prefix &&
+		    s->routes[i].depth == depth)
+			return (int)i;
+	return -1;
+}
+
+/* A million routes in one batch: looked up in a hash, not the list. */
+static bool
+route_exists(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	uint64_t key = route_key(prefix, depth);
+
+	return rte_hash_lookup(s->route_index, &key) >= 0;
+}
+
+/* The subnet of one of our addresses (Linux: that route exists). */
+static bool
+route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].depth == depth &&
+		    (s->addrs[i].addr & lsk_depth_mask(depth)) == prefix)
+			return true;
+	return false;
+}
+
+static int
+grow(void **arr, unsigned int *cap, unsigned int n, size_t elem)
+{
+	unsigned int ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	p = realloc(*arr, ncap * elem);
+	if (p == NULL)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int
+lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	      enum lsk_route_type type, uint32_t gateway)
+{
+	uint64_t key;
+	int rc;
+
+	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
+		return -EINVAL;
+	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
+		return -EINVAL;
+	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
+		return -ENETUNREACH;
+	/* as Linux: a gateway is another host ("can not be a local
+	 * address"), never a broadcast */
+	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
+				      lsk_stack_is_broadcast(s, gateway)))
+		return -EINVAL;
+	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
+								 depth))
+		return -EEXIST;
+	rc = grow((void **)&s->routes, &s->routes_cap, s->n_routes,
+		  sizeof(*s->routes));
+	if (rc < 0)
+		return rc;
+	key = route_key(prefix, depth);
+	if (rte_hash_add_key(s->route_index, &key) < 0)
+		return -ENOSPC;
+	s->routes[s->n_routes++] = (struct lsk_route){
+		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
+		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
+	rc = stack_publish(s);
+	if (rc < 0) {
+		s->n_routes--;
+		rte_hash_del_key(s->route_index, &key);
+	}
+	return rc;
+}
+
+int
+lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	uint64_t key = route_key(prefix, depth);
+	int i = route_find(s, prefix, depth);
+	struct lsk_fwd_table *t;
+	struct lsk_route gone;
+	int rc;
+
+	if (i < 0)
+		return -ENOENT;
+	gone = s->routes[i];
+	memmove(&s->routes[i], &s->routes[i + 1],
+		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
+	s->n_routes--;
+	rc = stack_build(s, &t);
+	if (rc < 0) {
+		/* back where it was: the array still has its room */
+		memmove(&s->routes[i + 1], &s->routes[i],
+			(s->n_routes - (unsigned int)i) * sizeof(*s->routes));
+		s->routes[i] = gone;
+		s->n_routes++;
+		return rc;
+	}
+	rte_hash_del_key(s->route_index, &key);
+	stack_swap(s, t);
+	return 0;
+}
+
+int
+lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
+	      const struct rte_ether_addr *mac)
+{
+	struct lsk_fwd_table *t;
+	struct lsk_neigh saved;
+	unsigned int i;
+	bool added;
+	int rc;
+
+	if (mac == NULL || !rte_is_unicast_ether_addr(mac) ||
+	    rte_is_zero_ether_addr(mac))
+		return -EINVAL;
+	if (lsk_connected_lookup(s, addr) == NULL)
+		return -ENETUNREACH;
+	if (lsk_stack_is_own(s, addr) || lsk_stack_is_broadcast(s, addr))
+		return -EINVAL;
+	for (i = 0; i < s->n_neighs && s->neighs[i].addr != addr; i++)
+		;
+	added = i == s->n_neighs;
+	if (added) {
+		rc = grow((void **)&s->neighs, &s->neighs_cap, s->n_neighs,
+			  sizeof(*s->neighs));
+		if (rc < 0)
+			return rc;
+		s->neighs[s->n_neighs++] = (struct lsk_neigh){ .addr = addr };
+	}
+	saved = s->neighs[i];
+	s->neighs[i].mac = *mac;
+	/* the neighbour table, which workers read as they go, is changed
+	 * only once the table that goes with it is built */
+	rc = stack_build(s, &t);
+	if (rc == 0 && !s->in_batch)	/* a batch's wait for its commit */
+		rc = lsk_neigh_set_static(s, addr,
+					  lsk_connected_lookup(s, addr)->port,
+					  mac);
+	if (rc < 0) {
+		lsk_fwd_table_free(t);
+		if (added)
+			s->n_neighs--;
+		else
+			s->neighs[i] = saved;
+		return rc;
+	}
+	stack_swap(s, t);
+	return 0;
+}

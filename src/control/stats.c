@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Counters: each worker keeps its own (no atomics on the fast path); a read
+ * sums them. The JSON writer uses the Linux MIB names (README.md "What
+ * happens to a packet").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/worker.h"
+#include "control/control.h"
+
+static const char *const stage_names[LSK_STAGE_COUNT] = {
+	[LSK_STAGE_ETH_INPUT] = "eth_input",
+	[LSK_STAGE_ARP_INPUT] = "arp_input",
+	[LSK_STAGE_UDP4_GRO] = "udp4_gro",
+	[LSK_STAGE_IP4_INPUT] = "ip4_input",
+	[LSK_STAGE_IP4_FILTER] = "ip4_filter",
+	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
+	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
+	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
+	[LSK_STAGE_UDP4_INPUT] = "udp4_input",
+	[LSK_STAGE_ICMP4_INPUT] = "icmp4_input",
+	[LSK_STAGE_IP4_OUTPUT] = "ip4_output",
+	[LSK_STAGE_TX] = "tx",
+};
+
+const char *
+lsk_stage_name(enum lsk_stage_id id)
+{
+	return (unsigned int)id < LSK_STAGE_COUNT ? stage_names[id] : "?";
+}
+
+/* Every member of struct lsk_stats is a uint64_t counter. */
+static void
+stats_add(struct lsk_stats *sum, const struct lsk_stats *one)
+{
+	uint64_t *d = (uint64_t *)sum;
+	const uint64_t *s = (const uint64_t *)one;
+	size_t i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
+
+/* A worker's counters, stage cycles scaled from its timed runs. */
+void
+lsk_worker_stats_read(const struct lsk_worker *w, struct lsk_stats *out)
+{
+	unsigned int i;
+
+	memcpy(out, &w->stats, sizeof(*out));
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		struct lsk_stage_stats *s = &out->stages[i];
+		uint64_t timed = w->stage_timed[i];
+
+		if (timed != 0 && timed != s->packets)
+			s->cycles = (uint64_t)((double)s->cycles *
+					       s->packets / timed);
+	}
+}
+
+int
+lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
+{
+	unsigned int i;
+
+	if (s == NULL || out == NULL)
+		return -EINVAL;
+	memcpy(out, &s->ctl_stats, sizeof(*out));
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		const struct lsk_worker *w =
+			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);
+		struct lsk_stats one;
+
+		if (w == NULL)
+			continue;
+		lsk_worker_stats_read(w, &one);
+		stats_add(out, &one);
+	}
+	return 0;
+}
+
+/* Every MIB counter, by section, in the order they are written. */
+#define COUNTER(sec, type, field) \
+	{ #sec, #field, offsetof(struct lsk_stats, sec) + \
+			offsetof(struct type, field) }
+
+static const struct lsk_counter_desc counters[] = {
+	COUNTER(ip, lsk_ip_stats, InReceives),
+	COUNTER(ip, lsk_ip_stats, InHdrErrors),
+	COUNTER(ip, lsk_ip_stats, InTruncatedPkts),
+	COUNTER(ip, lsk_ip_stats, InCsumErrors),
+	COUNTER(ip, lsk_ip_stats, InAddrErrors),
+	COUNTER(ip, lsk_ip_stats, InNoRoutes),
+	COUNTER(ip, lsk_ip_stats, InDiscards),
+	COUNTER(ip, lsk_ip_stats, InUnknownProtos),
+	COUNTER(ip, lsk_ip_stats, ForwDatagrams),
+	COUNTER(ip, lsk_ip_stats, OutDiscards),
+	COUNTER(ip, lsk_ip_stats, InDelivers),
+	COUNTER(ip, lsk_ip_stats, OutNoRoutes),
+	COUNTER(ip, lsk_ip_stats, FragFails),
+	COUNTER(ip, lsk_ip_stats, FragOKs),
+	COUNTER(ip, lsk_ip_stats, FragCreates),
+	COUNTER(ip, lsk_ip_stats, ReasmReqds),
+	COUNTER(ip, lsk_ip_stats, ReasmOKs),
+	COUNTER(ip, lsk_ip_stats, ReasmFails),
+	COUNTER(udp, lsk_udp_stats, InDatagrams),
+	COUNTER(udp, lsk_udp_stats, NoPorts),
+	COUNTER(udp, lsk_udp_stats, InErrors),
+	COUNTER(udp, lsk_udp_stats, InCsumErrors),
+	COUNTER(udp, lsk_udp_stats, RcvbufErrors),
+	COUNTER(udp, lsk_udp_stats, OutDatagrams),
+	COUNTER(udp, lsk_udp_stats, IgnoredMulti),
+	COUNTER(icmp, lsk_icmp_stats, InMsgs),
+	COUNTER(icmp, lsk_icmp_stats, InErrors),
+	COUNTER(icmp, lsk_icmp_stats, InCsumErrors),
+	COUNTER(icmp, lsk_icmp_stats, InEchos),
+	COUNTER(icmp, lsk_icmp_stats, InEchoReps),
+	COUNTER(icmp, lsk_icmp_stats, InDestUnreachs),
+	COUNTER(icmp, lsk_icmp_stats, InTimeExcds),
+	COUNTER(icmp, lsk_icmp_stats, OutMsgs),
+	COUNTER(icmp, lsk_icmp_stats, OutErrors),
+	COUNTER(icmp, lsk_icmp_stats, OutEchoReps),
+	COUNTER(icmp, lsk_icmp_stats, OutDestUnreachs),
+	COUNTER(icmp, lsk_icmp_stats, OutTimeExcds),
+	COUNTER(icmp, lsk_icmp_stats, OutRateLimited),
+	COUNTER(eth, lsk_eth_stats, InFrames),
+	COUNTER(eth, lsk_eth_stats, NotForUs),
+	COUNTER(eth, lsk_eth_stats, UnknownType),
+	COUNTER(eth, lsk_eth_stats, UnknownVlan),
+	COUNTER(eth, lsk_eth_stats, Runts),
+	COUNTER(arp, lsk_arp_stats, InRequests),
+	COUNTER(arp, lsk_arp_stats, InReplies),
+	COUNTER(arp, lsk_arp_stats, InErrors),
+	COUNTER(arp, lsk_arp_stats, OutRequests),
+	COUNTER(arp, lsk_arp_stats, OutReplies),
+	COUNTER(arp, lsk_arp_stats, Updates),
+	COUNTER(arp, lsk_arp_stats, ResFailed),
+	COUNTER(arp, lsk_arp_stats, UnresolvedDiscards),
+	COUNTER(arp, lsk_arp_stats, TableFulls),
+	COUNTER(arp, lsk_arp_stats, Evictions),
+	COUNTER(arp, lsk_arp_stats, OutDiscards),
+	COUNTER(gro, lsk_gro_stats, Trains),
+	COUNTER(gro, lsk_gro_stats, Merged),
+	COUNTER(route_cache, lsk_route_cache_stats, Hits),
+	COUNTER(route_cache, lsk_route_cache_stats, Misses),
+	COUNTER(route_cache, lsk_route_cache_stats, Evictions),
+	COUNTER(route_cache, lsk_route_cache_stats, Bypassed),
+	COUNTER(filter, lsk_filter_stats, Dropped),
+	COUNTER(gso, lsk_gso_stats, Segments),
+};
+
+const struct lsk_counter_desc *
+lsk_counters(unsigned int *n)
+{
+	*n = RTE_DIM(counters);
+	return counters;
+}
+
+uint64_t
+lsk_counter_value(const struct lsk_stats *st, const struct lsk_counter_desc *c)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)st + c->offset, sizeof(v));
+	return v;
+}
+
+#define JSON_FIELD(f, st, name, sep) \
+	fprintf(f, "\"%s\": %" PRIu64 "%s", #name, (st)->name, sep)
+
+int
+lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
+		     long long mbufs_in_use, const char *extra, FILE *f)
+{
+	unsigned int i;
+
+	/* the MIB sections: {"ip": {...},\n "udp": {...}, ... */
+	for (i = 0; i < RTE_DIM(counters); i++) {
+		const struct lsk_counter_desc *c = &counters[i];
+		bool first = i == 0 ||
+			     strcmp(counters[i - 1].section, c->section) != 0;
+
+		if (first)
+			fprintf(f, "%s\"%s\": {", i ? "},\n " : "{",
+				c->section);
+		fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", c->name,
+			lsk_counter_value(st, c));
+	}
+	fprintf(f, "},\n");
+	fprintf(f, " \"ports\": [");
+	for (i = 0; i < n_ports && i < LSK_MAX_PORTS; i++) {
+		const struct lsk_port_stats *p = &st->ports[i];
+
+		fprintf(f, "%s{\"id\": %u, ", i ? ", " : "", i);
+		JSON_FIELD(f, p, rx, ", ");
+		JSON_FIELD(f, p, tx, ", ");
+		JSON_FIELD(f, p, rx_dropped, ", ");
+		JSON_FIELD(f, p, tx_dropped, "}");
+	}
+	fprintf(f, "],\n \"stages\": [");
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		const struct lsk_stage_stats *sg = &st->stages[i];
+
+		fprintf(f, "%s{\"name\": \"%s\", ", i ? ", " : "",
+			stage_names[i]);
+		JSON_FIELD(f, sg, calls, ", ");
+		JSON_FIELD(f, sg, packets, ", ");
+		JSON_FIELD(f, sg, cycles, "}");
+	}
+	fprintf(f, "]");
+	if (extra != NULL)
+		fprintf(f, ",\n %s", extra);
+	if (mbufs_in_use >= 0)
+		fprintf(f, ",\n \"mbufs_in_use\": %lld", mbufs_in_use);
+	fprintf(f, "}\n");
+	return ferror(f) ? -EIO : 0;
+}

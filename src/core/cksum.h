@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Checksums and header arithmetic on the fast path, and the helpers that
+ * read or cut an mbuf whatever its segments.
+ */
+#ifndef LSK_CORE_CKSUM_H
+#define LSK_CORE_CKSUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+/*
+ * TTL-1 and the RFC 1624 update of the checksum, equal bit for bit to a
+ * full recompute (0xFEFF at TTL 195 becomes 0x0000, never 0xFFFF).
+ */
+static inline void
+lsk_ip4_decrease_ttl(struct rte_ipv4_hdr *ip)
+{
+	uint32_t check = ip->hdr_checksum;
+
+	check += RTE_BE16(0x0100);
+	ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
+	ip->time_to_live--;
+}
+
+/* The IP header follows a 14-byte Ethernet header: 2-byte aligned only. */
+typedef uint32_t __attribute__((aligned(2), may_alias)) lsk_u32_a2;
+
+/* One's complement sum of the 20-byte base header; 0xffff when valid. */
+static inline uint16_t
+lsk_ip4_hdr_sum20(const void *hdr)
+{
+	const lsk_u32_a2 *w = hdr;
+	uint64_t sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* Both UDP ports as one word, as on the wire. */
+static inline uint32_t
+lsk_udp_ports(const void *udp)
+{
+	return *(const lsk_u32_a2 *)udp;
+}
+
+/* The UDP checksum over the pseudo-header and ulen bytes is valid. */
+static inline bool
+lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
+		    uint16_t ulen)
+{
+	uint32_t sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen);
+	sum = __rte_raw_cksum(udp, ulen, sum);
+	return __rte_raw_cksum_reduce(sum) == 0xffff;
+}
+
+/* Cut m to frame_len bytes, segments and all. */
+void lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len);
+/* The folded one's complement sum of len bytes of m from off, in any
+ * segments; -1 when m holds fewer. */
+int lsk_mbuf_cksum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		   uint16_t *cksum);
+
+#endif /* LSK_CORE_CKSUM_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The forwarding table as the workers read it (next hops, our addresses)
+ * and the address tests every layer makes on it.
+ */
+#ifndef LSK_CORE_FWD_H
+#define LSK_CORE_FWD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_ether.h>
+
+#include "listack/listack.h"
+
+struct rte_fib;
+
+#define LSK_MAX_ADDRS 64
+
+/* Next hops, the values stored in the FIB. */
+enum lsk_nh_type {
+	LSK_NH_NONE = 0,	/* no route */
+	LSK_NH_LOCAL,		/* one of our addresses */
+	LSK_NH_LOCAL_BCAST,	/* a subnet broadcast or 255.255.255.255 */
+	LSK_NH_BLACKHOLE,
+	LSK_NH_FORWARD,		/* out a port to a gateway or a host */
+};
+
+struct lsk_nexthop {
+	uint8_t type;		/* enum lsk_nh_type */
+	uint8_t resolved;	/* dst_mac is known */
+	uint16_t port;
+	uint16_t mtu;		/* IP MTU of the port */
+	uint16_t pad;
+	uint32_t gateway;	/* host order; the host itself for connected */
+	/* the Ethernet header the forwarded frame gets: dst, src */
+	struct rte_ether_addr dst_mac;
+	struct rte_ether_addr src_mac;
+};
+
+/* Index 0 of every nexthop table means "no route". */
+#define LSK_NH_IDX_NONE 0
+
+/*
+ * The forwarding table as the workers see it: replaced whole on every
+ * change and reclaimed after an RCU grace period.
+ */
+struct lsk_fwd_table {
+	struct rte_fib *fib;
+	uint32_t generation;	/* new for every table built */
+	uint32_t n_nexthops;
+	struct lsk_nexthop *nexthops;
+	/* each port's first address: the source of what we send out of it */
+	uint32_t port_addr[LSK_MAX_IFACES];
+	/* our addresses only */
+	uint32_t n_own;
+	uint32_t own_addrs[LSK_MAX_ADDRS];
+	/* our addresses and subnet broadcasts, for the martian source test:
+	 * a one-word Bloom filter first, the list only when it says maybe */
+	uint64_t local_bloom;
+	uint32_t n_local;
+	uint32_t local_addrs[]; /* host order */
+};
+
+static inline uint64_t
+lsk_local_bloom_bit(uint32_t addr)
+{
+	return UINT64_C(1) << ((addr * 0x9e3779b1u) >> 26);
+}
+
+/* Implemented with the table build (control/fwd_table.c). */
+bool lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr);
+
+/* One of our addresses or subnet broadcasts. */
+static inline bool
+lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	if (likely(!(t->local_bloom & lsk_local_bloom_bit(addr))))
+		return false;
+	return lsk_addr_is_local_slow(t, addr);
+}
+bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
+
+static inline uint32_t
+lsk_depth_mask(uint8_t depth)
+{
+	return depth == 0 ? 0 : ~UINT32_C(0) << (32 - depth);
+}
+
+#endif /* LSK_CORE_FWD_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Stage accounting: the calls, packets and sampled cycles of every stage.
+ */
+#ifndef LSK_CORE_STAGE_H
+#define LSK_CORE_STAGE_H
+
+#include <stdint.h>
+
+#include <rte_cycles.h>
+
+#include "core/worker.h"
+
+/*
+ * Stage counters: calls and packets of every run, cycles of one run in
+ * LSK_STAGE_SAMPLE (and of the first), scaled up when read. Reading the
+ * TSC twice per stage per packet would cost single mode more than its
+ * stages do and make every list/single ratio flatter than it is.
+ */
+#define LSK_STAGE_SAMPLE 16
+
+static inline uint64_t
+lsk_stage_begin(const struct lsk_worker *w, enum lsk_stage_id id)
+{
+	if (w->stats.stages[id].calls % LSK_STAGE_SAMPLE != 0)
+		return 0;
+	return rte_rdtsc();
+}
+
+static inline void
+lsk_stage_end(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
+	      uint64_t start)
+{
+	struct lsk_stage_stats *s = &w->stats.stages[id];
+
+	s->calls++;
+	s->packets += n;
+	if (start != 0) {
+		s->cycles += rte_rdtsc() - start;
+		w->stage_timed[id] += n;
+	}
+}
+
+/* Work of a stage done ahead of its call in the same burst: its cycles
+ * count with the call that follows (sampled alike), no call of its own. */
+static inline void
+lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
+{
+	if (start != 0)
+		w->stats.stages[id].cycles += rte_rdtsc() - start;
+}
+
+/*
+ * The stages, in pipeline order (core/worker.c runs them), are declared
+ * in their layers' headers: l2/l2.h, udp/gro.h, ip4/ip4.h, udp/udp.h.
+ * Each consumes its input list whole.
+ */
+
+#endif /* LSK_CORE_STAGE_H */

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A worker runs the pipeline for the bursts its lcore receives. In list
+ * mode a burst goes through every stage together; in single mode each
+ * packet goes through the same stages alone (the baseline).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "core/worker.h"
+#include "core/stage.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/gro.h"
+#include "udp/udp.h"
+#include "control/control.h"
+
+static uint16_t
+worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
+		 struct rte_mbuf **pkts, uint16_t n)
+{
+	(void)arg;
+	return rte_eth_tx_burst(port, queue, pkts, n);
+}
+
+int
+lsk_worker_create(struct lsk_stack *s, unsigned int id,
+		  struct lsk_worker **out)
+{
+	struct lsk_worker *w;
+	unsigned int p;
+
+	if (id >= LSK_MAX_WORKERS || s->workers[id] != NULL)
+		return -EINVAL;
+	w = rte_zmalloc_socket("lsk_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
+			       s->socket_id);
+	if (w == NULL)
+		return -ENOMEM;
+	w->stack = s;
+	w->id = id;
+	w->tx_fn = worker_tx_ethdev;
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		w->tx[p].queue = (uint16_t)id;
+	if (lsk_frag_worker_init(w) < 0) {
+		rte_free(w);
+		return -ENOMEM;
+	}
+	/* online (waited for by table updates) from its first poll on */
+	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
+		lsk_frag_worker_fini(w);
+		rte_free(w);
+		return -EINVAL;
+	}
+	s->workers[id] = w;
+	*out = w;
+	return 0;
+}
+
+void
+lsk_worker_destroy(struct lsk_worker *w)
+{
+	unsigned int p;
+
+	if (w == NULL)
+		return;
+	for (p = 0; p < LSK_MAX_PORTS; p++)
+		if (w->tx[p].n)
+			lsk_tx_flush_port(w, (uint16_t)p);
+	lsk_route_cache_free(w->rcache);
+	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
+	w->icmp_out.n = 0;
+	lsk_frag_worker_fini(w);
+	lsk_worker_offline(w);
+	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
+	w->stack->workers[w->id] = NULL;
+	rte_free(w);
+}
+
+void
+lsk_worker_offline(struct lsk_worker *w)
+{
+	if (w->online) {
+		rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
+		w->online = false;
+	}
+}
+
+static inline void
+worker_online(struct lsk_worker *w)
+{
+	if (unlikely(!w->online)) {
+		rte_rcu_qsbr_thread_online(w->stack->qsbr, w->id);
+		w->online = true;
+	}
+}
+
+void
+lsk_worker_set_txq(struct lsk_worker *w, uint16_t port, uint16_t queue)
+{
+	if (port < LSK_MAX_PORTS)
+		w->tx[port].queue = queue;
+}
+
+void
+lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
+{
+	w->tx_fn = fn ? fn : worker_tx_ethdev;
+	w->tx_arg = fn ? arg : NULL;
+}
+
+void
+lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+	struct lsk_port_stats *ps = &w->stats.ports[port];
+	uint16_t sent;
+
+	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
+	ps->tx += sent;
+	if (unlikely(sent < b->n)) {
+		ps->tx_dropped += b->n - sent;
+		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	}
+	b->n = 0;
+}
+
+static void worker_run_ip4(struct lsk_worker *w);
+
+/* bursts between two tries of lsk_gro_rx_runs while it finds no run;
+ * prime, so the tries do not always fall on the bursts whose stages are
+ * timed (one in LSK_STAGE_SAMPLE) */
+#define GRO_RX_PROBE 61
+
+/* The stages in order, for one list of any length. */
+static void
+worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		  const uint8_t *members)
+{
+	uint16_t done = 0, used;
+	uint64_t t;
+
+	/* ARP after IPv4 starts a new round, as protocol changes split
+	 * Linux's lists: rarely more than one round */
+	while (done < n) {
+		t = lsk_stage_begin(w, LSK_STAGE_ETH_INPUT);
+		used = lsk_eth_input(w, pkts + done, n - done,
+				     members != NULL ? members + done : NULL,
+				     &w->ip4, &w->arp);
+		lsk_stage_end(w, LSK_STAGE_ETH_INPUT, used, t);
+		done += used;
+		if (unlikely(w->arp.n != 0)) {
+			uint16_t k = (uint16_t)w->arp.n;
+
+			t = lsk_stage_begin(w, LSK_STAGE_ARP_INPUT);
+			lsk_arp_input(w, &w->arp);
+			lsk_stage_end(w, LSK_STAGE_ARP_INPUT, k, t);
+		}
+		if (w->ip4.n != 0)
+			worker_run_ip4(w);
+	}
+}
+
+/* From the IPv4 list on. */
+static void
+worker_run_ip4(struct lsk_worker *w)
+{
+	uint64_t t;
+	uint16_t n;
+
+	if (w->stack->gro_flows != 0) {
+		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+		lsk_udp4_gro(w, &w->ip4);
+		lsk_stage_end(w, LSK_STAGE_UDP4_GRO, n, t);
+	}
+
+	n = (uint16_t)w->ip4.n;
+	t = lsk_stage_begin(w, LSK_STAGE_IP4_INPUT);
+	lsk_ip4_input(w, &w->ip4);
+	lsk_stage_end(w, LSK_STAGE_IP4_INPUT, n, t);
+	if (unlikely(w->ip4.n == 0))
+		return;
+
+	if (w->filter != NULL) {
+		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_FILTER);
+		lsk_ip4_filter(w, &w->ip4);
+		lsk_stage_end(w, LSK_STAGE_IP4_FILTER, n, t);
+		if (unlikely(w->ip4.n == 0))
+			return;
+	}
+
+	n = (uint16_t)w->ip4.n;
+	t = lsk_stage_begin(w, LSK_STAGE_IP4_ROUTE);
+	lsk_ip4_route(w, &w->ip4, &w->local);
+	lsk_stage_end(w, LSK_STAGE_IP4_ROUTE, n, t);
+
+	if (w->local.n) {
+		n = (uint16_t)w->local.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_LOCAL);
+		lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4);
+		lsk_stage_end(w, LSK_STAGE_IP4_LOCAL, n, t);
+		if (w->udp4.n) {
+			n = (uint16_t)w->udp4.n;
+			t = lsk_stage_begin(w, LSK_STAGE_UDP4_INPUT);
+			lsk_udp4_input(w, &w->udp4);
+			lsk_stage_end(w, LSK_STAGE_UDP4_INPUT, n, t);
+		}
+		if (w->icmp4.n) {
+			n = (uint16_t)w->icmp4.n;
+			t = lsk_stage_begin(w, LSK_STAGE_ICMP4_INPUT);
+			lsk_icmp4_input(w, &w->icmp4);
+			lsk_stage_end(w, LSK_STAGE_ICMP4_INPUT, n, t);
+		}
+	}
+	if (w->ip4.n) {
+		n = (uint16_t)w->ip4.n;
+		t = lsk_stage_begin(w, LSK_STAGE_IP4_FORWARD);
+		lsk_ip4_forward(w, &w->ip4);
+		lsk_stage_end(w, LSK_STAGE_IP4_FORWARD, n, t);
+	}
+}
+
+void
+lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i;
+
+	if (unlikely(n > LSK_BURST_MAX)) {
+		lsk_worker_input(w, pkts, LSK_BURST_MAX);
+		lsk_worker_input(w, pkts + LSK_BURST_MAX, n - LSK_BURST_MAX);
+		return;
+	}
+	worker_online(w);
+	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
+	w->filter = __atomic_load_n(&w->stack->filter, __ATOMIC_ACQUIRE);
+	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
+		lsk_route_cache_sync(w);
+	w->ip4.n = 0;
+	w->arp.n = 0;
+	w->local.n = 0;
+	w->udp4.n = 0;
+	w->icmp4.n = 0;
+	if (w->stack->mode == LSK_MODE_LIST) {
+		const uint8_t *members = NULL;
+
+		/*
+		 * Runs of a flow become trains before eth_input, which then
+		 * sees each once (`gro merge` copies payloads: not here).
+		 * udp4_gro makes the same trains without this pass, so while
+		 * it finds no run (flows interleaved, or many flows) it is
+		 * tried on one burst in GRO_RX_PROBE only.
+		 */
+		if (w->stack->gro_flows != 0 && !w->stack->gro_merge &&
+		    (!w->gro.no_runs ||
+		     ++w->gro.rx_probe % GRO_RX_PROBE == 0)) {
+			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
+
+			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
+			w->gro.no_runs = heads == n;
+			n = heads;
+			pkts = w->rx_heads;
+			members = w->rx_members;
+		}
+		worker_run_stages(w, pkts, n, members);
+		if (unlikely(w->icmp_out.n))
+			lsk_icmp4_output(w);
+		lsk_frag_free_death_row(w);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		worker_run_stages(w, &pkts[i], 1, NULL);
+		if (unlikely(w->icmp_out.n))
+			lsk_icmp4_output(w);
+		w->ip4.n = 0;
+		w->arp.n = 0;
+		w->local.n = 0;
+		w->udp4.n = 0;
+		w->icmp4.n = 0;
+	}
+	lsk_frag_free_death_row(w);
+}
+
+void
+lsk_worker_flush(struct lsk_worker *w)
+{
+	uint32_t sent = 0;
+	unsigned int p;
+	uint64_t t;
+
+	worker_online(w);
+	if (w->id == 0) {
+		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
+		w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
+		lsk_neigh_timer(w);
+		if (rte_ring_count(w->stack->out_ring) != 0) {
+			uint64_t out = w->stats.udp.OutDatagrams;
+
+			t = lsk_stage_begin(w, LSK_STAGE_IP4_OUTPUT);
+			lsk_ip4_output(w);
+			lsk_stage_end(w, LSK_STAGE_IP4_OUTPUT,
+				(uint32_t)(w->stats.udp.OutDatagrams - out), t);
+		}
+	}
+	/* last: what the sends above answered (a port unreachable to
+	 * ourselves) goes out in this flush too */
+	if (unlikely(w->icmp_out.n))
+		lsk_icmp4_output(w);
+	t = lsk_stage_begin(w, LSK_STAGE_TX);
+	for (p = 0; p < w->stack->n_ports; p++) {
+		if (w->tx[p].n) {
+			sent += w->tx[p].n;
+			lsk_tx_flush_port(w, (uint16_t)p);
+		}
+	}
+	if (sent)
+		lsk_stage_end(w, LSK_STAGE_TX, sent, t);
+	rte_rcu_qsbr_quiescent(w->stack->qsbr, w->id);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv4: the stages from ip4_input to ip4_forward, ICMP, fragments and the
+ * per-worker route cache; the classifier ip4_filter reads.
+ */
+#ifndef LSK_IP4_H
+#define LSK_IP4_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+struct lsk_worker;
+struct lsk_list;
+struct lsk_nexthop;
+struct rte_acl_ctx;
+
+/* What rte_acl looks at, as on the wire. */
+struct lsk_filter_key {
+	uint8_t proto;
+	uint8_t pad[3];
+	uint32_t src;
+	uint32_t dst;
+	union {
+		uint32_t ports;
+		struct {
+			uint16_t sport, dport;
+		};
+	};
+};
+
+struct lsk_filter_table {
+	struct rte_acl_ctx *ctx;
+	uint32_t n_rules;
+	bool drop[];		/* per rule */
+};
+
+void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
+void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
+/* ip4_route leaves the packets to forward in l, locals go to local */
+void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
+		   struct lsk_list *local);
+/* ip4_local hands UDP on in udp, ICMP in icmp, answers the rest */
+void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l,
+		   struct lsk_list *udp, struct lsk_list *icmp);
+void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
+/* Queue an ICMP error about m (which stays the caller's) on icmp_out. */
+void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
+		     uint32_t meta, uint8_t type, uint8_t code, uint16_t mtu);
+/* The same for every datagram of a list entry (a train's members too). */
+void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
+			   uint32_t meta, uint8_t type, uint8_t code,
+			   uint16_t mtu);
+/* Count an ICMP message by type once it is on its way. */
+void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
+/* Route and send what icmp_out holds. */
+void lsk_icmp4_output(struct lsk_worker *w);
+/* Route and send what applications queued on the stack's output ring. */
+void lsk_ip4_output(struct lsk_worker *w);
+void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
+
+/* Fragments (ip4_frag.c). */
+int lsk_frag_worker_init(struct lsk_worker *w);
+void lsk_frag_worker_fini(struct lsk_worker *w);
+void lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
+		      const struct lsk_nexthop *nh, uint32_t to);
+struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m);
+void lsk_frag_free_death_row(struct lsk_worker *w);
+/* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
+int lsk_frag_drop_incomplete(struct lsk_worker *w);
+
+/* The per-worker route cache (route_cache.c). */
+struct lsk_route_cache;
+void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
+			    uint64_t *nh, uint32_t n);
+void lsk_route_cache_sync(struct lsk_worker *w);
+void lsk_route_cache_free(struct lsk_route_cache *c);
+
+/* ICMP destination unreachable (host) about m, which it takes. */
+void lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m);
+
+#endif /* LSK_IP4_H */

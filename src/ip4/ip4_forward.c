@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_forward: Linux's ip_forward for the packets ip4_route sent on: no
+ * forwarding of L2 broadcasts, TTL, MTU, then TTL-1 with the incremental
+ * checksum and the next hop's Ethernet header, and on to the TX buffer.
+ *
+ * A train is decided once, by its head (its members share every field
+ * looked at here and are no longer than the head), and unchained by gso
+ * on its way to TX; but when the head is over the MTU, a shorter last
+ * datagram may fit, so each is decided alone.
+ *
+ * TTL running out is answered with ICMP time exceeded, DF and too big with
+ * fragmentation needed (the egress MTU), a next hop with no MAC yet goes
+ * to ARP (neigh_table.c).
+ *
+ * Too big with DF clear: fragmented (ip4_frag.c).
+ */
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+
+enum fwd_verdict {
+	FWD_SEND,
+	FWD_DROP_L2_BCAST,	/* InAddrErrors (RFC 1812 5.3.4) */
+	FWD_DROP_TTL,		/* InHdrErrors, as Linux counts it */
+	FWD_DROP_MTU,		/* FragFails: DF set and too big */
+	FWD_FRAGMENT,		/* too big, DF clear: fragments */
+	FWD_RESOLVE,		/* no MAC yet: to ARP */
+};
+
+static inline enum fwd_verdict
+fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
+	  const struct rte_ipv4_hdr *ip, uint32_t meta)
+{
+	/* a merged train leaves as datagrams of its segment size */
+	uint32_t len = likely(!(meta & LSK_META_MERGED)) ?
+		       rte_be_to_cpu_16(ip->total_length) : 28u + m->tso_segsz;
+
+	if (unlikely(meta & LSK_META_L2_BCAST))
+		return FWD_DROP_L2_BCAST;
+	if (unlikely(ip->time_to_live <= 1))
+		return FWD_DROP_TTL;
+	if (unlikely(len > nh->mtu))
+		return ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG) ?
+		       FWD_DROP_MTU : FWD_FRAGMENT;
+	if (unlikely(!nh->resolved))
+		return FWD_RESOLVE;
+	return FWD_SEND;
+}
+
+/* A train shares its head's verdict: count every datagram. */
+/* mtu: the egress MTU, for fragmentation needed */
+static void
+fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum fwd_verdict v, uint16_t mtu)
+{
+	struct lsk_ip_stats *st = &w->stats.ip;
+	uint32_t n = lsk_meta_count(meta);
+
+	switch (v) {
+	case FWD_DROP_L2_BCAST:
+		st->InAddrErrors += n;
+		break;
+	case FWD_DROP_TTL:
+		st->InHdrErrors += n;
+		lsk_icmp4_error_entry(w, m, meta, 11, 0, 0);
+		break;
+	case FWD_DROP_MTU:
+		st->FragFails += n;
+		lsk_icmp4_error_entry(w, m, meta, 3, 4, mtu);
+		break;
+	default:
+		break;
+	}
+	lsk_entry_free(m, meta);
+}
+
+/*
+ * A train over the egress MTU: its datagrams but the last are the head's
+ * length, the last may be shorter and fit (then it is sent whole, neither
+ * dropped nor fragmented). Each goes its own way, as per-packet
+ * forwarding sends it.
+ */
+static void
+fwd_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
+{
+	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
+	struct rte_mbuf *dgrams[64], *next;
+	struct lsk_list one;
+	unsigned int k, n = 0;
+
+	if (meta & LSK_META_MERGED) {
+		n = lsk_gso_resegment(w, m, meta, dgrams);
+	} else {
+		for (; m != NULL; m = next) {
+			next = *lsk_train_next(m);
+			*lsk_train_next(m) = NULL;
+			dgrams[n++] = m;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		one.n = 0;
+		lsk_list_push(&one, dgrams[k], alone);
+		lsk_ip4_forward(w, &one);
+	}
+}
+
+/* Forwarded, but the next hop's MAC is ARP's to find (or confirm). */
+static void
+fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
+	    struct rte_mbuf *m, uint32_t meta)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint32_t to = nh->gateway ? nh->gateway
+				  : rte_be_to_cpu_32(ip->dst_addr);
+
+	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
+	lsk_ip4_decrease_ttl(ip);
+	eh->src_addr = nh->src_mac;
+	if (likely(!(meta & LSK_META_COUNT_MASK))) {
+		lsk_neigh_resolve(w, to, nh->port, m);
+	} else if (meta & LSK_META_MERGED) {
+		struct rte_mbuf *segs[64];
+		unsigned int k, n = lsk_gso_resegment(w, m, meta, segs);
+
+		for (k = 0; k < n; k++)
+			lsk_neigh_resolve(w, to, nh->port, segs[k]);
+	} else {
+		lsk_gso_resolve(w, m, to, nh->port);
+	}
+}
+
+/* Too big for the egress MTU with DF clear: forwarded as fragments (a
+ * datagram alone: fwd_train_alone splits trains first). */
+static void
+fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
+	     struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint32_t to = nh->gateway ? nh->gateway
+				  : rte_be_to_cpu_32(ip->dst_addr);
+
+	w->stats.ip.ForwDatagrams++;
+	lsk_ip4_decrease_ttl(ip);
+	lsk_ip4_fragment(w, m, nh, to);
+}
+
+void
+lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
+{
+	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	uint64_t forwarded = 0;	/* in a register, not chained in memory */
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		const struct lsk_nexthop *nh =
+			&nexthops[l->meta[i] & LSK_META_NH_MASK];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+		enum fwd_verdict v = fwd_check(nh, m, ip, l->meta[i]);
+
+		if (unlikely(v == FWD_RESOLVE)) {
+			fwd_resolve(w, nh, m, l->meta[i]);
+			continue;
+		}
+		if (unlikely((v == FWD_FRAGMENT || v == FWD_DROP_MTU) &&
+			     (l->meta[i] & LSK_META_COUNT_MASK))) {
+			fwd_train_alone(w, m, l->meta[i]);
+			continue;
+		}
+		if (unlikely(v == FWD_FRAGMENT)) {
+			fwd_fragment(w, nh, m);
+			continue;
+		}
+		if (unlikely(v != FWD_SEND)) {
+			fwd_drop(w, m, l->meta[i], v, nh->mtu);
+			continue;
+		}
+		lsk_ip4_decrease_ttl(ip);
+		/* dst and src MAC are adjacent in both headers */
+		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			forwarded++;
+			lsk_tx_enqueue(w, nh->port, m);
+		} else if (l->meta[i] & LSK_META_MERGED) {
+			struct rte_mbuf *segs[64];
+			unsigned int k, n;
+
+			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
+			n = lsk_gso_resegment(w, m, l->meta[i], segs);
+			for (k = 0; k < n; k++)
+				lsk_tx_enqueue(w, nh->port, segs[k]);
+		} else {
+			/* members carry the head's decisions out */
+			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
+			lsk_gso_send(w, m, nh->port);
+		}
+	}
+	w->stats.ip.ForwDatagrams += forwarded;
+	l->n = 0;
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_input: the checks of Linux's ip_rcv_core, in its order and with its
+ * counters, then the martian address rules of ip_route_input_slow and the
+ * IP options policy. Trims Ethernet padding to the IP total length.
+ *
+ * Known gaps: options are checked for shape only (no record-route or
+ * timestamp processing); no ECN counters.
+ */
+#include <rte_byteorder.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+
+enum ip4_verdict {
+	IP4_PASS,
+	IP4_DROP_HDR,		/* InHdrErrors */
+	IP4_DROP_CSUM,		/* InCsumErrors and InHdrErrors */
+	IP4_DROP_TRUNCATED,	/* InTruncatedPkts */
+	IP4_DROP_MARTIAN,	/* InAddrErrors */
+	IP4_DROP_DISCARD,	/* InDiscards: multicast dst, source route */
+};
+
+/* option types that carry pointers */
+#define IP4_OPT_RR 7
+#define IP4_OPT_TS 0x44
+#define IP4_OPT_LSRR 0x83
+#define IP4_OPT_SSRR 0x89
+
+static bool
+ip4_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+	    unsigned int hlen)
+{
+	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+
+	/* NONE: the PMD checked the header, the field itself is not valid */
+	if (flag == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
+	    flag == RTE_MBUF_F_RX_IP_CKSUM_NONE)
+		return true;
+	if (flag == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+		return false;
+	if (likely(hlen == sizeof(*ip)))
+		return lsk_ip4_hdr_sum20(ip) == 0xffff;
+	return rte_raw_cksum(ip, hlen) == 0xffff;
+}
+
+/*
+ * Options must be well formed (as ip_options_compile wants); source
+ * routing is refused as with accept_source_route=0.
+ */
+static enum ip4_verdict
+ip4_check_options(const uint8_t *opt, unsigned int len)
+{
+	unsigned int i = 0;
+
+	while (i < len) {
+		uint8_t type = opt[i], optlen;
+
+		if (type == RTE_IPV4_HDR_OPT_EOL)
+			break;
+		if (type == RTE_IPV4_HDR_OPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			return IP4_DROP_HDR;
+		optlen = opt[i + 1];
+		if (optlen < 2 || optlen > len - i)
+			return IP4_DROP_HDR;
+		switch (type) {
+		case IP4_OPT_LSRR:
+		case IP4_OPT_SSRR:
+		case IP4_OPT_RR:
+			/* a pointer inside the option must leave a slot */
+			if (optlen < 3 || opt[i + 2] < 4 ||
+			    (opt[i + 2] <= optlen && opt[i + 2] + 3 > optlen))
+				return IP4_DROP_HDR;
+			if (type != IP4_OPT_RR)
+				return IP4_DROP_DISCARD;
+			break;
+		case IP4_OPT_TS:
+			/* slots of 4 bytes, or 8 with addresses (flags 1, 3) */
+			if (optlen < 4 || opt[i + 2] < 5 ||
+			    (opt[i + 2] <= optlen &&
+			     opt[i + 2] + ((opt[i + 3] & 0xf) ? 7 : 3) > optlen))
+				return IP4_DROP_HDR;
+			break;
+		}
+		i += optlen;
+	}
+	return IP4_PASS;
+}
+
+static inline bool ip4_is_zeronet(uint32_t a) { return (a >> 24) == 0; }
+static inline bool ip4_is_loopback(uint32_t a) { return (a >> 24) == 127; }
+/* multicast, class E and the limited broadcast */
+static inline bool ip4_is_mcast_or_above(uint32_t a) { return a >= 0xe0000000; }
+static inline bool ip4_is_mcast(uint32_t a) { return (a >> 28) == 0xe; }
+
+/* ip_route_input_slow's martian rules plus our own-address rule. */
+static enum ip4_verdict
+ip4_check_addresses(const struct lsk_fwd_table *t, uint32_t src, uint32_t dst)
+{
+	if (unlikely(ip4_is_mcast_or_above(src)))
+		return IP4_DROP_MARTIAN;
+	if (unlikely(ip4_is_zeronet(src)))	/* a DHCP client may say 0 */
+		return src == 0 && dst == UINT32_MAX ? IP4_PASS :
+						       IP4_DROP_MARTIAN;
+	if (unlikely(ip4_is_zeronet(dst) || ip4_is_loopback(dst)))
+		return IP4_DROP_MARTIAN;
+	if (unlikely(ip4_is_loopback(src) || lsk_addr_is_local(t, src)))
+		return IP4_DROP_MARTIAN;
+	if (unlikely(ip4_is_mcast(dst)))
+		return IP4_DROP_DISCARD;
+	return IP4_PASS;
+}
+
+/*
+ * Cut the frame to frame_len bytes (drops L2 padding/trailers). Only ever
+ * shorter: the length comes from header fields a sender chose, so one at
+ * or past the data cuts nothing, and the walk stops at the last segment
+ * whatever pkt_len says.
+ */
+void
+lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len)
+{
+	struct rte_mbuf *seg = m;
+	uint32_t left = frame_len;
+
+	if (unlikely(frame_len >= m->pkt_len))
+		return;
+	if (likely(m->nb_segs == 1)) {
+		m->data_len = (uint16_t)frame_len;
+		m->pkt_len = frame_len;
+		return;
+	}
+	while (left > seg->data_len && seg->next != NULL) {
+		left -= seg->data_len;
+		seg = seg->next;
+	}
+	if (left < seg->data_len)
+		seg->data_len = (uint16_t)left;
+	/* frame_len, or what a chain shorter than its pkt_len holds */
+	m->pkt_len = frame_len - left + seg->data_len;
+	if (seg->next != NULL) {
+		rte_pktmbuf_free(seg->next);
+		seg->next = NULL;
+		m->nb_segs = 0;
+		for (seg = m; seg != NULL; seg = seg->next)
+			m->nb_segs++;
+	}
+}
+
+/*
+ * The one's complement sum of len bytes of m from off, across segments
+ * (RFC 1071's byte-order independence): a segment that starts at an odd
+ * offset of the sum holds its bytes in the other halves of the words, so
+ * its folded sum is byte-swapped before it is added. DPDK 22.11's
+ * rte_raw_cksum_mbuf swaps the unfolded sum and loses its carry.
+ */
+int
+lsk_mbuf_cksum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+	       uint16_t *cksum)
+{
+	uint32_t sum = 0, done = 0;
+
+	if (off > m->pkt_len || len > m->pkt_len - off)
+		return -1;
+	for (; m != NULL && off >= m->data_len; m = m->next)
+		off -= m->data_len;
+	for (; m != NULL && done < len; m = m->next, off = 0) {
+		uint32_t n = RTE_MIN(m->data_len - off, len - done);
+		uint16_t s = __rte_raw_cksum_reduce(__rte_raw_cksum(
+			rte_pktmbuf_mtod_offset(m, const void *, off), n, 0));
+
+		sum += done & 1 ? rte_bswap16(s) : s;
+		done += n;
+	}
+	if (done < len)
+		return -1;	/* the segments hold less than pkt_len says */
+	*cksum = __rte_raw_cksum_reduce(sum);
+	return 0;
+}
+
+static enum ip4_verdict
+ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip;
+	uint32_t l3_len, hlen, tot_len;
+	enum ip4_verdict v;
+
+	l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
+	if (unlikely(m->pkt_len < RTE_ETHER_HDR_LEN + sizeof(*ip) ||
+		     m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
+		return IP4_DROP_HDR;
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	if (unlikely(ip->version_ihl != 0x45)) {
+		if ((ip->version_ihl >> 4) != 4 || (ip->version_ihl & 0xf) < 5)
+			return IP4_DROP_HDR;
+	}
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	if (unlikely(hlen + RTE_ETHER_HDR_LEN > m->data_len))
+		return IP4_DROP_HDR;
+	if (unlikely(!ip4_csum_ok(m, ip, hlen)))
+		return IP4_DROP_CSUM;
+	tot_len = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(tot_len > l3_len))
+		return IP4_DROP_TRUNCATED;
+	if (unlikely(tot_len < hlen))
+		return IP4_DROP_HDR;
+	if (unlikely(tot_len < l3_len))
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + tot_len);
+
+	v = ip4_check_addresses(t, rte_be_to_cpu_32(ip->src_addr),
+				rte_be_to_cpu_32(ip->dst_addr));
+	if (unlikely(hlen > sizeof(*ip)) && v == IP4_PASS)
+		v = ip4_check_options((const uint8_t *)(ip + 1),
+				      hlen - sizeof(*ip));
+	return v;
+}
+
+/* A whole train shares its head's verdict: count every datagram. */
+static void
+ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum ip4_verdict v)
+{
+	struct lsk_ip_stats *st = &w->stats.ip;
+	uint32_t n = lsk_meta_count(meta);
+
+	switch (v) {
+	case IP4_DROP_CSUM:
+		st->InCsumErrors += n;
+		st->InHdrErrors += n;
+		break;
+	case IP4_DROP_HDR:
+		st->InHdrErrors += n;
+		break;
+	case IP4_DROP_TRUNCATED:
+		st->InTruncatedPkts += n;
+		break;
+	case IP4_DROP_MARTIAN:
+		st->InAddrErrors += n;
+		break;
+	default:
+		st->InDiscards += n;
+		break;
+	}
+	lsk_entry_free(m, meta);
+}
+
+void
+lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	uint32_t i, kept = 0, members = 0;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		enum ip4_verdict v = ip4_check(t, m);
+
+		members += (l->meta[i] & LSK_META_COUNT_MASK) >>
+			   LSK_META_COUNT_SHIFT;
+		if (likely(v == IP4_PASS)) {
+			/* compaction keeps order; with no drop it rewrites
+			 * each slot with itself */
+			l->pkts[kept] = m;
+			l->meta[kept] = l->meta[i];
+			kept++;
+		} else {
+			ip4_drop(w, m, l->meta[i], v);
+		}
+	}
+	/* every datagram, a train's members too */
+	w->stats.ip.InReceives += l->n + members;
+	l->n = kept;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_output: what the stack itself sends (datagrams applications queue
+ * with lsk_udp_send_burst, drained by worker 0; ICMP replies and errors of
+ * any worker) is routed like forwarded traffic: one bulk FIB lookup, the
+ * egress port's address as source when the sender left it open, the
+ * checksums, the next hop's MACs (or ARP), the TX buffer. Datagrams to one
+ * of our own addresses loop back into local delivery.
+ *
+ * Known gaps: no fragmentation (too big for the egress MTU: FragFails);
+ * sends to a broadcast address are delivered locally only.
+ */
+#include <rte_byteorder.h>
+#include <rte_fib.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+
+enum out_verdict {
+	OUT_SEND,
+	OUT_RESOLVE,		/* no MAC yet: ARP */
+	OUT_LOCAL,
+	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
+	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
+	OUT_DROP_MTU,		/* FragFails */
+};
+
+static void
+out_udp_checksums(struct rte_ipv4_hdr *ip)
+{
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t ck;
+
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	uh->dgram_cksum = 0;
+	ck = rte_ipv4_udptcp_cksum(ip, uh);
+	uh->dgram_cksum = ck == 0 ? 0xffff : ck;
+}
+
+static enum out_verdict
+out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
+	  struct rte_ipv4_hdr *ip, bool udp)
+{
+	switch (nh->type) {
+	case LSK_NH_LOCAL:
+	case LSK_NH_LOCAL_BCAST:
+		if (ip->src_addr == 0)
+			ip->src_addr = ip->dst_addr;
+		if (udp)
+			out_udp_checksums(ip);
+		return OUT_LOCAL;
+	case LSK_NH_BLACKHOLE:
+		return OUT_DROP_DISCARD;
+	case LSK_NH_FORWARD:
+		break;
+	default:
+		return OUT_DROP_NO_ROUTE;
+	}
+	if (ip->src_addr == 0) {
+		if (t->port_addr[nh->port] == 0)
+			return OUT_DROP_NO_ROUTE;
+		ip->src_addr = rte_cpu_to_be_32(t->port_addr[nh->port]);
+	}
+	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu)
+		return OUT_DROP_MTU;
+	if (udp)
+		out_udp_checksums(ip);
+	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
+}
+
+static void
+out_drop(struct lsk_worker *w, struct rte_mbuf *m, enum out_verdict v)
+{
+	switch (v) {
+	case OUT_DROP_NO_ROUTE:
+		w->stats.ip.OutNoRoutes++;
+		break;
+	case OUT_DROP_DISCARD:
+		w->stats.ip.OutDiscards++;
+		break;
+	default:
+		w->stats.ip.FragFails++;
+		break;
+	}
+	rte_pktmbuf_free(m);
+}
+
+/* Route and send pkts; udp: fill in sources and checksums (sends). */
+static void
+out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
+	 bool udp)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	struct lsk_list *local = &w->out_local;
+	uint32_t dst[LSK_BURST_MAX];
+	uint64_t nh_idx[LSK_BURST_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv4_hdr *,
+			RTE_ETHER_HDR_LEN);
+
+		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+	}
+	rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)n);
+
+	local->n = 0;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		enum out_verdict v = out_route(t, nh,
+					       (struct rte_ipv4_hdr *)(eh + 1),
+					       udp);
+
+		/* ICMP counts what leaves, as Linux counts in ip_make_skb
+		 * after its route lookup: no route back, nothing counted */
+		if (!udp && (v == OUT_SEND || v == OUT_RESOLVE))
+			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
+				sizeof(struct rte_ipv4_hdr)]);
+		if (!udp && v == OUT_DROP_NO_ROUTE) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (v == OUT_SEND) {
+			memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+			lsk_tx_enqueue(w, nh->port, m);
+		} else if (v == OUT_RESOLVE) {
+			lsk_neigh_resolve(w, nh->gateway ? nh->gateway : dst[i],
+					  nh->port, m);
+		} else if (v == OUT_LOCAL && udp) {
+			lsk_list_push(local, m, (uint32_t)nh_idx[i]);
+		} else if (v == OUT_LOCAL) {
+			/* ICMP to ourselves: nothing listens for it */
+			w->stats.ip.OutDiscards++;
+			rte_pktmbuf_free(m);
+		} else {
+			out_drop(w, m, v);
+		}
+	}
+	if (local->n) {
+		w->udp4.n = 0;
+		lsk_ip4_local(w, local, &w->udp4, &w->icmp4);
+		lsk_udp4_input(w, &w->udp4);
+	}
+}
+
+void
+lsk_ip4_output(struct lsk_worker *w)
+{
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	unsigned int n;
+
+	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
+				      LSK_BURST_MAX, NULL);
+	if (n == 0)
+		return;
+	w->stats.udp.OutDatagrams += n;
+	out_send(w, pkts, n, true);
+}
+
+void
+lsk_icmp4_output(struct lsk_worker *w)
+{
+	struct lsk_list *l = &w->icmp_out;
+
+	while (l->n != 0) {
+		struct rte_mbuf *pkts[LSK_BURST_MAX];
+		unsigned int n = l->n;
+
+		/* sending may queue more (host unreachable after ARP) */
+		memcpy(pkts, l->pkts, n * sizeof(pkts[0]));
+		l->n = 0;
+		out_send(w, pkts, n, false);
+	}
+}

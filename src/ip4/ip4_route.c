@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_route: one bulk FIB lookup for the whole list, then the list is split
+ * by destination: local delivery, forwarding (the next hop rides in the
+ * packet's meta word), or drop (no route: ICMP net unreachable; blackhole:
+ * silent). Forwarded packets stay in the input list,
+ * so when every packet is forwarded nothing is copied.
+ */
+#include <rte_byteorder.h>
+#include <rte_fib.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+
+enum route_verdict {
+	ROUTE_FORWARD,
+	ROUTE_LOCAL,
+	ROUTE_DROP_NO_ROUTE,	/* InNoRoutes */
+	ROUTE_DROP_BLACKHOLE,	/* InDiscards */
+};
+
+static inline enum route_verdict
+route_verdict_of(const struct lsk_nexthop *nh)
+{
+	switch (nh->type) {
+	case LSK_NH_FORWARD:
+		return ROUTE_FORWARD;
+	case LSK_NH_LOCAL:
+	case LSK_NH_LOCAL_BCAST:
+		return ROUTE_LOCAL;
+	case LSK_NH_BLACKHOLE:
+		return ROUTE_DROP_BLACKHOLE;
+	default:
+		return ROUTE_DROP_NO_ROUTE;
+	}
+}
+
+void
+lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	uint32_t dst[LSK_BURST_MAX];
+	uint64_t nh_idx[LSK_BURST_MAX];
+	uint32_t i, kept = 0;
+
+	for (i = 0; i < l->n; i++) {
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			l->pkts[i], const struct rte_ipv4_hdr *,
+			RTE_ETHER_HDR_LEN);
+
+		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+	}
+	if (w->rcache != NULL)
+		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
+	else
+		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		uint32_t nh = (uint32_t)nh_idx[i];
+		uint32_t meta = (l->meta[i] & ~LSK_META_NH_MASK) | nh;
+
+		switch (route_verdict_of(&t->nexthops[nh])) {
+		case ROUTE_FORWARD:
+			l->pkts[kept] = m;
+			l->meta[kept] = meta;
+			kept++;
+			break;
+		case ROUTE_LOCAL:
+			lsk_list_push(local, m, meta);
+			break;
+		case ROUTE_DROP_BLACKHOLE:
+			w->stats.ip.InDiscards += lsk_meta_count(meta);
+			lsk_entry_free(m, meta);
+			break;
+		case ROUTE_DROP_NO_ROUTE:
+			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
+			lsk_icmp4_error_entry(w, m, meta, 3, 0, 0);
+			lsk_entry_free(m, meta);
+			break;
+		}
+	}
+	l->n = kept;
+}

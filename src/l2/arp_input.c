@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * arp_input: answer requests for our addresses on the port they arrive on
+ * (any of our addresses, as Linux with arp_ignore=0), and learn what ARP
+ * tells about its sender as Linux's arp_process does: a request for us
+ * creates or refreshes the sender's entry, a reply to us confirms it, any
+ * other ARP (gratuitous included) only updates an entry we already have.
+ */
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "control/control.h"
+
+enum arp_verdict {
+	ARP_REPLY_SENT,		/* the mbuf became the reply */
+	ARP_CONSUMED,		/* learnt from, freed */
+	ARP_DROP_MALFORMED,	/* arp.InErrors */
+};
+
+static bool
+arp_well_formed(const struct rte_mbuf *m, const struct rte_arp_hdr *ah)
+{
+	return m->data_len >= RTE_ETHER_HDR_LEN + sizeof(*ah) &&
+	       ah->arp_hardware == RTE_BE16(RTE_ARP_HRD_ETHER) &&
+	       ah->arp_protocol == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+	       ah->arp_hlen == RTE_ETHER_ADDR_LEN && ah->arp_plen == 4 &&
+	       (ah->arp_opcode == RTE_BE16(RTE_ARP_OP_REQUEST) ||
+		ah->arp_opcode == RTE_BE16(RTE_ARP_OP_REPLY));
+}
+
+/* A sender we may learn: on a subnet of the port it came in on. */
+static bool
+arp_sender_ok(const struct lsk_stack *s, uint32_t sip, uint16_t port)
+{
+	const struct lsk_ifaddr *a = lsk_connected_lookup(s, sip);
+
+	return sip != 0 && a != NULL && a->port == port && a->addr != sip &&
+	       !lsk_stack_is_broadcast(s, sip);
+}
+
+static bool
+arp_sender_martian(const struct lsk_worker *w, uint32_t sip)
+{
+	return (sip != 0 && (sip >> 24) == 0) || (sip >> 24) == 127 ||
+	       sip >= 0xe0000000 || lsk_addr_is_ours(w->fwd, sip) ||
+	       lsk_stack_is_broadcast(w->stack, sip);
+}
+
+/* Turn the request into our reply, in place. */
+static void
+arp_make_reply(const struct lsk_stack *s, struct rte_mbuf *m,
+	       struct rte_ether_hdr *eh, struct rte_arp_hdr *ah)
+{
+	const struct rte_ether_addr *ours = &s->ports[m->port].mac;
+	uint32_t tip = ah->arp_data.arp_tip;
+
+	eh->dst_addr = ah->arp_data.arp_sha;
+	eh->src_addr = *ours;
+	ah->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
+	ah->arp_data.arp_tha = ah->arp_data.arp_sha;
+	ah->arp_data.arp_tip = ah->arp_data.arp_sip;
+	ah->arp_data.arp_sha = *ours;
+	ah->arp_data.arp_sip = tip;
+	/* no padding on transmit: exactly the ARP packet */
+	m->data_len = m->pkt_len = sizeof(*eh) + sizeof(*ah);
+}
+
+static enum arp_verdict
+arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
+{
+	const struct lsk_stack *s = w->stack;
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_arp_hdr *ah = (struct rte_arp_hdr *)(eh + 1);
+	uint32_t sip, tip;
+	bool request, for_us, learnable;
+
+	if (!arp_well_formed(m, ah))
+		return ARP_DROP_MALFORMED;
+	request = ah->arp_opcode == RTE_BE16(RTE_ARP_OP_REQUEST);
+	if (request)
+		w->stats.arp.InRequests++;
+	else
+		w->stats.arp.InReplies++;
+	sip = rte_be_to_cpu_32(ah->arp_data.arp_sip);
+	tip = rte_be_to_cpu_32(ah->arp_data.arp_tip);
+	for_us = lsk_addr_is_ours(w->fwd, tip);
+	learnable = arp_sender_ok(s, sip, m->port);
+
+	if (learnable)
+		lsk_neigh_learn(w, sip, m->port, &ah->arp_data.arp_sha,
+				!request && for_us && !(meta & LSK_META_L2_BCAST),
+				request && for_us);
+	/* a martian sender gets no answer, as ip_route_input would have
+	 * it: our own address, loopback, multicast and above, 0/8 but the
+	 * 0.0.0.0 of address probes */
+	if (request && for_us && sip != tip && !arp_sender_martian(w, sip)) {
+		arp_make_reply(s, m, eh, ah);
+		w->stats.arp.OutReplies++;
+		lsk_tx_enqueue(w, m->port, m);
+		return ARP_REPLY_SENT;
+	}
+	return ARP_CONSUMED;
+}
+
+void
+lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+
+		switch (arp_process(w, m, l->meta[i])) {
+		case ARP_REPLY_SENT:
+			break;
+		case ARP_DROP_MALFORMED:
+			w->stats.arp.InErrors++;
+			rte_pktmbuf_free(m);
+			break;
+		default:
+			rte_pktmbuf_free(m);
+			break;
+		}
+	}
+	l->n = 0;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eth_input: L2 demux of a received burst. Keeps frames addressed to us
+ * (our MAC, broadcast, the all-hosts group) and splits them by ethertype;
+ * only IPv4 goes on for now.
+ *
+ * Tagged frames of a configured VLAN are stripped and continue as frames
+ * of that VLAN's sub-interface (their port field names it, vlan.c);
+ * VLAN 0 (priority tags) is the port itself.
+ */
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/rx.h"
+#include "core/worker.h"
+#include "l2/l2.h"
+#include "udp/gro.h"
+#include "control/control.h"
+
+/* Drop reasons, each an eth counter. */
+enum eth_verdict {
+	ETH_IP4,
+	ETH_ARP,
+	ETH_DROP_RUNT,
+	ETH_DROP_NOT_FOR_US,
+	ETH_DROP_UNKNOWN_TYPE,
+	ETH_DROP_UNKNOWN_VLAN,
+};
+
+/* IPv4 all-hosts group 224.0.0.1, which every IPv4 interface joins. */
+static const struct rte_ether_addr all_hosts_mac = {
+	.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }
+};
+
+/* Remove an 802.1Q tag so the frame reads as untagged. */
+static void
+eth_strip_tag(struct rte_mbuf *m)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
+	memmove(p + RTE_VLAN_HLEN, p, 2 * RTE_ETHER_ADDR_LEN);
+	rte_pktmbuf_adj(m, RTE_VLAN_HLEN);
+}
+
+static enum eth_verdict
+eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
+{
+	const struct rte_ether_hdr *eh;
+	uint16_t type;
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
+		return ETH_DROP_RUNT;
+	if (unlikely(m->port >= s->n_ports))
+		return ETH_DROP_NOT_FOR_US;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+
+	*meta = 0;
+	if (likely(rte_is_same_ether_addr(&eh->dst_addr,
+					  &s->ports[m->port].mac))) {
+		/* ours */
+	} else if (rte_is_broadcast_ether_addr(&eh->dst_addr) ||
+		   rte_is_same_ether_addr(&eh->dst_addr, &all_hosts_mac)) {
+		*meta = LSK_META_L2_BCAST;
+	} else {
+		return ETH_DROP_NOT_FOR_US;
+	}
+
+	/* the PMD's packet type, when it parsed one, saves reading on */
+	if ((m->packet_type & (RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK)) ==
+	    (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4))
+		return ETH_IP4;
+	type = eh->ether_type;
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+		return ETH_IP4;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return ETH_ARP;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
+
+		uint16_t vid;
+		int iface = m->port;
+
+		if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+			return ETH_DROP_RUNT;
+		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff;
+		/* VID 0 is a priority tag: the port itself */
+		if (vid != 0) {
+			iface = lsk_vlan_lookup(s, m->port, vid);
+			if (iface < 0)
+				return ETH_DROP_UNKNOWN_VLAN;
+		}
+		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+		    vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_ARP))
+			return ETH_DROP_UNKNOWN_TYPE;
+		eth_strip_tag(m);
+		/* from here on the frame belongs to its sub-interface */
+		m->port = (uint16_t)iface;
+		return vh->eth_proto == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? ETH_IP4 :
+									ETH_ARP;
+	}
+	return ETH_DROP_UNKNOWN_TYPE;
+}
+
+/* An ARP frame, tagged or not (looked at before anything is counted). */
+static inline bool
+eth_is_arp(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		return false;
+	if (p[12] == 0x08 && p[13] == 0x06)
+		return true;
+	return p[12] == 0x81 && p[13] == 0x00 &&
+	       m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
+	       p[16] == 0x08 && p[17] == 0x06;
+}
+
+/* A frame, or a train of frames (count datagrams), dropped. */
+static void
+eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
+	 uint32_t count)
+{
+	struct lsk_eth_stats *st = &w->stats.eth;
+
+	switch (v) {
+	case ETH_DROP_RUNT:
+		st->Runts += count;
+		break;
+	case ETH_DROP_NOT_FOR_US:
+		st->NotForUs += count;
+		break;
+	case ETH_DROP_UNKNOWN_VLAN:
+		st->UnknownVlan += count;
+		break;
+	default:
+		st->UnknownType += count;
+		break;
+	}
+	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
+}
+
+uint16_t
+lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	      const uint8_t *members, struct lsk_list *ip4,
+	      struct lsk_list *arp)
+{
+	const struct lsk_stack *s = w->stack;
+	/* counts kept in registers: increments through memory would chain
+	 * every packet to the one before by store forwarding */
+	uint32_t n_ip4 = ip4->n;
+	uint32_t frames = 0, run = 0;
+	uint16_t i, run_port = UINT16_MAX;
+	struct lsk_gro_table *gro = &w->gro;
+	uint32_t gro_list = 0;	/* 0: GRO's repeat check not done here */
+
+	if (s->gro_flows != 0) {
+		if (n_ip4 == 0)
+			gro_list = lsk_gro_note_start(gro);
+		else if (gro->noted == n_ip4)
+			gro_list = gro->seen_list;
+		else
+			gro->noted = UINT32_MAX;	/* udp4_gro checks */
+	}
+
+	lsk_rx_prefetch_start(pkts, n);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		/* datagrams chained behind m, a train's only */
+		uint32_t extra = members != NULL ? members[i] : 0;
+		enum eth_verdict v;
+		uint32_t meta;
+
+		/* as netif_receive_skb_list: ARP after IPv4 ends the list,
+		 * so an ARP reply is learnt before what came after it and
+		 * never before what came before */
+		if (unlikely(n_ip4 != 0 && eth_is_arp(m)))
+			break;
+		lsk_rx_prefetch(pkts, i, n);
+		if (unlikely(m->port != run_port)) {
+			if (run_port < LSK_MAX_PORTS)
+				w->stats.ports[run_port].rx += run;
+			run_port = m->port;
+			run = 0;
+		}
+		run += 1 + extra;
+		frames += 1 + extra;
+		v = eth_classify(s, m, &meta);
+		if (likely(v == ETH_IP4)) {
+			/* once a flow came twice GRO runs: stop looking */
+			if (gro_list != 0 && !gro->repeat)
+				lsk_gro_note(gro, m, gro_list);
+			ip4->pkts[n_ip4] = m;
+			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
+			n_ip4++;
+		} else if (v == ETH_ARP) {
+			lsk_list_push(arp, m, meta);
+		} else {
+			eth_drop(w, m, v, 1 + extra);
+		}
+	}
+	if (run_port < LSK_MAX_PORTS)
+		w->stats.ports[run_port].rx += run;
+	ip4->n = n_ip4;
+	if (gro_list != 0)
+		gro->noted = n_ip4;
+	w->stats.eth.InFrames += frames;
+	return i;
+}

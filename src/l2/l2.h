@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Layer 2: eth_input, VLAN sub-interfaces, ARP and the neighbour table.
+ */
+#ifndef LSK_L2_H
+#define LSK_L2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+struct lsk_worker;
+struct lsk_stack;
+struct lsk_list;
+
+/* Neighbour states, as Linux's NUD_* */
+enum lsk_neigh_state {
+	LSK_NEIGH_INCOMPLETE = 1,
+	LSK_NEIGH_REACHABLE,
+	LSK_NEIGH_STALE,
+	LSK_NEIGH_FAILED,
+	LSK_NEIGH_STATIC,
+};
+
+/* packets an unresolved neighbour holds, as Linux's unres_qlen */
+#define LSK_NEIGH_HOLD 3
+#define LSK_NEIGH_MAX 4096
+/* entries one pass of the full table's collector keeps for later */
+#define LSK_NEIGH_GC_PICKS 32
+
+struct lsk_neigh_entry {
+	uint64_t word;		/* MAC in bytes 0-5, state in bits 56-63 */
+	uint32_t addr;		/* host order; changes under both locks */
+	uint16_t port;
+	uint8_t probes;
+	uint8_t n_held;
+	uint64_t confirmed;	/* TSC of the last confirmation */
+	uint64_t next_probe;	/* TSC */
+	uint64_t updated;	/* TSC of creation or the last ARP from it */
+	rte_spinlock_t lock;	/* hold queue and probes */
+	struct rte_mbuf *held[LSK_NEIGH_HOLD];
+};
+
+struct lsk_neigh_table {
+	struct rte_hash *hash;	/* address -> entry index */
+	rte_spinlock_t create_lock;	/* creation, eviction, static */
+	uint32_t n, cap;
+	uint32_t hand;		/* where the collector looks first */
+	/* the best of its last pass, best first, and their `updated` then */
+	uint32_t n_picks, next_pick;
+	uint64_t picks_tsc;
+	uint32_t picks[LSK_NEIGH_GC_PICKS];
+	uint64_t pick_updated[LSK_NEIGH_GC_PICKS];
+	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
+	uint32_t held_mbufs;	/* held by all entries; atomic */
+	uint64_t next_timer;
+	struct lsk_neigh_entry e[];
+};
+
+/*
+ * Returns how many of pkts it took: it stops at ARP following IPv4.
+ * members: NULL, or for each of pkts how many datagrams are chained
+ * behind it (lsk_gro_rx_runs); a train is classified, counted and
+ * dropped as the datagrams it holds.
+ */
+uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
+		       uint16_t n, const uint8_t *members,
+		       struct lsk_list *ip4, struct lsk_list *arp);
+
+/* The sub-interface for (port, vlan), or -1. */
+int lsk_vlan_lookup(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
+
+/* Neighbours (neigh_table.c). */
+int lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap);
+void lsk_neigh_table_free(struct lsk_neigh_table *t);
+struct lsk_neigh_entry *lsk_neigh_lookup(const struct lsk_neigh_table *t,
+					 uint32_t addr);
+int lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
+			 const struct rte_ether_addr *mac);
+/* Send m to addr out of port: now (true), or once ARP answers (false:
+ * held, or dropped and counted). Takes m either way. */
+bool lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		       struct rte_mbuf *m);
+void lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		     const struct rte_ether_addr *mac, bool confirmed,
+		     bool create);
+void lsk_neigh_timer(struct lsk_worker *w);
+void lsk_arp_input(struct lsk_worker *w, struct lsk_list *l);
+
+#endif /* LSK_L2_H */

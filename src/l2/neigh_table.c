@@ -1,0 +1,799 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The neighbour table, shared by the workers: IPv4 address to MAC, with
+ * Linux's states (incomplete, reachable, stale, failed, and static for
+ * `neigh add`). Readers take an entry's MAC and state from one 64-bit word
+ * without a lock; an rte_hash (lock-free readers) finds the entry. The
+ * hold queue of an unresolved entry, entry creation and eviction take
+ * locks, all on the slow path only.
+ *
+ * The table is bounded (LSK_NEIGH_MAX) and collected as Linux's forced
+ * neighbour GC does when full: a new neighbour takes the entry that loses
+ * least (failed or idle incomplete, then stale, then the oldest of those
+ * holding packets or recently confirmed; static never), so no flood of
+ * spoofed senders or scan of dead addresses stops a new host from being
+ * learnt and asked for. A slot given to another address is rewritten
+ * under the create lock and its own lock; readers check the slot's
+ * address after reading its word (or under its lock) and look again when
+ * it changed. That check also makes a stale answer of the hash harmless
+ * (a lookup racing the key's removal and the key slot's reuse may name
+ * the wrong entry, or miss, and makers look again under the create
+ * lock), so an evicted key is freed at once: no reader that stops for a
+ * while can hold up learning, as a grace period would.
+ *
+ * Timers follow Linux's defaults: a confirmation lasts 30 s (then stale,
+ * re-probed on use), requests are retried every second, three unanswered
+ * ones fail the entry, and three packets wait for an answer; all entries
+ * together hold at most an eighth of the held packet's pool (or
+ * lsk_neigh_set_hold_max's bound).
+ *
+ * Known gaps: a request the PMD refuses is counted only in
+ * ports[].tx_dropped; an entry gone idle after a collector pass may wait
+ * for that pass's picks (32 evictions, 100 ms) to be taken; the hold
+ * bound is one total for every pool; the bound has no config command yet.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "core/worker.h"
+#include "core/tx.h"
+#include "l2/l2.h"
+#include "ip4/ip4.h"
+#include "control/control.h"
+
+#define NEIGH_REACHABLE_S 30
+#define NEIGH_RETRANS_MS 1000
+#define NEIGH_MAX_PROBES 3
+/* a failed entry may be tried again after this */
+#define NEIGH_FAILED_RETRY_MS 1000
+
+/*
+ * What the collector loses by taking an entry, least first. Held and
+ * confirmed entries rank alike, the oldest going first: a flood of
+ * either kind (spoofed senders, a scan) then takes its own oldest, never
+ * the newest entry of the other kind (a host just learnt, a resolution
+ * just started).
+ */
+enum neigh_gc_rank {
+	NEIGH_GC_IDLE,		/* failed, or incomplete with nothing held */
+	NEIGH_GC_STALE,		/* a MAC unconfirmed for 30 s */
+	NEIGH_GC_BUSY,		/* packets held, or confirmed in 30 s */
+	NEIGH_GC_NEVER,		/* static */
+};
+
+static inline uint64_t
+neigh_word(const struct rte_ether_addr *mac, uint8_t state)
+{
+	uint64_t w = 0;
+
+	if (mac != NULL)
+		memcpy(&w, mac, RTE_ETHER_ADDR_LEN);
+	return w | (uint64_t)state << 56;
+}
+
+static inline uint8_t
+word_state(uint64_t w)
+{
+	return (uint8_t)(w >> 56);
+}
+
+static inline void
+word_mac(uint64_t w, struct rte_ether_addr *mac)
+{
+	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
+}
+
+static inline bool
+word_resolved(uint64_t w)
+{
+	uint8_t state = word_state(w);
+
+	return state == LSK_NEIGH_REACHABLE || state == LSK_NEIGH_STALE ||
+	       state == LSK_NEIGH_STATIC;
+}
+
+int
+lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
+{
+	struct lsk_neigh_table *t;
+	struct rte_hash_parameters hp = { 0 };
+	char name[64];
+
+	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
+			       RTE_CACHE_LINE_SIZE, s->socket_id);
+	if (t == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%.20s_neigh", s->name);
+	hp.name = name;
+	hp.entries = cap * 2;
+	hp.key_len = sizeof(uint32_t);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = s->socket_id;
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
+	t->hash = rte_hash_create(&hp);
+	if (t->hash == NULL) {
+		rte_free(t);
+		return -(rte_errno ? rte_errno : ENOMEM);
+	}
+	rte_spinlock_init(&t->create_lock);
+	t->cap = cap;
+	s->neigh = t;
+	return 0;
+}
+
+void
+lsk_neigh_table_free(struct lsk_neigh_table *t)
+{
+	uint32_t i, k;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->n; i++)
+		for (k = 0; k < t->e[i].n_held; k++)
+			rte_pktmbuf_free(t->e[i].held[k]);
+	rte_hash_free(t->hash);
+	rte_free(t);
+}
+
+/* The entry the hash gives for addr; its slot may since have gone to
+ * another address (neigh_read, or e->addr under e->lock, tells). */
+struct lsk_neigh_entry *
+lsk_neigh_lookup(const struct lsk_neigh_table *t, uint32_t addr)
+{
+	void *idx;
+
+	if (rte_hash_lookup_data(t->hash, &addr, &idx) < 0)
+		return NULL;
+	return (struct lsk_neigh_entry *)&t->e[(uintptr_t)idx];
+}
+
+/*
+ * The word of addr's entry, lock-free: false when the collector gave the
+ * slot to another address meanwhile. The collector writes the address
+ * before the new word (release), so a word read here (acquire) with the
+ * address still addr is addr's.
+ */
+static inline bool
+neigh_read(const struct lsk_neigh_entry *e, uint32_t addr, uint64_t *word)
+{
+	*word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
+}
+
+static enum neigh_gc_rank
+neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
+{
+	switch (word_state(__atomic_load_n(&e->word, __ATOMIC_ACQUIRE))) {
+	case LSK_NEIGH_STATIC:
+		return NEIGH_GC_NEVER;
+	case LSK_NEIGH_INCOMPLETE:
+		return __atomic_load_n(&e->n_held, __ATOMIC_RELAXED) ?
+		       NEIGH_GC_BUSY : NEIGH_GC_IDLE;
+	case LSK_NEIGH_REACHABLE:
+		if (now - e->confirmed <= NEIGH_REACHABLE_S * hz)
+			return NEIGH_GC_BUSY;
+		return NEIGH_GC_STALE;
+	case LSK_NEIGH_STALE:
+		return NEIGH_GC_STALE;
+	default:
+		return NEIGH_GC_IDLE;
+	}
+}
+
+/* Picks of a pass serve this long at most (then a new pass). */
+#define NEIGH_GC_PICKS_MS 100
+#define NEIGH_GC_AGE_MASK ((UINT64_C(1) << 60) - 1)
+
+static inline uint32_t
+neigh_next_slot(const struct lsk_neigh_table *t, uint32_t i)
+{
+	return i + 1 == t->cap ? 0 : i + 1;
+}
+
+/*
+ * One pass from the hand, under the create lock: the first idle entry
+ * (so the newest, just behind the hand, go last), else the lowest rank,
+ * oldest first. An entry locked now is being made, released or retried:
+ * left alone. The pass also keeps its LSK_NEIGH_GC_PICKS best for the
+ * next evictions, so a table full of busy entries (a spoofed flood)
+ * costs one pass per 32 new neighbours, not one each.
+ */
+static uint32_t
+neigh_gc_pass(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
+{
+	uint64_t keys[LSK_NEIGH_GC_PICKS], key;
+	uint32_t n = 0, k, j, i = t->hand;
+	enum neigh_gc_rank rank;
+
+	t->n_picks = 0;
+	for (k = 0; k < t->cap; k++, i = neigh_next_slot(t, i)) {
+		const struct lsk_neigh_entry *e = &t->e[i];
+
+		if (rte_spinlock_is_locked((rte_spinlock_t *)&e->lock))
+			continue;
+		rank = neigh_gc_rank(e, now, hz);
+		if (rank == NEIGH_GC_IDLE)
+			return i;
+		if (rank == NEIGH_GC_NEVER)
+			continue;
+		key = (uint64_t)rank << 60 | (e->updated & NEIGH_GC_AGE_MASK);
+		if (n == LSK_NEIGH_GC_PICKS && key >= keys[n - 1])
+			continue;
+		j = n < LSK_NEIGH_GC_PICKS ? n++ : n - 1;
+		for (; j > 0 && keys[j - 1] > key; j--) {
+			keys[j] = keys[j - 1];
+			t->picks[j] = t->picks[j - 1];
+		}
+		keys[j] = key;
+		t->picks[j] = i;
+	}
+	for (k = 0; k < n; k++)
+		t->pick_updated[k] = t->e[t->picks[k]].updated;
+	t->n_picks = n;
+	t->next_pick = 1;
+	t->picks_tsc = now;
+	return n != 0 ? t->picks[0] : UINT32_MAX;
+}
+
+/* The next pick of the last pass still as it was then, and free. */
+static uint32_t
+neigh_gc_next_pick(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
+{
+	if (now - t->picks_tsc > NEIGH_GC_PICKS_MS * hz / 1000)
+		t->n_picks = 0;
+	while (t->next_pick < t->n_picks) {
+		uint32_t k = t->next_pick++, i = t->picks[k];
+		const struct lsk_neigh_entry *e = &t->e[i];
+
+		if (!rte_spinlock_is_locked((rte_spinlock_t *)&e->lock) &&
+		    e->updated == t->pick_updated[k] &&
+		    neigh_gc_rank(e, now, hz) != NEIGH_GC_NEVER)
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * The entry to give a new neighbour, under the create lock. At most one
+ * pass over the table, on the slow path only (Linux's forced GC allows
+ * itself a millisecond).
+ */
+static uint32_t
+neigh_gc_pick(struct lsk_neigh_table *t)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint32_t i = neigh_gc_next_pick(t, now, hz);
+
+	return i != UINT32_MAX ? i : neigh_gc_pass(t, now, hz);
+}
+
+/*
+ * Most mbufs all entries together may hold, for a packet from pool. An
+ * eighth of the pool by default: 3 packets each for hundreds of
+ * neighbours resolving at once, while what RX refills, TX rings and
+ * endpoint rings need is left (holding the whole pool made the PMD drop
+ * every frame).
+ */
+static uint32_t
+neigh_hold_limit(const struct lsk_neigh_table *t,
+		 const struct rte_mempool *pool)
+{
+	uint32_t max = __atomic_load_n(&t->hold_max, __ATOMIC_RELAXED);
+
+	if (max != 0)
+		return max;
+	return RTE_MAX(pool->size / 8, (uint32_t)LSK_NEIGH_HOLD);
+}
+
+/* Count m's mbufs as held, if the bound lets them (slow path only). */
+static bool
+neigh_hold_take(struct lsk_neigh_table *t, const struct rte_mbuf *m)
+{
+	uint32_t n = m->nb_segs;
+
+	if (__atomic_add_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED) <=
+	    neigh_hold_limit(t, m->pool))
+		return true;
+	__atomic_sub_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Held packets leave: sent, or about to be freed. */
+static void
+neigh_hold_give(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
+		uint32_t n)
+{
+	uint32_t k, segs = 0;
+
+	for (k = 0; k < n; k++)
+		segs += held[k]->nb_segs;
+	if (segs != 0)
+		__atomic_sub_fetch(&t->held_mbufs, segs, __ATOMIC_RELAXED);
+}
+
+/* Drop what an entry held, counted; under its lock. */
+static void
+neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
+		       struct lsk_stats *st)
+{
+	uint32_t k;
+
+	neigh_hold_give(t, e->held, e->n_held);
+	for (k = 0; k < e->n_held; k++)
+		rte_pktmbuf_free(e->held[k]);
+	st->arp.UnresolvedDiscards += e->n_held;
+	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Take an entry from its neighbour for a new one, under the create lock;
+ * returned locked, out of the hash, with no state. NULL when every entry
+ * is static (or busy).
+ */
+static struct lsk_neigh_entry *
+neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
+{
+	uint32_t i = neigh_gc_pick(t);
+	struct lsk_neigh_entry *e;
+	int32_t pos;
+
+	if (i == UINT32_MAX)
+		return NULL;
+	e = &t->e[i];
+	rte_spinlock_lock(&e->lock);
+	/* lock-free mode keeps the key slot until told: see the top */
+	pos = rte_hash_del_key(t->hash, &e->addr);
+	if (pos >= 0)
+		rte_hash_free_key_with_position(t->hash, pos);
+	neigh_drop_held_locked(t, e, st);
+	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
+	t->hand = i + 1 == t->cap ? 0 : i + 1;
+	st->arp.Evictions++;
+	return e;
+}
+
+/*
+ * Make addr's entry, under the create lock: a new slot while there are
+ * any, else one the collector takes. Returned locked (so it is whole, and
+ * left alone by the collector, until its maker is done), or the entry
+ * addr already has, unlocked; NULL when the table is full of entries that
+ * cannot go.
+ */
+static struct lsk_neigh_entry *
+neigh_make_locked(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+		  bool *created, struct lsk_stats *st)
+{
+	struct lsk_neigh_entry *e = lsk_neigh_lookup(t, addr);
+	bool fresh = t->n < t->cap;
+
+	*created = false;
+	if (e != NULL)
+		return e;	/* no slot changes address without our lock */
+	if (fresh) {
+		e = &t->e[t->n];
+		rte_spinlock_init(&e->lock);
+		rte_spinlock_lock(&e->lock);
+	} else {
+		e = neigh_evict(t, st);
+		if (e == NULL) {
+			st->arp.TableFulls++;
+			return NULL;
+		}
+	}
+	e->port = port;
+	e->probes = 0;
+	e->confirmed = 0;
+	e->next_probe = 0;
+	e->updated = rte_rdtsc();
+	__atomic_store_n(&e->addr, addr, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_INCOMPLETE),
+			 __ATOMIC_RELEASE);
+	if (rte_hash_add_key_data(t->hash, &addr,
+				  (void *)(uintptr_t)(e - t->e)) != 0) {
+		/* left failed, out of the hash and of any address: the
+		 * collector's next pick */
+		__atomic_store_n(&e->addr, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_FAILED),
+				 __ATOMIC_RELEASE);
+		rte_spinlock_unlock(&e->lock);
+		if (fresh)
+			__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+		st->arp.TableFulls++;
+		return NULL;
+	}
+	/* the entry is whole before the timer can walk to it */
+	if (fresh)
+		__atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+	*created = true;
+	return e;
+}
+
+/* Find or make the entry: made ones come locked (*created). */
+static struct lsk_neigh_entry *
+neigh_get(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+	  bool *created, struct lsk_stats *st)
+{
+	struct lsk_neigh_entry *e;
+
+	*created = false;
+	e = lsk_neigh_lookup(t, addr);
+	if (e != NULL)
+		return e;
+	rte_spinlock_lock(&t->create_lock);
+	e = neigh_make_locked(t, addr, port, created, st);
+	rte_spinlock_unlock(&t->create_lock);
+	return e;
+}
+
+/* Lock addr's entry (found, or made when create); NULL when none. */
+static struct lsk_neigh_entry *
+neigh_lock(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+	   bool create, bool *created, struct lsk_stats *st)
+{
+	struct lsk_neigh_entry *e;
+
+	for (;;) {
+		*created = false;
+		e = create ? neigh_get(t, addr, port, created, st)
+			   : lsk_neigh_lookup(t, addr);
+		if (e == NULL || *created)
+			return e;
+		rte_spinlock_lock(&e->lock);
+		if (e->addr == addr)
+			return e;
+		/* the collector gave it to another address: look again */
+		rte_spinlock_unlock(&e->lock);
+	}
+}
+
+/*
+ * Static entries are made under the create lock, so the collector, which
+ * never takes them, cannot be choosing this one meanwhile. What it held
+ * is dropped: static entries are never resolved, so never release it.
+ */
+int
+lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
+		     const struct rte_ether_addr *mac)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	struct lsk_neigh_entry *e;
+	bool created;
+
+	rte_spinlock_lock(&t->create_lock);
+	e = neigh_make_locked(t, addr, port, &created, &s->ctl_stats);
+	if (e == NULL) {
+		rte_spinlock_unlock(&t->create_lock);
+		return -ENOSPC;
+	}
+	if (!created)
+		rte_spinlock_lock(&e->lock);
+	e->port = port;
+	neigh_drop_held_locked(t, e, &s->ctl_stats);
+	__atomic_store_n(&e->word, neigh_word(mac, LSK_NEIGH_STATIC),
+			 __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&e->lock);
+	rte_spinlock_unlock(&t->create_lock);
+	return 0;
+}
+
+/* Our address on the subnet of addr on port, the source of requests. */
+static uint32_t
+neigh_source(const struct lsk_stack *s, uint32_t addr)
+{
+	const struct lsk_ifaddr *a = lsk_connected_lookup(s, addr);
+
+	return a ? a->addr : 0;
+}
+
+/* Ask for e's address, under e->lock; to NULL: broadcast. */
+static void
+neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
+		   struct rte_mempool *pool, const struct rte_ether_addr *to)
+{
+	struct lsk_stack *s = w->stack;
+	struct rte_ether_hdr *eh;
+	struct rte_arp_hdr *ah;
+	struct rte_mbuf *m;
+
+	if (pool == NULL)
+		pool = s->send_pool;
+	if (pool == NULL || (m = rte_pktmbuf_alloc(pool)) == NULL) {
+		w->stats.arp.OutDiscards++;
+		return;
+	}
+	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	ah = (struct rte_arp_hdr *)(eh + 1);
+	if (to != NULL)
+		eh->dst_addr = *to;
+	else
+		memset(&eh->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
+	eh->src_addr = s->ports[e->port].mac;
+	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	ah->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
+	ah->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ah->arp_hlen = RTE_ETHER_ADDR_LEN;
+	ah->arp_plen = 4;
+	ah->arp_opcode = RTE_BE16(RTE_ARP_OP_REQUEST);
+	ah->arp_data.arp_sha = s->ports[e->port].mac;
+	ah->arp_data.arp_sip = rte_cpu_to_be_32(neigh_source(s, e->addr));
+	memset(&ah->arp_data.arp_tha, 0, RTE_ETHER_ADDR_LEN);
+	ah->arp_data.arp_tip = rte_cpu_to_be_32(e->addr);
+	m->data_len = m->pkt_len = sizeof(*eh) + sizeof(*ah);
+	w->stats.arp.OutRequests++;
+	lsk_tx_enqueue(w, e->port, m);
+}
+
+/* Give a held or resolved packet its Ethernet header and send it. */
+static void
+neigh_output(struct lsk_worker *w, uint16_t port,
+	     const struct rte_ether_addr *mac, struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+
+	eh->dst_addr = *mac;
+	eh->src_addr = w->stack->ports[port].mac;
+	lsk_tx_enqueue(w, port, m);
+}
+
+/* A stale entry in use is asked for again, at most once a second. */
+static void
+neigh_probe_stale(struct lsk_worker *w, struct lsk_neigh_entry *e,
+		  uint32_t addr, struct rte_mempool *pool, uint64_t now)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	struct rte_ether_addr mac;
+
+	rte_spinlock_lock(&e->lock);
+	if (e->addr == addr && word_state(e->word) == LSK_NEIGH_STALE &&
+	    now >= e->next_probe) {
+		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
+		word_mac(e->word, &mac);
+		neigh_send_request(w, e, pool, &mac);
+	}
+	rte_spinlock_unlock(&e->lock);
+}
+
+/* The fast path: addr's MAC is known (word, read lock-free). */
+static void
+neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
+		    uint32_t addr, uint16_t port, uint64_t word,
+		    struct rte_mbuf *m)
+{
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	struct rte_ether_addr mac;
+	uint8_t state = word_state(word);
+
+	word_mac(word, &mac);
+	if (state == LSK_NEIGH_REACHABLE &&
+	    now - e->confirmed > NEIGH_REACHABLE_S * hz) {
+		/* unconfirmed too long: use it, ask again. Only the word
+		 * read becomes stale: a slot the collector reused since
+		 * keeps its new word. */
+		if (__atomic_compare_exchange_n(&e->word, &word,
+				neigh_word(&mac, LSK_NEIGH_STALE), false,
+				__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			state = LSK_NEIGH_STALE;
+	}
+	if (state == LSK_NEIGH_STALE && now >= e->next_probe)
+		neigh_probe_stale(w, e, addr, m->pool, now);
+	neigh_output(w, port, &mac, m);
+}
+
+static void
+neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
+{
+	w->stats.arp.UnresolvedDiscards++;
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * Hold m until e resolves; under e->lock, which it releases. The request
+ * goes even when the bound on what all entries hold drops m: resolution
+ * never waits for room.
+ */
+static void
+neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
+	   bool created, struct rte_mbuf *m)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint8_t state = word_state(e->word);
+
+	if (state == LSK_NEIGH_FAILED && now < e->next_probe) {
+		rte_spinlock_unlock(&e->lock);
+		neigh_discard(w, m);
+		return;
+	}
+	if (state == LSK_NEIGH_FAILED || created) {
+		e->port = port;
+		e->updated = now;
+		e->probes = 1;
+		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
+		__atomic_store_n(&e->word, neigh_word(NULL,
+			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
+		neigh_send_request(w, e, m->pool, NULL);
+	}
+	if (!neigh_hold_take(t, m)) {
+		rte_spinlock_unlock(&e->lock);
+		neigh_discard(w, m);
+		return;
+	}
+	if (e->n_held == LSK_NEIGH_HOLD) {
+		/* as Linux's unres_qlen: the oldest makes room */
+		w->stats.arp.UnresolvedDiscards++;
+		neigh_hold_give(t, e->held, 1);
+		rte_pktmbuf_free(e->held[0]);
+		memmove(&e->held[0], &e->held[1],
+			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
+		e->n_held--;
+	}
+	e->held[e->n_held] = m;
+	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&e->lock);
+}
+
+bool
+lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		  struct rte_mbuf *m)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_entry *e;
+	bool created;
+	uint64_t word;
+
+	for (;;) {
+		e = neigh_get(t, addr, port, &created, &w->stats);
+		if (e == NULL) {
+			neigh_discard(w, m);
+			return false;
+		}
+		if (!created && neigh_read(e, addr, &word) &&
+		    word_resolved(word)) {
+			neigh_send_resolved(w, e, addr, port, word, m);
+			return true;
+		}
+		if (!created) {
+			rte_spinlock_lock(&e->lock);
+			/* another address's now, or resolved meanwhile */
+			if (e->addr != addr || word_resolved(e->word)) {
+				rte_spinlock_unlock(&e->lock);
+				continue;
+			}
+		}
+		neigh_hold(w, e, port, created, m);
+		return false;
+	}
+}
+
+/*
+ * What an ARP packet says about its sender: update an entry we have (a
+ * reply to us confirms it; anything else makes it stale), or make one
+ * when asked for our address. Held packets leave once the MAC is known.
+ */
+void
+lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
+		const struct rte_ether_addr *mac, bool confirmed, bool create)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	struct rte_mbuf *held[LSK_NEIGH_HOLD];
+	struct lsk_neigh_entry *e;
+	uint32_t n_held, i;
+	uint64_t word;
+	bool created;
+
+	e = lsk_neigh_lookup(t, addr);
+	if (e != NULL && neigh_read(e, addr, &word) &&
+	    word_state(word) == LSK_NEIGH_STATIC)
+		return;
+	e = neigh_lock(t, addr, port, create, &created, &w->stats);
+	if (e == NULL)
+		return;
+	if (word_state(e->word) == LSK_NEIGH_STATIC) {
+		rte_spinlock_unlock(&e->lock);
+		return;
+	}
+	e->port = port;
+	e->updated = rte_rdtsc();
+	if (confirmed || create)
+		e->confirmed = e->updated;
+	e->next_probe = 0;
+	__atomic_store_n(&e->word, neigh_word(mac, confirmed || create ?
+		LSK_NEIGH_REACHABLE : LSK_NEIGH_STALE), __ATOMIC_RELEASE);
+	w->stats.arp.Updates++;
+	n_held = e->n_held;
+	memcpy(held, e->held, n_held * sizeof(held[0]));
+	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+	rte_spinlock_unlock(&e->lock);
+	neigh_hold_give(t, held, n_held);
+	for (i = 0; i < n_held; i++)
+		neigh_output(w, port, mac, held[i]);
+}
+
+uint32_t
+lsk_neigh_drop_held(struct lsk_stack *s)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		neigh_hold_give(t, e->held, e->n_held);
+		for (k = 0; k < e->n_held; k++)
+			rte_pktmbuf_free(e->held[k]);
+		n += e->n_held;
+		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&e->lock);
+	}
+	s->ctl_stats.arp.UnresolvedDiscards += n;
+	return n;
+}
+
+void
+lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
+{
+	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
+}
+
+/* Retries and failures of unanswered requests; worker 0 runs it. */
+void
+lsk_neigh_timer(struct lsk_worker *w)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint32_t i, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+
+	if (now < t->next_timer)
+		return;
+	t->next_timer = now + hz / 10;
+	for (i = 0; i < n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+		struct rte_mbuf *dropped[LSK_NEIGH_HOLD];
+		uint32_t n_dropped = 0, k;
+
+		if (word_state(e->word) != LSK_NEIGH_INCOMPLETE ||
+		    now < e->next_probe)
+			continue;
+		rte_spinlock_lock(&e->lock);
+		if (word_state(e->word) == LSK_NEIGH_INCOMPLETE &&
+		    now >= e->next_probe) {
+			if (e->probes < NEIGH_MAX_PROBES) {
+				e->probes++;
+				e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
+				neigh_send_request(w, e, e->n_held ?
+						   e->held[0]->pool : NULL, NULL);
+			} else {
+				e->next_probe = now +
+					NEIGH_FAILED_RETRY_MS * hz / 1000;
+				__atomic_store_n(&e->word, neigh_word(NULL,
+					LSK_NEIGH_FAILED), __ATOMIC_RELEASE);
+				w->stats.arp.ResFailed++;
+				n_dropped = e->n_held;
+				memcpy(dropped, e->held,
+				       n_dropped * sizeof(dropped[0]));
+				__atomic_store_n(&e->n_held, 0,
+						 __ATOMIC_RELAXED);
+			}
+		}
+		rte_spinlock_unlock(&e->lock);
+		neigh_hold_give(t, dropped, n_dropped);
+		for (k = 0; k < n_dropped; k++) {
+			w->stats.arp.UnresolvedDiscards++;
+			lsk_icmp4_unreach_host(w, dropped[k]);
+		}
+	}
+}

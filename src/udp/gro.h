@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_gro: the flow table of fraglist GRO, its repeat check, and its two
+ * passes (the run pass before eth_input, the stage after ip4_input).
+ */
+#ifndef LSK_UDP_GRO_H
+#define LSK_UDP_GRO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_ether.h>
+#include <rte_hash_crc.h>
+#include <rte_mbuf.h>
+
+#include "listack/listack.h"
+
+struct lsk_worker;
+struct lsk_list;
+
+/* udp4_gro's flow table, emptied at the end of every burst */
+#define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
+#define LSK_GRO_SEEN (4 * LSK_BURST_MAX)
+
+struct lsk_gro_slot {
+	bool used;		/* the flow was seen in this burst */
+	bool head_checked;	/* the head's checksums were verified */
+	uint16_t in_port;
+	uint32_t src, dst, ports;	/* as on the wire */
+	struct rte_mbuf *head;	/* the open train, NULL when none */
+	struct rte_mbuf *tail;
+	uint32_t count;		/* datagrams in the train */
+	uint32_t bytes;		/* as Linux counts: 28 + the payloads */
+	uint16_t ulen;		/* the train's UDP length */
+	uint32_t list_idx;	/* where the head sits in the list */
+	uint32_t train_id;
+};
+
+/* open trains in the order they opened, for closing the oldest */
+struct lsk_gro_age {
+	uint16_t slot;
+	uint32_t train_id;
+};
+
+struct lsk_gro_table {
+	uint32_t slot_mask;	/* slots in use this burst, minus one */
+	bool track_age;		/* more datagrams than open trains allowed */
+	uint32_t n_open;
+	uint32_t n_touched;
+	uint32_t n_age, age_first;
+	uint32_t next_train_id;
+	uint16_t touched[LSK_BURST_MAX];
+	struct lsk_gro_age age[LSK_BURST_MAX];
+	struct lsk_gro_slot slots[LSK_GRO_SLOTS];
+	bool no_runs;		/* lsk_gro_rx_runs found none last time */
+	uint32_t rx_probe;	/* bursts since, for lsk_gro_rx_runs tries */
+	/* the repeat check (lsk_gro_note): list number << 32 | flow hash */
+	uint32_t seen_list;
+	uint32_t noted;		/* entries of the list noted, from its first */
+	bool repeat;		/* two of them hashed alike */
+	uint64_t seen[LSK_GRO_SEEN];
+};
+
+/* Where the flow key sits in an IHL-5 frame: addresses, then ports. */
+#define LSK_GRO_KEY_OFF (RTE_ETHER_HDR_LEN + 12)
+#define LSK_GRO_KEY_END (LSK_GRO_KEY_OFF + 12)
+
+/*
+ * The repeat check's hash: the NIC's RSS hash when it gave one (as Linux
+ * picks the GRO bucket by skb->hash), else a CRC of the addresses and
+ * ports at their IHL-5 places. Either is equal for two datagrams that
+ * can join one train; other packets of a flow may hash otherwise, which
+ * does not matter: only two datagrams that can join make a train.
+ */
+static inline uint32_t
+lsk_gro_repeat_hash(const struct rte_mbuf *m)
+{
+	const uint8_t *key = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						     LSK_GRO_KEY_OFF);
+	uint64_t addrs;
+	uint32_t ports;
+
+	if (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH)
+		return m->hash.rss;
+	memcpy(&addrs, key, 8);
+	memcpy(&ports, key + 8, 4);
+	return rte_hash_crc_8byte(addrs, ports);
+}
+
+/* A new list for the repeat check; returns its number. */
+static inline uint32_t
+lsk_gro_note_start(struct lsk_gro_table *t)
+{
+	t->noted = 0;
+	t->repeat = false;
+	if (unlikely(++t->seen_list == 0)) {
+		memset(t->seen, 0, sizeof(t->seen));
+		t->seen_list = 1;
+	}
+	return t->seen_list;
+}
+
+/*
+ * Note an entry of the list. Only if two entries of a list hash alike
+ * can a train form, so a list of many flows (a scan, a flood of new
+ * connections) skips GRO's table work. eth_input notes each IPv4 frame
+ * while its lines are at hand; udp4_gro notes a list no one noted. The
+ * caller sets t->noted once at the end (a count kept in memory would
+ * chain every packet to the one before).
+ */
+static inline void
+lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
+	     uint32_t list)
+{
+	if (likely(m->data_len >= LSK_GRO_KEY_END)) {
+		uint32_t h = lsk_gro_repeat_hash(m), i;
+		uint64_t want = (uint64_t)list << 32 | h;
+
+		for (i = h & (LSK_GRO_SEEN - 1);; i = (i + 1) & (LSK_GRO_SEEN - 1)) {
+			uint64_t e = t->seen[i];
+
+			if ((uint32_t)(e >> 32) != list) {
+				t->seen[i] = want;
+				return;
+			}
+			if (e == want) {
+				t->repeat = true;
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * Before eth_input: datagrams that continue the frame before them back to
+ * back (its first 48 bytes but for IP ID and checksums, checksums the
+ * PMD vouched for) are chained behind it into a train, so eth_input and
+ * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
+ * their number. udp4_gro takes these trains as it would have made them.
+ */
+uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,
+			 uint16_t n);
+void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
+
+#endif /* LSK_UDP_GRO_H */

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Services behind `udp listen ADDR:PORT echo | discard | pcap FILE`: small
+ * applications of the bulk API, run by whoever calls lsk_services_poll
+ * (listack-fwd's main lcore). They use only the public calls.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include <pcap/pcap.h>
+
+#include <rte_ip.h>
+
+#include "udp/udp.h"
+#include "control/control.h"
+
+#define SERVICE_BURST 64
+
+struct lsk_service {
+	enum lsk_service_kind kind;
+	struct lsk_udp_ep *ep;
+	uint64_t datagrams;
+	pcap_t *pcap;
+	pcap_dumper_t *dumper;
+};
+
+static const char *const kind_names[] = {
+	[LSK_SERVICE_ECHO] = "echo",
+	[LSK_SERVICE_DISCARD] = "discard",
+	[LSK_SERVICE_PCAP] = "pcap",
+};
+
+int
+lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
+		uint32_t addr, uint16_t port, const char *path,
+		uint32_t ring_size)
+{
+	struct lsk_udp_bind_opts opts = { .ring_size = ring_size,
+					  .socket_id = SOCKET_ID_ANY };
+	struct lsk_service *svc;
+	void *p;
+	int rc;
+
+	if (s->n_services == s->services_cap) {
+		unsigned int cap = s->services_cap ? 2 * s->services_cap : 8;
+
+		p = realloc(s->services, cap * sizeof(*s->services));
+		if (p == NULL)
+			return -ENOMEM;
+		s->services = p;
+		s->services_cap = cap;
+	}
+	svc = calloc(1, sizeof(*svc));
+	if (svc == NULL)
+		return -ENOMEM;
+	svc->kind = kind;
+	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
+	if (rc < 0) {
+		free(svc);
+		return rc;
+	}
+	/* the file is opened (truncated) only once the endpoint is ours */
+	if (kind == LSK_SERVICE_PCAP) {
+		svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
+		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
+		if (svc->dumper == NULL) {
+			if (svc->pcap)
+				pcap_close(svc->pcap);
+			lsk_udp_close(svc->ep);
+			free(svc);
+			return -EACCES;
+		}
+	}
+	s->services[s->n_services++] = svc;
+	return 0;
+}
+
+/* Datagrams in segments (reassembled) are echoed from this copy, and
+ * recorded frames written from it: an Ethernet header and up to 65535
+ * bytes of IP datagram. */
+static uint8_t service_buf[RTE_ETHER_HDR_LEN + UINT16_MAX];
+
+/* Send each datagram back where it came from, from where it was sent. */
+static void
+service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
+{
+	unsigned int k;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct lsk_udp_msg *m = &msgs[i];
+		uint32_t to = m->src_addr;
+		uint16_t to_port = m->src_port;
+
+		if (m->mbuf->nb_segs > 1) {
+			uint32_t off = (uint32_t)((uint8_t *)m->payload -
+				rte_pktmbuf_mtod(m->mbuf, uint8_t *));
+
+			m->payload = (void *)(uintptr_t)rte_pktmbuf_read(
+				m->mbuf, off, m->len, service_buf);
+			/* one such datagram per burst: send it now */
+		}
+
+		/* a broadcast is answered from the egress port's address */
+		m->src_addr = lsk_udp_ep_addr(svc->ep) ? lsk_udp_ep_addr(svc->ep)
+						       : m->dst_addr;
+		if (m->src_addr == UINT32_MAX ||
+		    lsk_stack_is_broadcast(svc->ep->stack, m->src_addr))
+			m->src_addr = 0;
+		m->src_port = m->dst_port;
+		m->dst_addr = to;
+		m->dst_port = to_port;
+		m->gso_size = 0;
+		if (m->mbuf->nb_segs > 1) {
+			lsk_udp_send_burst(svc->ep, m, 1);
+			m->len = UINT32_MAX;	/* sent */
+		}
+	}
+	/* the rest leave with one call */
+	for (i = 0, k = 0; i < n; i++)
+		if (msgs[i].len != UINT32_MAX)
+			msgs[k++] = msgs[i];
+	lsk_udp_send_burst(svc->ep, msgs, k);
+}
+
+/*
+ * The frame of a delivered datagram, copied into service_buf, with an IP
+ * header that agrees with it: udp4_input cut a datagram whose UDP length
+ * is shorter than its IP payload to the UDP length, so its total length
+ * (and checksum) are made to say so. Returns the frame's length.
+ */
+static uint32_t
+service_frame(const struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	struct rte_ipv4_hdr *ip;
+	uint16_t tot_len;
+
+	/* ip4_input cut the frame to its total length, so it fits; the
+	 * copy is bounded by the buffer all the same */
+	len = RTE_MIN(len, (uint32_t)sizeof(service_buf));
+	if (rte_pktmbuf_read(m, 0, len, service_buf) != service_buf)
+		memcpy(service_buf, rte_pktmbuf_mtod(m, void *), len);
+	ip = (struct rte_ipv4_hdr *)(service_buf + RTE_ETHER_HDR_LEN);
+	tot_len = (uint16_t)(len - RTE_ETHER_HDR_LEN);
+	if (ip->total_length != rte_cpu_to_be_16(tot_len)) {
+		ip->total_length = rte_cpu_to_be_16(tot_len);
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+	return len;
+}
+
+static void
+service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
+{
+	struct pcap_pkthdr h;
+	int i;
+
+	gettimeofday(&h.ts, NULL);
+	for (i = 0; i < n; i++) {
+		h.caplen = h.len = service_frame(msgs[i].mbuf);
+		pcap_dump((u_char *)svc->dumper, &h, service_buf);
+	}
+}
+
+unsigned int
+lsk_services_poll(struct lsk_stack *s)
+{
+	struct lsk_udp_msg msgs[SERVICE_BURST];
+	unsigned int i, total = 0;
+
+	for (i = 0; i < s->n_services; i++) {
+		struct lsk_service *svc = s->services[i];
+		struct rte_mbuf *mbufs[SERVICE_BURST];
+		int n, k;
+
+		n = lsk_udp_recv_burst(svc->ep, msgs, SERVICE_BURST);
+		if (n <= 0)
+			continue;
+		for (k = 0; k < n; k++)
+			mbufs[k] = msgs[k].mbuf;
+		if (svc->kind == LSK_SERVICE_ECHO)
+			service_echo(svc, msgs, n);
+		else if (svc->kind == LSK_SERVICE_PCAP)
+			service_pcap(svc, msgs, n);
+		rte_pktmbuf_free_bulk(mbufs, (unsigned int)n);
+		svc->datagrams += (unsigned int)n;
+		total += (unsigned int)n;
+	}
+	return total;
+}
+
+void
+lsk_services_free(struct lsk_stack *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++) {
+		struct lsk_service *svc = s->services[i];
+
+		lsk_udp_close(svc->ep);
+		if (svc->dumper) {
+			pcap_dump_close(svc->dumper);
+			pcap_close(svc->pcap);
+		}
+		free(svc);
+	}
+	free(s->services);
+	s->services = NULL;
+	s->n_services = s->services_cap = 0;
+}
+
+int
+lsk_services_write_json(const struct lsk_stack *s, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "[");
+	for (i = 0; i < s->n_services; i++) {
+		const struct lsk_service *svc = s->services[i];
+		uint32_t a = lsk_udp_ep_addr(svc->ep);
+
+		fprintf(f, "%s{\"listen\": \"%u.%u.%u.%u:%u\", \"kind\": \"%s\", "
+			"\"datagrams\": %" PRIu64 "}", i ? ", " : "",
+			a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff,
+			lsk_udp_ep_port(svc->ep), kind_names[svc->kind],
+			svc->datagrams);
+	}
+	fprintf(f, "]");
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * UDP: endpoints and the table workers read, delivery to their rings,
+ * udp4_input, GSO (trains cut back into datagrams) and the services.
+ */
+#ifndef LSK_UDP_H
+#define LSK_UDP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "listack/listack.h"
+#include "listack/udp.h"
+
+struct lsk_worker;
+struct lsk_list;
+struct rte_hash;
+struct rte_ring;
+struct rte_mempool;
+
+/* The UDP endpoints as the workers see them, published like the FIB. */
+struct lsk_udp_table {
+	struct rte_hash *hash;	/* key: lsk_udp_key(addr, port) */
+	uint32_t n;
+};
+
+static inline uint64_t
+lsk_udp_key(uint32_t addr, uint16_t port)
+{
+	return (uint64_t)addr << 16 | port;
+}
+
+struct lsk_udp_ep {
+	struct lsk_stack *stack;
+	uint32_t addr;
+	uint16_t port;
+	unsigned int flags;
+	struct rte_ring *ring;
+	struct rte_mempool *pool;
+	uint16_t next_ip_id;	/* updated atomically by senders */
+	struct lsk_udp_ep *next_closed;	/* on the stack's closed list */
+};
+
+/* Endpoints a burst may fill at once before one is delivered early. */
+#define LSK_UDP_PENDING_EPS 8
+
+/*
+ * One datagram in an endpoint's ring. The worker, whose cache holds the
+ * headers it just checked, writes what a receive reports next to the
+ * mbuf pointer, so the application's core reads the ring and neither the
+ * mbuf nor the frame. The destination port is the endpoint's.
+ */
+struct lsk_udp_slot {
+	struct rte_mbuf *mbuf;
+	void *payload;
+	uint32_t src_addr, dst_addr;	/* host order */
+	uint16_t src_port, len, in_port, gso_size;
+};
+
+/* Describe a checked datagram; gro: the endpoint takes coalesced trains */
+void lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m,
+		       bool gro);
+
+/* udp4_input's per-endpoint sublists of one burst */
+struct lsk_udp_pending {
+	struct lsk_udp_ep *ep;
+	uint32_t n;
+	struct lsk_udp_slot slots[LSK_BURST_MAX];
+};
+
+struct lsk_udp_deliveries {
+	unsigned int n;
+	struct lsk_udp_pending ep[LSK_UDP_PENDING_EPS];
+};
+
+void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
+
+/* Give a train's members the head's headers; returns the first member
+ * (chained through the train link), the head left alone. */
+struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
+
+/*
+ * Cut a merged train back into its datagrams (gso.c): each gets the
+ * head's headers (as rewritten), its own length, ID and checksums.
+ * Returns how many are in out (at most 64), the head consumed.
+ */
+unsigned int lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head,
+			       uint32_t meta, struct rte_mbuf **out);
+/* Datagram k of a merged train in a fresh mbuf, the head left as it is;
+ * NULL when there is none, or no mbuf or room for it (gso.c). */
+struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
+
+/* Unchain a train to TX, members rewritten like the head (gso.c). */
+void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
+/* The same towards a neighbour ARP has yet to find (or confirm). */
+void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
+		     uint32_t addr, uint16_t port);
+
+enum lsk_service_kind {
+	LSK_SERVICE_ECHO,
+	LSK_SERVICE_DISCARD,
+	LSK_SERVICE_PCAP,
+};
+struct lsk_service;
+int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
+		    uint32_t addr, uint16_t port, const char *path,
+		    uint32_t ring_size);
+void lsk_services_free(struct lsk_stack *s);
+
+int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
+void lsk_udp_table_free(struct lsk_udp_table *t);
+void lsk_udp_close_all(struct lsk_stack *s);
+
+#endif /* LSK_UDP_H */

@@ -1,0 +1,880 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_gro: fraglist GRO. Consecutive datagrams of one UDP flow in a burst
+ * are chained behind the first (the head) into a train, payloads never
+ * copied, so the stages after run once per train. Trains live only for
+ * the burst they were formed in: nothing waits.
+ *
+ * A datagram joins its flow's open train when it matches (ingress port,
+ * L2 header, addresses, ports, TOS, TTL, DF), is a plain IHL-5
+ * non-fragment with no padding, has valid IP and non-zero valid UDP
+ * checksums, and its UDP length equals the train's (a shorter one joins
+ * and closes the train); at most `segs` members and 64 KiB. One that
+ * cannot join closes its flow's train first, so per-flow order holds.
+ * At most `flows` trains are open; the oldest closes to make room.
+ *
+ * Three ways in, cheapest first: lsk_gro_rx_runs chains back-to-back
+ * runs in the raw burst before eth_input (checksums the PMD vouched for);
+ * after eth_input, a list in which no flow came twice (eth_input's
+ * repeat check) returns at once; otherwise the flow table below, with a
+ * tight loop for datagrams that continue the train just grown and a
+ * direct join for a datagram equal to its open train's head (flows
+ * interleaved). All make the same trains: the shortcuts only take what
+ * the flow table would have joined, and leave it everything else.
+ */
+#include <assert.h>
+#include <stddef.h>
+
+#include <rte_byteorder.h>
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_udp.h>
+#include <rte_vect.h>
+
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/rx.h"
+#include "core/worker.h"
+#include "udp/gro.h"
+#include "control/control.h"
+
+#define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
+		  sizeof(struct rte_udp_hdr))
+/* Linux's skb_gro_receive_list bound: head + new < 64 KiB */
+#define GRO_MAX_BYTES 65536u
+
+int lsk_train_next_offset = -1;
+
+int
+lsk_train_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "lsk_train_next",
+		.size = sizeof(struct rte_mbuf *),
+		.align = __alignof__(struct rte_mbuf *),
+	};
+	int off = rte_mbuf_dynfield_register(&desc);
+
+	if (off < 0)
+		return off;
+	lsk_train_next_offset = off;
+	return 0;
+}
+
+void
+lsk_train_free_members(struct rte_mbuf *head)
+{
+	struct rte_mbuf *m = *lsk_train_next(head), *next;
+
+	*lsk_train_next(head) = NULL;
+	for (; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		rte_pktmbuf_free(m);
+	}
+}
+
+struct gro_view {
+	struct rte_ether_hdr *eh;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *uh;
+};
+
+static inline void
+gro_view(struct rte_mbuf *m, struct gro_view *v)
+{
+	v->eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	v->ip = (struct rte_ipv4_hdr *)(v->eh + 1);
+	v->uh = (struct rte_udp_hdr *)(v->ip + 1);
+}
+
+/* Could this packet be in a train at all (its shape, not its checksums)? */
+static inline bool
+gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint16_t tot;
+
+	if (m->data_len < GRO_HDRS || m->nb_segs != 1)
+		return false;
+	if (v->ip->version_ihl != 0x45 || v->ip->next_proto_id != IPPROTO_UDP)
+		return false;
+	if ((v->ip->fragment_offset & ~RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0)
+		return false;
+	tot = rte_be_to_cpu_16(v->ip->total_length);
+	return tot == m->pkt_len - RTE_ETHER_HDR_LEN &&
+	       rte_be_to_cpu_16(v->uh->dgram_len) == tot - 20 &&
+	       tot > 28 && v->uh->dgram_cksum != 0;
+}
+
+/* A flow key copied out of a frame in segments. */
+struct gro_key {
+	struct rte_ipv4_hdr ip;
+	uint32_t ports;
+};
+
+/*
+ * The key of a frame whose first segment ends before its ports: copied
+ * out (it is rare), so that such a datagram still ends its flow's train.
+ * v is pointed at the copy.
+ */
+static bool
+gro_key_copy(const struct rte_mbuf *m, struct gro_view *v,
+	     struct gro_key *k)
+{
+	const void *p;
+	uint32_t hlen;
+
+	p = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, sizeof(k->ip), &k->ip);
+	if (p == NULL)
+		return false;
+	if (p != &k->ip)
+		memcpy(&k->ip, p, sizeof(k->ip));
+	hlen = (k->ip.version_ihl & 0xf) * 4u;
+	p = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN + hlen, sizeof(k->ports),
+			     &k->ports);
+	if (p == NULL)
+		return false;
+	if (p != &k->ports)
+		memcpy(&k->ports, p, sizeof(k->ports));
+	v->ip = &k->ip;
+	v->uh = (struct rte_udp_hdr *)&k->ports;
+	return true;
+}
+
+/* Is it a UDP header that names its flow (a first fragment does)? */
+static inline bool
+gro_names_flow(const struct rte_ipv4_hdr *ip)
+{
+	return (ip->version_ihl >> 4) == 4 && (ip->version_ihl & 0xf) >= 5 &&
+	       ip->next_proto_id == IPPROTO_UDP &&
+	       !(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK));
+}
+
+/*
+ * Does the packet name a UDP flow, even if it cannot join (IP options, a
+ * first fragment, segments)? Then v->ip and v->uh are pointed at its
+ * addresses and ports (copied into k when its first segment ends before
+ * them).
+ */
+static inline bool
+gro_has_flow(const struct rte_mbuf *m, struct gro_view *v, struct gro_key *k)
+{
+	uint32_t hlen;
+
+	if (m->data_len >= RTE_ETHER_HDR_LEN + sizeof(*v->ip)) {
+		hlen = (v->ip->version_ihl & 0xf) * 4u;
+		if (RTE_ETHER_HDR_LEN + hlen + 4 <= m->data_len) {
+			v->uh = (struct rte_udp_hdr *)((uint8_t *)v->ip + hlen);
+			return gro_names_flow(v->ip);
+		}
+	}
+	return m->nb_segs != 1 && gro_key_copy(m, v, k) &&
+	       gro_names_flow(v->ip);
+}
+
+/* Checksums, from the PMD's flags when it set them; software ones are
+ * recorded as flags so ip4_input and udp4_input do not redo them. */
+static bool
+gro_csums_ok(struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint64_t ipf = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint64_t l4f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD || l4f == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	/* NONE: the PMD verified what the field does not show */
+	if (ipf != RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+	    ipf != RTE_MBUF_F_RX_IP_CKSUM_NONE) {
+		if (lsk_ip4_hdr_sum20(v->ip) != 0xffff)
+			return false;
+		m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_IP_CKSUM_MASK) |
+			      RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	}
+	if (l4f != RTE_MBUF_F_RX_L4_CKSUM_GOOD &&
+	    l4f != RTE_MBUF_F_RX_L4_CKSUM_NONE) {
+		if (!lsk_udp4_csum_valid(v->ip, v->uh,
+					 rte_be_to_cpu_16(v->uh->dgram_len)))
+			return false;
+		m->ol_flags = (m->ol_flags & ~RTE_MBUF_F_RX_L4_CKSUM_MASK) |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	}
+	return true;
+}
+
+/* The flow table's hash: any packet naming the flow finds its slot. */
+static inline uint32_t
+gro_hash(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint64_t addrs;
+
+	memcpy(&addrs, &v->ip->src_addr, 8);
+	return rte_hash_crc_8byte(addrs, lsk_udp_ports(v->uh) ^ m->port);
+}
+
+static inline bool
+gro_same_flow(const struct lsk_gro_slot *s, const struct rte_mbuf *m,
+	      const struct gro_view *v)
+{
+	return s->src == v->ip->src_addr && s->dst == v->ip->dst_addr &&
+	       s->ports == lsk_udp_ports(v->uh) && s->in_port == m->port;
+}
+
+/* Find the flow's slot from the flow's hash, or claim an empty one. */
+static struct lsk_gro_slot *
+gro_slot_hashed(struct lsk_gro_table *t, const struct rte_mbuf *m,
+		const struct gro_view *v, uint32_t hash)
+{
+	uint32_t i = hash & t->slot_mask;
+
+	for (;; i = (i + 1) & t->slot_mask) {
+		struct lsk_gro_slot *s = &t->slots[i];
+
+		if (!s->used) {
+			s->used = true;
+			s->head = NULL;
+			s->src = v->ip->src_addr;
+			s->dst = v->ip->dst_addr;
+			s->ports = lsk_udp_ports(v->uh);
+			s->in_port = m->port;
+			t->touched[t->n_touched++] = (uint16_t)i;
+			return s;
+		}
+		if (gro_same_flow(s, m, v))
+			return s;
+	}
+}
+
+static inline struct lsk_gro_slot *
+gro_slot(struct lsk_gro_table *t, const struct rte_mbuf *m,
+	 const struct gro_view *v)
+{
+	return gro_slot_hashed(t, m, v, gro_hash(m, v));
+}
+
+/* Can m be the next member of the open train in s? */
+static inline bool
+gro_matches(const struct lsk_gro_slot *s, const struct gro_view *v,
+	    uint32_t max_segs)
+{
+	const struct rte_ether_hdr *heh =
+		rte_pktmbuf_mtod(s->head, const struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *hip = (const struct rte_ipv4_hdr *)(heh + 1);
+	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+
+	return memcmp(heh, v->eh, RTE_ETHER_HDR_LEN) == 0 &&
+	       hip->type_of_service == v->ip->type_of_service &&
+	       hip->time_to_live == v->ip->time_to_live &&
+	       hip->fragment_offset == v->ip->fragment_offset &&
+	       ulen <= s->ulen && s->count < max_segs &&
+	       s->bytes + 20u + ulen < GRO_MAX_BYTES;
+}
+
+static void
+gro_close(struct lsk_gro_table *t, struct lsk_gro_slot *s)
+{
+	if (s->head != NULL) {
+		s->head = NULL;
+		t->n_open--;
+	}
+}
+
+/* Make room: close the oldest open train. */
+static void
+gro_close_oldest(struct lsk_gro_table *t)
+{
+	while (t->age_first < t->n_age) {
+		struct lsk_gro_age *a = &t->age[t->age_first++];
+		struct lsk_gro_slot *s = &t->slots[a->slot];
+
+		if (s->head != NULL && s->train_id == a->train_id) {
+			gro_close(t, s);
+			return;
+		}
+	}
+}
+
+static void
+gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
+	 const struct gro_view *v, uint32_t list_idx, bool checked)
+{
+	struct lsk_gro_table *t = &w->gro;
+
+	if (t->n_open >= w->stack->gro_flows)
+		gro_close_oldest(t);
+	/* the head's train link is written only when a member joins */
+	s->head = s->tail = m;
+	s->count = 1;
+	t->n_open++;
+	s->ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+	s->bytes = 28u + s->ulen - 8u;
+	s->list_idx = list_idx;
+	s->head_checked = checked;
+	s->train_id = ++t->next_train_id;
+	if (unlikely(t->track_age)) {
+		t->age[t->n_age].slot = (uint16_t)(s - t->slots);
+		t->age[t->n_age].train_id = s->train_id;
+		t->n_age++;
+	}
+}
+
+/*
+ * Does a fresh mbuf of pool hold len bytes? GSO rebuilds each datagram of
+ * a merged train in one, and merging copies payloads into them: a head
+ * whose pool cannot hold its frame so (a small data room, a frame placed
+ * without headroom) is never merged.
+ */
+static bool
+gro_pool_holds(struct rte_mempool *pool, uint32_t len)
+{
+	uint32_t room = rte_pktmbuf_data_room_size(pool);
+
+	return room >= RTE_PKTMBUF_HEADROOM + len;
+}
+
+/*
+ * `gro merge`: the member's payload is copied behind the head's (the
+ * caller frees the member once done with it); the head's lengths grow to
+ * the total as Linux's gro_complete sets them. Only IDs that count up can
+ * be rebuilt later.
+ */
+static bool
+gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
+{
+	struct rte_mbuf *h = s->head, *seg;
+	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
+		struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *huh = (struct rte_udp_hdr *)(hip + 1);
+	uint16_t len = rte_be_to_cpu_16(v->uh->dgram_len) - 8;
+	char *dst;
+
+	if (rte_be_to_cpu_16(v->ip->packet_id) !=
+	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
+		return false;
+	if (s->count == 1) {
+		if (!gro_pool_holds(h->pool, h->data_len))
+			return false;
+		h->tso_segsz = (uint16_t)(s->ulen - 8);
+		/* a merged train has no members to free: its mbuf may
+		 * keep the link of an earlier trip (a member delivered) */
+		*lsk_train_next(h) = NULL;
+	}
+	seg = rte_pktmbuf_lastseg(h);
+	if (rte_pktmbuf_tailroom(seg) < len) {
+		seg = rte_pktmbuf_alloc(h->pool);
+		if (seg == NULL || rte_pktmbuf_tailroom(seg) < len ||
+		    rte_pktmbuf_chain(h, seg) != 0) {
+			rte_pktmbuf_free(seg);
+			return false;
+		}
+	}
+	dst = rte_pktmbuf_append(h, len);	/* the room is there */
+	memcpy(dst, v->uh + 1, len);
+	hip->total_length = rte_cpu_to_be_16(
+		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
+	huh->dgram_len = rte_cpu_to_be_16(
+		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
+	hip->hdr_checksum = 0;
+	hip->hdr_checksum = rte_ipv4_cksum(hip);
+	return true;
+}
+
+static void
+gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
+	 struct rte_mbuf *m, const struct gro_view *v)
+{
+	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+
+	if (w->stack->gro_merge) {
+		l->meta[s->list_idx] |= LSK_META_MERGED;
+	} else {
+		*lsk_train_next(s->tail) = m;
+		*lsk_train_next(m) = NULL;
+		s->tail = m;
+	}
+	s->count++;
+	s->bytes += ulen - 8u;
+	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
+	w->stats.gro.Merged++;
+	if (s->count == 2)
+		w->stats.gro.Trains++;
+	if (ulen < s->ulen)	/* a shorter datagram ends the train */
+		gro_close(&w->gro, s);
+}
+
+/* Could two entries of the list be one flow? */
+static bool
+gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
+{
+	uint32_t list, i;
+
+	if (t->noted == l->n)
+		return t->repeat;	/* eth_input noted them all */
+	list = lsk_gro_note_start(t);
+	for (i = 0; i < l->n && !t->repeat; i++)
+		lsk_gro_note(t, l->pkts[i], list);
+	t->noted = i;
+	return t->repeat;
+}
+
+/*
+ * A run is compared 16 bytes at a time with the head: per byte 0xff
+ * where equal, or-ed with 0xff where the byte may differ, and-ed
+ * together; the datagram continues the run when all 16 bytes are 0xff.
+ *
+ * The frame's first 48 bytes: the Ethernet header, IPv4 but for the ID
+ * (18-19) and the checksum (24-25), then the ports and UDP length (34-39);
+ * the UDP checksum and the payload (40-47) may differ. The head passed
+ * gro_shape_ok, so equal bytes make the datagram pass it too.
+ *
+ * The mbuf's bytes 16-47: data_off, refcnt, nb_segs, port, ol_flags,
+ * packet_type, pkt_len, data_len and vlan_tci must equal the head's (one
+ * segment, the same length and port, the checksum flags the PMD set);
+ * the RSS hash (44-47) may differ.
+ */
+#define GRO_MBUF_CMP_OFF 16
+/* the frame bytes the run compare reads: a shorter frame takes the
+ * general path (a head too, whose bytes are the template) */
+#define GRO_RUN_LEN 48
+
+static_assert(offsetof(struct rte_mbuf, data_off) == GRO_MBUF_CMP_OFF &&
+	      offsetof(struct rte_mbuf, ol_flags) == 24 &&
+	      offsetof(struct rte_mbuf, pkt_len) == 36 &&
+	      offsetof(struct rte_mbuf, data_len) == 40 &&
+	      offsetof(struct rte_mbuf, vlan_tci) == 42 &&
+	      offsetof(struct rte_mbuf, hash) == 44,
+	      "the run compare assumes DPDK 22.11's mbuf layout");
+
+/* The head's bytes a datagram must share to continue its train. */
+struct gro_run {
+	__m128i h0, h1, h2;	/* the head's frame bytes 0-47 */
+	__m128i m0, m1;		/* the head's mbuf bytes 16-47 */
+	uint32_t seg_bytes;	/* UDP payload of each datagram */
+};
+
+static inline void
+gro_run_load(struct gro_run *r, const struct rte_mbuf *head)
+{
+	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
+	const uint8_t *mp = (const uint8_t *)head + GRO_MBUF_CMP_OFF;
+
+	r->h0 = _mm_loadu_si128((const __m128i *)hp);
+	r->h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
+	r->h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
+	r->m0 = _mm_loadu_si128((const __m128i *)mp);
+	r->m1 = _mm_loadu_si128((const __m128i *)(mp + 16));
+}
+
+static inline void
+gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
+{
+	gro_run_load(r, head);
+	r->seg_bytes = ulen - 8u;
+}
+
+/*
+ * Does m continue the train: the head's headers but for IP ID and
+ * checksums, the head's mbuf fields (so the checksum flags the PMD set
+ * on the head: GOOD, or NONE, both bits, which also means verified), and
+ * a UDP checksum that is not zero?
+ */
+static inline bool
+gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
+{
+	const __m128i any_h1 = _mm_setr_epi8(0, 0, -1, -1, 0, 0, 0, 0,
+					     -1, -1, 0, 0, 0, 0, 0, 0);
+	const __m128i any_h2 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+					     -1, -1, -1, -1, -1, -1, -1, -1);
+	const __m128i any_m1 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+					     0, 0, 0, 0, -1, -1, -1, -1);
+	const uint8_t *mp = (const uint8_t *)m + GRO_MBUF_CMP_OFF;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	__m128i eq;
+	uint16_t udp_cksum;
+
+	/* the frame's bytes are read only if it holds them (its first
+	 * segment: the compare wants the head's one) */
+	if (m->data_len < GRO_RUN_LEN)
+		return false;
+	eq = _mm_and_si128(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)mp), r->m0),
+		_mm_or_si128(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(mp + 16)), r->m1),
+			any_m1));
+	eq = _mm_and_si128(eq, _mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)p), r->h0));
+	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 16)), r->h1), any_h1));
+	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(p + 32)), r->h2), any_h2));
+	memcpy(&udp_cksum, p + 40, sizeof(udp_cksum));
+	return _mm_movemask_epi8(eq) == 0xffff && udp_cksum != 0;
+}
+
+/*
+ * How many more datagrams a train of count datagrams holding bytes can
+ * take: at most max_segs in all, and each addition must leave head and
+ * members below 64 KiB (bytes + 28 + seg_bytes < GRO_MAX_BYTES).
+ */
+static inline uint32_t
+gro_room(const struct gro_run *r, uint32_t count, uint32_t bytes,
+	 uint32_t max_segs)
+{
+	uint32_t by_count = count < max_segs ? max_segs - count : 0;
+	uint32_t need = bytes + 28u + r->seg_bytes, by_bytes;
+
+	if (need >= GRO_MAX_BYTES)
+		return 0;
+	/* gro_shape_ok: a train's datagrams carry payload */
+	by_bytes = (GRO_MAX_BYTES - 1u - need) / r->seg_bytes + 1u;
+	return RTE_MIN(by_count, by_bytes);
+}
+
+/* The checksum flags of a datagram whose checksums were verified. */
+static inline bool
+gro_flags_good(const struct rte_mbuf *m)
+{
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+
+	return (m->ol_flags & good) == good;
+}
+
+/* Can a train's head be the run compare's template: its checksums
+ * verified (its flags say so), and its frame as long as the compare? */
+static inline bool
+gro_run_head_ok(const struct rte_mbuf *head)
+{
+	return gro_flags_good(head) && head->data_len >= GRO_RUN_LEN;
+}
+
+/*
+ * The commonest case: the datagrams from l->pkts[i] on continue the train
+ * in s back to back. They join in a tight loop with the head's bytes and
+ * the train's state in registers. Returns the index of the first that
+ * does not join (the general path takes it).
+ */
+static uint32_t
+gro_run_train(struct lsk_worker *w, struct lsk_list *l,
+	      struct lsk_gro_slot *s, uint32_t i, uint32_t max_segs)
+{
+	const int link = lsk_train_next_offset;
+	const uint32_t start = i;
+	struct rte_mbuf *tail = s->tail;
+	uint32_t end, joined;
+	struct gro_run r;
+
+	/* the head's flags are the template: they must say verified (a
+	 * software check records them so) */
+	if (!gro_run_head_ok(s->head))
+		return i;
+	gro_run_init(&r, s->head, s->ulen);
+	end = RTE_MIN(l->n, i + gro_room(&r, s->count, s->bytes, max_segs));
+	for (; i < end; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+
+		/* a train formed before eth_input takes the general path */
+		if ((l->meta[i] & LSK_META_COUNT_MASK) != 0 ||
+		    !gro_continues(&r, m))
+			break;
+		*RTE_MBUF_DYNFIELD(tail, link, struct rte_mbuf **) = m;
+		tail = m;
+	}
+	joined = i - start;
+	if (joined != 0) {
+		*lsk_train_next(tail) = NULL;
+		if (s->count == 1)
+			w->stats.gro.Trains++;
+		s->tail = tail;
+		s->count += joined;
+		s->bytes += joined * r.seg_bytes;
+		l->meta[s->list_idx] += joined << LSK_META_COUNT_SHIFT;
+		w->stats.gro.Merged += joined;
+	}
+	return i;
+}
+
+/* Could m head a train, judged on the raw frame (before eth_input)? */
+static inline bool
+gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
+{
+	if (!gro_run_head_ok(m))
+		return false;
+	gro_view(m, v);
+	return v->eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+	       gro_shape_ok(m, v);
+}
+
+uint16_t
+lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	const int link = lsk_train_next_offset;
+	const uint32_t max_segs = w->stack->gro_segs;
+	uint16_t i = 0, k = 0;
+
+	/* this pass is the first to read the burst */
+	lsk_rx_prefetch_start(pkts, n);
+	while (i < n) {
+		struct rte_mbuf *head, *tail;
+		uint32_t count = 1;
+		struct gro_view v;
+		struct gro_run r;
+
+		lsk_rx_prefetch(pkts, i, n);
+		head = tail = pkts[i++];
+		w->rx_heads[k] = head;
+		if (i < n && gro_rx_head_ok(head, &v)) {
+			uint32_t end;
+
+			gro_run_init(&r, head, rte_be_to_cpu_16(
+					v.uh->dgram_len));
+			end = RTE_MIN((uint32_t)n, i + gro_room(&r, 1,
+					28u + r.seg_bytes, max_segs));
+			while (i < end && gro_continues(&r, pkts[i])) {
+				lsk_rx_prefetch(pkts, i, n);
+				*RTE_MBUF_DYNFIELD(tail, link,
+						   struct rte_mbuf **) = pkts[i];
+				tail = pkts[i++];
+				count++;
+			}
+		}
+		if (count > 1) {
+			*lsk_train_next(tail) = NULL;
+			w->stats.gro.Trains++;
+			w->stats.gro.Merged += count - 1;
+		}
+		w->rx_members[k++] = (uint8_t)(count - 1);
+	}
+	return k;
+}
+
+static void
+gro_reset(struct lsk_gro_table *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_touched; i++)
+		t->slots[t->touched[i]].used = false;
+	t->n_touched = 0;
+	t->n_open = 0;
+	t->n_age = 0;
+	t->age_first = 0;
+}
+
+/*
+ * One datagram (seen through v) through the flow table: opens, joins or
+ * closes its flow's train. hash: its gro_hash if the caller has it, else
+ * NULL. Returns true when it stays in the list (at position kept).
+ */
+static bool
+gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
+	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
+	uint32_t max_segs, const uint32_t *hash)
+{
+	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_slot *s;
+
+	if (!gro_shape_ok(m, &v)) {
+		struct gro_key k;
+
+		/* not train material; its flow's train ends here */
+		if (gro_has_flow(m, &v, &k))
+			gro_close(t, gro_slot(t, m, &v));
+		return true;
+	}
+	/* datagrams of a flow mostly come back to back */
+	if (*last == NULL || !gro_same_flow(*last, m, &v))
+		*last = hash != NULL ? gro_slot_hashed(t, m, &v, *hash)
+				     : gro_slot(t, m, &v);
+	s = *last;
+	/* a head the PMD vouched for is checked already (so the next
+	 * datagram of its flow can take gro_join_fast); one it did not is
+	 * checked in software only once a second datagram would join */
+	if (s->head == NULL) {
+		gro_open(w, s, m, &v, kept, gro_flags_good(m));
+		return true;
+	}
+	if (!gro_matches(s, &v, max_segs)) {
+		gro_close(t, s);
+		gro_open(w, s, m, &v, kept, gro_flags_good(m));
+		return true;
+	}
+	/* both checksums are needed only now that a train forms */
+	if (!s->head_checked) {
+		struct gro_view hv;
+
+		gro_view(s->head, &hv);
+		if (!gro_csums_ok(s->head, &hv)) {
+			gro_close(t, s);
+			if (gro_csums_ok(m, &v))
+				gro_open(w, s, m, &v, kept, true);
+			return true;
+		}
+		s->head_checked = true;
+	}
+	if (!gro_csums_ok(m, &v)) {
+		gro_close(t, s);
+		return true;
+	}
+	if (w->stack->gro_merge && !gro_merge(s, &v)) {
+		gro_close(t, s);
+		gro_open(w, s, m, &v, kept, true);
+		return true;
+	}
+	gro_join(w, l, s, m, &v);
+	if (w->stack->gro_merge)
+		rte_pktmbuf_free(m);	/* its payload is the head's now */
+	return false;
+}
+
+/*
+ * Interleaved flows: a datagram whose flow has an open train in its home
+ * slot and that equals the train's head but for IP ID and checksums
+ * (gro_continues) joins at once, without gro_one's field by field checks.
+ * The head's checksums were verified and its flags say so, so the equal
+ * flags of the datagram do too. Anything else (a flow in another slot, a
+ * shorter datagram, no room) goes to gro_one, which decides alike.
+ */
+static inline bool
+gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
+	      struct lsk_gro_slot **last, struct rte_mbuf *m,
+	      uint32_t hash, uint32_t max_segs)
+{
+	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_slot *s;
+	struct gro_run r;
+
+	/* a slot not used in this burst holds a stale head */
+	s = &t->slots[hash & t->slot_mask];
+	if (!s->used || s->head == NULL || !s->head_checked ||
+	    !gro_run_head_ok(s->head) || s->count >= max_segs ||
+	    s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
+		return false;
+	gro_run_load(&r, s->head);
+	if (!gro_continues(&r, m))
+		return false;
+	*lsk_train_next(s->tail) = m;
+	*lsk_train_next(m) = NULL;
+	s->tail = m;
+	s->count++;
+	s->bytes += s->ulen - 8u;
+	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
+	w->stats.gro.Merged++;
+	if (s->count == 2)
+		w->stats.gro.Trains++;
+	*last = s;
+	return true;
+}
+
+/*
+ * A train lsk_gro_rx_runs formed before eth_input. With no open train of
+ * its flow it opens one as it is; otherwise its datagrams go through one
+ * by one, joining the open train as far as the rules let them, as if no
+ * run had been formed (the counts of the run are taken back first).
+ * Returns the new kept.
+ */
+static uint32_t
+gro_train_in(struct lsk_worker *w, struct lsk_list *l,
+	     struct lsk_gro_slot **last, struct rte_mbuf *m, uint32_t meta,
+	     uint32_t kept, uint32_t max_segs)
+{
+	uint32_t count = lsk_meta_count(meta);
+	struct lsk_gro_slot *s;
+	struct rte_mbuf *d, *next;
+	struct gro_view v;
+
+	gro_view(m, &v);
+	s = gro_slot(&w->gro, m, &v);
+	*last = s;
+	if (s->head == NULL) {
+		gro_open(w, s, m, &v, kept, true);
+		for (d = m; *lsk_train_next(d) != NULL; d = *lsk_train_next(d))
+			;
+		s->tail = d;
+		s->count = count;
+		s->bytes += (count - 1) * (s->ulen - 8u);
+		l->pkts[kept] = m;
+		l->meta[kept] = meta;
+		return kept + 1;
+	}
+	w->stats.gro.Trains--;
+	w->stats.gro.Merged -= count - 1;
+	meta &= ~LSK_META_COUNT_MASK;
+	for (d = m; d != NULL; d = next) {
+		next = *lsk_train_next(d);
+		gro_view(d, &v);
+		if (gro_one(w, l, last, d, v, kept, max_segs, NULL)) {
+			l->pkts[kept] = d;
+			l->meta[kept] = meta;
+			kept++;
+		}
+	}
+	return kept;
+}
+
+void
+lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
+{
+	struct lsk_gro_table *t = &w->gro;
+	uint32_t max_segs = w->stack->gro_segs;
+	const bool merge = w->stack->gro_merge;
+	struct lsk_gro_slot *last = NULL;
+	uint32_t i, kept = 0;
+	bool repeats = gro_flow_repeats(t, l);
+
+	t->noted = 0;	/* the list changes from here on */
+	if (!repeats)
+		return;
+	/* the table in use grows with the burst (twice its flows at most),
+	 * so a 32-packet burst touches 64 slots, not all of them; and only
+	 * a burst with more datagrams than open trains are allowed can need
+	 * the oldest one closed */
+	t->slot_mask = rte_align32pow2(2 * RTE_MAX(l->n, 8u)) - 1;
+	t->track_age = l->n > w->stack->gro_flows;
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		uint32_t meta = l->meta[i], h;
+		/* a frame too short for a key is not read here: gro_one
+		 * takes it out of GRO before reading it */
+		const bool keyed = m->data_len >= GRO_HDRS;
+		const uint32_t *hash;
+		struct gro_view v;
+
+		/* the flow of the datagram before, whose train is open:
+		 * try the run */
+		gro_view(m, &v);
+		if (keyed && last != NULL && last->head != NULL &&
+		    last->head_checked && !merge &&
+		    gro_same_flow(last, m, &v)) {
+			uint32_t next = gro_run_train(w, l, last, i, max_segs);
+
+			if (next == l->n)
+				break;
+			if (next != i) {
+				i = next - 1;	/* the loop's i++ takes it */
+				continue;
+			}
+		}
+		if (unlikely(meta & LSK_META_COUNT_MASK)) {
+			kept = gro_train_in(w, l, &last, m, meta, kept,
+					    max_segs);
+			continue;
+		}
+		/* the flow's hash once, for the direct join and the table */
+		hash = NULL;
+		if (keyed) {
+			h = gro_hash(m, &v);
+			hash = &h;
+			if (!merge &&
+			    gro_join_fast(w, l, &last, m, h, max_segs))
+				continue;
+		}
+		if (gro_one(w, l, &last, m, v, kept, max_segs, hash)) {
+			l->pkts[kept] = m;
+			l->meta[kept] = meta;
+			kept++;
+		}
+	}
+	l->n = kept;
+	gro_reset(t);
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp4_input: Linux's __udp4_lib_rcv for the datagrams ip4_local handed
+ * over: length checks, the checksum, endpoint lookup (address:port, then
+ * 0.0.0.0:port; broadcasts only reach wildcard endpoints), then one bulk
+ * ring enqueue per endpoint per burst. A full ring never blocks the
+ * worker: what does not fit is counted and freed.
+ *
+ * No endpoint: ICMP port unreachable (unicast only).
+ */
+#include <rte_byteorder.h>
+#include <rte_hash.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "core/list.h"
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/worker.h"
+#include "ip4/ip4.h"
+#include "udp/udp.h"
+
+enum udp_verdict {
+	UDP_DELIVER,
+	UDP_DROP_LENGTH,	/* InErrors */
+	UDP_DROP_CSUM,		/* InCsumErrors and InErrors */
+	UDP_DROP_NO_PORT,	/* NoPorts */
+	UDP_DROP_IGNORED_BCAST,	/* IgnoredMulti: broadcast, no listener */
+};
+
+/* The same over a datagram in segments (reassembled from fragments). */
+static bool
+udp_csum_valid_segs(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+		    uint16_t ulen)
+{
+	uint32_t off = RTE_ETHER_HDR_LEN + (ip->version_ihl & 0xf) * 4u;
+	uint32_t sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+	uint16_t body;
+
+	if (lsk_mbuf_cksum(m, off, ulen, &body) != 0)
+		return false;
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16(ulen) + body;
+	return __rte_raw_cksum_reduce(sum) == 0xffff;
+}
+
+/* Pseudo-header plus the ulen bytes of UDP header and payload. */
+static bool
+udp_csum_ok(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
+	    const struct rte_udp_hdr *uh, uint16_t ulen)
+{
+	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+	if (uh->dgram_cksum == 0)
+		return true;	/* the sender computed none */
+	/* NONE: the PMD verified the data, the field itself is not valid */
+	if (flag == RTE_MBUF_F_RX_L4_CKSUM_GOOD ||
+	    flag == RTE_MBUF_F_RX_L4_CKSUM_NONE)
+		return true;
+	if (flag == RTE_MBUF_F_RX_L4_CKSUM_BAD)
+		return false;
+	if (likely(m->nb_segs == 1))
+		return lsk_udp4_csum_valid(ip, uh, ulen);
+	return udp_csum_valid_segs(m, ip, ulen);
+}
+
+static struct lsk_udp_ep *
+udp_lookup(const struct lsk_udp_table *t, uint32_t dst, uint16_t port,
+	   bool bcast)
+{
+	uint64_t key;
+	void *ep;
+
+	if (t == NULL || t->n == 0)
+		return NULL;
+	if (!bcast) {
+		key = lsk_udp_key(dst, port);
+		if (rte_hash_lookup_data(t->hash, &key, &ep) >= 0)
+			return ep;
+	}
+	key = lsk_udp_key(0, port);
+	if (rte_hash_lookup_data(t->hash, &key, &ep) >= 0)
+		return ep;
+	return NULL;
+}
+
+static enum udp_verdict
+udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	  struct lsk_udp_ep **ep)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t hlen = (ip->version_ihl & 0xf) * 4u;
+	uint32_t ip_payload = rte_be_to_cpu_16(ip->total_length) - hlen;
+	const struct rte_udp_hdr *uh;
+	const struct lsk_nexthop *nh;
+	uint16_t ulen;
+
+	if (unlikely(ip_payload < sizeof(*uh) ||
+		     RTE_ETHER_HDR_LEN + hlen + sizeof(*uh) > m->data_len))
+		return UDP_DROP_LENGTH;
+	uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
+	ulen = rte_be_to_cpu_16(uh->dgram_len);
+	if (unlikely(ulen < sizeof(*uh) || ulen > ip_payload))
+		return UDP_DROP_LENGTH;
+	if (unlikely(ulen < ip_payload))
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + hlen + ulen);
+
+	nh = &w->fwd->nexthops[meta & LSK_META_NH_MASK];
+	*ep = NULL;
+	if (unlikely(nh->type == LSK_NH_LOCAL_BCAST)) {
+		/* a broadcast reaches wildcard endpoints only */
+		*ep = udp_lookup(w->udp, 0, rte_be_to_cpu_16(uh->dst_port),
+				 true);
+		if (*ep == NULL)
+			return UDP_DROP_IGNORED_BCAST;
+	}
+	if (unlikely(!udp_csum_ok(m, ip, uh, ulen)))
+		return UDP_DROP_CSUM;
+	if (*ep == NULL)
+		*ep = udp_lookup(w->udp, rte_be_to_cpu_32(ip->dst_addr),
+				 rte_be_to_cpu_16(uh->dst_port), false);
+	return *ep != NULL ? UDP_DELIVER : UDP_DROP_NO_PORT;
+}
+
+/* A train shares its head's verdict: count every datagram. */
+static void
+udp_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	 enum udp_verdict v)
+{
+	struct lsk_udp_stats *st = &w->stats.udp;
+	uint32_t n = lsk_meta_count(meta);
+
+	switch (v) {
+	case UDP_DROP_CSUM:
+		st->InCsumErrors += n;
+		st->InErrors += n;
+		break;
+	case UDP_DROP_NO_PORT:
+		st->NoPorts += n;
+		lsk_icmp4_error_entry(w, m, meta, 3, 3, 0);
+		break;
+	case UDP_DROP_IGNORED_BCAST:
+		st->IgnoredMulti += n;
+		break;
+	default:
+		st->InErrors += n;
+		break;
+	}
+	lsk_entry_free(m, meta);
+}
+
+/*
+ * A train for a UDP_GRO-like endpoint becomes one datagram: the members'
+ * payloads chained behind the head as segments, lengths set to the total,
+ * the segment size kept in tso_segsz for the application.
+ */
+static void
+udp_train_coalesce(struct rte_mbuf *head)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		head, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	struct rte_mbuf *m = *lsk_train_next(head), *next, *last = head;
+	uint32_t payload = rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh);
+
+	/* as a NIC's LRO marks what it coalesced: one datagram a segment */
+	head->tso_segsz = (uint16_t)payload;
+	head->ol_flags |= RTE_MBUF_F_RX_LRO;
+	*lsk_train_next(head) = NULL;
+	for (; m != NULL; m = next) {
+		next = *lsk_train_next(m);
+		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN + sizeof(*ip) +
+				   sizeof(*uh));
+		last->next = m;
+		last = m;
+		head->nb_segs++;
+		head->pkt_len += m->data_len;
+		payload += m->data_len;
+	}
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + payload));
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
+						       sizeof(*uh) + payload));
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+/* Datagrams in pkts[from, to): a coalesced train is one per segment. */
+static uint64_t
+udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (likely(!(p->ep->flags & LSK_UDP_GRO)))
+		return to - from;
+	for (i = from; i < to; i++)
+		n += p->slots[i].gso_size ? p->slots[i].mbuf->nb_segs : 1;
+	return n;
+}
+
+/* One enqueue for everything this burst brought the endpoint. */
+static void
+udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
+{
+	unsigned int done;
+
+	done = rte_ring_enqueue_burst_elem(p->ep->ring, p->slots,
+					   sizeof(p->slots[0]), p->n, NULL);
+	w->stats.udp.InDatagrams += udp_datagrams(p, 0, done);
+	if (unlikely(done < p->n)) {
+		uint64_t lost = udp_datagrams(p, done, p->n);
+
+		/* as Linux, a full receive queue counts twice */
+		w->stats.udp.RcvbufErrors += lost;
+		w->stats.udp.InErrors += lost;
+		for (; done < p->n; done++)
+			rte_pktmbuf_free(p->slots[done].mbuf);
+	}
+	p->n = 0;
+}
+
+static void
+udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
+	 struct lsk_udp_ep *ep, struct rte_mbuf *m)
+{
+	const bool gro = ep->flags & LSK_UDP_GRO;
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->ep[i].ep == ep) {
+			lsk_udp_slot_fill(&d->ep[i].slots[d->ep[i].n++], m,
+					  gro);
+			return;
+		}
+	}
+	if (d->n == LSK_UDP_PENDING_EPS) {
+		/* many endpoints in one burst: make room in arrival order */
+		udp_deliver(w, &d->ep[0]);
+		memmove(&d->ep[0], &d->ep[1],
+			(LSK_UDP_PENDING_EPS - 1) * sizeof(d->ep[0]));
+		d->n--;
+	}
+	d->ep[d->n].ep = ep;
+	d->ep[d->n].n = 0;
+	lsk_udp_slot_fill(&d->ep[d->n].slots[d->ep[d->n].n++], m, gro);
+	d->n++;
+}
+
+void
+lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
+{
+	struct lsk_udp_deliveries *d = &w->udp_pending;
+	uint32_t i;
+
+	d->n = 0;
+	for (i = 0; i < l->n; i++) {
+		struct rte_mbuf *m = l->pkts[i];
+		struct lsk_udp_ep *ep;
+		enum udp_verdict v = udp_check(w, m, l->meta[i], &ep);
+
+		if (unlikely(v != UDP_DELIVER)) {
+			udp_drop(w, m, l->meta[i], v);
+		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			udp_pend(w, d, ep, m);
+		} else if (l->meta[i] & LSK_META_MERGED) {
+			struct rte_mbuf *segs[64];
+			unsigned int k, n;
+
+			n = lsk_gso_resegment(w, m, l->meta[i], segs);
+			for (k = 0; k < n; k++)
+				udp_pend(w, d, ep, segs[k]);
+		} else if (ep->flags & LSK_UDP_GRO) {
+			udp_train_coalesce(m);
+			udp_pend(w, d, ep, m);
+		} else {
+			/* members go in as the datagrams they are */
+			struct rte_mbuf *next = *lsk_train_next(m);
+
+			*lsk_train_next(m) = NULL;
+			udp_pend(w, d, ep, m);
+			for (m = next; m != NULL; m = next) {
+				next = *lsk_train_next(m);
+				udp_pend(w, d, ep, m);
+			}
+		}
+	}
+	for (i = 0; i < d->n; i++)
+		udp_deliver(w, &d->ep[i]);
+	l->n = 0;
+}
