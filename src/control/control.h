@@ -33,20 +33,6 @@ struct lsk_filter_rule {
 
 #define LSK_FILTER_MAX_RULES 65536
 
-/* A port, or a VLAN sub-interface of its parent port. */
-struct lsk_port_conf {
-	struct rte_ether_addr mac;
-	uint16_t mtu;
-	uint16_t parent;	/* the port itself when untagged */
-	uint16_t vlan;		/* 0: untagged */
-};
-
-struct lsk_ifaddr {
-	uint32_t addr;
-	uint8_t depth;
-	uint16_t port;
-};
-
 struct lsk_route {
 	uint32_t prefix;
 	uint8_t depth;
@@ -120,7 +106,8 @@ struct lsk_stack {
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
 };
 
-/* A subnet broadcast of one of our addresses, or 255.255.255.255. */
+/* The control thread's tests on its own lists; workers ask the published
+ * table (core/fwd.h). A subnet broadcast of ours, or 255.255.255.255. */
 bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
 /* One of our addresses (as configured, batch or not). */
 bool lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr);
