@@ -139,5 +139,8 @@ uint64_t lsk_counter_value(const struct lsk_stats *st,
 
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);
+/* Wait for a telemetry read in progress: after it, a worker no longer
+ * listed in its stack may be freed. */
+void lsk_telemetry_quiesce(void);
 
 #endif /* LSK_CONTROL_H */
