@@ -118,6 +118,23 @@ const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
 
+/* Wait until no worker can still be reading a table replaced before the
+ * call: each has passed a quiescent state since (control/stack.c). */
+void lsk_stack_synchronize(struct lsk_stack *s);
+
+/*
+ * Hand table t to the workers in slot (s->fwd, s->udp, s->filter), which
+ * they load with an acquire load once per burst, and free the table it
+ * replaces once none can be reading it. It cannot fail: what can fail
+ * (the build) comes before it, and the old table is kept until then.
+ */
+#define lsk_publish(s, slot, t, free_fn) do {				\
+	__typeof__(t) lsk_old_ = (slot);				\
+	__atomic_store_n(&(slot), (t), __ATOMIC_RELEASE);		\
+	lsk_stack_synchronize(s);					\
+	free_fn(lsk_old_);						\
+} while (0)
+
 /* Tables (control path). */
 int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
 void lsk_filter_table_free(struct lsk_filter_table *t);

@@ -12,7 +12,6 @@
 
 #include <rte_acl.h>
 #include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
 
 #include "core/fwd.h"
 #include "ip4/ip4.h"
@@ -127,16 +126,13 @@ lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out)
 static int
 filter_publish(struct lsk_stack *s)
 {
-	struct lsk_filter_table *t, *old;
+	struct lsk_filter_table *t;
 	int rc;
 
 	rc = lsk_filter_table_build(s, &t);
 	if (rc < 0)
 		return rc;
-	old = s->filter;
-	__atomic_store_n(&s->filter, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_filter_table_free(old);
+	lsk_publish(s, s->filter, t, lsk_filter_table_free);
 	return 0;
 }
 

@@ -315,16 +315,18 @@ stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
 	return lsk_fwd_table_build(s, t);
 }
 
+void
+lsk_stack_synchronize(struct lsk_stack *s)
+{
+	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+}
+
 static void
 stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
-	struct lsk_fwd_table *old = s->fwd;
-
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
-	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_fwd_table_free(old);
+	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
 }
 
 /* Build a new table and hand it to the workers; free the old one once no

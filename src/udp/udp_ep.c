@@ -105,16 +105,13 @@ udp_free_closed(struct lsk_stack *s)
 static int
 udp_publish(struct lsk_stack *s)
 {
-	struct lsk_udp_table *t, *old;
+	struct lsk_udp_table *t;
 	int rc;
 
 	rc = lsk_udp_table_build(s, &t);
 	if (rc < 0)
 		return rc;
-	old = s->udp;
-	__atomic_store_n(&s->udp, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_udp_table_free(old);
+	lsk_publish(s, s->udp, t, lsk_udp_table_free);
 	udp_free_closed(s);
 	return 0;
 }
