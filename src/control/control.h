@@ -118,6 +118,11 @@ const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
 
+/* Room for entry n of *arr (elements of elem bytes, *cap of them): the
+ * array doubles, from first, when full. A failure leaves it as it was. */
+int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
+		   unsigned int first);
+
 /* Wait until no worker can still be reading a table replaced before the
  * call: each has passed a quiescent state since (control/stack.c). */
 void lsk_stack_synchronize(struct lsk_stack *s);

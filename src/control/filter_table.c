@@ -147,15 +147,9 @@ lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule)
 		return -EINVAL;
 	if (s->n_filters == LSK_FILTER_MAX_RULES)
 		return -ENOSPC;
-	if (s->n_filters == s->filters_cap) {
-		uint32_t cap = s->filters_cap ? 2 * s->filters_cap : 64;
-		void *p = realloc(s->filters, cap * sizeof(*s->filters));
-
-		if (p == NULL)
-			return -ENOMEM;
-		s->filters = p;
-		s->filters_cap = cap;
-	}
+	if (lsk_array_grow((void **)&s->filters, &s->filters_cap, s->n_filters,
+			   sizeof(*s->filters), 64) < 0)
+		return -ENOMEM;
 	r = *rule;
 	r.src &= lsk_depth_mask(r.src_depth);
 	r.dst &= lsk_depth_mask(r.dst_depth);

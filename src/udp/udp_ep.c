@@ -151,15 +151,9 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	for (i = 0; i < s->n_eps; i++)
 		if (s->eps[i]->addr == addr && s->eps[i]->port == port)
 			return -EADDRINUSE;
-	if (s->n_eps == s->eps_cap) {
-		unsigned int cap = s->eps_cap ? 2 * s->eps_cap : 16;
-		void *p = realloc(s->eps, cap * sizeof(*s->eps));
-
-		if (p == NULL)
-			return -ENOMEM;
-		s->eps = p;
-		s->eps_cap = cap;
-	}
+	if (lsk_array_grow((void **)&s->eps, &s->eps_cap, s->n_eps,
+			   sizeof(*s->eps), 16) < 0)
+		return -ENOMEM;
 	ep = rte_zmalloc_socket("lsk_udp_ep", sizeof(*ep), RTE_CACHE_LINE_SIZE,
 				s->socket_id);
 	if (ep == NULL)
