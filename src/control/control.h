@@ -33,20 +33,6 @@ struct lsk_filter_rule {
 
 #define LSK_FILTER_MAX_RULES 65536
 
-/* A port, or a VLAN sub-interface of its parent port. */
-struct lsk_port_conf {
-	struct rte_ether_addr mac;
-	uint16_t mtu;
-	uint16_t parent;	/* the port itself when untagged */
-	uint16_t vlan;		/* 0: untagged */
-};
-
-struct lsk_ifaddr {
-	uint32_t addr;
-	uint8_t depth;
-	uint16_t port;
-};
-
 struct lsk_route {
 	uint32_t prefix;
 	uint8_t depth;
@@ -120,7 +106,8 @@ struct lsk_stack {
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
 };
 
-/* A subnet broadcast of one of our addresses, or 255.255.255.255. */
+/* The control thread's tests on its own lists; workers ask the published
+ * table (core/fwd.h). A subnet broadcast of ours, or 255.255.255.255. */
 bool lsk_stack_is_broadcast(const struct lsk_stack *s, uint32_t addr);
 /* One of our addresses (as configured, batch or not). */
 bool lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr);
@@ -130,6 +117,28 @@ const struct lsk_ifaddr *lsk_stack_broadcast_of(const struct lsk_stack *s,
 
 const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
 					      uint32_t addr);
+
+/* Room for entry n of *arr (elements of elem bytes, *cap of them): the
+ * array doubles, from first, when full. A failure leaves it as it was. */
+int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
+		   unsigned int first);
+
+/* Wait until no worker can still be reading a table replaced before the
+ * call: each has passed a quiescent state since (control/stack.c). */
+void lsk_stack_synchronize(struct lsk_stack *s);
+
+/*
+ * Hand table t to the workers in slot (s->fwd, s->udp, s->filter), which
+ * they load with an acquire load once per burst, and free the table it
+ * replaces once none can be reading it. It cannot fail: what can fail
+ * (the build) comes before it, and the old table is kept until then.
+ */
+#define lsk_publish(s, slot, t, free_fn) do {				\
+	__typeof__(t) lsk_old_ = (slot);				\
+	__atomic_store_n(&(slot), (t), __ATOMIC_RELEASE);		\
+	lsk_stack_synchronize(s);					\
+	free_fn(lsk_old_);						\
+} while (0)
 
 /* Tables (control path). */
 int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
@@ -152,5 +161,8 @@ uint64_t lsk_counter_value(const struct lsk_stats *st,
 
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);
+/* Wait for a telemetry read in progress: after it, a worker no longer
+ * listed in its stack may be freed. */
+void lsk_telemetry_quiesce(void);
 
 #endif /* LSK_CONTROL_H */

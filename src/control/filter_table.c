@@ -12,7 +12,6 @@
 
 #include <rte_acl.h>
 #include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
 
 #include "core/fwd.h"
 #include "ip4/ip4.h"
@@ -127,16 +126,13 @@ lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out)
 static int
 filter_publish(struct lsk_stack *s)
 {
-	struct lsk_filter_table *t, *old;
+	struct lsk_filter_table *t;
 	int rc;
 
 	rc = lsk_filter_table_build(s, &t);
 	if (rc < 0)
 		return rc;
-	old = s->filter;
-	__atomic_store_n(&s->filter, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_filter_table_free(old);
+	lsk_publish(s, s->filter, t, lsk_filter_table_free);
 	return 0;
 }
 
@@ -151,15 +147,9 @@ lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule)
 		return -EINVAL;
 	if (s->n_filters == LSK_FILTER_MAX_RULES)
 		return -ENOSPC;
-	if (s->n_filters == s->filters_cap) {
-		uint32_t cap = s->filters_cap ? 2 * s->filters_cap : 64;
-		void *p = realloc(s->filters, cap * sizeof(*s->filters));
-
-		if (p == NULL)
-			return -ENOMEM;
-		s->filters = p;
-		s->filters_cap = cap;
-	}
+	if (lsk_array_grow((void **)&s->filters, &s->filters_cap, s->n_filters,
+			   sizeof(*s->filters), 64) < 0)
+		return -ENOMEM;
 	r = *rule;
 	r.src &= lsk_depth_mask(r.src_depth);
 	r.dst &= lsk_depth_mask(r.dst_depth);

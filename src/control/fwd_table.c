@@ -44,14 +44,14 @@ neigh_find(const struct lsk_stack *s, uint32_t addr)
 	return NULL;
 }
 
-const struct lsk_ifaddr *
-lsk_connected_lookup(const struct lsk_stack *s, uint32_t addr)
+static const struct lsk_ifaddr *
+connected_in(const struct lsk_ifaddr *addrs, unsigned int n, uint32_t addr)
 {
 	const struct lsk_ifaddr *best = NULL;
 	unsigned int i;
 
-	for (i = 0; i < s->n_addrs; i++) {
-		const struct lsk_ifaddr *a = &s->addrs[i];
+	for (i = 0; i < n; i++) {
+		const struct lsk_ifaddr *a = &addrs[i];
 		uint32_t mask = lsk_depth_mask(a->depth);
 
 		if ((addr & mask) == (a->addr & mask) &&
@@ -59,6 +59,18 @@ lsk_connected_lookup(const struct lsk_stack *s, uint32_t addr)
 			best = a;
 	}
 	return best;
+}
+
+const struct lsk_ifaddr *
+lsk_connected_lookup(const struct lsk_stack *s, uint32_t addr)
+{
+	return connected_in(s->addrs, s->n_addrs, addr);
+}
+
+const struct lsk_ifaddr *
+lsk_fwd_connected(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	return connected_in(t->addrs, t->n_addrs, addr);
 }
 
 /* Find or append the next hop; returns its index or a negative errno. */
@@ -241,6 +253,7 @@ build_local(struct fwd_builder *b)
 			rc = fib_put(b, addr_broadcast(a), 32, bcast);
 		}
 	}
+	t->n_bcast = t->n_local;
 	for (i = 0; i < s->n_addrs && rc == 0; i++) {
 		const struct lsk_ifaddr *a = &s->addrs[i];
 
@@ -272,6 +285,19 @@ lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
 
 	for (i = 0; i < t->n_own; i++)
 		if (t->own_addrs[i] == addr)
+			return true;
+	return false;
+}
+
+bool
+lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	uint32_t i;
+
+	if (addr == UINT32_MAX)
+		return true;
+	for (i = 0; i < t->n_bcast; i++)
+		if (t->local_addrs[i] == addr)
 			return true;
 	return false;
 }
@@ -325,6 +351,11 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 		return -ENOMEM;
 	}
 	b.t->n_nexthops = 1; /* LSK_NH_IDX_NONE, zeroed = LSK_NH_NONE */
+	b.t->n_ports = (uint16_t)s->n_ports;
+	b.t->n_ifaces = (uint16_t)s->n_ifaces;
+	memcpy(b.t->ifaces, s->ports, sizeof(b.t->ifaces));
+	b.t->n_addrs = s->n_addrs;
+	memcpy(b.t->addrs, s->addrs, sizeof(b.t->addrs));
 
 	memset(&conf, 0, sizeof(conf));
 	conf.type = RTE_FIB_DIR24_8;

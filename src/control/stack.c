@@ -315,16 +315,18 @@ stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
 	return lsk_fwd_table_build(s, t);
 }
 
+void
+lsk_stack_synchronize(struct lsk_stack *s)
+{
+	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+}
+
 static void
 stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
-	struct lsk_fwd_table *old = s->fwd;
-
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
-	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_fwd_table_free(old);
+	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
@@ -540,15 +542,16 @@ route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 	return false;
 }
 
-static int
-grow(void **arr, unsigned int *cap, unsigned int n, size_t elem)
+int
+lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
+	       unsigned int first)
 {
 	unsigned int ncap;
 	void *p;
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 16;
+	ncap = *cap ? *cap * 2 : first;
 	p = realloc(*arr, ncap * elem);
 	if (p == NULL)
 		return -ENOMEM;
@@ -578,8 +581,8 @@ lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
 								 depth))
 		return -EEXIST;
-	rc = grow((void **)&s->routes, &s->routes_cap, s->n_routes,
-		  sizeof(*s->routes));
+	rc = lsk_array_grow((void **)&s->routes, &s->routes_cap, s->n_routes,
+			    sizeof(*s->routes), 16);
 	if (rc < 0)
 		return rc;
 	key = route_key(prefix, depth);
@@ -646,8 +649,8 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 		;
 	added = i == s->n_neighs;
 	if (added) {
-		rc = grow((void **)&s->neighs, &s->neighs_cap, s->n_neighs,
-			  sizeof(*s->neighs));
+		rc = lsk_array_grow((void **)&s->neighs, &s->neighs_cap,
+				    s->n_neighs, sizeof(*s->neighs), 16);
 		if (rc < 0)
 			return rc;
 		s->neighs[s->n_neighs++] = (struct lsk_neigh){ .addr = addr };

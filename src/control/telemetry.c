@@ -3,15 +3,19 @@
  * DPDK telemetry serves the same counters as --stats-json, read live:
  *   dpdk-telemetry.py -> /listack/stats
  * Telemetry callbacks take no argument, so one stack per process is served.
+ * The callback runs on DPDK's telemetry thread: it reads the stack and its
+ * workers under tel_lock, and teardown takes the lock before it frees them.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <rte_telemetry.h>
 
 #include "control/control.h"
 
-static const struct lsk_stack *served_stack;
+static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct lsk_stack *served_stack;	/* under tel_lock */
 
 static struct rte_tel_data *
 tel_stages(const struct lsk_stats *st)
@@ -71,10 +75,14 @@ static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct lsk_stats st;
+	int rc;
 
 	(void)cmd;
 	(void)params;
-	if (served_stack == NULL || lsk_stats_read(served_stack, &st) < 0)
+	pthread_mutex_lock(&tel_lock);
+	rc = served_stack == NULL ? -ENODEV : lsk_stats_read(served_stack, &st);
+	pthread_mutex_unlock(&tel_lock);
+	if (rc < 0)
 		return -ENODEV;
 	rte_tel_data_start_dict(d);
 	tel_sections(d, &st);
@@ -85,16 +93,29 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 void
 lsk_telemetry_forget(const struct lsk_stack *stack)
 {
+	pthread_mutex_lock(&tel_lock);
 	if (served_stack == stack)
 		served_stack = NULL;
+	pthread_mutex_unlock(&tel_lock);
+}
+
+void
+lsk_telemetry_quiesce(void)
+{
+	/* a read that found the worker still listed ends before we return */
+	pthread_mutex_lock(&tel_lock);
+	pthread_mutex_unlock(&tel_lock);
 }
 
 int
 lsk_telemetry_register(const struct lsk_stack *stack)
 {
-	bool first = served_stack == NULL;
+	bool first;
 
+	pthread_mutex_lock(&tel_lock);
+	first = served_stack == NULL;
 	served_stack = stack;
+	pthread_mutex_unlock(&tel_lock);
 	if (!first)
 		return 0;
 	return rte_telemetry_register_cmd("/listack/stats", tel_stats,

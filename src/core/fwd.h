@@ -39,6 +39,21 @@ struct lsk_nexthop {
 	struct rte_ether_addr src_mac;
 };
 
+/* A port, or a VLAN sub-interface of its parent port. */
+struct lsk_port_conf {
+	struct rte_ether_addr mac;
+	uint16_t mtu;
+	uint16_t parent;	/* the port itself when untagged */
+	uint16_t vlan;		/* 0: untagged */
+};
+
+/* One of our addresses and its subnet. */
+struct lsk_ifaddr {
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port;
+};
+
 /* Index 0 of every nexthop table means "no route". */
 #define LSK_NH_IDX_NONE 0
 
@@ -56,6 +71,14 @@ struct lsk_fwd_table {
 	/* our addresses only */
 	uint32_t n_own;
 	uint32_t own_addrs[LSK_MAX_ADDRS];
+	/* copies of the stack's ports and addresses as this table was built
+	 * from them: the control thread changes its own lists in place */
+	uint16_t n_ports, n_ifaces;
+	struct lsk_port_conf ifaces[LSK_MAX_IFACES];
+	uint32_t n_addrs;
+	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
+	/* local_addrs[0, n_bcast) are the subnet broadcasts */
+	uint32_t n_bcast;
 	/* our addresses and subnet broadcasts, for the martian source test:
 	 * a one-word Bloom filter first, the list only when it says maybe */
 	uint64_t local_bloom;
@@ -81,6 +104,11 @@ lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
 	return lsk_addr_is_local_slow(t, addr);
 }
 bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
+/* A subnet broadcast of one of our addresses, or 255.255.255.255. */
+bool lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr);
+/* Our address whose subnet holds addr (the longest), or NULL. */
+const struct lsk_ifaddr *lsk_fwd_connected(const struct lsk_fwd_table *t,
+					   uint32_t addr);
 
 static inline uint32_t
 lsk_depth_mask(uint8_t depth)

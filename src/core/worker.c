@@ -78,7 +78,8 @@ lsk_worker_destroy(struct lsk_worker *w)
 	lsk_frag_worker_fini(w);
 	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
-	w->stack->workers[w->id] = NULL;
+	__atomic_store_n(&w->stack->workers[w->id], NULL, __ATOMIC_RELEASE);
+	lsk_telemetry_quiesce();
 	rte_free(w);
 }
 

@@ -57,10 +57,10 @@ icmp_may_answer(const struct lsk_worker *w, const struct rte_mbuf *m,
 
 	if (meta & LSK_META_L2_BCAST)
 		return false;
-	if (dst >= 0xe0000000 || lsk_stack_is_broadcast(w->stack, dst))
+	if (dst >= 0xe0000000 || lsk_fwd_is_broadcast(w->fwd, dst))
 		return false;
 	if (src == 0 || src >= 0xe0000000 || (src >> 24) == 127 ||
-	    (src >> 24) == 0 || lsk_stack_is_broadcast(w->stack, src))
+	    (src >> 24) == 0 || lsk_fwd_is_broadcast(w->fwd, src))
 		return false;
 	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK))
 		return false;

@@ -36,12 +36,12 @@ arp_well_formed(const struct rte_mbuf *m, const struct rte_arp_hdr *ah)
 
 /* A sender we may learn: on a subnet of the port it came in on. */
 static bool
-arp_sender_ok(const struct lsk_stack *s, uint32_t sip, uint16_t port)
+arp_sender_ok(const struct lsk_fwd_table *t, uint32_t sip, uint16_t port)
 {
-	const struct lsk_ifaddr *a = lsk_connected_lookup(s, sip);
+	const struct lsk_ifaddr *a = lsk_fwd_connected(t, sip);
 
 	return sip != 0 && a != NULL && a->port == port && a->addr != sip &&
-	       !lsk_stack_is_broadcast(s, sip);
+	       !lsk_fwd_is_broadcast(t, sip);
 }
 
 static bool
@@ -49,15 +49,15 @@ arp_sender_martian(const struct lsk_worker *w, uint32_t sip)
 {
 	return (sip != 0 && (sip >> 24) == 0) || (sip >> 24) == 127 ||
 	       sip >= 0xe0000000 || lsk_addr_is_ours(w->fwd, sip) ||
-	       lsk_stack_is_broadcast(w->stack, sip);
+	       lsk_fwd_is_broadcast(w->fwd, sip);
 }
 
 /* Turn the request into our reply, in place. */
 static void
-arp_make_reply(const struct lsk_stack *s, struct rte_mbuf *m,
+arp_make_reply(const struct lsk_fwd_table *t, struct rte_mbuf *m,
 	       struct rte_ether_hdr *eh, struct rte_arp_hdr *ah)
 {
-	const struct rte_ether_addr *ours = &s->ports[m->port].mac;
+	const struct rte_ether_addr *ours = &t->ifaces[m->port].mac;
 	uint32_t tip = ah->arp_data.arp_tip;
 
 	eh->dst_addr = ah->arp_data.arp_sha;
@@ -74,7 +74,6 @@ arp_make_reply(const struct lsk_stack *s, struct rte_mbuf *m,
 static enum arp_verdict
 arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
-	const struct lsk_stack *s = w->stack;
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_arp_hdr *ah = (struct rte_arp_hdr *)(eh + 1);
 	uint32_t sip, tip;
@@ -90,7 +89,7 @@ arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	sip = rte_be_to_cpu_32(ah->arp_data.arp_sip);
 	tip = rte_be_to_cpu_32(ah->arp_data.arp_tip);
 	for_us = lsk_addr_is_ours(w->fwd, tip);
-	learnable = arp_sender_ok(s, sip, m->port);
+	learnable = arp_sender_ok(w->fwd, sip, m->port);
 
 	if (learnable)
 		lsk_neigh_learn(w, sip, m->port, &ah->arp_data.arp_sha,
@@ -100,7 +99,7 @@ arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	 * it: our own address, loopback, multicast and above, 0/8 but the
 	 * 0.0.0.0 of address probes */
 	if (request && for_us && sip != tip && !arp_sender_martian(w, sip)) {
-		arp_make_reply(s, m, eh, ah);
+		arp_make_reply(w->fwd, m, eh, ah);
 		w->stats.arp.OutReplies++;
 		lsk_tx_enqueue(w, m->port, m);
 		return ARP_REPLY_SENT;

@@ -12,6 +12,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "core/fwd.h"
 #include "core/list.h"
 #include "core/rx.h"
 #include "core/worker.h"
@@ -45,20 +46,20 @@ eth_strip_tag(struct rte_mbuf *m)
 }
 
 static enum eth_verdict
-eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
+eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
 {
 	const struct rte_ether_hdr *eh;
 	uint16_t type;
 
 	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
 		return ETH_DROP_RUNT;
-	if (unlikely(m->port >= s->n_ports))
+	if (unlikely(m->port >= t->n_ports))
 		return ETH_DROP_NOT_FOR_US;
 	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 
 	*meta = 0;
 	if (likely(rte_is_same_ether_addr(&eh->dst_addr,
-					  &s->ports[m->port].mac))) {
+					  &t->ifaces[m->port].mac))) {
 		/* ours */
 	} else if (rte_is_broadcast_ether_addr(&eh->dst_addr) ||
 		   rte_is_same_ether_addr(&eh->dst_addr, &all_hosts_mac)) {
@@ -87,7 +88,7 @@ eth_classify(const struct lsk_stack *s, struct rte_mbuf *m, uint32_t *meta)
 		vid = rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff;
 		/* VID 0 is a priority tag: the port itself */
 		if (vid != 0) {
-			iface = lsk_vlan_lookup(s, m->port, vid);
+			iface = lsk_vlan_lookup(t, m->port, vid);
 			if (iface < 0)
 				return ETH_DROP_UNKNOWN_VLAN;
 		}
@@ -187,7 +188,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		}
 		run += 1 + extra;
 		frames += 1 + extra;
-		v = eth_classify(s, m, &meta);
+		v = eth_classify(w->fwd, m, &meta);
 		if (likely(v == ETH_IP4)) {
 			/* once a flow came twice GRO runs: stop looking */
 			if (gro_list != 0 && !gro->repeat)

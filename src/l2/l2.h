@@ -15,6 +15,7 @@
 struct lsk_worker;
 struct lsk_stack;
 struct lsk_list;
+struct lsk_fwd_table;
 
 /* Neighbour states, as Linux's NUD_* */
 enum lsk_neigh_state {
@@ -71,7 +72,8 @@ uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       struct lsk_list *ip4, struct lsk_list *arp);
 
 /* The sub-interface for (port, vlan), or -1. */
-int lsk_vlan_lookup(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
+int lsk_vlan_lookup(const struct lsk_fwd_table *t, uint16_t port,
+		    uint16_t vlan);
 
 /* Neighbours (neigh_table.c). */
 int lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap);

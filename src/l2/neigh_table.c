@@ -44,6 +44,7 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "core/fwd.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -488,9 +489,9 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 
 /* Our address on the subnet of addr on port, the source of requests. */
 static uint32_t
-neigh_source(const struct lsk_stack *s, uint32_t addr)
+neigh_source(const struct lsk_fwd_table *t, uint32_t addr)
 {
-	const struct lsk_ifaddr *a = lsk_connected_lookup(s, addr);
+	const struct lsk_ifaddr *a = lsk_fwd_connected(t, addr);
 
 	return a ? a->addr : 0;
 }
@@ -517,15 +518,15 @@ neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 		eh->dst_addr = *to;
 	else
 		memset(&eh->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
-	eh->src_addr = s->ports[e->port].mac;
+	eh->src_addr = w->fwd->ifaces[e->port].mac;
 	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
 	ah->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
 	ah->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
 	ah->arp_hlen = RTE_ETHER_ADDR_LEN;
 	ah->arp_plen = 4;
 	ah->arp_opcode = RTE_BE16(RTE_ARP_OP_REQUEST);
-	ah->arp_data.arp_sha = s->ports[e->port].mac;
-	ah->arp_data.arp_sip = rte_cpu_to_be_32(neigh_source(s, e->addr));
+	ah->arp_data.arp_sha = w->fwd->ifaces[e->port].mac;
+	ah->arp_data.arp_sip = rte_cpu_to_be_32(neigh_source(w->fwd, e->addr));
 	memset(&ah->arp_data.arp_tha, 0, RTE_ETHER_ADDR_LEN);
 	ah->arp_data.arp_tip = rte_cpu_to_be_32(e->addr);
 	m->data_len = m->pkt_len = sizeof(*eh) + sizeof(*ah);
@@ -541,7 +542,7 @@ neigh_output(struct lsk_worker *w, uint16_t port,
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
 	eh->dst_addr = *mac;
-	eh->src_addr = w->stack->ports[port].mac;
+	eh->src_addr = w->fwd->ifaces[port].mac;
 	lsk_tx_enqueue(w, port, m);
 }
 

@@ -10,6 +10,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "core/fwd.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -37,12 +38,12 @@ lsk_vlan_iface(struct lsk_stack *s, uint16_t port, uint16_t vlan)
 }
 
 int
-lsk_vlan_lookup(const struct lsk_stack *s, uint16_t port, uint16_t vlan)
+lsk_vlan_lookup(const struct lsk_fwd_table *t, uint16_t port, uint16_t vlan)
 {
 	unsigned int i;
 
-	for (i = s->n_ports; i < s->n_ifaces; i++)
-		if (s->ports[i].parent == port && s->ports[i].vlan == vlan)
+	for (i = t->n_ports; i < t->n_ifaces; i++)
+		if (t->ifaces[i].parent == port && t->ifaces[i].vlan == vlan)
 			return (int)i;
 	return -1;
 }
@@ -50,7 +51,7 @@ lsk_vlan_lookup(const struct lsk_stack *s, uint16_t port, uint16_t vlan)
 uint16_t
 lsk_vlan_tag(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m)
 {
-	const struct lsk_port_conf *pc = &w->stack->ports[iface];
+	const struct lsk_port_conf *pc = &w->fwd->ifaces[iface];
 	struct rte_ether_hdr *eh;
 	struct rte_vlan_hdr *vh;
 

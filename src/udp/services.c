@@ -42,18 +42,11 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	struct lsk_udp_bind_opts opts = { .ring_size = ring_size,
 					  .socket_id = SOCKET_ID_ANY };
 	struct lsk_service *svc;
-	void *p;
 	int rc;
 
-	if (s->n_services == s->services_cap) {
-		unsigned int cap = s->services_cap ? 2 * s->services_cap : 8;
-
-		p = realloc(s->services, cap * sizeof(*s->services));
-		if (p == NULL)
-			return -ENOMEM;
-		s->services = p;
-		s->services_cap = cap;
-	}
+	if (lsk_array_grow((void **)&s->services, &s->services_cap,
+			   s->n_services, sizeof(*s->services), 8) < 0)
+		return -ENOMEM;
 	svc = calloc(1, sizeof(*svc));
 	if (svc == NULL)
 		return -ENOMEM;

@@ -105,16 +105,13 @@ udp_free_closed(struct lsk_stack *s)
 static int
 udp_publish(struct lsk_stack *s)
 {
-	struct lsk_udp_table *t, *old;
+	struct lsk_udp_table *t;
 	int rc;
 
 	rc = lsk_udp_table_build(s, &t);
 	if (rc < 0)
 		return rc;
-	old = s->udp;
-	__atomic_store_n(&s->udp, t, __ATOMIC_RELEASE);
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
-	lsk_udp_table_free(old);
+	lsk_publish(s, s->udp, t, lsk_udp_table_free);
 	udp_free_closed(s);
 	return 0;
 }
@@ -154,15 +151,9 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	for (i = 0; i < s->n_eps; i++)
 		if (s->eps[i]->addr == addr && s->eps[i]->port == port)
 			return -EADDRINUSE;
-	if (s->n_eps == s->eps_cap) {
-		unsigned int cap = s->eps_cap ? 2 * s->eps_cap : 16;
-		void *p = realloc(s->eps, cap * sizeof(*s->eps));
-
-		if (p == NULL)
-			return -ENOMEM;
-		s->eps = p;
-		s->eps_cap = cap;
-	}
+	if (lsk_array_grow((void **)&s->eps, &s->eps_cap, s->n_eps,
+			   sizeof(*s->eps), 16) < 0)
+		return -ENOMEM;
 	ep = rte_zmalloc_socket("lsk_udp_ep", sizeof(*ep), RTE_CACHE_LINE_SIZE,
 				s->socket_id);
 	if (ep == NULL)

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control thread changes routes, addresses, VLAN sub-interfaces and
+ * port settings while a worker thread forwards. Every datagram either
+ * leaves by the port a route named for it at some moment of its
+ * processing, with a MAC that port had, or is counted; every mbuf comes
+ * back. Bounded iterations and no timing: under ThreadSanitizer the
+ * interleavings are what is tested.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit_common.h"
+
+#define CHANGES 160		/* control commands, each one publication */
+#define MIN_BURSTS 200		/* the worker's bursts, at least */
+#define BURST 24
+#define N_VLANS 16
+#define N_EXTRA 24		/* addresses added on port 1 */
+#define FLIP_IP UNIT_IPV4(10, 50, 0, 5)	/* via B, or blackholed */
+
+static const struct rte_ether_addr host_mac = {
+	.addr_bytes = { 0x02, 0, 0, 0, 0x05, 0x02 } };
+static const struct rte_ether_addr p1_mac_alt = {
+	.addr_bytes = { 0x02, 0, 0, 0, 0x01, 0xfd } };
+
+struct race {
+	struct unit_fixture *f;
+	int control_done;		/* __atomic */
+	/* the worker thread's alone until it is joined */
+	uint64_t sent, bursts;
+	uint64_t udp_out, icmp_out, other_out, misrouted;
+};
+
+/* Checks and frees what the worker sends. */
+static uint16_t
+race_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	uint16_t n)
+{
+	struct race *r = arg;
+	uint16_t i;
+
+	(void)queue;
+	for (i = 0; i < n; i++) {
+		const struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(pkts[i], const struct rte_ether_hdr *);
+		const struct rte_ipv4_hdr *ip = (const void *)(eh + 1);
+
+		if (unit_frame_is_icmp(pkts[i])) {
+			r->icmp_out++;
+		} else if (eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+			   ip->next_proto_id != IPPROTO_UDP) {
+			r->other_out++;
+		} else {
+			uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
+
+			r->udp_out++;
+			/* every route of the test leads to B on port 1 */
+			if (port != UNIT_P1 ||
+			    (dst != UNIT_FAR_IP && dst != FLIP_IP) ||
+			    !rte_is_same_ether_addr(&eh->dst_addr, &unit_b_mac) ||
+			    (!rte_is_same_ether_addr(&eh->src_addr,
+						     &unit_p1_mac) &&
+			     !rte_is_same_ether_addr(&eh->src_addr,
+						     &p1_mac_alt)))
+				r->misrouted++;
+		}
+		rte_pktmbuf_free(pkts[i]);
+	}
+	return n;
+}
+
+static struct rte_mbuf *
+tagged(const struct unit_pkt *p, uint16_t vid)
+{
+	uint8_t b[UNIT_FRAME_MAX + 4];
+	size_t len = unit_pkt_build(p, b, sizeof(b) - 4);
+
+	memmove(b + 16, b + 12, len - 12);
+	b[12] = 0x81;
+	b[13] = 0x00;
+	b[14] = (uint8_t)(vid >> 8);
+	b[15] = (uint8_t)vid;
+	return unit_mbuf_from_bytes(b, len + 4, p->port);
+}
+
+/* A third to 10.9.0.5 (routed the whole test), a third to FLIP_IP, a
+ * third from hosts on VLANs 1..N_VLANS of port 0 (made as it goes). */
+static uint16_t
+race_burst(struct race *r, struct rte_mbuf **pkts)
+{
+	struct unit_pkt p;
+	uint16_t i;
+
+	for (i = 0; i < BURST; i++) {
+		unsigned int vid = (unsigned int)(r->bursts + i) % N_VLANS + 1;
+
+		switch (i % 3) {
+		case 0:
+			unit_pkt_init(&p, UNIT_FAR_IP);
+			pkts[i] = unit_pkt_mbuf(&p);
+			break;
+		case 1:
+			unit_pkt_init(&p, FLIP_IP);
+			pkts[i] = unit_pkt_mbuf(&p);
+			break;
+		default:
+			unit_pkt_init(&p, UNIT_FAR_IP);
+			p.src = UNIT_IPV4(192, 168, vid, 2);
+			p.src_mac = host_mac;
+			pkts[i] = tagged(&p, (uint16_t)vid);
+			break;
+		}
+		assert_non_null(pkts[i]);
+	}
+	return BURST;
+}
+
+static void *
+race_worker(void *arg)
+{
+	struct race *r = arg;
+	struct lsk_worker *w = r->f->worker;
+	struct rte_mbuf *pkts[BURST];
+
+	while (!__atomic_load_n(&r->control_done, __ATOMIC_ACQUIRE) ||
+	       r->bursts < MIN_BURSTS) {
+		uint16_t n = race_burst(r, pkts);
+
+		lsk_worker_input(w, pkts, n);
+		lsk_worker_flush(w);
+		r->sent += n;
+		r->bursts++;
+	}
+	/* the control thread's publications stop waiting for us */
+	lsk_worker_offline(w);
+	return NULL;
+}
+
+static void
+race_exec(struct race *r, const char *line)
+{
+	char err[256];
+	int rc = lsk_config_exec(r->f->stack, line, "race", 1, err,
+				 sizeof(err));
+
+	if (rc != 0)
+		print_error("'%s': %s\n", line, err);
+	assert_int_equal(rc, 0);
+}
+
+static void
+race_control(struct race *r)
+{
+	unsigned int i, vlans = 0, extra = 0;
+	char line[128];
+
+	for (i = 0; i < CHANGES; i++) {
+		switch (i % 4) {
+		case 0:
+			race_exec(r, "route del 10.50.0.0/16");
+			race_exec(r, i % 8 ? "route add 10.50.0.0/16 blackhole" :
+				  "route add 10.50.0.0/16 via 10.0.1.1");
+			break;
+		case 1:
+			if (vlans == N_VLANS)
+				break;
+			vlans++;
+			snprintf(line, sizeof(line),
+				 "address add 192.168.%u.1/24 port 0 vlan %u",
+				 vlans, vlans);
+			race_exec(r, line);
+			break;
+		case 2:
+			race_exec(r, i % 8 == 2 ?
+				  "port 1 mtu 1400 mac 02:00:00:00:01:fd" :
+				  "port 1 mtu 1500 mac 02:00:00:00:01:fe");
+			break;
+		default:
+			if (extra == N_EXTRA)
+				break;
+			snprintf(line, sizeof(line),
+				 "address add 10.100.%u.1/24 port 1", extra++);
+			race_exec(r, line);
+			break;
+		}
+	}
+}
+
+static void
+test_control_changes_while_forwarding(void **state)
+{
+	struct unit_fixture *f = *state;
+	static struct race r;
+	struct lsk_stats st;
+	pthread_t t;
+	uint64_t dropped;
+
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	lsk_worker_set_tx_fn(f->worker, race_tx, &r);
+	unit_cmd(f, "route add 10.50.0.0/16 via 10.0.1.1");
+	/* the worker polls from its own thread from here on */
+	lsk_worker_offline(f->worker);
+
+	assert_int_equal(pthread_create(&t, NULL, race_worker, &r), 0);
+	race_control(&r);
+	__atomic_store_n(&r.control_done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(t, NULL), 0);
+
+	assert_int_equal(lsk_stats_read(f->stack, &st), 0);
+	assert_int_equal(r.misrouted, 0);
+	assert_int_equal(r.other_out, 0);
+	/* no route (between del and add), blackholed, VLAN not made yet */
+	dropped = st.ip.InNoRoutes + st.ip.InDiscards + st.eth.UnknownVlan;
+	assert_int_equal(r.sent, r.udp_out + dropped);
+	assert_int_equal(st.ip.ForwDatagrams, r.udp_out);
+	assert_true(r.udp_out > 0);
+	assert_int_equal(st.eth.NotForUs + st.eth.Runts + st.ip.InHdrErrors +
+			 st.ip.InAddrErrors + st.ip.OutDiscards, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_control_changes_while_forwarding,
+			unit_setup_list, unit_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, unit_group_setup,
+				      unit_group_teardown);
+}
