@@ -114,22 +114,6 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 	w->tx_arg = fn ? arg : NULL;
 }
 
-void
-lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
-{
-	struct lsk_txbuf *b = &w->tx[port];
-	struct lsk_port_stats *ps = &w->stats.ports[port];
-	uint16_t sent;
-
-	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
-	ps->tx += sent;
-	if (unlikely(sent < b->n)) {
-		ps->tx_dropped += b->n - sent;
-		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
-	}
-	b->n = 0;
-}
-
 static void worker_run_ip4(struct lsk_worker *w);
 
 /* bursts between two tries of lsk_gro_rx_runs while it finds no run;

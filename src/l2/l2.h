@@ -90,4 +90,15 @@ void lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 void lsk_neigh_timer(struct lsk_worker *w);
 void lsk_arp_input(struct lsk_worker *w, struct lsk_list *l);
 
+/* ARP output (arp_output.c). Ask for addr on port, from a new mbuf of
+ * pool (NULL: the stack's send pool; none to be had: arp.OutDiscards);
+ * to NULL: broadcast. */
+void lsk_arp_send_request(struct lsk_worker *w, uint16_t port, uint32_t addr,
+			  struct rte_mempool *pool,
+			  const struct rte_ether_addr *to);
+/* Turn the request m, for one of our addresses, into our reply, in
+ * place, and send it out of the port it came in on.
+ * Ownership: takes m. */
+void lsk_arp_send_reply(struct lsk_worker *w, struct rte_mbuf *m);
+
 #endif /* LSK_L2_H */
