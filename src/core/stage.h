@@ -41,6 +41,19 @@ lsk_stage_end(struct lsk_worker *w, enum lsk_stage_id id, uint32_t n,
 	}
 }
 
+/*
+ * Time one call of stage id: call is the stage call (any statement), n
+ * the packets it handled, evaluated after it (a length taken before the
+ * call, or what the call returned). Every stage call goes through this,
+ * the loopback of local sends (ip4/ip4_output.c) included, so the stage
+ * counters count every packet a stage sees.
+ */
+#define LSK_STAGE_CALL(w, id, n, call) do {				\
+	uint64_t lsk_stage_t_ = lsk_stage_begin((w), (id));		\
+	call;								\
+	lsk_stage_end((w), (id), (uint32_t)(n), lsk_stage_t_);		\
+} while (0)
+
 /* Work of a stage done ahead of its call in the same burst: its cycles
  * count with the call that follows (sampled alike), no call of its own. */
 static inline void
