@@ -66,7 +66,15 @@ lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
 /*
  * The stages, in pipeline order (core/worker.c runs them), are declared
  * in their layers' headers: l2/l2.h, udp/gro.h, ip4/ip4.h, udp/udp.h.
- * Each consumes its input list whole.
+ * A stage owns its input list's mbufs for the call. Most leave the list
+ * empty: each mbuf is passed on in an output list, sent, queued, held or
+ * freed and counted. Four compact their input in place and leave what
+ * they pass in it for the next stage: ip4_input, ip4_filter and
+ * ip4_route (which also moves locals to its local list) drop entries,
+ * udp4_gro folds joined datagrams into their trains' heads. eth_input
+ * takes an array, not a list, and may stop short (ARP after IPv4): it
+ * returns how many it took. Each prototype's comment ends with its
+ * Ownership line (docs/ARCHITECTURE.md).
  */
 
 #endif /* LSK_CORE_STAGE_H */
