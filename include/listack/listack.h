@@ -145,6 +145,8 @@ int lsk_config_exec(struct lsk_stack *stack, const char *line,
  * Transmit hook. The default sends with rte_eth_tx_burst on the queue set
  * by lsk_worker_set_txq. Must return how many of pkts it took; the worker
  * frees the rest and counts them ports[].tx_dropped.
+ * Ownership: takes the first (returned) of pkts; the rest stay the
+ * caller's.
  */
 typedef uint16_t (*lsk_tx_fn)(void *arg, uint16_t port, uint16_t queue,
 			      struct rte_mbuf **pkts, uint16_t n);
@@ -181,9 +183,9 @@ void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,
 
 /*
  * Push a received burst (each mbuf's port field says where it arrived).
- * Ownership of every mbuf passes to the stack: each one is sent, queued
- * for sending, or counted and freed before this call returns. n may be at
- * most LSK_BURST_MAX.
+ * Each mbuf is sent, queued for sending, or counted and freed before
+ * this call returns. n may be at most LSK_BURST_MAX.
+ * Ownership: takes every mbuf of pkts.
  */
 void lsk_worker_input(struct lsk_worker *worker, struct rte_mbuf **pkts,
 		      uint16_t n);

@@ -96,6 +96,7 @@ struct lsk_udp_msg {
 /*
  * Take up to n datagrams with one ring dequeue; never blocks, never
  * returns more than n. Returns how many were filled in.
+ * Ownership: returns msgs[].mbuf, mbufs the caller owns.
  */
 int lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 		       unsigned int n);
@@ -105,6 +106,7 @@ int lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
  * timeout_us has passed, whichever is first, then dequeues once. The
  * timeout holds even when datagrams keep trickling in (unlike recvmmsg's
  * first timeout, checked only after each datagram). Returns 0..n.
+ * Ownership: returns msgs[].mbuf, mbufs the caller owns.
  */
 int lsk_udp_recv_burst_timeout(struct lsk_udp_ep *ep,
 			       struct lsk_udp_msg *msgs, unsigned int n,

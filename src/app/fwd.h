@@ -42,6 +42,9 @@ extern volatile sig_atomic_t fwd_signalled;
 int fwd_worker_loop(void *arg);
 /* One pass over the worker's RX queues; returns packets received. */
 unsigned int fwd_worker_poll(struct fwd_worker *fw);
+/* An lsk_tx_fn for a TX queue workers share (include/listack/listack.h).
+ * Ownership: takes the first (returned) of pkts; the rest stay the
+ * caller's. */
 uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 		       struct rte_mbuf **pkts, uint16_t n);
 

@@ -62,10 +62,12 @@ lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
 	return __rte_raw_cksum_reduce(sum) == 0xffff;
 }
 
-/* Cut m to frame_len bytes, segments and all. */
+/* Cut m to frame_len bytes, segments and all.
+ * Ownership: m stays the caller's. */
 void lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len);
 /* The folded one's complement sum of len bytes of m from off, in any
- * segments; -1 when m holds fewer. */
+ * segments; -1 when m holds fewer.
+ * Ownership: m stays the caller's. */
 int lsk_mbuf_cksum(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 		   uint16_t *cksum);
 

@@ -52,6 +52,8 @@ lsk_meta_count(uint32_t meta)
  */
 extern int lsk_train_next_offset;
 
+/* The link from m to the next member of its train (NULL: the last).
+ * Ownership: m stays the caller's. */
 static inline struct rte_mbuf **
 lsk_train_next(struct rte_mbuf *m)
 {
@@ -59,9 +61,11 @@ lsk_train_next(struct rte_mbuf *m)
 }
 
 int lsk_train_register(void);
-/* Free a train's members (not its head), e.g. when the train is dropped. */
+/* Free a train's members (not its head), e.g. when the train is dropped.
+ * Ownership: takes head's members; head stays the caller's. */
 void lsk_train_free_members(struct rte_mbuf *head);
-/* Free a list entry: the packet, or the whole train. */
+/* Free a list entry: the packet, or the whole train.
+ * Ownership: takes m and its members. */
 static inline void
 lsk_entry_free(struct rte_mbuf *m, uint32_t meta)
 {
@@ -70,6 +74,8 @@ lsk_entry_free(struct rte_mbuf *m, uint32_t meta)
 	rte_pktmbuf_free(m);
 }
 
+/* Append m to l (room is the caller's to know).
+ * Ownership: takes m into l, whose holder owns it. */
 static inline void
 lsk_list_push(struct lsk_list *l, struct rte_mbuf *m, uint32_t meta)
 {

@@ -21,6 +21,8 @@
  */
 #define LSK_RX_AHEAD 8
 
+/* Before reading the first packets.
+ * Ownership: pkts stay the caller's. */
 static inline void
 lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 {
@@ -32,7 +34,8 @@ lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
 }
 
-/* Before reading packet i. */
+/* Before reading packet i.
+ * Ownership: pkts stay the caller's. */
 static inline void
 lsk_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {

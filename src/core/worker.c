@@ -115,23 +115,16 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 	w->tx_arg = fn ? arg : NULL;
 }
 
-void
-lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
-{
-	struct lsk_txbuf *b = &w->tx[port];
-	struct lsk_port_stats *ps = &w->stats.ports[port];
-	uint16_t sent;
-
-	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
-	ps->tx += sent;
-	if (unlikely(sent < b->n)) {
-		ps->tx_dropped += b->n - sent;
-		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
-	}
-	b->n = 0;
-}
-
 static void worker_run_ip4(struct lsk_worker *w);
+
+/* ICMP the stages queued goes out through ip4_output, a stage call */
+static inline void
+worker_icmp_output(struct lsk_worker *w)
+{
+	uint32_t n = w->icmp_out.n;
+
+	LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n, lsk_icmp4_output(w));
+}
 
 /* bursts between two tries of lsk_gro_rx_runs while it finds no run;
  * prime, so the tries do not always fall on the bursts whose stages are
@@ -144,23 +137,20 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		  const uint8_t *members)
 {
 	uint16_t done = 0, used;
-	uint64_t t;
 
 	/* ARP after IPv4 starts a new round, as protocol changes split
 	 * Linux's lists: rarely more than one round */
 	while (done < n) {
-		t = lsk_stage_begin(w, LSK_STAGE_ETH_INPUT);
-		used = lsk_eth_input(w, pkts + done, n - done,
-				     members != NULL ? members + done : NULL,
-				     &w->ip4, &w->arp);
-		lsk_stage_end(w, LSK_STAGE_ETH_INPUT, used, t);
+		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
+			used = lsk_eth_input(w, pkts + done, n - done,
+				members != NULL ? members + done : NULL,
+				&w->ip4, &w->arp));
 		done += used;
 		if (unlikely(w->arp.n != 0)) {
 			uint16_t k = (uint16_t)w->arp.n;
 
-			t = lsk_stage_begin(w, LSK_STAGE_ARP_INPUT);
-			lsk_arp_input(w, &w->arp);
-			lsk_stage_end(w, LSK_STAGE_ARP_INPUT, k, t);
+			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
+				       lsk_arp_input(w, &w->arp));
 		}
 		if (w->ip4.n != 0)
 			worker_run_ip4(w);
@@ -171,60 +161,50 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 static void
 worker_run_ip4(struct lsk_worker *w)
 {
-	uint64_t t;
 	uint16_t n;
 
 	if (w->stack->gro_flows != 0) {
 		n = (uint16_t)w->ip4.n;
-		t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
-		lsk_udp4_gro(w, &w->ip4);
-		lsk_stage_end(w, LSK_STAGE_UDP4_GRO, n, t);
+		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
+			       lsk_udp4_gro(w, &w->ip4));
 	}
 
 	n = (uint16_t)w->ip4.n;
-	t = lsk_stage_begin(w, LSK_STAGE_IP4_INPUT);
-	lsk_ip4_input(w, &w->ip4);
-	lsk_stage_end(w, LSK_STAGE_IP4_INPUT, n, t);
+	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
 	if (unlikely(w->ip4.n == 0))
 		return;
 
 	if (w->filter != NULL) {
 		n = (uint16_t)w->ip4.n;
-		t = lsk_stage_begin(w, LSK_STAGE_IP4_FILTER);
-		lsk_ip4_filter(w, &w->ip4);
-		lsk_stage_end(w, LSK_STAGE_IP4_FILTER, n, t);
+		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FILTER, n,
+			       lsk_ip4_filter(w, &w->ip4));
 		if (unlikely(w->ip4.n == 0))
 			return;
 	}
 
 	n = (uint16_t)w->ip4.n;
-	t = lsk_stage_begin(w, LSK_STAGE_IP4_ROUTE);
-	lsk_ip4_route(w, &w->ip4, &w->local);
-	lsk_stage_end(w, LSK_STAGE_IP4_ROUTE, n, t);
+	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
+		       lsk_ip4_route(w, &w->ip4, &w->local));
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;
-		t = lsk_stage_begin(w, LSK_STAGE_IP4_LOCAL);
-		lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4);
-		lsk_stage_end(w, LSK_STAGE_IP4_LOCAL, n, t);
+		LSK_STAGE_CALL(w, LSK_STAGE_IP4_LOCAL, n,
+			       lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4));
 		if (w->udp4.n) {
 			n = (uint16_t)w->udp4.n;
-			t = lsk_stage_begin(w, LSK_STAGE_UDP4_INPUT);
-			lsk_udp4_input(w, &w->udp4);
-			lsk_stage_end(w, LSK_STAGE_UDP4_INPUT, n, t);
+			LSK_STAGE_CALL(w, LSK_STAGE_UDP4_INPUT, n,
+				       lsk_udp4_input(w, &w->udp4));
 		}
 		if (w->icmp4.n) {
 			n = (uint16_t)w->icmp4.n;
-			t = lsk_stage_begin(w, LSK_STAGE_ICMP4_INPUT);
-			lsk_icmp4_input(w, &w->icmp4);
-			lsk_stage_end(w, LSK_STAGE_ICMP4_INPUT, n, t);
+			LSK_STAGE_CALL(w, LSK_STAGE_ICMP4_INPUT, n,
+				       lsk_icmp4_input(w, &w->icmp4));
 		}
 	}
 	if (w->ip4.n) {
 		n = (uint16_t)w->ip4.n;
-		t = lsk_stage_begin(w, LSK_STAGE_IP4_FORWARD);
-		lsk_ip4_forward(w, &w->ip4);
-		lsk_stage_end(w, LSK_STAGE_IP4_FORWARD, n, t);
+		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FORWARD, n,
+			       lsk_ip4_forward(w, &w->ip4));
 	}
 }
 
@@ -273,14 +253,14 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		}
 		worker_run_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
-			lsk_icmp4_output(w);
+			worker_icmp_output(w);
 		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		worker_run_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
-			lsk_icmp4_output(w);
+			worker_icmp_output(w);
 		w->ip4.n = 0;
 		w->arp.n = 0;
 		w->local.n = 0;
@@ -305,16 +285,16 @@ lsk_worker_flush(struct lsk_worker *w)
 		if (rte_ring_count(w->stack->out_ring) != 0) {
 			uint64_t out = w->stats.udp.OutDatagrams;
 
-			t = lsk_stage_begin(w, LSK_STAGE_IP4_OUTPUT);
-			lsk_ip4_output(w);
-			lsk_stage_end(w, LSK_STAGE_IP4_OUTPUT,
-				(uint32_t)(w->stats.udp.OutDatagrams - out), t);
+			LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT,
+				       w->stats.udp.OutDatagrams - out,
+				       lsk_ip4_output(w));
 		}
 	}
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
 	if (unlikely(w->icmp_out.n))
-		lsk_icmp4_output(w);
+		worker_icmp_output(w);
+	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
 	for (p = 0; p < w->stack->n_ports; p++) {
 		if (w->tx[p].n) {

@@ -36,35 +36,58 @@ struct lsk_filter_table {
 	bool drop[];		/* per rule */
 };
 
+/* ip4_input leaves the packets it passes in l, compacted in place.
+ * Ownership: takes the mbufs it drops; the rest stay in l. */
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
+/* ip4_filter leaves the packets it passes in l, compacted in place.
+ * Ownership: takes the mbufs it drops; the rest stay in l. */
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
-/* ip4_route leaves the packets to forward in l, locals go to local */
+/* ip4_route leaves the packets to forward in l, compacted in place;
+ * locals go to local.
+ * Ownership: takes the mbufs it drops; the rest stay in l or pass to
+ * local. */
 void lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l,
 		   struct lsk_list *local);
-/* ip4_local hands UDP on in udp, ICMP in icmp, answers the rest */
+/* ip4_local hands UDP on in udp, ICMP in icmp, answers the rest; l is
+ * left empty.
+ * Ownership: takes l's mbufs; those it hands on pass to udp and icmp. */
 void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l,
 		   struct lsk_list *udp, struct lsk_list *icmp);
+/* Answer echo requests, drop the rest; l is left empty.
+ * Ownership: takes l's mbufs. */
 void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
-/* Queue an ICMP error about m (which stays the caller's) on icmp_out. */
+/* Queue an ICMP error about m on icmp_out (a new mbuf).
+ * Ownership: m stays the caller's. */
 void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
 		     uint32_t meta, uint8_t type, uint8_t code, uint16_t mtu);
-/* The same for every datagram of a list entry (a train's members too). */
+/* The same for every datagram of a list entry (a train's members too).
+ * Ownership: m stays the caller's. */
 void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
 			   uint32_t meta, uint8_t type, uint8_t code,
 			   uint16_t mtu);
 /* Count an ICMP message by type once it is on its way. */
 void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
-/* Route and send what icmp_out holds. */
+/* Route and send what icmp_out holds.
+ * Ownership: takes icmp_out's mbufs. */
 void lsk_icmp4_output(struct lsk_worker *w);
-/* Route and send what applications queued on the stack's output ring. */
+/* Route and send what applications queued on the stack's output ring.
+ * Ownership: takes the mbufs it dequeues. */
 void lsk_ip4_output(struct lsk_worker *w);
+/* Send each packet to its next hop (or ARP); l is left empty.
+ * Ownership: takes l's mbufs. */
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
 
 /* Fragments (ip4_frag.c). */
 int lsk_frag_worker_init(struct lsk_worker *w);
 void lsk_frag_worker_fini(struct lsk_worker *w);
+/* Fragment m (its TTL already decreased) for nh and send the fragments
+ * to `to` (ARP first when nh has no MAC).
+ * Ownership: takes m. */
 void lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 		      const struct lsk_nexthop *nh, uint32_t to);
+/* Put the fragment m in the reassembly table; returns the whole
+ * datagram (in segments) when its last piece arrived, else NULL.
+ * Ownership: takes m; returns an mbuf the caller owns. */
 struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m);
 void lsk_frag_free_death_row(struct lsk_worker *w);
 /* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
@@ -77,7 +100,8 @@ void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 void lsk_route_cache_sync(struct lsk_worker *w);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
-/* ICMP destination unreachable (host) about m, which it takes. */
+/* ICMP destination unreachable (host) about m.
+ * Ownership: takes m. */
 void lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m);
 
 #endif /* LSK_IP4_H */

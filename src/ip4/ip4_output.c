@@ -20,6 +20,7 @@
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/worker.h"
+#include "core/stage.h"
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
@@ -150,10 +151,19 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			out_drop(w, m, v);
 		}
 	}
+	/* the loopback runs the receiving stages as stages: their counters
+	 * count local sends (their cycles count in ip4_output's too) */
 	if (local->n) {
+		uint32_t k = local->n;
+
 		w->udp4.n = 0;
-		lsk_ip4_local(w, local, &w->udp4, &w->icmp4);
-		lsk_udp4_input(w, &w->udp4);
+		LSK_STAGE_CALL(w, LSK_STAGE_IP4_LOCAL, k,
+			       lsk_ip4_local(w, local, &w->udp4, &w->icmp4));
+		if (w->udp4.n) {
+			k = w->udp4.n;
+			LSK_STAGE_CALL(w, LSK_STAGE_UDP4_INPUT, k,
+				       lsk_udp4_input(w, &w->udp4));
+		}
 	}
 }
 

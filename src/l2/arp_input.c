@@ -13,7 +13,6 @@
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/worker.h"
-#include "core/tx.h"
 #include "l2/l2.h"
 #include "control/control.h"
 
@@ -52,25 +51,6 @@ arp_sender_martian(const struct lsk_worker *w, uint32_t sip)
 	       lsk_fwd_is_broadcast(w->fwd, sip);
 }
 
-/* Turn the request into our reply, in place. */
-static void
-arp_make_reply(const struct lsk_fwd_table *t, struct rte_mbuf *m,
-	       struct rte_ether_hdr *eh, struct rte_arp_hdr *ah)
-{
-	const struct rte_ether_addr *ours = &t->ifaces[m->port].mac;
-	uint32_t tip = ah->arp_data.arp_tip;
-
-	eh->dst_addr = ah->arp_data.arp_sha;
-	eh->src_addr = *ours;
-	ah->arp_opcode = RTE_BE16(RTE_ARP_OP_REPLY);
-	ah->arp_data.arp_tha = ah->arp_data.arp_sha;
-	ah->arp_data.arp_tip = ah->arp_data.arp_sip;
-	ah->arp_data.arp_sha = *ours;
-	ah->arp_data.arp_sip = tip;
-	/* no padding on transmit: exactly the ARP packet */
-	m->data_len = m->pkt_len = sizeof(*eh) + sizeof(*ah);
-}
-
 static enum arp_verdict
 arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
@@ -99,9 +79,7 @@ arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	 * it: our own address, loopback, multicast and above, 0/8 but the
 	 * 0.0.0.0 of address probes */
 	if (request && for_us && sip != tip && !arp_sender_martian(w, sip)) {
-		arp_make_reply(w->fwd, m, eh, ah);
-		w->stats.arp.OutReplies++;
-		lsk_tx_enqueue(w, m->port, m);
+		lsk_arp_send_reply(w, m);
 		return ARP_REPLY_SENT;
 	}
 	return ARP_CONSUMED;

@@ -66,6 +66,8 @@ struct lsk_neigh_table {
  * members: NULL, or for each of pkts how many datagrams are chained
  * behind it (lsk_gro_rx_runs); a train is classified, counted and
  * dropped as the datagrams it holds.
+ * Ownership: takes the pkts it took; those it keeps pass to ip4 and arp,
+ * the rest stay the caller's.
  */
 uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       uint16_t n, const uint8_t *members,
@@ -83,13 +85,28 @@ struct lsk_neigh_entry *lsk_neigh_lookup(const struct lsk_neigh_table *t,
 int lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 			 const struct rte_ether_addr *mac);
 /* Send m to addr out of port: now (true), or once ARP answers (false:
- * held, or dropped and counted). Takes m either way. */
+ * held, or dropped and counted).
+ * Ownership: takes m. */
 bool lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		       struct rte_mbuf *m);
 void lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		     const struct rte_ether_addr *mac, bool confirmed,
 		     bool create);
 void lsk_neigh_timer(struct lsk_worker *w);
+/* Learn from ARP, answer requests for us; l is left empty.
+ * Ownership: takes l's mbufs. */
 void lsk_arp_input(struct lsk_worker *w, struct lsk_list *l);
+
+/* ARP output (arp_output.c). Ask for addr on port, from a new mbuf of
+ * pool (NULL: the stack's send pool; none to be had: arp.OutDiscards);
+ * to NULL: broadcast.
+ * Ownership: the request's new mbuf is queued for TX, none returned. */
+void lsk_arp_send_request(struct lsk_worker *w, uint16_t port, uint32_t addr,
+			  struct rte_mempool *pool,
+			  const struct rte_ether_addr *to);
+/* Turn the request m, for one of our addresses, into our reply, in
+ * place, and send it out of the port it came in on.
+ * Ownership: takes m. */
+void lsk_arp_send_reply(struct lsk_worker *w, struct rte_mbuf *m);
 
 #endif /* LSK_L2_H */

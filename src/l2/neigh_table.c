@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_arp.h>
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -487,51 +486,12 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	return 0;
 }
 
-/* Our address on the subnet of addr on port, the source of requests. */
-static uint32_t
-neigh_source(const struct lsk_fwd_table *t, uint32_t addr)
-{
-	const struct lsk_ifaddr *a = lsk_fwd_connected(t, addr);
-
-	return a ? a->addr : 0;
-}
-
 /* Ask for e's address, under e->lock; to NULL: broadcast. */
 static void
 neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 		   struct rte_mempool *pool, const struct rte_ether_addr *to)
 {
-	struct lsk_stack *s = w->stack;
-	struct rte_ether_hdr *eh;
-	struct rte_arp_hdr *ah;
-	struct rte_mbuf *m;
-
-	if (pool == NULL)
-		pool = s->send_pool;
-	if (pool == NULL || (m = rte_pktmbuf_alloc(pool)) == NULL) {
-		w->stats.arp.OutDiscards++;
-		return;
-	}
-	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	ah = (struct rte_arp_hdr *)(eh + 1);
-	if (to != NULL)
-		eh->dst_addr = *to;
-	else
-		memset(&eh->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
-	eh->src_addr = w->fwd->ifaces[e->port].mac;
-	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
-	ah->arp_hardware = RTE_BE16(RTE_ARP_HRD_ETHER);
-	ah->arp_protocol = RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ah->arp_hlen = RTE_ETHER_ADDR_LEN;
-	ah->arp_plen = 4;
-	ah->arp_opcode = RTE_BE16(RTE_ARP_OP_REQUEST);
-	ah->arp_data.arp_sha = w->fwd->ifaces[e->port].mac;
-	ah->arp_data.arp_sip = rte_cpu_to_be_32(neigh_source(w->fwd, e->addr));
-	memset(&ah->arp_data.arp_tha, 0, RTE_ETHER_ADDR_LEN);
-	ah->arp_data.arp_tip = rte_cpu_to_be_32(e->addr);
-	m->data_len = m->pkt_len = sizeof(*eh) + sizeof(*ah);
-	w->stats.arp.OutRequests++;
-	lsk_tx_enqueue(w, e->port, m);
+	lsk_arp_send_request(w, e->port, e->addr, pool, to);
 }
 
 /* Give a held or resolved packet its Ethernet header and send it. */

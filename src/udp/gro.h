@@ -74,6 +74,7 @@ struct lsk_gro_table {
  * can join one train; other packets of a flow may hash otherwise, which
  * does not matter: only two datagrams that can join make a train.
  */
+/* Ownership: m stays the caller's. */
 static inline uint32_t
 lsk_gro_repeat_hash(const struct rte_mbuf *m)
 {
@@ -109,6 +110,7 @@ lsk_gro_note_start(struct lsk_gro_table *t)
  * while its lines are at hand; udp4_gro notes a list no one noted. The
  * caller sets t->noted once at the end (a count kept in memory would
  * chain every packet to the one before).
+ * Ownership: m stays the caller's.
  */
 static inline void
 lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
@@ -139,9 +141,15 @@ lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
  * PMD vouched for) are chained behind it into a train, so eth_input and
  * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
  * their number. udp4_gro takes these trains as it would have made them.
+ * Ownership: pkts stay the caller's, as the heads in w->rx_heads and
+ * the members chained behind them.
  */
 uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,
 			 uint16_t n);
+/* Chain the datagrams that join a train behind its head: l keeps the
+ * heads and the rest, compacted in place.
+ * Ownership: takes the mbufs it drops or merges; the rest stay in l
+ * (members chained behind their heads). */
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 
 #endif /* LSK_UDP_GRO_H */

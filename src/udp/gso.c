@@ -145,14 +145,13 @@ gso_head_as_received(const struct rte_ipv4_hdr *hip,
  * rewrote the head after that: if not (forwarding alone touched it), each
  * member takes the head's Ethernet addresses and TTL and the very checksum
  * update the head got; if so, gso_replicate carries the rewrite over.
- * The TX buffer's count stays in a register.
+ * The TX buffer's count stays in a register (core/tx.h's train cursor).
  */
 static void
 gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
 	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
 	const struct rte_ipv4_hdr *hip = (const void *)(hp + RTE_ETHER_HDR_LEN);
-	struct lsk_txbuf *b = &w->tx[port];
 	struct rte_mbuf *m = *lsk_train_next(head), *next;
 	/* the link's offset in a register: the header stores below could
 	 * alias the global as far as the compiler knows */
@@ -161,13 +160,13 @@ gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	const bool as_received = m != NULL && gso_head_as_received(hip, m);
 	uint64_t macs_lo, segs = 1;
 	uint32_t macs_hi;
-	uint16_t n;
+	struct lsk_tx_train tx;
 
 	memcpy(&macs_lo, hp, 8);
 	memcpy(&macs_hi, hp + 8, 4);
 	*lsk_train_next(head) = NULL;
 	lsk_tx_enqueue(w, port, head);
-	n = b->n;
+	tx = lsk_tx_train_begin(w, port);
 	for (; m != NULL; m = next) {
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		struct rte_ipv4_hdr *ip = (void *)(p + RTE_ETHER_HDR_LEN);
@@ -183,15 +182,10 @@ gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 		} else {
 			gso_replicate((const struct rte_ether_hdr *)hp, m);
 		}
-		b->pkts[n++] = m;
+		lsk_tx_train_add(w, port, &tx, m);
 		segs++;
-		if (unlikely(n == RTE_DIM(b->pkts))) {
-			b->n = n;
-			lsk_tx_flush_port(w, port);
-			n = b->n;
-		}
 	}
-	b->n = n;
+	lsk_tx_train_end(&tx);
 	w->stats.gso.Segments += segs;
 }
 

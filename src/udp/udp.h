@@ -59,7 +59,8 @@ struct lsk_udp_slot {
 	uint16_t src_port, len, in_port, gso_size;
 };
 
-/* Describe a checked datagram; gro: the endpoint takes coalesced trains */
+/* Describe a checked datagram; gro: the endpoint takes coalesced trains.
+ * Ownership: takes m into slot, whose ring's reader owns it. */
 void lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m,
 		       bool gro);
 
@@ -75,26 +76,33 @@ struct lsk_udp_deliveries {
 	struct lsk_udp_pending ep[LSK_UDP_PENDING_EPS];
 };
 
+/* Deliver to the endpoints, answer or drop the rest; l is left empty.
+ * Ownership: takes l's mbufs. */
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 
 /* Give a train's members the head's headers; returns the first member
- * (chained through the train link), the head left alone. */
+ * (chained through the train link), the head left alone.
+ * Ownership: head and its members stay the caller's. */
 struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
 
 /*
  * Cut a merged train back into its datagrams (gso.c): each gets the
  * head's headers (as rewritten), its own length, ID and checksums.
  * Returns how many are in out (at most 64), the head consumed.
+ * Ownership: takes head; returns out's mbufs, the caller's.
  */
 unsigned int lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head,
 			       uint32_t meta, struct rte_mbuf **out);
 /* Datagram k of a merged train in a fresh mbuf, the head left as it is;
- * NULL when there is none, or no mbuf or room for it (gso.c). */
+ * NULL when there is none, or no mbuf or room for it (gso.c).
+ * Ownership: head stays the caller's; returns a new mbuf the caller owns. */
 struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 
-/* Unchain a train to TX, members rewritten like the head (gso.c). */
+/* Unchain a train to TX, members rewritten like the head (gso.c).
+ * Ownership: takes head and its members. */
 void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
-/* The same towards a neighbour ARP has yet to find (or confirm). */
+/* The same towards a neighbour ARP has yet to find (or confirm).
+ * Ownership: takes head and its members. */
 void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
 		     uint32_t addr, uint16_t port);
 

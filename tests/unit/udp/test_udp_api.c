@@ -697,6 +697,10 @@ test_send_to_ourselves(void **state)
 		rte_pktmbuf_free(got[i].mbuf);
 	}
 	assert_int_equal(unit_stats(f).udp.InDatagrams, 3);
+	/* the loopback runs ip4_local and udp4_input as stage calls */
+	assert_int_equal(unit_stats(f).stages[LSK_STAGE_IP4_LOCAL].calls, 1);
+	assert_int_equal(unit_stats(f).stages[LSK_STAGE_IP4_LOCAL].packets, 3);
+	assert_int_equal(unit_stats(f).stages[LSK_STAGE_UDP4_INPUT].packets, 3);
 	unit_close(f, rx);
 	unit_close(f, tx);
 }
@@ -718,6 +722,9 @@ test_send_to_ourselves_no_port(void **state)
 	lsk_worker_flush(f->worker);
 	assert_int_equal(unit_stats(f).udp.NoPorts, 1);
 	assert_int_equal(f->worker->icmp_out.n, 0);
+	/* the datagram's ip4_output call, then the ICMP output's */
+	assert_int_equal(unit_stats(f).stages[LSK_STAGE_IP4_OUTPUT].calls, 2);
+	assert_int_equal(unit_stats(f).stages[LSK_STAGE_IP4_OUTPUT].packets, 2);
 	assert_int_equal(unit_pool_in_use(), f->in_use_start);
 	unit_close(f, tx);
 }

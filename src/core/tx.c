@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * TX: send what a port's buffer holds (core/tx.h queues).
+ */
+#include <rte_mbuf.h>
+
+#include "core/worker.h"
+#include "core/tx.h"
+
+void
+lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+	struct lsk_port_stats *ps = &w->stats.ports[port];
+	uint16_t sent;
+
+	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
+	ps->tx += sent;
+	if (unlikely(sent < b->n)) {
+		ps->tx_dropped += b->n - sent;
+		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	}
+	b->n = 0;
+}
