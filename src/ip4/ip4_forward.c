@@ -184,8 +184,13 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		lsk_ip4_decrease_ttl(ip);
 		/* dst and src MAC are adjacent in both headers */
 		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			forwarded++;
+			lsk_tx_enqueue(w, nh->port, m);
+			continue;
+		}
 		forwarded += lsk_meta_count(l->meta[i]);
-		if (unlikely(lsk_meta_fraglist(l->meta[i]))) {
+		if (lsk_meta_fraglist(l->meta[i])) {
 			/* members carry the head's decisions out */
 			lsk_gso_send(w, m, nh->port);
 		} else {

@@ -265,8 +265,10 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 
 		if (unlikely(v != UDP_DELIVER)) {
 			udp_drop(w, m, l->meta[i], v);
-		} else if (unlikely(lsk_meta_fraglist(l->meta[i]) &&
-				    (ep->flags & LSK_UDP_GRO))) {
+		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			udp_pend(w, d, ep, m);
+		} else if (lsk_meta_fraglist(l->meta[i]) &&
+			   (ep->flags & LSK_UDP_GRO)) {
 			/* a fraglist train to a UDP_GRO socket: one */
 			udp_train_coalesce(m);
 			udp_pend(w, d, ep, m);
