@@ -69,6 +69,15 @@ gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
 	w->stats.gro.Merged += n;
 }
 
+/* A train of count datagrams the run pass counted is taken apart again
+ * (gro_train_in): its datagrams are counted as they join anew. */
+static inline void
+gro_count_undo(struct lsk_worker *w, uint32_t count)
+{
+	w->stats.gro.Trains--;
+	w->stats.gro.Merged -= count - 1;
+}
+
 int lsk_train_next_offset = -1;
 
 int
@@ -829,8 +838,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		l->meta[kept] = meta;
 		return kept + 1;
 	}
-	w->stats.gro.Trains--;
-	w->stats.gro.Merged -= count - 1;
+	gro_count_undo(w, count);
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
