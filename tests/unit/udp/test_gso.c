@@ -518,14 +518,12 @@ static void
 test_resegment_no_room(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("gso_small", 63, 0,
-		0, RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
+	struct rte_mempool *mp = unit_small_pool("gso_small", SMALL_ROOM);
 	struct rte_mbuf *out[64], *head;
 	struct lsk_stats st;
 	unsigned int n, k;
 	uint32_t meta;
 
-	assert_non_null(mp);
 	head = merged_train(mp, 250, &meta);	/* 292-byte datagrams */
 	n = lsk_gso_resegment(f->worker, head, meta, out);
 	assert_int_equal(n, 0);
@@ -563,15 +561,13 @@ static void
 test_dgram_iter(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("gso_iter", 63, 0,
-		0, RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
+	struct rte_mempool *mp = unit_small_pool("gso_iter", SMALL_ROOM);
 	struct rte_mbuf *m[3], *d;
 	struct lsk_dgram_iter it;
 	struct unit_pkt p;
 	unsigned int k, in_use = unit_pool_in_use();
 	uint32_t meta;
 
-	assert_non_null(mp);
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	for (k = 0; k < 3; k++)
 		m[k] = unit_pkt_mbuf(&p);
