@@ -342,9 +342,6 @@ stack_publish(struct lsk_stack *s)
 	return rc;
 }
 
-/* Linux's UDP_GRO_CNT_MAX: a train never holds more */
-#define LSK_GRO_SEGS_MAX 64
-
 int
 lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 {

@@ -7,6 +7,7 @@
 #ifndef LSK_CORE_LIST_H
 #define LSK_CORE_LIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -45,12 +46,22 @@ lsk_meta_count(uint32_t meta)
 	return 1 + ((meta & LSK_META_COUNT_MASK) >> LSK_META_COUNT_SHIFT);
 }
 
+/* Is the entry a fraglist train (members chained, payloads not merged)? */
+static inline bool
+lsk_meta_fraglist(uint32_t meta)
+{
+	return (meta & LSK_META_COUNT_MASK) != 0 && !(meta & LSK_META_MERGED);
+}
+
 /*
  * A train is a head mbuf and the member datagrams chained behind it
  * through a registered dynamic field (never through mbuf->next, which
  * means segments of one packet). Only trains have members.
  */
 extern int lsk_train_next_offset;
+
+/* Linux's UDP_GRO_CNT_MAX: a train never holds more datagrams */
+#define LSK_GRO_SEGS_MAX 64
 
 /* The link from m to the next member of its train (NULL: the last).
  * Ownership: m stays the caller's. */

@@ -126,11 +126,6 @@ worker_icmp_output(struct lsk_worker *w)
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n, lsk_icmp4_output(w));
 }
 
-/* bursts between two tries of lsk_gro_rx_runs while it finds no run;
- * prime, so the tries do not always fall on the bursts whose stages are
- * timed (one in LSK_STAGE_SAMPLE) */
-#define GRO_RX_PROBE 61
-
 /* The stages in order, for one list of any length. */
 static void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
@@ -232,21 +227,14 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	if (w->stack->mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
 
-		/*
-		 * Runs of a flow become trains before eth_input, which then
-		 * sees each once (`gro merge` copies payloads: not here).
-		 * udp4_gro makes the same trains without this pass, so while
-		 * it finds no run (flows interleaved, or many flows) it is
-		 * tried on one burst in GRO_RX_PROBE only.
-		 */
-		if (w->stack->gro_flows != 0 && !w->stack->gro_merge &&
-		    (!w->gro.no_runs ||
-		     ++w->gro.rx_probe % GRO_RX_PROBE == 0)) {
+		/* runs of a flow become trains before eth_input, which
+		 * then sees each once */
+		if (lsk_gro_rx_due(&w->gro, w->stack->gro_flows,
+				   w->stack->gro_merge)) {
 			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
 			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
 
 			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
-			w->gro.no_runs = heads == n;
 			n = heads;
 			pkts = w->rx_heads;
 			members = w->rx_members;

@@ -27,8 +27,6 @@
 #define ICMP_MSGS_PER_SEC 1000
 #define ICMP_MSGS_BURST 50
 #define ICMP_ERROR_MAX 576	/* RFC 1812: the error datagram's limit */
-#define ICMP_DEST_UNREACH 3
-#define ICMP_TIME_EXCEEDED 11
 /* Linux's error TOS: RT_TOS(tos) | IPTOS_PREC_INTERNETCONTROL */
 #define ICMP_TOS_MASK 0x1e
 #define ICMP_TOS_INTERNETCONTROL 0xc0
@@ -103,9 +101,9 @@ void
 lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 {
 	w->stats.icmp.OutMsgs++;
-	if (type == ICMP_DEST_UNREACH)
+	if (type == LSK_ICMP_DEST_UNREACH)
 		w->stats.icmp.OutDestUnreachs++;
-	else if (type == ICMP_TIME_EXCEEDED)
+	else if (type == LSK_ICMP_TIME_EXCEEDED)
 		w->stats.icmp.OutTimeExcds++;
 	else if (type == RTE_IP_ICMP_ECHO_REPLY)
 		w->stats.icmp.OutEchoReps++;
@@ -133,7 +131,8 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	if (src == 0)
 		return;
 	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
-	if (!(type == ICMP_DEST_UNREACH && code == 4) && !icmp_token(w)) {
+	if (!(type == LSK_ICMP_DEST_UNREACH && code == LSK_ICMP_FRAG_NEEDED) &&
+	    !icmp_token(w)) {
 		w->stats.icmp.OutRateLimited++;
 		return;
 	}
@@ -190,7 +189,8 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 void
 lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m)
 {
-	lsk_icmp4_error(w, m, 0, ICMP_DEST_UNREACH, 1, 0);
+	lsk_icmp4_error(w, m, 0, LSK_ICMP_DEST_UNREACH, LSK_ICMP_HOST_UNREACH,
+			0);
 	rte_pktmbuf_free(m);
 }
 
@@ -313,11 +313,11 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 			if (!lsk_addr_is_ours(w->fwd, rte_be_to_cpu_32(
 						ip->dst_addr)))
 				st->InErrors++;	/* to a broadcast */
-		} else if (ih->icmp_type == ICMP_DEST_UNREACH) {
+		} else if (ih->icmp_type == LSK_ICMP_DEST_UNREACH) {
 			st->InDestUnreachs++;
 		} else if (ih->icmp_type == RTE_IP_ICMP_ECHO_REPLY) {
 			st->InEchoReps++;
-		} else if (ih->icmp_type == ICMP_TIME_EXCEEDED) {
+		} else if (ih->icmp_type == LSK_ICMP_TIME_EXCEEDED) {
 			st->InTimeExcds++;
 		}
 		rte_pktmbuf_free(m);

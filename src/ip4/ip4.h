@@ -56,6 +56,20 @@ void lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l,
 /* Answer echo requests, drop the rest; l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
+/*
+ * The ICMP types and codes listack sends (RFC 792, RFC 1191); echo
+ * request and reply are DPDK's (RTE_IP_ICMP_ECHO_*, rte_icmp.h).
+ */
+#define LSK_ICMP_DEST_UNREACH 3
+#define LSK_ICMP_TIME_EXCEEDED 11
+/* codes of LSK_ICMP_DEST_UNREACH */
+#define LSK_ICMP_NET_UNREACH 0
+#define LSK_ICMP_HOST_UNREACH 1
+#define LSK_ICMP_PROT_UNREACH 2
+#define LSK_ICMP_PORT_UNREACH 3
+#define LSK_ICMP_FRAG_NEEDED 4	/* carries the next hop's MTU */
+/* code of LSK_ICMP_TIME_EXCEEDED */
+#define LSK_ICMP_EXC_TTL 0
 /* Queue an ICMP error about m on icmp_out (a new mbuf).
  * Ownership: m stays the caller's. */
 void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,

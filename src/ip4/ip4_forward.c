@@ -72,11 +72,13 @@ fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		break;
 	case FWD_DROP_TTL:
 		st->InHdrErrors += n;
-		lsk_icmp4_error_entry(w, m, meta, 11, 0, 0);
+		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_TIME_EXCEEDED,
+				      LSK_ICMP_EXC_TTL, 0);
 		break;
 	case FWD_DROP_MTU:
 		st->FragFails += n;
-		lsk_icmp4_error_entry(w, m, meta, 3, 4, mtu);
+		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_DEST_UNREACH,
+				      LSK_ICMP_FRAG_NEEDED, mtu);
 		break;
 	default:
 		break;
@@ -94,22 +96,13 @@ static void
 fwd_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
 	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
-	struct rte_mbuf *dgrams[64], *next;
+	struct lsk_dgram_iter it;
 	struct lsk_list one;
-	unsigned int k, n = 0;
 
-	if (meta & LSK_META_MERGED) {
-		n = lsk_gso_resegment(w, m, meta, dgrams);
-	} else {
-		for (; m != NULL; m = next) {
-			next = *lsk_train_next(m);
-			*lsk_train_next(m) = NULL;
-			dgrams[n++] = m;
-		}
-	}
-	for (k = 0; k < n; k++) {
+	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+	     m = lsk_dgram_next(&it)) {
 		one.n = 0;
-		lsk_list_push(&one, dgrams[k], alone);
+		lsk_list_push(&one, m, alone);
 		lsk_ip4_forward(w, &one);
 	}
 }
@@ -127,16 +120,15 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;
-	if (likely(!(meta & LSK_META_COUNT_MASK))) {
-		lsk_neigh_resolve(w, to, nh->port, m);
-	} else if (meta & LSK_META_MERGED) {
-		struct rte_mbuf *segs[64];
-		unsigned int k, n = lsk_gso_resegment(w, m, meta, segs);
-
-		for (k = 0; k < n; k++)
-			lsk_neigh_resolve(w, to, nh->port, segs[k]);
-	} else {
+	if (lsk_meta_fraglist(meta)) {
+		/* members rewritten like the head */
 		lsk_gso_resolve(w, m, to, nh->port);
+	} else {
+		struct lsk_dgram_iter it;
+
+		for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+		     m = lsk_dgram_next(&it))
+			lsk_neigh_resolve(w, to, nh->port, m);
 	}
 }
 
@@ -195,18 +187,18 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			forwarded++;
 			lsk_tx_enqueue(w, nh->port, m);
-		} else if (l->meta[i] & LSK_META_MERGED) {
-			struct rte_mbuf *segs[64];
-			unsigned int k, n;
-
-			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
-			n = lsk_gso_resegment(w, m, l->meta[i], segs);
-			for (k = 0; k < n; k++)
-				lsk_tx_enqueue(w, nh->port, segs[k]);
-		} else {
+			continue;
+		}
+		forwarded += lsk_meta_count(l->meta[i]);
+		if (lsk_meta_fraglist(l->meta[i])) {
 			/* members carry the head's decisions out */
-			w->stats.ip.ForwDatagrams += lsk_meta_count(l->meta[i]);
 			lsk_gso_send(w, m, nh->port);
+		} else {
+			struct lsk_dgram_iter it;
+
+			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
+			     m != NULL; m = lsk_dgram_next(&it))
+				lsk_tx_enqueue(w, nh->port, m);
 		}
 	}
 	w->stats.ip.ForwDatagrams += forwarded;

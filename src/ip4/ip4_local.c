@@ -46,7 +46,9 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 			lsk_list_push(icmp, m, l->meta[i]);
 		} else {
 			w->stats.ip.InUnknownProtos++;
-			lsk_icmp4_error(w, m, l->meta[i], 3, 2, 0);
+			lsk_icmp4_error(w, m, l->meta[i],
+					LSK_ICMP_DEST_UNREACH,
+					LSK_ICMP_PROT_UNREACH, 0);
 			rte_pktmbuf_free(m);
 		}
 	}

@@ -79,7 +79,9 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			break;
 		case ROUTE_DROP_NO_ROUTE:
 			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
-			lsk_icmp4_error_entry(w, m, meta, 3, 0, 0);
+			lsk_icmp4_error_entry(w, m, meta,
+					      LSK_ICMP_DEST_UNREACH,
+					      LSK_ICMP_NET_UNREACH, 0);
 			lsk_entry_free(m, meta);
 			break;
 		}

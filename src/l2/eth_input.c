@@ -155,16 +155,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t frames = 0, run = 0;
 	uint16_t i, run_port = UINT16_MAX;
 	struct lsk_gro_table *gro = &w->gro;
-	uint32_t gro_list = 0;	/* 0: GRO's repeat check not done here */
-
-	if (s->gro_flows != 0) {
-		if (n_ip4 == 0)
-			gro_list = lsk_gro_note_start(gro);
-		else if (gro->noted == n_ip4)
-			gro_list = gro->seen_list;
-		else
-			gro->noted = UINT32_MAX;	/* udp4_gro checks */
-	}
+	/* 0: GRO's repeat check not done here */
+	uint32_t gro_list = lsk_gro_note_begin(gro, s->gro_flows != 0, n_ip4);
 
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
@@ -190,9 +182,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		frames += 1 + extra;
 		v = eth_classify(w->fwd, m, &meta);
 		if (likely(v == ETH_IP4)) {
-			/* once a flow came twice GRO runs: stop looking */
-			if (gro_list != 0 && !gro->repeat)
-				lsk_gro_note(gro, m, gro_list);
+			lsk_gro_note_frame(gro, m, gro_list);
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
 			n_ip4++;
@@ -205,8 +195,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	if (run_port < LSK_MAX_PORTS)
 		w->stats.ports[run_port].rx += run;
 	ip4->n = n_ip4;
-	if (gro_list != 0)
-		gro->noted = n_ip4;
+	lsk_gro_note_end(gro, gro_list, n_ip4);
 	w->stats.eth.InFrames += frames;
 	return i;
 }

@@ -107,9 +107,10 @@ lsk_gro_note_start(struct lsk_gro_table *t)
  * Note an entry of the list. Only if two entries of a list hash alike
  * can a train form, so a list of many flows (a scan, a flood of new
  * connections) skips GRO's table work. eth_input notes each IPv4 frame
- * while its lines are at hand; udp4_gro notes a list no one noted. The
- * caller sets t->noted once at the end (a count kept in memory would
- * chain every packet to the one before).
+ * while its lines are at hand (lsk_gro_note_begin, _frame, _end below);
+ * udp4_gro notes a list no one noted. The caller sets t->noted once at
+ * the end (a count kept in memory would chain every packet to the one
+ * before).
  * Ownership: m stays the caller's.
  */
 static inline void
@@ -136,11 +137,67 @@ lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
 }
 
 /*
+ * eth_input's side of the repeat check, for the IPv4 list it appends to
+ * (n_ip4 entries already on it): returns the list number to note frames
+ * under, 0 when it does not note (gro off, or the entries before were
+ * not noted: udp4_gro then notes the whole list itself).
+ */
+static inline uint32_t
+lsk_gro_note_begin(struct lsk_gro_table *t, bool gro_on, uint32_t n_ip4)
+{
+	if (!gro_on)
+		return 0;
+	if (n_ip4 == 0)
+		return lsk_gro_note_start(t);
+	if (t->noted == n_ip4)
+		return t->seen_list;
+	t->noted = UINT32_MAX;	/* udp4_gro checks */
+	return 0;
+}
+
+/* An IPv4 frame eth_input keeps; once a flow came twice GRO runs: stop
+ * looking. */
+static inline void
+lsk_gro_note_frame(struct lsk_gro_table *t, const struct rte_mbuf *m,
+		   uint32_t list)
+{
+	if (list != 0 && !t->repeat)
+		lsk_gro_note(t, m, list);
+}
+
+/* The IPv4 list now holds n_ip4 entries, all noted under list. */
+static inline void
+lsk_gro_note_end(struct lsk_gro_table *t, uint32_t list, uint32_t n_ip4)
+{
+	if (list != 0)
+		t->noted = n_ip4;
+}
+
+/* bursts between two tries of lsk_gro_rx_runs while it finds no run;
+ * prime, so the tries do not always fall on the bursts whose stages are
+ * timed (one in LSK_STAGE_SAMPLE) */
+#define LSK_GRO_RX_PROBE 61
+
+/*
+ * Should this burst take the run pass? Only with fraglist GRO (`gro
+ * merge` copies payloads: not here). udp4_gro makes the same trains
+ * without it, so while it finds no run (flows interleaved, or many
+ * flows) it is tried on one burst in LSK_GRO_RX_PROBE only.
+ */
+static inline bool
+lsk_gro_rx_due(struct lsk_gro_table *t, uint32_t flows, bool merge)
+{
+	return flows != 0 && !merge &&
+	       (!t->no_runs || ++t->rx_probe % LSK_GRO_RX_PROBE == 0);
+}
+
+/*
  * Before eth_input: datagrams that continue the frame before them back to
  * back (its first 48 bytes but for IP ID and checksums, checksums the
  * PMD vouched for) are chained behind it into a train, so eth_input and
  * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
  * their number. udp4_gro takes these trains as it would have made them.
+ * Call it when lsk_gro_rx_due says so.
  * Ownership: pkts stay the caller's, as the heads in w->rx_heads and
  * the members chained behind them.
  */

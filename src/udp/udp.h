@@ -14,6 +14,8 @@
 #include "listack/listack.h"
 #include "listack/udp.h"
 
+#include "core/list.h"
+
 struct lsk_worker;
 struct lsk_list;
 struct rte_hash;
@@ -88,11 +90,63 @@ struct rte_mbuf *lsk_gso_unchain(struct rte_mbuf *head);
 /*
  * Cut a merged train back into its datagrams (gso.c): each gets the
  * head's headers (as rewritten), its own length, ID and checksums.
- * Returns how many are in out (at most 64), the head consumed.
+ * Returns how many are in out (at most LSK_GRO_SEGS_MAX), the head
+ * consumed.
  * Ownership: takes head; returns out's mbufs, the caller's.
  */
 unsigned int lsk_gso_resegment(struct lsk_worker *w, struct rte_mbuf *head,
 			       uint32_t meta, struct rte_mbuf **out);
+
+/*
+ * The datagrams of a list entry one by one, whatever the entry is: a
+ * datagram alone (returned as it is), a merged train (cut back by
+ * lsk_gso_resegment, the head consumed), or a fraglist train (unchained
+ * as it goes, each datagram's train link cleared). Each datagram returned
+ * is the caller's. Inline, so a datagram alone costs one test:
+ *
+ *	for (d = lsk_dgram_first(&it, w, m, meta); d != NULL;
+ *	     d = lsk_dgram_next(&it))
+ */
+struct lsk_dgram_iter {
+	struct rte_mbuf *next;	/* fraglist: the member to come */
+	unsigned int k, n;	/* merged: segs[k] to segs[n - 1] to come */
+	bool merged;
+	struct rte_mbuf *segs[LSK_GRO_SEGS_MAX];
+};
+
+static inline struct rte_mbuf *
+lsk_dgram_next(struct lsk_dgram_iter *it)
+{
+	struct rte_mbuf *m;
+
+	if (it->merged)
+		return it->k < it->n ? it->segs[it->k++] : NULL;
+	m = it->next;
+	if (m != NULL) {
+		it->next = *lsk_train_next(m);
+		*lsk_train_next(m) = NULL;
+	}
+	return m;
+}
+
+static inline struct rte_mbuf *
+lsk_dgram_first(struct lsk_dgram_iter *it, struct lsk_worker *w,
+		struct rte_mbuf *m, uint32_t meta)
+{
+	it->merged = false;
+	it->next = NULL;
+	if (likely(!(meta & LSK_META_COUNT_MASK)))
+		return m;
+	if (meta & LSK_META_MERGED) {
+		it->merged = true;
+		it->k = 0;
+		it->n = lsk_gso_resegment(w, m, meta, it->segs);
+	} else {
+		it->next = m;
+	}
+	return lsk_dgram_next(it);
+}
+
 /* Datagram k of a merged train in a fresh mbuf, the head left as it is;
  * NULL when there is none, or no mbuf or room for it (gso.c).
  * Ownership: head stays the caller's; returns a new mbuf the caller owns. */

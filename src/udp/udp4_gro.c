@@ -43,7 +43,40 @@
 #define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
 		  sizeof(struct rte_udp_hdr))
 /* Linux's skb_gro_receive_list bound: head + new < 64 KiB */
-#define GRO_MAX_BYTES 65536u
+#define GRO_MAX_BYTES 65536
+
+/*
+ * The payload bytes a train holding bytes (as gro counts them: 28 + the
+ * payloads) can still take: a datagram of payload p joins only if
+ * bytes + 28 + p < GRO_MAX_BYTES, i.e. p <= gro_room_bytes(bytes).
+ * The one expression of the bound; negative when not even a byte fits.
+ */
+static inline int32_t
+gro_room_bytes(uint32_t bytes)
+{
+	return GRO_MAX_BYTES - 29 - (int32_t)bytes;
+}
+
+/*
+ * Trains and Merged are counted here only: n datagrams joined a train
+ * that held count (a train is counted once it has a member).
+ */
+static inline void
+gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
+{
+	if (count == 1)
+		w->stats.gro.Trains++;
+	w->stats.gro.Merged += n;
+}
+
+/* A train of count datagrams the run pass counted is taken apart again
+ * (gro_train_in): its datagrams are counted as they join anew. */
+static inline void
+gro_count_undo(struct lsk_worker *w, uint32_t count)
+{
+	w->stats.gro.Trains--;
+	w->stats.gro.Merged -= count - 1;
+}
 
 int lsk_train_next_offset = -1;
 
@@ -267,7 +300,7 @@ gro_matches(const struct lsk_gro_slot *s, const struct gro_view *v,
 	       hip->time_to_live == v->ip->time_to_live &&
 	       hip->fragment_offset == v->ip->fragment_offset &&
 	       ulen <= s->ulen && s->count < max_segs &&
-	       s->bytes + 20u + ulen < GRO_MAX_BYTES;
+	       (int32_t)ulen - 8 <= gro_room_bytes(s->bytes);
 }
 
 static void
@@ -379,25 +412,45 @@ gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
 	return true;
 }
 
+/*
+ * n datagrams of payload bytes each joined the train in s, the last of
+ * them tail (chained behind the one before already): the one place a
+ * join is written down, in the slot, the head's meta word and the
+ * counters.
+ */
+static inline void
+gro_joined(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
+	   struct rte_mbuf *tail, uint32_t n, uint32_t payload)
+{
+	gro_count_join(w, s->count, n);
+	s->tail = tail;
+	s->count += n;
+	s->bytes += n * payload;
+	l->meta[s->list_idx] += n << LSK_META_COUNT_SHIFT;
+}
+
+/* Chain m behind the train's tail. */
+static inline void
+gro_chain(struct lsk_gro_slot *s, struct rte_mbuf *m)
+{
+	*lsk_train_next(s->tail) = m;
+	*lsk_train_next(m) = NULL;
+}
+
 static void
 gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	 struct rte_mbuf *m, const struct gro_view *v)
 {
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
+	struct rte_mbuf *tail = s->tail;	/* a merged train's: its head */
 
 	if (w->stack->gro_merge) {
 		l->meta[s->list_idx] |= LSK_META_MERGED;
 	} else {
-		*lsk_train_next(s->tail) = m;
-		*lsk_train_next(m) = NULL;
-		s->tail = m;
+		gro_chain(s, m);
+		tail = m;
 	}
-	s->count++;
-	s->bytes += ulen - 8u;
-	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
-	w->stats.gro.Merged++;
-	if (s->count == 2)
-		w->stats.gro.Trains++;
+	gro_joined(w, l, s, tail, 1, ulen - 8u);
 	if (ulen < s->ulen)	/* a shorter datagram ends the train */
 		gro_close(&w->gro, s);
 }
@@ -512,21 +565,22 @@ gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
 }
 
 /*
- * How many more datagrams a train of count datagrams holding bytes can
- * take: at most max_segs in all, and each addition must leave head and
- * members below 64 KiB (bytes + 28 + seg_bytes < GRO_MAX_BYTES).
+ * How many more datagrams of r->seg_bytes a train of count datagrams
+ * holding bytes can take: at most max_segs in all, and each within
+ * gro_room_bytes.
  */
 static inline uint32_t
 gro_room(const struct gro_run *r, uint32_t count, uint32_t bytes,
 	 uint32_t max_segs)
 {
 	uint32_t by_count = count < max_segs ? max_segs - count : 0;
-	uint32_t need = bytes + 28u + r->seg_bytes, by_bytes;
+	int32_t left = gro_room_bytes(bytes);
+	uint32_t by_bytes;
 
-	if (need >= GRO_MAX_BYTES)
+	if (left < (int32_t)r->seg_bytes)
 		return 0;
 	/* gro_shape_ok: a train's datagrams carry payload */
-	by_bytes = (GRO_MAX_BYTES - 1u - need) / r->seg_bytes + 1u;
+	by_bytes = (uint32_t)left / r->seg_bytes;
 	return RTE_MIN(by_count, by_bytes);
 }
 
@@ -583,13 +637,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 	joined = i - start;
 	if (joined != 0) {
 		*lsk_train_next(tail) = NULL;
-		if (s->count == 1)
-			w->stats.gro.Trains++;
-		s->tail = tail;
-		s->count += joined;
-		s->bytes += joined * r.seg_bytes;
-		l->meta[s->list_idx] += joined << LSK_META_COUNT_SHIFT;
-		w->stats.gro.Merged += joined;
+		gro_joined(w, l, s, tail, joined, r.seg_bytes);
 	}
 	return i;
 }
@@ -640,11 +688,11 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		}
 		if (count > 1) {
 			*lsk_train_next(tail) = NULL;
-			w->stats.gro.Trains++;
-			w->stats.gro.Merged += count - 1;
+			gro_count_join(w, 1, count - 1);
 		}
 		w->rx_members[k++] = (uint8_t)(count - 1);
 	}
+	w->gro.no_runs = k == n;
 	return k;
 }
 
@@ -748,20 +796,13 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	s = &t->slots[hash & t->slot_mask];
 	if (!s->used || s->head == NULL || !s->head_checked ||
 	    !gro_run_head_ok(s->head) || s->count >= max_segs ||
-	    s->bytes + 20u + s->ulen >= GRO_MAX_BYTES)
+	    (int32_t)s->ulen - 8 > gro_room_bytes(s->bytes))
 		return false;
 	gro_run_load(&r, s->head);
 	if (!gro_continues(&r, m))
 		return false;
-	*lsk_train_next(s->tail) = m;
-	*lsk_train_next(m) = NULL;
-	s->tail = m;
-	s->count++;
-	s->bytes += s->ulen - 8u;
-	l->meta[s->list_idx] += 1u << LSK_META_COUNT_SHIFT;
-	w->stats.gro.Merged++;
-	if (s->count == 2)
-		w->stats.gro.Trains++;
+	gro_chain(s, m);
+	gro_joined(w, l, s, m, 1, s->ulen - 8u);
 	*last = s;
 	return true;
 }
@@ -797,8 +838,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		l->meta[kept] = meta;
 		return kept + 1;
 	}
-	w->stats.gro.Trains--;
-	w->stats.gro.Merged -= count - 1;
+	gro_count_undo(w, count);
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);

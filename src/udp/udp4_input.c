@@ -139,7 +139,8 @@ udp_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		break;
 	case UDP_DROP_NO_PORT:
 		st->NoPorts += n;
-		lsk_icmp4_error_entry(w, m, meta, 3, 3, 0);
+		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_DEST_UNREACH,
+				      LSK_ICMP_PORT_UNREACH, 0);
 		break;
 	case UDP_DROP_IGNORED_BCAST:
 		st->IgnoredMulti += n;
@@ -260,30 +261,22 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_udp_ep *ep;
 		enum udp_verdict v = udp_check(w, m, l->meta[i], &ep);
 
+		struct lsk_dgram_iter it;
+
 		if (unlikely(v != UDP_DELIVER)) {
 			udp_drop(w, m, l->meta[i], v);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			udp_pend(w, d, ep, m);
-		} else if (l->meta[i] & LSK_META_MERGED) {
-			struct rte_mbuf *segs[64];
-			unsigned int k, n;
-
-			n = lsk_gso_resegment(w, m, l->meta[i], segs);
-			for (k = 0; k < n; k++)
-				udp_pend(w, d, ep, segs[k]);
-		} else if (ep->flags & LSK_UDP_GRO) {
+		} else if (lsk_meta_fraglist(l->meta[i]) &&
+			   (ep->flags & LSK_UDP_GRO)) {
+			/* a fraglist train to a UDP_GRO socket: one */
 			udp_train_coalesce(m);
 			udp_pend(w, d, ep, m);
 		} else {
 			/* members go in as the datagrams they are */
-			struct rte_mbuf *next = *lsk_train_next(m);
-
-			*lsk_train_next(m) = NULL;
-			udp_pend(w, d, ep, m);
-			for (m = next; m != NULL; m = next) {
-				next = *lsk_train_next(m);
+			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
+			     m != NULL; m = lsk_dgram_next(&it))
 				udp_pend(w, d, ep, m);
-			}
 		}
 	}
 	for (i = 0; i < d->n; i++)

@@ -82,6 +82,16 @@ unit_group_teardown(void **state)
 	return 0;
 }
 
+struct rte_mempool *
+unit_small_pool(const char *name, uint16_t room)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, 63, 0, 0,
+		RTE_PKTMBUF_HEADROOM + room, SOCKET_ID_ANY);
+
+	assert_non_null(mp);
+	return mp;
+}
+
 unsigned int
 unit_pool_in_use(void)
 {

@@ -59,6 +59,8 @@ extern struct rte_mempool *unit_pool;
 int unit_group_setup(void **state);
 int unit_group_teardown(void **state);
 unsigned int unit_pool_in_use(void);
+/* A pool of 63 mbufs holding room bytes each after the headroom. */
+struct rte_mempool *unit_small_pool(const char *name, uint16_t room);
 
 /*
  * A UDP/IPv4 datagram in an Ethernet frame. unit_pkt_init gives the default

@@ -547,18 +547,8 @@ test_frag_needed_not_limited(void **state)
 
 /* ------------------------------------------------------ no room */
 
-/* A pool whose mbufs hold SMALL_ROOM bytes after the headroom. */
+/* What the small pools' mbufs hold after the headroom. */
 #define SMALL_ROOM 256
-
-static struct rte_mempool *
-small_pool(const char *name)
-{
-	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, 63, 0, 0,
-		RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
-
-	assert_non_null(mp);
-	return mp;
-}
 
 /* The frame in mbufs of mp, as a PMD receiving into them chains it. */
 static struct rte_mbuf *
@@ -595,7 +585,7 @@ static void
 test_error_in_small_pool(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct rte_mempool *mp = small_pool("icmp_small");
+	struct rte_mempool *mp = unit_small_pool("icmp_small", SMALL_ROOM);
 	uint8_t b[UNIT_FRAME_MAX];
 	struct lsk_stats st;
 	struct unit_pkt p;
@@ -639,7 +629,7 @@ test_error_about_send_pool_datagram(void **state)
 {
 	static uint8_t payload[SMALL_ROOM];
 	struct unit_fixture *f = *state;
-	struct rte_mempool *mp = small_pool("icmp_send");
+	struct rte_mempool *mp = unit_small_pool("icmp_send", SMALL_ROOM);
 	struct lsk_udp_msg msg = { .dst_addr = UNIT_P0_IP, .dst_port = 3999,
 				   .len = 200, .payload = payload };
 	struct lsk_udp_ep *ep;

@@ -518,14 +518,12 @@ static void
 test_resegment_no_room(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct rte_mempool *mp = rte_pktmbuf_pool_create("gso_small", 63, 0,
-		0, RTE_PKTMBUF_HEADROOM + SMALL_ROOM, SOCKET_ID_ANY);
+	struct rte_mempool *mp = unit_small_pool("gso_small", SMALL_ROOM);
 	struct rte_mbuf *out[64], *head;
 	struct lsk_stats st;
 	unsigned int n, k;
 	uint32_t meta;
 
-	assert_non_null(mp);
 	head = merged_train(mp, 250, &meta);	/* 292-byte datagrams */
 	n = lsk_gso_resegment(f->worker, head, meta, out);
 	assert_int_equal(n, 0);
@@ -551,6 +549,66 @@ test_resegment_no_room(void **state)
 	rte_mempool_free(mp);
 }
 
+/* ---------------------------------------------- lsk_dgram_first/next */
+
+/*
+ * The for-each-datagram iterator (udp/udp.h) gives a datagram alone as
+ * it is, a fraglist train's datagrams in order with their train links
+ * cleared, and a merged train cut back into its datagrams (the head
+ * consumed); each datagram is the caller's.
+ */
+static void
+test_dgram_iter(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mempool *mp = unit_small_pool("gso_iter", SMALL_ROOM);
+	struct rte_mbuf *m[3], *d;
+	struct lsk_dgram_iter it;
+	struct unit_pkt p;
+	unsigned int k, in_use = unit_pool_in_use();
+	uint32_t meta;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	for (k = 0; k < 3; k++)
+		m[k] = unit_pkt_mbuf(&p);
+
+	/* alone: itself, then nothing */
+	d = lsk_dgram_first(&it, f->worker, m[0], 0);
+	assert_ptr_equal(d, m[0]);
+	assert_null(lsk_dgram_next(&it));
+	rte_pktmbuf_free(d);
+
+	/* fraglist: m[1], m[2] in order, unchained */
+	*lsk_train_next(m[1]) = m[2];
+	*lsk_train_next(m[2]) = NULL;
+	k = 0;
+	for (d = lsk_dgram_first(&it, f->worker, m[1],
+				 1u << LSK_META_COUNT_SHIFT);
+	     d != NULL; d = lsk_dgram_next(&it)) {
+		assert_ptr_equal(d, m[1 + k]);
+		assert_null(*lsk_train_next(d));
+		k++;
+	}
+	assert_int_equal(k, 2);
+	rte_pktmbuf_free(m[1]);
+	rte_pktmbuf_free(m[2]);
+	assert_int_equal(unit_pool_in_use(), in_use);
+
+	/* merged: two datagrams of 100 payload bytes, rebuilt */
+	d = merged_train(mp, 100, &meta);
+	k = 0;
+	for (d = lsk_dgram_first(&it, f->worker, d, meta); d != NULL;
+	     d = lsk_dgram_next(&it)) {
+		assert_int_equal(rte_pktmbuf_pkt_len(d), 142);
+		assert_true(unit_udp_csum_ok(d));
+		rte_pktmbuf_free(d);
+		k++;
+	}
+	assert_int_equal(k, 2);
+	assert_int_equal(rte_mempool_in_use_count(mp), 0);
+	rte_mempool_free(mp);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 
 int
@@ -559,6 +617,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_gro_on_off_identical),
 		T(test_resegment_no_room),
+		T(test_dgram_iter),
 		T(test_interleaved_flows_keep_flow_order),
 		T(test_resolve_and_fragment_identical),
 		T(test_nat_rewrite_carried_to_members),
