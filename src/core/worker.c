@@ -126,6 +126,17 @@ worker_icmp_output(struct lsk_worker *w)
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n, lsk_icmp4_output(w));
 }
 
+/* The lists between stages, empty for the next burst (or packet). */
+static inline void
+worker_lists_clear(struct lsk_worker *w)
+{
+	w->ip4.n = 0;
+	w->arp.n = 0;
+	w->local.n = 0;
+	w->udp4.n = 0;
+	w->icmp4.n = 0;
+}
+
 /* The stages in order, for one list of any length. */
 static void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
@@ -219,11 +230,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	w->filter = __atomic_load_n(&w->stack->filter, __ATOMIC_ACQUIRE);
 	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
 		lsk_route_cache_sync(w);
-	w->ip4.n = 0;
-	w->arp.n = 0;
-	w->local.n = 0;
-	w->udp4.n = 0;
-	w->icmp4.n = 0;
+	worker_lists_clear(w);
 	if (w->stack->mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
 
@@ -249,11 +256,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		worker_run_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
-		w->ip4.n = 0;
-		w->arp.n = 0;
-		w->local.n = 0;
-		w->udp4.n = 0;
-		w->icmp4.n = 0;
+		worker_lists_clear(w);
 	}
 	lsk_frag_free_death_row(w);
 }
