@@ -29,23 +29,7 @@ packet|command) targets=$target ;;
 *) echo "usage: $0 [--save] [packet|command|all] [SECONDS]" >&2; exit 2 ;;
 esac
 
-PKGS="clang-14 libclang-rt-14-dev dpdk-dev libdpdk-dev libnuma-dev \
-libpcap-dev libcmocka-dev meson ninja-build pkg-config"
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "installing:$missing"
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "run as root (or with sudo) to install packages" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+scripts/install-deps.sh
 
 build=build-fuzz
 if [ ! -f "$build/build.ninja" ]; then
