@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control socket: a UNIX stream socket on which listack-ctl (or any
+ * client speaking its protocol, README.md "Operating listack-fwd") runs
+ * control commands against a running stack. One call starts a thread
+ * that serves it; that thread is not an EAL thread, so DPDK
+ * multi-process (dpdk-dumpcap) keeps working.
+ *
+ * While the server runs it is the stack's control thread: an
+ * application that also changes the stack itself holds lsk_stack_lock
+ * around those calls.
+ */
+#ifndef LISTACK_CTL_H
+#define LISTACK_CTL_H
+
+#include "listack/listack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of the protocol this library speaks. */
+#define LSK_CTL_VERSION 1
+#define LSK_CTL_DEFAULT_PATH "/run/listack/listack.sock"
+
+struct lsk_ctl;
+
+/*
+ * Serve path (mode 0660, its directory made if missing). A live socket
+ * at path (another instance) is -EADDRINUSE; a stale one is replaced.
+ */
+int lsk_ctl_start(struct lsk_stack *stack, const char *path,
+		  struct lsk_ctl **ctl);
+/* Stop serving, close every client, remove the socket file. */
+void lsk_ctl_stop(struct lsk_ctl *ctl);
+
+/* Serialise the application's own control calls with the server's. */
+void lsk_stack_lock(struct lsk_stack *stack);
+void lsk_stack_unlock(struct lsk_stack *stack);
+/* 0 when taken, -EBUSY when a command holds it (never waits). */
+int lsk_stack_trylock(struct lsk_stack *stack);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LISTACK_CTL_H */
