@@ -742,6 +742,51 @@ unit_list_free(struct lsk_list *l)
 	l->n = 0;
 }
 
+size_t
+unit_frag_build(const uint8_t *frame, size_t ofs, size_t len, bool mf,
+		uint8_t *out, size_t cap)
+{
+	const uint8_t *ip = frame + UNIT_ETH_LEN;
+	size_t ihl = (ip[0] & 0xf) * 4u;
+	uint8_t *fip = out + UNIT_ETH_LEN;
+
+	assert_true(ofs % 8 == 0 && ofs / 8 <= 0x1fff);
+	assert_true(UNIT_ETH_LEN + ihl + len <= cap && ihl + len <= UINT16_MAX);
+	memcpy(out, frame, UNIT_ETH_LEN + ihl);
+	memcpy(fip + ihl, ip + ihl + ofs, len);
+	put16(fip + 2, (uint16_t)(ihl + len));
+	put16(fip + 6, (uint16_t)((mf ? 0x2000 : 0) | ofs / 8));
+	unit_ip4_fix_cksum(fip);
+	return UNIT_ETH_LEN + ihl + len;
+}
+
+struct rte_mbuf *
+unit_mbuf_big(const void *buf, size_t len, uint16_t port)
+{
+	size_t seg_len[64];
+	unsigned int n = 0;
+
+	while (len - n * (size_t)UNIT_FRAME_MAX > UNIT_FRAME_MAX) {
+		assert_true(n < RTE_DIM(seg_len));
+		seg_len[n++] = UNIT_FRAME_MAX;
+	}
+	return unit_mbuf_segs_from_bytes(buf, len, seg_len, n + 1, port);
+}
+
+size_t
+unit_mbuf_bytes(const struct rte_mbuf *m, uint8_t *buf, size_t cap)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	const void *p;
+
+	assert_true(len <= cap);
+	p = rte_pktmbuf_read(m, 0, len, buf);
+	assert_non_null(p);
+	if (p != buf)
+		memcpy(buf, p, len);
+	return len;
+}
+
 uint64_t
 unit_rand(uint64_t *state)
 {

@@ -350,6 +350,22 @@ void unit_eat_memory(void);
 void unit_free_memory(void);
 size_t unit_heap_allocated(void);
 
+/*
+ * Fragments. unit_frag_build cuts the frame of a whole datagram (Ethernet,
+ * IPv4 header with its options, payload: what unit_pkt_build makes) to
+ * the len bytes of IP payload at byte offset ofs: the same header with
+ * the total length of the piece, DF clear, MF as given, the offset
+ * ofs / 8 and a valid checksum. Returns the fragment frame's length.
+ */
+size_t unit_frag_build(const uint8_t *frame, size_t ofs, size_t len,
+		       bool mf, uint8_t *out, size_t cap);
+/* A frame of any length (up to 14 + 65535 + more) in a chain of
+ * UNIT_FRAME_MAX-byte segments, the last holding the rest. */
+struct rte_mbuf *unit_mbuf_big(const void *buf, size_t len, uint16_t port);
+/* Copy the bytes of an mbuf chain into buf (assert they fit); returns
+ * how many. */
+size_t unit_mbuf_bytes(const struct rte_mbuf *m, uint8_t *buf, size_t cap);
+
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t unit_rand(uint64_t *state);
 
