@@ -156,6 +156,8 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	if (local->n) {
 		uint32_t k = local->n;
 
+		/* received on the loopback, as Linux's lo counts them */
+		w->stats.ip.InReceives += k;
 		w->udp4.n = 0;
 		LSK_STAGE_CALL(w, LSK_STAGE_IP4_LOCAL, k,
 			       lsk_ip4_local(w, local, &w->udp4, &w->icmp4));
@@ -171,14 +173,21 @@ void
 lsk_ip4_output(struct lsk_worker *w)
 {
 	struct rte_mbuf *pkts[LSK_BURST_MAX];
-	unsigned int n;
+	/* what was queued before this flush leaves in it (listack/udp.h);
+	 * what senders queue meanwhile waits for the next */
+	unsigned int left = rte_ring_count(w->stack->out_ring), n;
 
-	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
-				      LSK_BURST_MAX, NULL);
-	if (n == 0)
-		return;
-	w->stats.udp.OutDatagrams += n;
-	out_send(w, pkts, n, true);
+	while (left != 0) {
+		n = rte_ring_sc_dequeue_burst(w->stack->out_ring,
+					      (void **)pkts,
+					      RTE_MIN(left, (unsigned int)LSK_BURST_MAX),
+					      NULL);
+		if (n == 0)
+			return;
+		left -= n;
+		w->stats.udp.OutDatagrams += n;
+		out_send(w, pkts, n, true);
+	}
 }
 
 void
