@@ -113,11 +113,17 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 			m->len = UINT32_MAX;	/* sent */
 		}
 	}
-	/* the rest leave with one call */
+	/* the rest leave with one call; one that cannot be sent (to port
+	 * 0, say) stops the call, and is skipped, not the ones after it */
 	for (i = 0, k = 0; i < n; i++)
 		if (msgs[i].len != UINT32_MAX)
 			msgs[k++] = msgs[i];
-	lsk_udp_send_burst(svc->ep, msgs, k);
+	for (i = 0; i < (int)k; i++) {
+		int sent = lsk_udp_send_burst(svc->ep, &msgs[i], k - i);
+
+		if (sent > 0)
+			i += sent;
+	}
 }
 
 /*
