@@ -366,6 +366,44 @@ struct rte_mbuf *unit_mbuf_big(const void *buf, size_t len, uint16_t port);
  * how many. */
 size_t unit_mbuf_bytes(const struct rte_mbuf *m, uint8_t *buf, size_t cap);
 
+/*
+ * A small strict JSON parser for what the stack writes (stats, telemetry):
+ * the whole text must be one value (RFC 8259), an object may not name a
+ * member twice. Numbers keep their value as a double, and as u when
+ * they are a non-negative integer that fits 64 bits (is_uint).
+ */
+enum unit_json_type {
+	UNIT_JSON_OBJECT,
+	UNIT_JSON_ARRAY,
+	UNIT_JSON_STRING,
+	UNIT_JSON_NUMBER,
+	UNIT_JSON_TRUE,
+	UNIT_JSON_FALSE,
+	UNIT_JSON_NULL,
+};
+
+struct unit_json {
+	enum unit_json_type type;
+	char *key;			/* its name, in an object */
+	char *str;			/* a string's text, unescaped */
+	double num;
+	uint64_t u;
+	bool is_uint;
+	struct unit_json *child;	/* first member or element */
+	struct unit_json *next;		/* the next one in its parent */
+};
+
+/* NULL (and where in *err_at, when not NULL) when text is not valid. */
+struct unit_json *unit_json_parse(const char *text, size_t *err_at);
+void unit_json_free(struct unit_json *j);
+/* The member key of object j, or NULL. */
+const struct unit_json *unit_json_get(const struct unit_json *j,
+				      const char *key);
+/* Element i of array j (or member i of object j), or NULL. */
+const struct unit_json *unit_json_at(const struct unit_json *j,
+				     unsigned int i);
+unsigned int unit_json_len(const struct unit_json *j);
+
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t unit_rand(uint64_t *state);
 
