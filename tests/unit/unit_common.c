@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ip.h>
@@ -40,17 +41,23 @@ static unsigned int stack_seq;
 
 /* ---------------------------------------------------------------- EAL */
 
-int
-unit_group_setup(void **state)
+static int
+group_setup(bool telemetry)
 {
 	/* --no-shconf: no shared files, so test programs run in parallel */
 	static char *argv[] = {
 		"unit", "--no-huge", "--no-pci", "-m", "256", "--no-shconf",
-		"--log-level=*:error", "-l", "0", "--no-telemetry", NULL,
+		"--log-level=*:error", "-l", "0", "--no-telemetry", NULL, NULL,
 	};
-	int argc = (int)RTE_DIM(argv) - 1;
+	static char prefix[48];
+	int argc = (int)RTE_DIM(argv) - 2;
 
-	(void)state;
+	if (telemetry) {
+		/* a socket of its own: <runtime dir of the prefix>/... */
+		snprintf(prefix, sizeof(prefix), "--file-prefix=unit-tel-%d",
+			 (int)getpid());
+		argv[argc - 1] = prefix;
+	}
 	if (!eal_ready) {
 		if (rte_eal_init(argc, argv) < 0) {
 			fprintf(stderr, "rte_eal_init failed\n");
@@ -68,6 +75,20 @@ unit_group_setup(void **state)
 		}
 	}
 	return 0;
+}
+
+int
+unit_group_setup(void **state)
+{
+	(void)state;
+	return group_setup(false);
+}
+
+int
+unit_group_setup_telemetry(void **state)
+{
+	(void)state;
+	return group_setup(true);
 }
 
 int

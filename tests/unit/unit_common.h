@@ -58,6 +58,10 @@ extern struct rte_mempool *unit_pool;
 /* cmocka group setup/teardown: EAL (once per process) and the pool. */
 int unit_group_setup(void **state);
 int unit_group_teardown(void **state);
+/* The same with DPDK telemetry on: its socket in the EAL runtime
+ * directory (rte_eal_get_runtime_dir) of a file prefix of the process's
+ * own. */
+int unit_group_setup_telemetry(void **state);
 unsigned int unit_pool_in_use(void);
 /* A pool of 63 mbufs holding room bytes each after the headroom. */
 struct rte_mempool *unit_small_pool(const char *name, uint16_t room);
