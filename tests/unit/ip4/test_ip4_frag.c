@@ -65,15 +65,15 @@ input_frag(struct unit_fixture *f, size_t ofs, size_t len, bool mf)
  * with the copied flag; NULL: the same as the first).
  */
 static unsigned int
-assert_fragments_opts(struct unit_fixture *f, uint16_t port,
-		      const uint8_t *orig, uint16_t mtu, size_t base,
-		      bool base_mf, const struct rte_ether_addr *dst_mac,
-		      const uint8_t *later_opts, size_t later_len)
+assert_pieces(struct rte_mbuf *const *pkts, unsigned int n, uint16_t port,
+	      const uint8_t *orig, uint16_t mtu, size_t base, bool base_mf,
+	      const struct rte_ether_addr *dst_mac, const uint8_t *later_opts,
+	      size_t later_len)
 {
 	const uint8_t *oip = IP(orig);
 	size_t oihl = (oip[0] & 0xf) * 4u;
 	size_t data = get16(oip + 2) - oihl, next = base;
-	unsigned int i, n = f->tx.n[port];
+	unsigned int i;
 
 	if (later_opts == NULL) {
 		later_opts = oip + 20;
@@ -81,8 +81,7 @@ assert_fragments_opts(struct unit_fixture *f, uint16_t port,
 	}
 	assert_true(n >= 2);
 	for (i = 0; i < n; i++) {
-		size_t len = unit_mbuf_bytes(f->tx.pkts[port][i], got,
-					     sizeof(got));
+		size_t len = unit_mbuf_bytes(pkts[i], got, sizeof(got));
 		uint8_t *ip = IP(got);
 		size_t ihl = i == 0 ? oihl : 20 + later_len;
 		size_t tot = get16(ip + 2), flen = tot - ihl;
@@ -118,6 +117,16 @@ assert_fragments_opts(struct unit_fixture *f, uint16_t port,
 	}
 	assert_int_equal(next - base, data);
 	return n;
+}
+
+static unsigned int
+assert_fragments_opts(struct unit_fixture *f, uint16_t port,
+		      const uint8_t *orig, uint16_t mtu, size_t base,
+		      bool base_mf, const struct rte_ether_addr *dst_mac,
+		      const uint8_t *later_opts, size_t later_len)
+{
+	return assert_pieces(f->tx.pkts[port], f->tx.n[port], port, orig, mtu,
+			     base, base_mf, dst_mac, later_opts, later_len);
 }
 
 static unsigned int
@@ -247,6 +256,48 @@ test_fragment_with_options(void **state)
 	unit_tx_free(f);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 2,
 		.ForwDatagrams = 2, .FragOKs = 2, .FragCreates = 5 });
+}
+
+/*
+ * E8: a train of 3 x 1028 bytes, DF clear, through MTU 1000 is cut back
+ * into its datagrams and each is fragmented as in C18: 6 frames, each
+ * pair the pieces of one datagram with its own ID. The same whether the
+ * train was chained (fraglist) or merged.
+ */
+static void
+test_fragment_train_e8(void **state)
+{
+	static const char *const modes[] = { "gro fraglist flows 4 segs 8",
+					     "gro merge flows 4 segs 8" };
+	static uint8_t orig[3][UNIT_FRAME_MAX];
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[3];
+	unsigned int m, k;
+
+	unit_cmd(f, "port 1 mtu 1000");
+	for (m = 0; m < RTE_DIM(modes); m++) {
+		unit_cmd(f, modes[m]);
+		for (k = 0; k < 3; k++) {
+			size_t len = datagram(UNIT_B_IP, (uint16_t)(100 + k),
+					      1000);
+
+			memcpy(orig[k], whole, len);
+			pkts[k] = unit_mbuf_from_bytes(whole, len, UNIT_P0);
+		}
+		unit_input(f, pkts, 3);
+		assert_int_equal(unit_stats(f).gro.Trains, m + 1);
+		assert_int_equal(unit_tx_count(f), 6);
+		for (k = 0; k < 3; k++)
+			assert_int_equal(assert_pieces(
+				f->tx.pkts[UNIT_P1] + 2 * k, 2, UNIT_P1,
+				orig[k], 1000, 0, false, &unit_b_mac, NULL, 0),
+				2);
+		unit_tx_free(f);
+		unit_assert_ip(f, (struct lsk_ip_stats){
+			.InReceives = 3 * (m + 1),
+			.ForwDatagrams = 3 * (m + 1),
+			.FragOKs = 3 * (m + 1), .FragCreates = 6 * (m + 1) });
+	}
 }
 
 /* DF set is never fragmented (C18, DF=1): FragFails and fragmentation
@@ -572,6 +623,45 @@ test_reasm_truncated_and_empty(void **state)
 	unit_close(f, ep);
 }
 
+/*
+ * A flood of first pieces that never complete (5000 datagrams): the
+ * table holds a bounded number (ip4_frag.c: 4096 entries), every other
+ * one is counted ReasmFails and freed; emptied, the table reassembles
+ * again.
+ */
+static void
+test_reasm_flood_bounded(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct rte_mbuf *pkts[250];
+	unsigned int i, k, held;
+	struct lsk_stats st;
+	size_t len;
+
+	for (i = 0; i < 5000; i += 250) {
+		for (k = 0; k < 250; k++) {
+			datagram(UNIT_P0_IP, (uint16_t)(i + k), 100);
+			pkts[k] = frag(0, 64, true);
+		}
+		unit_input(f, pkts, 250);
+	}
+	held = unit_pool_in_use() - f->in_use_start;
+	assert_true(held <= 4096);
+	assert_true(held > 0);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 5000);
+	assert_int_equal(st.ip.ReasmFails, 5000 - held);
+	assert_int_equal(st.ip.ReasmOKs, 0);
+	assert_int_equal(lsk_frag_drop_incomplete(f->worker), 0);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start);
+	len = datagram(UNIT_P0_IP, 6000, 100);
+	input_frag(f, 0, 64, true);
+	input_frag(f, 64, 44, false);
+	assert_delivered(ep, len);
+	unit_close(f, ep);
+}
+
 static void
 sleep_ms(long ms)
 {
@@ -684,6 +774,7 @@ main(void)
 		T(test_fragment_large_segmented),
 		T(test_fragment_a_fragment),
 		T(test_fragment_with_options),
+		T(test_fragment_train_e8),
 		T(test_fragment_df_set),
 		T(test_fragment_unresolved),
 		T(test_fragment_no_mbufs),
@@ -697,6 +788,7 @@ main(void)
 		TS(test_reasm_duplicates_and_overlaps),
 		T(test_reasm_65535_and_past),
 		T(test_reasm_truncated_and_empty),
+		T(test_reasm_flood_bounded),
 		T(test_reasm_timeout),
 		T(test_reasm_direct),
 		T(test_reasm_checksum_of_the_whole),
