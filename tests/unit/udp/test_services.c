@@ -194,17 +194,17 @@ test_echo_unanswerable_does_not_stop_the_rest(void **state)
 	unit_tx_free(f);
 }
 
-/* A train (fraglist GRO) reaches echo as its datagrams: one reply each,
- * in order, each its own length. */
+/* A train (fraglist GRO, or merged) reaches echo as its datagrams: one
+ * reply each, in order, each its own length. */
 static void
-test_echo_train(void **state)
+echo_train(void **state, const char *gro)
 {
 	struct unit_fixture *f = *state;
 	struct rte_mbuf *pkts[8];
 	unsigned int i;
 
 	unit_cmd(f, "udp listen 10.0.0.254:7 echo");
-	unit_cmd(f, "gro fraglist flows 4 segs 8");
+	unit_cmd(f, gro);
 	for (i = 0; i < 8; i++) {
 		struct unit_pkt p;
 
@@ -223,6 +223,19 @@ test_echo_train(void **state)
 			    i < 7 ? 500 : 300);
 	unit_tx_free(f);
 	assert_int_equal(unit_stats(f).udp.OutDatagrams, 8);
+	assert_int_equal(unit_stats(f).udp.InDatagrams, 8);
+}
+
+static void
+test_echo_train(void **state)
+{
+	echo_train(state, "gro fraglist flows 4 segs 8");
+}
+
+static void
+test_echo_merged_train(void **state)
+{
+	echo_train(state, "gro merge flows 4 segs 8");
 }
 
 /* A datagram reassembled from fragments (in segments) is answered as one
@@ -450,6 +463,74 @@ test_pcap(void **state)
 	free(file);
 }
 
+/* A train's datagrams are recorded each as it arrived (its own IP ID
+ * and checksums), chained (fraglist: any IDs) or merged (IDs one apart,
+ * or it would not merge). */
+static void
+pcap_train(void **state, const char *gro, uint16_t id_step)
+{
+	static uint8_t want[4][UNIT_FRAME_MAX];
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[4];
+	size_t want_len[4];
+	uint8_t *file, *r;
+	char cmd[128];
+	long size;
+	FILE *in;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "udp listen 10.0.0.254:9 pcap %s",
+		 pcap_file());
+	unit_cmd(f, cmd);
+	unit_cmd(f, gro);
+	for (i = 0; i < 4; i++) {
+		struct unit_pkt p;
+
+		unit_pkt_init(&p, UNIT_P0_IP);
+		p.dport = 9;
+		p.id = (uint16_t)(0x3000 + id_step * i);
+		p.payload_len = i < 3 ? 400 : 100;
+		want_len[i] = unit_pkt_build(&p, want[i], sizeof(want[i]));
+		pkts[i] = unit_mbuf_from_bytes(want[i], want_len[i], UNIT_P0);
+	}
+	unit_input(f, pkts, 4);
+	assert_int_equal(unit_stats(f).gro.Trains, 1);
+	assert_int_equal(poll_and_flush(f), 4);
+	lsk_worker_offline(f->worker);
+	lsk_services_free(f->stack);
+
+	in = fopen(pcap_path, "rb");
+	assert_non_null(in);
+	assert_int_equal(fseek(in, 0, SEEK_END), 0);
+	size = ftell(in);
+	rewind(in);
+	assert_int_equal(size, 24 + 4 * 16 + 3 * want_len[0] + want_len[3]);
+	file = malloc((size_t)size);
+	assert_non_null(file);
+	assert_int_equal(fread(file, 1, (size_t)size, in), (size_t)size);
+	fclose(in);
+	unlink(pcap_path);
+	r = file + 24;
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(le32(r + 8), want_len[i]);
+		assert_memory_equal(r + 16, want[i], want_len[i]);
+		r += 16 + want_len[i];
+	}
+	free(file);
+}
+
+static void
+test_pcap_train(void **state)
+{
+	pcap_train(state, "gro fraglist flows 4 segs 8", 7);
+}
+
+static void
+test_pcap_merged_train(void **state)
+{
+	pcap_train(state, "gro merge flows 4 segs 8", 1);
+}
+
 /* A file that cannot be written: the command fails, the port is left
  * unbound (a datagram to it is NoPorts) and free for the next service. */
 static void
@@ -482,6 +563,7 @@ main(void)
 		T(test_echo_wildcard_and_broadcast),
 		T(test_echo_unanswerable_does_not_stop_the_rest),
 		T(test_echo_train),
+		T(test_echo_merged_train),
 		T(test_echo_reassembled),
 		TS(test_echo_reassembled),
 		T(test_echo_no_mbufs),
@@ -490,6 +572,8 @@ main(void)
 		T(test_discard),
 		T(test_pcap),
 		TS(test_pcap),
+		T(test_pcap_train),
+		T(test_pcap_merged_train),
 		T(test_pcap_bad_path),
 	};
 
