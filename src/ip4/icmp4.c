@@ -279,6 +279,7 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
  * A message reassembled from fragments comes in segments: it is read
  * from a copy in one mbuf when it fits one (else it stays as it is, and
  * the checks below count it an error).
+ * Ownership: takes m; returns the mbuf to go on with (m or the copy).
  */
 static struct rte_mbuf *
 icmp_one_segment(struct rte_mbuf *m)
