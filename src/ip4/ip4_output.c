@@ -52,9 +52,20 @@ static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	  struct rte_ipv4_hdr *ip, bool udp)
 {
+	const struct lsk_ifaddr *a;
+
 	switch (nh->type) {
-	case LSK_NH_LOCAL:
 	case LSK_NH_LOCAL_BCAST:
+		/* from our address on the broadcast's subnet, as Linux's
+		 * inet_select_addr; 255.255.255.255 from our first one */
+		if (ip->src_addr == 0) {
+			a = lsk_fwd_connected(t,
+					      rte_be_to_cpu_32(ip->dst_addr));
+			ip->src_addr = rte_cpu_to_be_32(a != NULL ? a->addr :
+					t->n_own != 0 ? t->own_addrs[0] : 0);
+		}
+		/* fall through */
+	case LSK_NH_LOCAL:
 		if (ip->src_addr == 0)
 			ip->src_addr = ip->dst_addr;
 		if (udp)
@@ -178,10 +189,9 @@ lsk_ip4_output(struct lsk_worker *w)
 	unsigned int left = rte_ring_count(w->stack->out_ring), n;
 
 	while (left != 0) {
+		n = RTE_MIN(left, (unsigned int)LSK_BURST_MAX);
 		n = rte_ring_sc_dequeue_burst(w->stack->out_ring,
-					      (void **)pkts,
-					      RTE_MIN(left, (unsigned int)LSK_BURST_MAX),
-					      NULL);
+					      (void **)pkts, n, NULL);
 		if (n == 0)
 			return;
 		left -= n;
