@@ -65,7 +65,8 @@ tel_ask(const char *cmd)
 	close(fd);
 	j = unit_json_parse(reply, &at);
 	if (j == NULL)
-		fail_msg("'%s': not valid JSON at byte %zu: %s", cmd, at, reply);
+		fail_msg("'%s': not valid JSON at byte %zu: %s", cmd, at,
+			 reply);
 	return j;
 }
 

@@ -97,7 +97,7 @@ assert_pieces(struct rte_mbuf *const *pkts, unsigned int n, uint16_t port,
 		assert_int_equal(ip[1], oip[1]);
 		assert_int_equal(get16(ip + 4), get16(oip + 4));	/* ID */
 		assert_int_equal(get16(ip + 6) & 0x1fff, next / 8);
-		assert_int_equal(get16(ip + 6) & 0x4000, 0);		/* DF */
+		assert_int_equal(get16(ip + 6) & 0x4000, 0);	/* DF */
 		assert_int_equal(!!(get16(ip + 6) & 0x2000), !last || base_mf);
 		assert_int_equal(ip[8], oip[8] - 1);
 		assert_int_equal(ip[9], oip[9]);
@@ -203,7 +203,7 @@ test_fragment_a_fragment(void **state)
 	size_t len, n;
 
 	unit_cmd(f, "port 1 mtu 576");
-	len = datagram(UNIT_B_IP, 99, 2500);		/* 2508 bytes of IP data */
+	len = datagram(UNIT_B_IP, 99, 2500);	/* 2508 bytes of IP data */
 	assert_true(len <= sizeof(whole));
 	/* a middle piece: 1200 bytes at 1480, MF */
 	n = unit_frag_build(whole, 1480, 1200, true, fr, sizeof(fr));
@@ -717,8 +717,10 @@ test_reasm_direct(void **state)
 
 	a = frag(0, 504, true);
 	b = frag(504, 504, false);
-	a->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD | RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	b->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_BAD | RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	a->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_GOOD |
+		       RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+	b->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_BAD |
+		       RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	assert_null(lsk_ip4_reassemble(f->worker, b));
 	m = lsk_ip4_reassemble(f->worker, a);
 	assert_non_null(m);

@@ -211,7 +211,8 @@ test_unresolved_next_hop(void **state)
  * A send to one of our addresses loops back into local delivery from
  * that address; the stack's counters see it received and delivered
  * (InReceives = InDelivers, as Linux's loopback counts). A send to our
- * subnet broadcast is delivered locally only (README's known gap).
+ * subnet broadcast is delivered locally only (README's known gap), from
+ * our address on that subnet.
  */
 static void
 test_loopback(void **state)
@@ -239,13 +240,25 @@ test_loopback(void **state)
 	assert_int_equal(unit_tx_count(f), 0);
 	assert_int_equal(lsk_udp_recv_burst(rx, &got, 1), 1);
 	assert_int_equal(got.dst_addr, UNIT_IPV4(10, 0, 1, 255));
+	/* from the address of that subnet, never from the broadcast */
+	assert_int_equal(got.src_addr, UNIT_P1_IP);
+	assert_true(unit_udp_csum_ok(got.mbuf));
+	rte_pktmbuf_free(got.mbuf);
+	/* the limited broadcast from one of our addresses */
+	send_to(tx, UINT32_MAX, 7000, 30);
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unit_tx_count(f), 0);
+	assert_int_equal(lsk_udp_recv_burst(rx, &got, 1), 1);
+	assert_int_equal(got.dst_addr, UINT32_MAX);
+	assert_true(got.src_addr == UNIT_P0_IP || got.src_addr == UNIT_P1_IP);
+	assert_true(unit_udp_csum_ok(got.mbuf));
 	rte_pktmbuf_free(got.mbuf);
 
 	st = unit_stats(f);
-	assert_int_equal(st.udp.OutDatagrams, 2);
-	assert_int_equal(st.udp.InDatagrams, 2);
-	assert_int_equal(st.ip.InDelivers, 2);
-	assert_int_equal(st.ip.InReceives, 2);
+	assert_int_equal(st.udp.OutDatagrams, 3);
+	assert_int_equal(st.udp.InDatagrams, 3);
+	assert_int_equal(st.ip.InDelivers, 3);
+	assert_int_equal(st.ip.InReceives, 3);
 	unit_assert_ip_balance(&st);
 	unit_close(f, rx);
 	unit_close(f, tx);
