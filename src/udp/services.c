@@ -58,7 +58,10 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	}
 	/* the file is opened (truncated) only once the endpoint is ours */
 	if (kind == LSK_SERVICE_PCAP) {
-		svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
+		/* the snapshot length holds the largest frame recorded:
+		 * an Ethernet header and 65535 bytes of IP */
+		svc->pcap = pcap_open_dead(DLT_EN10MB,
+					   RTE_ETHER_HDR_LEN + UINT16_MAX);
 		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
 		if (svc->dumper == NULL) {
 			if (svc->pcap)
