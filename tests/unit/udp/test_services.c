@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <pcap/pcap.h>
+
 #include "unit_common.h"
 #include "ip4/ip4.h"
 
@@ -350,7 +352,7 @@ test_discard(void **state)
 static char pcap_path[64];
 
 static const char *
-pcap_file(void)
+pcap_file_path(void)
 {
 	snprintf(pcap_path, sizeof(pcap_path), "/tmp/tests-services-%d.pcap",
 		 (int)getpid());
@@ -368,10 +370,10 @@ le32(const uint8_t *p)
 
 /*
  * pcap: a classic pcap file (magic a1b2c3d4 in host order, version 2.4,
- * snaplen 65535, LINKTYPE_ETHERNET), one record per datagram, captured
- * whole (incl_len = orig_len), the frame as it arrived: padding after
- * the datagram left out, a UDP length shorter than the IP payload made
- * the datagram's length (total length and checksum to match), a
+ * snaplen 14 + 65535, LINKTYPE_ETHERNET), one record per datagram,
+ * captured whole (incl_len = orig_len), the frame as it arrived: padding
+ * after the datagram left out, a UDP length shorter than the IP payload
+ * made the datagram's length (total length and checksum to match), a
  * datagram reassembled from fragments as the frame of the whole.
  */
 static void
@@ -388,7 +390,7 @@ test_pcap(void **state)
 	int i;
 
 	snprintf(cmd, sizeof(cmd), "udp listen 10.0.0.254:9 pcap %s",
-		 pcap_file());
+		 pcap_file_path());
 	unit_cmd(f, cmd);
 
 	want_len[0] = build(UNIT_P0_IP, 9, 1000, 100);
@@ -449,7 +451,7 @@ test_pcap(void **state)
 	assert_int_equal(file[4] | file[5] << 8, 2);	/* host order */
 	assert_int_equal(file[6] | file[7] << 8, 4);
 	assert_int_equal(le32(file + 8), 0);
-	assert_int_equal(le32(file + 16), 65535);
+	assert_int_equal(le32(file + 16), UNIT_ETH_LEN + 65535);
 	assert_int_equal(le32(file + 20), 1);
 	r = file + 24;
 	for (i = 0; i < 4; i++) {
@@ -480,7 +482,7 @@ pcap_train(void **state, const char *gro, uint16_t id_step)
 	int i;
 
 	snprintf(cmd, sizeof(cmd), "udp listen 10.0.0.254:9 pcap %s",
-		 pcap_file());
+		 pcap_file_path());
 	unit_cmd(f, cmd);
 	unit_cmd(f, gro);
 	for (i = 0; i < 4; i++) {
@@ -531,6 +533,54 @@ test_pcap_merged_train(void **state)
 	pcap_train(state, "gro merge flows 4 segs 8", 1);
 }
 
+/*
+ * The largest datagram (65535 bytes of IP, reassembled from two pieces)
+ * is recorded whole, and the file reads back with libpcap: no record
+ * longer than the snapshot length its header gives.
+ */
+static void
+test_pcap_largest(void **state)
+{
+	static uint8_t big[UNIT_ETH_LEN + 65535], pc[UNIT_ETH_LEN + 65535];
+	struct unit_fixture *f = *state;
+	char cmd[128], err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct unit_pkt p;
+	size_t len, n;
+	pcap_t *rd;
+
+	snprintf(cmd, sizeof(cmd), "udp listen 10.0.0.254:9 pcap %s",
+		 pcap_file_path());
+	unit_cmd(f, cmd);
+	unit_pkt_init(&p, UNIT_P0_IP);
+	p.dport = 9;
+	p.df = false;
+	p.payload_len = 65535 - 28;
+	len = unit_pkt_build(&p, big, sizeof(big));
+	n = unit_frag_build(big, 0, 32768, true, pc, sizeof(pc));
+	unit_input_one(f, unit_mbuf_big(pc, n, UNIT_P0));
+	n = unit_frag_build(big, 32768, 65535 - 20 - 32768, false, pc,
+			    sizeof(pc));
+	unit_input_one(f, unit_mbuf_big(pc, n, UNIT_P0));
+	assert_int_equal(poll_and_flush(f), 1);
+	lsk_worker_offline(f->worker);
+	lsk_services_free(f->stack);
+
+	rd = pcap_open_offline(pcap_path, err);
+	if (rd == NULL)
+		fail_msg("libpcap cannot read it: %s", err);
+	assert_int_equal(pcap_datalink(rd), DLT_EN10MB);
+	assert_true((size_t)pcap_snapshot(rd) >= len);
+	assert_int_equal(pcap_next_ex(rd, &h, &data), 1);
+	assert_int_equal(h->caplen, len);
+	assert_int_equal(h->len, len);
+	assert_memory_equal(data, big, len);
+	assert_int_equal(pcap_next_ex(rd, &h, &data), PCAP_ERROR_BREAK);
+	pcap_close(rd);
+	unlink(pcap_path);
+}
+
 /* A file that cannot be written: the command fails, the port is left
  * unbound (a datagram to it is NoPorts) and free for the next service. */
 static void
@@ -573,6 +623,7 @@ main(void)
 		T(test_pcap),
 		TS(test_pcap),
 		T(test_pcap_train),
+		T(test_pcap_largest),
 		T(test_pcap_merged_train),
 		T(test_pcap_bad_path),
 	};
