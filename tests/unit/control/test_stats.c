@@ -382,6 +382,46 @@ test_json_options(void **state)
 	unit_json_free(j);
 }
 
+/* What a live stack counted reads the same in its JSON. */
+static void
+test_json_of_live_stack(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_counter_desc *c;
+	struct unit_json *j;
+	struct lsk_stats st;
+	unsigned int i, n;
+
+	for (i = 0; i < 6; i++) {
+		struct unit_pkt p;
+
+		unit_pkt_init(&p, i < 4 ? UNIT_FAR_IP : UNIT_P1_IP);
+		p.ttl = i == 0 ? 1 : 64;
+		unit_input_pkt(f, &p);
+	}
+	unit_tx_free(f);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.InReceives, 6);
+	assert_int_equal(st.ip.ForwDatagrams, 3);
+	assert_int_equal(st.ip.InHdrErrors, 1);
+	assert_int_equal(st.udp.NoPorts, 2);
+	j = json_of(&st, 2, -1, NULL);
+	c = lsk_counters(&n);
+	for (i = 0; i < n; i++)
+		assert_uint(unit_json_get(unit_json_get(j, c[i].section),
+					  c[i].name),
+			    lsk_counter_value(&st, &c[i]), c[i].name);
+	assert_uint(unit_json_get(unit_json_at(unit_json_get(j, "ports"),
+					       UNIT_P1), "tx"),
+		    st.ports[UNIT_P1].tx, "ports[1].tx");
+	assert_true(st.ports[UNIT_P1].tx >= 3);
+	assert_uint(unit_json_get(unit_json_at(unit_json_get(j, "stages"),
+					       LSK_STAGE_IP4_FORWARD),
+				  "packets"),
+		    st.stages[LSK_STAGE_IP4_FORWARD].packets, "packets");
+	unit_json_free(j);
+}
+
 /* A stream that cannot be written: -EIO. */
 static void
 test_json_write_error(void **state)
@@ -437,6 +477,7 @@ main(void)
 		cmocka_unit_test(test_counter_table),
 		cmocka_unit_test(test_json_complete),
 		cmocka_unit_test(test_json_options),
+		T(test_json_of_live_stack),
 		cmocka_unit_test(test_json_write_error),
 		cmocka_unit_test(test_json_parser_refuses),
 	};

@@ -674,7 +674,8 @@ sleep_ms(long ms)
  * A datagram whose pieces take longer than the timeout: what was held is
  * dropped (counted ReasmFails when the next piece finds it stale) and
  * the late piece starts a new datagram, which the first piece sent again
- * completes. The worker's table is swapped for one with a 20 ms timeout.
+ * completes. The worker's table is swapped for one with a 250 ms timeout
+ * (long enough for two pieces in a row on a loaded machine).
  */
 static void
 test_reasm_timeout(void **state)
@@ -685,11 +686,11 @@ test_reasm_timeout(void **state)
 
 	lsk_frag_worker_fini(f->worker);
 	f->worker->reasm = rte_ip_frag_table_create(16, 4, 64,
-		rte_get_tsc_hz() / 50, SOCKET_ID_ANY);
+		rte_get_tsc_hz() / 4, SOCKET_ID_ANY);
 	assert_non_null(f->worker->reasm);
 
 	input_frag(f, 0, 600, true);
-	sleep_ms(60);
+	sleep_ms(600);
 	input_frag(f, 600, 608, false);
 	assert_nothing_delivered(ep);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 2,
