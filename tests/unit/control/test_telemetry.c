@@ -70,20 +70,19 @@ tel_ask(const char *cmd)
 	return j;
 }
 
-/* Whether "/" lists cmd. */
-static bool
+/* How many times "/" lists cmd. */
+static unsigned int
 listed(const char *cmd)
 {
 	struct unit_json *j = tel_ask("/");
 	const struct unit_json *l = unit_json_get(j, "/");
-	unsigned int i;
-	bool found = false;
+	unsigned int i, found = 0;
 
 	assert_non_null(l);
 	assert_int_equal(l->type, UNIT_JSON_ARRAY);
 	for (i = 0; i < unit_json_len(l); i++)
 		if (strcmp(unit_json_at(l, i)->str, cmd) == 0)
-			found = true;
+			found++;
 	unit_json_free(j);
 	return found;
 }
@@ -173,9 +172,9 @@ test_register(void **state)
 	struct unit_json *j;
 	const struct unit_json *h;
 
-	assert_false(listed(CMD));
+	assert_int_equal(listed(CMD), 0);
 	assert_int_equal(lsk_telemetry_register(f->stack), 0);
-	assert_true(listed(CMD));
+	assert_int_equal(listed(CMD), 1);
 	j = tel_ask("/help," CMD);
 	h = unit_json_get(unit_json_get(j, "/help"), CMD);
 	assert_non_null(h);
@@ -235,6 +234,29 @@ test_switch_and_forget(void **state)
 
 	assert_int_equal(lsk_telemetry_register(f->stack), 0);
 	assert_answer(f);
+	/* served, forgotten and served again: still one command */
+	assert_int_equal(listed(CMD), 1);
+}
+
+/*
+ * Stacks made, served and destroyed over and over (a program that makes
+ * one per run of something): each is served; the command is listed
+ * once and registering never runs out of room (DPDK holds 64 commands).
+ */
+static void
+test_many_stacks(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 70; i++) {
+		struct unit_fixture *g = unit_fixture_create(LSK_MODE_LIST);
+
+		assert_non_null(g);
+		assert_int_equal(lsk_telemetry_register(g->stack), 0);
+		unit_fixture_destroy(g);
+	}
+	assert_int_equal(listed(CMD), 1);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
@@ -247,6 +269,7 @@ main(void)
 		T(test_register),
 		T(test_answer_follows_counters),
 		T(test_switch_and_forget),
+		cmocka_unit_test(test_many_stacks),
 	};
 
 	return cmocka_run_group_tests_name("telemetry", tests,
