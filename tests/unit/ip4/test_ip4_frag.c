@@ -191,6 +191,33 @@ test_fragment_large_segmented(void **state)
 }
 
 /*
+ * As many pieces as it takes (Linux's ip_fragment has no bound): the
+ * largest datagram through MTU 1000 is 68 pieces, 8000 bytes through the
+ * smallest MTU, 68, are 167.
+ */
+static void
+test_fragment_many_pieces(void **state)
+{
+	struct unit_fixture *f = *state;
+	size_t len;
+
+	unit_cmd(f, "port 1 mtu 1000");
+	len = datagram(UNIT_B_IP, 3, 65535 - 28);
+	unit_input_one(f, unit_mbuf_big(whole, len, UNIT_P0));
+	assert_int_equal(assert_fragments(f, UNIT_P1, whole, 1000, 0, false,
+					  &unit_b_mac), 68);
+	unit_tx_free(f);
+	unit_cmd(f, "port 1 mtu 68");
+	len = datagram(UNIT_B_IP, 4, 8000);
+	unit_input_one(f, unit_mbuf_big(whole, len, UNIT_P0));
+	assert_int_equal(assert_fragments(f, UNIT_P1, whole, 68, 0, false,
+					  &unit_b_mac), 167);
+	unit_tx_free(f);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 2,
+		.ForwDatagrams = 2, .FragOKs = 2, .FragCreates = 68 + 167 });
+}
+
+/*
  * A fragment forwarded through a smaller MTU is cut again as ip_fragment
  * does: its pieces' offsets count from the datagram's start, and only
  * the last piece of the last fragment has MF clear.
@@ -775,6 +802,7 @@ main(void)
 		T(test_fragment_c18),
 		TS(test_fragment_c18),
 		T(test_fragment_large_segmented),
+		T(test_fragment_many_pieces),
 		T(test_fragment_a_fragment),
 		T(test_fragment_with_options),
 		T(test_fragment_train_e8),
