@@ -406,11 +406,11 @@ test_fragment_no_mbufs(void **state)
 static void
 assert_delivered_as(struct lsk_udp_ep *ep, const uint8_t *frame, size_t len)
 {
+	size_t ihl = (IP(frame)[0] & 0xf) * 4u, off;
 	struct lsk_udp_msg msg;
-	size_t off;
 
 	assert_int_equal(lsk_udp_recv_burst(ep, &msg, 1), 1);
-	assert_int_equal(msg.len, len - UNIT_ETH_LEN - 28);
+	assert_int_equal(msg.len, len - UNIT_ETH_LEN - ihl - 8);
 	assert_int_equal(msg.src_addr, UNIT_A_IP);
 	assert_int_equal(msg.src_port, 1000);
 	assert_int_equal(msg.dst_addr, get32(IP(frame) + 16));
@@ -418,7 +418,7 @@ assert_delivered_as(struct lsk_udp_ep *ep, const uint8_t *frame, size_t len)
 	assert_memory_equal(got, frame, len);
 	off = (size_t)((uint8_t *)msg.payload -
 		       rte_pktmbuf_mtod(msg.mbuf, uint8_t *));
-	assert_int_equal(off, UNIT_ETH_LEN + 28);
+	assert_int_equal(off, UNIT_ETH_LEN + ihl + 8);
 	rte_pktmbuf_free(msg.mbuf);
 }
 
@@ -494,6 +494,36 @@ test_reasm_out_of_order_burst(void **state)
 	assert_int_equal(unit_recv_free(ep, 1), 0);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 6,
 		.ReasmReqds = 5, .ReasmOKs = 2, .InDelivers = 3 });
+	unit_close(f, ep);
+}
+
+/*
+ * Options as RFC 791 senders cut them: all in the first piece, none (not
+ * copied) in the later one, whose data starts after its shorter header.
+ * The datagram reads as it was sent, options and all.
+ */
+static void
+test_reasm_options_first_piece_only(void **state)
+{
+	static const uint8_t nops[] = { 0x01, 0x01, 0x01, 0x00 };
+	static uint8_t bare[BIG];
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	struct unit_pkt p;
+	size_t len, n;
+
+	unit_pkt_init(&p, UNIT_P0_IP);
+	p.df = false;
+	p.id = 55;
+	p.payload_len = 1000;
+	unit_pkt_build(&p, bare, sizeof(bare));		/* IHL 5 */
+	p.opt_len = sizeof(nops);
+	memcpy(p.opts, nops, sizeof(nops));
+	len = unit_pkt_build(&p, whole, sizeof(whole));	/* IHL 6 */
+	n = unit_frag_build(bare, 504, 504, false, piece, sizeof(piece));
+	unit_input_one(f, unit_mbuf_exact(piece, n, n, UNIT_P0));
+	input_frag(f, 0, 504, true);
+	assert_delivered(ep, len);
 	unit_close(f, ep);
 }
 
@@ -813,6 +843,7 @@ main(void)
 		TS(test_reasm_b17),
 		T(test_reasm_out_of_order_burst),
 		TS(test_reasm_out_of_order_burst),
+		T(test_reasm_options_first_piece_only),
 		T(test_reasm_tiny_pieces),
 		T(test_reasm_too_many_pieces),
 		T(test_reasm_duplicates_and_overlaps),
