@@ -150,6 +150,8 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	}
 }
 
+static void stack_settings_publish(struct lsk_stack *s);
+
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 {
@@ -171,6 +173,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	s->n_ifaces = p->n_ports;
 	s->socket_id = p->socket_id;
 	s->mode = p->mode;
+	stack_settings_publish(s);
 	s->max_routes = p->max_routes;
 	for (i = 0; i < LSK_MAX_PORTS; i++) {
 		s->ports[i].parent = (uint16_t)i;
@@ -342,6 +345,21 @@ stack_publish(struct lsk_stack *s)
 	return rc;
 }
 
+/* The settings word from the configuration: workers load it whole at
+ * their next burst (core/settings.h). */
+static void
+stack_settings_publish(struct lsk_stack *s)
+{
+	struct lsk_settings v = {
+		.gro_flows = (uint16_t)s->gro_flows,
+		.gro_segs = (uint8_t)s->gro_segs,
+		.gro_merge = s->gro_merge,
+		.mode = (uint8_t)s->mode,
+	};
+
+	lsk_settings_store(&s->settings, v);
+}
+
 int
 lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 {
@@ -354,9 +372,9 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 		if (rc < 0)
 			return rc;
 	}
-	/* workers read these once per burst; a torn pair is harmless */
 	s->gro_segs = segs;
 	s->gro_flows = flows;
+	stack_settings_publish(s);
 	return 0;
 }
 
@@ -364,6 +382,7 @@ void
 lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
+	stack_settings_publish(s);
 }
 
 void

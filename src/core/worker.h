@@ -15,6 +15,7 @@
 
 #include "listack/listack.h"
 #include "core/list.h"
+#include "core/settings.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
 
@@ -41,6 +42,7 @@ struct lsk_worker {
 
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
+	struct lsk_settings set;	/* mode and GRO, for this burst */
 
 	/* the burst with runs of one flow chained (lsk_gro_rx_runs): each
 	 * entry and how many datagrams follow it in its train */
@@ -61,8 +63,10 @@ struct lsk_worker {
 	struct lsk_list udp4;
 	struct lsk_udp_deliveries udp_pending;
 	struct lsk_gro_table gro;
-	struct lsk_route_cache *rcache;
-	uint32_t rcache_entries;	/* the setting rcache was made for */
+	struct lsk_route_cache *rcache;	/* rcache_pub, for this burst */
+	/* this worker's route cache as the control thread published it
+	 * (lsk_route_cache_set), NULL when off */
+	struct lsk_route_cache *rcache_pub;
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;		/* stages[].cycles: timed runs only */

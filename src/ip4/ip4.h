@@ -111,7 +111,8 @@ int lsk_frag_drop_incomplete(struct lsk_worker *w);
 struct lsk_route_cache;
 void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 			    uint64_t *nh, uint32_t n);
-void lsk_route_cache_sync(struct lsk_worker *w);
+/* A cache of `entries` (> 0), or NULL without memory. */
+struct lsk_route_cache *lsk_route_cache_create(uint32_t entries, int socket);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
 /* ICMP destination unreachable (host) about m.

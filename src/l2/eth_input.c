@@ -148,7 +148,6 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	      const uint8_t *members, struct lsk_list *ip4,
 	      struct lsk_list *arp)
 {
-	const struct lsk_stack *s = w->stack;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
@@ -156,7 +155,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i, run_port = UINT16_MAX;
 	struct lsk_gro_table *gro = &w->gro;
 	/* 0: GRO's repeat check not done here */
-	uint32_t gro_list = lsk_gro_note_begin(gro, s->gro_flows != 0, n_ip4);
+	uint32_t gro_list = lsk_gro_note_begin(gro, w->set.gro_flows != 0, n_ip4);
 
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {

@@ -333,7 +333,7 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 {
 	struct lsk_gro_table *t = &w->gro;
 
-	if (t->n_open >= w->stack->gro_flows)
+	if (t->n_open >= w->set.gro_flows)
 		gro_close_oldest(t);
 	/* the head's train link is written only when a member joins */
 	s->head = s->tail = m;
@@ -444,7 +444,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
 	struct rte_mbuf *tail = s->tail;	/* a merged train's: its head */
 
-	if (w->stack->gro_merge) {
+	if (w->set.gro_merge) {
 		l->meta[s->list_idx] |= LSK_META_MERGED;
 	} else {
 		gro_chain(s, m);
@@ -657,7 +657,7 @@ uint16_t
 lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
 	const int link = lsk_train_next_offset;
-	const uint32_t max_segs = w->stack->gro_segs;
+	const uint32_t max_segs = w->set.gro_segs;
 	uint16_t i = 0, k = 0;
 
 	/* this pass is the first to read the burst */
@@ -764,13 +764,13 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->stack->gro_merge && !gro_merge(s, &v)) {
+	if (w->set.gro_merge && !gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;
 	}
 	gro_join(w, l, s, m, &v);
-	if (w->stack->gro_merge)
+	if (w->set.gro_merge)
 		rte_pktmbuf_free(m);	/* its payload is the head's now */
 	return false;
 }
@@ -856,8 +856,8 @@ void
 lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
 	struct lsk_gro_table *t = &w->gro;
-	uint32_t max_segs = w->stack->gro_segs;
-	const bool merge = w->stack->gro_merge;
+	uint32_t max_segs = w->set.gro_segs;
+	const bool merge = w->set.gro_merge;
 	struct lsk_gro_slot *last = NULL;
 	uint32_t i, kept = 0;
 	bool repeats = gro_flow_repeats(t, l);
@@ -870,7 +870,7 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	 * a burst with more datagrams than open trains are allowed can need
 	 * the oldest one closed */
 	t->slot_mask = rte_align32pow2(2 * RTE_MAX(l->n, 8u)) - 1;
-	t->track_age = l->n > w->stack->gro_flows;
+	t->track_age = l->n > w->set.gro_flows;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i], h;

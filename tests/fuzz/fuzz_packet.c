@@ -526,6 +526,9 @@ apply_variant(struct fuzz_stack *fs, uint8_t v)
 	unsigned int g = (v >> V_GRO_SHIFT) & 3;
 	struct lsk_worker *w = fs->worker;
 
+	/* a new route cache is published: the worker (this thread) goes
+	 * off line meanwhile; its next poll loads the settings */
+	lsk_worker_offline(w);
 	if (lsk_gro_set(fs->stack, flows[g], segs[g]) < 0)
 		fuzz_fail("lsk_gro_set failed");
 	lsk_gro_set_merge(fs->stack, g == 2);

@@ -31,11 +31,11 @@ cache_on(struct unit_fixture *f, uint32_t entries, uint64_t rseed)
 	uint32_t seed;
 
 	snprintf(cmd, sizeof(cmd), "route-cache on entries %u", entries);
-	unit_cmd(f, cmd);
 	rte_srand(rseed);
 	seed = (uint32_t)rte_rand();
 	rte_srand(rseed);
-	lsk_route_cache_sync(f->worker);
+	/* the control thread makes the worker's cache, drawing its seed */
+	unit_cmd(f, cmd);
 	assert_non_null(f->worker->rcache);
 	return seed;
 }
