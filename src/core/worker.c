@@ -44,26 +44,27 @@ lsk_worker_create(struct lsk_stack *s, unsigned int id,
 		return -ENOMEM;
 	w->stack = s;
 	w->id = id;
+	w->n_ports = (uint16_t)s->n_ports;
 	w->tx_fn = worker_tx_ethdev;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		w->tx[p].queue = (uint16_t)id;
 	if (s->rcache_entries != 0) {
-		w->rcache_pub = lsk_route_cache_create(s->rcache_entries,
+		w->ip4w.rcache_pub = lsk_route_cache_create(s->rcache_entries,
 							s->socket_id);
-		if (w->rcache_pub == NULL) {
+		if (w->ip4w.rcache_pub == NULL) {
 			rte_free(w);
 			return -ENOMEM;
 		}
 	}
 	if (lsk_frag_worker_init(w) < 0) {
-		lsk_route_cache_free(w->rcache_pub);
+		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -ENOMEM;
 	}
 	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
 		lsk_frag_worker_fini(w);
-		lsk_route_cache_free(w->rcache_pub);
+		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -EINVAL;
 	}
@@ -82,7 +83,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
-	lsk_route_cache_free(w->rcache_pub);
+	lsk_route_cache_free(w->ip4w.rcache_pub);
 	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
 	w->icmp_out.n = 0;
 	lsk_frag_worker_fini(w);
@@ -137,7 +138,7 @@ worker_load(struct lsk_worker *w)
 	w->fwd = __atomic_load_n(&s->fwd, __ATOMIC_ACQUIRE);
 	w->udp = __atomic_load_n(&s->udp, __ATOMIC_ACQUIRE);
 	w->filter = __atomic_load_n(&s->filter, __ATOMIC_ACQUIRE);
-	w->rcache = __atomic_load_n(&w->rcache_pub, __ATOMIC_ACQUIRE);
+	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
 	lsk_settings_load(&s->settings, &w->set);
 }
 
@@ -256,15 +257,15 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 		/* runs of a flow become trains before eth_input, which
 		 * then sees each once */
-		if (lsk_gro_rx_due(&w->gro, w->set.gro_flows,
+		if (lsk_gro_rx_due(&w->udpw.gro, w->set.gro_flows,
 				   w->set.gro_merge)) {
 			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
 			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
 
 			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
 			n = heads;
-			pkts = w->rx_heads;
-			members = w->rx_members;
+			pkts = w->udpw.gro.rx_heads;
+			members = w->udpw.gro.rx_members;
 		}
 		worker_run_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
@@ -306,7 +307,7 @@ lsk_worker_flush(struct lsk_worker *w)
 		worker_icmp_output(w);
 	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
-	for (p = 0; p < w->stack->n_ports; p++) {
+	for (p = 0; p < w->n_ports; p++) {
 		if (w->tx[p].n) {
 			sent += w->tx[p].n;
 			lsk_tx_flush_port(w, (uint16_t)p);

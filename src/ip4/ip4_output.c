@@ -25,6 +25,7 @@
 #include "l2/l2.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
+#include "control/control.h"
 
 enum out_verdict {
 	OUT_SEND,
@@ -102,7 +103,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	 bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	struct lsk_list *local = &w->out_local;
+	struct lsk_list *local = &w->ip4w.out_local;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
 	unsigned int i;

@@ -112,7 +112,7 @@ void
 lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		       uint64_t *nh, uint32_t n)
 {
-	struct lsk_route_cache *c = w->rcache;
+	struct lsk_route_cache *c = w->ip4w.rcache;
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t miss_dst[LSK_BURST_MAX], miss_at[LSK_BURST_MAX];
 	uint32_t miss_bucket[LSK_BURST_MAX];
@@ -198,8 +198,8 @@ lsk_route_cache_set(struct lsk_stack *s, uint32_t entries)
 
 		if (w == NULL)
 			continue;
-		old[i] = w->rcache_pub;
-		__atomic_store_n(&w->rcache_pub, made[i], __ATOMIC_RELEASE);
+		old[i] = w->ip4w.rcache_pub;
+		__atomic_store_n(&w->ip4w.rcache_pub, made[i], __ATOMIC_RELEASE);
 	}
 	lsk_stack_synchronize(s);
 	for (i = 0; i < LSK_MAX_WORKERS; i++)

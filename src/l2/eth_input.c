@@ -153,7 +153,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t n_ip4 = ip4->n;
 	uint32_t frames = 0, run = 0;
 	uint16_t i, run_port = UINT16_MAX;
-	struct lsk_gro_table *gro = &w->gro;
+	struct lsk_gro_table *gro = &w->udpw.gro;
 	/* 0: GRO's repeat check not done here */
 	uint32_t gro_list = lsk_gro_note_begin(gro, w->set.gro_flows != 0, n_ip4);
 

@@ -20,7 +20,8 @@
 struct lsk_worker;
 struct lsk_list;
 
-/* udp4_gro's flow table, emptied at the end of every burst */
+/* udp4_gro's flow table, emptied at the end of every burst, and the run
+ * pass's result */
 #define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
 #define LSK_GRO_SEEN (4 * LSK_BURST_MAX)
 
@@ -61,6 +62,10 @@ struct lsk_gro_table {
 	uint32_t noted;		/* entries of the list noted, from its first */
 	bool repeat;		/* two of them hashed alike */
 	uint64_t seen[LSK_GRO_SEEN];
+	/* the burst with runs of one flow chained (lsk_gro_rx_runs): each
+	 * entry and how many datagrams follow it in its train */
+	struct rte_mbuf *rx_heads[LSK_BURST_MAX];
+	uint8_t rx_members[LSK_BURST_MAX];
 };
 
 /* Where the flow key sits in an IHL-5 frame: addresses, then ports. */
@@ -195,10 +200,10 @@ lsk_gro_rx_due(struct lsk_gro_table *t, uint32_t flows, bool merge)
  * Before eth_input: datagrams that continue the frame before them back to
  * back (its first 48 bytes but for IP ID and checksums, checksums the
  * PMD vouched for) are chained behind it into a train, so eth_input and
- * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
+ * GRO see the run once. Fills w->udpw.gro.rx_heads and w->udpw.gro.rx_members; returns
  * their number. udp4_gro takes these trains as it would have made them.
  * Call it when lsk_gro_rx_due says so.
- * Ownership: pkts stay the caller's, as the heads in w->rx_heads and
+ * Ownership: pkts stay the caller's, as the heads in w->udpw.gro.rx_heads and
  * the members chained behind them.
  */
 uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,

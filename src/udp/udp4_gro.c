@@ -331,7 +331,7 @@ static void
 gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	 const struct gro_view *v, uint32_t list_idx, bool checked)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 
 	if (t->n_open >= w->set.gro_flows)
 		gro_close_oldest(t);
@@ -452,7 +452,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	}
 	gro_joined(w, l, s, tail, 1, ulen - 8u);
 	if (ulen < s->ulen)	/* a shorter datagram ends the train */
-		gro_close(&w->gro, s);
+		gro_close(&w->udpw.gro, s);
 }
 
 /* Could two entries of the list be one flow? */
@@ -670,7 +670,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 		lsk_rx_prefetch(pkts, i, n);
 		head = tail = pkts[i++];
-		w->rx_heads[k] = head;
+		w->udpw.gro.rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
 			uint32_t end;
 
@@ -690,9 +690,9 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			*lsk_train_next(tail) = NULL;
 			gro_count_join(w, 1, count - 1);
 		}
-		w->rx_members[k++] = (uint8_t)(count - 1);
+		w->udpw.gro.rx_members[k++] = (uint8_t)(count - 1);
 	}
-	w->gro.no_runs = k == n;
+	w->udpw.gro.no_runs = k == n;
 	return k;
 }
 
@@ -719,7 +719,7 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
 	uint32_t max_segs, const uint32_t *hash)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 
 	if (!gro_shape_ok(m, &v)) {
@@ -788,7 +788,7 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot **last, struct rte_mbuf *m,
 	      uint32_t hash, uint32_t max_segs)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 	struct gro_run r;
 
@@ -825,7 +825,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	struct gro_view v;
 
 	gro_view(m, &v);
-	s = gro_slot(&w->gro, m, &v);
+	s = gro_slot(&w->udpw.gro, m, &v);
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
@@ -855,7 +855,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 void
 lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	uint32_t max_segs = w->set.gro_segs;
 	const bool merge = w->set.gro_merge;
 	struct lsk_gro_slot *last = NULL;
