@@ -69,15 +69,6 @@ gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
 	w->stats.gro.Merged += n;
 }
 
-/* A train of count datagrams the run pass counted is taken apart again
- * (gro_train_in): its datagrams are counted as they join anew. */
-static inline void
-gro_count_undo(struct lsk_worker *w, uint32_t count)
-{
-	w->stats.gro.Trains--;
-	w->stats.gro.Merged -= count - 1;
-}
-
 int lsk_train_next_offset = -1;
 
 int
@@ -459,14 +450,8 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 static bool
 gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 {
-	uint32_t list, i;
-
-	if (t->noted == l->n)
-		return t->repeat;	/* eth_input noted them all */
-	list = lsk_gro_note_start(t);
-	for (i = 0; i < l->n && !t->repeat; i++)
-		lsk_gro_note(t, l->pkts[i], list);
-	t->noted = i;
+	if (t->noted != l->n)	/* eth_input did not note them all */
+		lsk_gro_note_from(t, l, 0, lsk_gro_note_start(t));
 	return t->repeat;
 }
 
@@ -686,10 +671,9 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 				count++;
 			}
 		}
-		if (count > 1) {
+		/* counted when udp4_gro takes it in (gro_train_in) */
+		if (count > 1)
 			*lsk_train_next(tail) = NULL;
-			gro_count_join(w, 1, count - 1);
-		}
 		w->udpw.gro.rx_members[k++] = (uint8_t)(count - 1);
 	}
 	w->udpw.gro.no_runs = k == n;
@@ -811,7 +795,8 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
  * A train lsk_gro_rx_runs formed before eth_input. With no open train of
  * its flow it opens one as it is; otherwise its datagrams go through one
  * by one, joining the open train as far as the rules let them, as if no
- * run had been formed (the counts of the run are taken back first).
+ * run had been formed. Its counts are made here, not in the run pass:
+ * a train the flow table takes apart was never counted.
  * Returns the new kept.
  */
 static uint32_t
@@ -834,11 +819,11 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		s->tail = d;
 		s->count = count;
 		s->bytes += (count - 1) * (s->ulen - 8u);
+		gro_count_join(w, 1, count - 1);
 		l->pkts[kept] = m;
 		l->meta[kept] = meta;
 		return kept + 1;
 	}
-	gro_count_undo(w, count);
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
