@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The settings workers follow (mode, GRO), published as one word: the
+ * The settings workers and sending threads follow (mode, GRO, the largest
+ * MTU), published as one word: the
  * control thread keeps the configuration as given in struct lsk_stack and
  * stores a new word built from it; a worker loads the word once per burst
  * into its own copy (w->set), so a change takes effect between bursts and
@@ -20,7 +21,10 @@ struct lsk_settings {
 	uint8_t gro_segs;	/* datagrams per train at most */
 	bool gro_merge;		/* copy payloads into the head instead */
 	uint8_t mode;		/* enum lsk_mode */
-	uint8_t pad[3];
+	uint8_t pad;
+	/* the largest port MTU, as the forwarding table in force has it:
+	 * what an application's send may be (udp/udp_ep.c) */
+	uint16_t max_mtu;
 };
 
 _Static_assert(sizeof(struct lsk_settings) == sizeof(uint64_t),
@@ -33,7 +37,7 @@ lsk_settings_store(struct lsk_settings *slot, struct lsk_settings v)
 	__atomic_store(slot, &v, __ATOMIC_RELEASE);
 }
 
-/* A worker's load, once per burst. */
+/* A worker's load, once per burst (or a sending thread's). */
 static inline void
 lsk_settings_load(const struct lsk_settings *slot, struct lsk_settings *to)
 {

@@ -53,6 +53,13 @@ static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	  struct rte_ipv4_hdr *ip, bool udp)
 {
+	/* a broadcast is no source: a datagram from one (an answer to a
+	 * broadcast, from an endpoint bound to any address) leaves from
+	 * the address a source of 0 would (the choice reads this table,
+	 * which the sending thread cannot) */
+	if (udp && ip->src_addr != 0 &&
+	    lsk_fwd_is_broadcast(t, rte_be_to_cpu_32(ip->src_addr)))
+		ip->src_addr = 0;
 	switch (nh->type) {
 	case LSK_NH_LOCAL:
 	case LSK_NH_LOCAL_BCAST:
