@@ -292,7 +292,9 @@ lsk_worker_flush(struct lsk_worker *w)
 	worker_online(w);
 	if (w->id == 0) {
 		worker_load(w);
-		lsk_neigh_timer(w);
+		lsk_neigh_timer(w, &w->unreach);
+		if (unlikely(w->unreach.n))
+			lsk_icmp4_unreach_host(w, &w->unreach);
 		if (rte_ring_count(w->stack->out_ring) != 0) {
 			uint64_t out = w->stats.udp.OutDatagrams;
 

@@ -52,6 +52,7 @@ struct lsk_worker {
 	struct lsk_list icmp4;		/* ICMP to us */
 	struct lsk_list icmp_out;	/* ICMP we send */
 	struct lsk_list udp4;
+	struct lsk_list unreach;	/* held for ARP in vain: ICMP */
 
 	/* each layer's own state (l2 keeps none: its neighbour table is
 	 * the stack's) */

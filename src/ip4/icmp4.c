@@ -128,8 +128,10 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
 		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
-	if (src == 0)
+	if (src == 0) {
+		w->stats.icmp.OutNoAddrs++;	/* the port has no address */
 		return;
+	}
 	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
 	if (!(type == LSK_ICMP_DEST_UNREACH && code == LSK_ICMP_FRAG_NEEDED) &&
 	    !icmp_token(w)) {
@@ -187,11 +189,16 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 }
 
 void
-lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m)
+lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l)
 {
-	lsk_icmp4_error(w, m, 0, LSK_ICMP_DEST_UNREACH, LSK_ICMP_HOST_UNREACH,
-			0);
-	rte_pktmbuf_free(m);
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		lsk_icmp4_error(w, l->pkts[i], l->meta[i], LSK_ICMP_DEST_UNREACH,
+				LSK_ICMP_HOST_UNREACH, 0);
+		rte_pktmbuf_free(l->pkts[i]);
+	}
+	l->n = 0;
 }
 
 /*

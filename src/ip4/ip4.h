@@ -132,8 +132,9 @@ void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 struct lsk_route_cache *lsk_route_cache_create(uint32_t entries, int socket);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
-/* ICMP destination unreachable (host) about m.
- * Ownership: takes m. */
-void lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m);
+/* ICMP destination unreachable (host) about each packet of l (held for a
+ * neighbour that never answered, l2/neigh_table.c); l is left empty.
+ * Ownership: takes l's mbufs. */
+void lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l);
 
 #endif /* LSK_IP4_H */
