@@ -25,6 +25,7 @@
 #include "l2/l2.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
+#include "control/control.h"
 
 enum out_verdict {
 	OUT_SEND,
@@ -54,6 +55,13 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 {
 	const struct lsk_ifaddr *a;
 
+	/* a broadcast is no source: a datagram from one (an answer to a
+	 * broadcast, from an endpoint bound to any address) leaves from
+	 * the address a source of 0 would (the choice reads this table,
+	 * which the sending thread cannot) */
+	if (udp && ip->src_addr != 0 &&
+	    lsk_fwd_is_broadcast(t, rte_be_to_cpu_32(ip->src_addr)))
+		ip->src_addr = 0;
 	switch (nh->type) {
 	case LSK_NH_LOCAL_BCAST:
 		/* from our address on the broadcast's subnet, as Linux's
@@ -113,7 +121,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	 bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	struct lsk_list *local = &w->out_local;
+	struct lsk_list *local = &w->ip4w.out_local;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
 	unsigned int i;
