@@ -742,9 +742,9 @@ test_reasm_timeout(void **state)
 	size_t len = datagram(UNIT_P0_IP, 21, 1200);
 
 	lsk_frag_worker_fini(f->worker);
-	f->worker->reasm = rte_ip_frag_table_create(16, 4, 64,
+	f->worker->ip4w.reasm = rte_ip_frag_table_create(16, 4, 64,
 		rte_get_tsc_hz() / 4, SOCKET_ID_ANY);
-	assert_non_null(f->worker->reasm);
+	assert_non_null(f->worker->ip4w.reasm);
 
 	input_frag(f, 0, 600, true);
 	sleep_ms(600);
