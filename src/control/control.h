@@ -148,6 +148,14 @@ int lsk_filter_flush(struct lsk_stack *s);
 int lsk_filter_commit(struct lsk_stack *s);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
+/* Hand a table built whole to the workers (lsk_publish). */
+void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
+
+/* The routes (control/route_table.c): the index made at stack creation,
+ * rebuilt from s->routes when a failed batch puts the list back. */
+int lsk_route_table_init(struct lsk_stack *s);
+void lsk_route_table_free(struct lsk_stack *s);
+void lsk_route_index_rebuild(struct lsk_stack *s);
 
 /* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
 struct lsk_counter_desc {

@@ -401,3 +401,9 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	*out = b.t;
 	return 0;
 }
+
+void
+lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t)
+{
+	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
+}
