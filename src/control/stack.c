@@ -341,6 +341,7 @@ lsk_config_begin(struct lsk_stack *s)
 	if (s->batch_rib == NULL)
 		return -ENOMEM;	/* no batch: nothing could be put back */
 	s->in_batch = true;
+	lsk_route_batch_begin(s);
 	return 0;
 }
 
@@ -376,6 +377,23 @@ stack_set_statics(struct lsk_stack *s)
 	return 0;
 }
 
+/* The batch changed nothing but routes (a false "no" costs a build). */
+static bool
+batch_routes_only(const struct lsk_stack *s)
+{
+	const struct lsk_rib_copy *c = s->batch_rib;
+
+	return c != NULL && c->n_ifaces == s->n_ifaces &&
+	       c->n_addrs == s->n_addrs && c->n_neighs == s->n_neighs &&
+	       c->n_filters == s->n_filters &&
+	       memcmp(c->ports, s->ports, sizeof(c->ports)) == 0 &&
+	       memcmp(c->addrs, s->addrs, sizeof(c->addrs)) == 0 &&
+	       (s->n_neighs == 0 || memcmp(c->neighs, s->neighs,
+				s->n_neighs * sizeof(*s->neighs)) == 0) &&
+	       (s->n_filters == 0 || memcmp(c->filters, s->filters,
+				s->n_filters * sizeof(*s->filters)) == 0);
+}
+
 int
 lsk_config_commit(struct lsk_stack *s)
 {
@@ -384,6 +402,12 @@ lsk_config_commit(struct lsk_stack *s)
 	int rc;
 
 	s->in_batch = false;
+	/* a batch of a few route changes is made to the tables in place */
+	if (batch_routes_only(s) && lsk_route_batch_commit(s) == 0) {
+		rib_copy_free(s->batch_rib);
+		s->batch_rib = NULL;
+		return 0;
+	}
 	rc = stack_build(s, &t);
 	if (rc == 0) {
 		rc = lsk_filter_commit(s);
