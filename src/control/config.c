@@ -356,8 +356,11 @@ neigh_del(struct cmd_ctx *c)
 	uint32_t addr = 0;
 	int rc;
 
-	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
+	if (strcmp(c->argv[1], "flush") == 0) {
+		if (c->argc != 2)
+			return cmd_error(c, -EINVAL, "usage: neigh flush");
 		return c->check ? 0 : lsk_neigh_flush(c->s);
+	}
 	if (c->argc != 3)
 		return cmd_error(c, -EINVAL, "usage: neigh del A.B.C.D");
 	if (parse_ip(c->argv[2], &addr) < 0)
