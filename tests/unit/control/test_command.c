@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_fib.h>
 #include <rte_hash.h>
@@ -714,6 +715,61 @@ test_batch_line_errors(void **state)
 	run_ok(f, "# nothing\n\n");
 }
 
+/* A refused batch leaves pcap files as they were: an existing one keeps
+ * its bytes, one it made goes; an applied batch truncates them. */
+static long
+file_size(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	long size;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	size = ftell(fp);
+	fclose(fp);
+	return size;
+}
+
+static void
+test_refused_batch_keeps_pcap_files(void **state)
+{
+	struct unit_fixture *f = *state;
+	const char *old = "/tmp/lsk_cmd_old.pcap";
+	const char *made = "/tmp/lsk_cmd_new.pcap";
+	char text[256];
+	size_t n;
+	FILE *fp;
+
+	unlink(made);
+	fp = fopen(old, "w");
+	assert_non_null(fp);
+	fputs("keep me", fp);
+	fclose(fp);
+	/* a syntax error: nothing is even tried */
+	snprintf(text, sizeof(text), "udp listen 10.0.0.254:5 pcap %s\n"
+		 "udp listen 10.0.0.254:6 pcap %s\nbogus 1\n", old, made);
+	run_refused(f, text, -EINVAL, "b:3: unknown command 'bogus'");
+	n = (size_t)snprintf(text, sizeof(text),
+			     "udp listen 10.0.0.254:5 pcap %s\n"
+			     "udp listen 10.0.0.254:6 pcap %s\n", old, made);
+	snprintf(text + n, sizeof(text) - n,
+		 "route add 10.9.0.0/16 via 10.0.1.1\n");
+	run_refused(f, text, -EEXIST, "b:3: route 10.9.0.0/16 exists already");
+	assert_int_equal(access(made, F_OK), -1);
+	assert_int_equal(file_size(old), 7);
+	assert_int_equal(f->stack->n_services, 0);
+	/* applied: both opened as pcap files */
+	text[n] = '\0';
+	run_ok(f, text);
+	assert_int_equal(f->stack->udp->n, 2);
+	/* truncated (the pcap header may still sit in stdio's buffer) */
+	assert_int_not_equal(file_size(old), 7);
+	assert_int_equal(access(made, F_OK), 0);
+	run_ok(f, "udp close 10.0.0.254:5\nudp close 10.0.0.254:6");
+	unlink(old);
+	unlink(made);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					      unit_teardown)
 
@@ -734,6 +790,7 @@ main(void)
 		T(test_stats_clear),
 		T(test_help),
 		T(test_batch_line_errors),
+		T(test_refused_batch_keeps_pcap_files),
 	};
 
 	return cmocka_run_group_tests(tests, unit_group_setup,
