@@ -377,14 +377,18 @@ fwd_tbl8_needed(const struct lsk_stack *s)
  * entries (16 MiB of tbl24 for 1 byte, 32 for 2, 64 for 4) whose bits
  * hold both the next hop and the tbl8 group number of every /24 that has
  * longer prefixes. A change made in place that does not fit fails with
- * -ENOSPC, and the table is built again, bigger.
+ * -ENOSPC, and the table is built again, bigger. The next hops are
+ * counted as few (the gateways a table of many routes has are few)
+ * unless many_nh: a build that finds more tries again with that.
  */
 static void
-fwd_size(const struct lsk_stack *s, struct rte_fib_conf *conf,
+fwd_size(const struct lsk_stack *s, bool many_nh, struct rte_fib_conf *conf,
 	 uint32_t *nh_cap)
 {
 	uint32_t entries = s->n_routes + 3 * s->n_addrs + s->n_neighs + 2;
-	uint32_t nh = s->n_routes + 2 * s->n_addrs + s->n_neighs + 5;
+	/* routes share few gateways: tried first with room for 64 */
+	uint32_t nh = (many_nh ? s->n_routes : RTE_MIN(s->n_routes, 64u)) +
+		      2 * s->n_addrs + s->n_neighs + 5;
 	uint32_t tbl8 = fwd_tbl8_needed(s);
 
 	memset(conf, 0, sizeof(*conf));
@@ -420,8 +424,9 @@ lsk_fwd_table_free(struct lsk_fwd_table *t)
 	rte_free(t);
 }
 
-int
-lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
+static int
+fwd_table_build(struct lsk_stack *s, bool many_nh,
+		struct lsk_fwd_table **out)
 {
 	struct rte_fib_conf conf;
 	struct fwd_builder b = { .s = s };
@@ -433,7 +438,7 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 				 RTE_CACHE_LINE_SIZE, s->socket_id);
 	if (b.t == NULL)
 		return -ENOMEM;
-	fwd_size(s, &conf, &b.t->nh_cap);
+	fwd_size(s, many_nh, &conf, &b.t->nh_cap);
 	b.t->nexthops = rte_zmalloc_socket("lsk_nh", b.t->nh_cap *
 					   sizeof(struct lsk_nexthop),
 					   RTE_CACHE_LINE_SIZE, s->socket_id);
@@ -471,4 +476,12 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	}
 	*out = b.t;
 	return 0;
+}
+
+int
+lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
+{
+	int rc = fwd_table_build(s, false, out);
+
+	return rc == -ENOSPC ? fwd_table_build(s, true, out) : rc;
 }

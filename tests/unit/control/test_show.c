@@ -649,6 +649,41 @@ test_show_config_defaults(void **state)
 	lsk_stack_destroy(s);
 }
 
+/* control/route_show.c's view, reached through `show routes` (its own
+ * tests are test_route_table's): JSON parses, a prefix narrows it, route
+ * get is a view (a batch of it changes nothing). */
+static void
+test_show_routes(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_fwd_table *fwd = f->stack->fwd;
+	struct lsk_out o;
+	char *a;
+
+	a = answer(f, "show routes", false);
+	assert_non_null(strstr(a, "10.9.0.0/16"));
+	assert_non_null(strstr(a, "10.0.0.0/24"));
+	free(a);
+	a = answer(f, "show routes 10.9.0.0/16", false);
+	assert_non_null(strstr(a, "10.9.0.0/16"));
+	assert_null(strstr(a, "10.0.0.0/24"));
+	free(a);
+	a = answer(f, "show routes", true);
+	assert_non_null(strstr(a, "10.9.0.0/16"));
+	free(a);
+	a = answer(f, "route get 10.9.1.1", true);
+	free(a);
+	assert_ptr_equal(f->stack->fwd, fwd);
+	lsk_out_init(&o, false);
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_command_run(f->stack, "show routes 10.9.0.1/33",
+					 23, "t", &o), -EINVAL);
+	unit_worker_sync(f);
+	assert_string_equal(o.err, "t:1: bad prefix '10.9.0.1/33' (want "
+			    "A.B.C.D/L)");
+	lsk_out_free(&o);
+}
+
 static void
 test_show_refusals(void **state)
 {
@@ -688,6 +723,7 @@ main(void)
 		T(test_show_errors),
 		cmocka_unit_test(test_show_config_round_trip),
 		cmocka_unit_test(test_show_config_defaults),
+		T(test_show_routes),
 		T(test_show_refusals),
 	};
 
