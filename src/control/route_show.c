@@ -100,9 +100,7 @@ int
 lsk_route_get(struct lsk_stack *s, uint32_t addr,
 	      struct lsk_route_answer *a)
 {
-	/* the control thread reads the published table: only it writes
-	 * s->fwd, and it never writes the table itself */
-	const struct lsk_fwd_table *t = s->fwd;
+	const struct lsk_fwd_table *t;
 	const struct lsk_nexthop *nh;
 	const struct lsk_ifaddr *own;
 	struct rte_rib_node *node;
@@ -110,6 +108,9 @@ lsk_route_get(struct lsk_stack *s, uint32_t addr,
 
 	if (s == NULL || a == NULL)
 		return -EINVAL;
+	/* the control thread reads the published table: only it writes
+	 * s->fwd, and it never writes the table itself */
+	t = s->fwd;
 	memset(a, 0, sizeof(*a));
 	a->generation = t->generation;
 	rte_fib_lookup_bulk(t->fib, &addr, &idx, 1);
