@@ -426,22 +426,29 @@ stack_set_statics(struct lsk_stack *s)
 	return 0;
 }
 
-/* What the batch set, once its tables are in: these cannot fail on a
- * value the line checked (GRO's mbuf field is registered by the line). */
-static void
+/*
+ * What the batch set, once its tables are built and before they are
+ * published: the route cache first, the one setting that may need memory
+ * (a failure there refuses the batch with nothing published), then GRO,
+ * which cannot fail on a value its line checked (the line registered the
+ * train's mbuf field).
+ */
+static int
 batch_apply_settings(struct lsk_stack *s)
 {
 	const struct lsk_batch_settings *b = &s->batch_set;
+	int rc;
 
+	if (b->rcache) {
+		rc = lsk_route_cache_set(s, b->rcache_entries);
+		if (rc < 0)
+			return rc;
+	}
 	if (b->gro) {
 		lsk_gro_set(s, b->gro_flows, b->gro_segs);
 		lsk_gro_set_merge(s, b->gro_merge);
 	}
-	if (b->rcache)
-		lsk_route_cache_set(s, b->rcache_entries);
-	if (b->stats_clear)
-		lsk_stats_clear(s);
-	memset(&s->batch_set, 0, sizeof(s->batch_set));
+	return 0;
 }
 
 /* The batch changed nothing but routes (a false "no" costs a build). */
@@ -500,6 +507,8 @@ lsk_config_commit(struct lsk_stack *s)
 		rc = lsk_filter_table_build(s, &ft);
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &ut);
+	if (rc == 0)
+		rc = batch_apply_settings(s);
 	if (rc < 0) {
 		lsk_fwd_table_free(t);
 		lsk_filter_table_free(ft);
@@ -522,7 +531,9 @@ lsk_config_commit(struct lsk_stack *s)
 	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);
-	batch_apply_settings(s);
+	if (s->batch_set.stats_clear)
+		lsk_stats_clear(s);
+	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
 	return 0;
