@@ -15,6 +15,7 @@
 #include "listack/listack.h"
 #include "listack/udp.h"
 #include "core/fwd.h"
+#include "core/settings.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -82,7 +83,11 @@ struct lsk_stack {
 	 * into the head instead (the baseline fraglist is measured against) */
 	uint32_t gro_flows, gro_segs;
 	bool gro_merge;
-	/* route cache entries per worker, 0 = off */
+	/* mode and GRO as workers read them, stored whole from the fields
+	 * above whenever one changes (core/settings.h) */
+	struct lsk_settings settings;
+	/* route cache entries per worker, 0 = off; each worker's cache is
+	 * made by the control thread and published in its worker */
 	uint32_t rcache_entries;
 
 	/* filter rules as given, and the classifier workers read */

@@ -135,6 +135,8 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	lsk_route_index_rebuild(s);
 }
 
+static void stack_settings_publish(struct lsk_stack *s);
+
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 {
@@ -185,6 +187,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return rc;
 	}
+	stack_settings_publish(s);
 	s->send_pool = p->send_pool;
 	snprintf(name, sizeof(name), "%.20s_ind", s->name);
 	/* fragments point into the datagram they were cut from */
@@ -312,6 +315,7 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
 	lsk_fwd_publish(s, t);
+	stack_settings_publish(s);	/* the ports' MTUs */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
@@ -327,6 +331,26 @@ stack_publish(struct lsk_stack *s)
 	return rc;
 }
 
+/* The settings word from the configuration and the published forwarding
+ * table: workers load it whole at their next burst (core/settings.h). */
+static void
+stack_settings_publish(struct lsk_stack *s)
+{
+	const struct lsk_fwd_table *t = s->fwd;
+	struct lsk_settings v = {
+		.gro_flows = (uint16_t)s->gro_flows,
+		.gro_segs = (uint8_t)s->gro_segs,
+		.gro_merge = s->gro_merge,
+		.mode = (uint8_t)s->mode,
+	};
+	unsigned int p;
+
+	/* the MTUs the published table has (a batch's come at commit) */
+	for (p = 0; t != NULL && p < t->n_ports; p++)
+		v.max_mtu = RTE_MAX(v.max_mtu, t->ifaces[p].mtu);
+	lsk_settings_store(&s->settings, v);
+}
+
 int
 lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 {
@@ -339,9 +363,9 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 		if (rc < 0)
 			return rc;
 	}
-	/* workers read these once per burst; a torn pair is harmless */
 	s->gro_segs = segs;
 	s->gro_flows = flows;
+	stack_settings_publish(s);
 	return 0;
 }
 
@@ -349,6 +373,7 @@ void
 lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
+	stack_settings_publish(s);
 }
 
 int
@@ -528,6 +553,7 @@ lsk_config_commit(struct lsk_stack *s)
 	 * surplus resolved by the forwarding table's MACs */
 	stack_set_statics(s);
 	lsk_fwd_publish(s, t);
+	stack_settings_publish(s);	/* the ports' MTUs */
 	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);
