@@ -205,11 +205,14 @@ int lsk_neigh_flush(struct lsk_stack *stack);
 
 /*
  * Configuration changes made between lsk_config_begin and lsk_config_commit
- * are published to the workers once, at commit. Outside such a batch every
- * change is published at once. Publishing rebuilds the forwarding table.
- * A change (or a commit) whose tables cannot be built fails (-ENOMEM) and
- * leaves the tables in force and the configuration as they were (for a
- * batch: as lsk_config_begin found them).
+ * are published to the workers once, at commit: the forwarding, filter and
+ * UDP endpoint tables (each built before any is published), `udp listen`
+ * services, the GRO and route-cache settings, neighbours forgotten. Outside
+ * such a batch every change is published at once. A change (or a commit)
+ * whose tables cannot be built fails (-ENOMEM) and leaves the tables in
+ * force and the configuration as they were (for a batch: as
+ * lsk_config_begin found them). lsk_config_begin fails (-ENOMEM) when it
+ * cannot keep a copy to put back; there is then no batch.
  */
 int lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
