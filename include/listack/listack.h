@@ -205,11 +205,14 @@ int lsk_neigh_flush(struct lsk_stack *stack);
 
 /*
  * Configuration changes made between lsk_config_begin and lsk_config_commit
- * are published to the workers once, at commit. Outside such a batch every
- * change is published at once. Publishing rebuilds the forwarding table.
- * A change (or a commit) whose tables cannot be built fails (-ENOMEM) and
- * leaves the tables in force and the configuration as they were (for a
- * batch: as lsk_config_begin found them).
+ * are published to the workers once, at commit: the forwarding, filter and
+ * UDP endpoint tables (each built before any is published), `udp listen`
+ * services, the GRO and route-cache settings, neighbours forgotten. Outside
+ * such a batch every change is published at once. A change (or a commit)
+ * whose tables cannot be built fails (-ENOMEM) and leaves the tables in
+ * force and the configuration as they were (for a batch: as
+ * lsk_config_begin found them). lsk_config_begin fails (-ENOMEM) when it
+ * cannot keep a copy to put back; there is then no batch.
  */
 int lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
@@ -285,71 +288,88 @@ void lsk_worker_input(struct lsk_worker *worker, struct rte_mbuf **pkts,
  */
 void lsk_worker_flush(struct lsk_worker *worker);
 
-/* Counters, named after the Linux SNMP MIB. Summed over workers. */
-struct lsk_ip_stats {
-	uint64_t InReceives, InHdrErrors, InTruncatedPkts, InCsumErrors,
-		InAddrErrors, InNoRoutes, InDiscards, InUnknownProtos,
-		ForwDatagrams, OutDiscards, InDelivers, OutNoRoutes,
-		FragFails, FragOKs, FragCreates, ReasmReqds, ReasmOKs,
-		ReasmFails;
-};
-struct lsk_eth_stats {
-	uint64_t InFrames, NotForUs, UnknownType, UnknownVlan, Runts;
-};
-struct lsk_udp_stats {
-	uint64_t InDatagrams, NoPorts, InErrors, InCsumErrors, RcvbufErrors,
-		OutDatagrams, IgnoredMulti;
-};
-struct lsk_icmp_stats {
-	uint64_t InMsgs, InErrors, InCsumErrors, InEchos, InEchoReps,
-		InDestUnreachs, InTimeExcds;
-	uint64_t OutMsgs, OutErrors, OutEchoReps, OutDestUnreachs,
-		OutTimeExcds, OutRateLimited;
-};
-struct lsk_arp_stats {
-	uint64_t InRequests, InReplies, InErrors, OutRequests, OutReplies;
-	uint64_t Updates;		/* neighbour entries learnt or refreshed */
-	uint64_t ResFailed;		/* resolutions that got no answer */
-	uint64_t UnresolvedDiscards;	/* packets dropped for want of a MAC */
-	uint64_t TableFulls;	/* neighbours not made: no entry could go */
-	uint64_t Evictions;	/* entries the collector took for new ones */
-	uint64_t OutDiscards;	/* requests not sent: no mbuf */
-};
-struct lsk_route_cache_stats {
-	uint64_t Hits, Misses, Evictions;
-	/* lookups sent straight to the FIB while the cache hit too little
-	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */
-	uint64_t Bypassed;
-};
-struct lsk_filter_stats {
-	uint64_t Dropped;	/* datagrams a filter rule dropped */
-};
-struct lsk_gro_stats {
-	uint64_t Trains;	/* trains formed with at least two members */
-	uint64_t Merged;	/* datagrams that joined a train */
-};
-struct lsk_gso_stats {
-	uint64_t Segments;	/* datagrams sent by unchaining trains */
-};
+/*
+ * Counters, named after the Linux SNMP MIB. Summed over workers. Each
+ * section's counters are listed once, here: X(name) for each, in the
+ * order the JSON writes them; the structs below and the names the JSON
+ * and telemetry use (src/control/stats.c) are made from these lists.
+ */
+#define LSK_IP_COUNTERS(X) \
+	X(InReceives) X(InHdrErrors) X(InTruncatedPkts) X(InCsumErrors) \
+	X(InAddrErrors) X(InNoRoutes) X(InDiscards) X(InUnknownProtos) \
+	X(ForwDatagrams) X(OutDiscards) X(InDelivers) X(OutNoRoutes) \
+	X(FragFails) X(FragOKs) X(FragCreates) X(ReasmReqds) X(ReasmOKs) \
+	X(ReasmFails)
+#define LSK_UDP_COUNTERS(X) \
+	X(InDatagrams) X(NoPorts) X(InErrors) X(InCsumErrors) \
+	X(RcvbufErrors) X(OutDatagrams) X(IgnoredMulti)
+#define LSK_ICMP_COUNTERS(X) \
+	X(InMsgs) X(InErrors) X(InCsumErrors) X(InEchos) X(InEchoReps) \
+	X(InDestUnreachs) X(InTimeExcds) \
+	X(OutMsgs) X(OutErrors) X(OutEchoReps) X(OutDestUnreachs) \
+	X(OutTimeExcds) X(OutRateLimited) \
+	X(OutNoAddrs)		/* errors not sent: no address to send from */
+#define LSK_ETH_COUNTERS(X) \
+	X(InFrames) X(NotForUs) X(UnknownType) X(UnknownVlan) X(Runts)
+#define LSK_ARP_COUNTERS(X) \
+	X(InRequests) X(InReplies) X(InErrors) X(OutRequests) X(OutReplies) \
+	X(Updates)		/* neighbour entries learnt or refreshed */ \
+	X(ResFailed)		/* resolutions that got no answer */ \
+	X(UnresolvedDiscards)	/* packets dropped for want of a MAC */ \
+	X(TableFulls)		/* neighbours not made: no entry could go */ \
+	X(Evictions)		/* entries the collector took for new ones */ \
+	X(OutDiscards)		/* requests not sent: no mbuf */
+#define LSK_GRO_COUNTERS(X) \
+	X(Trains)		/* trains formed with at least two members */ \
+	X(Merged)		/* datagrams that joined a train */
+#define LSK_ROUTE_CACHE_COUNTERS(X) \
+	X(Hits) X(Misses) X(Evictions) \
+	/* lookups sent straight to the FIB while the cache hit too little \
+	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */ \
+	X(Bypassed)
+#define LSK_FILTER_COUNTERS(X) \
+	X(Dropped)		/* datagrams a filter rule dropped */
+#define LSK_GSO_COUNTERS(X) \
+	X(Segments)		/* datagrams sent by unchaining trains */
+
+/* The sections in the JSON's order: S(section, struct tag, list). */
+#define LSK_COUNTER_SECTIONS(S) \
+	S(ip, lsk_ip_stats, LSK_IP_COUNTERS) \
+	S(udp, lsk_udp_stats, LSK_UDP_COUNTERS) \
+	S(icmp, lsk_icmp_stats, LSK_ICMP_COUNTERS) \
+	S(eth, lsk_eth_stats, LSK_ETH_COUNTERS) \
+	S(arp, lsk_arp_stats, LSK_ARP_COUNTERS) \
+	S(gro, lsk_gro_stats, LSK_GRO_COUNTERS) \
+	S(route_cache, lsk_route_cache_stats, LSK_ROUTE_CACHE_COUNTERS) \
+	S(filter, lsk_filter_stats, LSK_FILTER_COUNTERS) \
+	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS)
+
+#define LSK_COUNTER_FIELD(name) uint64_t name;
+#define LSK_COUNTER_STRUCT(section, tag, list) \
+	struct tag { list(LSK_COUNTER_FIELD) };
+LSK_COUNTER_SECTIONS(LSK_COUNTER_STRUCT)
+#undef LSK_COUNTER_STRUCT
+
 struct lsk_port_stats {
 	uint64_t rx, tx, rx_dropped, tx_dropped;
 };
 
+/* The stages, in pipeline order: X(ID, name) makes LSK_STAGE_ID and the
+ * name the counters use (src/control/stats.c). */
+#define LSK_STAGES(X) \
+	X(ETH_INPUT, eth_input) X(ARP_INPUT, arp_input) \
+	X(UDP4_GRO, udp4_gro) X(IP4_INPUT, ip4_input) \
+	X(IP4_FILTER, ip4_filter) X(IP4_ROUTE, ip4_route) \
+	X(IP4_LOCAL, ip4_local) X(IP4_FORWARD, ip4_forward) \
+	X(UDP4_INPUT, udp4_input) X(ICMP4_INPUT, icmp4_input) \
+	X(IP4_OUTPUT, ip4_output) X(TX, tx)
+
+#define LSK_STAGE_ENUM(id, name) LSK_STAGE_##id,
 enum lsk_stage_id {
-	LSK_STAGE_ETH_INPUT,
-	LSK_STAGE_ARP_INPUT,
-	LSK_STAGE_UDP4_GRO,
-	LSK_STAGE_IP4_INPUT,
-	LSK_STAGE_IP4_FILTER,
-	LSK_STAGE_IP4_ROUTE,
-	LSK_STAGE_IP4_LOCAL,
-	LSK_STAGE_IP4_FORWARD,
-	LSK_STAGE_UDP4_INPUT,
-	LSK_STAGE_ICMP4_INPUT,
-	LSK_STAGE_IP4_OUTPUT,
-	LSK_STAGE_TX,
+	LSK_STAGES(LSK_STAGE_ENUM)
 	LSK_STAGE_COUNT,
 };
+#undef LSK_STAGE_ENUM
 
 struct lsk_stage_stats {
 	uint64_t calls, packets, cycles;

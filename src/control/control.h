@@ -15,6 +15,7 @@
 #include "listack/listack.h"
 #include "listack/udp.h"
 #include "core/fwd.h"
+#include "core/settings.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -90,7 +91,11 @@ struct lsk_stack {
 	 * into the head instead (the baseline fraglist is measured against) */
 	uint32_t gro_flows, gro_segs;
 	bool gro_merge;
-	/* route cache entries per worker, 0 = off */
+	/* mode and GRO as workers read them, stored whole from the fields
+	 * above whenever one changes (core/settings.h) */
+	struct lsk_settings settings;
+	/* route cache entries per worker, 0 = off; each worker's cache is
+	 * made by the control thread and published in its worker */
 	uint32_t rcache_entries;
 
 	/* filter rules as given, and the classifier workers read */
@@ -245,6 +250,12 @@ struct lsk_counter_desc {
 const struct lsk_counter_desc *lsk_counters(unsigned int *n);
 uint64_t lsk_counter_value(const struct lsk_stats *st,
 			   const struct lsk_counter_desc *c);
+
+/* Build the forwarding table from the lists and publish it (nothing in a
+ * batch: its commit does), and the settings word with the ports' MTUs
+ * (control/stack.c). */
+int lsk_stack_publish(struct lsk_stack *s);
+void lsk_stack_settings_publish(struct lsk_stack *s);
 
 /* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
 int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);

@@ -135,12 +135,10 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 			/* one such datagram per burst: send it now */
 		}
 
-		/* a broadcast is answered from the egress port's address */
+		/* a broadcast is answered from the egress port's address:
+		 * worker 0 replaces a broadcast source (ip4_output.c) */
 		m->src_addr = lsk_udp_ep_addr(svc->ep) ? lsk_udp_ep_addr(svc->ep)
 						       : m->dst_addr;
-		if (m->src_addr == UINT32_MAX ||
-		    lsk_stack_is_broadcast(svc->ep->stack, m->src_addr))
-			m->src_addr = 0;
 		m->src_port = m->dst_port;
 		m->dst_addr = to;
 		m->dst_port = to_port;

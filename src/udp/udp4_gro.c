@@ -13,9 +13,9 @@
  * cannot join closes its flow's train first, so per-flow order holds.
  * At most `flows` trains are open; the oldest closes to make room.
  *
- * Three ways in, cheapest first: lsk_gro_rx_runs chains back-to-back
- * runs in the raw burst before eth_input (checksums the PMD vouched for);
- * after eth_input, a list in which no flow came twice (eth_input's
+ * Three ways in, cheapest first: lsk_gro_rx_runs (udp4_gro_rx.c) chains
+ * back-to-back runs in the raw burst before eth_input (checksums the PMD
+ * vouched for); after eth_input, a list in which no flow came twice (eth_input's
  * repeat check) returns at once; otherwise the flow table below, with a
  * tight loop for datagrams that continue the train just grown and a
  * direct join for a datagram equal to its open train's head (flows
@@ -35,27 +35,9 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
-#include "core/rx.h"
 #include "core/worker.h"
 #include "udp/gro.h"
-#include "control/control.h"
-
-#define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
-		  sizeof(struct rte_udp_hdr))
-/* Linux's skb_gro_receive_list bound: head + new < 64 KiB */
-#define GRO_MAX_BYTES 65536
-
-/*
- * The payload bytes a train holding bytes (as gro counts them: 28 + the
- * payloads) can still take: a datagram of payload p joins only if
- * bytes + 28 + p < GRO_MAX_BYTES, i.e. p <= gro_room_bytes(bytes).
- * The one expression of the bound; negative when not even a byte fits.
- */
-static inline int32_t
-gro_room_bytes(uint32_t bytes)
-{
-	return GRO_MAX_BYTES - 29 - (int32_t)bytes;
-}
+#include "udp/gro_run.h"
 
 /*
  * Trains and Merged are counted here only: n datagrams joined a train
@@ -67,77 +49,6 @@ gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
 	if (count == 1)
 		w->stats.gro.Trains++;
 	w->stats.gro.Merged += n;
-}
-
-/* A train of count datagrams the run pass counted is taken apart again
- * (gro_train_in): its datagrams are counted as they join anew. */
-static inline void
-gro_count_undo(struct lsk_worker *w, uint32_t count)
-{
-	w->stats.gro.Trains--;
-	w->stats.gro.Merged -= count - 1;
-}
-
-int lsk_train_next_offset = -1;
-
-int
-lsk_train_register(void)
-{
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "lsk_train_next",
-		.size = sizeof(struct rte_mbuf *),
-		.align = __alignof__(struct rte_mbuf *),
-	};
-	int off = rte_mbuf_dynfield_register(&desc);
-
-	if (off < 0)
-		return off;
-	lsk_train_next_offset = off;
-	return 0;
-}
-
-void
-lsk_train_free_members(struct rte_mbuf *head)
-{
-	struct rte_mbuf *m = *lsk_train_next(head), *next;
-
-	*lsk_train_next(head) = NULL;
-	for (; m != NULL; m = next) {
-		next = *lsk_train_next(m);
-		rte_pktmbuf_free(m);
-	}
-}
-
-struct gro_view {
-	struct rte_ether_hdr *eh;
-	struct rte_ipv4_hdr *ip;
-	struct rte_udp_hdr *uh;
-};
-
-static inline void
-gro_view(struct rte_mbuf *m, struct gro_view *v)
-{
-	v->eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	v->ip = (struct rte_ipv4_hdr *)(v->eh + 1);
-	v->uh = (struct rte_udp_hdr *)(v->ip + 1);
-}
-
-/* Could this packet be in a train at all (its shape, not its checksums)? */
-static inline bool
-gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
-{
-	uint16_t tot;
-
-	if (m->data_len < GRO_HDRS || m->nb_segs != 1)
-		return false;
-	if (v->ip->version_ihl != 0x45 || v->ip->next_proto_id != IPPROTO_UDP)
-		return false;
-	if ((v->ip->fragment_offset & ~RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0)
-		return false;
-	tot = rte_be_to_cpu_16(v->ip->total_length);
-	return tot == m->pkt_len - RTE_ETHER_HDR_LEN &&
-	       rte_be_to_cpu_16(v->uh->dgram_len) == tot - 20 &&
-	       tot > 28 && v->uh->dgram_cksum != 0;
 }
 
 /* A flow key copied out of a frame in segments. */
@@ -331,9 +242,9 @@ static void
 gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	 const struct gro_view *v, uint32_t list_idx, bool checked)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 
-	if (t->n_open >= w->stack->gro_flows)
+	if (t->n_open >= w->set.gro_flows)
 		gro_close_oldest(t);
 	/* the head's train link is written only when a member joins */
 	s->head = s->tail = m;
@@ -349,67 +260,6 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 		t->age[t->n_age].train_id = s->train_id;
 		t->n_age++;
 	}
-}
-
-/*
- * Does a fresh mbuf of pool hold len bytes? GSO rebuilds each datagram of
- * a merged train in one, and merging copies payloads into them: a head
- * whose pool cannot hold its frame so (a small data room, a frame placed
- * without headroom) is never merged.
- */
-static bool
-gro_pool_holds(struct rte_mempool *pool, uint32_t len)
-{
-	uint32_t room = rte_pktmbuf_data_room_size(pool);
-
-	return room >= RTE_PKTMBUF_HEADROOM + len;
-}
-
-/*
- * `gro merge`: the member's payload is copied behind the head's (the
- * caller frees the member once done with it); the head's lengths grow to
- * the total as Linux's gro_complete sets them. Only IDs that count up can
- * be rebuilt later.
- */
-static bool
-gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
-{
-	struct rte_mbuf *h = s->head, *seg;
-	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
-		struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	struct rte_udp_hdr *huh = (struct rte_udp_hdr *)(hip + 1);
-	uint16_t len = rte_be_to_cpu_16(v->uh->dgram_len) - 8;
-	char *dst;
-
-	if (rte_be_to_cpu_16(v->ip->packet_id) !=
-	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
-		return false;
-	if (s->count == 1) {
-		if (!gro_pool_holds(h->pool, h->data_len))
-			return false;
-		h->tso_segsz = (uint16_t)(s->ulen - 8);
-		/* a merged train has no members to free: its mbuf may
-		 * keep the link of an earlier trip (a member delivered) */
-		*lsk_train_next(h) = NULL;
-	}
-	seg = rte_pktmbuf_lastseg(h);
-	if (rte_pktmbuf_tailroom(seg) < len) {
-		seg = rte_pktmbuf_alloc(h->pool);
-		if (seg == NULL || rte_pktmbuf_tailroom(seg) < len ||
-		    rte_pktmbuf_chain(h, seg) != 0) {
-			rte_pktmbuf_free(seg);
-			return false;
-		}
-	}
-	dst = rte_pktmbuf_append(h, len);	/* the room is there */
-	memcpy(dst, v->uh + 1, len);
-	hip->total_length = rte_cpu_to_be_16(
-		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
-	huh->dgram_len = rte_cpu_to_be_16(
-		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
-	hip->hdr_checksum = 0;
-	hip->hdr_checksum = rte_ipv4_cksum(hip);
-	return true;
 }
 
 /*
@@ -444,7 +294,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
 	struct rte_mbuf *tail = s->tail;	/* a merged train's: its head */
 
-	if (w->stack->gro_merge) {
+	if (w->set.gro_merge) {
 		l->meta[s->list_idx] |= LSK_META_MERGED;
 	} else {
 		gro_chain(s, m);
@@ -452,154 +302,16 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	}
 	gro_joined(w, l, s, tail, 1, ulen - 8u);
 	if (ulen < s->ulen)	/* a shorter datagram ends the train */
-		gro_close(&w->gro, s);
+		gro_close(&w->udpw.gro, s);
 }
 
 /* Could two entries of the list be one flow? */
 static bool
 gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 {
-	uint32_t list, i;
-
-	if (t->noted == l->n)
-		return t->repeat;	/* eth_input noted them all */
-	list = lsk_gro_note_start(t);
-	for (i = 0; i < l->n && !t->repeat; i++)
-		lsk_gro_note(t, l->pkts[i], list);
-	t->noted = i;
+	if (t->noted != l->n)	/* eth_input did not note them all */
+		lsk_gro_note_from(t, l, 0, lsk_gro_note_start(t));
 	return t->repeat;
-}
-
-/*
- * A run is compared 16 bytes at a time with the head: per byte 0xff
- * where equal, or-ed with 0xff where the byte may differ, and-ed
- * together; the datagram continues the run when all 16 bytes are 0xff.
- *
- * The frame's first 48 bytes: the Ethernet header, IPv4 but for the ID
- * (18-19) and the checksum (24-25), then the ports and UDP length (34-39);
- * the UDP checksum and the payload (40-47) may differ. The head passed
- * gro_shape_ok, so equal bytes make the datagram pass it too.
- *
- * The mbuf's bytes 16-47: data_off, refcnt, nb_segs, port, ol_flags,
- * packet_type, pkt_len, data_len and vlan_tci must equal the head's (one
- * segment, the same length and port, the checksum flags the PMD set);
- * the RSS hash (44-47) may differ.
- */
-#define GRO_MBUF_CMP_OFF 16
-/* the frame bytes the run compare reads: a shorter frame takes the
- * general path (a head too, whose bytes are the template) */
-#define GRO_RUN_LEN 48
-
-static_assert(offsetof(struct rte_mbuf, data_off) == GRO_MBUF_CMP_OFF &&
-	      offsetof(struct rte_mbuf, ol_flags) == 24 &&
-	      offsetof(struct rte_mbuf, pkt_len) == 36 &&
-	      offsetof(struct rte_mbuf, data_len) == 40 &&
-	      offsetof(struct rte_mbuf, vlan_tci) == 42 &&
-	      offsetof(struct rte_mbuf, hash) == 44,
-	      "the run compare assumes DPDK 22.11's mbuf layout");
-
-/* The head's bytes a datagram must share to continue its train. */
-struct gro_run {
-	__m128i h0, h1, h2;	/* the head's frame bytes 0-47 */
-	__m128i m0, m1;		/* the head's mbuf bytes 16-47 */
-	uint32_t seg_bytes;	/* UDP payload of each datagram */
-};
-
-static inline void
-gro_run_load(struct gro_run *r, const struct rte_mbuf *head)
-{
-	const uint8_t *hp = rte_pktmbuf_mtod(head, const uint8_t *);
-	const uint8_t *mp = (const uint8_t *)head + GRO_MBUF_CMP_OFF;
-
-	r->h0 = _mm_loadu_si128((const __m128i *)hp);
-	r->h1 = _mm_loadu_si128((const __m128i *)(hp + 16));
-	r->h2 = _mm_loadu_si128((const __m128i *)(hp + 32));
-	r->m0 = _mm_loadu_si128((const __m128i *)mp);
-	r->m1 = _mm_loadu_si128((const __m128i *)(mp + 16));
-}
-
-static inline void
-gro_run_init(struct gro_run *r, const struct rte_mbuf *head, uint16_t ulen)
-{
-	gro_run_load(r, head);
-	r->seg_bytes = ulen - 8u;
-}
-
-/*
- * Does m continue the train: the head's headers but for IP ID and
- * checksums, the head's mbuf fields (so the checksum flags the PMD set
- * on the head: GOOD, or NONE, both bits, which also means verified), and
- * a UDP checksum that is not zero?
- */
-static inline bool
-gro_continues(const struct gro_run *r, const struct rte_mbuf *m)
-{
-	const __m128i any_h1 = _mm_setr_epi8(0, 0, -1, -1, 0, 0, 0, 0,
-					     -1, -1, 0, 0, 0, 0, 0, 0);
-	const __m128i any_h2 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
-					     -1, -1, -1, -1, -1, -1, -1, -1);
-	const __m128i any_m1 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
-					     0, 0, 0, 0, -1, -1, -1, -1);
-	const uint8_t *mp = (const uint8_t *)m + GRO_MBUF_CMP_OFF;
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	__m128i eq;
-	uint16_t udp_cksum;
-
-	/* the frame's bytes are read only if it holds them (its first
-	 * segment: the compare wants the head's one) */
-	if (m->data_len < GRO_RUN_LEN)
-		return false;
-	eq = _mm_and_si128(
-		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)mp), r->m0),
-		_mm_or_si128(_mm_cmpeq_epi8(
-			_mm_loadu_si128((const __m128i *)(mp + 16)), r->m1),
-			any_m1));
-	eq = _mm_and_si128(eq, _mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)p), r->h0));
-	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 16)), r->h1), any_h1));
-	eq = _mm_and_si128(eq, _mm_or_si128(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(p + 32)), r->h2), any_h2));
-	memcpy(&udp_cksum, p + 40, sizeof(udp_cksum));
-	return _mm_movemask_epi8(eq) == 0xffff && udp_cksum != 0;
-}
-
-/*
- * How many more datagrams of r->seg_bytes a train of count datagrams
- * holding bytes can take: at most max_segs in all, and each within
- * gro_room_bytes.
- */
-static inline uint32_t
-gro_room(const struct gro_run *r, uint32_t count, uint32_t bytes,
-	 uint32_t max_segs)
-{
-	uint32_t by_count = count < max_segs ? max_segs - count : 0;
-	int32_t left = gro_room_bytes(bytes);
-	uint32_t by_bytes;
-
-	if (left < (int32_t)r->seg_bytes)
-		return 0;
-	/* gro_shape_ok: a train's datagrams carry payload */
-	by_bytes = (uint32_t)left / r->seg_bytes;
-	return RTE_MIN(by_count, by_bytes);
-}
-
-/* The checksum flags of a datagram whose checksums were verified. */
-static inline bool
-gro_flags_good(const struct rte_mbuf *m)
-{
-	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
-
-	return (m->ol_flags & good) == good;
-}
-
-/* Can a train's head be the run compare's template: its checksums
- * verified (its flags say so), and its frame as long as the compare? */
-static inline bool
-gro_run_head_ok(const struct rte_mbuf *head)
-{
-	return gro_flags_good(head) && head->data_len >= GRO_RUN_LEN;
 }
 
 /*
@@ -642,60 +354,6 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 	return i;
 }
 
-/* Could m head a train, judged on the raw frame (before eth_input)? */
-static inline bool
-gro_rx_head_ok(struct rte_mbuf *m, struct gro_view *v)
-{
-	if (!gro_run_head_ok(m))
-		return false;
-	gro_view(m, v);
-	return v->eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
-	       gro_shape_ok(m, v);
-}
-
-uint16_t
-lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
-{
-	const int link = lsk_train_next_offset;
-	const uint32_t max_segs = w->stack->gro_segs;
-	uint16_t i = 0, k = 0;
-
-	/* this pass is the first to read the burst */
-	lsk_rx_prefetch_start(pkts, n);
-	while (i < n) {
-		struct rte_mbuf *head, *tail;
-		uint32_t count = 1;
-		struct gro_view v;
-		struct gro_run r;
-
-		lsk_rx_prefetch(pkts, i, n);
-		head = tail = pkts[i++];
-		w->rx_heads[k] = head;
-		if (i < n && gro_rx_head_ok(head, &v)) {
-			uint32_t end;
-
-			gro_run_init(&r, head, rte_be_to_cpu_16(
-					v.uh->dgram_len));
-			end = RTE_MIN((uint32_t)n, i + gro_room(&r, 1,
-					28u + r.seg_bytes, max_segs));
-			while (i < end && gro_continues(&r, pkts[i])) {
-				lsk_rx_prefetch(pkts, i, n);
-				*RTE_MBUF_DYNFIELD(tail, link,
-						   struct rte_mbuf **) = pkts[i];
-				tail = pkts[i++];
-				count++;
-			}
-		}
-		if (count > 1) {
-			*lsk_train_next(tail) = NULL;
-			gro_count_join(w, 1, count - 1);
-		}
-		w->rx_members[k++] = (uint8_t)(count - 1);
-	}
-	w->gro.no_runs = k == n;
-	return k;
-}
-
 static void
 gro_reset(struct lsk_gro_table *t)
 {
@@ -719,7 +377,7 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
 	uint32_t max_segs, const uint32_t *hash)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 
 	if (!gro_shape_ok(m, &v)) {
@@ -764,13 +422,13 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->stack->gro_merge && !gro_merge(s, &v)) {
+	if (w->set.gro_merge && !lsk_gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;
 	}
 	gro_join(w, l, s, m, &v);
-	if (w->stack->gro_merge)
+	if (w->set.gro_merge)
 		rte_pktmbuf_free(m);	/* its payload is the head's now */
 	return false;
 }
@@ -788,7 +446,7 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot **last, struct rte_mbuf *m,
 	      uint32_t hash, uint32_t max_segs)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 	struct gro_run r;
 
@@ -811,7 +469,8 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
  * A train lsk_gro_rx_runs formed before eth_input. With no open train of
  * its flow it opens one as it is; otherwise its datagrams go through one
  * by one, joining the open train as far as the rules let them, as if no
- * run had been formed (the counts of the run are taken back first).
+ * run had been formed. Its counts are made here, not in the run pass:
+ * a train the flow table takes apart was never counted.
  * Returns the new kept.
  */
 static uint32_t
@@ -825,7 +484,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	struct gro_view v;
 
 	gro_view(m, &v);
-	s = gro_slot(&w->gro, m, &v);
+	s = gro_slot(&w->udpw.gro, m, &v);
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
@@ -834,11 +493,11 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		s->tail = d;
 		s->count = count;
 		s->bytes += (count - 1) * (s->ulen - 8u);
+		gro_count_join(w, 1, count - 1);
 		l->pkts[kept] = m;
 		l->meta[kept] = meta;
 		return kept + 1;
 	}
-	gro_count_undo(w, count);
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
@@ -855,9 +514,9 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 void
 lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_gro_table *t = &w->gro;
-	uint32_t max_segs = w->stack->gro_segs;
-	const bool merge = w->stack->gro_merge;
+	struct lsk_gro_table *t = &w->udpw.gro;
+	uint32_t max_segs = w->set.gro_segs;
+	const bool merge = w->set.gro_merge;
 	struct lsk_gro_slot *last = NULL;
 	uint32_t i, kept = 0;
 	bool repeats = gro_flow_repeats(t, l);
@@ -870,7 +529,7 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	 * a burst with more datagrams than open trains are allowed can need
 	 * the oldest one closed */
 	t->slot_mask = rte_align32pow2(2 * RTE_MAX(l->n, 8u)) - 1;
-	t->track_age = l->n > w->stack->gro_flows;
+	t->track_age = l->n > w->set.gro_flows;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i], h;
