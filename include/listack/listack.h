@@ -50,7 +50,9 @@ struct lsk_stack_params {
 	unsigned int n_ports;	/* ports 0 .. n_ports-1 */
 	int socket_id;		/* where shared tables live; SOCKET_ID_ANY ok */
 	enum lsk_mode mode;
-	uint32_t max_routes;	/* FIB capacity; 0 = default (65536) */
+	/* FIB capacity to start with; 0 = sized from the routes. The FIB
+	 * grows when routes need it. */
+	uint32_t max_routes;
 	/* mbufs for datagrams the stack sends (lsk_udp_send_burst); may
 	 * be NULL when every endpoint brings its own pool */
 	struct rte_mempool *send_pool;
@@ -106,37 +108,128 @@ enum lsk_route_type {
 	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
 };
 
-/* -ENETUNREACH when a gateway is not on a connected subnet, -EEXIST when
- * the prefix is already routed, -EINVAL for a bad prefix. */
+/*
+ * Routes (addresses in host order). A change outside a batch is made to
+ * the forwarding table in place, in time independent of the number of
+ * routes (the table is built whole when it is full, or when the change
+ * decides which neighbour /32s it needs); there is no fixed limit.
+ *
+ * lsk_route_add: -ENETUNREACH when a gateway is not on a connected
+ * subnet, -EINVAL for a bad prefix or a gateway that is ours or a
+ * broadcast, -EEXIST when the prefix is already routed (or is a
+ * connected subnet).
+ */
 int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
 		  enum lsk_route_type type, uint32_t gateway);
+/* Add, or replace the route of (prefix, depth) (iproute2's `route
+ * replace`); errors as lsk_route_add's, but -EEXIST only for a connected
+ * subnet. */
+int lsk_route_replace(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
+		      enum lsk_route_type type, uint32_t gateway);
 /* -ENOENT when no such route was added. */
 int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
+/* Delete every route lsk_route_add and lsk_route_replace made (not the
+ * connected subnets of our addresses): how many, or a negative errno. */
+int lsk_route_flush(struct lsk_stack *stack);
+
+/* What the data path does with a destination (lsk_route_get). */
+enum lsk_route_verdict {
+	LSK_VERDICT_NO_ROUTE = 0,	/* dropped, ICMP net unreachable */
+	LSK_VERDICT_LOCAL,		/* one of our addresses */
+	LSK_VERDICT_BROADCAST,		/* a subnet broadcast, or all-ones */
+	LSK_VERDICT_BLACKHOLE,		/* dropped silently */
+	LSK_VERDICT_FORWARD,		/* sent out iface to next_hop */
+};
+
+/* The state of the next hop's neighbour entry, as Linux's NUD_*. */
+enum lsk_route_neigh {
+	LSK_RNEIGH_NONE = 0,	/* no entry yet: the first packet asks ARP */
+	LSK_RNEIGH_INCOMPLETE,	/* ARP asked, no answer yet */
+	LSK_RNEIGH_REACHABLE,
+	LSK_RNEIGH_STALE,	/* known, unconfirmed: used, and probed */
+	LSK_RNEIGH_FAILED,	/* no answer: packets to it are dropped */
+	LSK_RNEIGH_STATIC,	/* `neigh add` */
+};
+
+/* What the prefix that matched is. */
+enum lsk_route_origin {
+	LSK_ORIGIN_NONE = 0,	/* nothing matched */
+	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace */
+	LSK_ORIGIN_CONNECTED,	/* the subnet of one of our addresses */
+	LSK_ORIGIN_LOCAL,	/* our address, or a broadcast (a /32) */
+};
+
+struct lsk_route_answer {
+	uint8_t verdict;	/* enum lsk_route_verdict */
+	uint8_t origin;		/* enum lsk_route_origin */
+	uint8_t depth;		/* of the matching prefix */
+	uint8_t neigh_state;	/* enum lsk_route_neigh (FORWARD only) */
+	uint32_t prefix;	/* the matching prefix */
+	/* FORWARD: the gateway, or the destination itself when on a
+	 * connected subnet */
+	uint32_t next_hop;
+	uint32_t src;		/* the source our own packets get (0: none) */
+	uint16_t iface;		/* interface id: a port or a VLAN of one */
+	uint16_t port;		/* the physical port */
+	uint16_t vlan;		/* 0: untagged */
+	uint16_t mtu;		/* IP MTU out of iface */
+	struct rte_ether_addr neigh_mac;	/* when the state has one */
+	uint32_t generation;	/* of the forwarding table answered from */
+};
+
+/*
+ * What a packet to addr would meet now: read from the forwarding table
+ * the workers use and the neighbour table, not from the configuration
+ * (in a batch, the table before it). 0, or -EINVAL.
+ */
+int lsk_route_get(struct lsk_stack *stack, uint32_t addr,
+		  struct lsk_route_answer *answer);
+
+/*
+ * Remove one of our addresses (the interface it was added to, and its
+ * prefix length, must match: else -EADDRNOTAVAIL). Its subnet and
+ * broadcast go with it, and, as in Linux, the routes via a gateway and
+ * the static neighbours no connected subnet reaches any more. -EBUSY
+ * while a `udp listen` service is bound to it.
+ */
+int lsk_address_del(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
+		    uint16_t port);
 
 /* Static neighbour. -ENETUNREACH when addr is on no connected subnet. */
 int lsk_neigh_add(struct lsk_stack *stack, uint32_t addr,
 		  const struct rte_ether_addr *mac);
+/* Forget addr's neighbour, static or learnt (-ENOENT: none); forget them
+ * all. Learnt ones come back with the next ARP exchange. */
+int lsk_neigh_del(struct lsk_stack *stack, uint32_t addr);
+int lsk_neigh_flush(struct lsk_stack *stack);
 
 /*
  * Configuration changes made between lsk_config_begin and lsk_config_commit
- * are published to the workers once, at commit. Outside such a batch every
- * change is published at once. Publishing rebuilds the forwarding table.
- * A change (or a commit) whose tables cannot be built fails (-ENOMEM) and
- * leaves the tables in force and the configuration as they were (for a
- * batch: as lsk_config_begin found them).
+ * are published to the workers once, at commit: the forwarding, filter and
+ * UDP endpoint tables (each built before any is published), `udp listen`
+ * services, the GRO and route-cache settings, neighbours forgotten. Outside
+ * such a batch every change is published at once. A change (or a commit)
+ * whose tables cannot be built fails (-ENOMEM) and leaves the tables in
+ * force and the configuration as they were (for a batch: as
+ * lsk_config_begin found them). lsk_config_begin fails (-ENOMEM) when it
+ * cannot keep a copy to put back; there is then no batch.
  */
-void lsk_config_begin(struct lsk_stack *stack);
+int lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
+/* End a batch without applying it: the configuration is put back as
+ * lsk_config_begin found it (the workers saw none of it). */
+void lsk_config_abort(struct lsk_stack *stack);
 
 /*
  * Read a configuration file (the control-command grammar, README.md
- * "Configuration") and apply it as one batch. On error returns a negative
- * errno and writes "FILE:LINE: what is wrong" into err; the stack is left
- * with the commands before the bad line applied.
+ * "Configuration") and apply it as one batch: every line is checked,
+ * then all are applied, or none. On error returns a negative errno,
+ * writes "FILE:LINE: what is wrong" into err and changes nothing.
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);
-/* Apply one command line; file/line are used in the error text only. */
+/* Apply one command line (inside a batch, as part of it); file/line are
+ * used in the error text only. */
 int lsk_config_exec(struct lsk_stack *stack, const char *line,
 		    const char *file, unsigned int lineno, char *err,
 		    size_t err_len);
@@ -300,6 +393,9 @@ const char *lsk_stage_name(enum lsk_stage_id id);
 
 /* Sum the counters of every worker of the stack into *out. */
 int lsk_stats_read(const struct lsk_stack *stack, struct lsk_stats *out);
+/* Counters read from now on count from zero (the workers' own counters
+ * are left alone: reads subtract what they were now). */
+void lsk_stats_clear(struct lsk_stack *stack);
 /* Counters of one worker only. */
 void lsk_worker_stats_read(const struct lsk_worker *worker,
 			   struct lsk_stats *out);

@@ -11,46 +11,31 @@
 #include <string.h>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/fwd.h"
+#include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/cmd.h"
 
-#define CONFIG_MAX_WORDS 24
-#define CONFIG_LINE_MAX 1024
-
-struct cmd_ctx {
-	struct lsk_stack *s;
-	const char *file;
-	unsigned int line;
-	char *err;
-	size_t err_len;
-	int argc;
-	char *argv[CONFIG_MAX_WORDS];
-};
-
-static int __attribute__((format(printf, 3, 4)))
+int
 cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
 {
-	size_t n;
+	char *err = c->o->err;
+	size_t n, len = sizeof(c->o->err);
 	va_list ap;
 
-	if (c->err == NULL || c->err_len == 0)
-		return rc;
-	n = (size_t)snprintf(c->err, c->err_len, "%s:%u: ", c->file, c->line);
-	if (n < c->err_len) {
+	n = (size_t)snprintf(err, len, "%s:%u: ", c->source, c->line);
+	if (n < len) {
 		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
+		vsnprintf(err + n, len - n, fmt, ap);
 		va_end(ap);
 	}
 	return rc;
 }
 
-static int
-parse_uint(const char *s, unsigned long max, unsigned long *out)
+int
+cmd_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
@@ -95,7 +80,7 @@ parse_prefix(const char *s, uint32_t *addr, uint8_t *depth)
 	slash = strchr(buf, '/');
 	if (slash != NULL) {
 		*slash = '\0';
-		if (parse_uint(slash + 1, 32, &d) < 0)
+		if (cmd_parse_uint(slash + 1, 32, &d) < 0)
 			return -EINVAL;
 	}
 	if (parse_ip(buf, addr) < 0)
@@ -109,7 +94,7 @@ parse_port(struct cmd_ctx *c, const char *s, uint16_t *port)
 {
 	unsigned long v;
 
-	if (parse_uint(s, UINT16_MAX, &v) < 0)
+	if (cmd_parse_uint(s, UINT16_MAX, &v) < 0)
 		return cmd_error(c, -EINVAL, "bad port number '%s'",
 				 s ? s : "");
 	if (v >= c->s->n_ports)
@@ -152,7 +137,7 @@ cmd_port(struct cmd_ctx *c)
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
 		if (strcmp(c->argv[i], "mtu") == 0) {
-			if (parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
+			if (cmd_parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
 				return cmd_error(c, -EINVAL,
 						 "bad mtu '%s' (68-9000)",
 						 val ? val : "");
@@ -167,6 +152,8 @@ cmd_port(struct cmd_ctx *c)
 					 c->argv[i]);
 		}
 	}
+	if (c->check)
+		return 0;
 	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
 	if (rc < 0)
 		return cmd_error(c, rc, "cannot set port %u: %s", port,
@@ -174,8 +161,8 @@ cmd_port(struct cmd_ctx *c)
 	return 0;
 }
 
-static void
-ip_text(uint32_t a, char *buf, size_t len)
+void
+cmd_ip_text(uint32_t a, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
 		 (a >> 8) & 0xff, a & 0xff);
@@ -190,13 +177,13 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 	char text[16];
 
 	if (a != NULL) {
-		ip_text(a->addr, text, sizeof(text));
+		cmd_ip_text(a->addr, text, sizeof(text));
 		return cmd_error(c, -EINVAL, "%s cannot be an interface "
 				 "address: it is the broadcast address of "
 				 "%s/%u", c->argv[2], text, a->depth);
 	}
 	if (depth < 31 && lsk_stack_is_own(c->s, bcast)) {
-		ip_text(bcast, text, sizeof(text));
+		cmd_ip_text(bcast, text, sizeof(text));
 		return cmd_error(c, -EINVAL, "%s cannot be an interface "
 				 "address: its broadcast address %s is one of "
 				 "our addresses", c->argv[2], text);
@@ -204,21 +191,49 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 	return 0;
 }
 
-/* address add A/L port N */
+/* address del A/L port N [vlan V] */
+static int
+address_del(struct cmd_ctx *c, uint32_t addr, uint8_t depth, uint16_t port,
+	    uint16_t vlan)
+{
+	int iface = lsk_iface_find(c->s, port, vlan);
+	int rc;
+
+	if (iface < 0)
+		return cmd_error(c, -ENODEV, "port %u has no vlan %u", port,
+				 vlan);
+	rc = lsk_address_del(c->s, addr, depth, (uint16_t)iface);
+	if (rc == -EADDRNOTAVAIL)
+		return cmd_error(c, rc, "no address %s on port %u%s", c->argv[2],
+				 port, vlan ? " (that vlan)" : "");
+	if (rc == -EBUSY)
+		return cmd_error(c, rc, "%s is in use by a 'udp listen' service "
+				 "(udp close it first)", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot delete address %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+/* address add|del A/L port N [vlan V] */
 static int
 cmd_address(struct cmd_ctx *c)
 {
 	unsigned int n_ifaces = c->s->n_ifaces;
+	unsigned long vlan = 0;
 	uint32_t addr;
 	uint8_t depth;
 	uint16_t port = 0;
+	bool del;
 	int rc;
 
-	if ((c->argc != 5 && c->argc != 7) || strcmp(c->argv[1], "add") != 0 ||
+	if ((c->argc != 5 && c->argc != 7) ||
+	    (strcmp(c->argv[1], "add") != 0 && strcmp(c->argv[1], "del") != 0) ||
 	    strcmp(c->argv[3], "port") != 0 ||
 	    (c->argc == 7 && strcmp(c->argv[5], "vlan") != 0))
-		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L "
+		return cmd_error(c, -EINVAL, "usage: address add|del A.B.C.D/L "
 				 "port N [vlan V]");
+	del = c->argv[1][0] == 'd';
 	if (strchr(c->argv[2], '/') == NULL ||
 	    parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
 		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
@@ -226,15 +241,18 @@ cmd_address(struct cmd_ctx *c)
 	rc = parse_port(c, c->argv[4], &port);
 	if (rc < 0)
 		return rc;
+	if (c->argc == 7 && (cmd_parse_uint(c->argv[6], 4094, &vlan) < 0 ||
+			     vlan == 0))
+		return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
+				 c->argv[6]);
+	if (c->check)
+		return 0;
+	if (del)
+		return address_del(c, addr, depth, port, (uint16_t)vlan);
 	rc = address_broadcast_clash(c, addr, depth);
 	if (rc < 0)
 		return rc;
 	if (c->argc == 7) {
-		unsigned long vlan;
-
-		if (parse_uint(c->argv[6], 4094, &vlan) < 0 || vlan == 0)
-			return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
-					 c->argv[6]);
 		rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
 		if (rc < 0)
 			return cmd_error(c, rc, "cannot make vlan %lu on port "
@@ -268,44 +286,106 @@ parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
 	return 0;
 }
 
-/* route add PFX via GW | route add PFX blackhole | route del PFX */
+/* "via GW" or "blackhole" at argv[i..argc) */
+static int
+parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
+		   uint32_t *gw)
+{
+	*gw = 0;
+	if (c->argc == i + 2 && strcmp(c->argv[i], "via") == 0) {
+		*type = LSK_ROUTE_VIA;
+		if (parse_ip(c->argv[i + 1], gw) < 0)
+			return cmd_error(c, -EINVAL, "bad gateway '%s'",
+					 c->argv[i + 1]);
+		return 0;
+	}
+	if (c->argc == i + 1 && strcmp(c->argv[i], "blackhole") == 0) {
+		*type = LSK_ROUTE_BLACKHOLE;
+		return 0;
+	}
+	return cmd_error(c, -EINVAL, "usage: route add|replace|del PREFIX "
+			 "via GATEWAY | blackhole; route del PREFIX; "
+			 "route get ADDRESS; route flush");
+}
+
+/* route del PFX [via GW | blackhole]: the route must be that one */
+static int
+cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
+{
+	const struct lsk_route *r;
+	enum lsk_route_type type;
+	uint32_t gw;
+	int rc;
+
+	if (c->argc > 3) {
+		rc = parse_route_target(c, 3, &type, &gw);
+		if (rc < 0 || c->check)
+			return rc;
+		r = lsk_route_find(c->s, prefix, depth);
+		if (r != NULL && (r->type != type || r->gateway != gw))
+			return cmd_error(c, -ENOENT, "route %s is not %s",
+					 c->argv[2], c->argv[3]);
+	} else if (c->check) {
+		return 0;
+	}
+	rc = lsk_route_del(c->s, prefix, depth);
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
+	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
+				  strerror(-rc)) : 0;
+}
+
+/* route get ADDR: what a packet to ADDR meets now */
+static int
+cmd_route_get(struct cmd_ctx *c)
+{
+	uint32_t addr;
+	int rc;
+
+	if (c->argc != 3 || parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "usage: route get ADDRESS");
+	if (c->check)
+		return 0;
+	rc = lsk_route_get_show(c->s, c->o, addr);
+	return rc < 0 ? cmd_error(c, rc, "route get: %s", strerror(-rc)) : 0;
+}
+
+/*
+ * route add|replace PFX via GW | blackhole, route del PFX [via GW |
+ * blackhole], route get ADDR, route flush
+ */
 static int
 cmd_route(struct cmd_ctx *c)
 {
-	uint32_t prefix, gw = 0;
 	enum lsk_route_type type;
+	uint32_t prefix, gw;
+	const char *verb = c->argc > 1 ? c->argv[1] : "";
+	bool replace = strcmp(verb, "replace") == 0;
 	uint8_t depth;
 	int rc;
 
-	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
-		rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
-		if (rc < 0)
-			return rc;
-		rc = lsk_route_del(c->s, prefix, depth);
-		if (rc == -ENOENT)
-			return cmd_error(c, rc, "no route %s to delete",
-					 c->argv[2]);
-		return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s",
-					  c->argv[2], strerror(-rc)) : 0;
+	if (strcmp(verb, "get") == 0)
+		return cmd_route_get(c);
+	if (strcmp(verb, "flush") == 0 && c->argc == 2) {
+		if (c->check)
+			return 0;
+		rc = lsk_route_flush(c->s);
+		return rc < 0 ? cmd_error(c, rc, "cannot flush routes: %s",
+					  strerror(-rc)) : 0;
 	}
-	if (c->argc == 5 && strcmp(c->argv[1], "add") == 0 &&
-	    strcmp(c->argv[3], "via") == 0) {
-		type = LSK_ROUTE_VIA;
-		if (parse_ip(c->argv[4], &gw) < 0)
-			return cmd_error(c, -EINVAL, "bad gateway '%s'",
-					 c->argv[4]);
-	} else if (c->argc == 4 && strcmp(c->argv[1], "add") == 0 &&
-		   strcmp(c->argv[3], "blackhole") == 0) {
-		type = LSK_ROUTE_BLACKHOLE;
-	} else {
-		return cmd_error(c, -EINVAL,
-				 "usage: route add PREFIX via GATEWAY | "
-				 "route add PREFIX blackhole | route del PREFIX");
-	}
+	if (c->argc < 3 || (!replace && strcmp(verb, "add") != 0 &&
+			    strcmp(verb, "del") != 0))
+		return parse_route_target(c, c->argc, &type, &gw);
 	rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
 	if (rc < 0)
 		return rc;
-	rc = lsk_route_add(c->s, prefix, depth, type, gw);
+	if (strcmp(verb, "del") == 0)
+		return cmd_route_del(c, prefix, depth);
+	rc = parse_route_target(c, 3, &type, &gw);
+	if (rc < 0 || c->check)
+		return rc;
+	rc = replace ? lsk_route_replace(c->s, prefix, depth, type, gw) :
+		       lsk_route_add(c->s, prefix, depth, type, gw);
 	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
 		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
 				 lsk_stack_is_own(c->s, gw) ?
@@ -315,10 +395,38 @@ cmd_route(struct cmd_ctx *c)
 				 "gateway %s is not on a connected subnet",
 				 c->argv[4]);
 	if (rc == -EEXIST)
-		return cmd_error(c, rc, "route %s exists already", c->argv[2]);
+		return cmd_error(c, rc, replace ? "%s is a connected subnet" :
+				 "route %s exists already", c->argv[2]);
 	if (rc < 0)
-		return cmd_error(c, rc, "cannot add route %s: %s", c->argv[2],
-				 strerror(-rc));
+		return cmd_error(c, rc, "cannot %s route %s: %s", verb,
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+/* neigh del A.B.C.D | neigh flush */
+static int
+neigh_del(struct cmd_ctx *c)
+{
+	uint32_t addr = 0;
+	int rc;
+
+	if (strcmp(c->argv[1], "flush") == 0) {
+		if (c->argc != 2)
+			return cmd_error(c, -EINVAL, "usage: neigh flush");
+		return c->check ? 0 : lsk_neigh_flush(c->s);
+	}
+	if (c->argc != 3)
+		return cmd_error(c, -EINVAL, "usage: neigh del A.B.C.D");
+	if (parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
+	if (c->check)
+		return 0;
+	rc = lsk_neigh_del(c->s, addr);
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no neighbour %s", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot delete neighbour %s: %s",
+				 c->argv[2], strerror(-rc));
 	return 0;
 }
 
@@ -330,15 +438,20 @@ cmd_neigh(struct cmd_ctx *c)
 	uint32_t addr;
 	int rc;
 
+	if (c->argc >= 2 && (strcmp(c->argv[1], "del") == 0 ||
+			     strcmp(c->argv[1], "flush") == 0))
+		return neigh_del(c);
 	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
 	    strcmp(c->argv[3], "lladdr") != 0)
-		return cmd_error(c, -EINVAL,
-				 "usage: neigh add A.B.C.D lladdr MAC");
+		return cmd_error(c, -EINVAL, "usage: neigh add A.B.C.D lladdr "
+				 "MAC | neigh del A.B.C.D | neigh flush");
 	if (parse_ip(c->argv[2], &addr) < 0)
 		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
 	rc = parse_mac(c, c->argv[4], &mac);
 	if (rc < 0)
 		return rc;
+	if (c->check)
+		return 0;
 	rc = lsk_neigh_add(c->s, addr, &mac);
 	if (rc == -EINVAL)
 		return cmd_error(c, rc, "%s is %s", c->argv[2],
@@ -373,7 +486,7 @@ parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
 	*colon = '\0';
 	if (parse_ip(buf, addr) < 0)
 		return cmd_error(c, -EINVAL, "bad address in '%s'", s);
-	if (parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
+	if (cmd_parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
 		return cmd_error(c, -EINVAL, "bad port in '%s' (1-65535)", s);
 	*port = (uint16_t)p;
 	return 0;
@@ -390,9 +503,20 @@ cmd_udp(struct cmd_ctx *c)
 	uint16_t port = 0;
 	int i, rc;
 
+	if (c->argc == 3 && strcmp(c->argv[1], "close") == 0) {
+		rc = parse_endpoint(c, c->argv[2], &addr, &port);
+		if (rc < 0 || c->check)
+			return rc;
+		rc = lsk_service_close(c->s, addr, port);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no 'udp listen' service on %s",
+					 c->argv[2]);
+		return rc;
+	}
 	if (c->argc < 4 || strcmp(c->argv[1], "listen") != 0)
 		return cmd_error(c, -EINVAL, "usage: udp listen ADDR:PORT "
-				 "echo|discard|pcap FILE [ring N]");
+				 "echo|discard|pcap FILE [ring N] | "
+				 "udp close ADDR:PORT");
 	rc = parse_endpoint(c, c->argv[2], &addr, &port);
 	if (rc < 0)
 		return rc;
@@ -413,11 +537,13 @@ cmd_udp(struct cmd_ctx *c)
 	}
 	if (i < c->argc) {
 		if (strcmp(c->argv[i], "ring") != 0 || i + 2 != c->argc ||
-		    parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
+		    cmd_parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
 		    ring == 0)
 			return cmd_error(c, -EINVAL, "expected 'ring N' "
 					 "(1-16777216) after the service");
 	}
+	if (c->check)
+		return 0;
 	rc = lsk_service_add(c->s, kind, addr, port, path, (uint32_t)ring);
 	if (rc == -EADDRINUSE)
 		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
@@ -433,6 +559,36 @@ cmd_udp(struct cmd_ctx *c)
 	return 0;
 }
 
+/*
+ * In a batch the setting waits for the commit (a refused batch leaves it
+ * as it was); what could fail then (registering the train's mbuf field)
+ * is done now.
+ */
+static int
+gro_set(struct cmd_ctx *c, uint32_t flows, uint32_t segs, bool merge)
+{
+	struct lsk_batch_settings *b = &c->s->batch_set;
+	int rc;
+
+	if (!c->s->in_batch) {
+		/* a refused line changes nothing: the mode once all is valid */
+		rc = lsk_gro_set(c->s, flows, segs);
+		if (rc == 0)
+			lsk_gro_set_merge(c->s, merge);
+		return rc;
+	}
+	if (flows != 0 && lsk_train_next_offset < 0) {
+		rc = lsk_train_register();
+		if (rc < 0)
+			return rc;
+	}
+	b->gro = true;
+	b->gro_flows = flows;
+	b->gro_segs = segs;
+	b->gro_merge = merge;
+	return 0;
+}
+
 /* gro fraglist [flows F] [segs S] | gro off */
 static int
 cmd_gro(struct cmd_ctx *c)
@@ -441,7 +597,7 @@ cmd_gro(struct cmd_ctx *c)
 	int i, rc;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return lsk_gro_set(c->s, 0, 0);
+		return c->check ? 0 : gro_set(c, 0, 0, false);
 	if (c->argc < 2 || (strcmp(c->argv[1], "fraglist") != 0 &&
 			    strcmp(c->argv[1], "merge") != 0) ||
 	    c->argc % 2 != 0)
@@ -449,13 +605,13 @@ cmd_gro(struct cmd_ctx *c)
 				 "[flows F] [segs S] | gro off");
 	for (i = 2; i < c->argc; i += 2) {
 		if (strcmp(c->argv[i], "flows") == 0) {
-			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
+			if (cmd_parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
 			    flows == 0)
 				return cmd_error(c, -EINVAL, "bad flows '%s' "
 						 "(1-%d)", c->argv[i + 1],
 						 LSK_BURST_MAX);
 		} else if (strcmp(c->argv[i], "segs") == 0) {
-			if (parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
+			if (cmd_parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
 			    segs < 2)
 				return cmd_error(c, -EINVAL, "bad segs '%s' "
 						 "(2-64)", c->argv[i + 1]);
@@ -464,11 +620,22 @@ cmd_gro(struct cmd_ctx *c)
 					 c->argv[i]);
 		}
 	}
-	/* a refused line changes nothing: the mode only once all is valid */
-	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
+	if (c->check)
+		return 0;
+	rc = gro_set(c, (uint32_t)flows, (uint32_t)segs,
+		     strcmp(c->argv[1], "merge") == 0);
 	if (rc < 0)
 		return cmd_error(c, rc, "cannot enable gro: %s", strerror(-rc));
-	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
+	return 0;
+}
+
+static int
+route_cache_set(struct cmd_ctx *c, uint32_t entries)
+{
+	if (!c->s->in_batch)
+		return lsk_route_cache_set(c->s, entries);
+	c->s->batch_set.rcache = true;
+	c->s->batch_set.rcache_entries = entries;
 	return 0;
 }
 
@@ -479,10 +646,10 @@ cmd_route_cache(struct cmd_ctx *c)
 	unsigned long entries = 4096;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return lsk_route_cache_set(c->s, 0);
+		return c->check ? 0 : route_cache_set(c, 0);
 	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
 	    strcmp(c->argv[2], "entries") == 0) {
-		if (parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
+		if (cmd_parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
 		    entries == 0)
 			return cmd_error(c, -EINVAL, "bad entries '%s' "
 					 "(1-16777216)", c->argv[3]);
@@ -490,7 +657,7 @@ cmd_route_cache(struct cmd_ctx *c)
 		return cmd_error(c, -EINVAL, "usage: route-cache on "
 				 "[entries N] | route-cache off");
 	}
-	return lsk_route_cache_set(c->s, (uint32_t)entries);
+	return c->check ? 0 : route_cache_set(c, (uint32_t)entries);
 }
 
 /* A[-B] */
@@ -507,10 +674,10 @@ parse_port_range(const char *s, uint16_t *lo, uint16_t *hi)
 	dash = strchr(buf, '-');
 	if (dash != NULL)
 		*dash = '\0';
-	if (parse_uint(buf, UINT16_MAX, &a) < 0)
+	if (cmd_parse_uint(buf, UINT16_MAX, &a) < 0)
 		return -EINVAL;
 	b = a;
-	if (dash != NULL && parse_uint(dash + 1, UINT16_MAX, &b) < 0)
+	if (dash != NULL && cmd_parse_uint(dash + 1, UINT16_MAX, &b) < 0)
 		return -EINVAL;
 	if (b < a)
 		return -EINVAL;
@@ -532,7 +699,7 @@ parse_proto(const char *s, uint8_t *proto)
 		*proto = IPPROTO_TCP;
 	else if (strcmp(s, "icmp") == 0)
 		*proto = IPPROTO_ICMP;
-	else if (parse_uint(s, 255, &v) == 0 && v > 0)
+	else if (cmd_parse_uint(s, 255, &v) == 0 && v > 0)
 		*proto = (uint8_t)v;
 	else
 		return -EINVAL;
@@ -550,13 +717,30 @@ cmd_filter(struct cmd_ctx *c)
 	int i, rc;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
-		return lsk_filter_flush(c->s);
+		return c->check ? 0 : lsk_filter_flush(c->s);
+	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
+		unsigned long n;
+
+		if (cmd_parse_uint(c->argv[2], LSK_FILTER_MAX_RULES, &n) < 0 ||
+		    n == 0)
+			return cmd_error(c, -EINVAL, "bad rule number '%s' (as "
+					 "'show filter' numbers them)",
+					 c->argv[2]);
+		if (c->check)
+			return 0;
+		rc = lsk_filter_del(c->s, (uint32_t)n - 1);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no rule %lu (%u rules)", n,
+					 c->s->n_filters);
+		return rc < 0 ? cmd_error(c, rc, "cannot delete rule %lu: %s",
+					  n, strerror(-rc)) : 0;
+	}
 	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
 	    (strcmp(c->argv[2], "accept") != 0 &&
 	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
 		return cmd_error(c, -EINVAL, "usage: filter add accept|drop "
 				 "[proto P] [src PFX] [dst PFX] [sport A[-B]] "
-				 "[dport A[-B]]");
+				 "[dport A[-B]] | filter del N | filter flush");
 	r.drop = strcmp(c->argv[2], "drop") == 0;
 	for (i = 3; i < c->argc; i += 2) {
 		const char *key = c->argv[i], *val = c->argv[i + 1];
@@ -589,9 +773,22 @@ cmd_filter(struct cmd_ctx *c)
 	if (ports && r.proto != IPPROTO_UDP && r.proto != IPPROTO_TCP)
 		return cmd_error(c, -EINVAL,
 				 "ports need 'proto udp' or 'proto tcp'");
+	if (c->check)
+		return 0;
 	rc = lsk_filter_add(c->s, &r);
 	return rc < 0 ? cmd_error(c, rc, "cannot add the rule: %s",
 				  strerror(-rc)) : 0;
+}
+
+/* stats clear */
+static int
+cmd_stats(struct cmd_ctx *c)
+{
+	if (c->argc != 2 || strcmp(c->argv[1], "clear") != 0)
+		return cmd_error(c, -EINVAL, "usage: stats clear");
+	if (!c->check)
+		lsk_stats_clear(c->s);
+	return 0;
 }
 
 static const struct {
@@ -606,144 +803,49 @@ static const struct {
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
 	{ "filter", cmd_filter },
+	{ "stats", cmd_stats },
+	{ "show", cmd_show },
+	{ "help", cmd_help },
 };
 
 int
-lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
-		unsigned int lineno, char *err, size_t err_len)
+cmd_split(struct cmd_ctx *c, char *line)
 {
-	struct cmd_ctx c = { .s = s, .file = file ? file : "-",
-			     .line = lineno, .err = err, .err_len = err_len };
-	char buf[CONFIG_LINE_MAX];
 	char *p, *save = NULL;
-	size_t i;
 
-	if (err_len)
-		err[0] = '\0';
-	if (strlen(line) >= sizeof(buf))
-		return cmd_error(&c, -EINVAL, "line too long");
-	strcpy(buf, line);
-	p = strchr(buf, '#');
+	c->argc = 0;
+	p = strchr(line, '#');
 	if (p != NULL)
 		*p = '\0';
-	for (p = strtok_r(buf, " \t\r\n", &save); p != NULL;
+	for (p = strtok_r(line, " \t\r\n", &save); p != NULL;
 	     p = strtok_r(NULL, " \t\r\n", &save)) {
-		if (c.argc == CONFIG_MAX_WORDS)
-			return cmd_error(&c, -EINVAL, "too many words");
-		c.argv[c.argc++] = p;
+		if (c->argc == CMD_MAX_WORDS)
+			return cmd_error(c, -EINVAL, "too many words");
+		c->argv[c->argc++] = p;
 	}
-	if (c.argc == 0)
-		return 0;
-	for (i = 0; i < RTE_DIM(commands); i++)
-		if (strcmp(c.argv[0], commands[i].name) == 0)
-			return commands[i].fn(&c);
-	return cmd_error(&c, -EINVAL, "unknown command '%s'", c.argv[0]);
+	return 0;
 }
 
-/*
- * One line of f into buf (at most CONFIG_LINE_MAX bytes, the newline
- * dropped): its length, 0 at the end of the file, or -EINVAL for a line
- * too long or holding a NUL byte (what string functions would cut short).
- */
-static int
-config_read_line(FILE *f, char *buf, const char **why)
+bool
+cmd_changes(const struct cmd_ctx *c)
 {
-	size_t n = 0;
-	int ch;
-
-	while ((ch = getc(f)) != EOF && ch != '\n') {
-		if (ch == '\0') {
-			*why = "NUL byte in the line";
-			return -EINVAL;
-		}
-		if (n == CONFIG_LINE_MAX) {
-			*why = "line too long";
-			return -EINVAL;
-		}
-		buf[n++] = (char)ch;
-	}
-	buf[n] = '\0';
-	if (ch == EOF && n == 0)
-		return ferror(f) ? -EIO : 0;
-	return (int)n + 1;	/* an empty line is a line */
-}
-
-/*
- * Only a regular file is a configuration (a directory reads as empty,
- * /dev/zero never ends). O_NONBLOCK: opening a FIFO does not wait for a
- * writer; it changes nothing for a regular file.
- */
-static FILE *
-config_open(const char *path, char *err, size_t err_len, int *rc)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	const char *why = NULL;
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		*rc = -errno;
-		snprintf(err, err_len, "%s:0: cannot open: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0) {
-		*rc = -errno;
-		why = strerror(errno);
-	} else if (S_ISDIR(st.st_mode)) {
-		*rc = -EISDIR;
-		why = strerror(EISDIR);
-	} else if (!S_ISREG(st.st_mode)) {
-		*rc = -EINVAL;
-		why = "not a regular file";
-	} else if ((f = fdopen(fd, "r")) != NULL) {
-		return f;
-	} else {
-		*rc = -errno;
-		why = strerror(errno);
-	}
-	snprintf(err, err_len, "%s:0: cannot read: %s", path, why);
-	close(fd);
-	return NULL;
+	if (c->argc == 0 || strcmp(c->argv[0], "show") == 0 ||
+	    strcmp(c->argv[0], "help") == 0)
+		return false;
+	/* route get is a view too */
+	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&
+		 strcmp(c->argv[1], "get") == 0);
 }
 
 int
-lsk_config_load(struct lsk_stack *s, const char *path, char *err,
-		size_t err_len)
+cmd_dispatch(struct cmd_ctx *c)
 {
-	char line[CONFIG_LINE_MAX + 1];
-	unsigned int lineno = 0;
-	const char *why = NULL;
-	FILE *f;
-	int rc = 0;
+	size_t i;
 
-	f = config_open(path, err, err_len, &rc);
-	if (f == NULL)
-		return rc;
-	lsk_config_begin(s);
-	for (;;) {
-		rc = config_read_line(f, line, &why);
-		if (rc <= 0)
-			break;
-		lineno++;
-		rc = lsk_config_exec(s, line, path, lineno, err, err_len);
-		if (rc < 0)
-			break;
-	}
-	if (rc < 0 && why != NULL)
-		snprintf(err, err_len, "%s:%u: %s", path, lineno + 1, why);
-	else if (rc == -EIO)
-		snprintf(err, err_len, "%s:%u: cannot read: %s", path,
-			 lineno + 1, strerror(EIO));
-	fclose(f);
-	if (rc == 0) {
-		rc = lsk_config_commit(s);
-		if (rc < 0)
-			snprintf(err, err_len, "%s:%u: cannot build tables: %s",
-				 path, lineno, strerror(-rc));
-	} else {
-		/* what came before the bad line stays, as promised */
-		lsk_config_commit(s);
-	}
-	return rc;
+	if (c->argc == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(commands); i++)
+		if (strcmp(c->argv[0], commands[i].name) == 0)
+			return commands[i].fn(c);
+	return cmd_error(c, -EINVAL, "unknown command '%s'", c->argv[0]);
 }

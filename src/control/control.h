@@ -41,6 +41,28 @@ struct lsk_route {
 	uint32_t gateway;
 };
 
+/*
+ * One route change as the FIB sees it: the route of (prefix, depth)
+ * before and after (none when !before_set / !now_set). The forwarding
+ * tables apply it, or its inverse to undo it.
+ */
+struct lsk_route_delta {
+	struct lsk_route before, now;
+	bool before_set, now_set;
+};
+
+/* A change a batch made to s->routes, to undo it (route_table.c). */
+struct lsk_route_undo {
+	uint8_t op;		/* enum in route_table.c */
+	unsigned int pos, n;	/* the place changed; n: a flush's count */
+	struct lsk_route r;	/* what was there */
+	struct lsk_route *saved;	/* a flush's list */
+};
+
+/* route changes a batch applies to the tables one by one at commit;
+ * more, or a flush, and the commit builds them whole */
+#define LSK_ROUTE_LOG_MAX 64
+
 struct lsk_neigh {
 	uint32_t addr;
 	struct rte_ether_addr mac;
@@ -84,12 +106,33 @@ struct lsk_stack {
 
 	bool in_batch;
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
+	/* settings a batch makes at its commit, once its tables are in */
+	struct lsk_batch_settings {
+		bool gro, rcache, stats_clear;
+		bool gro_merge;
+		uint32_t gro_flows, gro_segs, rcache_entries;
+	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
+	/* the same as fwd, seen by no worker: route changes are made to it
+	 * before it is published (control/fwd_table.c); NULL until routes
+	 * change one at a time, or when it could not be built */
+	struct lsk_fwd_table *fwd_standby;
+	bool fwd_keep_standby;
+	/* a batch's changes to the list, to put it back */
+	unsigned int n_route_undo, route_undo_cap;
+	struct lsk_route_undo *route_undo;
+	/* a batch's route changes, for its commit */
+	unsigned int n_route_log;
+	bool route_log_full;
+	struct lsk_route_delta route_log[LSK_ROUTE_LOG_MAX];
 
 	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
 	/* what the control path itself counted (added to every read) */
 	struct lsk_stats ctl_stats;
+	/* the sums at the last `stats clear`, which reads subtract: the
+	 * counters themselves are the workers' to write */
+	struct lsk_stats stats_base;
 
 	/* UDP endpoints: the control list and the table workers read */
 	unsigned int n_eps, eps_cap;
@@ -106,6 +149,9 @@ struct lsk_stack {
 
 	unsigned int n_services, services_cap;
 	struct lsk_service **services;
+	/* closed by the batch in progress: freed at its commit */
+	struct lsk_service *services_closed;
+	bool udp_defer;		/* endpoint changes wait for the commit */
 
 	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
@@ -151,8 +197,49 @@ void lsk_filter_table_free(struct lsk_filter_table *t);
 int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
 int lsk_filter_flush(struct lsk_stack *s);
 int lsk_filter_commit(struct lsk_stack *s);
+/* Rule n (from 0, as `show filter` numbers them from 1) goes. */
+int lsk_filter_del(struct lsk_stack *s, uint32_t n);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
+/* Route r in t, a table no worker sees, or (prefix, depth) out of it: a
+ * failure leaves t as it was (control/fwd_table.c). */
+int lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
+		      const struct lsk_route *r);
+int lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix,
+			uint8_t depth);
+/* A change of (prefix, depth) touches no entry a build adds besides it. */
+bool lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
+			    uint8_t depth);
+/* Hand a table built whole to the workers (lsk_publish); the standby
+ * is built anew. Cannot fail (a standby that cannot be built is none). */
+void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
+/*
+ * Make route changes d[0..n) (already made to s->routes) to the tables:
+ * to the standby, which is then published, then to the table it
+ * replaced once no worker reads it. When that cannot be done (no
+ * standby, a change touching neighbour or local entries, a full FIB)
+ * and whole is set, a table is built whole instead. A failure (-ENOMEM,
+ * -ENOSPC; or -EAGAIN: not done in place and !whole) leaves both tables
+ * as they were. Control thread only.
+ */
+int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
+			 unsigned int n, bool whole);
+
+/* The routes (control/route_table.c): the index made at stack creation,
+ * rebuilt from s->routes when a failed batch puts the list back. */
+int lsk_route_table_init(struct lsk_stack *s);
+void lsk_route_table_free(struct lsk_stack *s);
+void lsk_route_index_rebuild(struct lsk_stack *s);
+/* The route of (prefix, depth) in s->routes, or NULL. */
+const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
+				       uint32_t prefix, uint8_t depth);
+/* A batch's start; at its commit, when it changed nothing but routes:
+ * make them to the tables in place (0), or -EAGAIN: build them whole.
+ * lsk_route_batch_undo puts the list and its index back as the batch
+ * found them (for a batch refused or whose tables cannot be built). */
+void lsk_route_batch_begin(struct lsk_stack *s);
+int lsk_route_batch_commit(struct lsk_stack *s);
+void lsk_route_batch_undo(struct lsk_stack *s);
 
 /* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
 struct lsk_counter_desc {
@@ -163,6 +250,45 @@ struct lsk_counter_desc {
 const struct lsk_counter_desc *lsk_counters(unsigned int *n);
 uint64_t lsk_counter_value(const struct lsk_stats *st,
 			   const struct lsk_counter_desc *c);
+
+/* Build the forwarding table from the lists and publish it (nothing in a
+ * batch: its commit does), and the settings word with the ports' MTUs
+ * (control/stack.c). */
+int lsk_stack_publish(struct lsk_stack *s);
+void lsk_stack_settings_publish(struct lsk_stack *s);
+
+/* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
+int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
+/* Forget addr's neighbour entry (0: every entry): at the batch's commit,
+ * or now outside a batch. */
+int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
+
+/* UDP endpoints in a batch (udp/udp_ep.c): publish a table built from
+ * the endpoint list, then free what was closed before it. */
+void lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t);
+/* Take ep out of the endpoint list, or put it back, without publishing
+ * (a batch publishes at its commit). */
+void lsk_udp_unlist(struct lsk_udp_ep *ep);
+void lsk_udp_relist(struct lsk_udp_ep *ep);
+/* Free an endpoint no published table ever named (made in a batch that
+ * is put back). */
+void lsk_udp_ep_discard(struct lsk_udp_ep *ep);
+/* Services in a batch (udp/services.c). */
+int lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port);
+void lsk_services_batch_end(struct lsk_stack *s, bool commit);
+/* The service on addr:port (NULL: none), and what it is. */
+const struct lsk_service *lsk_service_find(const struct lsk_stack *s,
+					   uint32_t addr, uint16_t port);
+struct lsk_service_info {
+	uint32_t addr;
+	uint16_t port;
+	const char *kind;	/* "echo", "discard", "pcap" */
+	const char *path;	/* pcap only */
+	uint32_t ring_size;
+	uint64_t datagrams;
+};
+void lsk_service_info(const struct lsk_service *svc,
+		      struct lsk_service_info *out);
 
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);

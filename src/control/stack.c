@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stack: port settings and the configuration (addresses, routes,
- * neighbours) as the control thread gives it, and the publication of the
- * forwarding table built from it to the workers.
+ * The stack: port settings and the configuration (addresses, neighbours;
+ * routes are control/route_table.c's) as the control thread gives it, and
+ * the publication of the forwarding table built from it to the workers.
+ * Batches of changes are control/batch.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,8 +11,6 @@
 
 #include <rte_malloc.h>
 #include <rte_errno.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -26,22 +25,6 @@
 #define LSK_OUT_RING_DEFAULT 8192
 
 static int
-stack_route_index_create(struct lsk_stack *s)
-{
-	struct rte_hash_parameters hp = { 0 };
-	char name[64];
-
-	snprintf(name, sizeof(name), "%.20s_routes", s->name);
-	hp.name = name;
-	hp.entries = RTE_MAX(s->max_routes ? s->max_routes : 65536u, 64u);
-	hp.key_len = sizeof(uint64_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->socket_id;
-	s->route_index = rte_hash_create(&hp);
-	return s->route_index ? 0 : -ENOMEM;
-}
-
-static int
 stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 {
 	char name[RTE_RING_NAMESIZE];
@@ -53,104 +36,6 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
 }
-
-static uint64_t
-route_key(uint32_t prefix, uint8_t depth)
-{
-	return (uint64_t)prefix << 8 | depth;
-}
-
-/*
- * The configuration lists as a batch found them, so that a commit whose
- * tables cannot be built puts them back. Services, GRO and route-cache
- * settings take effect at once and are not part of it.
- */
-struct lsk_rib_copy {
-	unsigned int n_ifaces, n_addrs, n_routes, n_neighs;
-	uint32_t n_filters;
-	struct lsk_port_conf ports[LSK_MAX_IFACES];
-	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
-	struct lsk_route *routes;
-	struct lsk_neigh *neighs;
-	struct lsk_filter_rule *filters;
-};
-
-static void
-rib_copy_free(struct lsk_rib_copy *c)
-{
-	if (c == NULL)
-		return;
-	free(c->routes);
-	free(c->neighs);
-	free(c->filters);
-	free(c);
-}
-
-static void *
-dup_array(const void *a, size_t n, size_t elem)
-{
-	void *p = malloc(n ? n * elem : 1);
-
-	if (p != NULL && n != 0)
-		memcpy(p, a, n * elem);
-	return p;
-}
-
-static struct lsk_rib_copy *
-rib_copy(const struct lsk_stack *s)
-{
-	struct lsk_rib_copy *c = calloc(1, sizeof(*c));
-
-	if (c == NULL)
-		return NULL;
-	c->n_ifaces = s->n_ifaces;
-	c->n_addrs = s->n_addrs;
-	c->n_routes = s->n_routes;
-	c->n_neighs = s->n_neighs;
-	c->n_filters = s->n_filters;
-	memcpy(c->ports, s->ports, sizeof(c->ports));
-	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
-	c->routes = dup_array(s->routes, s->n_routes, sizeof(*s->routes));
-	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
-	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
-	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL) {
-		rib_copy_free(c);
-		return NULL;
-	}
-	return c;
-}
-
-/* Put the lists back as c has them: the arrays only grew since (their
- * capacities never shrink), so the copies fit. */
-static void
-rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
-{
-	unsigned int i;
-
-	s->n_ifaces = c->n_ifaces;
-	s->n_addrs = c->n_addrs;
-	memcpy(s->ports, c->ports, sizeof(s->ports));
-	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
-	s->n_routes = c->n_routes;
-	if (c->n_routes != 0)
-		memcpy(s->routes, c->routes, c->n_routes * sizeof(*s->routes));
-	s->n_neighs = c->n_neighs;
-	if (c->n_neighs != 0)
-		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
-	s->n_filters = c->n_filters;
-	if (c->n_filters != 0)
-		memcpy(s->filters, c->filters,
-		       c->n_filters * sizeof(*s->filters));
-	rte_hash_reset(s->route_index);
-	for (i = 0; i < s->n_routes; i++) {
-		uint64_t key = route_key(s->routes[i].prefix,
-					 s->routes[i].depth);
-
-		rte_hash_add_key(s->route_index, &key);
-	}
-}
-
-static void stack_settings_publish(struct lsk_stack *s);
 
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
@@ -189,7 +74,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
-	rc = stack_route_index_create(s);
+	rc = lsk_route_table_init(s);
 	if (rc == 0)
 		rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
 	if (rc == 0)
@@ -202,7 +87,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return rc;
 	}
-	stack_settings_publish(s);
+	lsk_stack_settings_publish(s);
 	s->send_pool = p->send_pool;
 	snprintf(name, sizeof(name), "%.20s_ind", s->name);
 	/* fragments point into the datagram they were cut from */
@@ -222,6 +107,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	if (s == NULL)
 		return;
 	lsk_telemetry_forget(s);
+	lsk_config_abort(s);	/* a batch left open: its lists go back */
 	lsk_services_free(s);
 	lsk_udp_close_all(s);
 	free(s->eps);
@@ -233,12 +119,10 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
-	rib_copy_free(s->batch_rib);
-	rte_hash_free(s->route_index);
+	lsk_route_table_free(s);
 	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
 	free(s->filters);
-	free(s->routes);
 	free(s->neighs);
 	rte_free(s->qsbr);
 	rte_mempool_free(s->indirect_pool);
@@ -329,14 +213,14 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
-	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
-	stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_fwd_publish(s, t);
+	lsk_stack_settings_publish(s);	/* the ports' MTUs */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
  * worker can still be reading it. */
-static int
-stack_publish(struct lsk_stack *s)
+int
+lsk_stack_publish(struct lsk_stack *s)
 {
 	struct lsk_fwd_table *t;
 	int rc = stack_build(s, &t);
@@ -348,8 +232,8 @@ stack_publish(struct lsk_stack *s)
 
 /* The settings word from the configuration and the published forwarding
  * table: workers load it whole at their next burst (core/settings.h). */
-static void
-stack_settings_publish(struct lsk_stack *s)
+void
+lsk_stack_settings_publish(struct lsk_stack *s)
 {
 	const struct lsk_fwd_table *t = s->fwd;
 	struct lsk_settings v = {
@@ -380,7 +264,7 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 	}
 	s->gro_segs = segs;
 	s->gro_flows = flows;
-	stack_settings_publish(s);
+	lsk_stack_settings_publish(s);
 	return 0;
 }
 
@@ -388,70 +272,7 @@ void
 lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
-	stack_settings_publish(s);
-}
-
-void
-lsk_config_begin(struct lsk_stack *s)
-{
-	/* without memory for the copy a failed commit keeps the batch's
-	 * lists (the tables in force stay as they are either way) */
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = rib_copy(s);
-	s->in_batch = true;
-}
-
-/* The static neighbours of the batch, now that their table is built. */
-static int
-stack_set_statics(struct lsk_stack *s)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < s->n_neighs; i++) {
-		const struct lsk_ifaddr *a =
-			lsk_connected_lookup(s, s->neighs[i].addr);
-
-		if (a == NULL)
-			continue;
-		rc = lsk_neigh_set_static(s, s->neighs[i].addr, a->port,
-					  &s->neighs[i].mac);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-int
-lsk_config_commit(struct lsk_stack *s)
-{
-	bool filter_new = false;
-	struct lsk_fwd_table *t;
-	int rc;
-
-	s->in_batch = false;
-	rc = stack_build(s, &t);
-	if (rc == 0) {
-		rc = lsk_filter_commit(s);
-		filter_new = rc == 0;
-	}
-	if (rc == 0)
-		rc = stack_set_statics(s);
-	if (rc == 0) {
-		stack_swap(s, t);
-	} else {
-		lsk_fwd_table_free(t);
-		if (s->batch_rib != NULL) {
-			rib_restore(s, s->batch_rib);
-			/* the batch's rules went out already: back to the
-			 * rules before it */
-			if (filter_new)
-				lsk_filter_commit(s);
-		}
-	}
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = NULL;
-	return rc;
+	lsk_stack_settings_publish(s);
 }
 
 int
@@ -479,7 +300,7 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 		if (mtu != 0)
 			s->ports[i].mtu = mtu;
 	}
-	rc = stack_publish(s);
+	rc = lsk_stack_publish(s);
 	if (rc < 0)
 		memcpy(s->ports, saved, sizeof(saved));
 	return rc;
@@ -524,44 +345,112 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		return -ENOSPC;
 	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
 		.addr = addr, .depth = depth, .port = port };
-	rc = stack_publish(s);
+	rc = lsk_stack_publish(s);
 	if (rc < 0)
 		s->n_addrs--;
 	return rc;
 }
 
-static int
-route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+int
+lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan)
 {
 	unsigned int i;
 
-	for (i = 0; i < s->n_routes; i++)
-		if (s->routes[i].prefix == prefix &&
-		    s->routes[i].depth == depth)
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (vlan == 0)
+		return port;
+	for (i = s->n_ports; i < s->n_ifaces; i++)
+		if (s->ports[i].parent == port && s->ports[i].vlan == vlan)
 			return (int)i;
-	return -1;
+	return -ENODEV;
 }
 
-/* A million routes in one batch: looked up in a hash, not the list. */
-static bool
-route_exists(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+/* A change made of several list edits, as a batch of its own when it is
+ * not in one: it is published whole or not at all. */
+static int
+own_batch_begin(struct lsk_stack *s, bool *own)
 {
-	uint64_t key = route_key(prefix, depth);
-
-	return rte_hash_lookup(s->route_index, &key) >= 0;
+	*own = !s->in_batch;
+	return *own ? lsk_config_begin(s) : 0;
 }
 
-/* The subnet of one of our addresses (Linux: that route exists). */
-static bool
-route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+static int
+own_batch_end(struct lsk_stack *s, bool own, int rc)
+{
+	if (!own)
+		return rc;
+	if (rc < 0) {
+		lsk_config_abort(s);
+		return rc;
+	}
+	return lsk_config_commit(s);
+}
+
+/* Static neighbours no connected subnet reaches any more go (they could
+ * not be added now either), forgotten by the neighbour table at commit. */
+static int
+neighs_drop_unreachable(struct lsk_stack *s)
+{
+	unsigned int i, k = 0;
+	int rc = 0;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		if (lsk_connected_lookup(s, s->neighs[i].addr) != NULL) {
+			s->neighs[k++] = s->neighs[i];
+			continue;
+		}
+		if (rc == 0)
+			rc = lsk_stack_forget_neigh(s, s->neighs[i].addr);
+	}
+	s->n_neighs = k;
+	return rc;
+}
+
+/*
+ * As Linux does when the last address of a subnet goes: its connected
+ * and broadcast routes go with it (they are derived from the address
+ * here), and so do the routes via a gateway no connected subnet reaches
+ * any more, and the static neighbours on it. A `udp listen` service
+ * bound to the address keeps it (-EBUSY): close the service first.
+ */
+int
+lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
+		uint16_t iface)
 {
 	unsigned int i;
+	bool own;
+	int k, rc;
 
 	for (i = 0; i < s->n_addrs; i++)
-		if (s->addrs[i].depth == depth &&
-		    (s->addrs[i].addr & lsk_depth_mask(depth)) == prefix)
-			return true;
-	return false;
+		if (s->addrs[i].addr == addr)
+			break;
+	if (i == s->n_addrs || s->addrs[i].depth != depth ||
+	    s->addrs[i].port != iface)
+		return -EADDRNOTAVAIL;
+	for (k = 0; k < (int)s->n_services; k++) {
+		struct lsk_service_info si;
+
+		lsk_service_info(s->services[k], &si);
+		if (si.addr == addr)
+			return -EBUSY;
+	}
+	rc = own_batch_begin(s, &own);
+	if (rc < 0)
+		return rc;
+	memmove(&s->addrs[i], &s->addrs[i + 1],
+		(s->n_addrs - i - 1) * sizeof(s->addrs[0]));
+	s->n_addrs--;
+	for (k = (int)s->n_routes - 1; rc == 0 && k >= 0; k--) {
+		const struct lsk_route *r = &s->routes[k];
+
+		if (r->type == LSK_ROUTE_VIA &&
+		    lsk_connected_lookup(s, r->gateway) == NULL)
+			rc = lsk_route_del(s, r->prefix, r->depth);
+	}
+	if (rc == 0)
+		rc = neighs_drop_unreachable(s);
+	return own_batch_end(s, own, rc);
 }
 
 int
@@ -579,74 +468,6 @@ lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 		return -ENOMEM;
 	*arr = p;
 	*cap = ncap;
-	return 0;
-}
-
-int
-lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
-	      enum lsk_route_type type, uint32_t gateway)
-{
-	uint64_t key;
-	int rc;
-
-	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
-		return -EINVAL;
-	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
-		return -EINVAL;
-	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
-		return -ENETUNREACH;
-	/* as Linux: a gateway is another host ("can not be a local
-	 * address"), never a broadcast */
-	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
-				      lsk_stack_is_broadcast(s, gateway)))
-		return -EINVAL;
-	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
-								 depth))
-		return -EEXIST;
-	rc = lsk_array_grow((void **)&s->routes, &s->routes_cap, s->n_routes,
-			    sizeof(*s->routes), 16);
-	if (rc < 0)
-		return rc;
-	key = route_key(prefix, depth);
-	if (rte_hash_add_key(s->route_index, &key) < 0)
-		return -ENOSPC;
-	s->routes[s->n_routes++] = (struct lsk_route){
-		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
-		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
-	rc = stack_publish(s);
-	if (rc < 0) {
-		s->n_routes--;
-		rte_hash_del_key(s->route_index, &key);
-	}
-	return rc;
-}
-
-int
-lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
-{
-	uint64_t key = route_key(prefix, depth);
-	int i = route_find(s, prefix, depth);
-	struct lsk_fwd_table *t;
-	struct lsk_route gone;
-	int rc;
-
-	if (i < 0)
-		return -ENOENT;
-	gone = s->routes[i];
-	memmove(&s->routes[i], &s->routes[i + 1],
-		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
-	s->n_routes--;
-	rc = stack_build(s, &t);
-	if (rc < 0) {
-		/* back where it was: the array still has its room */
-		memmove(&s->routes[i + 1], &s->routes[i],
-			(s->n_routes - (unsigned int)i) * sizeof(*s->routes));
-		s->routes[i] = gone;
-		s->n_routes++;
-		return rc;
-	}
-	rte_hash_del_key(s->route_index, &key);
-	stack_swap(s, t);
 	return 0;
 }
 
@@ -696,4 +517,50 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	}
 	stack_swap(s, t);
 	return 0;
+}
+
+/* A static neighbour goes from the list, and its entry (static or
+ * learnt) from the neighbour table, together with the table that no
+ * longer names its MAC. */
+int
+lsk_neigh_del(struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+	bool own, known;
+	int rc;
+
+	for (i = 0; i < s->n_neighs && s->neighs[i].addr != addr; i++)
+		;
+	known = i < s->n_neighs;
+	if (!known) {
+		struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
+
+		known = e != NULL &&
+			__atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
+	}
+	if (!known)
+		return -ENOENT;
+	rc = own_batch_begin(s, &own);
+	if (rc < 0)
+		return rc;
+	if (i < s->n_neighs) {
+		memmove(&s->neighs[i], &s->neighs[i + 1],
+			(s->n_neighs - i - 1) * sizeof(s->neighs[0]));
+		s->n_neighs--;
+	}
+	rc = lsk_stack_forget_neigh(s, addr);
+	return own_batch_end(s, own, rc);
+}
+
+int
+lsk_neigh_flush(struct lsk_stack *s)
+{
+	bool own;
+	int rc = own_batch_begin(s, &own);
+
+	if (rc < 0)
+		return rc;
+	s->n_neighs = 0;
+	rc = lsk_stack_forget_neigh(s, 0);
+	return own_batch_end(s, own, rc);
 }

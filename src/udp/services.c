@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/time.h>
 
 #include <pcap/pcap.h>
@@ -26,6 +28,11 @@ struct lsk_service {
 	uint64_t datagrams;
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
+	char *path;		/* pcap: the file, as given */
+	uint32_t ring_size;	/* as given; 0: the default */
+	bool fresh;		/* opened by the batch in progress */
+	bool made_file;		/* the batch created the pcap file */
+	struct lsk_service *next_closed;
 };
 
 static const char *const kind_names[] = {
@@ -33,6 +40,22 @@ static const char *const kind_names[] = {
 	[LSK_SERVICE_DISCARD] = "discard",
 	[LSK_SERVICE_PCAP] = "pcap",
 };
+
+/*
+ * Open (truncate) the service's pcap file. The snapshot length holds the
+ * largest frame recorded: an Ethernet header and 65535 bytes of IP.
+ */
+static int
+service_pcap_open(struct lsk_service *svc)
+{
+	svc->pcap = pcap_open_dead(DLT_EN10MB, RTE_ETHER_HDR_LEN + UINT16_MAX);
+	svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, svc->path) : NULL;
+	if (svc->dumper == NULL && svc->pcap != NULL) {
+		pcap_close(svc->pcap);
+		svc->pcap = NULL;
+	}
+	return svc->dumper != NULL ? 0 : -EACCES;
+}
 
 int
 lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
@@ -51,22 +74,45 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	if (svc == NULL)
 		return -ENOMEM;
 	svc->kind = kind;
+	svc->ring_size = ring_size;
+	svc->fresh = s->in_batch;
+	if (path != NULL && (svc->path = strdup(path)) == NULL) {
+		free(svc);
+		return -ENOMEM;
+	}
+	/* in a batch the endpoint is published with the batch */
+	s->udp_defer = s->in_batch;
 	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
+	s->udp_defer = false;
 	if (rc < 0) {
+		free(svc->path);
 		free(svc);
 		return rc;
 	}
-	/* the file is opened (truncated) only once the endpoint is ours */
-	if (kind == LSK_SERVICE_PCAP) {
-		/* the snapshot length holds the largest frame recorded:
-		 * an Ethernet header and 65535 bytes of IP */
-		svc->pcap = pcap_open_dead(DLT_EN10MB,
-					   RTE_ETHER_HDR_LEN + UINT16_MAX);
-		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
-		if (svc->dumper == NULL) {
-			if (svc->pcap)
-				pcap_close(svc->pcap);
-			lsk_udp_close(svc->ep);
+	/* the file is opened (truncated) only once the endpoint is ours; in
+	 * a batch only once the batch is applied (lsk_services_batch_end):
+	 * until then it is only made if missing, to know it can be */
+	if (kind == LSK_SERVICE_PCAP && svc->fresh) {
+		const int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC;
+		int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+
+		svc->made_file = fd >= 0;
+		if (fd < 0 && errno == EEXIST)
+			fd = open(path, flags);
+		if (fd < 0) {
+			lsk_udp_ep_discard(svc->ep);
+			free(svc->path);
+			free(svc);
+			return -EACCES;
+		}
+		close(fd);
+	} else if (kind == LSK_SERVICE_PCAP) {
+		if (service_pcap_open(svc) < 0) {
+			if (svc->fresh)
+				lsk_udp_ep_discard(svc->ep);
+			else
+				lsk_udp_close(svc->ep);
+			free(svc->path);
 			free(svc);
 			return -EACCES;
 		}
@@ -161,6 +207,8 @@ service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
 	struct pcap_pkthdr h;
 	int i;
 
+	if (svc->dumper == NULL)
+		return;		/* its file could not be opened at commit */
 	gettimeofday(&h.ts, NULL);
 	for (i = 0; i < n; i++) {
 		h.caplen = h.len = service_frame(msgs[i].mbuf);
@@ -195,6 +243,122 @@ lsk_services_poll(struct lsk_stack *s)
 	return total;
 }
 
+/* What a service holds besides its endpoint. */
+static void
+service_free(struct lsk_service *svc)
+{
+	if (svc->dumper) {
+		pcap_dump_close(svc->dumper);
+		pcap_close(svc->pcap);
+	}
+	free(svc->path);
+	free(svc);
+}
+
+static int
+service_index(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++)
+		if (lsk_udp_ep_addr(s->services[i]->ep) == addr &&
+		    lsk_udp_ep_port(s->services[i]->ep) == port)
+			return (int)i;
+	return -1;
+}
+
+const struct lsk_service *
+lsk_service_find(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	int i = service_index(s, addr, port);
+
+	return i < 0 ? NULL : s->services[i];
+}
+
+void
+lsk_service_info(const struct lsk_service *svc, struct lsk_service_info *out)
+{
+	out->addr = lsk_udp_ep_addr(svc->ep);
+	out->port = lsk_udp_ep_port(svc->ep);
+	out->kind = kind_names[svc->kind];
+	out->path = svc->path;
+	out->ring_size = svc->ring_size;
+	out->datagrams = svc->datagrams;
+}
+
+/*
+ * In a batch a service closes at the commit: until then its endpoint
+ * only leaves the list (the table in force still delivers to it, and
+ * lsk_services_batch_end puts it back if the batch is not applied). One
+ * the batch opened goes at once: no table ever named it.
+ */
+int
+lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	int i = service_index(s, addr, port);
+	struct lsk_service *svc;
+
+	if (i < 0)
+		return -ENOENT;
+	svc = s->services[i];
+	memmove(&s->services[i], &s->services[i + 1],
+		(s->n_services - (unsigned int)i - 1) * sizeof(*s->services));
+	s->n_services--;
+	if (svc->fresh) {
+		if (svc->made_file)
+			unlink(svc->path);
+		lsk_udp_ep_discard(svc->ep);
+		service_free(svc);
+	} else if (s->in_batch) {
+		lsk_udp_unlist(svc->ep);
+		svc->next_closed = s->services_closed;
+		s->services_closed = svc;
+	} else {
+		lsk_udp_close(svc->ep);
+		service_free(svc);
+	}
+	return 0;
+}
+
+/*
+ * The end of a batch. Applied (after the table without the closed
+ * endpoints is published): they are freed. Not applied (before the
+ * service list goes back as it was): what the batch opened goes, what it
+ * closed is listed again.
+ */
+void
+lsk_services_batch_end(struct lsk_stack *s, bool commit)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++) {
+		struct lsk_service *svc = s->services[i];
+
+		if (svc->fresh && !commit) {
+			if (svc->made_file)
+				unlink(svc->path);
+			lsk_udp_ep_discard(svc->ep);
+			service_free(svc);
+			continue;
+		}
+		if (svc->fresh && svc->kind == LSK_SERVICE_PCAP) {
+			service_pcap_open(svc);
+		}
+		svc->fresh = false;
+	}
+	while (s->services_closed != NULL) {
+		struct lsk_service *svc = s->services_closed;
+
+		s->services_closed = svc->next_closed;
+		if (commit) {
+			lsk_udp_ep_discard(svc->ep);	/* unpublished */
+			service_free(svc);
+		} else {
+			lsk_udp_relist(svc->ep);
+		}
+	}
+}
+
 void
 lsk_services_free(struct lsk_stack *s)
 {
@@ -204,11 +368,7 @@ lsk_services_free(struct lsk_stack *s)
 		struct lsk_service *svc = s->services[i];
 
 		lsk_udp_close(svc->ep);
-		if (svc->dumper) {
-			pcap_dump_close(svc->dumper);
-			pcap_close(svc->pcap);
-		}
-		free(svc);
+		service_free(svc);
 	}
 	free(s->services);
 	s->services = NULL;

@@ -178,12 +178,13 @@ test_load_fixture_file(void **state)
 			 LSK_NH_NONE);
 }
 
-#define UDP_USAGE "usage: udp listen ADDR:PORT echo|discard|pcap FILE [ring N]"
+#define UDP_USAGE "usage: udp listen ADDR:PORT echo|discard|pcap FILE [ring N] " \
+	"| udp close ADDR:PORT"
 #define UDP_RING "expected 'ring N' (1-16777216) after the service"
 #define GRO_USAGE "usage: gro fraglist|merge [flows F] [segs S] | gro off"
 #define RCACHE_USAGE "usage: route-cache on [entries N] | route-cache off"
 #define FILTER_USAGE "usage: filter add accept|drop [proto P] [src PFX] " \
-	"[dst PFX] [sport A[-B]] [dport A[-B]]"
+	"[dst PFX] [sport A[-B]] [dport A[-B]] | filter del N | filter flush"
 
 struct error_case {
 	const char *line;
@@ -218,11 +219,19 @@ test_error_texts(void **state)
 		{ "port 0 mac", -EINVAL, "bad MAC address ''" },
 		{ "port 0 speed 10", -EINVAL, "unknown port setting 'speed'" },
 		{ "address add 10.0.2.254/24", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
-		{ "address del 10.0.0.254/24 port 0", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
+		{ "address del 10.0.9.254/24 port 0", -EADDRNOTAVAIL,
+		  "no address 10.0.9.254/24 on port 0" },
+		{ "address del 10.0.0.254/16 port 0", -EADDRNOTAVAIL,
+		  "no address 10.0.0.254/16 on port 0" },
+		{ "address del 10.0.0.254/24 port 1", -EADDRNOTAVAIL,
+		  "no address 10.0.0.254/24 on port 1" },
+		{ "address del 10.0.0.254/24 port 0 vlan 7", -ENODEV,
+		  "port 0 has no vlan 7" },
+		{ "address flush", -EINVAL,
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
 		{ "address add 10.0.2.254/24 port 0 vlen 5", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
 		{ "address add 10.0.2.254/24 port 0 vlan 0", -EINVAL,
 		  "bad vlan '0' (1-4094)" },
 		{ "address add 10.0.2.254/24 port 0 vlan 4095", -EINVAL,
@@ -246,11 +255,13 @@ test_error_texts(void **state)
 		{ "address add 10.0.0.254/24 port 0", -EEXIST,
 		  "address 10.0.0.254/24 is already configured" },
 		{ "route add 10.7.0.0/16", -EINVAL,
-		  "usage: route add PREFIX via GATEWAY | route add PREFIX "
-		  "blackhole | route del PREFIX" },
+		  "usage: route add|replace|del PREFIX via GATEWAY | "
+		  "blackhole; route del PREFIX; route get ADDRESS; "
+		  "route flush" },
 		{ "route add 10.7.0.0/16 dev 1", -EINVAL,
-		  "usage: route add PREFIX via GATEWAY | route add PREFIX "
-		  "blackhole | route del PREFIX" },
+		  "usage: route add|replace|del PREFIX via GATEWAY | "
+		  "blackhole; route del PREFIX; route get ADDRESS; "
+		  "route flush" },
 		{ "route add 10.7.0.0/16 via 10.5.5.5", -ENETUNREACH,
 		  "gateway 10.5.5.5 is not on a connected subnet" },
 		{ "route add 10.7.0.1/16 via 10.0.1.1", -EINVAL,
@@ -297,7 +308,7 @@ test_error_texts(void **state)
 		{ "neigh add 10.0.0.9 lladdr ff:ff:ff:ff:ff:ff", -EINVAL,
 		  "MAC address ff:ff:ff:ff:ff:ff is not a unicast address" },
 		{ "neigh add 10.0.0.9 02:00:00:00:00:09", -EINVAL,
-		  "usage: neigh add A.B.C.D lladdr MAC" },
+		  "usage: neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | neigh flush" },
 		{ "neigh add 10.0.0 lladdr 02:00:00:00:00:09", -EINVAL,
 		  "bad address '10.0.0'" },
 		{ "udp", -EINVAL, UDP_USAGE },
@@ -650,16 +661,17 @@ test_load_error_names_line(void **state)
 }
 
 /*
- * listack.h: after a bad line "the stack is left with the commands before
- * the bad line applied": the forwarding table shows them.
+ * listack.h: a file with a bad line changes nothing, not even the lines
+ * before it: the published table is the one from before the load, and
+ * the lists it is built from are as they were.
  */
 static void
-test_load_error_keeps_earlier_lines(void **state)
+test_load_error_changes_nothing(void **state)
 {
 	struct config_state *c = *state;
+	const struct lsk_fwd_table *before = c->s->fwd;
 	char err[256];
 	const char *path;
-
 
 	path = write_conf(c,
 		"address add 10.0.0.254/24 port 0\n"
@@ -667,8 +679,11 @@ test_load_error_keeps_earlier_lines(void **state)
 		"bogus\n");
 	assert_int_equal(lsk_config_load(c->s, path, err, sizeof(err)),
 			 -EINVAL);
-	assert_int_equal(lookup(c, UNIT_P0_IP)->type, LSK_NH_LOCAL);
-	assert_forwards(c, UNIT_A_IP, UNIT_P0, &unit_a_mac);
+	assert_non_null(strstr(err, ":3: unknown command 'bogus'"));
+	assert_ptr_equal(c->s->fwd, before);
+	assert_int_equal(c->s->n_addrs, 0);
+	assert_int_equal(c->s->n_neighs, 0);
+	assert_int_not_equal(lookup(c, UNIT_P0_IP)->type, LSK_NH_LOCAL);
 }
 
 /* A refused 'udp listen ... pcap FILE' leaves FILE as it was. */
@@ -807,7 +822,7 @@ main(void)
 		T(test_point_to_point_addresses),
 		T(test_service_and_feature_commands),
 		T(test_load_error_names_line),
-		T(test_load_error_keeps_earlier_lines),
+		T(test_load_error_changes_nothing),
 		T(test_refused_pcap_service_keeps_file),
 		T(test_load_missing_file),
 		T(test_load_line_too_long),

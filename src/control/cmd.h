@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the control grammar: what the command table (control/config.c),
+ * the batch runner (control/command.c) and the views (control/show*.c)
+ * share. Control thread only.
+ */
+#ifndef LSK_CONTROL_CMD_H
+#define LSK_CONTROL_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control/command.h"
+
+struct lsk_stack;
+
+#define CMD_MAX_WORDS 24
+
+/* One command line being checked or run. */
+struct cmd_ctx {
+	struct lsk_stack *s;
+	const char *source;	/* names the text in errors */
+	unsigned int line;
+	struct lsk_out *o;	/* the answer: views and the error */
+	bool check;		/* parse only: change nothing */
+	int argc;
+	char *argv[CMD_MAX_WORDS];
+};
+
+/* Write "SOURCE:LINE: what is wrong" into c->o->err; returns rc. */
+int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Split line (modified in place: words are cut out of it, '#' ends it)
+ * into c's words. 0 (c->argc may be 0: nothing to do) or -EINVAL with
+ * the error set.
+ */
+int cmd_split(struct cmd_ctx *c, char *line);
+
+/* What a command does: a view (or help) changes nothing. */
+bool cmd_changes(const struct cmd_ctx *c);
+
+/* Check (c->check) or run the command in c's words. */
+int cmd_dispatch(struct cmd_ctx *c);
+
+/* `show ...` (control/show.c) and `help ...` (control/help.c). */
+int cmd_show(struct cmd_ctx *c);
+int cmd_help(struct cmd_ctx *c);
+/* The usage line(s) of command name ("a | b" when several), or "". */
+const char *cmd_usage(const char *name);
+
+/* The views, one per file part (control/show*.c). */
+int cmd_show_routes(struct cmd_ctx *c);
+int cmd_show_stats(struct cmd_ctx *c);
+int cmd_show_runtime(struct cmd_ctx *c);
+int cmd_show_errors(struct cmd_ctx *c);
+int cmd_show_config(struct cmd_ctx *c);
+
+/* An aligned text table: a header row, then rows of cells. */
+#define CMD_CELL 128
+#define CMD_TABLE_COLS 8
+struct cmd_table {
+	const char *const *head;
+	unsigned int ncols, nrows, cap;
+	char (*cells)[CMD_CELL];
+	bool oom;
+};
+void cmd_table_init(struct cmd_table *t, const char *const *head,
+		    unsigned int ncols);
+/* A new row, to be filled with cmd_table_set. */
+int cmd_table_add(struct cmd_table *t);
+void cmd_table_set(struct cmd_table *t, unsigned int col, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+/* Write the table into o, columns two spaces apart, and free it. */
+int cmd_table_print(struct cmd_table *t, struct lsk_out *o);
+
+/* Names as the views and `show config` write them. */
+struct rte_ether_addr;
+void cmd_iface_name(const struct lsk_stack *s, unsigned int iface, char *buf,
+		    size_t len);
+void cmd_mac_text(const struct rte_ether_addr *mac, char *buf, size_t len);
+void cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len);
+void cmd_proto_text(uint8_t proto, char *buf, size_t len);
+
+/* Number parsers the views share with the grammar. */
+int cmd_parse_uint(const char *s, unsigned long max, unsigned long *out);
+void cmd_ip_text(uint32_t a, char *buf, size_t len);
+
+#endif /* LSK_CONTROL_CMD_H */
