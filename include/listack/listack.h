@@ -125,8 +125,11 @@ int lsk_neigh_add(struct lsk_stack *stack, uint32_t addr,
  * leaves the tables in force and the configuration as they were (for a
  * batch: as lsk_config_begin found them).
  */
-void lsk_config_begin(struct lsk_stack *stack);
+int lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
+/* End a batch without applying it: the configuration is put back as
+ * lsk_config_begin found it (the workers saw none of it). */
+void lsk_config_abort(struct lsk_stack *stack);
 
 /*
  * Read a configuration file (the control-command grammar, README.md

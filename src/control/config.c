@@ -18,39 +18,28 @@
 #include "core/fwd.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/cmd.h"
 
-#define CONFIG_MAX_WORDS 24
-#define CONFIG_LINE_MAX 1024
+#define CONFIG_LINE_MAX LSK_COMMAND_LINE_MAX
 
-struct cmd_ctx {
-	struct lsk_stack *s;
-	const char *file;
-	unsigned int line;
-	char *err;
-	size_t err_len;
-	int argc;
-	char *argv[CONFIG_MAX_WORDS];
-};
-
-static int __attribute__((format(printf, 3, 4)))
+int
 cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
 {
-	size_t n;
+	char *err = c->o->err;
+	size_t n, len = sizeof(c->o->err);
 	va_list ap;
 
-	if (c->err == NULL || c->err_len == 0)
-		return rc;
-	n = (size_t)snprintf(c->err, c->err_len, "%s:%u: ", c->file, c->line);
-	if (n < c->err_len) {
+	n = (size_t)snprintf(err, len, "%s:%u: ", c->source, c->line);
+	if (n < len) {
 		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->err_len - n, fmt, ap);
+		vsnprintf(err + n, len - n, fmt, ap);
 		va_end(ap);
 	}
 	return rc;
 }
 
-static int
-parse_uint(const char *s, unsigned long max, unsigned long *out)
+int
+cmd_parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
 	char *end;
 	unsigned long v;
@@ -95,7 +84,7 @@ parse_prefix(const char *s, uint32_t *addr, uint8_t *depth)
 	slash = strchr(buf, '/');
 	if (slash != NULL) {
 		*slash = '\0';
-		if (parse_uint(slash + 1, 32, &d) < 0)
+		if (cmd_parse_uint(slash + 1, 32, &d) < 0)
 			return -EINVAL;
 	}
 	if (parse_ip(buf, addr) < 0)
@@ -109,7 +98,7 @@ parse_port(struct cmd_ctx *c, const char *s, uint16_t *port)
 {
 	unsigned long v;
 
-	if (parse_uint(s, UINT16_MAX, &v) < 0)
+	if (cmd_parse_uint(s, UINT16_MAX, &v) < 0)
 		return cmd_error(c, -EINVAL, "bad port number '%s'",
 				 s ? s : "");
 	if (v >= c->s->n_ports)
@@ -152,7 +141,7 @@ cmd_port(struct cmd_ctx *c)
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
 		if (strcmp(c->argv[i], "mtu") == 0) {
-			if (parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
+			if (cmd_parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
 				return cmd_error(c, -EINVAL,
 						 "bad mtu '%s' (68-9000)",
 						 val ? val : "");
@@ -167,6 +156,8 @@ cmd_port(struct cmd_ctx *c)
 					 c->argv[i]);
 		}
 	}
+	if (c->check)
+		return 0;
 	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
 	if (rc < 0)
 		return cmd_error(c, rc, "cannot set port %u: %s", port,
@@ -174,8 +165,8 @@ cmd_port(struct cmd_ctx *c)
 	return 0;
 }
 
-static void
-ip_text(uint32_t a, char *buf, size_t len)
+void
+cmd_ip_text(uint32_t a, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
 		 (a >> 8) & 0xff, a & 0xff);
@@ -190,13 +181,13 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 	char text[16];
 
 	if (a != NULL) {
-		ip_text(a->addr, text, sizeof(text));
+		cmd_ip_text(a->addr, text, sizeof(text));
 		return cmd_error(c, -EINVAL, "%s cannot be an interface "
 				 "address: it is the broadcast address of "
 				 "%s/%u", c->argv[2], text, a->depth);
 	}
 	if (depth < 31 && lsk_stack_is_own(c->s, bcast)) {
-		ip_text(bcast, text, sizeof(text));
+		cmd_ip_text(bcast, text, sizeof(text));
 		return cmd_error(c, -EINVAL, "%s cannot be an interface "
 				 "address: its broadcast address %s is one of "
 				 "our addresses", c->argv[2], text);
@@ -209,6 +200,7 @@ static int
 cmd_address(struct cmd_ctx *c)
 {
 	unsigned int n_ifaces = c->s->n_ifaces;
+	unsigned long vlan = 0;
 	uint32_t addr;
 	uint8_t depth;
 	uint16_t port = 0;
@@ -226,15 +218,16 @@ cmd_address(struct cmd_ctx *c)
 	rc = parse_port(c, c->argv[4], &port);
 	if (rc < 0)
 		return rc;
+	if (c->argc == 7 && (cmd_parse_uint(c->argv[6], 4094, &vlan) < 0 ||
+			     vlan == 0))
+		return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
+				 c->argv[6]);
+	if (c->check)
+		return 0;
 	rc = address_broadcast_clash(c, addr, depth);
 	if (rc < 0)
 		return rc;
 	if (c->argc == 7) {
-		unsigned long vlan;
-
-		if (parse_uint(c->argv[6], 4094, &vlan) < 0 || vlan == 0)
-			return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
-					 c->argv[6]);
 		rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
 		if (rc < 0)
 			return cmd_error(c, rc, "cannot make vlan %lu on port "
@@ -281,6 +274,8 @@ cmd_route(struct cmd_ctx *c)
 		rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
 		if (rc < 0)
 			return rc;
+		if (c->check)
+			return 0;
 		rc = lsk_route_del(c->s, prefix, depth);
 		if (rc == -ENOENT)
 			return cmd_error(c, rc, "no route %s to delete",
@@ -305,6 +300,8 @@ cmd_route(struct cmd_ctx *c)
 	rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
 	if (rc < 0)
 		return rc;
+	if (c->check)
+		return 0;
 	rc = lsk_route_add(c->s, prefix, depth, type, gw);
 	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
 		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
@@ -339,6 +336,8 @@ cmd_neigh(struct cmd_ctx *c)
 	rc = parse_mac(c, c->argv[4], &mac);
 	if (rc < 0)
 		return rc;
+	if (c->check)
+		return 0;
 	rc = lsk_neigh_add(c->s, addr, &mac);
 	if (rc == -EINVAL)
 		return cmd_error(c, rc, "%s is %s", c->argv[2],
@@ -373,7 +372,7 @@ parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
 	*colon = '\0';
 	if (parse_ip(buf, addr) < 0)
 		return cmd_error(c, -EINVAL, "bad address in '%s'", s);
-	if (parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
+	if (cmd_parse_uint(colon + 1, UINT16_MAX, &p) < 0 || p == 0)
 		return cmd_error(c, -EINVAL, "bad port in '%s' (1-65535)", s);
 	*port = (uint16_t)p;
 	return 0;
@@ -413,11 +412,13 @@ cmd_udp(struct cmd_ctx *c)
 	}
 	if (i < c->argc) {
 		if (strcmp(c->argv[i], "ring") != 0 || i + 2 != c->argc ||
-		    parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
+		    cmd_parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
 		    ring == 0)
 			return cmd_error(c, -EINVAL, "expected 'ring N' "
 					 "(1-16777216) after the service");
 	}
+	if (c->check)
+		return 0;
 	rc = lsk_service_add(c->s, kind, addr, port, path, (uint32_t)ring);
 	if (rc == -EADDRINUSE)
 		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
@@ -441,7 +442,7 @@ cmd_gro(struct cmd_ctx *c)
 	int i, rc;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return lsk_gro_set(c->s, 0, 0);
+		return c->check ? 0 : lsk_gro_set(c->s, 0, 0);
 	if (c->argc < 2 || (strcmp(c->argv[1], "fraglist") != 0 &&
 			    strcmp(c->argv[1], "merge") != 0) ||
 	    c->argc % 2 != 0)
@@ -449,13 +450,13 @@ cmd_gro(struct cmd_ctx *c)
 				 "[flows F] [segs S] | gro off");
 	for (i = 2; i < c->argc; i += 2) {
 		if (strcmp(c->argv[i], "flows") == 0) {
-			if (parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
+			if (cmd_parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
 			    flows == 0)
 				return cmd_error(c, -EINVAL, "bad flows '%s' "
 						 "(1-%d)", c->argv[i + 1],
 						 LSK_BURST_MAX);
 		} else if (strcmp(c->argv[i], "segs") == 0) {
-			if (parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
+			if (cmd_parse_uint(c->argv[i + 1], 64, &segs) < 0 ||
 			    segs < 2)
 				return cmd_error(c, -EINVAL, "bad segs '%s' "
 						 "(2-64)", c->argv[i + 1]);
@@ -464,6 +465,8 @@ cmd_gro(struct cmd_ctx *c)
 					 c->argv[i]);
 		}
 	}
+	if (c->check)
+		return 0;
 	/* a refused line changes nothing: the mode only once all is valid */
 	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
 	if (rc < 0)
@@ -479,10 +482,10 @@ cmd_route_cache(struct cmd_ctx *c)
 	unsigned long entries = 4096;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return lsk_route_cache_set(c->s, 0);
+		return c->check ? 0 : lsk_route_cache_set(c->s, 0);
 	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
 	    strcmp(c->argv[2], "entries") == 0) {
-		if (parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
+		if (cmd_parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
 		    entries == 0)
 			return cmd_error(c, -EINVAL, "bad entries '%s' "
 					 "(1-16777216)", c->argv[3]);
@@ -490,7 +493,7 @@ cmd_route_cache(struct cmd_ctx *c)
 		return cmd_error(c, -EINVAL, "usage: route-cache on "
 				 "[entries N] | route-cache off");
 	}
-	return lsk_route_cache_set(c->s, (uint32_t)entries);
+	return c->check ? 0 : lsk_route_cache_set(c->s, (uint32_t)entries);
 }
 
 /* A[-B] */
@@ -507,10 +510,10 @@ parse_port_range(const char *s, uint16_t *lo, uint16_t *hi)
 	dash = strchr(buf, '-');
 	if (dash != NULL)
 		*dash = '\0';
-	if (parse_uint(buf, UINT16_MAX, &a) < 0)
+	if (cmd_parse_uint(buf, UINT16_MAX, &a) < 0)
 		return -EINVAL;
 	b = a;
-	if (dash != NULL && parse_uint(dash + 1, UINT16_MAX, &b) < 0)
+	if (dash != NULL && cmd_parse_uint(dash + 1, UINT16_MAX, &b) < 0)
 		return -EINVAL;
 	if (b < a)
 		return -EINVAL;
@@ -532,7 +535,7 @@ parse_proto(const char *s, uint8_t *proto)
 		*proto = IPPROTO_TCP;
 	else if (strcmp(s, "icmp") == 0)
 		*proto = IPPROTO_ICMP;
-	else if (parse_uint(s, 255, &v) == 0 && v > 0)
+	else if (cmd_parse_uint(s, 255, &v) == 0 && v > 0)
 		*proto = (uint8_t)v;
 	else
 		return -EINVAL;
@@ -550,7 +553,7 @@ cmd_filter(struct cmd_ctx *c)
 	int i, rc;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
-		return lsk_filter_flush(c->s);
+		return c->check ? 0 : lsk_filter_flush(c->s);
 	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
 	    (strcmp(c->argv[2], "accept") != 0 &&
 	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
@@ -589,6 +592,8 @@ cmd_filter(struct cmd_ctx *c)
 	if (ports && r.proto != IPPROTO_UDP && r.proto != IPPROTO_TCP)
 		return cmd_error(c, -EINVAL,
 				 "ports need 'proto udp' or 'proto tcp'");
+	if (c->check)
+		return 0;
 	rc = lsk_filter_add(c->s, &r);
 	return rc < 0 ? cmd_error(c, rc, "cannot add the rule: %s",
 				  strerror(-rc)) : 0;
@@ -606,66 +611,72 @@ static const struct {
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
 	{ "filter", cmd_filter },
+	{ "show", cmd_show },
+	{ "help", cmd_help },
 };
+
+int
+cmd_split(struct cmd_ctx *c, char *line)
+{
+	char *p, *save = NULL;
+
+	c->argc = 0;
+	p = strchr(line, '#');
+	if (p != NULL)
+		*p = '\0';
+	for (p = strtok_r(line, " \t\r\n", &save); p != NULL;
+	     p = strtok_r(NULL, " \t\r\n", &save)) {
+		if (c->argc == CMD_MAX_WORDS)
+			return cmd_error(c, -EINVAL, "too many words");
+		c->argv[c->argc++] = p;
+	}
+	return 0;
+}
+
+bool
+cmd_changes(const struct cmd_ctx *c)
+{
+	return c->argc > 0 && strcmp(c->argv[0], "show") != 0 &&
+	       strcmp(c->argv[0], "help") != 0;
+}
+
+int
+cmd_dispatch(struct cmd_ctx *c)
+{
+	size_t i;
+
+	if (c->argc == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(commands); i++)
+		if (strcmp(c->argv[0], commands[i].name) == 0)
+			return commands[i].fn(c);
+	return cmd_error(c, -EINVAL, "unknown command '%s'", c->argv[0]);
+}
 
 int
 lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
 		unsigned int lineno, char *err, size_t err_len)
 {
-	struct cmd_ctx c = { .s = s, .file = file ? file : "-",
-			     .line = lineno, .err = err, .err_len = err_len };
-	char buf[CONFIG_LINE_MAX];
-	char *p, *save = NULL;
-	size_t i;
+	struct lsk_out o;
+	struct cmd_ctx c = { .s = s, .source = file ? file : "-",
+			     .line = lineno, .o = &o };
+	char buf[CONFIG_LINE_MAX + 1];
+	int rc;
 
-	if (err_len)
-		err[0] = '\0';
-	if (strlen(line) >= sizeof(buf))
-		return cmd_error(&c, -EINVAL, "line too long");
-	strcpy(buf, line);
-	p = strchr(buf, '#');
-	if (p != NULL)
-		*p = '\0';
-	for (p = strtok_r(buf, " \t\r\n", &save); p != NULL;
-	     p = strtok_r(NULL, " \t\r\n", &save)) {
-		if (c.argc == CONFIG_MAX_WORDS)
-			return cmd_error(&c, -EINVAL, "too many words");
-		c.argv[c.argc++] = p;
+	lsk_out_init(&o, false);
+	if (strlen(line) > CONFIG_LINE_MAX)
+		rc = cmd_error(&c, -EINVAL, "line too long");
+	else {
+		strcpy(buf, line);
+		rc = cmd_split(&c, buf);
+		if (rc == 0)
+			rc = cmd_dispatch(&c);
 	}
-	if (c.argc == 0)
-		return 0;
-	for (i = 0; i < RTE_DIM(commands); i++)
-		if (strcmp(c.argv[0], commands[i].name) == 0)
-			return commands[i].fn(&c);
-	return cmd_error(&c, -EINVAL, "unknown command '%s'", c.argv[0]);
-}
-
-/*
- * One line of f into buf (at most CONFIG_LINE_MAX bytes, the newline
- * dropped): its length, 0 at the end of the file, or -EINVAL for a line
- * too long or holding a NUL byte (what string functions would cut short).
- */
-static int
-config_read_line(FILE *f, char *buf, const char **why)
-{
-	size_t n = 0;
-	int ch;
-
-	while ((ch = getc(f)) != EOF && ch != '\n') {
-		if (ch == '\0') {
-			*why = "NUL byte in the line";
-			return -EINVAL;
-		}
-		if (n == CONFIG_LINE_MAX) {
-			*why = "line too long";
-			return -EINVAL;
-		}
-		buf[n++] = (char)ch;
+	if (err_len) {
+		snprintf(err, err_len, "%s", o.err);
 	}
-	buf[n] = '\0';
-	if (ch == EOF && n == 0)
-		return ferror(f) ? -EIO : 0;
-	return (int)n + 1;	/* an empty line is a line */
+	lsk_out_free(&o);
+	return rc;
 }
 
 /*
@@ -707,43 +718,70 @@ config_open(const char *path, char *err, size_t err_len, int *rc)
 	return NULL;
 }
 
+/* A configuration file is read whole, then run as one batch. */
+#define CONFIG_FILE_MAX (1ul << 30)
+
+static int
+config_read_all(FILE *f, char **text, size_t *len)
+{
+	size_t cap = 0, n = 0, got;
+	char *buf = NULL, *p;
+
+	for (;;) {
+		if (n == cap) {
+			if (cap >= CONFIG_FILE_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap = cap ? cap * 2 : 65536;
+			p = realloc(buf, cap);
+			if (p == NULL) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -EIO;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
 int
 lsk_config_load(struct lsk_stack *s, const char *path, char *err,
 		size_t err_len)
 {
-	char line[CONFIG_LINE_MAX + 1];
-	unsigned int lineno = 0;
-	const char *why = NULL;
+	struct lsk_out o;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f;
 	int rc = 0;
 
+	if (err_len)
+		err[0] = '\0';
 	f = config_open(path, err, err_len, &rc);
 	if (f == NULL)
 		return rc;
-	lsk_config_begin(s);
-	for (;;) {
-		rc = config_read_line(f, line, &why);
-		if (rc <= 0)
-			break;
-		lineno++;
-		rc = lsk_config_exec(s, line, path, lineno, err, err_len);
-		if (rc < 0)
-			break;
-	}
-	if (rc < 0 && why != NULL)
-		snprintf(err, err_len, "%s:%u: %s", path, lineno + 1, why);
-	else if (rc == -EIO)
-		snprintf(err, err_len, "%s:%u: cannot read: %s", path,
-			 lineno + 1, strerror(EIO));
+	rc = config_read_all(f, &text, &len);
 	fclose(f);
-	if (rc == 0) {
-		rc = lsk_config_commit(s);
-		if (rc < 0)
-			snprintf(err, err_len, "%s:%u: cannot build tables: %s",
-				 path, lineno, strerror(-rc));
-	} else {
-		/* what came before the bad line stays, as promised */
-		lsk_config_commit(s);
+	if (rc < 0) {
+		snprintf(err, err_len, "%s:0: cannot read: %s", path,
+			 strerror(-rc));
+		return rc;
 	}
+	lsk_out_init(&o, false);
+	rc = lsk_command_run(s, text, len, path, &o);
+	if (rc < 0 && err_len)
+		snprintf(err, err_len, "%s", o.err);
+	lsk_out_free(&o);
+	free(text);
 	return rc;
 }

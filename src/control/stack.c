@@ -367,14 +367,26 @@ lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 	s->gro_merge = merge;
 }
 
-void
+int
 lsk_config_begin(struct lsk_stack *s)
 {
-	/* without memory for the copy a failed commit keeps the batch's
-	 * lists (the tables in force stay as they are either way) */
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = rib_copy(s);
+	if (s->batch_rib == NULL)
+		return -ENOMEM;	/* no batch: nothing could be put back */
 	s->in_batch = true;
+	return 0;
+}
+
+void
+lsk_config_abort(struct lsk_stack *s)
+{
+	if (!s->in_batch)
+		return;
+	s->in_batch = false;
+	rib_restore(s, s->batch_rib);
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = NULL;
 }
 
 /* The static neighbours of the batch, now that their table is built. */

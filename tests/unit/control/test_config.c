@@ -650,16 +650,17 @@ test_load_error_names_line(void **state)
 }
 
 /*
- * listack.h: after a bad line "the stack is left with the commands before
- * the bad line applied": the forwarding table shows them.
+ * listack.h: a file with a bad line changes nothing, not even the lines
+ * before it: the published table is the one from before the load, and
+ * the lists it is built from are as they were.
  */
 static void
-test_load_error_keeps_earlier_lines(void **state)
+test_load_error_changes_nothing(void **state)
 {
 	struct config_state *c = *state;
+	const struct lsk_fwd_table *before = c->s->fwd;
 	char err[256];
 	const char *path;
-
 
 	path = write_conf(c,
 		"address add 10.0.0.254/24 port 0\n"
@@ -667,8 +668,11 @@ test_load_error_keeps_earlier_lines(void **state)
 		"bogus\n");
 	assert_int_equal(lsk_config_load(c->s, path, err, sizeof(err)),
 			 -EINVAL);
-	assert_int_equal(lookup(c, UNIT_P0_IP)->type, LSK_NH_LOCAL);
-	assert_forwards(c, UNIT_A_IP, UNIT_P0, &unit_a_mac);
+	assert_non_null(strstr(err, ":3: unknown command 'bogus'"));
+	assert_ptr_equal(c->s->fwd, before);
+	assert_int_equal(c->s->n_addrs, 0);
+	assert_int_equal(c->s->n_neighs, 0);
+	assert_int_not_equal(lookup(c, UNIT_P0_IP)->type, LSK_NH_LOCAL);
 }
 
 /* A refused 'udp listen ... pcap FILE' leaves FILE as it was. */
@@ -807,7 +811,7 @@ main(void)
 		T(test_point_to_point_addresses),
 		T(test_service_and_feature_commands),
 		T(test_load_error_names_line),
-		T(test_load_error_keeps_earlier_lines),
+		T(test_load_error_changes_nothing),
 		T(test_refused_pcap_service_keeps_file),
 		T(test_load_missing_file),
 		T(test_load_line_too_long),

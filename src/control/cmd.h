@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the control grammar: what the command table (control/config.c),
+ * the batch runner (control/command.c) and the views (control/show*.c)
+ * share. Control thread only.
+ */
+#ifndef LSK_CONTROL_CMD_H
+#define LSK_CONTROL_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "control/command.h"
+
+struct lsk_stack;
+
+#define CMD_MAX_WORDS 24
+
+/* One command line being checked or run. */
+struct cmd_ctx {
+	struct lsk_stack *s;
+	const char *source;	/* names the text in errors */
+	unsigned int line;
+	struct lsk_out *o;	/* the answer: views and the error */
+	bool check;		/* parse only: change nothing */
+	int argc;
+	char *argv[CMD_MAX_WORDS];
+};
+
+/* Write "SOURCE:LINE: what is wrong" into c->o->err; returns rc. */
+int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Split line (modified in place: words are cut out of it, '#' ends it)
+ * into c's words. 0 (c->argc may be 0: nothing to do) or -EINVAL with
+ * the error set.
+ */
+int cmd_split(struct cmd_ctx *c, char *line);
+
+/* What a command does: a view (or help) changes nothing. */
+bool cmd_changes(const struct cmd_ctx *c);
+
+/* Check (c->check) or run the command in c's words. */
+int cmd_dispatch(struct cmd_ctx *c);
+
+/* `show ...` and `help ...` (control/show.c). */
+int cmd_show(struct cmd_ctx *c);
+int cmd_help(struct cmd_ctx *c);
+
+/* Number parsers the views share with the grammar. */
+int cmd_parse_uint(const char *s, unsigned long max, unsigned long *out);
+void cmd_ip_text(uint32_t a, char *buf, size_t len);
+
+#endif /* LSK_CONTROL_CMD_H */
