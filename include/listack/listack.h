@@ -113,9 +113,23 @@ int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
 /* -ENOENT when no such route was added. */
 int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
 
+/*
+ * Remove one of our addresses (the interface it was added to, and its
+ * prefix length, must match: else -EADDRNOTAVAIL). Its subnet and
+ * broadcast go with it, and, as in Linux, the routes via a gateway and
+ * the static neighbours no connected subnet reaches any more. -EBUSY
+ * while a `udp listen` service is bound to it.
+ */
+int lsk_address_del(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
+		    uint16_t port);
+
 /* Static neighbour. -ENETUNREACH when addr is on no connected subnet. */
 int lsk_neigh_add(struct lsk_stack *stack, uint32_t addr,
 		  const struct rte_ether_addr *mac);
+/* Forget addr's neighbour, static or learnt (-ENOENT: none); forget them
+ * all. Learnt ones come back with the next ARP exchange. */
+int lsk_neigh_del(struct lsk_stack *stack, uint32_t addr);
+int lsk_neigh_flush(struct lsk_stack *stack);
 
 /*
  * Configuration changes made between lsk_config_begin and lsk_config_commit
@@ -133,13 +147,14 @@ void lsk_config_abort(struct lsk_stack *stack);
 
 /*
  * Read a configuration file (the control-command grammar, README.md
- * "Configuration") and apply it as one batch. On error returns a negative
- * errno and writes "FILE:LINE: what is wrong" into err; the stack is left
- * with the commands before the bad line applied.
+ * "Configuration") and apply it as one batch: every line is checked,
+ * then all are applied, or none. On error returns a negative errno,
+ * writes "FILE:LINE: what is wrong" into err and changes nothing.
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);
-/* Apply one command line; file/line are used in the error text only. */
+/* Apply one command line (inside a batch, as part of it); file/line are
+ * used in the error text only. */
 int lsk_config_exec(struct lsk_stack *stack, const char *line,
 		    const char *file, unsigned int lineno, char *err,
 		    size_t err_len);
@@ -286,6 +301,9 @@ const char *lsk_stage_name(enum lsk_stage_id id);
 
 /* Sum the counters of every worker of the stack into *out. */
 int lsk_stats_read(const struct lsk_stack *stack, struct lsk_stats *out);
+/* Counters read from now on count from zero (the workers' own counters
+ * are left alone: reads subtract what they were now). */
+void lsk_stats_clear(struct lsk_stack *stack);
 /* Counters of one worker only. */
 void lsk_worker_stats_read(const struct lsk_worker *worker,
 			   struct lsk_stats *out);

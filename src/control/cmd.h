@@ -8,6 +8,7 @@
 #define LSK_CONTROL_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "control/command.h"
@@ -44,9 +45,44 @@ bool cmd_changes(const struct cmd_ctx *c);
 /* Check (c->check) or run the command in c's words. */
 int cmd_dispatch(struct cmd_ctx *c);
 
-/* `show ...` and `help ...` (control/show.c). */
+/* `show ...` (control/show.c) and `help ...` (control/help.c). */
 int cmd_show(struct cmd_ctx *c);
 int cmd_help(struct cmd_ctx *c);
+/* The usage line(s) of command name ("a | b" when several), or "". */
+const char *cmd_usage(const char *name);
+
+/* The views, one per file part (control/show*.c). */
+int cmd_show_routes(struct cmd_ctx *c);
+int cmd_show_stats(struct cmd_ctx *c);
+int cmd_show_runtime(struct cmd_ctx *c);
+int cmd_show_errors(struct cmd_ctx *c);
+int cmd_show_config(struct cmd_ctx *c);
+
+/* An aligned text table: a header row, then rows of cells. */
+#define CMD_CELL 128
+#define CMD_TABLE_COLS 8
+struct cmd_table {
+	const char *const *head;
+	unsigned int ncols, nrows, cap;
+	char (*cells)[CMD_CELL];
+	bool oom;
+};
+void cmd_table_init(struct cmd_table *t, const char *const *head,
+		    unsigned int ncols);
+/* A new row, to be filled with cmd_table_set. */
+int cmd_table_add(struct cmd_table *t);
+void cmd_table_set(struct cmd_table *t, unsigned int col, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+/* Write the table into o, columns two spaces apart, and free it. */
+int cmd_table_print(struct cmd_table *t, struct lsk_out *o);
+
+/* Names as the views and `show config` write them. */
+struct rte_ether_addr;
+void cmd_iface_name(const struct lsk_stack *s, unsigned int iface, char *buf,
+		    size_t len);
+void cmd_mac_text(const struct rte_ether_addr *mac, char *buf, size_t len);
+void cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len);
+void cmd_proto_text(uint8_t proto, char *buf, size_t len);
 
 /* Number parsers the views share with the grammar. */
 int cmd_parse_uint(const char *s, unsigned long max, unsigned long *out);

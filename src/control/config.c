@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/fwd.h"
+#include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/cmd.h"
@@ -195,7 +196,31 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 	return 0;
 }
 
-/* address add A/L port N */
+/* address del A/L port N [vlan V] */
+static int
+address_del(struct cmd_ctx *c, uint32_t addr, uint8_t depth, uint16_t port,
+	    uint16_t vlan)
+{
+	int iface = lsk_iface_find(c->s, port, vlan);
+	int rc;
+
+	if (iface < 0)
+		return cmd_error(c, -ENODEV, "port %u has no vlan %u", port,
+				 vlan);
+	rc = lsk_address_del(c->s, addr, depth, (uint16_t)iface);
+	if (rc == -EADDRNOTAVAIL)
+		return cmd_error(c, rc, "no address %s on port %u%s", c->argv[2],
+				 port, vlan ? " (that vlan)" : "");
+	if (rc == -EBUSY)
+		return cmd_error(c, rc, "%s is in use by a 'udp listen' service "
+				 "(udp close it first)", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot delete address %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+/* address add|del A/L port N [vlan V] */
 static int
 cmd_address(struct cmd_ctx *c)
 {
@@ -204,13 +229,16 @@ cmd_address(struct cmd_ctx *c)
 	uint32_t addr;
 	uint8_t depth;
 	uint16_t port = 0;
+	bool del;
 	int rc;
 
-	if ((c->argc != 5 && c->argc != 7) || strcmp(c->argv[1], "add") != 0 ||
+	if ((c->argc != 5 && c->argc != 7) ||
+	    (strcmp(c->argv[1], "add") != 0 && strcmp(c->argv[1], "del") != 0) ||
 	    strcmp(c->argv[3], "port") != 0 ||
 	    (c->argc == 7 && strcmp(c->argv[5], "vlan") != 0))
-		return cmd_error(c, -EINVAL, "usage: address add A.B.C.D/L "
+		return cmd_error(c, -EINVAL, "usage: address add|del A.B.C.D/L "
 				 "port N [vlan V]");
+	del = c->argv[1][0] == 'd';
 	if (strchr(c->argv[2], '/') == NULL ||
 	    parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
 		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
@@ -224,6 +252,8 @@ cmd_address(struct cmd_ctx *c)
 				 c->argv[6]);
 	if (c->check)
 		return 0;
+	if (del)
+		return address_del(c, addr, depth, port, (uint16_t)vlan);
 	rc = address_broadcast_clash(c, addr, depth);
 	if (rc < 0)
 		return rc;
@@ -319,6 +349,30 @@ cmd_route(struct cmd_ctx *c)
 	return 0;
 }
 
+/* neigh del A.B.C.D | neigh flush */
+static int
+neigh_del(struct cmd_ctx *c)
+{
+	uint32_t addr = 0;
+	int rc;
+
+	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
+		return c->check ? 0 : lsk_neigh_flush(c->s);
+	if (c->argc != 3)
+		return cmd_error(c, -EINVAL, "usage: neigh del A.B.C.D");
+	if (parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
+	if (c->check)
+		return 0;
+	rc = lsk_neigh_del(c->s, addr);
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no neighbour %s", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot delete neighbour %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
 /* neigh add A.B.C.D lladdr MAC */
 static int
 cmd_neigh(struct cmd_ctx *c)
@@ -327,10 +381,13 @@ cmd_neigh(struct cmd_ctx *c)
 	uint32_t addr;
 	int rc;
 
+	if (c->argc >= 2 && (strcmp(c->argv[1], "del") == 0 ||
+			     strcmp(c->argv[1], "flush") == 0))
+		return neigh_del(c);
 	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
 	    strcmp(c->argv[3], "lladdr") != 0)
-		return cmd_error(c, -EINVAL,
-				 "usage: neigh add A.B.C.D lladdr MAC");
+		return cmd_error(c, -EINVAL, "usage: neigh add A.B.C.D lladdr "
+				 "MAC | neigh del A.B.C.D | neigh flush");
 	if (parse_ip(c->argv[2], &addr) < 0)
 		return cmd_error(c, -EINVAL, "bad address '%s'", c->argv[2]);
 	rc = parse_mac(c, c->argv[4], &mac);
@@ -389,9 +446,20 @@ cmd_udp(struct cmd_ctx *c)
 	uint16_t port = 0;
 	int i, rc;
 
+	if (c->argc == 3 && strcmp(c->argv[1], "close") == 0) {
+		rc = parse_endpoint(c, c->argv[2], &addr, &port);
+		if (rc < 0 || c->check)
+			return rc;
+		rc = lsk_service_close(c->s, addr, port);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no 'udp listen' service on %s",
+					 c->argv[2]);
+		return rc;
+	}
 	if (c->argc < 4 || strcmp(c->argv[1], "listen") != 0)
 		return cmd_error(c, -EINVAL, "usage: udp listen ADDR:PORT "
-				 "echo|discard|pcap FILE [ring N]");
+				 "echo|discard|pcap FILE [ring N] | "
+				 "udp close ADDR:PORT");
 	rc = parse_endpoint(c, c->argv[2], &addr, &port);
 	if (rc < 0)
 		return rc;
@@ -434,6 +502,36 @@ cmd_udp(struct cmd_ctx *c)
 	return 0;
 }
 
+/*
+ * In a batch the setting waits for the commit (a refused batch leaves it
+ * as it was); what could fail then (registering the train's mbuf field)
+ * is done now.
+ */
+static int
+gro_set(struct cmd_ctx *c, uint32_t flows, uint32_t segs, bool merge)
+{
+	struct lsk_batch_settings *b = &c->s->batch_set;
+	int rc;
+
+	if (!c->s->in_batch) {
+		/* a refused line changes nothing: the mode once all is valid */
+		rc = lsk_gro_set(c->s, flows, segs);
+		if (rc == 0)
+			lsk_gro_set_merge(c->s, merge);
+		return rc;
+	}
+	if (flows != 0 && lsk_train_next_offset < 0) {
+		rc = lsk_train_register();
+		if (rc < 0)
+			return rc;
+	}
+	b->gro = true;
+	b->gro_flows = flows;
+	b->gro_segs = segs;
+	b->gro_merge = merge;
+	return 0;
+}
+
 /* gro fraglist [flows F] [segs S] | gro off */
 static int
 cmd_gro(struct cmd_ctx *c)
@@ -442,7 +540,7 @@ cmd_gro(struct cmd_ctx *c)
 	int i, rc;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return c->check ? 0 : lsk_gro_set(c->s, 0, 0);
+		return c->check ? 0 : gro_set(c, 0, 0, false);
 	if (c->argc < 2 || (strcmp(c->argv[1], "fraglist") != 0 &&
 			    strcmp(c->argv[1], "merge") != 0) ||
 	    c->argc % 2 != 0)
@@ -467,11 +565,20 @@ cmd_gro(struct cmd_ctx *c)
 	}
 	if (c->check)
 		return 0;
-	/* a refused line changes nothing: the mode only once all is valid */
-	rc = lsk_gro_set(c->s, (uint32_t)flows, (uint32_t)segs);
+	rc = gro_set(c, (uint32_t)flows, (uint32_t)segs,
+		     strcmp(c->argv[1], "merge") == 0);
 	if (rc < 0)
 		return cmd_error(c, rc, "cannot enable gro: %s", strerror(-rc));
-	lsk_gro_set_merge(c->s, strcmp(c->argv[1], "merge") == 0);
+	return 0;
+}
+
+static int
+route_cache_set(struct cmd_ctx *c, uint32_t entries)
+{
+	if (!c->s->in_batch)
+		return lsk_route_cache_set(c->s, entries);
+	c->s->batch_set.rcache = true;
+	c->s->batch_set.rcache_entries = entries;
 	return 0;
 }
 
@@ -482,7 +589,7 @@ cmd_route_cache(struct cmd_ctx *c)
 	unsigned long entries = 4096;
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
-		return c->check ? 0 : lsk_route_cache_set(c->s, 0);
+		return c->check ? 0 : route_cache_set(c, 0);
 	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
 	    strcmp(c->argv[2], "entries") == 0) {
 		if (cmd_parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||
@@ -493,7 +600,7 @@ cmd_route_cache(struct cmd_ctx *c)
 		return cmd_error(c, -EINVAL, "usage: route-cache on "
 				 "[entries N] | route-cache off");
 	}
-	return c->check ? 0 : lsk_route_cache_set(c->s, (uint32_t)entries);
+	return c->check ? 0 : route_cache_set(c, (uint32_t)entries);
 }
 
 /* A[-B] */
@@ -554,12 +661,29 @@ cmd_filter(struct cmd_ctx *c)
 
 	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
 		return c->check ? 0 : lsk_filter_flush(c->s);
+	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
+		unsigned long n;
+
+		if (cmd_parse_uint(c->argv[2], LSK_FILTER_MAX_RULES, &n) < 0 ||
+		    n == 0)
+			return cmd_error(c, -EINVAL, "bad rule number '%s' (as "
+					 "'show filter' numbers them)",
+					 c->argv[2]);
+		if (c->check)
+			return 0;
+		rc = lsk_filter_del(c->s, (uint32_t)n - 1);
+		if (rc == -ENOENT)
+			return cmd_error(c, rc, "no rule %lu (%u rules)", n,
+					 c->s->n_filters);
+		return rc < 0 ? cmd_error(c, rc, "cannot delete rule %lu: %s",
+					  n, strerror(-rc)) : 0;
+	}
 	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
 	    (strcmp(c->argv[2], "accept") != 0 &&
 	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
 		return cmd_error(c, -EINVAL, "usage: filter add accept|drop "
 				 "[proto P] [src PFX] [dst PFX] [sport A[-B]] "
-				 "[dport A[-B]]");
+				 "[dport A[-B]] | filter del N | filter flush");
 	r.drop = strcmp(c->argv[2], "drop") == 0;
 	for (i = 3; i < c->argc; i += 2) {
 		const char *key = c->argv[i], *val = c->argv[i + 1];
@@ -599,6 +723,17 @@ cmd_filter(struct cmd_ctx *c)
 				  strerror(-rc)) : 0;
 }
 
+/* stats clear */
+static int
+cmd_stats(struct cmd_ctx *c)
+{
+	if (c->argc != 2 || strcmp(c->argv[1], "clear") != 0)
+		return cmd_error(c, -EINVAL, "usage: stats clear");
+	if (!c->check)
+		lsk_stats_clear(c->s);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct cmd_ctx *c);
@@ -611,6 +746,7 @@ static const struct {
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
 	{ "filter", cmd_filter },
+	{ "stats", cmd_stats },
 	{ "show", cmd_show },
 	{ "help", cmd_help },
 };

@@ -83,12 +83,21 @@ struct lsk_stack {
 
 	bool in_batch;
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
+	/* settings a batch makes at its commit, once its tables are in */
+	struct lsk_batch_settings {
+		bool gro, rcache, stats_clear;
+		bool gro_merge;
+		uint32_t gro_flows, gro_segs, rcache_entries;
+	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
 
 	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
 	/* what the control path itself counted (added to every read) */
 	struct lsk_stats ctl_stats;
+	/* the sums at the last `stats clear`, which reads subtract: the
+	 * counters themselves are the workers' to write */
+	struct lsk_stats stats_base;
 
 	/* UDP endpoints: the control list and the table workers read */
 	unsigned int n_eps, eps_cap;
@@ -105,6 +114,9 @@ struct lsk_stack {
 
 	unsigned int n_services, services_cap;
 	struct lsk_service **services;
+	/* closed by the batch in progress: freed at its commit */
+	struct lsk_service *services_closed;
+	bool udp_defer;		/* endpoint changes wait for the commit */
 
 	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
@@ -150,6 +162,8 @@ void lsk_filter_table_free(struct lsk_filter_table *t);
 int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
 int lsk_filter_flush(struct lsk_stack *s);
 int lsk_filter_commit(struct lsk_stack *s);
+/* Rule n (from 0, as `show filter` numbers them from 1) goes. */
+int lsk_filter_del(struct lsk_stack *s, uint32_t n);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
 
@@ -162,6 +176,39 @@ struct lsk_counter_desc {
 const struct lsk_counter_desc *lsk_counters(unsigned int *n);
 uint64_t lsk_counter_value(const struct lsk_stats *st,
 			   const struct lsk_counter_desc *c);
+
+/* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
+int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
+/* Forget addr's neighbour entry (0: every entry): at the batch's commit,
+ * or now outside a batch. */
+int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
+
+/* UDP endpoints in a batch (udp/udp_ep.c): publish a table built from
+ * the endpoint list, then free what was closed before it. */
+void lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t);
+/* Take ep out of the endpoint list, or put it back, without publishing
+ * (a batch publishes at its commit). */
+void lsk_udp_unlist(struct lsk_udp_ep *ep);
+void lsk_udp_relist(struct lsk_udp_ep *ep);
+/* Free an endpoint no published table ever named (made in a batch that
+ * is put back). */
+void lsk_udp_ep_discard(struct lsk_udp_ep *ep);
+/* Services in a batch (udp/services.c). */
+int lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port);
+void lsk_services_batch_end(struct lsk_stack *s, bool commit);
+/* The service on addr:port (NULL: none), and what it is. */
+const struct lsk_service *lsk_service_find(const struct lsk_stack *s,
+					   uint32_t addr, uint16_t port);
+struct lsk_service_info {
+	uint32_t addr;
+	uint16_t port;
+	const char *kind;	/* "echo", "discard", "pcap" */
+	const char *path;	/* pcap only */
+	uint32_t ring_size;
+	uint64_t datagrams;
+};
+void lsk_service_info(const struct lsk_service *svc,
+		      struct lsk_service_info *out);
 
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);

@@ -170,6 +170,31 @@ lsk_filter_flush(struct lsk_stack *s)
 }
 
 int
+lsk_filter_del(struct lsk_stack *s, uint32_t n)
+{
+	struct lsk_filter_rule gone;
+	int rc;
+
+	if (n >= s->n_filters)
+		return -ENOENT;
+	gone = s->filters[n];
+	memmove(&s->filters[n], &s->filters[n + 1],
+		(s->n_filters - n - 1) * sizeof(*s->filters));
+	s->n_filters--;
+	if (s->in_batch)
+		return 0;
+	rc = filter_publish(s);
+	if (rc < 0) {
+		/* back in its place: the array keeps its room */
+		memmove(&s->filters[n + 1], &s->filters[n],
+			(s->n_filters - n) * sizeof(*s->filters));
+		s->filters[n] = gone;
+		s->n_filters++;
+	}
+	return rc;
+}
+
+int
 lsk_filter_commit(struct lsk_stack *s)
 {
 	return filter_publish(s);

@@ -61,18 +61,25 @@ route_key(uint32_t prefix, uint8_t depth)
 }
 
 /*
- * The configuration lists as a batch found them, so that a commit whose
- * tables cannot be built puts them back. Services, GRO and route-cache
- * settings take effect at once and are not part of it.
+ * The configuration lists as a batch found them, so that a batch refused
+ * (lsk_config_abort) or whose tables cannot be built puts them back. The
+ * settings a batch makes (GRO, route cache, stats clear) and the
+ * neighbours it forgets wait for its commit (s->batch_set); services it
+ * opens are discarded, those it closes kept (udp/services.c).
  */
 struct lsk_rib_copy {
-	unsigned int n_ifaces, n_addrs, n_routes, n_neighs;
+	unsigned int n_ifaces, n_addrs, n_routes, n_neighs, n_services;
 	uint32_t n_filters;
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_route *routes;
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
+	struct lsk_service **services;
+	/* neighbours to forget at commit (static or learnt) */
+	unsigned int n_forget, forget_cap;
+	uint32_t *forget;
+	bool forget_all;
 };
 
 static void
@@ -83,6 +90,8 @@ rib_copy_free(struct lsk_rib_copy *c)
 	free(c->routes);
 	free(c->neighs);
 	free(c->filters);
+	free(c->services);
+	free(c->forget);
 	free(c);
 }
 
@@ -108,12 +117,16 @@ rib_copy(const struct lsk_stack *s)
 	c->n_routes = s->n_routes;
 	c->n_neighs = s->n_neighs;
 	c->n_filters = s->n_filters;
+	c->n_services = s->n_services;
 	memcpy(c->ports, s->ports, sizeof(c->ports));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->routes = dup_array(s->routes, s->n_routes, sizeof(*s->routes));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
-	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL) {
+	c->services = dup_array(s->services, s->n_services,
+				sizeof(*s->services));
+	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL ||
+	    c->services == NULL) {
 		rib_copy_free(c);
 		return NULL;
 	}
@@ -141,6 +154,10 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	if (c->n_filters != 0)
 		memcpy(s->filters, c->filters,
 		       c->n_filters * sizeof(*s->filters));
+	s->n_services = c->n_services;
+	if (c->n_services != 0)
+		memcpy(s->services, c->services,
+		       c->n_services * sizeof(*s->services));
 	rte_hash_reset(s->route_index);
 	for (i = 0; i < s->n_routes; i++) {
 		uint64_t key = route_key(s->routes[i].prefix,
@@ -220,6 +237,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	if (s == NULL)
 		return;
 	lsk_telemetry_forget(s);
+	lsk_config_abort(s);	/* a batch left open: its lists go back */
 	lsk_services_free(s);
 	lsk_udp_close_all(s);
 	free(s->eps);
@@ -374,19 +392,49 @@ lsk_config_begin(struct lsk_stack *s)
 	s->batch_rib = rib_copy(s);
 	if (s->batch_rib == NULL)
 		return -ENOMEM;	/* no batch: nothing could be put back */
+	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	s->in_batch = true;
 	return 0;
+}
+
+/* Back to the lists at lsk_config_begin; nothing was published since. */
+static void
+batch_put_back(struct lsk_stack *s)
+{
+	lsk_services_batch_end(s, false);
+	rib_restore(s, s->batch_rib);
+	rib_copy_free(s->batch_rib);
+	s->batch_rib = NULL;
+	memset(&s->batch_set, 0, sizeof(s->batch_set));
+	s->in_batch = false;
 }
 
 void
 lsk_config_abort(struct lsk_stack *s)
 {
-	if (!s->in_batch)
-		return;
-	s->in_batch = false;
-	rib_restore(s, s->batch_rib);
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = NULL;
+	if (s->in_batch)
+		batch_put_back(s);
+}
+
+int
+lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr)
+{
+	struct lsk_rib_copy *c = s->batch_rib;
+	int rc;
+
+	if (!s->in_batch) {
+		rc = lsk_neigh_forget(s, addr);
+		return rc == -ENOENT ? 0 : rc;
+	}
+	if (addr == 0) {
+		c->forget_all = true;
+		return 0;
+	}
+	rc = lsk_array_grow((void **)&c->forget, &c->forget_cap, c->n_forget,
+			    sizeof(*c->forget), 16);
+	if (rc == 0)
+		c->forget[c->n_forget++] = addr;
+	return rc;
 }
 
 /* The static neighbours of the batch, now that their table is built. */
@@ -410,36 +458,73 @@ stack_set_statics(struct lsk_stack *s)
 	return 0;
 }
 
+/* What the batch set, once its tables are in: these cannot fail on a
+ * value the line checked (GRO's mbuf field is registered by the line). */
+static void
+batch_apply_settings(struct lsk_stack *s)
+{
+	const struct lsk_batch_settings *b = &s->batch_set;
+
+	if (b->gro) {
+		lsk_gro_set(s, b->gro_flows, b->gro_segs);
+		lsk_gro_set_merge(s, b->gro_merge);
+	}
+	if (b->rcache)
+		lsk_route_cache_set(s, b->rcache_entries);
+	if (b->stats_clear)
+		lsk_stats_clear(s);
+	memset(&s->batch_set, 0, sizeof(s->batch_set));
+}
+
+/*
+ * Every table of the batch is built before any is published, so a build
+ * that fails leaves the workers with the tables they had, and the lists
+ * go back as lsk_config_begin found them. Then each table is published
+ * once.
+ */
 int
 lsk_config_commit(struct lsk_stack *s)
 {
-	bool filter_new = false;
-	struct lsk_fwd_table *t;
+	struct lsk_filter_table *ft = NULL;
+	struct lsk_udp_table *ut = NULL;
+	struct lsk_fwd_table *t = NULL;
+	struct lsk_rib_copy *c = s->batch_rib;
+	unsigned int i;
 	int rc;
 
-	s->in_batch = false;
-	rc = stack_build(s, &t);
-	if (rc == 0) {
-		rc = lsk_filter_commit(s);
-		filter_new = rc == 0;
-	}
+	if (!s->in_batch)
+		return stack_publish(s);
+	rc = lsk_fwd_table_build(s, &t);
 	if (rc == 0)
-		rc = stack_set_statics(s);
-	if (rc == 0) {
-		stack_swap(s, t);
-	} else {
+		rc = lsk_filter_table_build(s, &ft);
+	if (rc == 0)
+		rc = lsk_udp_table_build(s, &ut);
+	if (rc < 0) {
 		lsk_fwd_table_free(t);
-		if (s->batch_rib != NULL) {
-			rib_restore(s, s->batch_rib);
-			/* the batch's rules went out already: back to the
-			 * rules before it */
-			if (filter_new)
-				lsk_filter_commit(s);
-		}
+		lsk_filter_table_free(ft);
+		lsk_udp_table_free(ut);
+		batch_put_back(s);
+		return rc;
 	}
+	s->in_batch = false;
+	/* neighbours go before the table without them, and statics come
+	 * with the table that names their MACs (both are looked up again
+	 * by workers that miss) */
+	if (c->forget_all)
+		lsk_neigh_forget_all(s);
+	for (i = 0; !c->forget_all && i < c->n_forget; i++)
+		lsk_neigh_forget(s, c->forget[i]);
+	/* a table full of statics: the batch is in all the same, the
+	 * surplus resolved by the forwarding table's MACs */
+	stack_set_statics(s);
+	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
+	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
+	lsk_udp_table_publish(s, ut);
+	lsk_services_batch_end(s, true);
+	batch_apply_settings(s);
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
-	return rc;
+	return 0;
 }
 
 int
@@ -516,6 +601,108 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	if (rc < 0)
 		s->n_addrs--;
 	return rc;
+}
+
+int
+lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan)
+{
+	unsigned int i;
+
+	if (port >= s->n_ports)
+		return -ENODEV;
+	if (vlan == 0)
+		return port;
+	for (i = s->n_ports; i < s->n_ifaces; i++)
+		if (s->ports[i].parent == port && s->ports[i].vlan == vlan)
+			return (int)i;
+	return -ENODEV;
+}
+
+/* A change made of several list edits, as a batch of its own when it is
+ * not in one: it is published whole or not at all. */
+static int
+own_batch_begin(struct lsk_stack *s, bool *own)
+{
+	*own = !s->in_batch;
+	return *own ? lsk_config_begin(s) : 0;
+}
+
+static int
+own_batch_end(struct lsk_stack *s, bool own, int rc)
+{
+	if (!own)
+		return rc;
+	if (rc < 0) {
+		lsk_config_abort(s);
+		return rc;
+	}
+	return lsk_config_commit(s);
+}
+
+/* Static neighbours no connected subnet reaches any more go (they could
+ * not be added now either), forgotten by the neighbour table at commit. */
+static int
+neighs_drop_unreachable(struct lsk_stack *s)
+{
+	unsigned int i, k = 0;
+	int rc = 0;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		if (lsk_connected_lookup(s, s->neighs[i].addr) != NULL) {
+			s->neighs[k++] = s->neighs[i];
+			continue;
+		}
+		if (rc == 0)
+			rc = lsk_stack_forget_neigh(s, s->neighs[i].addr);
+	}
+	s->n_neighs = k;
+	return rc;
+}
+
+/*
+ * As Linux does when the last address of a subnet goes: its connected
+ * and broadcast routes go with it (they are derived from the address
+ * here), and so do the routes via a gateway no connected subnet reaches
+ * any more, and the static neighbours on it. A `udp listen` service
+ * bound to the address keeps it (-EBUSY): close the service first.
+ */
+int
+lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
+		uint16_t iface)
+{
+	unsigned int i;
+	bool own;
+	int k, rc;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].addr == addr)
+			break;
+	if (i == s->n_addrs || s->addrs[i].depth != depth ||
+	    s->addrs[i].port != iface)
+		return -EADDRNOTAVAIL;
+	for (k = 0; k < (int)s->n_services; k++) {
+		struct lsk_service_info si;
+
+		lsk_service_info(s->services[k], &si);
+		if (si.addr == addr)
+			return -EBUSY;
+	}
+	rc = own_batch_begin(s, &own);
+	if (rc < 0)
+		return rc;
+	memmove(&s->addrs[i], &s->addrs[i + 1],
+		(s->n_addrs - i - 1) * sizeof(s->addrs[0]));
+	s->n_addrs--;
+	for (k = (int)s->n_routes - 1; rc == 0 && k >= 0; k--) {
+		const struct lsk_route *r = &s->routes[k];
+
+		if (r->type == LSK_ROUTE_VIA &&
+		    lsk_connected_lookup(s, r->gateway) == NULL)
+			rc = lsk_route_del(s, r->prefix, r->depth);
+	}
+	if (rc == 0)
+		rc = neighs_drop_unreachable(s);
+	return own_batch_end(s, own, rc);
 }
 
 static int
@@ -684,4 +871,50 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	}
 	stack_swap(s, t);
 	return 0;
+}
+
+/* A static neighbour goes from the list, and its entry (static or
+ * learnt) from the neighbour table, together with the table that no
+ * longer names its MAC. */
+int
+lsk_neigh_del(struct lsk_stack *s, uint32_t addr)
+{
+	unsigned int i;
+	bool own, known;
+	int rc;
+
+	for (i = 0; i < s->n_neighs && s->neighs[i].addr != addr; i++)
+		;
+	known = i < s->n_neighs;
+	if (!known) {
+		struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
+
+		known = e != NULL &&
+			__atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
+	}
+	if (!known)
+		return -ENOENT;
+	rc = own_batch_begin(s, &own);
+	if (rc < 0)
+		return rc;
+	if (i < s->n_neighs) {
+		memmove(&s->neighs[i], &s->neighs[i + 1],
+			(s->n_neighs - i - 1) * sizeof(s->neighs[0]));
+		s->n_neighs--;
+	}
+	rc = lsk_stack_forget_neigh(s, addr);
+	return own_batch_end(s, own, rc);
+}
+
+int
+lsk_neigh_flush(struct lsk_stack *s)
+{
+	bool own;
+	int rc = own_batch_begin(s, &own);
+
+	if (rc < 0)
+		return rc;
+	s->n_neighs = 0;
+	rc = lsk_stack_forget_neigh(s, 0);
+	return own_batch_end(s, own, rc);
 }

@@ -61,13 +61,24 @@ lsk_worker_stats_read(const struct lsk_worker *w, struct lsk_stats *out)
 	}
 }
 
-int
-lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
+/* What was counted since the baseline; a counter below it (a worker
+ * gone since) reads 0. */
+static void
+stats_sub(struct lsk_stats *sum, const struct lsk_stats *base)
+{
+	uint64_t *d = (uint64_t *)sum;
+	const uint64_t *b = (const uint64_t *)base;
+	size_t i;
+
+	for (i = 0; i < sizeof(*sum) / sizeof(uint64_t); i++)
+		d[i] = d[i] > b[i] ? d[i] - b[i] : 0;
+}
+
+static void
+stats_sum(const struct lsk_stack *s, struct lsk_stats *out)
 {
 	unsigned int i;
 
-	if (s == NULL || out == NULL)
-		return -EINVAL;
 	memcpy(out, &s->ctl_stats, sizeof(*out));
 	for (i = 0; i < LSK_MAX_WORKERS; i++) {
 		const struct lsk_worker *w =
@@ -79,7 +90,26 @@ lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 		lsk_worker_stats_read(w, &one);
 		stats_add(out, &one);
 	}
+}
+
+int
+lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
+{
+	if (s == NULL || out == NULL)
+		return -EINVAL;
+	stats_sum(s, out);
+	stats_sub(out, &s->stats_base);
 	return 0;
+}
+
+void
+lsk_stats_clear(struct lsk_stack *s)
+{
+	if (s->in_batch) {
+		s->batch_set.stats_clear = true;	/* at the commit */
+		return;
+	}
+	stats_sum(s, &s->stats_base);
 }
 
 /* Every MIB counter, by section, in the order they are written. */

@@ -84,6 +84,21 @@ struct lsk_neigh_entry *lsk_neigh_lookup(const struct lsk_neigh_table *t,
 					 uint32_t addr);
 int lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 			 const struct rte_ether_addr *mac);
+/* Control side: forget addr's entry, static or learnt (-ENOENT: none),
+ * or every entry (returns how many went). */
+int lsk_neigh_forget(struct lsk_stack *s, uint32_t addr);
+uint32_t lsk_neigh_forget_all(struct lsk_stack *s);
+/* One entry as a view shows it. */
+struct lsk_neigh_info {
+	uint32_t addr;
+	uint16_t port;
+	uint8_t state;		/* enum lsk_neigh_state */
+	uint8_t n_held;
+	struct rte_ether_addr mac;	/* zero until resolved */
+};
+/* Copy up to max entries into out, in slot order; returns how many. */
+uint32_t lsk_neigh_list(const struct lsk_stack *s, struct lsk_neigh_info *out,
+			uint32_t max);
 /* Send m to addr out of port: now (true), or once ARP answers (false:
  * held, or dropped and counted).
  * Ownership: takes m. */

@@ -486,6 +486,92 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	return 0;
 }
 
+/*
+ * Take e from its address as the collector does (out of the hash, what
+ * it held dropped), under the create lock and e's lock; its slot is then
+ * the collector's first pick. The word goes before the address, so a
+ * reader that still sees the address sees no MAC.
+ */
+static void
+neigh_forget_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
+		    struct lsk_stats *st)
+{
+	int32_t pos = rte_hash_del_key(t->hash, &e->addr);
+
+	if (pos >= 0)
+		rte_hash_free_key_with_position(t->hash, pos);
+	neigh_drop_held_locked(t, e, st);
+	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->addr, 0, __ATOMIC_RELEASE);
+}
+
+int
+lsk_neigh_forget(struct lsk_stack *s, uint32_t addr)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	struct lsk_neigh_entry *e;
+	bool created;
+
+	if (addr == 0)
+		return -ENOENT;	/* the address of free slots */
+	rte_spinlock_lock(&t->create_lock);
+	e = neigh_lock(t, addr, 0, false, &created, &s->ctl_stats);
+	if (e == NULL) {
+		rte_spinlock_unlock(&t->create_lock);
+		return -ENOENT;
+	}
+	neigh_forget_locked(t, e, &s->ctl_stats);
+	rte_spinlock_unlock(&e->lock);
+	rte_spinlock_unlock(&t->create_lock);
+	return 0;
+}
+
+uint32_t
+lsk_neigh_forget_all(struct lsk_stack *s)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	uint32_t i, n = 0;
+
+	rte_spinlock_lock(&t->create_lock);
+	for (i = 0; i < t->n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		if (e->addr != 0 || e->word != 0) {
+			n += e->addr != 0;
+			neigh_forget_locked(t, e, &s->ctl_stats);
+		}
+		rte_spinlock_unlock(&e->lock);
+	}
+	rte_spinlock_unlock(&t->create_lock);
+	return n;
+}
+
+uint32_t
+lsk_neigh_list(const struct lsk_stack *s, struct lsk_neigh_info *out,
+	       uint32_t max)
+{
+	const struct lsk_neigh_table *t = s->neigh;
+	uint32_t i, k = 0, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n && k < max; i++) {
+		const struct lsk_neigh_entry *e = &t->e[i];
+		uint32_t addr = __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE);
+		uint64_t w;
+
+		if (addr == 0 || !neigh_read(e, addr, &w) || word_state(w) == 0)
+			continue;
+		out[k] = (struct lsk_neigh_info){
+			.addr = addr, .port = e->port, .state = word_state(w),
+			.n_held = __atomic_load_n(&e->n_held,
+						  __ATOMIC_RELAXED) };
+		if (word_resolved(w))
+			word_mac(w, &out[k].mac);
+		k++;
+	}
+	return k;
+}
+
 /* Ask for e's address, under e->lock; to NULL: broadcast. */
 static void
 neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,

@@ -27,6 +27,10 @@ struct lsk_service {
 	uint64_t datagrams;
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
+	char *path;		/* pcap: the file, as given */
+	uint32_t ring_size;	/* as given; 0: the default */
+	bool fresh;		/* opened by the batch in progress */
+	struct lsk_service *next_closed;
 };
 
 static const char *const kind_names[] = {
@@ -52,8 +56,18 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	if (svc == NULL)
 		return -ENOMEM;
 	svc->kind = kind;
+	svc->ring_size = ring_size;
+	svc->fresh = s->in_batch;
+	if (path != NULL && (svc->path = strdup(path)) == NULL) {
+		free(svc);
+		return -ENOMEM;
+	}
+	/* in a batch the endpoint is published with the batch */
+	s->udp_defer = s->in_batch;
 	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
+	s->udp_defer = false;
 	if (rc < 0) {
+		free(svc->path);
 		free(svc);
 		return rc;
 	}
@@ -64,7 +78,11 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 		if (svc->dumper == NULL) {
 			if (svc->pcap)
 				pcap_close(svc->pcap);
-			lsk_udp_close(svc->ep);
+			if (svc->fresh)
+				lsk_udp_ep_discard(svc->ep);
+			else
+				lsk_udp_close(svc->ep);
+			free(svc->path);
 			free(svc);
 			return -EACCES;
 		}
@@ -198,6 +216,115 @@ lsk_services_poll(struct lsk_stack *s)
 	return total;
 }
 
+/* What a service holds besides its endpoint. */
+static void
+service_free(struct lsk_service *svc)
+{
+	if (svc->dumper) {
+		pcap_dump_close(svc->dumper);
+		pcap_close(svc->pcap);
+	}
+	free(svc->path);
+	free(svc);
+}
+
+static int
+service_index(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++)
+		if (lsk_udp_ep_addr(s->services[i]->ep) == addr &&
+		    lsk_udp_ep_port(s->services[i]->ep) == port)
+			return (int)i;
+	return -1;
+}
+
+const struct lsk_service *
+lsk_service_find(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	int i = service_index(s, addr, port);
+
+	return i < 0 ? NULL : s->services[i];
+}
+
+void
+lsk_service_info(const struct lsk_service *svc, struct lsk_service_info *out)
+{
+	out->addr = lsk_udp_ep_addr(svc->ep);
+	out->port = lsk_udp_ep_port(svc->ep);
+	out->kind = kind_names[svc->kind];
+	out->path = svc->path;
+	out->ring_size = svc->ring_size;
+	out->datagrams = svc->datagrams;
+}
+
+/*
+ * In a batch a service closes at the commit: until then its endpoint
+ * only leaves the list (the table in force still delivers to it, and
+ * lsk_services_batch_end puts it back if the batch is not applied). One
+ * the batch opened goes at once: no table ever named it.
+ */
+int
+lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port)
+{
+	int i = service_index(s, addr, port);
+	struct lsk_service *svc;
+
+	if (i < 0)
+		return -ENOENT;
+	svc = s->services[i];
+	memmove(&s->services[i], &s->services[i + 1],
+		(s->n_services - (unsigned int)i - 1) * sizeof(*s->services));
+	s->n_services--;
+	if (svc->fresh) {
+		lsk_udp_ep_discard(svc->ep);
+		service_free(svc);
+	} else if (s->in_batch) {
+		lsk_udp_unlist(svc->ep);
+		svc->next_closed = s->services_closed;
+		s->services_closed = svc;
+	} else {
+		lsk_udp_close(svc->ep);
+		service_free(svc);
+	}
+	return 0;
+}
+
+/*
+ * The end of a batch. Applied (after the table without the closed
+ * endpoints is published): they are freed. Not applied (before the
+ * service list goes back as it was): what the batch opened goes, what it
+ * closed is listed again.
+ */
+void
+lsk_services_batch_end(struct lsk_stack *s, bool commit)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++) {
+		struct lsk_service *svc = s->services[i];
+
+		if (svc->fresh && !commit) {
+			lsk_udp_ep_discard(svc->ep);
+			service_free(svc);
+		} else {
+			svc->fresh = false;
+		}
+	}
+	while (s->services_closed != NULL) {
+		struct lsk_service *svc = s->services_closed;
+
+		s->services_closed = svc->next_closed;
+		if (commit) {
+			lsk_udp_ep_discard(svc->ep);	/* unpublished */
+			service_free(svc);
+		} else {
+			lsk_udp_relist(svc->ep);
+		}
+	}
+}
+
 void
 lsk_services_free(struct lsk_stack *s)
 {
@@ -207,11 +334,7 @@ lsk_services_free(struct lsk_stack *s)
 		struct lsk_service *svc = s->services[i];
 
 		lsk_udp_close(svc->ep);
-		if (svc->dumper) {
-			pcap_dump_close(svc->dumper);
-			pcap_close(svc->pcap);
-		}
-		free(svc);
+		service_free(svc);
 	}
 	free(s->services);
 	s->services = NULL;

@@ -100,14 +100,23 @@ udp_free_closed(struct lsk_stack *s)
 	}
 }
 
+void
+lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t)
+{
+	lsk_publish(s, s->udp, t, lsk_udp_table_free);
+	udp_free_closed(s);
+}
+
 /* A failure leaves the published table, and every endpoint it names, as
- * they were. */
+ * they were. Endpoints a batch changes are published at its commit. */
 static int
 udp_publish(struct lsk_stack *s)
 {
 	struct lsk_udp_table *t;
 	int rc;
 
+	if (s->udp_defer)
+		return 0;
 	rc = lsk_udp_table_build(s, &t);
 	if (rc < 0)
 		return rc;
@@ -187,6 +196,38 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	}
 	*out = ep;
 	return 0;
+}
+
+void
+lsk_udp_unlist(struct lsk_udp_ep *ep)
+{
+	struct lsk_stack *s = ep->stack;
+	unsigned int i;
+
+	for (i = 0; i < s->n_eps; i++) {
+		if (s->eps[i] == ep) {
+			s->eps[i] = s->eps[--s->n_eps];
+			break;
+		}
+	}
+}
+
+/* Room is there: the list had ep when it was taken out, and what came
+ * in since went out first. */
+void
+lsk_udp_relist(struct lsk_udp_ep *ep)
+{
+	struct lsk_stack *s = ep->stack;
+
+	if (s->n_eps < s->eps_cap)
+		s->eps[s->n_eps++] = ep;
+}
+
+void
+lsk_udp_ep_discard(struct lsk_udp_ep *ep)
+{
+	lsk_udp_unlist(ep);
+	udp_ep_free(ep);
 }
 
 void

@@ -178,12 +178,13 @@ test_load_fixture_file(void **state)
 			 LSK_NH_NONE);
 }
 
-#define UDP_USAGE "usage: udp listen ADDR:PORT echo|discard|pcap FILE [ring N]"
+#define UDP_USAGE "usage: udp listen ADDR:PORT echo|discard|pcap FILE [ring N] " \
+	"| udp close ADDR:PORT"
 #define UDP_RING "expected 'ring N' (1-16777216) after the service"
 #define GRO_USAGE "usage: gro fraglist|merge [flows F] [segs S] | gro off"
 #define RCACHE_USAGE "usage: route-cache on [entries N] | route-cache off"
 #define FILTER_USAGE "usage: filter add accept|drop [proto P] [src PFX] " \
-	"[dst PFX] [sport A[-B]] [dport A[-B]]"
+	"[dst PFX] [sport A[-B]] [dport A[-B]] | filter del N | filter flush"
 
 struct error_case {
 	const char *line;
@@ -218,11 +219,19 @@ test_error_texts(void **state)
 		{ "port 0 mac", -EINVAL, "bad MAC address ''" },
 		{ "port 0 speed 10", -EINVAL, "unknown port setting 'speed'" },
 		{ "address add 10.0.2.254/24", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
-		{ "address del 10.0.0.254/24 port 0", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
+		{ "address del 10.0.9.254/24 port 0", -EADDRNOTAVAIL,
+		  "no address 10.0.9.254/24 on port 0" },
+		{ "address del 10.0.0.254/16 port 0", -EADDRNOTAVAIL,
+		  "no address 10.0.0.254/16 on port 0" },
+		{ "address del 10.0.0.254/24 port 1", -EADDRNOTAVAIL,
+		  "no address 10.0.0.254/24 on port 1" },
+		{ "address del 10.0.0.254/24 port 0 vlan 7", -ENODEV,
+		  "port 0 has no vlan 7" },
+		{ "address flush", -EINVAL,
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
 		{ "address add 10.0.2.254/24 port 0 vlen 5", -EINVAL,
-		  "usage: address add A.B.C.D/L port N [vlan V]" },
+		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
 		{ "address add 10.0.2.254/24 port 0 vlan 0", -EINVAL,
 		  "bad vlan '0' (1-4094)" },
 		{ "address add 10.0.2.254/24 port 0 vlan 4095", -EINVAL,
@@ -297,7 +306,7 @@ test_error_texts(void **state)
 		{ "neigh add 10.0.0.9 lladdr ff:ff:ff:ff:ff:ff", -EINVAL,
 		  "MAC address ff:ff:ff:ff:ff:ff is not a unicast address" },
 		{ "neigh add 10.0.0.9 02:00:00:00:00:09", -EINVAL,
-		  "usage: neigh add A.B.C.D lladdr MAC" },
+		  "usage: neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | neigh flush" },
 		{ "neigh add 10.0.0 lladdr 02:00:00:00:00:09", -EINVAL,
 		  "bad address '10.0.0'" },
 		{ "udp", -EINVAL, UDP_USAGE },
