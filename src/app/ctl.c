@@ -249,8 +249,9 @@ main(int argc, char **argv)
 	} else {
 		return ctl_interactive(path, json);
 	}
-	if (ctl_connect(&conn, path, json, why, sizeof(why)) < 0) {
-		ctl_print_error(json, why, ECONNREFUSED);
+	rc = ctl_connect(&conn, path, json, why, sizeof(why));
+	if (rc < 0) {
+		ctl_print_error(json, why, -rc);
 		free(text);
 		return CTL_EXIT_NOCONN;
 	}

@@ -281,9 +281,11 @@ ctl_interactive(const char *path, bool json)
 	char history[4096], why[512];
 	const char *home = getenv("HOME");
 	char *line;
+	int rc;
 
-	if (ctl_connect(&c, path, json, why, sizeof(why)) < 0) {
-		ctl_print_error(json, why, ECONNREFUSED);
+	rc = ctl_connect(&c, path, json, why, sizeof(why));
+	if (rc < 0) {
+		ctl_print_error(json, why, -rc);
 		return CTL_EXIT_NOCONN;
 	}
 	load_phrases(path);
@@ -314,16 +316,20 @@ ctl_interactive(const char *path, bool json)
 		len = strlen(p);
 		p[len] = '\n';	/* readline's buffer has room: its NUL */
 		if (ctl_run(&c, p, len + 1, "-", json) == CTL_EXIT_NOCONN &&
-		    c.fd < 0 && ctl_connect(&c, path, json, why,
-					    sizeof(why)) < 0) {
-			ctl_print_error(json, why, ECONNREFUSED);
-			free(line);
-			break;
+		    c.fd < 0) {
+			rc = ctl_connect(&c, path, json, why, sizeof(why));
+			if (rc < 0) {
+				ctl_print_error(json, why, -rc);
+				free(line);
+				rc = CTL_EXIT_NOCONN;
+				break;
+			}
 		}
+		rc = 0;
 		free(line);
 	}
 	if (history[0])
 		write_history(history);
 	ctl_close(&c);
-	return 0;
+	return rc;
 }

@@ -292,9 +292,12 @@ client_process(struct lsk_ctl *ctl, struct ctl_client *c)
 static void
 client_read(struct lsk_ctl *ctl, struct ctl_client *c)
 {
-	ssize_t n = recv(c->fd, c->rx + c->rx_len, sizeof(c->rx) - c->rx_len,
-			 0);
+	ssize_t n;
 
+	/* (a full rx is consumed, or refused, before the next poll) */
+	if (c->rx_len == sizeof(c->rx))
+		return;
+	n = recv(c->fd, c->rx + c->rx_len, sizeof(c->rx) - c->rx_len, 0);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		/* gone: a batch not whole is dropped unrun */
 		client_close(ctl, c);

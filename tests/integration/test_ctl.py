@@ -595,8 +595,9 @@ def checks_traffic(fwd_bin, ctl_bin, root):
     hello(s)
     for i in range(200):
         op = "add" if i % 2 == 0 else "del"
-        a = request(s, "route %s 10.9.%d.0/24 via 10.0.1.1\n"
-                    % (op, (i // 2) % 8))
+        a = request(s, "route %s 10.9.%d.0/24%s\n"
+                    % (op, (i // 2) % 8, " via 10.0.1.1" if op == "add"
+                       else ""))
         if a is None or a[0] != "ok":
             reasons.append("batch %d (%s): %r" % (i, op, a))
             break
