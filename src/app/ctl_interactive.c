@@ -86,57 +86,60 @@ json_string(const char **s)
 	return out;
 }
 
-/* Collect the phrases of a help answer (see the top of this file). */
+/*
+ * Collect the phrases of a help answer: [{"command": C, "usage": [...],
+ * "words": [...]}, ...]. Each usage line is a phrase, and so is "C W"
+ * for each of the words that may follow C. Anything else is skipped.
+ */
 static void
 phrases_from_json(const char *j)
 {
-	static const char *const keys[] = { "command", "name", "syntax",
-					     "usage" };
-	char *prev = NULL;	/* the string before, a key if ':' follows */
-	int in_commands = -1;	/* depth of a "commands" array */
-	int depth = 0;
+	char *key = NULL;	/* the key whose value is being read */
+	char *list = NULL;	/* the key of the array being read */
+	char cmd[64] = "";
 	const char *p = j;
 
 	while (*p) {
 		if (*p == '"') {
 			char *s = json_string(&p);
-			unsigned int k;
 
 			if (s == NULL)
 				break;
 			while (*p == ' ' || *p == '\n' || *p == '\t')
 				p++;
-			if (*p == ':') {
-				free(prev);
-				prev = s;
+			if (*p == ':' && list == NULL) {
+				free(key);
+				key = s;
+				p++;
 				continue;
 			}
-			if (in_commands == depth)
+			if (list != NULL && strcmp(list, "usage") == 0) {
 				phrase_add(s);
-			for (k = 0; prev && k < 4; k++)
-				if (strcmp(prev, keys[k]) == 0)
-					phrase_add(s);
-			free(prev);
-			prev = NULL;
+			} else if (list != NULL && strcmp(list, "words") == 0 &&
+				   cmd[0]) {
+				char phrase[256];
+
+				snprintf(phrase, sizeof(phrase), "%s %s", cmd, s);
+				phrase_add(phrase);
+			} else if (list == NULL && key &&
+				   strcmp(key, "command") == 0) {
+				snprintf(cmd, sizeof(cmd), "%s", s);
+				phrase_add(s);
+			}
 			free(s);
 			continue;
 		}
-		if (*p == '[' || *p == '{') {
-			depth++;
-			if (*p == '[' && prev && strcmp(prev, "commands") == 0)
-				in_commands = depth;
-		} else if (*p == ']' || *p == '}') {
-			if (in_commands == depth)
-				in_commands = -1;
-			depth--;
-		}
-		if (*p != ' ' && *p != '\n' && *p != ':') {
-			free(prev);
-			prev = NULL;
+		if (*p == '[' && key != NULL && list == NULL) {
+			list = key;
+			key = NULL;
+		} else if (*p == ']' && list != NULL) {
+			free(list);
+			list = NULL;
 		}
 		p++;
 	}
-	free(prev);
+	free(key);
+	free(list);
 }
 
 static void
