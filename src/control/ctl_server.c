@@ -230,6 +230,8 @@ client_take_body(struct lsk_ctl *ctl, struct ctl_client *c)
 
 	if (n > c->rx_len)
 		n = c->rx_len;
+	if (n == 0)
+		return 0;	/* the header came alone: no buffer yet */
 	if (c->body_have + n > c->body_cap) {
 		size_t cap = c->body_cap ? c->body_cap : CTL_RX_CHUNK;
 		char *b;

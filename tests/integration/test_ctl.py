@@ -78,8 +78,13 @@ class Fwd:
         self.cmd = cmd
         self.out = open(os.path.join(workdir, "fwd.out"), "w")
         self.err = open(os.path.join(workdir, "fwd.err"), "w")
+        # a sanitizer's report stops the run (and fails its checks)
+        env = dict(os.environ)
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
         self.proc = subprocess.Popen(cmd, cwd=workdir, stdout=self.out,
-                                     stderr=self.err, start_new_session=True)
+                                     stderr=self.err, start_new_session=True,
+                                     env=env)
         self.rc = None
 
     def wait_ready(self):
@@ -476,6 +481,20 @@ def checks_hostile(ctl, sock):
           if [a and a[0] for a in answers] != ["ok", "ok", "error"] else "")
     s.close()
 
+    # a header, then its batch a moment later, in pieces
+    s = raw_connect(sock)
+    hello(s)
+    text = b"route add 10.25.0.0/16 via 10.0.1.1\n"
+    s.sendall(b"run %d\n" % len(text))
+    time.sleep(0.2)
+    s.sendall(text[:7])
+    time.sleep(0.2)
+    s.sendall(text[7:])
+    a = read_answer(s)
+    check("batch_in_pieces", "answer %r, expected ok" % (a,)
+          if a is None or a[0] != "ok" else "")
+    s.close()
+
     # a NUL byte in a batch is refused, not cut short
     s = raw_connect(sock)
     hello(s)
@@ -493,9 +512,12 @@ def checks_hostile(ctl, sock):
 def check_stopped(name, fwd, sock):
     rc = fwd.stop()
     st = fwd.stats()
+    err = fwd.stderr()
     check(name, [
-        "exit %r, expected 0 (stderr: %s)" % (rc, fwd.stderr()[-300:])
+        "exit %r, expected 0 (stderr: %s)" % (rc, err[-300:])
         if rc != 0 else "",
+        "a sanitizer report on stderr: %s" % err[-300:]
+        if "runtime error" in err or "Sanitizer" in err else "",
         "no stats" if st is None else "",
         "mbufs_in_use %r" % st.get("mbufs_in_use")
         if st is not None and st.get("mbufs_in_use") != 0 else "",
@@ -641,7 +663,12 @@ def main():
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
             for name, fn in groups:
                 if args.filter in name:
-                    fn()
+                    try:
+                        fn()
+                    except (OSError, ValueError,
+                            subprocess.TimeoutExpired) as e:
+                        # a broken check is a failed check
+                        check(name, "%s: %s" % (type(e).__name__, e))
         check_stopped("sigterm_stops_clean", fwd, sock)
         if args.filter in "traffic":
             checks_traffic(fwd_bin, ctl_bin, root)
