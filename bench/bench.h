@@ -72,6 +72,11 @@ struct bench_traffic {
 	struct rte_ether_addr gw_mac;		/* next hop behind port 1 */
 	uint32_t port_addr[2];			/* host order, /24 each */
 	uint32_t gw_addr;
+	/* route-churn: routes 0 .. churn_routes-1 move between gw and gw2
+	 * (scenario_churn.c); a packet to them may leave by either */
+	uint32_t churn_routes;
+	struct rte_ether_addr gw2_mac;
+	uint32_t gw2_addr;
 	uint32_t route_base;			/* first /24 of the routes */
 	uint32_t ip_base_sum;			/* raw sums of what stays */
 	uint32_t udp_base_sum;			/* fixed: payload, lengths */
@@ -236,7 +241,12 @@ struct bench_variant {
 	 * own; a variant whose command the stack refuses with -ENOTSUP is
 	 * reported as skipped */
 	const char *config[BENCH_MAX_VARIANT_CONFIG];
+	/* route-churn: a control thread changes routes during the run, so
+	 * many a second (BENCH_CHURN_MAX: as fast as it can); 0: none */
+	int churn;
 };
+
+#define BENCH_CHURN_MAX (-1)
 
 struct bench_scenario {
 	const char *name;
@@ -258,6 +268,7 @@ struct bench_scenario {
 	bool per_flow_ip_id;		/* IP IDs count per flow */
 	const char *consumer_note;	/* printed in the header */
 	bool ring_only;			/* only the ring feed has its traffic */
+	uint32_t churn_routes;		/* traffic.churn_routes */
 };
 
 /* The local endpoint of udp-local / udp-recv (NULL otherwise). */
@@ -267,6 +278,23 @@ struct lsk_udp_msg;
 bool bench_check_delivered(const struct bench_traffic *t,
 			   const struct lsk_udp_msg *msg, char *why,
 			   size_t len);
+
+/* fwd's configuration: ports, addresses, the gateway, R routes. */
+int bench_fwd_configure(struct lsk_stack *s, const struct bench_traffic *t,
+			char *err, size_t len);
+/* The route-churn control thread (scenario_churn.c). */
+extern const struct bench_variant bench_churn_variants[];
+extern const unsigned int bench_n_churn_variants;
+int bench_churn_configure(struct lsk_stack *s, const struct bench_traffic *t,
+			  char *err, size_t len);
+void bench_churn_defaults(struct bench_opts *o);
+struct bench_churn;
+struct bench_result;
+/* Start changing routes of s as v says (NULL: v changes none); stop,
+ * and put what it did in res. */
+int bench_churn_start(struct lsk_stack *s, const struct bench_traffic *t,
+		      const struct bench_variant *v, struct bench_churn **out);
+void bench_churn_stop(struct bench_churn *c, struct bench_result *res);
 
 const struct bench_scenario *bench_scenario_find(const char *name);
 void bench_scenarios_list(FILE *f);
@@ -300,6 +328,10 @@ struct bench_result {
 				 * or taken out by the consumer */
 	uint64_t consumer_calls;
 	long long mbufs_in_use;
+	/* route-churn: the control thread's changes over the run */
+	bool churned;
+	uint64_t route_changes, route_refused;
+	double route_changes_per_s;
 	/* a summary of rounds (repeat.c): the spread of the runs */
 	double mpps_min, mpps_max, ratio_min, ratio_max;
 };

@@ -303,7 +303,8 @@ prefetch_for_write(const struct ring_feed *rf, struct rte_mbuf *m)
 
 /*
  * Forwarded packets back from port 1's TX: spot-check (whole bursts at
- * first, then one packet every CHECK_EVERY bursts), then new headers.
+ * first, then one packet every CHECK_EVERY bursts; all of them under
+ * route churn), then new headers.
  * ring_drive has prefetched the lines.
  */
 static void
@@ -313,7 +314,8 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 	const struct bench_traffic *t = f->traffic;
 	unsigned int i;
 
-	if (burst < CHECK_FIRST_BURSTS)
+	/* route-churn: every packet, for the one a change misrouted */
+	if (burst < CHECK_FIRST_BURSTS || t->churn_routes != 0)
 		for (i = 0; i < n; i++)
 			bench_feed_check(f, b[i], 1);
 	else if (burst % CHECK_EVERY == 0)

@@ -551,6 +551,7 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	const struct bench_variant *v = &sc->variants[idx];
 	const uint64_t hz = rte_get_tsc_hz();
 	struct lsk_stack *stack = NULL;
+	struct bench_churn *churn = NULL;
 	struct bench_run run;
 	unsigned int p;
 	int rc;
@@ -594,6 +595,11 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	printf("%-12s running...", v->name);
 	fflush(stdout);
 	res->ran = true;
+	rc = bench_churn_start(stack, feed->traffic, v, &churn);
+	if (rc < 0) {
+		fail(res, "cannot start the route changes: %s", strerror(-rc));
+		goto teardown;
+	}
 	if (lcore != rte_get_main_lcore()) {
 		rte_eal_remote_launch(bench_worker_loop, &run, lcore);
 		feed->ops->drive(feed, &run);
@@ -602,6 +608,9 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	} else {
 		bench_worker_loop(&run);
 	}
+	bench_churn_stop(churn, res);
+	if (res->route_refused)
+		res->failed = true;
 	printf("\n");
 
 	if (sc->measure == BENCH_MEASURE_CONSUMER && !run.consumer_measured)
@@ -759,6 +768,7 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
+	traffic.churn_routes = sc->churn_routes;
 	lcore = rte_get_next_lcore(-1, 1, 0);
 	if (lcore >= RTE_MAX_LCORE) {
 		if (o.feed == BENCH_FEED_RING) {

@@ -29,8 +29,8 @@ static const struct bench_variant fwd_variants[] = {
 	  .config = { "route-cache on entries 4096" } },
 };
 
-static int
-fwd_configure(struct lsk_stack *s, const struct bench_traffic *t, char *err,
+int
+bench_fwd_configure(struct lsk_stack *s, const struct bench_traffic *t, char *err,
 	      size_t len)
 {
 	uint32_t k;
@@ -95,7 +95,7 @@ static int
 udp_local_configure(struct lsk_stack *s, const struct bench_traffic *t,
 		    char *err, size_t len)
 {
-	int rc = fwd_configure(s, t, err, len);
+	int rc = bench_fwd_configure(s, t, err, len);
 
 	/* 4096 > every mbuf the generator keeps going: the ring never
 	 * fills, whoever drains it */
@@ -125,7 +125,7 @@ static int
 udp_recv_configure(struct lsk_stack *s, const struct bench_traffic *t,
 		   char *err, size_t len)
 {
-	int rc = fwd_configure(s, t, err, len);
+	int rc = bench_fwd_configure(s, t, err, len);
 
 	return rc < 0 ? rc : bind_local(s, t, 65536, err, len);
 }
@@ -200,7 +200,7 @@ static const struct bench_scenario scenarios[] = {
 		.baseline = "single",
 		.variants = fwd_variants,
 		.n_variants = RTE_DIM(fwd_variants),
-		.configure = fwd_configure,
+		.configure = bench_fwd_configure,
 	},
 	{
 		.name = "udp-local",
@@ -236,7 +236,7 @@ static const struct bench_scenario scenarios[] = {
 		.baseline = "off",
 		.variants = gro_fwd_variants,
 		.n_variants = RTE_DIM(gro_fwd_variants),
-		.configure = fwd_configure,
+		.configure = bench_fwd_configure,
 		.defaults = gro_fwd_defaults,
 		.rx_cksum_good = true,
 		.per_flow_ip_id = true,
@@ -249,7 +249,7 @@ static const struct bench_scenario scenarios[] = {
 		.baseline = "off",
 		.variants = gro_adv_variants,
 		.n_variants = RTE_DIM(gro_adv_variants),
-		.configure = fwd_configure,
+		.configure = bench_fwd_configure,
 		.defaults = gro_adv_defaults,
 		.rx_cksum_good = true,
 		.per_flow_ip_id = true,
@@ -263,9 +263,21 @@ static const struct bench_scenario scenarios[] = {
 		.baseline = "fib",
 		.variants = route_cache_variants,
 		.n_variants = RTE_DIM(route_cache_variants),
-		.configure = fwd_configure,
+		.configure = bench_fwd_configure,
 		.defaults = route_cache_defaults,
 		.max_routes = 1100000,
+		.ring_only = true,
+	},
+	{
+		.name = "route-churn",
+		.summary = "fwd while a control thread changes routes: none, "
+			   "1000/s, as fast as it can (scenario_churn.c)",
+		.baseline = "none",
+		.variants = bench_churn_variants,
+		.n_variants = 3,
+		.configure = bench_churn_configure,
+		.defaults = bench_churn_defaults,
+		.churn_routes = 64,
 		.ring_only = true,
 	},
 };

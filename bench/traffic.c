@@ -41,6 +41,7 @@ static const struct rte_ether_addr mac_port0 = {{ 2, 0, 0, 0, 0, 1 }};
 static const struct rte_ether_addr mac_port1 = {{ 2, 0, 0, 0, 1, 1 }};
 static const struct rte_ether_addr mac_client = {{ 2, 0, 0, 0, 0, 2 }};
 static const struct rte_ether_addr mac_gateway = {{ 2, 0, 0, 0, 2, 2 }};
+static const struct rte_ether_addr mac_gateway2 = {{ 2, 0, 0, 0, 2, 3 }};
 
 static inline uint8_t
 payload_byte(unsigned int j)
@@ -86,6 +87,8 @@ bench_traffic_init(struct bench_traffic *t, uint32_t flows, uint32_t routes,
 	t->port_addr[0] = IPV4(10, 0, 0, 1);
 	t->port_addr[1] = IPV4(10, 0, 1, 1);
 	t->gw_addr = IPV4(10, 0, 1, 2);
+	t->gw2_mac = mac_gateway2;
+	t->gw2_addr = IPV4(10, 0, 1, 3);
 	t->route_base = IPV4(198, 18, 1, 0);
 
 	eh = (struct rte_ether_hdr *)t->hdr;
@@ -169,17 +172,22 @@ bench_check_forwarded(const struct bench_traffic *t,
 	      m->data_len == t->size, "frame of %u bytes (%u segs), not %u",
 	      m->pkt_len, m->nb_segs, t->size);
 	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	if (!rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	k = (rte_be_to_cpu_32(ip->dst_addr) - t->route_base) >> 8;
+	/* a churned route only ever goes to one gateway or the other:
+	 * a packet that leaves by any other next hop was misrouted */
+	if (!(rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
+	      (k < t->churn_routes &&
+	       rte_is_same_ether_addr(&eh->dst_addr, &t->gw2_mac))) ||
 	    !rte_is_same_ether_addr(&eh->src_addr, &t->port_mac[1])) {
 		rte_ether_format_addr(a, sizeof(a), &eh->dst_addr);
 		rte_ether_format_addr(b, sizeof(b), &eh->src_addr);
 		snprintf(why, len, "macs %s <- %s, not the gateway's <- "
-			 "port 1's", a, b);
+			 "port 1's (misrouted)", a, b);
 		return false;
 	}
 	CHECK(eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4),
 	      "ethertype 0x%04x", rte_be_to_cpu_16(eh->ether_type));
-	ip = (const struct rte_ipv4_hdr *)(eh + 1);
 	CHECK(ip->version_ihl == RTE_IPV4_VHL_DEF, "version/ihl 0x%02x",
 	      ip->version_ihl);
 	CHECK(ip->time_to_live == t->ttl - 1, "ttl %u, not %u",

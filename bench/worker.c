@@ -98,6 +98,9 @@ bench_worker_loop(void *arg)
 			break;
 		}
 	}
+	/* polling no more: a control thread's grace period (route-churn)
+	 * must not wait for this one */
+	lsk_worker_offline(r->w);
 	if (phase == PHASE_MEASURE) {
 		snapshot(r, &r->s1, &r->t1, &r->cpu1_ns);
 		r->polls = polls;

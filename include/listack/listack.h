@@ -50,7 +50,9 @@ struct lsk_stack_params {
 	unsigned int n_ports;	/* ports 0 .. n_ports-1 */
 	int socket_id;		/* where shared tables live; SOCKET_ID_ANY ok */
 	enum lsk_mode mode;
-	uint32_t max_routes;	/* FIB capacity; 0 = default (65536) */
+	/* FIB capacity to start with; 0 = sized from the routes. The FIB
+	 * grows when routes need it. */
+	uint32_t max_routes;
 	/* mbufs for datagrams the stack sends (lsk_udp_send_burst); may
 	 * be NULL when every endpoint brings its own pool */
 	struct rte_mempool *send_pool;
@@ -106,12 +108,82 @@ enum lsk_route_type {
 	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
 };
 
-/* -ENETUNREACH when a gateway is not on a connected subnet, -EEXIST when
- * the prefix is already routed, -EINVAL for a bad prefix. */
+/*
+ * Routes (addresses in host order). A change outside a batch is made to
+ * the forwarding table in place, in time independent of the number of
+ * routes (the table is built whole when it is full, or when the change
+ * decides which neighbour /32s it needs); there is no fixed limit.
+ *
+ * lsk_route_add: -ENETUNREACH when a gateway is not on a connected
+ * subnet, -EINVAL for a bad prefix or a gateway that is ours or a
+ * broadcast, -EEXIST when the prefix is already routed (or is a
+ * connected subnet).
+ */
 int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
 		  enum lsk_route_type type, uint32_t gateway);
+/* Add, or replace the route of (prefix, depth) (iproute2's `route
+ * replace`); errors as lsk_route_add's, but -EEXIST only for a connected
+ * subnet. */
+int lsk_route_replace(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
+		      enum lsk_route_type type, uint32_t gateway);
 /* -ENOENT when no such route was added. */
 int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
+/* Delete every route lsk_route_add and lsk_route_replace made (not the
+ * connected subnets of our addresses): how many, or a negative errno. */
+int lsk_route_flush(struct lsk_stack *stack);
+
+/* What the data path does with a destination (lsk_route_get). */
+enum lsk_route_verdict {
+	LSK_VERDICT_NO_ROUTE = 0,	/* dropped, ICMP net unreachable */
+	LSK_VERDICT_LOCAL,		/* one of our addresses */
+	LSK_VERDICT_BROADCAST,		/* a subnet broadcast, or all-ones */
+	LSK_VERDICT_BLACKHOLE,		/* dropped silently */
+	LSK_VERDICT_FORWARD,		/* sent out iface to next_hop */
+};
+
+/* The state of the next hop's neighbour entry, as Linux's NUD_*. */
+enum lsk_route_neigh {
+	LSK_RNEIGH_NONE = 0,	/* no entry yet: the first packet asks ARP */
+	LSK_RNEIGH_INCOMPLETE,	/* ARP asked, no answer yet */
+	LSK_RNEIGH_REACHABLE,
+	LSK_RNEIGH_STALE,	/* known, unconfirmed: used, and probed */
+	LSK_RNEIGH_FAILED,	/* no answer: packets to it are dropped */
+	LSK_RNEIGH_STATIC,	/* `neigh add` */
+};
+
+/* What the prefix that matched is. */
+enum lsk_route_origin {
+	LSK_ORIGIN_NONE = 0,	/* nothing matched */
+	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace */
+	LSK_ORIGIN_CONNECTED,	/* the subnet of one of our addresses */
+	LSK_ORIGIN_LOCAL,	/* our address, or a broadcast (a /32) */
+};
+
+struct lsk_route_answer {
+	uint8_t verdict;	/* enum lsk_route_verdict */
+	uint8_t origin;		/* enum lsk_route_origin */
+	uint8_t depth;		/* of the matching prefix */
+	uint8_t neigh_state;	/* enum lsk_route_neigh (FORWARD only) */
+	uint32_t prefix;	/* the matching prefix */
+	/* FORWARD: the gateway, or the destination itself when on a
+	 * connected subnet */
+	uint32_t next_hop;
+	uint32_t src;		/* the source our own packets get (0: none) */
+	uint16_t iface;		/* interface id: a port or a VLAN of one */
+	uint16_t port;		/* the physical port */
+	uint16_t vlan;		/* 0: untagged */
+	uint16_t mtu;		/* IP MTU out of iface */
+	struct rte_ether_addr neigh_mac;	/* when the state has one */
+	uint32_t generation;	/* of the forwarding table answered from */
+};
+
+/*
+ * What a packet to addr would meet now: read from the forwarding table
+ * the workers use and the neighbour table, not from the configuration
+ * (in a batch, the table before it). 0, or -EINVAL.
+ */
+int lsk_route_get(struct lsk_stack *stack, uint32_t addr,
+		  struct lsk_route_answer *answer);
 
 /*
  * Remove one of our addresses (the interface it was added to, and its
@@ -133,11 +205,14 @@ int lsk_neigh_flush(struct lsk_stack *stack);
 
 /*
  * Configuration changes made between lsk_config_begin and lsk_config_commit
- * are published to the workers once, at commit. Outside such a batch every
- * change is published at once. Publishing rebuilds the forwarding table.
- * A change (or a commit) whose tables cannot be built fails (-ENOMEM) and
- * leaves the tables in force and the configuration as they were (for a
- * batch: as lsk_config_begin found them).
+ * are published to the workers once, at commit: the forwarding, filter and
+ * UDP endpoint tables (each built before any is published), `udp listen`
+ * services, the GRO and route-cache settings, neighbours forgotten. Outside
+ * such a batch every change is published at once. A change (or a commit)
+ * whose tables cannot be built fails (-ENOMEM) and leaves the tables in
+ * force and the configuration as they were (for a batch: as
+ * lsk_config_begin found them). lsk_config_begin fails (-ENOMEM) when it
+ * cannot keep a copy to put back; there is then no batch.
  */
 int lsk_config_begin(struct lsk_stack *stack);
 int lsk_config_commit(struct lsk_stack *stack);
@@ -213,52 +288,68 @@ void lsk_worker_input(struct lsk_worker *worker, struct rte_mbuf **pkts,
  */
 void lsk_worker_flush(struct lsk_worker *worker);
 
-/* Counters, named after the Linux SNMP MIB. Summed over workers. */
-struct lsk_ip_stats {
-	uint64_t InReceives, InHdrErrors, InTruncatedPkts, InCsumErrors,
-		InAddrErrors, InNoRoutes, InDiscards, InUnknownProtos,
-		ForwDatagrams, OutDiscards, InDelivers, OutNoRoutes,
-		FragFails, FragOKs, FragCreates, ReasmReqds, ReasmOKs,
-		ReasmFails;
-};
-struct lsk_eth_stats {
-	uint64_t InFrames, NotForUs, UnknownType, UnknownVlan, Runts;
-};
-struct lsk_udp_stats {
-	uint64_t InDatagrams, NoPorts, InErrors, InCsumErrors, RcvbufErrors,
-		OutDatagrams, IgnoredMulti;
-};
-struct lsk_icmp_stats {
-	uint64_t InMsgs, InErrors, InCsumErrors, InEchos, InEchoReps,
-		InDestUnreachs, InTimeExcds;
-	uint64_t OutMsgs, OutErrors, OutEchoReps, OutDestUnreachs,
-		OutTimeExcds, OutRateLimited;
-};
-struct lsk_arp_stats {
-	uint64_t InRequests, InReplies, InErrors, OutRequests, OutReplies;
-	uint64_t Updates;		/* neighbour entries learnt or refreshed */
-	uint64_t ResFailed;		/* resolutions that got no answer */
-	uint64_t UnresolvedDiscards;	/* packets dropped for want of a MAC */
-	uint64_t TableFulls;	/* neighbours not made: no entry could go */
-	uint64_t Evictions;	/* entries the collector took for new ones */
-	uint64_t OutDiscards;	/* requests not sent: no mbuf */
-};
-struct lsk_route_cache_stats {
-	uint64_t Hits, Misses, Evictions;
-	/* lookups sent straight to the FIB while the cache hit too little
-	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */
-	uint64_t Bypassed;
-};
-struct lsk_filter_stats {
-	uint64_t Dropped;	/* datagrams a filter rule dropped */
-};
-struct lsk_gro_stats {
-	uint64_t Trains;	/* trains formed with at least two members */
-	uint64_t Merged;	/* datagrams that joined a train */
-};
-struct lsk_gso_stats {
-	uint64_t Segments;	/* datagrams sent by unchaining trains */
-};
+/*
+ * Counters, named after the Linux SNMP MIB. Summed over workers. Each
+ * section's counters are listed once, here: X(name) for each, in the
+ * order the JSON writes them; the structs below and the names the JSON
+ * and telemetry use (src/control/stats.c) are made from these lists.
+ */
+#define LSK_IP_COUNTERS(X) \
+	X(InReceives) X(InHdrErrors) X(InTruncatedPkts) X(InCsumErrors) \
+	X(InAddrErrors) X(InNoRoutes) X(InDiscards) X(InUnknownProtos) \
+	X(ForwDatagrams) X(OutDiscards) X(InDelivers) X(OutNoRoutes) \
+	X(FragFails) X(FragOKs) X(FragCreates) X(ReasmReqds) X(ReasmOKs) \
+	X(ReasmFails)
+#define LSK_UDP_COUNTERS(X) \
+	X(InDatagrams) X(NoPorts) X(InErrors) X(InCsumErrors) \
+	X(RcvbufErrors) X(OutDatagrams) X(IgnoredMulti)
+#define LSK_ICMP_COUNTERS(X) \
+	X(InMsgs) X(InErrors) X(InCsumErrors) X(InEchos) X(InEchoReps) \
+	X(InDestUnreachs) X(InTimeExcds) \
+	X(OutMsgs) X(OutErrors) X(OutEchoReps) X(OutDestUnreachs) \
+	X(OutTimeExcds) X(OutRateLimited) \
+	X(OutNoAddrs)		/* errors not sent: no address to send from */
+#define LSK_ETH_COUNTERS(X) \
+	X(InFrames) X(NotForUs) X(UnknownType) X(UnknownVlan) X(Runts)
+#define LSK_ARP_COUNTERS(X) \
+	X(InRequests) X(InReplies) X(InErrors) X(OutRequests) X(OutReplies) \
+	X(Updates)		/* neighbour entries learnt or refreshed */ \
+	X(ResFailed)		/* resolutions that got no answer */ \
+	X(UnresolvedDiscards)	/* packets dropped for want of a MAC */ \
+	X(TableFulls)		/* neighbours not made: no entry could go */ \
+	X(Evictions)		/* entries the collector took for new ones */ \
+	X(OutDiscards)		/* requests not sent: no mbuf */
+#define LSK_GRO_COUNTERS(X) \
+	X(Trains)		/* trains formed with at least two members */ \
+	X(Merged)		/* datagrams that joined a train */
+#define LSK_ROUTE_CACHE_COUNTERS(X) \
+	X(Hits) X(Misses) X(Evictions) \
+	/* lookups sent straight to the FIB while the cache hit too little \
+	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */ \
+	X(Bypassed)
+#define LSK_FILTER_COUNTERS(X) \
+	X(Dropped)		/* datagrams a filter rule dropped */
+#define LSK_GSO_COUNTERS(X) \
+	X(Segments)		/* datagrams sent by unchaining trains */
+
+/* The sections in the JSON's order: S(section, struct tag, list). */
+#define LSK_COUNTER_SECTIONS(S) \
+	S(ip, lsk_ip_stats, LSK_IP_COUNTERS) \
+	S(udp, lsk_udp_stats, LSK_UDP_COUNTERS) \
+	S(icmp, lsk_icmp_stats, LSK_ICMP_COUNTERS) \
+	S(eth, lsk_eth_stats, LSK_ETH_COUNTERS) \
+	S(arp, lsk_arp_stats, LSK_ARP_COUNTERS) \
+	S(gro, lsk_gro_stats, LSK_GRO_COUNTERS) \
+	S(route_cache, lsk_route_cache_stats, LSK_ROUTE_CACHE_COUNTERS) \
+	S(filter, lsk_filter_stats, LSK_FILTER_COUNTERS) \
+	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS)
+
+#define LSK_COUNTER_FIELD(name) uint64_t name;
+#define LSK_COUNTER_STRUCT(section, tag, list) \
+	struct tag { list(LSK_COUNTER_FIELD) };
+LSK_COUNTER_SECTIONS(LSK_COUNTER_STRUCT)
+#undef LSK_COUNTER_STRUCT
+
 struct lsk_port_stats {
 	uint64_t rx, tx, rx_dropped, tx_dropped;
 };

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct lsk_stack;
 
@@ -48,5 +49,16 @@ int lsk_out_json_str(struct lsk_out *o, const char *s);
  */
 int lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 		    const char *source, struct lsk_out *o);
+
+/*
+ * `show routes [PREFIX]`: our addresses (local), connected subnets and
+ * routes, by prefix, as an aligned table or a JSON array; with PREFIX
+ * ("A.B.C.D/N"), only the routes inside it. -EINVAL for a bad PREFIX,
+ * -ENOMEM. `route get ADDR`: what lsk_route_get answers, as a line or a
+ * JSON object (control/route_show.c).
+ */
+int lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
+		   const char *prefix_or_null);
+int lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr);
 
 #endif /* LSK_CONTROL_COMMAND_H */

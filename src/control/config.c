@@ -291,48 +291,106 @@ parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
 	return 0;
 }
 
-/* route add PFX via GW | route add PFX blackhole | route del PFX */
+/* "via GW" or "blackhole" at argv[i..argc) */
+static int
+parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
+		   uint32_t *gw)
+{
+	*gw = 0;
+	if (c->argc == i + 2 && strcmp(c->argv[i], "via") == 0) {
+		*type = LSK_ROUTE_VIA;
+		if (parse_ip(c->argv[i + 1], gw) < 0)
+			return cmd_error(c, -EINVAL, "bad gateway '%s'",
+					 c->argv[i + 1]);
+		return 0;
+	}
+	if (c->argc == i + 1 && strcmp(c->argv[i], "blackhole") == 0) {
+		*type = LSK_ROUTE_BLACKHOLE;
+		return 0;
+	}
+	return cmd_error(c, -EINVAL, "usage: route add|replace|del PREFIX "
+			 "via GATEWAY | blackhole; route del PREFIX; "
+			 "route get ADDRESS; route flush");
+}
+
+/* route del PFX [via GW | blackhole]: the route must be that one */
+static int
+cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
+{
+	const struct lsk_route *r;
+	enum lsk_route_type type;
+	uint32_t gw;
+	int rc;
+
+	if (c->argc > 3) {
+		rc = parse_route_target(c, 3, &type, &gw);
+		if (rc < 0 || c->check)
+			return rc;
+		r = lsk_route_find(c->s, prefix, depth);
+		if (r != NULL && (r->type != type || r->gateway != gw))
+			return cmd_error(c, -ENOENT, "route %s is not %s",
+					 c->argv[2], c->argv[3]);
+	} else if (c->check) {
+		return 0;
+	}
+	rc = lsk_route_del(c->s, prefix, depth);
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
+	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
+				  strerror(-rc)) : 0;
+}
+
+/* route get ADDR: what a packet to ADDR meets now */
+static int
+cmd_route_get(struct cmd_ctx *c)
+{
+	uint32_t addr;
+	int rc;
+
+	if (c->argc != 3 || parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "usage: route get ADDRESS");
+	if (c->check)
+		return 0;
+	rc = lsk_route_get_show(c->s, c->o, addr);
+	return rc < 0 ? cmd_error(c, rc, "route get: %s", strerror(-rc)) : 0;
+}
+
+/*
+ * route add|replace PFX via GW | blackhole, route del PFX [via GW |
+ * blackhole], route get ADDR, route flush
+ */
 static int
 cmd_route(struct cmd_ctx *c)
 {
-	uint32_t prefix, gw = 0;
 	enum lsk_route_type type;
+	uint32_t prefix, gw;
+	const char *verb = c->argc > 1 ? c->argv[1] : "";
+	bool replace = strcmp(verb, "replace") == 0;
 	uint8_t depth;
 	int rc;
 
-	if (c->argc == 3 && strcmp(c->argv[1], "del") == 0) {
-		rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
-		if (rc < 0)
-			return rc;
+	if (strcmp(verb, "get") == 0)
+		return cmd_route_get(c);
+	if (strcmp(verb, "flush") == 0 && c->argc == 2) {
 		if (c->check)
 			return 0;
-		rc = lsk_route_del(c->s, prefix, depth);
-		if (rc == -ENOENT)
-			return cmd_error(c, rc, "no route %s to delete",
-					 c->argv[2]);
-		return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s",
-					  c->argv[2], strerror(-rc)) : 0;
+		rc = lsk_route_flush(c->s);
+		return rc < 0 ? cmd_error(c, rc, "cannot flush routes: %s",
+					  strerror(-rc)) : 0;
 	}
-	if (c->argc == 5 && strcmp(c->argv[1], "add") == 0 &&
-	    strcmp(c->argv[3], "via") == 0) {
-		type = LSK_ROUTE_VIA;
-		if (parse_ip(c->argv[4], &gw) < 0)
-			return cmd_error(c, -EINVAL, "bad gateway '%s'",
-					 c->argv[4]);
-	} else if (c->argc == 4 && strcmp(c->argv[1], "add") == 0 &&
-		   strcmp(c->argv[3], "blackhole") == 0) {
-		type = LSK_ROUTE_BLACKHOLE;
-	} else {
-		return cmd_error(c, -EINVAL,
-				 "usage: route add PREFIX via GATEWAY | "
-				 "route add PREFIX blackhole | route del PREFIX");
-	}
+	if (c->argc < 3 || (!replace && strcmp(verb, "add") != 0 &&
+			    strcmp(verb, "del") != 0))
+		return parse_route_target(c, c->argc, &type, &gw);
 	rc = parse_route_prefix(c, c->argv[2], &prefix, &depth);
 	if (rc < 0)
 		return rc;
-	if (c->check)
-		return 0;
-	rc = lsk_route_add(c->s, prefix, depth, type, gw);
+	if (strcmp(verb, "del") == 0)
+		return cmd_route_del(c, prefix, depth);
+	rc = parse_route_target(c, 3, &type, &gw);
+	if (rc < 0 || c->check)
+		return rc;
+	rc = replace ? lsk_route_replace(c->s, prefix, depth, type, gw) :
+		       lsk_route_add(c->s, prefix, depth, type, gw);
 	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
 		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
 				 lsk_stack_is_own(c->s, gw) ?
@@ -342,10 +400,11 @@ cmd_route(struct cmd_ctx *c)
 				 "gateway %s is not on a connected subnet",
 				 c->argv[4]);
 	if (rc == -EEXIST)
-		return cmd_error(c, rc, "route %s exists already", c->argv[2]);
+		return cmd_error(c, rc, replace ? "%s is a connected subnet" :
+				 "route %s exists already", c->argv[2]);
 	if (rc < 0)
-		return cmd_error(c, rc, "cannot add route %s: %s", c->argv[2],
-				 strerror(-rc));
+		return cmd_error(c, rc, "cannot %s route %s: %s", verb,
+				 c->argv[2], strerror(-rc));
 	return 0;
 }
 
@@ -356,8 +415,11 @@ neigh_del(struct cmd_ctx *c)
 	uint32_t addr = 0;
 	int rc;
 
-	if (c->argc == 2 && strcmp(c->argv[1], "flush") == 0)
+	if (strcmp(c->argv[1], "flush") == 0) {
+		if (c->argc != 2)
+			return cmd_error(c, -EINVAL, "usage: neigh flush");
 		return c->check ? 0 : lsk_neigh_flush(c->s);
+	}
 	if (c->argc != 3)
 		return cmd_error(c, -EINVAL, "usage: neigh del A.B.C.D");
 	if (parse_ip(c->argv[2], &addr) < 0)
@@ -772,8 +834,12 @@ cmd_split(struct cmd_ctx *c, char *line)
 bool
 cmd_changes(const struct cmd_ctx *c)
 {
-	return c->argc > 0 && strcmp(c->argv[0], "show") != 0 &&
-	       strcmp(c->argv[0], "help") != 0;
+	if (c->argc == 0 || strcmp(c->argv[0], "show") == 0 ||
+	    strcmp(c->argv[0], "help") == 0)
+		return false;
+	/* route get is a view too */
+	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&
+		 strcmp(c->argv[1], "get") == 0);
 }
 
 int

@@ -16,6 +16,7 @@
 #include "listack/listack.h"
 #include "listack/udp.h"
 #include "core/fwd.h"
+#include "core/settings.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -40,6 +41,20 @@ struct lsk_route {
 	uint8_t type;		/* enum lsk_route_type */
 	uint32_t gateway;
 };
+
+/*
+ * One route change as the FIB sees it: the route of (prefix, depth)
+ * before and after (none when !before_set / !now_set). The forwarding
+ * tables apply it, or its inverse to undo it.
+ */
+struct lsk_route_delta {
+	struct lsk_route before, now;
+	bool before_set, now_set;
+};
+
+/* route changes a batch applies to the tables one by one at commit;
+ * more, or a flush, and the commit builds them whole */
+#define LSK_ROUTE_LOG_MAX 64
 
 struct lsk_neigh {
 	uint32_t addr;
@@ -72,7 +87,11 @@ struct lsk_stack {
 	 * into the head instead (the baseline fraglist is measured against) */
 	uint32_t gro_flows, gro_segs;
 	bool gro_merge;
-	/* route cache entries per worker, 0 = off */
+	/* mode and GRO as workers read them, stored whole from the fields
+	 * above whenever one changes (core/settings.h) */
+	struct lsk_settings settings;
+	/* route cache entries per worker, 0 = off; each worker's cache is
+	 * made by the control thread and published in its worker */
 	uint32_t rcache_entries;
 
 	/* filter rules as given, and the classifier workers read */
@@ -91,6 +110,15 @@ struct lsk_stack {
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	struct lsk_fwd_table *fwd;	/* read by workers */
+	/* the same as fwd, seen by no worker: route changes are made to it
+	 * before it is published (control/fwd_table.c); NULL until routes
+	 * change one at a time, or when it could not be built */
+	struct lsk_fwd_table *fwd_standby;
+	bool fwd_keep_standby;
+	/* a batch's route changes, for its commit */
+	unsigned int n_route_log;
+	bool route_log_full;
+	struct lsk_route_delta route_log[LSK_ROUTE_LOG_MAX];
 
 	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
 	/* what the control path itself counted (added to every read) */
@@ -166,6 +194,42 @@ int lsk_filter_commit(struct lsk_stack *s);
 int lsk_filter_del(struct lsk_stack *s, uint32_t n);
 int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
 void lsk_fwd_table_free(struct lsk_fwd_table *t);
+/* Route r in t, a table no worker sees, or (prefix, depth) out of it: a
+ * failure leaves t as it was (control/fwd_table.c). */
+int lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
+		      const struct lsk_route *r);
+int lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix,
+			uint8_t depth);
+/* A change of (prefix, depth) touches no entry a build adds besides it. */
+bool lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
+			    uint8_t depth);
+/* Hand a table built whole to the workers (lsk_publish); the standby
+ * is built anew. Cannot fail (a standby that cannot be built is none). */
+void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
+/*
+ * Make route changes d[0..n) (already made to s->routes) to the tables:
+ * to the standby, which is then published, then to the table it
+ * replaced once no worker reads it. When that cannot be done (no
+ * standby, a change touching neighbour or local entries, a full FIB)
+ * and whole is set, a table is built whole instead. A failure (-ENOMEM,
+ * -ENOSPC; or -EAGAIN: not done in place and !whole) leaves both tables
+ * as they were. Control thread only.
+ */
+int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
+			 unsigned int n, bool whole);
+
+/* The routes (control/route_table.c): the index made at stack creation,
+ * rebuilt from s->routes when a failed batch puts the list back. */
+int lsk_route_table_init(struct lsk_stack *s);
+void lsk_route_table_free(struct lsk_stack *s);
+void lsk_route_index_rebuild(struct lsk_stack *s);
+/* The route of (prefix, depth) in s->routes, or NULL. */
+const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
+				       uint32_t prefix, uint8_t depth);
+/* A batch's start; at its commit, when it changed nothing but routes:
+ * make them to the tables in place (0), or -EAGAIN: build them whole. */
+void lsk_route_batch_begin(struct lsk_stack *s);
+int lsk_route_batch_commit(struct lsk_stack *s);
 
 /* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
 struct lsk_counter_desc {

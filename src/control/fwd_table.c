@@ -2,8 +2,9 @@
 /*
  * The forwarding table: an rte_fib (DIR-24-8) whose values index a next hop
  * array, built from the stack's configuration (addresses, routes,
- * neighbours). A build makes a whole new table; the stack publishes it and
- * frees the old one after an RCU grace period.
+ * neighbours). A build makes a whole new table; a route change is made to
+ * a table no worker sees (lsk_fwd_route_set, control/fwd_update.c). The
+ * FIB is sized from what it holds, with room for changes made in place.
  *
  * Precedence, as Linux's local table before its main table: connected
  * subnets, then routes (more specific wins in the FIB), then a /32 for each
@@ -22,7 +23,6 @@
 #include "core/fwd.h"
 #include "control/control.h"
 
-#define FWD_DEFAULT_MAX_ROUTES 65536
 /* 2-byte next hops keep tbl24 at 32 MiB; the top bit is the FIB's own. */
 #define FWD_MAX_NEXTHOPS 32767
 #define FWD_MAX_NEXTHOPS_1B 127
@@ -30,7 +30,6 @@
 struct fwd_builder {
 	struct lsk_stack *s;
 	struct lsk_fwd_table *t;
-	uint32_t cap;
 };
 
 static const struct lsk_neigh *
@@ -83,7 +82,7 @@ nh_get(struct fwd_builder *b, const struct lsk_nexthop *want)
 	for (i = 1; i < t->n_nexthops; i++)
 		if (memcmp(&t->nexthops[i], want, sizeof(*want)) == 0)
 			return (int)i;
-	if (t->n_nexthops == b->cap)
+	if (t->n_nexthops == t->nh_cap)
 		return -ENOSPC;
 	t->nexthops[t->n_nexthops] = *want;
 	return (int)t->n_nexthops++;
@@ -177,31 +176,85 @@ build_connected(struct fwd_builder *b)
 	return 0;
 }
 
+/* The next hop of route r in b's table. */
+static int
+nh_route(struct fwd_builder *b, const struct lsk_route *r)
+{
+	const struct lsk_ifaddr *a;
+
+	if (r->type == LSK_ROUTE_BLACKHOLE)
+		return nh_simple(b, LSK_NH_BLACKHOLE);
+	a = lsk_connected_lookup(b->s, r->gateway);
+	if (a == NULL)
+		return -ENETUNREACH;
+	return nh_forward(b, a->port, r->gateway);
+}
+
 static int
 build_routes(struct fwd_builder *b)
 {
 	const struct lsk_stack *s = b->s;
 	unsigned int i;
-	int rc, nh;
+	int rc;
 
 	for (i = 0; i < s->n_routes; i++) {
 		const struct lsk_route *r = &s->routes[i];
 
-		if (r->type == LSK_ROUTE_BLACKHOLE) {
-			nh = nh_simple(b, LSK_NH_BLACKHOLE);
-		} else {
-			const struct lsk_ifaddr *a =
-				lsk_connected_lookup(s, r->gateway);
-
-			if (a == NULL)
-				return -ENETUNREACH;
-			nh = nh_forward(b, a->port, r->gateway);
-		}
-		rc = fib_put(b, r->prefix, r->depth, nh);
+		rc = fib_put(b, r->prefix, r->depth, nh_route(b, r));
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+int
+lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
+		  const struct lsk_route *r)
+{
+	struct fwd_builder b = { .s = s, .t = t };
+	uint32_t n_nexthops = t->n_nexthops;
+	int rc = fib_put(&b, r->prefix, r->depth, nh_route(&b, r));
+
+	/* a failed rte_fib_add leaves the FIB as it was (its RIB node is
+	 * taken back); a next hop appended for it goes too */
+	if (rc < 0)
+		t->n_nexthops = n_nexthops;
+	return rc;
+}
+
+int
+lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix, uint8_t depth)
+{
+	return rte_fib_delete(t->fib, prefix, depth);
+}
+
+/*
+ * A change of (prefix, depth) that touches no other entry of a table
+ * built whole: the neighbour /32s a build adds depend on which route is
+ * best for the neighbour (build_neighbours), and our own /32s must win
+ * (build_local).
+ */
+bool
+lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
+		       uint8_t depth)
+{
+	uint32_t mask = lsk_depth_mask(depth);
+	unsigned int i;
+
+	if (depth == 32 && (prefix == UINT32_MAX || lsk_stack_is_own(s, prefix)
+			    || lsk_stack_is_broadcast(s, prefix)))
+		return false;
+	for (i = 0; i < s->n_neighs; i++) {
+		uint32_t addr = s->neighs[i].addr;
+		const struct lsk_ifaddr *a;
+
+		if ((addr & mask) != prefix)
+			continue;
+		a = lsk_connected_lookup(s, addr);
+		if (a != NULL && depth > a->depth)
+			return false;
+	}
+	return true;
 }
 
 static int
@@ -304,6 +357,8 @@ lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr)
 
 /* tbl8 groups 2-byte entries can number (15 bits, the 16th marks them) */
 #define FWD_TBL8_MAX_2B ((1u << 15) - 1)
+/* room a table keeps for changes made in place, beyond what it holds */
+#define FWD_ROOM(n) ((n) / 4 + 1024)
 
 /* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
 static uint32_t
@@ -317,6 +372,48 @@ fwd_tbl8_needed(const struct lsk_stack *s)
 	return n;
 }
 
+/*
+ * The FIB for what the stack holds now, and room for more: the smallest
+ * entries (16 MiB of tbl24 for 1 byte, 32 for 2, 64 for 4) whose bits
+ * hold both the next hop and the tbl8 group number of every /24 that has
+ * longer prefixes. A change made in place that does not fit fails with
+ * -ENOSPC, and the table is built again, bigger. The next hops are
+ * counted as few (the gateways a table of many routes has are few)
+ * unless many_nh: a build that finds more tries again with that.
+ */
+static void
+fwd_size(const struct lsk_stack *s, bool many_nh, struct rte_fib_conf *conf,
+	 uint32_t *nh_cap)
+{
+	uint32_t entries = s->n_routes + 3 * s->n_addrs + s->n_neighs + 2;
+	/* routes share few gateways: tried first with room for 64 */
+	uint32_t nh = (many_nh ? s->n_routes : RTE_MIN(s->n_routes, 64u)) +
+		      2 * s->n_addrs + s->n_neighs + 5;
+	uint32_t tbl8 = fwd_tbl8_needed(s);
+
+	memset(conf, 0, sizeof(*conf));
+	conf->type = RTE_FIB_DIR24_8;
+	conf->default_nh = LSK_NH_IDX_NONE;
+	conf->max_routes = (int)RTE_MAX(entries + FWD_ROOM(entries),
+					s->max_routes);
+	if (nh + 32 < FWD_MAX_NEXTHOPS_1B && tbl8 + 32 < FWD_MAX_NEXTHOPS_1B) {
+		conf->dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
+		conf->dir24_8.num_tbl8 = FWD_MAX_NEXTHOPS_1B;
+		*nh_cap = FWD_MAX_NEXTHOPS_1B;
+		return;
+	}
+	*nh_cap = RTE_MIN(nh + FWD_ROOM(nh), (uint32_t)FWD_MAX_NEXTHOPS);
+	tbl8 += FWD_ROOM(tbl8);
+	if (tbl8 < FWD_TBL8_MAX_2B) {
+		conf->dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
+		conf->dir24_8.num_tbl8 = RTE_MIN(RTE_MAX(1u << 12,
+			rte_align32pow2(tbl8 + 1)), FWD_TBL8_MAX_2B);
+	} else {
+		conf->dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
+		conf->dir24_8.num_tbl8 = tbl8 + 1;
+	}
+}
+
 void
 lsk_fwd_table_free(struct lsk_fwd_table *t)
 {
@@ -327,12 +424,12 @@ lsk_fwd_table_free(struct lsk_fwd_table *t)
 	rte_free(t);
 }
 
-int
-lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
+static int
+fwd_table_build(struct lsk_stack *s, bool many_nh,
+		struct lsk_fwd_table **out)
 {
 	struct rte_fib_conf conf;
 	struct fwd_builder b = { .s = s };
-	uint32_t tbl8;
 	char name[64];
 	int rc;
 
@@ -341,10 +438,9 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 				 RTE_CACHE_LINE_SIZE, s->socket_id);
 	if (b.t == NULL)
 		return -ENOMEM;
-	b.cap = RTE_MIN(s->n_routes + 2 * s->n_addrs + s->n_neighs + 5,
-			(unsigned int)FWD_MAX_NEXTHOPS);
-	b.t->nexthops = rte_zmalloc_socket("lsk_nh",
-					   b.cap * sizeof(struct lsk_nexthop),
+	fwd_size(s, many_nh, &conf, &b.t->nh_cap);
+	b.t->nexthops = rte_zmalloc_socket("lsk_nh", b.t->nh_cap *
+					   sizeof(struct lsk_nexthop),
 					   RTE_CACHE_LINE_SIZE, s->socket_id);
 	if (b.t->nexthops == NULL) {
 		rte_free(b.t);
@@ -357,26 +453,6 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	b.t->n_addrs = s->n_addrs;
 	memcpy(b.t->addrs, s->addrs, sizeof(b.t->addrs));
 
-	memset(&conf, 0, sizeof(conf));
-	conf.type = RTE_FIB_DIR24_8;
-	conf.default_nh = LSK_NH_IDX_NONE;
-	conf.max_routes = (int)(s->max_routes ? s->max_routes :
-				FWD_DEFAULT_MAX_ROUTES);
-	/* the smallest entries (16 MiB of tbl24 for 1 byte, 32 for 2, 64
-	 * for 4) whose bits hold both the next hop and the tbl8 group
-	 * number of every /24 that has longer prefixes */
-	tbl8 = fwd_tbl8_needed(s);
-	if (b.cap < FWD_MAX_NEXTHOPS_1B && tbl8 < FWD_MAX_NEXTHOPS_1B) {
-		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
-		conf.dir24_8.num_tbl8 = FWD_MAX_NEXTHOPS_1B;
-	} else if (tbl8 < FWD_TBL8_MAX_2B) {
-		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
-		conf.dir24_8.num_tbl8 = RTE_MIN(RTE_MAX(1u << 12,
-			rte_align32pow2(tbl8 + 1)), FWD_TBL8_MAX_2B);
-	} else {
-		conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_4B;
-		conf.dir24_8.num_tbl8 = tbl8 + 1;
-	}
 	b.t->generation = ++s->fib_generation;
 	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,
 		 b.t->generation);
@@ -400,4 +476,12 @@ lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
 	}
 	*out = b.t;
 	return 0;
+}
+
+int
+lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out)
+{
+	int rc = fwd_table_build(s, false, out);
+
+	return rc == -ENOSPC ? fwd_table_build(s, true, out) : rc;
 }

@@ -20,7 +20,11 @@ static const struct {
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
-		   "route del PREFIX", "add del" },
+		   "route replace PREFIX via GATEWAY | "
+		   "route replace PREFIX blackhole | "
+		   "route del PREFIX [via GATEWAY|blackhole] | "
+		   "route get ADDRESS | route flush",
+	  "add replace del get flush" },
 	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
 		   "neigh flush", "add del flush" },
 	{ "udp", "udp listen ADDR:PORT echo|discard|pcap FILE [ring N] | "

@@ -445,12 +445,16 @@ show_filter(struct cmd_ctx *c)
 
 /* --- show routes ------------------------------------------------- */
 
-/* HOOK(routes): `show routes [PREFIX]` is control/route_table.c's view
- * (lsk_route_show in control/command.h); wired when that is merged. */
+/* `show routes [PREFIX]`: control/route_show.c's view. */
 int
 cmd_show_routes(struct cmd_ctx *c)
 {
-	return cmd_error(c, -EOPNOTSUPP, "show routes is not in this build");
+	int rc = lsk_route_show(c->s, c->o, c->argc == 3 ? c->argv[2] : NULL);
+
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "bad prefix '%s' (want A.B.C.D/L)",
+				 c->argv[2]);
+	return rc;
 }
 
 /* --- show VIEW ---------------------------------------------------- */

@@ -139,6 +139,7 @@ static const struct {
 	{ "udp", "InCsumErrors" }, { "udp", "RcvbufErrors" },
 	{ "icmp", "InErrors" }, { "icmp", "InCsumErrors" },
 	{ "icmp", "OutErrors" }, { "icmp", "OutRateLimited" },
+	{ "icmp", "OutNoAddrs" },
 };
 
 struct drop_row {

@@ -10,8 +10,6 @@
 
 #include <rte_malloc.h>
 #include <rte_errno.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -26,22 +24,6 @@
 #define LSK_OUT_RING_DEFAULT 8192
 
 static int
-stack_route_index_create(struct lsk_stack *s)
-{
-	struct rte_hash_parameters hp = { 0 };
-	char name[64];
-
-	snprintf(name, sizeof(name), "%.20s_routes", s->name);
-	hp.name = name;
-	hp.entries = RTE_MAX(s->max_routes ? s->max_routes : 65536u, 64u);
-	hp.key_len = sizeof(uint64_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->socket_id;
-	s->route_index = rte_hash_create(&hp);
-	return s->route_index ? 0 : -ENOMEM;
-}
-
-static int
 stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 {
 	char name[RTE_RING_NAMESIZE];
@@ -52,12 +34,6 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 				      s->socket_id,
 				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
-}
-
-static uint64_t
-route_key(uint32_t prefix, uint8_t depth)
-{
-	return (uint64_t)prefix << 8 | depth;
 }
 
 /*
@@ -138,8 +114,6 @@ rib_copy(const struct lsk_stack *s)
 static void
 rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 {
-	unsigned int i;
-
 	s->n_ifaces = c->n_ifaces;
 	s->n_addrs = c->n_addrs;
 	memcpy(s->ports, c->ports, sizeof(s->ports));
@@ -158,14 +132,10 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	if (c->n_services != 0)
 		memcpy(s->services, c->services,
 		       c->n_services * sizeof(*s->services));
-	rte_hash_reset(s->route_index);
-	for (i = 0; i < s->n_routes; i++) {
-		uint64_t key = route_key(s->routes[i].prefix,
-					 s->routes[i].depth);
-
-		rte_hash_add_key(s->route_index, &key);
-	}
+	lsk_route_index_rebuild(s);
 }
+
+static void stack_settings_publish(struct lsk_stack *s);
 
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
@@ -205,7 +175,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
-	rc = stack_route_index_create(s);
+	rc = lsk_route_table_init(s);
 	if (rc == 0)
 		rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
 	if (rc == 0)
@@ -218,6 +188,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return rc;
 	}
+	stack_settings_publish(s);
 	s->send_pool = p->send_pool;
 	snprintf(name, sizeof(name), "%.20s_ind", s->name);
 	/* fragments point into the datagram they were cut from */
@@ -250,11 +221,10 @@ lsk_stack_destroy(struct lsk_stack *s)
 	}
 	lsk_fwd_table_free(s->fwd);
 	rib_copy_free(s->batch_rib);
-	rte_hash_free(s->route_index);
+	lsk_route_table_free(s);
 	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
 	free(s->filters);
-	free(s->routes);
 	free(s->neighs);
 	rte_free(s->qsbr);
 	rte_mempool_free(s->indirect_pool);
@@ -345,7 +315,8 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
-	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
+	lsk_fwd_publish(s, t);
+	stack_settings_publish(s);	/* the ports' MTUs */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
@@ -361,6 +332,26 @@ stack_publish(struct lsk_stack *s)
 	return rc;
 }
 
+/* The settings word from the configuration and the published forwarding
+ * table: workers load it whole at their next burst (core/settings.h). */
+static void
+stack_settings_publish(struct lsk_stack *s)
+{
+	const struct lsk_fwd_table *t = s->fwd;
+	struct lsk_settings v = {
+		.gro_flows = (uint16_t)s->gro_flows,
+		.gro_segs = (uint8_t)s->gro_segs,
+		.gro_merge = s->gro_merge,
+		.mode = (uint8_t)s->mode,
+	};
+	unsigned int p;
+
+	/* the MTUs the published table has (a batch's come at commit) */
+	for (p = 0; t != NULL && p < t->n_ports; p++)
+		v.max_mtu = RTE_MAX(v.max_mtu, t->ifaces[p].mtu);
+	lsk_settings_store(&s->settings, v);
+}
+
 int
 lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 {
@@ -373,9 +364,9 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 		if (rc < 0)
 			return rc;
 	}
-	/* workers read these once per burst; a torn pair is harmless */
 	s->gro_segs = segs;
 	s->gro_flows = flows;
+	stack_settings_publish(s);
 	return 0;
 }
 
@@ -383,6 +374,7 @@ void
 lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
+	stack_settings_publish(s);
 }
 
 int
@@ -394,6 +386,7 @@ lsk_config_begin(struct lsk_stack *s)
 		return -ENOMEM;	/* no batch: nothing could be put back */
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	s->in_batch = true;
+	lsk_route_batch_begin(s);
 	return 0;
 }
 
@@ -406,6 +399,7 @@ batch_put_back(struct lsk_stack *s)
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
+	lsk_route_batch_begin(s);	/* its route log goes too */
 	s->in_batch = false;
 }
 
@@ -458,29 +452,60 @@ stack_set_statics(struct lsk_stack *s)
 	return 0;
 }
 
-/* What the batch set, once its tables are in: these cannot fail on a
- * value the line checked (GRO's mbuf field is registered by the line). */
-static void
+/*
+ * What the batch set, once its tables are built and before they are
+ * published: the route cache first, the one setting that may need memory
+ * (a failure there refuses the batch with nothing published), then GRO,
+ * which cannot fail on a value its line checked (the line registered the
+ * train's mbuf field).
+ */
+static int
 batch_apply_settings(struct lsk_stack *s)
 {
 	const struct lsk_batch_settings *b = &s->batch_set;
+	int rc;
 
+	if (b->rcache) {
+		rc = lsk_route_cache_set(s, b->rcache_entries);
+		if (rc < 0)
+			return rc;
+	}
 	if (b->gro) {
 		lsk_gro_set(s, b->gro_flows, b->gro_segs);
 		lsk_gro_set_merge(s, b->gro_merge);
 	}
-	if (b->rcache)
-		lsk_route_cache_set(s, b->rcache_entries);
-	if (b->stats_clear)
-		lsk_stats_clear(s);
-	memset(&s->batch_set, 0, sizeof(s->batch_set));
+	return 0;
+}
+
+/* The batch changed nothing but routes (a false "no" costs a build). */
+static bool
+batch_routes_only(const struct lsk_stack *s)
+{
+	static const struct lsk_batch_settings none;
+	const struct lsk_rib_copy *c = s->batch_rib;
+
+	return c != NULL && c->n_ifaces == s->n_ifaces &&
+	       c->n_forget == 0 && !c->forget_all &&
+	       memcmp(&s->batch_set, &none, sizeof(none)) == 0 &&
+	       c->n_services == s->n_services && s->services_closed == NULL &&
+	       (s->n_services == 0 || memcmp(c->services, s->services,
+				s->n_services * sizeof(*s->services)) == 0) &&
+	       c->n_addrs == s->n_addrs && c->n_neighs == s->n_neighs &&
+	       c->n_filters == s->n_filters &&
+	       memcmp(c->ports, s->ports, sizeof(c->ports)) == 0 &&
+	       memcmp(c->addrs, s->addrs, sizeof(c->addrs)) == 0 &&
+	       (s->n_neighs == 0 || memcmp(c->neighs, s->neighs,
+				s->n_neighs * sizeof(*s->neighs)) == 0) &&
+	       (s->n_filters == 0 || memcmp(c->filters, s->filters,
+				s->n_filters * sizeof(*s->filters)) == 0);
 }
 
 /*
  * Every table of the batch is built before any is published, so a build
  * that fails leaves the workers with the tables they had, and the lists
  * go back as lsk_config_begin found them. Then each table is published
- * once.
+ * once. A batch of a few route changes only is made to the forwarding
+ * table in place (control/fwd_update.c).
  */
 int
 lsk_config_commit(struct lsk_stack *s)
@@ -494,11 +519,22 @@ lsk_config_commit(struct lsk_stack *s)
 
 	if (!s->in_batch)
 		return stack_publish(s);
+	if (batch_routes_only(s)) {
+		s->in_batch = false;
+		if (lsk_route_batch_commit(s) == 0) {
+			rib_copy_free(s->batch_rib);
+			s->batch_rib = NULL;
+			return 0;
+		}
+		s->in_batch = true;
+	}
 	rc = lsk_fwd_table_build(s, &t);
 	if (rc == 0)
 		rc = lsk_filter_table_build(s, &ft);
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &ut);
+	if (rc == 0)
+		rc = batch_apply_settings(s);
 	if (rc < 0) {
 		lsk_fwd_table_free(t);
 		lsk_filter_table_free(ft);
@@ -517,11 +553,14 @@ lsk_config_commit(struct lsk_stack *s)
 	/* a table full of statics: the batch is in all the same, the
 	 * surplus resolved by the forwarding table's MACs */
 	stack_set_statics(s);
-	lsk_publish(s, s->fwd, t, lsk_fwd_table_free);
+	lsk_fwd_publish(s, t);
+	stack_settings_publish(s);	/* the ports' MTUs */
 	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);
-	batch_apply_settings(s);
+	if (s->batch_set.stats_clear)
+		lsk_stats_clear(s);
+	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
 	return 0;
@@ -705,40 +744,6 @@ lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	return own_batch_end(s, own, rc);
 }
 
-static int
-route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n_routes; i++)
-		if (s->routes[i].prefix == prefix &&
-		    s->routes[i].depth == depth)
-			return (int)i;
-	return -1;
-}
-
-/* A million routes in one batch: looked up in a hash, not the list. */
-static bool
-route_exists(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
-{
-	uint64_t key = route_key(prefix, depth);
-
-	return rte_hash_lookup(s->route_index, &key) >= 0;
-}
-
-/* The subnet of one of our addresses (Linux: that route exists). */
-static bool
-route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n_addrs; i++)
-		if (s->addrs[i].depth == depth &&
-		    (s->addrs[i].addr & lsk_depth_mask(depth)) == prefix)
-			return true;
-	return false;
-}
-
 int
 lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 	       unsigned int first)
@@ -754,74 +759,6 @@ lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 		return -ENOMEM;
 	*arr = p;
 	*cap = ncap;
-	return 0;
-}
-
-int
-lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
-	      enum lsk_route_type type, uint32_t gateway)
-{
-	uint64_t key;
-	int rc;
-
-	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
-		return -EINVAL;
-	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
-		return -EINVAL;
-	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
-		return -ENETUNREACH;
-	/* as Linux: a gateway is another host ("can not be a local
-	 * address"), never a broadcast */
-	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
-				      lsk_stack_is_broadcast(s, gateway)))
-		return -EINVAL;
-	if (route_exists(s, prefix, depth) || route_is_connected(s, prefix,
-								 depth))
-		return -EEXIST;
-	rc = lsk_array_grow((void **)&s->routes, &s->routes_cap, s->n_routes,
-			    sizeof(*s->routes), 16);
-	if (rc < 0)
-		return rc;
-	key = route_key(prefix, depth);
-	if (rte_hash_add_key(s->route_index, &key) < 0)
-		return -ENOSPC;
-	s->routes[s->n_routes++] = (struct lsk_route){
-		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
-		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
-	rc = stack_publish(s);
-	if (rc < 0) {
-		s->n_routes--;
-		rte_hash_del_key(s->route_index, &key);
-	}
-	return rc;
-}
-
-int
-lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
-{
-	uint64_t key = route_key(prefix, depth);
-	int i = route_find(s, prefix, depth);
-	struct lsk_fwd_table *t;
-	struct lsk_route gone;
-	int rc;
-
-	if (i < 0)
-		return -ENOENT;
-	gone = s->routes[i];
-	memmove(&s->routes[i], &s->routes[i + 1],
-		(s->n_routes - (unsigned int)i - 1) * sizeof(*s->routes));
-	s->n_routes--;
-	rc = stack_build(s, &t);
-	if (rc < 0) {
-		/* back where it was: the array still has its room */
-		memmove(&s->routes[i + 1], &s->routes[i],
-			(s->n_routes - (unsigned int)i) * sizeof(*s->routes));
-		s->routes[i] = gone;
-		s->n_routes++;
-		return rc;
-	}
-	rte_hash_del_key(s->route_index, &key);
-	stack_swap(s, t);
 	return 0;
 }
 

@@ -112,74 +112,26 @@ lsk_stats_clear(struct lsk_stack *s)
 	stats_sum(s, &s->stats_base);
 }
 
-/* Every MIB counter, by section, in the order they are written. */
-#define COUNTER(sec, type, field) \
-	{ #sec, #field, offsetof(struct lsk_stats, sec) + \
-			offsetof(struct type, field) }
+/* Every MIB counter, by section, in the order they are written: made
+ * from the lists of include/listack/listack.h, which the structs are
+ * made from too. */
+#define COUNTER_DESC(sec, tag, name) \
+	{ #sec, #name, offsetof(struct lsk_stats, sec) + \
+		       offsetof(struct tag, name) },
+#define COUNTER_SECTION(sec, tag, list) list(COUNTER_##sec)
+#define COUNTER_ip(name) COUNTER_DESC(ip, lsk_ip_stats, name)
+#define COUNTER_udp(name) COUNTER_DESC(udp, lsk_udp_stats, name)
+#define COUNTER_icmp(name) COUNTER_DESC(icmp, lsk_icmp_stats, name)
+#define COUNTER_eth(name) COUNTER_DESC(eth, lsk_eth_stats, name)
+#define COUNTER_arp(name) COUNTER_DESC(arp, lsk_arp_stats, name)
+#define COUNTER_gro(name) COUNTER_DESC(gro, lsk_gro_stats, name)
+#define COUNTER_route_cache(name) \
+	COUNTER_DESC(route_cache, lsk_route_cache_stats, name)
+#define COUNTER_filter(name) COUNTER_DESC(filter, lsk_filter_stats, name)
+#define COUNTER_gso(name) COUNTER_DESC(gso, lsk_gso_stats, name)
 
 static const struct lsk_counter_desc counters[] = {
-	COUNTER(ip, lsk_ip_stats, InReceives),
-	COUNTER(ip, lsk_ip_stats, InHdrErrors),
-	COUNTER(ip, lsk_ip_stats, InTruncatedPkts),
-	COUNTER(ip, lsk_ip_stats, InCsumErrors),
-	COUNTER(ip, lsk_ip_stats, InAddrErrors),
-	COUNTER(ip, lsk_ip_stats, InNoRoutes),
-	COUNTER(ip, lsk_ip_stats, InDiscards),
-	COUNTER(ip, lsk_ip_stats, InUnknownProtos),
-	COUNTER(ip, lsk_ip_stats, ForwDatagrams),
-	COUNTER(ip, lsk_ip_stats, OutDiscards),
-	COUNTER(ip, lsk_ip_stats, InDelivers),
-	COUNTER(ip, lsk_ip_stats, OutNoRoutes),
-	COUNTER(ip, lsk_ip_stats, FragFails),
-	COUNTER(ip, lsk_ip_stats, FragOKs),
-	COUNTER(ip, lsk_ip_stats, FragCreates),
-	COUNTER(ip, lsk_ip_stats, ReasmReqds),
-	COUNTER(ip, lsk_ip_stats, ReasmOKs),
-	COUNTER(ip, lsk_ip_stats, ReasmFails),
-	COUNTER(udp, lsk_udp_stats, InDatagrams),
-	COUNTER(udp, lsk_udp_stats, NoPorts),
-	COUNTER(udp, lsk_udp_stats, InErrors),
-	COUNTER(udp, lsk_udp_stats, InCsumErrors),
-	COUNTER(udp, lsk_udp_stats, RcvbufErrors),
-	COUNTER(udp, lsk_udp_stats, OutDatagrams),
-	COUNTER(udp, lsk_udp_stats, IgnoredMulti),
-	COUNTER(icmp, lsk_icmp_stats, InMsgs),
-	COUNTER(icmp, lsk_icmp_stats, InErrors),
-	COUNTER(icmp, lsk_icmp_stats, InCsumErrors),
-	COUNTER(icmp, lsk_icmp_stats, InEchos),
-	COUNTER(icmp, lsk_icmp_stats, InEchoReps),
-	COUNTER(icmp, lsk_icmp_stats, InDestUnreachs),
-	COUNTER(icmp, lsk_icmp_stats, InTimeExcds),
-	COUNTER(icmp, lsk_icmp_stats, OutMsgs),
-	COUNTER(icmp, lsk_icmp_stats, OutErrors),
-	COUNTER(icmp, lsk_icmp_stats, OutEchoReps),
-	COUNTER(icmp, lsk_icmp_stats, OutDestUnreachs),
-	COUNTER(icmp, lsk_icmp_stats, OutTimeExcds),
-	COUNTER(icmp, lsk_icmp_stats, OutRateLimited),
-	COUNTER(eth, lsk_eth_stats, InFrames),
-	COUNTER(eth, lsk_eth_stats, NotForUs),
-	COUNTER(eth, lsk_eth_stats, UnknownType),
-	COUNTER(eth, lsk_eth_stats, UnknownVlan),
-	COUNTER(eth, lsk_eth_stats, Runts),
-	COUNTER(arp, lsk_arp_stats, InRequests),
-	COUNTER(arp, lsk_arp_stats, InReplies),
-	COUNTER(arp, lsk_arp_stats, InErrors),
-	COUNTER(arp, lsk_arp_stats, OutRequests),
-	COUNTER(arp, lsk_arp_stats, OutReplies),
-	COUNTER(arp, lsk_arp_stats, Updates),
-	COUNTER(arp, lsk_arp_stats, ResFailed),
-	COUNTER(arp, lsk_arp_stats, UnresolvedDiscards),
-	COUNTER(arp, lsk_arp_stats, TableFulls),
-	COUNTER(arp, lsk_arp_stats, Evictions),
-	COUNTER(arp, lsk_arp_stats, OutDiscards),
-	COUNTER(gro, lsk_gro_stats, Trains),
-	COUNTER(gro, lsk_gro_stats, Merged),
-	COUNTER(route_cache, lsk_route_cache_stats, Hits),
-	COUNTER(route_cache, lsk_route_cache_stats, Misses),
-	COUNTER(route_cache, lsk_route_cache_stats, Evictions),
-	COUNTER(route_cache, lsk_route_cache_stats, Bypassed),
-	COUNTER(filter, lsk_filter_stats, Dropped),
-	COUNTER(gso, lsk_gso_stats, Segments),
+	LSK_COUNTER_SECTIONS(COUNTER_SECTION)
 };
 
 const struct lsk_counter_desc *

@@ -58,13 +58,16 @@ struct lsk_ifaddr {
 #define LSK_NH_IDX_NONE 0
 
 /*
- * The forwarding table as the workers see it: replaced whole on every
- * change and reclaimed after an RCU grace period.
+ * The forwarding table as the workers see it: never written while they
+ * can see it. A route change is made to a standby copy, published, and
+ * made to the table it replaced after an RCU grace period (the two take
+ * turns); other changes build a new one (control/fwd_table.c).
  */
 struct lsk_fwd_table {
 	struct rte_fib *fib;
 	uint32_t generation;	/* new for every table built */
 	uint32_t n_nexthops;
+	uint32_t nh_cap;	/* room in nexthops (the control thread's) */
 	struct lsk_nexthop *nexthops;
 	/* each port's first address: the source of what we send out of it */
 	uint32_t port_addr[LSK_MAX_IFACES];

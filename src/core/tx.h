@@ -14,8 +14,6 @@
 #include <rte_mbuf.h>
 
 #include "core/worker.h"
-/* the number of ports, read from the stack (control/control.h) */
-#include "control/control.h"
 
 /* Send what port's buffer holds; what the port refuses is freed and
  * counted in ports[port].tx_dropped (core/tx.c).
@@ -34,7 +32,7 @@ uint16_t lsk_vlan_tag(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m);
 static inline void
 lsk_tx_enqueue(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m)
 {
-	uint16_t port = likely(iface < w->stack->n_ports) ? iface :
+	uint16_t port = likely(iface < w->n_ports) ? iface :
 			lsk_vlan_tag(w, iface, m);
 	struct lsk_txbuf *b;
 

@@ -44,16 +44,27 @@ lsk_worker_create(struct lsk_stack *s, unsigned int id,
 		return -ENOMEM;
 	w->stack = s;
 	w->id = id;
+	w->n_ports = (uint16_t)s->n_ports;
 	w->tx_fn = worker_tx_ethdev;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		w->tx[p].queue = (uint16_t)id;
+	if (s->rcache_entries != 0) {
+		w->ip4w.rcache_pub = lsk_route_cache_create(s->rcache_entries,
+							s->socket_id);
+		if (w->ip4w.rcache_pub == NULL) {
+			rte_free(w);
+			return -ENOMEM;
+		}
+	}
 	if (lsk_frag_worker_init(w) < 0) {
+		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -ENOMEM;
 	}
 	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
 		lsk_frag_worker_fini(w);
+		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -EINVAL;
 	}
@@ -72,7 +83,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
-	lsk_route_cache_free(w->rcache);
+	lsk_route_cache_free(w->ip4w.rcache_pub);
 	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
 	w->icmp_out.n = 0;
 	lsk_frag_worker_fini(w);
@@ -116,6 +127,20 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 }
 
 static void worker_run_ip4(struct lsk_worker *w);
+
+/* What the control thread published, for this burst: the tables, this
+ * worker's route cache, the settings word. */
+static inline void
+worker_load(struct lsk_worker *w)
+{
+	const struct lsk_stack *s = w->stack;
+
+	w->fwd = __atomic_load_n(&s->fwd, __ATOMIC_ACQUIRE);
+	w->udp = __atomic_load_n(&s->udp, __ATOMIC_ACQUIRE);
+	w->filter = __atomic_load_n(&s->filter, __ATOMIC_ACQUIRE);
+	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
+	lsk_settings_load(&s->settings, &w->set);
+}
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
 static inline void
@@ -169,7 +194,7 @@ worker_run_ip4(struct lsk_worker *w)
 {
 	uint16_t n;
 
-	if (w->stack->gro_flows != 0) {
+	if (w->set.gro_flows != 0) {
 		n = (uint16_t)w->ip4.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
 			       lsk_udp4_gro(w, &w->ip4));
@@ -225,26 +250,22 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		return;
 	}
 	worker_online(w);
-	w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
-	w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
-	w->filter = __atomic_load_n(&w->stack->filter, __ATOMIC_ACQUIRE);
-	if (unlikely(w->rcache_entries != w->stack->rcache_entries))
-		lsk_route_cache_sync(w);
+	worker_load(w);
 	worker_lists_clear(w);
-	if (w->stack->mode == LSK_MODE_LIST) {
+	if (w->set.mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
 
 		/* runs of a flow become trains before eth_input, which
 		 * then sees each once */
-		if (lsk_gro_rx_due(&w->gro, w->stack->gro_flows,
-				   w->stack->gro_merge)) {
+		if (lsk_gro_rx_due(&w->udpw.gro, w->set.gro_flows,
+				   w->set.gro_merge)) {
 			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
 			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
 
 			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
 			n = heads;
-			pkts = w->rx_heads;
-			members = w->rx_members;
+			pkts = w->udpw.gro.rx_heads;
+			members = w->udpw.gro.rx_members;
 		}
 		worker_run_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
@@ -270,9 +291,10 @@ lsk_worker_flush(struct lsk_worker *w)
 
 	worker_online(w);
 	if (w->id == 0) {
-		w->fwd = __atomic_load_n(&w->stack->fwd, __ATOMIC_ACQUIRE);
-		w->udp = __atomic_load_n(&w->stack->udp, __ATOMIC_ACQUIRE);
-		lsk_neigh_timer(w);
+		worker_load(w);
+		lsk_neigh_timer(w, &w->unreach);
+		if (unlikely(w->unreach.n))
+			lsk_icmp4_unreach_host(w, &w->unreach);
 		if (rte_ring_count(w->stack->out_ring) != 0) {
 			uint64_t out = w->stats.udp.OutDatagrams;
 
@@ -287,7 +309,7 @@ lsk_worker_flush(struct lsk_worker *w)
 		worker_icmp_output(w);
 	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
-	for (p = 0; p < w->stack->n_ports; p++) {
+	for (p = 0; p < w->n_ports; p++) {
 		if (w->tx[p].n) {
 			sent += w->tx[p].n;
 			lsk_tx_flush_port(w, (uint16_t)p);

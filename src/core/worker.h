@@ -2,7 +2,9 @@
 /*
  * The per-worker state: the lists between stages, the tables loaded for
  * the burst, each layer's state, TX buffers and counters. It includes the
- * layers' headers whose structs it embeds (udp/gro.h, udp/udp.h).
+ * layers' headers only for the structs it embeds (struct lsk_ip4_worker,
+ * struct lsk_udp_worker): by value, so a stage reaches its state at a
+ * fixed offset from w.
  */
 #ifndef LSK_CORE_WORKER_H
 #define LSK_CORE_WORKER_H
@@ -10,19 +12,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
 #include "listack/listack.h"
 #include "core/list.h"
-#include "udp/gro.h"
+#include "core/settings.h"
+/* only for the layers' per-worker structs embedded below */
+#include "ip4/ip4.h"
 #include "udp/udp.h"
 
 struct lsk_stack;
 struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
-struct lsk_route_cache;
 
 struct lsk_txbuf {
 	uint16_t queue;
@@ -34,18 +36,14 @@ struct lsk_worker {
 	struct lsk_stack *stack;
 	unsigned int id;
 	bool online;		/* in the RCU quiescent-state reporting */
+	uint16_t n_ports;	/* the stack's, fixed at its creation */
 	lsk_tx_fn tx_fn;
 	void *tx_arg;
-	/* the stack's table as loaded at the start of the current burst */
+	/* what the control thread published, as loaded for this burst */
 	const struct lsk_fwd_table *fwd;
-
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
-
-	/* the burst with runs of one flow chained (lsk_gro_rx_runs): each
-	 * entry and how many datagrams follow it in its train */
-	struct rte_mbuf *rx_heads[LSK_BURST_MAX];
-	uint8_t rx_members[LSK_BURST_MAX];
+	struct lsk_settings set;	/* mode and GRO */
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;
@@ -53,16 +51,13 @@ struct lsk_worker {
 	struct lsk_list local;
 	struct lsk_list icmp4;		/* ICMP to us */
 	struct lsk_list icmp_out;	/* ICMP we send */
-	struct lsk_list out_local;	/* our sends to ourselves */
-	uint64_t icmp_tokens, icmp_tokens_tsc;
-	struct rte_ip_frag_tbl *reasm;
-	struct rte_ip_frag_death_row death_row;
-	uint16_t icmp_ip_id;
 	struct lsk_list udp4;
-	struct lsk_udp_deliveries udp_pending;
-	struct lsk_gro_table gro;
-	struct lsk_route_cache *rcache;
-	uint32_t rcache_entries;	/* the setting rcache was made for */
+	struct lsk_list unreach;	/* held for ARP in vain: ICMP */
+
+	/* each layer's own state (l2 keeps none: its neighbour table is
+	 * the stack's) */
+	struct lsk_ip4_worker ip4w;	/* ip4/ip4.h */
+	struct lsk_udp_worker udpw;	/* udp/udp.h, GRO's in udp/gro.h */
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;		/* stages[].cycles: timed runs only */

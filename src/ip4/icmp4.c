@@ -80,20 +80,20 @@ icmp_token(struct lsk_worker *w)
 	uint64_t now = rte_rdtsc();
 	uint64_t per_token = hz / ICMP_MSGS_PER_SEC;
 
-	if (w->icmp_tokens_tsc == 0) {
-		w->icmp_tokens = ICMP_MSGS_BURST;
-		w->icmp_tokens_tsc = now;
+	if (w->ip4w.icmp_tokens_tsc == 0) {
+		w->ip4w.icmp_tokens = ICMP_MSGS_BURST;
+		w->ip4w.icmp_tokens_tsc = now;
 	}
-	if (now - w->icmp_tokens_tsc >= per_token) {
-		uint64_t add = (now - w->icmp_tokens_tsc) / per_token;
+	if (now - w->ip4w.icmp_tokens_tsc >= per_token) {
+		uint64_t add = (now - w->ip4w.icmp_tokens_tsc) / per_token;
 
-		w->icmp_tokens = RTE_MIN((uint64_t)ICMP_MSGS_BURST,
-					 w->icmp_tokens + add);
-		w->icmp_tokens_tsc += add * per_token;
+		w->ip4w.icmp_tokens = RTE_MIN((uint64_t)ICMP_MSGS_BURST,
+					 w->ip4w.icmp_tokens + add);
+		w->ip4w.icmp_tokens_tsc += add * per_token;
 	}
-	if (w->icmp_tokens == 0)
+	if (w->ip4w.icmp_tokens == 0)
 		return false;
-	w->icmp_tokens--;
+	w->ip4w.icmp_tokens--;
 	return true;
 }
 
@@ -128,8 +128,10 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
 		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
-	if (src == 0)
+	if (src == 0) {
+		w->stats.icmp.OutNoAddrs++;	/* the port has no address */
 		return;
+	}
 	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
 	if (!(type == LSK_ICMP_DEST_UNREACH && code == LSK_ICMP_FRAG_NEEDED) &&
 	    !icmp_token(w)) {
@@ -163,7 +165,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 			      ICMP_TOS_INTERNETCONTROL;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
 						       sizeof(*ih) + quote));
-	ip->packet_id = rte_cpu_to_be_16(w->icmp_ip_id++);
+	ip->packet_id = rte_cpu_to_be_16(w->ip4w.icmp_ip_id++);
 	ip->fragment_offset = 0;
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_ICMP;
@@ -187,11 +189,16 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 }
 
 void
-lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m)
+lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l)
 {
-	lsk_icmp4_error(w, m, 0, LSK_ICMP_DEST_UNREACH, LSK_ICMP_HOST_UNREACH,
-			0);
-	rte_pktmbuf_free(m);
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		lsk_icmp4_error(w, l->pkts[i], l->meta[i], LSK_ICMP_DEST_UNREACH,
+				LSK_ICMP_HOST_UNREACH, 0);
+		rte_pktmbuf_free(l->pkts[i]);
+	}
+	l->n = 0;
 }
 
 /*
@@ -268,7 +275,7 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	ip->dst_addr = ip->src_addr;
 	ip->src_addr = rte_cpu_to_be_32(dst);
 	ip->time_to_live = 64;
-	ip->packet_id = rte_cpu_to_be_16(w->icmp_ip_id++);
+	ip->packet_id = rte_cpu_to_be_16(w->ip4w.icmp_ip_id++);
 	ip->fragment_offset = 0;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);

@@ -9,12 +9,30 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
+#include "core/list.h"
+
 struct lsk_worker;
-struct lsk_list;
 struct lsk_nexthop;
+struct lsk_route_cache;
 struct rte_acl_ctx;
+
+/* The IPv4 layer's per-worker state (w->ip4w). */
+struct lsk_ip4_worker {
+	/* ICMP: the rate limit's token bucket, the IDs of what we send */
+	uint64_t icmp_tokens, icmp_tokens_tsc;
+	uint16_t icmp_ip_id;
+	/* reassembly (ip4_frag.c) */
+	struct rte_ip_frag_tbl *reasm;
+	struct rte_ip_frag_death_row death_row;
+	struct lsk_route_cache *rcache;	/* rcache_pub, for this burst */
+	/* this worker's route cache as the control thread published it
+	 * (lsk_route_cache_set), NULL when off */
+	struct lsk_route_cache *rcache_pub;
+	struct lsk_list out_local;	/* ip4_output: our sends to ourselves */
+};
 
 /* What rte_acl looks at, as on the wire. */
 struct lsk_filter_key {
@@ -108,14 +126,15 @@ void lsk_frag_free_death_row(struct lsk_worker *w);
 int lsk_frag_drop_incomplete(struct lsk_worker *w);
 
 /* The per-worker route cache (route_cache.c). */
-struct lsk_route_cache;
 void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 			    uint64_t *nh, uint32_t n);
-void lsk_route_cache_sync(struct lsk_worker *w);
+/* A cache of `entries` (> 0), or NULL without memory. */
+struct lsk_route_cache *lsk_route_cache_create(uint32_t entries, int socket);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
-/* ICMP destination unreachable (host) about m.
- * Ownership: takes m. */
-void lsk_icmp4_unreach_host(struct lsk_worker *w, struct rte_mbuf *m);
+/* ICMP destination unreachable (host) about each packet of l (held for a
+ * neighbour that never answered, l2/neigh_table.c); l is left empty.
+ * Ownership: takes l's mbufs. */
+void lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l);
 
 #endif /* LSK_IP4_H */

@@ -24,6 +24,7 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "control/control.h"
 
 #define FRAG_MAX_OUT 64		/* 64 KiB in 1024-byte fragments */
 #define REASM_BUCKETS 1024
@@ -43,20 +44,20 @@ lsk_frag_worker_init(struct lsk_worker *w)
 {
 	uint64_t timeout = rte_get_tsc_hz() * REASM_TIMEOUT_S;
 
-	w->reasm = rte_ip_frag_table_create(REASM_BUCKETS,
+	w->ip4w.reasm = rte_ip_frag_table_create(REASM_BUCKETS,
 					    REASM_BUCKET_ENTRIES,
 					    REASM_BUCKETS * REASM_BUCKET_ENTRIES,
 					    timeout, w->stack->socket_id);
-	return w->reasm ? 0 : -ENOMEM;
+	return w->ip4w.reasm ? 0 : -ENOMEM;
 }
 
 void
 lsk_frag_worker_fini(struct lsk_worker *w)
 {
-	if (w->reasm != NULL) {
-		rte_ip_frag_free_death_row(&w->death_row, 0);
-		rte_ip_frag_table_destroy(w->reasm);
-		w->reasm = NULL;
+	if (w->ip4w.reasm != NULL) {
+		rte_ip_frag_free_death_row(&w->ip4w.death_row, 0);
+		rte_ip_frag_table_destroy(w->ip4w.reasm);
+		w->ip4w.reasm = NULL;
 	}
 }
 
@@ -133,15 +134,15 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m)
 	w->stats.ip.ReasmReqds++;
 	/* DPDK never bounds the row: empty it before a call could overflow
 	 * it into the worker (a burst can spoil many held datagrams) */
-	if (unlikely(w->death_row.cnt >
+	if (unlikely(w->ip4w.death_row.cnt >
 		     RTE_IP_FRAG_DEATH_ROW_MBUF_LEN - REASM_MAX_PARKED))
-		rte_ip_frag_free_death_row(&w->death_row, 0);
-	before = w->death_row.cnt;
+		rte_ip_frag_free_death_row(&w->ip4w.death_row, 0);
+	before = w->ip4w.death_row.cnt;
 	m->l2_len = RTE_ETHER_HDR_LEN;
 	m->l3_len = (ip->version_ihl & 0xf) * 4u;
-	whole = rte_ipv4_frag_reassemble_packet(w->reasm, &w->death_row, m,
+	whole = rte_ipv4_frag_reassemble_packet(w->ip4w.reasm, &w->ip4w.death_row, m,
 						rte_rdtsc(), ip);
-	if (w->death_row.cnt > before)
+	if (w->ip4w.death_row.cnt > before)
 		w->stats.ip.ReasmFails++;
 	if (whole != NULL && unlikely(reasm_oversized(whole))) {
 		w->stats.ip.ReasmFails++;
@@ -164,8 +165,8 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m)
 void
 lsk_frag_free_death_row(struct lsk_worker *w)
 {
-	if (w->death_row.cnt)
-		rte_ip_frag_free_death_row(&w->death_row, 0);
+	if (w->ip4w.death_row.cnt)
+		rte_ip_frag_free_death_row(&w->ip4w.death_row, 0);
 }
 
 /*

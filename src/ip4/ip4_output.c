@@ -25,6 +25,7 @@
 #include "l2/l2.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
+#include "control/control.h"
 
 enum out_verdict {
 	OUT_SEND,
@@ -52,6 +53,13 @@ static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	  struct rte_ipv4_hdr *ip, bool udp)
 {
+	/* a broadcast is no source: a datagram from one (an answer to a
+	 * broadcast, from an endpoint bound to any address) leaves from
+	 * the address a source of 0 would (the choice reads this table,
+	 * which the sending thread cannot) */
+	if (udp && ip->src_addr != 0 &&
+	    lsk_fwd_is_broadcast(t, rte_be_to_cpu_32(ip->src_addr)))
+		ip->src_addr = 0;
 	switch (nh->type) {
 	case LSK_NH_LOCAL:
 	case LSK_NH_LOCAL_BCAST:
@@ -102,7 +110,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	 bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	struct lsk_list *local = &w->out_local;
+	struct lsk_list *local = &w->ip4w.out_local;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
 	unsigned int i;

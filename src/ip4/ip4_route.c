@@ -54,7 +54,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 
 		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 	}
-	if (w->rcache != NULL)
+	if (w->ip4w.rcache != NULL)
 		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
 	else
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);

@@ -112,7 +112,7 @@ void
 lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		       uint64_t *nh, uint32_t n)
 {
-	struct lsk_route_cache *c = w->rcache;
+	struct lsk_route_cache *c = w->ip4w.rcache;
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t miss_dst[LSK_BURST_MAX], miss_at[LSK_BURST_MAX];
 	uint32_t miss_bucket[LSK_BURST_MAX];
@@ -165,25 +165,44 @@ lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 	}
 }
 
-/* Follow the stack's setting: make, resize or drop this worker's cache. */
-void
-lsk_route_cache_sync(struct lsk_worker *w)
-{
-	uint32_t want = w->stack->rcache_entries;
-
-	lsk_route_cache_free(w->rcache);
-	w->rcache = want ? lsk_route_cache_create(want, w->stack->socket_id)
-			 : NULL;
-	/* on failure the worker runs without a cache rather than stop */
-	w->rcache_entries = want;
-}
-
+/*
+ * The control thread makes every worker's new cache first (a failure
+ * changes nothing), then publishes each in its worker, where the worker
+ * loads it with the burst's tables; the old ones are freed once no worker
+ * can be reading them.
+ */
 int
 lsk_route_cache_set(struct lsk_stack *s, uint32_t entries)
 {
+	struct lsk_route_cache *made[LSK_MAX_WORKERS] = { NULL };
+	struct lsk_route_cache *old[LSK_MAX_WORKERS] = { NULL };
+	unsigned int i;
+
 	if (entries > (1u << 24))
 		return -EINVAL;
-	/* each worker resizes its own cache at its next burst */
-	__atomic_store_n(&s->rcache_entries, entries, __ATOMIC_RELEASE);
+	if (entries == s->rcache_entries)
+		return 0;
+	for (i = 0; i < LSK_MAX_WORKERS && entries != 0; i++) {
+		if (s->workers[i] == NULL)
+			continue;
+		made[i] = lsk_route_cache_create(entries, s->socket_id);
+		if (made[i] == NULL) {
+			while (i-- > 0)
+				lsk_route_cache_free(made[i]);
+			return -ENOMEM;
+		}
+	}
+	s->rcache_entries = entries;
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		struct lsk_worker *w = s->workers[i];
+
+		if (w == NULL)
+			continue;
+		old[i] = w->ip4w.rcache_pub;
+		__atomic_store_n(&w->ip4w.rcache_pub, made[i], __ATOMIC_RELEASE);
+	}
+	lsk_stack_synchronize(s);
+	for (i = 0; i < LSK_MAX_WORKERS; i++)
+		lsk_route_cache_free(old[i]);
 	return 0;
 }

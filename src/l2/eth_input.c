@@ -148,15 +148,12 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	      const uint8_t *members, struct lsk_list *ip4,
 	      struct lsk_list *arp)
 {
-	const struct lsk_stack *s = w->stack;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
 	uint32_t frames = 0, run = 0;
 	uint16_t i, run_port = UINT16_MAX;
-	struct lsk_gro_table *gro = &w->gro;
-	/* 0: GRO's repeat check not done here */
-	uint32_t gro_list = lsk_gro_note_begin(gro, s->gro_flows != 0, n_ip4);
+	const uint32_t first_ip4 = n_ip4;
 
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
@@ -182,7 +179,6 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		frames += 1 + extra;
 		v = eth_classify(w->fwd, m, &meta);
 		if (likely(v == ETH_IP4)) {
-			lsk_gro_note_frame(gro, m, gro_list);
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
 			n_ip4++;
@@ -195,7 +191,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	if (run_port < LSK_MAX_PORTS)
 		w->stats.ports[run_port].rx += run;
 	ip4->n = n_ip4;
-	lsk_gro_note_end(gro, gro_list, n_ip4);
+	/* GRO's repeat check, while these frames are still in cache */
+	lsk_gro_note_list(&w->udpw.gro, w->set.gro_flows != 0, ip4, first_ip4);
 	w->stats.eth.InFrames += frames;
 	return i;
 }

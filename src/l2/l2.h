@@ -107,7 +107,12 @@ bool lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
 void lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		     const struct rte_ether_addr *mac, bool confirmed,
 		     bool create);
-void lsk_neigh_timer(struct lsk_worker *w);
+/* Retries and failures of unanswered requests (worker 0 runs it): the
+ * packets held for a neighbour that never answered go on unreach, for
+ * ICMP host unreachable (ip4/icmp4.c), counted UnresolvedDiscards. A pass
+ * that fills unreach stops and goes on at the next call.
+ * Ownership: the mbufs it puts on unreach are unreach's owner's. */
+void lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach);
 /* Learn from ARP, answer requests for us; l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_arp_input(struct lsk_worker *w, struct lsk_list *l);

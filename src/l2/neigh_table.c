@@ -47,7 +47,6 @@
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
-#include "ip4/ip4.h"
 #include "control/control.h"
 
 #define NEIGH_REACHABLE_S 30
@@ -795,9 +794,8 @@ lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
 	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
 }
 
-/* Retries and failures of unanswered requests; worker 0 runs it. */
 void
-lsk_neigh_timer(struct lsk_worker *w)
+lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 {
 	struct lsk_neigh_table *t = w->stack->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
@@ -815,6 +813,10 @@ lsk_neigh_timer(struct lsk_worker *w)
 		if (word_state(e->word) != LSK_NEIGH_INCOMPLETE ||
 		    now < e->next_probe)
 			continue;
+		if (unlikely(unreach->n + LSK_NEIGH_HOLD > LSK_BURST_MAX)) {
+			t->next_timer = now;	/* the rest at the next call */
+			return;
+		}
 		rte_spinlock_lock(&e->lock);
 		if (word_state(e->word) == LSK_NEIGH_INCOMPLETE &&
 		    now >= e->next_probe) {
@@ -838,9 +840,8 @@ lsk_neigh_timer(struct lsk_worker *w)
 		}
 		rte_spinlock_unlock(&e->lock);
 		neigh_hold_give(t, dropped, n_dropped);
-		for (k = 0; k < n_dropped; k++) {
-			w->stats.arp.UnresolvedDiscards++;
-			lsk_icmp4_unreach_host(w, dropped[k]);
-		}
+		w->stats.arp.UnresolvedDiscards += n_dropped;
+		for (k = 0; k < n_dropped; k++)
+			lsk_list_push(unreach, dropped[k], 0);
 	}
 }

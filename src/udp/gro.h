@@ -16,11 +16,12 @@
 #include <rte_mbuf.h>
 
 #include "listack/listack.h"
+#include "core/list.h"
 
 struct lsk_worker;
-struct lsk_list;
 
-/* udp4_gro's flow table, emptied at the end of every burst */
+/* udp4_gro's flow table, emptied at the end of every burst, and the run
+ * pass's result */
 #define LSK_GRO_SLOTS (2 * LSK_BURST_MAX)
 #define LSK_GRO_SEEN (4 * LSK_BURST_MAX)
 
@@ -61,6 +62,10 @@ struct lsk_gro_table {
 	uint32_t noted;		/* entries of the list noted, from its first */
 	bool repeat;		/* two of them hashed alike */
 	uint64_t seen[LSK_GRO_SEEN];
+	/* the burst with runs of one flow chained (lsk_gro_rx_runs): each
+	 * entry and how many datagrams follow it in its train */
+	struct rte_mbuf *rx_heads[LSK_BURST_MAX];
+	uint8_t rx_members[LSK_BURST_MAX];
 };
 
 /* Where the flow key sits in an IHL-5 frame: addresses, then ports. */
@@ -104,19 +109,20 @@ lsk_gro_note_start(struct lsk_gro_table *t)
 }
 
 /*
- * Note an entry of the list. Only if two entries of a list hash alike
- * can a train form, so a list of many flows (a scan, a flood of new
- * connections) skips GRO's table work. eth_input notes each IPv4 frame
- * while its lines are at hand (lsk_gro_note_begin, _frame, _end below);
- * udp4_gro notes a list no one noted. The caller sets t->noted once at
- * the end (a count kept in memory would chain every packet to the one
- * before).
+ * Note an entry of the list (meta its meta word). Only if two entries of
+ * a list hash alike, or one is a train already (the run pass's: its flow
+ * came twice), can a train form, so a list of many flows (a scan, a
+ * flood of new connections) skips GRO's table work.
  * Ownership: m stays the caller's.
  */
 static inline void
-lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
+lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m, uint32_t meta,
 	     uint32_t list)
 {
+	if (unlikely(meta & LSK_META_COUNT_MASK)) {
+		t->repeat = true;
+		return;
+	}
 	if (likely(m->data_len >= LSK_GRO_KEY_END)) {
 		uint32_t h = lsk_gro_repeat_hash(m), i;
 		uint64_t want = (uint64_t)list << 32 | h;
@@ -136,41 +142,37 @@ lsk_gro_note(struct lsk_gro_table *t, const struct rte_mbuf *m,
 	}
 }
 
+/* Note l's entries from `from` on, until a repeat is found; the list's
+ * entries before them were noted under list. */
+static inline void
+lsk_gro_note_from(struct lsk_gro_table *t, const struct lsk_list *l,
+		  uint32_t from, uint32_t list)
+{
+	uint32_t i;
+
+	for (i = from; i < l->n && !t->repeat; i++)
+		lsk_gro_note(t, l->pkts[i], l->meta[i], list);
+	t->noted = l->n;
+}
+
 /*
- * eth_input's side of the repeat check, for the IPv4 list it appends to
- * (n_ip4 entries already on it): returns the list number to note frames
- * under, 0 when it does not note (gro off, or the entries before were
- * not noted: udp4_gro then notes the whole list itself).
+ * eth_input's one call into GRO: the IPv4 frames it appended to l (from
+ * entry `from` on) are noted for the repeat check, right after eth_input
+ * read them. A list whose entries before `from` were not noted is left
+ * to udp4_gro, which then notes the whole list itself.
  */
-static inline uint32_t
-lsk_gro_note_begin(struct lsk_gro_table *t, bool gro_on, uint32_t n_ip4)
+static inline void
+lsk_gro_note_list(struct lsk_gro_table *t, bool gro_on,
+		  const struct lsk_list *l, uint32_t from)
 {
 	if (!gro_on)
-		return 0;
-	if (n_ip4 == 0)
-		return lsk_gro_note_start(t);
-	if (t->noted == n_ip4)
-		return t->seen_list;
-	t->noted = UINT32_MAX;	/* udp4_gro checks */
-	return 0;
-}
-
-/* An IPv4 frame eth_input keeps; once a flow came twice GRO runs: stop
- * looking. */
-static inline void
-lsk_gro_note_frame(struct lsk_gro_table *t, const struct rte_mbuf *m,
-		   uint32_t list)
-{
-	if (list != 0 && !t->repeat)
-		lsk_gro_note(t, m, list);
-}
-
-/* The IPv4 list now holds n_ip4 entries, all noted under list. */
-static inline void
-lsk_gro_note_end(struct lsk_gro_table *t, uint32_t list, uint32_t n_ip4)
-{
-	if (list != 0)
-		t->noted = n_ip4;
+		return;
+	if (from == 0)
+		lsk_gro_note_from(t, l, 0, lsk_gro_note_start(t));
+	else if (t->noted == from)
+		lsk_gro_note_from(t, l, from, t->seen_list);
+	else
+		t->noted = UINT32_MAX;	/* udp4_gro checks */
 }
 
 /* bursts between two tries of lsk_gro_rx_runs while it finds no run;
@@ -195,10 +197,10 @@ lsk_gro_rx_due(struct lsk_gro_table *t, uint32_t flows, bool merge)
  * Before eth_input: datagrams that continue the frame before them back to
  * back (its first 48 bytes but for IP ID and checksums, checksums the
  * PMD vouched for) are chained behind it into a train, so eth_input and
- * GRO see the run once. Fills w->rx_heads and w->rx_members; returns
+ * GRO see the run once. Fills w->udpw.gro.rx_heads and w->udpw.gro.rx_members; returns
  * their number. udp4_gro takes these trains as it would have made them.
  * Call it when lsk_gro_rx_due says so.
- * Ownership: pkts stay the caller's, as the heads in w->rx_heads and
+ * Ownership: pkts stay the caller's, as the heads in w->udpw.gro.rx_heads and
  * the members chained behind them.
  */
 uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,

@@ -197,7 +197,7 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	struct rte_mbuf *m, *next;
 	uint64_t n = 1;
 
-	if (likely(port < w->stack->n_ports)) {
+	if (likely(port < w->n_ports)) {
 		gso_send_port(w, head, port);
 		return;
 	}

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/time.h>
 
 #include <pcap/pcap.h>
@@ -30,6 +32,7 @@ struct lsk_service {
 	char *path;		/* pcap: the file, as given */
 	uint32_t ring_size;	/* as given; 0: the default */
 	bool fresh;		/* opened by the batch in progress */
+	bool made_file;		/* the batch created the pcap file */
 	struct lsk_service *next_closed;
 };
 
@@ -71,8 +74,24 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 		free(svc);
 		return rc;
 	}
-	/* the file is opened (truncated) only once the endpoint is ours */
-	if (kind == LSK_SERVICE_PCAP) {
+	/* the file is opened (truncated) only once the endpoint is ours; in
+	 * a batch only once the batch is applied (lsk_services_batch_end):
+	 * until then it is only made if missing, to know it can be */
+	if (kind == LSK_SERVICE_PCAP && svc->fresh) {
+		const int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC;
+		int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+
+		svc->made_file = fd >= 0;
+		if (fd < 0 && errno == EEXIST)
+			fd = open(path, flags);
+		if (fd < 0) {
+			lsk_udp_ep_discard(svc->ep);
+			free(svc->path);
+			free(svc);
+			return -EACCES;
+		}
+		close(fd);
+	} else if (kind == LSK_SERVICE_PCAP) {
 		svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
 		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
 		if (svc->dumper == NULL) {
@@ -117,12 +136,10 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 			/* one such datagram per burst: send it now */
 		}
 
-		/* a broadcast is answered from the egress port's address */
+		/* a broadcast is answered from the egress port's address:
+		 * worker 0 replaces a broadcast source (ip4_output.c) */
 		m->src_addr = lsk_udp_ep_addr(svc->ep) ? lsk_udp_ep_addr(svc->ep)
 						       : m->dst_addr;
-		if (m->src_addr == UINT32_MAX ||
-		    lsk_stack_is_broadcast(svc->ep->stack, m->src_addr))
-			m->src_addr = 0;
 		m->src_port = m->dst_port;
 		m->dst_addr = to;
 		m->dst_port = to_port;
@@ -173,6 +190,8 @@ service_pcap(struct lsk_service *svc, const struct lsk_udp_msg *msgs, int n)
 	struct pcap_pkthdr h;
 	int i;
 
+	if (svc->dumper == NULL)
+		return;		/* its file could not be opened at commit */
 	gettimeofday(&h.ts, NULL);
 	for (i = 0; i < n; i++) {
 		h.caplen = h.len = service_frame(msgs[i].mbuf);
@@ -278,6 +297,8 @@ lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port)
 		(s->n_services - (unsigned int)i - 1) * sizeof(*s->services));
 	s->n_services--;
 	if (svc->fresh) {
+		if (svc->made_file)
+			unlink(svc->path);
 		lsk_udp_ep_discard(svc->ep);
 		service_free(svc);
 	} else if (s->in_batch) {
@@ -306,11 +327,22 @@ lsk_services_batch_end(struct lsk_stack *s, bool commit)
 		struct lsk_service *svc = s->services[i];
 
 		if (svc->fresh && !commit) {
+			if (svc->made_file)
+				unlink(svc->path);
 			lsk_udp_ep_discard(svc->ep);
 			service_free(svc);
-		} else {
-			svc->fresh = false;
+			continue;
 		}
+		if (svc->fresh && svc->kind == LSK_SERVICE_PCAP) {
+			svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
+			svc->dumper = svc->pcap ?
+				      pcap_dump_open(svc->pcap, svc->path) : NULL;
+			if (svc->dumper == NULL && svc->pcap != NULL) {
+				pcap_close(svc->pcap);
+				svc->pcap = NULL;
+			}
+		}
+		svc->fresh = false;
 	}
 	while (s->services_closed != NULL) {
 		struct lsk_service *svc = s->services_closed;

@@ -15,6 +15,7 @@
 #include "listack/udp.h"
 
 #include "core/list.h"
+#include "udp/gro.h"
 
 struct lsk_worker;
 struct lsk_list;
@@ -76,6 +77,13 @@ struct lsk_udp_pending {
 struct lsk_udp_deliveries {
 	unsigned int n;
 	struct lsk_udp_pending ep[LSK_UDP_PENDING_EPS];
+};
+
+/* The UDP layer's per-worker state (w->udpw): deliveries being gathered
+ * for the endpoints, GRO's table and run pass. */
+struct lsk_udp_worker {
+	struct lsk_udp_deliveries pending;
+	struct lsk_gro_table gro;
 };
 
 /* Deliver to the endpoints, answer or drop the rest; l is left empty.

@@ -69,15 +69,6 @@ gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
 	w->stats.gro.Merged += n;
 }
 
-/* A train of count datagrams the run pass counted is taken apart again
- * (gro_train_in): its datagrams are counted as they join anew. */
-static inline void
-gro_count_undo(struct lsk_worker *w, uint32_t count)
-{
-	w->stats.gro.Trains--;
-	w->stats.gro.Merged -= count - 1;
-}
-
 int lsk_train_next_offset = -1;
 
 int
@@ -331,9 +322,9 @@ static void
 gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	 const struct gro_view *v, uint32_t list_idx, bool checked)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 
-	if (t->n_open >= w->stack->gro_flows)
+	if (t->n_open >= w->set.gro_flows)
 		gro_close_oldest(t);
 	/* the head's train link is written only when a member joins */
 	s->head = s->tail = m;
@@ -444,7 +435,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
 	struct rte_mbuf *tail = s->tail;	/* a merged train's: its head */
 
-	if (w->stack->gro_merge) {
+	if (w->set.gro_merge) {
 		l->meta[s->list_idx] |= LSK_META_MERGED;
 	} else {
 		gro_chain(s, m);
@@ -452,21 +443,15 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	}
 	gro_joined(w, l, s, tail, 1, ulen - 8u);
 	if (ulen < s->ulen)	/* a shorter datagram ends the train */
-		gro_close(&w->gro, s);
+		gro_close(&w->udpw.gro, s);
 }
 
 /* Could two entries of the list be one flow? */
 static bool
 gro_flow_repeats(struct lsk_gro_table *t, const struct lsk_list *l)
 {
-	uint32_t list, i;
-
-	if (t->noted == l->n)
-		return t->repeat;	/* eth_input noted them all */
-	list = lsk_gro_note_start(t);
-	for (i = 0; i < l->n && !t->repeat; i++)
-		lsk_gro_note(t, l->pkts[i], list);
-	t->noted = i;
+	if (t->noted != l->n)	/* eth_input did not note them all */
+		lsk_gro_note_from(t, l, 0, lsk_gro_note_start(t));
 	return t->repeat;
 }
 
@@ -657,7 +642,7 @@ uint16_t
 lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
 	const int link = lsk_train_next_offset;
-	const uint32_t max_segs = w->stack->gro_segs;
+	const uint32_t max_segs = w->set.gro_segs;
 	uint16_t i = 0, k = 0;
 
 	/* this pass is the first to read the burst */
@@ -670,7 +655,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 		lsk_rx_prefetch(pkts, i, n);
 		head = tail = pkts[i++];
-		w->rx_heads[k] = head;
+		w->udpw.gro.rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
 			uint32_t end;
 
@@ -686,13 +671,12 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 				count++;
 			}
 		}
-		if (count > 1) {
+		/* counted when udp4_gro takes it in (gro_train_in) */
+		if (count > 1)
 			*lsk_train_next(tail) = NULL;
-			gro_count_join(w, 1, count - 1);
-		}
-		w->rx_members[k++] = (uint8_t)(count - 1);
+		w->udpw.gro.rx_members[k++] = (uint8_t)(count - 1);
 	}
-	w->gro.no_runs = k == n;
+	w->udpw.gro.no_runs = k == n;
 	return k;
 }
 
@@ -719,7 +703,7 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
 	uint32_t max_segs, const uint32_t *hash)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 
 	if (!gro_shape_ok(m, &v)) {
@@ -764,13 +748,13 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->stack->gro_merge && !gro_merge(s, &v)) {
+	if (w->set.gro_merge && !gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;
 	}
 	gro_join(w, l, s, m, &v);
-	if (w->stack->gro_merge)
+	if (w->set.gro_merge)
 		rte_pktmbuf_free(m);	/* its payload is the head's now */
 	return false;
 }
@@ -788,7 +772,7 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot **last, struct rte_mbuf *m,
 	      uint32_t hash, uint32_t max_segs)
 {
-	struct lsk_gro_table *t = &w->gro;
+	struct lsk_gro_table *t = &w->udpw.gro;
 	struct lsk_gro_slot *s;
 	struct gro_run r;
 
@@ -811,7 +795,8 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
  * A train lsk_gro_rx_runs formed before eth_input. With no open train of
  * its flow it opens one as it is; otherwise its datagrams go through one
  * by one, joining the open train as far as the rules let them, as if no
- * run had been formed (the counts of the run are taken back first).
+ * run had been formed. Its counts are made here, not in the run pass:
+ * a train the flow table takes apart was never counted.
  * Returns the new kept.
  */
 static uint32_t
@@ -825,7 +810,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	struct gro_view v;
 
 	gro_view(m, &v);
-	s = gro_slot(&w->gro, m, &v);
+	s = gro_slot(&w->udpw.gro, m, &v);
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
@@ -834,11 +819,11 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		s->tail = d;
 		s->count = count;
 		s->bytes += (count - 1) * (s->ulen - 8u);
+		gro_count_join(w, 1, count - 1);
 		l->pkts[kept] = m;
 		l->meta[kept] = meta;
 		return kept + 1;
 	}
-	gro_count_undo(w, count);
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
@@ -855,9 +840,9 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 void
 lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_gro_table *t = &w->gro;
-	uint32_t max_segs = w->stack->gro_segs;
-	const bool merge = w->stack->gro_merge;
+	struct lsk_gro_table *t = &w->udpw.gro;
+	uint32_t max_segs = w->set.gro_segs;
+	const bool merge = w->set.gro_merge;
 	struct lsk_gro_slot *last = NULL;
 	uint32_t i, kept = 0;
 	bool repeats = gro_flow_repeats(t, l);
@@ -870,7 +855,7 @@ lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 	 * a burst with more datagrams than open trains are allowed can need
 	 * the oldest one closed */
 	t->slot_mask = rte_align32pow2(2 * RTE_MAX(l->n, 8u)) - 1;
-	t->track_age = l->n > w->stack->gro_flows;
+	t->track_age = l->n > w->set.gro_flows;
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i], h;

@@ -125,17 +125,6 @@ udp_publish(struct lsk_stack *s)
 	return 0;
 }
 
-static bool
-udp_addr_is_ours(const struct lsk_stack *s, uint32_t addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->n_addrs; i++)
-		if (s->addrs[i].addr == addr)
-			return true;
-	return false;
-}
-
 int
 lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	     const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **out)
@@ -155,7 +144,7 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 		o.ring_size = LSK_UDP_RING_DEFAULT;
 	if (o.ring_size > RTE_RING_SZ_MASK)
 		return -EINVAL;
-	if (addr != 0 && !udp_addr_is_ours(s, addr))
+	if (addr != 0 && !lsk_stack_is_own(s, addr))
 		return -EADDRNOTAVAIL;
 	for (i = 0; i < s->n_eps; i++)
 		if (s->eps[i]->addr == addr && s->eps[i]->port == port)
@@ -353,15 +342,15 @@ lsk_udp_recv_burst_timeout(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 	return lsk_udp_recv_burst(ep, msgs, n);
 }
 
+/* The largest port MTU, from the settings word: the sending thread reads
+ * no control-plane list (core/settings.h). */
 static uint16_t
 udp_max_mtu(const struct lsk_stack *s)
 {
-	uint16_t mtu = 0;
-	unsigned int p;
+	struct lsk_settings set;
 
-	for (p = 0; p < s->n_ports; p++)
-		mtu = RTE_MAX(mtu, s->ports[p].mtu);
-	return mtu;
+	lsk_settings_load(&s->settings, &set);
+	return set.max_mtu;
 }
 
 /* Headers of one datagram; worker 0 adds the source when it is 0, the

@@ -14,7 +14,7 @@ run() {
 		echo "FAILED: listack-bench $*"
 		failed=1
 	else
-		grep -E "^(variant|[a-z+-]+ +[0-9.]+ )" /tmp/lsk-bench-smoke.$$
+		grep -E "^(variant|[a-z0-9+/-]+ +[0-9.]+ |[a-z0-9/]+ +route changes)" /tmp/lsk-bench-smoke.$$
 	fi
 }
 
@@ -28,5 +28,6 @@ run --scenario gro-fwd --flows 10 --rx-order scattered
 run --scenario gro-adversarial --flows 5000
 run --scenario gro-adversarial --flows 5000 --feed pcap
 run --scenario route-cache --routes 4096
+run --scenario route-churn
 rm -f /tmp/lsk-bench-smoke.$$
 exit $failed

@@ -7,9 +7,10 @@
  *      (published line by line when the text is short, else as a batch).
  *      A refused line must say FILE:LINE and must change nothing (the
  *      stack's canonical dump is the same before and after it).
- *   B: as one file through lsk_config_load. It must stop at the line A
- *      refused first, leaving what the lines before it made (the API's
- *      promise): B's dump equals A's at that point.
+ *   B: as one file through lsk_config_load, one batch checked whole
+ *      before any of it is applied: loaded iff A refused no line, and
+ *      then B's dump equals A's; refused naming a line A refused too,
+ *      and then B is as it was made (nothing of the file applied).
  *
  * Then both stacks are destroyed and DPDK's heap, memzones and mempools
  * must be as before (LeakSanitizer checks malloc'd memory).
@@ -213,22 +214,6 @@ dump_free(struct dump *d)
 	d->buf = NULL;
 }
 
-/*
- * What the file must leave when its line is refused: the lines before it
- * applied. In a batch the static neighbours reach their table only at
- * commit, so the batch is committed there and a new one begun.
- */
-static void
-dump_at_error(struct lsk_stack *s, bool batch, struct dump *d)
-{
-	if (batch) {
-		if (lsk_config_commit(s) < 0)
-			fuzz_fail("lsk_config_commit failed");
-		lsk_config_begin(s);
-	}
-	dump_stack(s, d);
-}
-
 /* Name the first line where two dumps part, then fail. */
 static void
 dump_expect_equal(const struct dump *want, const struct dump *got,
@@ -385,7 +370,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *lines[LINES_MAX];
 	size_t line_len[LINES_MAX];
-	struct dump before, after, at_err = { 0 };
+	struct dump before, after, at_b = { 0 };
+	bool refused[LINES_MAX] = { false };
 	struct heap_state h0, h1;
 	struct lsk_stack *a, *b;
 	unsigned int n = 0, i, first_err = 0;
@@ -444,11 +430,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = RTE_MIN(line_len[i], sizeof(line) - 1);
 
 		if (memchr(lines[i], '\0', line_len[i]) != NULL) {
-			/* not a command: the loader must stop here too */
-			if (first_err == 0) {
+			/* not a command: the loader must refuse it too */
+			refused[i] = true;
+			if (first_err == 0)
 				first_err = i + 1;
-				dump_at_error(a, batch, &at_err);
-			}
 			continue;
 		}
 		memcpy(line, lines[i], len);
@@ -465,18 +450,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dump_expect_equal(&before, &after,
 					  "a refused line changed the stack");
 			dump_free(&after);
-			if (first_err == 0) {
+			refused[i] = true;
+			if (first_err == 0)
 				first_err = i + 1;
-				dump_at_error(a, batch, &at_err);
-			}
 		}
 		dump_free(&before);
 	}
 	if (batch && lsk_config_commit(a) < 0)
 		fuzz_fail("lsk_config_commit failed");
 	check_tables(a, "lsk_config_commit");
+	/* what B must be: A when every line is accepted, else as made */
 	if (first_err == 0)
-		dump_stack(a, &at_err);
+		dump_stack(a, &at_b);
+	else
+		dump_stack(b, &at_b);
 
 	/* the same text as one file */
 	f = fopen(conf_path, "w");
@@ -488,18 +475,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("the file was loaded whole, but its line %u is "
 			  "refused alone", first_err);
 	if (rc < 0) {
+		unsigned long l;
+		char *end;
+
 		if (first_err == 0)
 			fuzz_fail("the file was refused (%s), but each of its "
 				  "lines is accepted alone", err);
-		check_err(err, conf_path, first_err, lines[first_err - 1]);
+		if (strncmp(err, conf_path, strlen(conf_path)) != 0 ||
+		    err[strlen(conf_path)] != ':')
+			fuzz_fail("the file's error '%s' does not name it", err);
+		l = strtoul(err + strlen(conf_path) + 1, &end, 10);
+		if (l == 0 || l > n || !refused[l - 1])
+			fuzz_fail("the file's error '%s' names a line accepted "
+				  "alone", err);
+		check_err(err, conf_path, (unsigned int)l, lines[l - 1]);
 	}
 	dump_stack(b, &after);
-	dump_expect_equal(&at_err, &after, rc < 0 ?
-			  "a refused file left what its lines before the "
-			  "bad one do not" :
+	dump_expect_equal(&at_b, &after, rc < 0 ?
+			  "a refused file changed the stack" :
 			  "the file made what its lines one by one do not");
 	dump_free(&after);
-	dump_free(&at_err);
+	dump_free(&at_b);
 
 	dump_stack(a, &after);
 	/* without an error B equals A: A unchanged means both are */

@@ -526,6 +526,9 @@ apply_variant(struct fuzz_stack *fs, uint8_t v)
 	unsigned int g = (v >> V_GRO_SHIFT) & 3;
 	struct lsk_worker *w = fs->worker;
 
+	/* a new route cache is published: the worker (this thread) goes
+	 * off line meanwhile; its next poll loads the settings */
+	lsk_worker_offline(w);
 	if (lsk_gro_set(fs->stack, flows[g], segs[g]) < 0)
 		fuzz_fail("lsk_gro_set failed");
 	lsk_gro_set_merge(fs->stack, g == 2);
@@ -533,9 +536,9 @@ apply_variant(struct fuzz_stack *fs, uint8_t v)
 		fuzz_fail("lsk_route_cache_set failed");
 	/* what depends on earlier inputs or the clock starts the same:
 	 * GRO's probing of runs, the ICMP rate limit's bucket (full) */
-	w->gro.no_runs = false;
-	w->gro.rx_probe = 0;
-	w->icmp_tokens_tsc = 0;
+	w->udpw.gro.no_runs = false;
+	w->udpw.gro.rx_probe = 0;
+	w->ip4w.icmp_tokens_tsc = 0;
 }
 
 int

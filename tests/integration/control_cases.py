@@ -192,6 +192,12 @@ def register(rt):
     rt.bad_config("badconf_subnet_broadcast_as_address_other_port",
                   "address add 10.0.0.255/32 port 1",
                   "it is the broadcast address of 10.0.0.254/24")
+    # The file is one batch, checked whole before any line is applied:
+    # a line that cannot be a command is found first, even after a line
+    # that would be refused when applied.
+    rt.bad_config("badconf_words_checked_before_changes",
+                  "route add 10.7.0.0/16 via 10.0.1.254\nroute add 10.8.0.0/16",
+                  "usage: route", line_no=rt.BAD_LINE_NO + 1)
     rt.bad_config("badconf_nul_byte_in_line",
                   "address add 10.0.2.254/24 port 0\0port 0 mtu 900",
                   "NUL byte in the line")

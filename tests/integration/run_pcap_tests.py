@@ -2871,7 +2871,8 @@ BAD_LINE_NO = 8
 BAD_TAIL = "route add 10.9.0.0/16 via 10.0.1.1\n"
 
 
-def bad_config(name, line, must_contain=None, conf_name="bad.conf"):
+def bad_config(name, line, must_contain=None, conf_name="bad.conf",
+               line_no=BAD_LINE_NO):
     def real(ctx):
         wd = ctx.workdir(name)
         os.makedirs(os.path.join(wd, "conf"), exist_ok=True)
@@ -2882,7 +2883,7 @@ def bad_config(name, line, must_contain=None, conf_name="bad.conf"):
             f.write(BAD_HEAD + line + "\n" + BAD_TAIL)
         r = lsk.run_fwd(ctx.binary, wd, None, {0: _simple_fwd_frames(name)},
                         conf_name=cname, timeout=30)
-        return _check_bad(r, "%s:%d:" % (cname, BAD_LINE_NO), must_contain)
+        return _check_bad(r, "%s:%d:" % (cname, line_no), must_contain)
 
     CASES.append(Special(name, real))
 

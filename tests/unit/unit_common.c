@@ -537,6 +537,8 @@ unit_worker_sync(struct unit_fixture *f)
 	f->worker->fwd = f->stack->fwd;
 	f->worker->udp = f->stack->udp;
 	f->worker->filter = f->stack->filter;
+	f->worker->ip4w.rcache = f->worker->ip4w.rcache_pub;
+	f->worker->set = f->stack->settings;
 }
 
 int

@@ -255,11 +255,13 @@ test_error_texts(void **state)
 		{ "address add 10.0.0.254/24 port 0", -EEXIST,
 		  "address 10.0.0.254/24 is already configured" },
 		{ "route add 10.7.0.0/16", -EINVAL,
-		  "usage: route add PREFIX via GATEWAY | route add PREFIX "
-		  "blackhole | route del PREFIX" },
+		  "usage: route add|replace|del PREFIX via GATEWAY | "
+		  "blackhole; route del PREFIX; route get ADDRESS; "
+		  "route flush" },
 		{ "route add 10.7.0.0/16 dev 1", -EINVAL,
-		  "usage: route add PREFIX via GATEWAY | route add PREFIX "
-		  "blackhole | route del PREFIX" },
+		  "usage: route add|replace|del PREFIX via GATEWAY | "
+		  "blackhole; route del PREFIX; route get ADDRESS; "
+		  "route flush" },
 		{ "route add 10.7.0.0/16 via 10.5.5.5", -ENETUNREACH,
 		  "gateway 10.5.5.5 is not on a connected subnet" },
 		{ "route add 10.7.0.1/16 via 10.0.1.1", -EINVAL,

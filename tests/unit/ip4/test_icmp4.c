@@ -279,6 +279,31 @@ test_source_address_rule(void **state)
 	unit_tx_free(f);
 }
 
+/* An error about a datagram that came in by an interface without an
+ * address, and was not to one of ours, has no source: not sent, counted
+ * OutNoAddrs (no port 2 in the fixture: its address is 0). */
+static void
+test_no_source_address(void **state)
+{
+	struct unit_fixture *f = *state;
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	struct rte_mbuf *m;
+	size_t len;
+
+	unit_pkt_init(&p, UNIT_A_IP);
+	p.src = UNIT_B_IP;
+	len = unit_pkt_build(&p, b, sizeof(b));
+	m = unit_mbuf_from_bytes(b, len, 2);
+	assert_non_null(m);
+	lsk_icmp4_error(f->worker, m, 0, LSK_ICMP_TIME_EXCEEDED,
+			LSK_ICMP_EXC_TTL, 0);
+	rte_pktmbuf_free(m);
+	assert_int_equal(f->worker->icmp_out.n, 0);
+	assert_int_equal(unit_stats(f).icmp.OutNoAddrs, 1);
+	assert_int_equal(unit_stats(f).icmp.OutErrors, 0);
+}
+
 /*
  * The error quotes the offending header and as much of the datagram as
  * fits in 576 bytes: all of a small one (options included), 548 bytes
@@ -668,6 +693,7 @@ main(void)
 		T(test_echo_reply_bytes),
 		T(test_echo_not_answered_and_input_counters),
 		T(test_error_kinds),
+		T(test_no_source_address),
 		T(test_source_address_rule),
 		T(test_quote_limit),
 		T(test_never_about_errors_or_later_fragments),

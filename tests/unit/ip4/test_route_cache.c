@@ -31,12 +31,12 @@ cache_on(struct unit_fixture *f, uint32_t entries, uint64_t rseed)
 	uint32_t seed;
 
 	snprintf(cmd, sizeof(cmd), "route-cache on entries %u", entries);
-	unit_cmd(f, cmd);
 	rte_srand(rseed);
 	seed = (uint32_t)rte_rand();
 	rte_srand(rseed);
-	lsk_route_cache_sync(f->worker);
-	assert_non_null(f->worker->rcache);
+	/* the control thread makes the worker's cache, drawing its seed */
+	unit_cmd(f, cmd);
+	assert_non_null(f->worker->ip4w.rcache);
 	return seed;
 }
 
@@ -120,7 +120,7 @@ test_hits_and_misses(void **state)
 	/* off: the counters stay where they are */
 	unit_cmd(f, "route-cache off");
 	burst_to(f, dst, 3);
-	assert_null(f->worker->rcache);
+	assert_null(f->worker->ip4w.rcache);
 	assert_rc(f, 4, 3, 0);
 }
 

@@ -551,6 +551,35 @@ test_send_mtu_limit(void **state)
 	unit_close(f, ep);
 }
 
+/* A source that is a broadcast of ours (an answer to a broadcast from an
+ * endpoint bound to any address) leaves from the egress port's address,
+ * as a source of 0 would: worker 0 decides it from the table it reads. */
+static void
+test_send_from_broadcast(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = bind_sender(f, 0, 6000);
+	const uint32_t srcs[] = { UNIT_IPV4(10, 0, 1, 255), UINT32_MAX };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(srcs); i++) {
+		const struct rte_ipv4_hdr *ip;
+
+		fill_payload(payload, 32, i);
+		assert_int_equal(lsk_udp_send_burst(ep, &(struct lsk_udp_msg){
+			.src_addr = srcs[i], .dst_addr = UNIT_B_IP,
+			.dst_port = 7000, .len = 32, .payload = payload }, 1),
+			1);
+		lsk_worker_flush(f->worker);
+		assert_int_equal(f->tx.n[UNIT_P1], 1);
+		ip = rte_pktmbuf_mtod_offset(f->tx.pkts[UNIT_P1][0],
+			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		assert_int_equal(rte_be_to_cpu_32(ip->src_addr), UNIT_P1_IP);
+		unit_tx_free(f);
+	}
+	unit_close(f, ep);
+}
+
 /* A burst stops at the first message it cannot queue: the count of those
  * queued whole, or the error when it is the first. */
 static void
@@ -777,6 +806,7 @@ main(void)
 		T(test_recv_timeout_bounds),
 		T(test_send_gso_sizes),
 		T(test_send_mtu_limit),
+		T(test_send_from_broadcast),
 		T(test_send_burst_results),
 		cmocka_unit_test(test_send_ring_full),
 		T(test_send_ip_ids),

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the routes are and do: lsk_route_get (the verdict of the published
+ * forwarding table and the neighbour table for one destination), and the
+ * views `route get ADDR` and `show routes [PREFIX]`, as aligned text or
+ * JSON (control/command.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_fib.h>
+#include <rte_rib.h>
+
+#include "core/fwd.h"
+#include "l2/l2.h"
+#include "control/control.h"
+#include "control/command.h"
+
+/* The neighbour entry of addr, read as workers read it: its word holds
+ * the MAC in bytes 0-5 and the state in bits 56-63 (l2/l2.h). */
+static uint8_t
+neigh_state(const struct lsk_stack *s, uint32_t addr,
+	    struct rte_ether_addr *mac)
+{
+	const struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
+	uint64_t w;
+
+	if (e == NULL)
+		return LSK_RNEIGH_NONE;
+	w = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) != addr)
+		return LSK_RNEIGH_NONE;	/* the slot went to another */
+	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
+	switch (w >> 56) {
+	case LSK_NEIGH_INCOMPLETE: return LSK_RNEIGH_INCOMPLETE;
+	case LSK_NEIGH_REACHABLE: return LSK_RNEIGH_REACHABLE;
+	case LSK_NEIGH_STALE: return LSK_RNEIGH_STALE;
+	case LSK_NEIGH_FAILED: return LSK_RNEIGH_FAILED;
+	case LSK_NEIGH_STATIC: return LSK_RNEIGH_STATIC;
+	default: return LSK_RNEIGH_NONE;
+	}
+}
+
+static const struct lsk_ifaddr *
+own_addr(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_addrs; i++)
+		if (t->addrs[i].addr == addr)
+			return &t->addrs[i];
+	return NULL;
+}
+
+static void
+answer_iface(const struct lsk_fwd_table *t, struct lsk_route_answer *a,
+	     uint16_t iface)
+{
+	a->iface = iface;
+	a->port = t->ifaces[iface].parent;
+	a->vlan = t->ifaces[iface].vlan;
+	a->mtu = t->ifaces[iface].mtu;
+	a->src = t->port_addr[iface];
+}
+
+static void
+answer_forward(struct lsk_stack *s, const struct lsk_fwd_table *t,
+	       const struct lsk_nexthop *nh, uint32_t addr,
+	       struct lsk_route_answer *a)
+{
+	const struct lsk_ifaddr *c;
+
+	a->verdict = LSK_VERDICT_FORWARD;
+	answer_iface(t, a, nh->port);
+	a->mtu = nh->mtu;
+	a->next_hop = nh->gateway != 0 ? nh->gateway : addr;
+	a->origin = nh->gateway != 0 ? LSK_ORIGIN_ROUTE : LSK_ORIGIN_CONNECTED;
+	/* a neighbour's own /32 (fwd_table.c) is its connected subnet */
+	if (nh->gateway == addr && a->depth == 32 &&
+	    lsk_route_find(s, addr, 32) == NULL) {
+		c = lsk_fwd_connected(t, addr);
+		if (c != NULL) {
+			a->origin = LSK_ORIGIN_CONNECTED;
+			a->prefix = c->addr & lsk_depth_mask(c->depth);
+			a->depth = c->depth;
+		}
+	}
+	if (nh->resolved) {
+		a->neigh_state = LSK_RNEIGH_STATIC;
+		a->neigh_mac = nh->dst_mac;
+	} else {
+		a->neigh_state = neigh_state(s, a->next_hop, &a->neigh_mac);
+	}
+}
+
+int
+lsk_route_get(struct lsk_stack *s, uint32_t addr,
+	      struct lsk_route_answer *a)
+{
+	/* the control thread reads the published table: only it writes
+	 * s->fwd, and it never writes the table itself */
+	const struct lsk_fwd_table *t = s->fwd;
+	const struct lsk_nexthop *nh;
+	const struct lsk_ifaddr *own;
+	struct rte_rib_node *node;
+	uint64_t idx;
+
+	if (s == NULL || a == NULL)
+		return -EINVAL;
+	memset(a, 0, sizeof(*a));
+	a->generation = t->generation;
+	rte_fib_lookup_bulk(t->fib, &addr, &idx, 1);
+	nh = &t->nexthops[idx < t->n_nexthops ? idx : LSK_NH_IDX_NONE];
+	node = rte_rib_lookup(rte_fib_get_rib(t->fib), addr);
+	if (node != NULL && nh->type != LSK_NH_NONE) {
+		rte_rib_get_ip(node, &a->prefix);
+		rte_rib_get_depth(node, &a->depth);
+	}
+	switch (nh->type) {
+	case LSK_NH_LOCAL:
+		a->verdict = LSK_VERDICT_LOCAL;
+		a->origin = LSK_ORIGIN_LOCAL;
+		own = own_addr(t, addr);
+		if (own != NULL)
+			answer_iface(t, a, own->port);
+		a->src = addr;
+		break;
+	case LSK_NH_LOCAL_BCAST:
+		a->verdict = LSK_VERDICT_BROADCAST;
+		a->origin = LSK_ORIGIN_LOCAL;
+		break;
+	case LSK_NH_BLACKHOLE:
+		a->verdict = LSK_VERDICT_BLACKHOLE;
+		a->origin = LSK_ORIGIN_ROUTE;
+		break;
+	case LSK_NH_FORWARD:
+		answer_forward(s, t, nh, addr, a);
+		break;
+	default:
+		a->verdict = LSK_VERDICT_NO_ROUTE;
+		break;
+	}
+	return 0;
+}
+
+static const char *const verdict_names[] = {
+	[LSK_VERDICT_NO_ROUTE] = "unreachable",
+	[LSK_VERDICT_LOCAL] = "local",
+	[LSK_VERDICT_BROADCAST] = "broadcast",
+	[LSK_VERDICT_BLACKHOLE] = "blackhole",
+	[LSK_VERDICT_FORWARD] = "forward",
+};
+
+static const char *const neigh_names[] = {
+	[LSK_RNEIGH_NONE] = "none",
+	[LSK_RNEIGH_INCOMPLETE] = "incomplete",
+	[LSK_RNEIGH_REACHABLE] = "reachable",
+	[LSK_RNEIGH_STALE] = "stale",
+	[LSK_RNEIGH_FAILED] = "failed",
+	[LSK_RNEIGH_STATIC] = "static",
+};
+
+static const char *const origin_names[] = {
+	[LSK_ORIGIN_NONE] = "none",
+	[LSK_ORIGIN_ROUTE] = "route",
+	[LSK_ORIGIN_CONNECTED] = "connected",
+	[LSK_ORIGIN_LOCAL] = "local",
+};
+
+static void
+ip_text(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+		 (a >> 8) & 0xff, a & 0xff);
+}
+
+/* "portN", or "portN.VLAN" for a VLAN sub-interface. */
+static void
+iface_text(const struct lsk_port_conf *ifaces, uint16_t iface, char *buf,
+	   size_t len)
+{
+	if (ifaces[iface].vlan != 0)
+		snprintf(buf, len, "port%u.%u", ifaces[iface].parent,
+			 ifaces[iface].vlan);
+	else
+		snprintf(buf, len, "port%u", ifaces[iface].parent);
+}
+
+int
+lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
+{
+	struct lsk_route_answer a;
+	char dst[16], pfx[16], hop[16], src[16], dev[24], mac[24];
+	const struct lsk_port_conf *ifaces = s->fwd->ifaces;
+	int rc = lsk_route_get(s, addr, &a);
+
+	if (rc < 0)
+		return rc;
+	ip_text(addr, dst, sizeof(dst));
+	ip_text(a.prefix, pfx, sizeof(pfx));
+	ip_text(a.next_hop, hop, sizeof(hop));
+	ip_text(a.src, src, sizeof(src));
+	iface_text(ifaces, a.iface, dev, sizeof(dev));
+	rte_ether_format_addr(mac, sizeof(mac), &a.neigh_mac);
+	if (o->json) {
+		rc = lsk_out_printf(o, "{\"dst\":\"%s\",\"verdict\":\"%s\","
+				    "\"origin\":\"%s\"", dst,
+				    verdict_names[a.verdict],
+				    origin_names[a.origin]);
+		if (a.verdict != LSK_VERDICT_NO_ROUTE)
+			rc |= lsk_out_printf(o, ",\"prefix\":\"%s/%u\"", pfx,
+					     a.depth);
+		if (a.verdict == LSK_VERDICT_FORWARD)
+			rc |= lsk_out_printf(o, ",\"gateway\":\"%s\","
+				"\"iface\":%u,\"dev\":\"%s\",\"port\":%u,"
+				"\"vlan\":%u,\"mtu\":%u,\"src\":\"%s\","
+				"\"neigh\":\"%s\",\"lladdr\":\"%s\"", hop,
+				a.iface, dev, a.port, a.vlan, a.mtu, src,
+				neigh_names[a.neigh_state],
+				a.neigh_state == LSK_RNEIGH_NONE ||
+				a.neigh_state == LSK_RNEIGH_INCOMPLETE ||
+				a.neigh_state == LSK_RNEIGH_FAILED ? "" : mac);
+		return rc | lsk_out_printf(o, ",\"table\":%u}\n", a.generation);
+	}
+	switch (a.verdict) {
+	case LSK_VERDICT_FORWARD:
+		rc = lsk_out_printf(o, "%s via %s dev %s src %s mtu %u "
+				    "prefix %s/%u %s neigh %s", dst, hop, dev,
+				    src, a.mtu, pfx, a.depth,
+				    origin_names[a.origin],
+				    neigh_names[a.neigh_state]);
+		if (a.neigh_state == LSK_RNEIGH_REACHABLE ||
+		    a.neigh_state == LSK_RNEIGH_STALE ||
+		    a.neigh_state == LSK_RNEIGH_STATIC)
+			rc |= lsk_out_printf(o, " lladdr %s", mac);
+		return rc | lsk_out_printf(o, "\n");
+	case LSK_VERDICT_NO_ROUTE:
+		return lsk_out_printf(o, "%s unreachable\n", dst);
+	default:
+		return lsk_out_printf(o, "%s %s prefix %s/%u\n", dst,
+				      verdict_names[a.verdict], pfx, a.depth);
+	}
+}
+
+/* One line of `show routes`. */
+struct show_entry {
+	uint32_t prefix;
+	uint8_t depth;
+	uint8_t kind;		/* enum show_kind */
+	uint16_t iface;
+	uint32_t gateway;
+};
+
+enum show_kind { SHOW_CONNECTED, SHOW_LOCAL, SHOW_VIA, SHOW_BLACKHOLE };
+
+static const char *const kind_names[] = {
+	[SHOW_CONNECTED] = "connected",
+	[SHOW_LOCAL] = "local",
+	[SHOW_VIA] = "via",
+	[SHOW_BLACKHOLE] = "blackhole",
+};
+
+static int
+show_cmp(const void *pa, const void *pb)
+{
+	const struct show_entry *a = pa, *b = pb;
+
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	return (int)a->kind - (int)b->kind;
+}
+
+/* "A.B.C.D/N" or "A.B.C.D" (a /32), with no host bits. */
+static int
+parse_filter(const char *text, uint32_t *prefix, uint8_t *depth)
+{
+	char buf[32], *slash, *end;
+	struct in_addr ia;
+	unsigned long d = 32;
+
+	if (strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	slash = strchr(buf, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		errno = 0;
+		d = strtoul(slash + 1, &end, 10);
+		if (slash[1] < '0' || slash[1] > '9' || *end != '\0' ||
+		    d > 32)
+			return -EINVAL;
+	}
+	if (inet_pton(AF_INET, buf, &ia) != 1)
+		return -EINVAL;
+	*prefix = ntohl(ia.s_addr);
+	*depth = (uint8_t)d;
+	return (*prefix & ~lsk_depth_mask(*depth)) ? -EINVAL : 0;
+}
+
+static int
+show_line(const struct lsk_stack *s, struct lsk_out *o,
+	  const struct show_entry *e, bool first)
+{
+	char dst[24], gw[16], dev[24];
+	bool via = e->kind == SHOW_VIA;
+
+	ip_text(e->prefix, dst, sizeof(dst));
+	snprintf(dst + strlen(dst), sizeof(dst) - strlen(dst), "/%u",
+		 e->depth);
+	ip_text(e->gateway, gw, sizeof(gw));
+	if (e->kind == SHOW_BLACKHOLE)
+		snprintf(dev, sizeof(dev), "-");
+	else
+		iface_text(s->ports, e->iface, dev, sizeof(dev));
+	if (o->json)
+		return lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
+				      "\"gateway\":%s%s%s,\"dev\":%s%s%s}",
+				      first ? "" : ",", dst,
+				      kind_names[e->kind], via ? "\"" : "",
+				      via ? gw : "null", via ? "\"" : "",
+				      e->kind == SHOW_BLACKHOLE ? "" : "\"",
+				      e->kind == SHOW_BLACKHOLE ? "null" : dev,
+				      e->kind == SHOW_BLACKHOLE ? "" : "\"");
+	return lsk_out_printf(o, "%-18s  %-9s  %-15s  %s\n", dst,
+			      kind_names[e->kind], via ? gw : "-", dev);
+}
+
+int
+lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
+	       const char *prefix_or_null)
+{
+	uint32_t fprefix = 0, mask;
+	uint8_t fdepth = 0;
+	struct show_entry *e;
+	size_t n = 0, i;
+	bool first = true;
+	int rc = 0;
+
+	if (prefix_or_null != NULL &&
+	    parse_filter(prefix_or_null, &fprefix, &fdepth) < 0)
+		return -EINVAL;
+	mask = lsk_depth_mask(fdepth);
+	e = malloc(((size_t)s->n_routes + 2 * s->n_addrs + 1) * sizeof(*e));
+	if (e == NULL)
+		return -ENOMEM;
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+
+		e[n++] = (struct show_entry){ .kind = SHOW_LOCAL,
+			.prefix = a->addr, .depth = 32, .iface = a->port };
+		e[n++] = (struct show_entry){ .kind = SHOW_CONNECTED,
+			.prefix = a->addr & lsk_depth_mask(a->depth),
+			.depth = a->depth, .iface = a->port };
+	}
+	for (i = 0; i < s->n_routes; i++) {
+		const struct lsk_route *r = &s->routes[i];
+		const struct lsk_ifaddr *a = lsk_connected_lookup(s,
+								  r->gateway);
+
+		e[n++] = (struct show_entry){ .prefix = r->prefix,
+			.depth = r->depth, .gateway = r->gateway,
+			.kind = r->type == LSK_ROUTE_VIA ? SHOW_VIA :
+							   SHOW_BLACKHOLE,
+			.iface = a != NULL ? a->port : 0 };
+	}
+	qsort(e, n, sizeof(*e), show_cmp);
+	if (o->json)
+		rc = lsk_out_printf(o, "[");
+	else
+		rc = lsk_out_printf(o, "%-18s  %-9s  %-15s  %s\n",
+				    "destination", "type", "gateway",
+				    "interface");
+	for (i = 0; i < n && rc == 0; i++) {
+		if (e[i].depth < fdepth || (e[i].prefix & mask) != fprefix)
+			continue;
+		/* the same subnet on two addresses is one route */
+		if (i > 0 && show_cmp(&e[i], &e[i - 1]) == 0)
+			continue;
+		rc = show_line(s, o, &e[i], first);
+		first = false;
+	}
+	if (rc == 0 && o->json)
+		rc = lsk_out_printf(o, "]\n");
+	free(e);
+	return rc;
+}

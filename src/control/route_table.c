@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The routes as the control thread is given them (the RIB side): the list
+ * s->routes, its index by (prefix, depth) (an rte_hash whose data is the
+ * route's place in the list, so that a route is found and deleted in
+ * O(1): the last one takes its place), and the changes made to them. Each
+ * change is made to the list first, then to the forwarding tables
+ * (control/fwd_update.c); when those cannot take it, the list is put back.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_fib.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_rib.h>
+
+#include "core/fwd.h"
+#include "l2/l2.h"
+#include "control/control.h"
+
+#define ROUTE_INDEX_MIN 1024
+
+static uint64_t
+route_key(uint32_t prefix, uint8_t depth)
+{
+	return (uint64_t)prefix << 8 | depth;
+}
+
+static struct rte_hash *
+index_create(const struct lsk_stack *s, uint32_t entries)
+{
+	struct rte_hash_parameters hp = { 0 };
+	char name[64];
+
+	/* unique: each index of a stack is bigger than the one before */
+	snprintf(name, sizeof(name), "%.16s_rt%u", s->name, entries);
+	hp.name = name;
+	hp.entries = entries;
+	hp.key_len = sizeof(uint64_t);
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = s->socket_id;
+	/* full only when it holds `entries` keys, whatever their hashes */
+	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
+	return rte_hash_create(&hp);
+}
+
+static int
+index_fill(struct rte_hash *h, const struct lsk_route *routes, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t key = route_key(routes[i].prefix, routes[i].depth);
+		int rc = rte_hash_add_key_data(h, &key, (void *)(uintptr_t)i);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+lsk_route_table_init(struct lsk_stack *s)
+{
+	s->route_index = index_create(s, RTE_MAX(s->max_routes,
+						 (uint32_t)ROUTE_INDEX_MIN));
+	return s->route_index ? 0 : -ENOMEM;
+}
+
+void
+lsk_route_table_free(struct lsk_stack *s)
+{
+	rte_hash_free(s->route_index);
+	s->route_index = NULL;
+	free(s->routes);
+	s->routes = NULL;
+	lsk_fwd_table_free(s->fwd_standby);
+	s->fwd_standby = NULL;
+}
+
+void
+lsk_route_index_rebuild(struct lsk_stack *s)
+{
+	/* the index held these routes once: they fit */
+	rte_hash_reset(s->route_index);
+	index_fill(s->route_index, s->routes, s->n_routes);
+}
+
+/* Room in the index for one more: twice as big when full. */
+static int
+index_room(struct lsk_stack *s)
+{
+	uint32_t size = (uint32_t)rte_hash_max_key_id(s->route_index) + 1;
+	struct rte_hash *h;
+
+	if ((uint32_t)rte_hash_count(s->route_index) + 1 < size)
+		return 0;
+	h = index_create(s, 2 * size);
+	if (h == NULL)
+		return -ENOMEM;
+	if (index_fill(h, s->routes, s->n_routes) < 0) {
+		rte_hash_free(h);
+		return -ENOMEM;
+	}
+	rte_hash_free(s->route_index);
+	s->route_index = h;
+	return 0;
+}
+
+static int
+route_pos(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	uint64_t key = route_key(prefix, depth);
+	void *data;
+
+	if (rte_hash_lookup_data(s->route_index, &key, &data) < 0)
+		return -1;
+	return (int)(uintptr_t)data;
+}
+
+const struct lsk_route *
+lsk_route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	int i = route_pos(s, prefix, depth);
+
+	return i < 0 ? NULL : &s->routes[i];
+}
+
+/* The subnet of one of our addresses (Linux: that route exists). */
+static bool
+route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++)
+		if (s->addrs[i].depth == depth &&
+		    (s->addrs[i].addr & lsk_depth_mask(depth)) == prefix)
+			return true;
+	return false;
+}
+
+static int
+route_check(const struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	    enum lsk_route_type type, uint32_t gateway)
+{
+	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
+		return -EINVAL;
+	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
+		return -EINVAL;
+	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
+		return -ENETUNREACH;
+	/* as Linux: a gateway is another host ("can not be a local
+	 * address"), never a broadcast */
+	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
+				      lsk_stack_is_broadcast(s, gateway)))
+		return -EINVAL;
+	if (route_is_connected(s, prefix, depth))
+		return -EEXIST;
+	return 0;
+}
+
+/* Make d, already made to the list, to the tables (in a batch: noted for
+ * the commit). */
+static int
+route_apply(struct lsk_stack *s, const struct lsk_route_delta *d)
+{
+	if (!s->in_batch)
+		return lsk_fwd_routes_apply(s, d, 1, true);
+	if (s->n_route_log < LSK_ROUTE_LOG_MAX)
+		s->route_log[s->n_route_log++] = *d;
+	else
+		s->route_log_full = true;
+	return 0;
+}
+
+static int
+route_set(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	  enum lsk_route_type type, uint32_t gateway, bool replace)
+{
+	struct lsk_route_delta d = { .now_set = true };
+	uint64_t key = route_key(prefix, depth);
+	int i, rc;
+
+	rc = route_check(s, prefix, depth, type, gateway);
+	if (rc < 0)
+		return rc;
+	d.now = (struct lsk_route){
+		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
+		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
+	i = route_pos(s, prefix, depth);
+	if (i >= 0) {
+		if (!replace)
+			return -EEXIST;
+		d.before = s->routes[i];
+		d.before_set = true;
+		s->routes[i] = d.now;
+		rc = route_apply(s, &d);
+		if (rc < 0)
+			s->routes[i] = d.before;
+		return rc;
+	}
+	rc = lsk_array_grow((void **)&s->routes, &s->routes_cap, s->n_routes,
+			    sizeof(*s->routes), 16);
+	if (rc == 0)
+		rc = index_room(s);
+	if (rc < 0)
+		return rc;
+	if (rte_hash_add_key_data(s->route_index, &key,
+				  (void *)(uintptr_t)s->n_routes) < 0)
+		return -ENOMEM;
+	s->routes[s->n_routes++] = d.now;
+	rc = route_apply(s, &d);
+	if (rc < 0) {
+		s->n_routes--;
+		rte_hash_del_key(s->route_index, &key);
+	}
+	return rc;
+}
+
+int
+lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	      enum lsk_route_type type, uint32_t gateway)
+{
+	return route_set(s, prefix, depth, type, gateway, false);
+}
+
+int
+lsk_route_replace(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+		  enum lsk_route_type type, uint32_t gateway)
+{
+	return route_set(s, prefix, depth, type, gateway, true);
+}
+
+int
+lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
+{
+	struct lsk_route_delta d = { .before_set = true };
+	int i = route_pos(s, prefix, depth);
+	unsigned int last;
+	uint64_t key;
+	int rc;
+
+	if (i < 0)
+		return -ENOENT;
+	/* the last route takes its place; the index follows only once the
+	 * tables took the change (its updates cannot fail) */
+	last = s->n_routes - 1;
+	d.before = s->routes[i];
+	s->routes[i] = s->routes[last];
+	s->n_routes--;
+	rc = route_apply(s, &d);
+	if (rc < 0) {
+		s->routes[last] = s->routes[i];
+		s->routes[i] = d.before;
+		s->n_routes++;
+		return rc;
+	}
+	key = route_key(prefix, depth);
+	rte_hash_del_key(s->route_index, &key);
+	if ((unsigned int)i != last) {
+		key = route_key(s->routes[i].prefix, s->routes[i].depth);
+		rte_hash_add_key_data(s->route_index, &key,
+				      (void *)(uintptr_t)i);
+	}
+	return 0;
+}
+
+int
+lsk_route_flush(struct lsk_stack *s)
+{
+	unsigned int n = s->n_routes;
+	struct lsk_fwd_table *t;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	/* the list keeps its entries until the table without them is built */
+	s->n_routes = 0;
+	if (s->in_batch) {
+		s->route_log_full = true;	/* built whole at commit */
+	} else {
+		rc = lsk_fwd_table_build(s, &t);
+		if (rc < 0) {
+			s->n_routes = n;
+			return rc;
+		}
+		lsk_fwd_publish(s, t);
+	}
+	rte_hash_reset(s->route_index);
+	return (int)n;
+}
+
+void
+lsk_route_batch_begin(struct lsk_stack *s)
+{
+	s->n_route_log = 0;
+	s->route_log_full = false;
+}
+
+int
+lsk_route_batch_commit(struct lsk_stack *s)
+{
+	int rc = -EAGAIN;
+
+	if (!s->route_log_full)
+		rc = lsk_fwd_routes_apply(s, s->route_log, s->n_route_log,
+					  false);
+	lsk_route_batch_begin(s);
+	return rc;
+}
