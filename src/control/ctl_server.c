@@ -34,6 +34,7 @@
 #include "listack/ctl.h"
 #include "control/command.h"
 #include "control/control.h"
+#include "control/ctl_path.h"
 #include "control/ctl_proto.h"
 
 #define LSK_CTL_CLIENTS 16
@@ -444,106 +445,7 @@ ctl_thread(void *arg)
 	return NULL;
 }
 
-/* ------------------------------------------------------------ the path */
-
-/* mkdir -p of path's directory, each new one 0755. */
-static int
-make_parent(const char *path)
-{
-	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char *p;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	p = strrchr(dir, '/');
-	if (p == NULL || p == dir)
-		return 0;
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	return 0;
-}
-
-/*
- * What is at path: nothing (0), a stale socket, removed (0), a live one
- * (-EADDRINUSE) or something that is not a socket, left alone (-EEXIST).
- */
-static int
-clear_path(const struct sockaddr_un *sa)
-{
-	struct stat st;
-	int fd, rc;
-
-	if (lstat(sa->sun_path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISSOCK(st.st_mode))
-		return -EEXIST;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	rc = connect(fd, (const struct sockaddr *)sa, sizeof(*sa));
-	close(fd);
-	if (rc == 0)
-		return -EADDRINUSE;
-	if (errno != ECONNREFUSED)
-		return -errno;
-	return unlink(sa->sun_path) < 0 ? -errno : 0;
-}
-
-static int
-ctl_listen(struct lsk_ctl *ctl)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	int rc;
-
-	memcpy(sa.sun_path, ctl->path, sizeof(sa.sun_path));
-	rc = make_parent(ctl->path);
-	if (rc == 0)
-		rc = clear_path(&sa);
-	if (rc < 0)
-		return rc;
-	ctl->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-				SOCK_CLOEXEC, 0);
-	if (ctl->listen_fd < 0)
-		return -errno;
-	if (bind(ctl->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return errno == EADDRINUSE ? -EADDRINUSE : -errno;
-	/* before listen: nobody connects while the mode is umask's */
-	if (chmod(ctl->path, 0660) < 0 || stat(ctl->path, &st) < 0) {
-		rc = -errno;
-		unlink(ctl->path);
-		return rc;
-	}
-	ctl->dev = st.st_dev;
-	ctl->ino = st.st_ino;
-	if (listen(ctl->listen_fd, LSK_CTL_CLIENTS) < 0) {
-		rc = -errno;
-		unlink(ctl->path);
-		return rc;
-	}
-	return 0;
-}
-
-/* Remove the socket file if it is still the one we made. */
-static void
-ctl_unlink(struct lsk_ctl *ctl)
-{
-	struct stat st;
-
-	if (stat(ctl->path, &st) == 0 && st.st_dev == ctl->dev &&
-	    st.st_ino == ctl->ino)
-		unlink(ctl->path);
-}
+/* ------------------------------------------------------------ start, stop */
 
 static void
 ctl_free(struct lsk_ctl *ctl)
@@ -589,8 +491,10 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 		ctl_free(ctl);
 		return rc;
 	}
-	rc = ctl_listen(ctl);
-	if (rc < 0) {
+	ctl->listen_fd = lsk_ctl_path_listen(path, LSK_CTL_CLIENTS, &ctl->dev,
+					     &ctl->ino);
+	if (ctl->listen_fd < 0) {
+		rc = ctl->listen_fd;
 		ctl_free(ctl);
 		return rc;
 	}
@@ -600,7 +504,7 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 	rc = -pthread_create(&ctl->thread, NULL, ctl_thread, ctl);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
-		ctl_unlink(ctl);
+		lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 		ctl_free(ctl);
 		return rc;
 	}
@@ -617,6 +521,6 @@ lsk_ctl_stop(struct lsk_ctl *ctl)
 	/* a batch running now finishes first */
 	(void)!write(ctl->wake[1], "x", 1);
 	pthread_join(ctl->thread, NULL);
-	ctl_unlink(ctl);
+	lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 	ctl_free(ctl);
 }
