@@ -168,6 +168,8 @@ static void
 client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 {
 	struct lsk_out o;
+	unsigned int i;
+	int64_t now;
 	int rc;
 
 	if (c->body_len && memchr(c->body, '\0', c->body_len) != NULL) {
@@ -191,6 +193,11 @@ client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 	else
 		client_answer(c, LSK_CTL_OK, 0, "", o.buf, o.buf ? o.len : 0);
 	lsk_out_free(&o);
+	/* the time the batch took was the server's, not any client's */
+	now = now_ms();
+	for (i = 0; i < LSK_CTL_CLIENTS; i++)
+		if (ctl->clients[i].fd >= 0)
+			ctl->clients[i].last_ms = now;
 }
 
 /* A complete header line (without '\n') in the state it came in. */
