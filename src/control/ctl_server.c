@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
@@ -63,9 +64,10 @@ struct ctl_client {
 	char source[LSK_CTL_SOURCE_MAX + 1];
 	char *body;
 	size_t body_len, body_have, body_cap;
-	/* the answer being written */
-	char *tx;
-	size_t tx_len, tx_done;
+	/* the answer being written: its header and error text, then its
+	 * body (the command's own buffer, not copied) */
+	char *tx, *tx_body;
+	size_t tx_len, tx_body_len, tx_done;
 };
 
 struct lsk_ctl {
@@ -123,34 +125,39 @@ client_close(struct lsk_ctl *ctl, struct ctl_client *c)
 {
 	client_free_body(ctl, c);
 	free(c->tx);
+	free(c->tx_body);
 	close(c->fd);
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 }
 
-/* Queue an answer; the client's input waits until it is written. */
+/*
+ * Queue an answer; the client's input waits until it is written. body
+ * (malloc'd, or NULL) becomes the client's and is freed once sent.
+ */
 static void
 client_answer(struct ctl_client *c, enum lsk_ctl_status status, int err,
-	      const char *why, const char *body, size_t body_len)
+	      const char *why, char *body, size_t body_len)
 {
 	size_t why_len = status == LSK_CTL_OK ? 0 : strlen(why);
 	char hdr[LSK_CTL_HEADER_MAX];
 	int n;
 
 	n = lsk_ctl_format_reply(hdr, sizeof(hdr), status, err, why_len,
-				 body_len);
-	c->tx = malloc((size_t)n + why_len + body_len);
+				 body ? body_len : 0);
+	c->tx = malloc((size_t)n + why_len);
 	if (c->tx == NULL) {
 		/* not even room to say so */
+		free(body);
 		c->closing = true;
 		c->state = CLIENT_REPLY;
 		return;
 	}
 	memcpy(c->tx, hdr, (size_t)n);
 	memcpy(c->tx + n, why, why_len);
-	if (body_len)
-		memcpy(c->tx + n + why_len, body, body_len);
-	c->tx_len = (size_t)n + why_len + body_len;
+	c->tx_len = (size_t)n + why_len;
+	c->tx_body = body;
+	c->tx_body_len = body ? body_len : 0;
 	c->tx_done = 0;
 	c->state = CLIENT_REPLY;
 	if (status == LSK_CTL_FATAL)
@@ -187,11 +194,13 @@ client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 		snprintf(o.err, sizeof(o.err), "%s: the answer did not fit "
 			 "in memory", c->source);
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		client_answer(c, LSK_CTL_ERROR, -rc,
 			      o.err[0] ? o.err : strerror(-rc), NULL, 0);
-	else
-		client_answer(c, LSK_CTL_OK, 0, "", o.buf, o.buf ? o.len : 0);
+	} else {
+		client_answer(c, LSK_CTL_OK, 0, "", o.buf, o.len);
+		o.buf = NULL;	/* the client's now */
+	}
 	lsk_out_free(&o);
 	/* the time the batch took was the server's, not any client's */
 	now = now_ms();
@@ -323,10 +332,24 @@ client_read(struct lsk_ctl *ctl, struct ctl_client *c)
 static void
 client_write(struct lsk_ctl *ctl, struct ctl_client *c)
 {
-	while (c->tx_done < c->tx_len) {
-		ssize_t n = send(c->fd, c->tx + c->tx_done,
-				 c->tx_len - c->tx_done, MSG_NOSIGNAL);
+	while (c->tx_done < c->tx_len + c->tx_body_len) {
+		struct iovec iov[2];
+		struct msghdr mh = { .msg_iov = iov };
+		ssize_t n;
 
+		if (c->tx_done < c->tx_len) {
+			iov[mh.msg_iovlen++] = (struct iovec){
+				c->tx + c->tx_done, c->tx_len - c->tx_done };
+			if (c->tx_body_len)
+				iov[mh.msg_iovlen++] = (struct iovec){
+					c->tx_body, c->tx_body_len };
+		} else {
+			size_t off = c->tx_done - c->tx_len;
+
+			iov[mh.msg_iovlen++] = (struct iovec){
+				c->tx_body + off, c->tx_body_len - off };
+		}
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
@@ -337,8 +360,9 @@ client_write(struct lsk_ctl *ctl, struct ctl_client *c)
 		c->last_ms = now_ms();
 	}
 	free(c->tx);
-	c->tx = NULL;
-	c->tx_len = c->tx_done = 0;
+	free(c->tx_body);
+	c->tx = c->tx_body = NULL;
+	c->tx_len = c->tx_body_len = c->tx_done = 0;
 	if (c->closing) {
 		client_close(ctl, c);
 		return;
