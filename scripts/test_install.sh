@@ -40,9 +40,12 @@ meson install -C "$TMP/build" >"$TMP/install.log" 2>&1 ||
 
 pc=$(find "$TMP/prefix" -name listack.pc | head -n 1)
 [ -n "$pc" ] || fail "no listack.pc was installed under the prefix"
-for h in listack.h port.h udp.h; do
+for h in listack.h port.h udp.h ctl.h; do
 	[ -f "$TMP/prefix/include/listack/$h" ] ||
 		fail "include/listack/$h was not installed"
+done
+for f in bin/listack-fwd bin/listack-ctl share/man/man1/listack-ctl.1; do
+	[ -f "$TMP/prefix/$f" ] || fail "$f was not installed"
 done
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 flags=$(pkg-config --cflags --libs listack libdpdk 2>"$TMP/pc.log") ||

@@ -4,7 +4,14 @@
  * config file (control commands) sets addresses, routes and neighbours.
  * One worker per lcore besides the main lcore, which sleeps between its
  * chores (signals, --idle-exit, --stats-interval). With a single lcore the
- * main lcore runs the worker itself.
+ * main lcore runs the worker itself. The control socket (--ctl-socket)
+ * is served by a thread of its own (listack/ctl.h).
+ *
+ * --ctl-socket: an explicit PATH that cannot be served (another instance
+ * lives there, no permission) is an error, as a bad option is; the
+ * default path is only tried: without it (not root, or another instance
+ * has it) listack-fwd says so on stderr and runs without a socket, so
+ * that runs which never asked for one are not stopped by it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +29,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "listack/ctl.h"
 #include "listack/listack.h"
 #include "listack/port.h"
 #include "fwd.h"
@@ -37,6 +45,8 @@ struct fwd_opts {
 	double stats_interval;	/* seconds, 0 = off */
 	long idle_exit_ms;	/* -1 = off */
 	unsigned int mbufs;	/* per pool; 0 = sized from the ports */
+	const char *ctl_socket;	/* NULL: none */
+	bool ctl_explicit;	/* given on the command line */
 };
 
 struct fwd_app fwd_app;
@@ -51,7 +61,9 @@ usage(const char *prog)
 		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
 		"          [--stats-json FILE] [--stats-interval SECONDS]"
 		" [--idle-exit MS]\n"
-		"          [--mbufs N]\n", prog);
+		"          [--ctl-socket PATH|none] [--mbufs N]\n"
+		"  --ctl-socket: the control socket listack-ctl talks to "
+		"(default %s)\n", prog, LSK_CTL_DEFAULT_PATH);
 }
 
 static int
@@ -64,6 +76,7 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "stats-interval", required_argument, NULL, 'i' },
 		{ "idle-exit", required_argument, NULL, 'x' },
 		{ "mbufs", required_argument, NULL, 'b' },
+		{ "ctl-socket", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -73,6 +86,7 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 
 	o->mode = LSK_MODE_LIST;
 	o->idle_exit_ms = -1;
+	o->ctl_socket = LSK_CTL_DEFAULT_PATH;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -122,6 +136,16 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 				return -EINVAL;
 			}
 			o->mbufs = (unsigned int)n;
+			break;
+		case 's':
+			o->ctl_explicit = true;
+			o->ctl_socket = strcmp(optarg, "none") == 0 ? NULL :
+					optarg;
+			if (o->ctl_socket != NULL && o->ctl_socket[0] == '\0') {
+				fprintf(stderr, "--ctl-socket: give a PATH or "
+					"none\n");
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 		default:
@@ -520,6 +544,28 @@ services_to_json(const struct lsk_stack *stack)
 	return buf;
 }
 
+/* The control socket, as --ctl-socket asked (see the top of this file). */
+static int
+start_ctl(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl **ctl)
+{
+	int rc;
+
+	*ctl = NULL;
+	if (o->ctl_socket == NULL)
+		return 0;
+	rc = lsk_ctl_start(app->stack, o->ctl_socket, ctl);
+	if (rc == 0) {
+		printf("listack-fwd: control socket %s\n", o->ctl_socket);
+		return 0;
+	}
+	fprintf(stderr, "%s: %s: %s%s\n", o->ctl_explicit ? "--ctl-socket" :
+		"warning: control socket", o->ctl_socket,
+		rc == -EADDRINUSE ? "another listack serves it" : strerror(-rc),
+		o->ctl_explicit ? "" : " (running without one; choose one "
+		"with --ctl-socket PATH, or none)");
+	return o->ctl_explicit ? rc : 0;
+}
+
 /* Load the config into a new stack; on error print FILE:LINE and fail. */
 static int
 load_config(struct fwd_app *app, const struct fwd_opts *o)
@@ -558,6 +604,8 @@ main(int argc, char **argv)
 {
 	struct lsk_port_info info[LSK_MAX_PORTS];
 	struct fwd_app *app = &fwd_app;
+	struct lsk_ctl *ctl = NULL;
+	bool ctl_failed = false;
 	struct fwd_opts o;
 	struct lsk_stats st;
 	char *services_json;
@@ -603,6 +651,10 @@ main(int argc, char **argv)
 		if (rc < 0)
 			port_error(p, "start", rc);
 	}
+	if (rc == 0 && start_ctl(app, &o, &ctl) < 0) {
+		ctl_failed = true;
+		rc = -EINVAL;
+	}
 	if (rc < 0) {
 		/* as at the end of a run, with nothing to report */
 		for (p = 0; p < app->n_ports; p++)
@@ -612,7 +664,7 @@ main(int argc, char **argv)
 		lsk_stack_destroy(app->stack);
 		free_pools();
 		rte_eal_cleanup();
-		return 1;
+		return ctl_failed ? EXIT_USAGE : 1;
 	}
 
 	lsk_telemetry_register(app->stack);
@@ -629,6 +681,9 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 	if (rte_lcore_count() == 1)
 		lsk_worker_offline(app->workers[0].w);
+	/* every worker is offline: a batch in progress waits for none of
+	 * them, ends, and nothing changes the stack during the teardown */
+	lsk_ctl_stop(ctl);
 
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_stop(p);

@@ -6,6 +6,7 @@
 #ifndef LSK_CONTROL_H
 #define LSK_CONTROL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,9 @@ struct lsk_neigh {
 };
 
 struct lsk_stack {
+	/* serialises control calls: the control socket's batches and the
+	 * application's own (lsk_stack_lock, listack/ctl.h) */
+	pthread_mutex_t lock;
 	char name[32];
 	unsigned int n_ports;
 	int socket_id;

@@ -53,6 +53,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 			       p->socket_id);
 	if (s == NULL)
 		return -ENOMEM;
+	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
 	s->n_ports = p->n_ports;
 	s->n_ifaces = p->n_ports;

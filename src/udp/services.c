@@ -17,6 +17,7 @@
 
 #include <rte_ip.h>
 
+#include "listack/ctl.h"
 #include "udp/udp.h"
 #include "control/control.h"
 
@@ -222,6 +223,14 @@ lsk_services_poll(struct lsk_stack *s)
 	struct lsk_udp_msg msgs[SERVICE_BURST];
 	unsigned int i, total = 0;
 
+	/*
+	 * A control batch changes the services list under the stack's lock
+	 * and may wait for a grace period that this thread's worker (the
+	 * main lcore of listack-fwd polls worker 0) must pass: never wait
+	 * for it here, skip this round instead.
+	 */
+	if (lsk_stack_trylock(s) < 0)
+		return 0;
 	for (i = 0; i < s->n_services; i++) {
 		struct lsk_service *svc = s->services[i];
 		struct rte_mbuf *mbufs[SERVICE_BURST];
@@ -240,6 +249,7 @@ lsk_services_poll(struct lsk_stack *s)
 		svc->datagrams += (unsigned int)n;
 		total += (unsigned int)n;
 	}
+	lsk_stack_unlock(s);
 	return total;
 }
 

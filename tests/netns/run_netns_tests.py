@@ -3,7 +3,7 @@
 listack-fwd as their router, with their own tools (ping, traceroute, UDP
 sockets).
 
-    /usr/bin/python3 tests/netns/run_netns_tests.py build/listack-fwd [-v] [--keep-logs]
+    /usr/bin/python3 tests/netns/run_netns_tests.py build/listack-fwd [build/listack-ctl] [-v] [--keep-logs]
 
 Layout (names carry this process's pid, so parallel runs do not clash):
 
@@ -27,6 +27,13 @@ router find each other with ARP. It runs twice on the same hosts:
    PMD joins a PACKET_FANOUT group with PACKET_FANOUT_FLAG_DEFRAG, so the
    kernel reassembles IPv4 fragments before listack sees them and cuts the
    result to the 2 KiB ring frame (listack then counts InTruncatedPkts).
+4. (with listack-ctl) net_af_packet ports again, changed while the hosts
+   use them, through the control socket: `route del` of the route to a
+   subnet behind the server (the client sees ICMP net unreachable), `route
+   add` (pings come back), `address add` of a new subnet (answered by ARP
+   and ping), `neigh flush` (resolved again), `udp listen` then `udp
+   close` (echo, then port unreachable), `port 1 mtu` (the client is told
+   the new MTU in frag needed).
 3. net_tap ports with `gro fraglist`, the two tap devices moved into
    hosts of their own (same addresses): the tap PMD verifies checksums
    and flags them as a NIC does, so back-to-back datagrams of a
@@ -68,6 +75,11 @@ CLIENT_IP = "10.1.0.2"
 SERVER_IP = "10.2.0.2"
 GW_CLIENT = "10.1.0.1"
 GW_SERVER = "10.2.0.1"
+BEHIND_IP = "10.3.0.2"     # run 4: an address behind the server (its lo)
+BEHIND_NET = "10.3.0.0/24"
+NEW_GW = "10.4.0.1"        # run 4: a subnet added live on port 0
+NEW_HOST = "10.4.0.2"
+LIVE_MTU = 1300            # run 4: port 1's MTU, changed live
 EGRESS_MTU = 1400          # listack's MTU towards the server (port 1)
 
 SOL_UDP = 17
@@ -214,8 +226,10 @@ class Skip(Exception):
 class Env:
     """Namespaces, veths and the listack-fwd process; cleanup() undoes all."""
 
-    def __init__(self, fwd, verbose):
+    def __init__(self, fwd, verbose, ctl=None):
         pid = os.getpid()
+        self.ctl = ctl
+        self.sock = None
         self.run_no = 0
         self.fwd = fwd
         self.verbose = verbose
@@ -356,12 +370,15 @@ class Env:
             ifaces = (self.tap_c, self.tap_s)
         else:
             vdev = "net_pcap%d,rx_iface_in={0},tx_iface={0}"
+        # a socket of this run's own: runs in parallel do not meet
+        self.sock = os.path.join(self.tmp, "ctl-%s.sock" % tag)
         argv = [self.fwd, "-l", "0-1", "--no-huge", "--no-pci", "-m", "1024",
                 "--no-telemetry", "--file-prefix",
                 "%s-%d" % (self.prefix, self.run_no),
                 "--vdev=" + (vdev % 0).format(ifaces[0]),
                 "--vdev=" + (vdev % 1).format(ifaces[1]),
-                "--", "--config", conf, "--stats-json", self.stats]
+                "--", "--config", conf, "--stats-json", self.stats,
+                "--ctl-socket", self.sock]
         if self.verbose:
             print("  $ " + " ".join(argv), flush=True)
         if self.logf is not None:
@@ -402,6 +419,20 @@ class Env:
                 self.proc.wait(timeout=10)
                 return None
         return self.proc.returncode
+
+    def ctl_cmd(self, *words, json_out=False):
+        """listack-ctl against this run's socket: (exit, stdout, stderr)."""
+        argv = [self.ctl, "-s", self.sock] + (["-j"] if json_out else []) \
+            + list(words)
+        if self.verbose:
+            print("  $ " + " ".join(argv), flush=True)
+        r = subprocess.run(argv, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=30,
+                           universal_newlines=True)
+        if self.verbose and (r.stdout.strip() or r.stderr.strip()):
+            print("    " + (r.stdout + r.stderr).strip().replace(
+                "\n", "\n    "), flush=True)
+        return r.returncode, r.stdout, r.stderr
 
     # -- helpers in namespaces -----------------------------------------
 
@@ -720,6 +751,155 @@ def check_ping_at_mtu(env):
                                                     short(r.stdout))
 
 
+# ---- run 4: changed live through the control socket ------------------
+
+def ctl_ok(env, *words):
+    """None if listack-ctl WORDS exits 0, else why."""
+    rc, out, err = env.ctl_cmd(*words)
+    if rc == 0:
+        return None
+    return "listack-ctl %s: exit %d: %s" % (" ".join(words), rc,
+                                            short(err or out))
+
+
+def ping(env, ns, dst, count=2, extra=()):
+    r = env.ns(ns, ["ping", "-c", str(count), "-W", "1"] + list(extra)
+               + [dst], timeout=20, check=False)
+    tx, rx = ping_summary(r.stdout)
+    return tx, rx, r.stdout
+
+
+def check_live_route_before(env):
+    tx, rx, text = ping(env, env.cli, BEHIND_IP, 3)
+    if tx == 3 and rx == 3:
+        return None
+    return "ping %s through route %s: %s/%s replies: %s" % (
+        BEHIND_IP, BEHIND_NET, rx, tx, short(text))
+
+
+def check_live_route_del(env):
+    why = ctl_ok(env, "route", "del", BEHIND_NET)
+    if why:
+        return why
+    tx, rx, text = ping(env, env.cli, BEHIND_IP, 2)
+    if rx:
+        return "%d replies after route del: %s" % (rx, short(text))
+    if not re.search(r"From %s .*Destination Net Unreachable"
+                     % re.escape(GW_CLIENT), text):
+        return ("no 'From %s ... Destination Net Unreachable' after route "
+                "del: %s" % (GW_CLIENT, short(text)))
+    return None
+
+
+def check_live_route_add(env):
+    why = ctl_ok(env, "route", "add", BEHIND_NET, "via", SERVER_IP)
+    if why:
+        return why
+    tx, rx, text = ping(env, env.cli, BEHIND_IP, 3)
+    if tx == 3 and rx == 3:
+        return None
+    return "after route add: %s/%s replies: %s" % (rx, tx, short(text))
+
+
+def check_live_address_add(env):
+    why = ctl_ok(env, "address", "add", NEW_GW + "/24", "port", "0")
+    if why:
+        return why
+    env.ns(env.cli, ["ip", "addr", "add", NEW_HOST + "/24", "dev", "eth0"])
+    try:
+        tx, rx, text = ping(env, env.cli, NEW_GW, 3, ("-I", NEW_HOST))
+        r = env.ns(env.cli, ["ip", "neigh", "show", NEW_GW], check=False)
+    finally:
+        env.ns(env.cli, ["ip", "addr", "del", NEW_HOST + "/24", "dev",
+                         "eth0"], check=False)
+    problems = []
+    if not (tx == 3 and rx == 3):
+        problems.append("ping %s from %s: %s/%s replies: %s"
+                        % (NEW_GW, NEW_HOST, rx, tx, short(text)))
+    if "lladdr" not in r.stdout:
+        problems.append("the client did not resolve %s by ARP (ip neigh: "
+                        "%s)" % (NEW_GW, short(r.stdout)))
+    return "; ".join(problems) or None
+
+
+def neigh_listed(env, addr):
+    rc, out, err = env.ctl_cmd("show", "neigh")
+    if rc != 0:
+        return None, "show neigh: exit %d: %s" % (rc, short(err))
+    return re.search(r"(^|\s)%s(\s|$)" % re.escape(addr), out, re.M) \
+        is not None, None
+
+
+def check_live_neigh_flush(env):
+    tx, rx, text = ping(env, env.cli, SERVER_IP, 1)
+    listed, why = neigh_listed(env, SERVER_IP)
+    if why:
+        return why
+    if not listed:
+        return "show neigh does not list %s after a ping" % SERVER_IP
+    why = ctl_ok(env, "neigh", "flush")
+    if why:
+        return why
+    listed, why = neigh_listed(env, SERVER_IP)
+    if why or listed:
+        return why or "show neigh still lists %s after neigh flush" % \
+            SERVER_IP
+    tx, rx, text = ping(env, env.cli, SERVER_IP, 3)
+    if not (tx == 3 and rx == 3):
+        return "after neigh flush: %s/%s replies: %s" % (rx, tx, short(text))
+    listed, why = neigh_listed(env, SERVER_IP)
+    if why or not listed:
+        return why or "%s not resolved again after neigh flush" % SERVER_IP
+    return None
+
+
+def check_live_udp_listen_close(env):
+    port = 5555
+    why = ctl_ok(env, "udp", "listen", "%s:%d" % (GW_CLIENT, port), "echo")
+    if why:
+        return why
+    res = env.helper(env.cli, "udp-echo", GW_CLIENT, port, 2, "[100]")
+    echo = res.get("echo") or [{}]
+    if echo[0].get("result") != "ok":
+        return "echo on %s:%d opened live: %r" % (GW_CLIENT, port, echo)
+    why = ctl_ok(env, "udp", "close", "%s:%d" % (GW_CLIENT, port))
+    if why:
+        return why
+    res = env.helper(env.cli, "udp-closed", GW_CLIENT, port, 3)
+    if res.get("result") != "ECONNREFUSED":
+        return "after udp close: %r, expected ECONNREFUSED (port " \
+               "unreachable)" % res
+    return None
+
+
+def check_live_port_mtu(env):
+    size = LIVE_MTU + 50 - 28      # fits the old MTU, not the new one
+    env.ns(env.cli, ["ip", "route", "flush", "cache"], check=False)
+    tx, rx, text = ping(env, env.cli, SERVER_IP, 2, ("-M", "do", "-s",
+                                                     str(size)))
+    if rx != 2:
+        return "before port 1 mtu %d: ping -M do -s %d: %s/%s replies: %s" \
+               % (LIVE_MTU, size, rx, tx, short(text))
+    why = ctl_ok(env, "port", "1", "mtu", str(LIVE_MTU))
+    if why:
+        return why
+    tx, rx, text = ping(env, env.cli, SERVER_IP, 2, ("-M", "do", "-s",
+                                                     str(size)))
+    mtu, route = client_route_mtu(env)
+    problems = []
+    if rx:
+        problems.append("%d replies through the %d-byte MTU" % (rx, LIVE_MTU))
+    if not re.search(r"(frag(mentation)? needed|message too long).*mtu\s*="
+                     r"\s*%d" % LIVE_MTU, text, re.I):
+        problems.append("no frag needed with mtu = %d" % LIVE_MTU)
+    if mtu != LIVE_MTU:
+        problems.append("the client did not learn mtu %d (%s)"
+                        % (LIVE_MTU, route))
+    if problems:
+        return "; ".join(problems) + ": ping said: " + short(text)
+    return None
+
+
 def read_stats(env):
     with open(env.stats) as f:
         return json.load(f)
@@ -762,6 +942,7 @@ def stop_and_count(env, record, suffix, wants, verbose):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("fwd", nargs="?", help="path to listack-fwd")
+    ap.add_argument("ctl", nargs="?", help="path to listack-ctl (run 4)")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--keep-logs", action="store_true")
     ap.add_argument("--helper", nargs=argparse.REMAINDER)
@@ -810,7 +991,8 @@ def main():
             reason = "%s: %s" % (type(e).__name__, e)
         record(name, reason)
 
-    env = Env(fwd, args.verbose)
+    ctl = os.path.abspath(args.ctl) if args.ctl else None
+    env = Env(fwd, args.verbose, ctl)
     interrupted = False
     try:
         try:
@@ -876,6 +1058,36 @@ def main():
                 ("stats-frag-oks", "ip.FragOKs", ">=", 1),
                 ("stats-frag-creates", "ip.FragCreates", ">=", 2),
             ), args.verbose)
+
+        # ---- run 4: af_packet again, changed live -------------------
+        if ctl is not None:
+            for ns in (env.cli, env.srv):
+                env.ns(ns, ["ip", "neigh", "flush", "all"], check=False)
+            env.ns(env.cli, ["ip", "route", "flush", "cache"], check=False)
+            env.ns(env.srv, ["ip", "addr", "add", BEHIND_IP + "/24", "dev",
+                             "lo"])
+            err = env.start_router("af_packet", "route add %s via %s\n"
+                                   % (BEHIND_NET, SERVER_IP))
+            if err:
+                record("router-start-live", err)
+            else:
+                run_check("live-route-before", check_live_route_before, env)
+                run_check("live-route-del", check_live_route_del, env)
+                run_check("live-route-add", check_live_route_add, env)
+                run_check("live-address-add", check_live_address_add, env)
+                run_check("live-neigh-flush", check_live_neigh_flush, env)
+                run_check("live-udp-listen-close",
+                          check_live_udp_listen_close, env)
+                run_check("live-port-mtu", check_live_port_mtu, env)
+                stop_and_count(env, record, "-live", (
+                    ("stats-mbufs", "mbufs_in_use", "==", 0),
+                    ("stats-icmp-dest-unreach", "icmp.OutDestUnreachs",
+                     ">=", 3),
+                    ("stats-arp-requests", "arp.OutRequests", ">=", 2),
+                ), args.verbose)
+            env.ns(env.srv, ["ip", "addr", "del", BEHIND_IP + "/24", "dev",
+                             "lo"], check=False)
+            env.ns(env.cli, ["ip", "route", "flush", "cache"], check=False)
 
         # ---- run 3: net_tap ports and fraglist GRO ------------------
         # The tap PMD verifies checksums and says so in the mbuf flags,

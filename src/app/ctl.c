@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack-ctl: the control client (docs/listack-ctl.1). It only joins
+ * words, sends them over the control socket and prints the answer; the
+ * stack parses and runs them (control/command.h).
+ *
+ *   listack-ctl [-s PATH] [-j] COMMAND WORDS...   one command
+ *   listack-ctl [-s PATH] [-j] -f FILE|-          a batch
+ *   listack-ctl [-s PATH] [-j]                    interactive on a terminal
+ *
+ * Exit status: 0 done, 1 refused, 2 usage error or no connection.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "listack/ctl.h"
+#include "ctl.h"
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: listack-ctl [-s PATH] [-j] COMMAND WORDS...\n"
+		"       listack-ctl [-s PATH] [-j] -f FILE|-\n"
+		"       listack-ctl [-s PATH] [-j]          (interactive)\n"
+		"  -s PATH  the control socket (default %s)\n"
+		"  -j       answers, errors included, as JSON\n"
+		"  -f FILE  run FILE (- for stdin) as one batch: all or "
+		"nothing\n"
+		"  listack-ctl help   lists every command\n"
+		"protocol version %d; see listack-ctl(1)\n",
+		LSK_CTL_DEFAULT_PATH, LSK_CTL_VERSION);
+}
+
+/* Print a JSON string (for the error objects listack-ctl makes itself). */
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void
+ctl_print_error(bool json, const char *msg, int err)
+{
+	if (json) {
+		printf("{\"error\": ");
+		json_str(stdout, msg);
+		printf(", \"errno\": %d}\n", err);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, "listack-ctl: %s\n", msg);
+	}
+}
+
+int
+ctl_print_answer(const struct ctl_answer *a, bool json)
+{
+	if (a->hdr.status != LSK_CTL_OK) {
+		ctl_print_error(json, a->err ? a->err : strerror(a->hdr.err),
+				a->hdr.err);
+		return a->hdr.status == LSK_CTL_FATAL ? CTL_EXIT_NOCONN :
+		       CTL_EXIT_REFUSED;
+	}
+	if (a->body != NULL) {
+		fputs(a->body, stdout);
+		if (a->hdr.body_len && a->body[a->hdr.body_len - 1] != '\n')
+			fputc('\n', stdout);
+	} else if (json) {
+		printf("{}\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* Send one batch, print its answer; the exit status it deserves. */
+int
+ctl_run(struct ctl_conn *c, const char *text, size_t len, const char *source,
+	bool json)
+{
+	struct ctl_answer a;
+	char why[512];
+	int rc;
+
+	if (ctl_request(c, text, len, source, &a, why, sizeof(why)) < 0) {
+		ctl_print_error(json, why, ECONNRESET);
+		return CTL_EXIT_NOCONN;
+	}
+	rc = ctl_print_answer(&a, json);
+	ctl_answer_free(&a);
+	return rc;
+}
+
+/* The file's name as a batch's SOURCE word (control/ctl_proto.h). */
+static void
+source_name(const char *path, char *out)
+{
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	base = base ? base + 1 : path;
+	if (strcmp(path, "-") == 0 || *base == '\0')
+		base = "-";
+	for (i = 0; base[i] && i < LSK_CTL_SOURCE_MAX; i++)
+		out[i] = lsk_ctl_source_ok(base + i, 1) ? base[i] : '_';
+	out[i] = '\0';
+}
+
+static char *
+read_file(const char *path, size_t *len, char *why, size_t why_len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+
+	if (f == NULL) {
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *b;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > (size_t)LSK_CTL_REQUEST_MAX + 1)
+				cap = (size_t)LSK_CTL_REQUEST_MAX + 1;
+			b = n == cap ? NULL : realloc(buf, cap);
+			if (b == NULL) {
+				snprintf(why, why_len, "%s: larger than a "
+					 "batch may be (%u bytes)", path,
+					 LSK_CTL_REQUEST_MAX);
+				goto fail;
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf ? buf : strdup("");
+fail:
+	if (f != stdin)
+		fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* The command words as one line; NULL if a word holds a newline. */
+static char *
+join_words(int argc, char **argv, size_t *len)
+{
+	size_t n = 0;
+	char *line, *p;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (strchr(argv[i], '\n') != NULL)
+			return NULL;
+		n += strlen(argv[i]) + 1;
+	}
+	line = malloc(n + 1);
+	if (line == NULL)
+		return NULL;
+	p = line;
+	for (i = 0; i < argc; i++)
+		p += sprintf(p, "%s%s", argv[i], i + 1 < argc ? " " : "\n");
+	*len = n;
+	return line;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *path = LSK_CTL_DEFAULT_PATH, *file = NULL;
+	struct ctl_conn conn;
+	char why[512], source[LSK_CTL_SOURCE_MAX + 1];
+	bool json = false;
+	size_t len = 0;
+	char *text;
+	int c, rc;
+
+	/* '+': the command's own words are not options */
+	while ((c = getopt(argc, argv, "+s:jf:h")) != -1) {
+		switch (c) {
+		case 's':
+			path = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return CTL_EXIT_USAGE;
+		}
+	}
+	if (file != NULL && optind < argc) {
+		fprintf(stderr, "listack-ctl: -f runs a file; give no command "
+			"words with it\n");
+		usage(stderr);
+		return CTL_EXIT_USAGE;
+	}
+	if (file == NULL && optind == argc && !isatty(STDIN_FILENO))
+		file = "-";
+	if (file != NULL) {
+		text = read_file(file, &len, why, sizeof(why));
+		if (text == NULL) {
+			ctl_print_error(json, why, errno);
+			return CTL_EXIT_USAGE;
+		}
+		source_name(file, source);
+	} else if (optind < argc) {
+		text = join_words(argc - optind, argv + optind, &len);
+		if (text == NULL) {
+			fprintf(stderr, "listack-ctl: a command is one line\n");
+			return CTL_EXIT_USAGE;
+		}
+		strcpy(source, "-");
+	} else {
+		return ctl_interactive(path, json);
+	}
+	rc = ctl_connect(&conn, path, json, why, sizeof(why));
+	if (rc < 0) {
+		ctl_print_error(json, why, -rc);
+		free(text);
+		return CTL_EXIT_NOCONN;
+	}
+	rc = ctl_run(&conn, text, len, source, json);
+	ctl_close(&conn);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,688 @@
+#!/usr/bin/python3
+"""The control socket and listack-ctl against a running listack-fwd.
+
+    /usr/bin/python3 tests/integration/test_ctl.py build/listack-fwd build/listack-ctl [-v] [-k SUBSTR]
+
+listack-fwd runs on net_pcap ports (the fixture of lsk.py) with
+--ctl-socket in a private directory and no --idle-exit; each check drives
+it with listack-ctl or, for what listack-ctl never sends (bad versions,
+garbage, a 1 MB line, silence, a disconnect mid-batch, too many
+connections), with raw sockets speaking the protocol of
+src/control/ctl_proto.h. After the hostile clients the stack must still
+answer, and after SIGTERM exit 0 with mbufs_in_use == 0 and the socket
+file gone. One run uses a worker lcore and replays traffic (infinite_rx)
+while batches change routes.
+
+Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
+failed`; exit status 1 if any failed.
+"""
+
+import argparse
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lsk  # noqa: E402
+
+PROTO = 1                   # LSK_CTL_VERSION
+HEADER_MAX = 256            # LSK_CTL_HEADER_MAX
+CLIENTS = 16                # LSK_CTL_CLIENTS (ctl_server.c)
+STALL_S = 5                 # CTL_STALL_MS
+WAIT = 20                   # bound on every wait, seconds
+
+RESULTS = []
+VERBOSE = False
+
+
+def check(name, reasons):
+    """Record a check: reasons is a list of what was wrong (empty: pass)."""
+    if isinstance(reasons, str):
+        reasons = [reasons]
+    reasons = [r for r in reasons if r]
+    RESULTS.append((name, reasons))
+    if reasons:
+        print("FAIL %s: %s" % (name, "; ".join(reasons)), flush=True)
+    else:
+        print("PASS %s" % name, flush=True)
+
+
+class Fwd:
+    """listack-fwd in workdir, serving sock."""
+
+    def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
+                 inputs=None, infinite=False):
+        self.workdir = workdir
+        self.sock = sock
+        os.makedirs(workdir, exist_ok=True)
+        lsk.write_config(os.path.join(workdir, "test.conf"),
+                         lsk.fixture_conf())
+        inputs = inputs or {}
+        for p in range(2):
+            lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
+                           inputs.get(p, []))
+        cmd = [binary, "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
+               "--log-level=*:warning", "-l", lcores]
+        for p in range(2):
+            inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
+            cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
+                    % (p, p, p, inf)]
+        cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
+        cmd += extra_ctl if extra_ctl is not None else ["--ctl-socket", sock]
+        self.cmd = cmd
+        self.out = open(os.path.join(workdir, "fwd.out"), "w")
+        self.err = open(os.path.join(workdir, "fwd.err"), "w")
+        # a sanitizer's report stops the run (and fails its checks)
+        env = dict(os.environ)
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+        self.proc = subprocess.Popen(cmd, cwd=workdir, stdout=self.out,
+                                     stderr=self.err, start_new_session=True,
+                                     env=env)
+        self.rc = None
+
+    def wait_ready(self):
+        """True once the startup line is out (the socket is then served)."""
+        end = time.monotonic() + WAIT
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                return False
+            with open(os.path.join(self.workdir, "fwd.out")) as f:
+                if "listack-fwd: 2 ports" in f.read():
+                    return True
+            time.sleep(0.1)
+        return False
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.rc = self.proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.rc = self.proc.wait()
+            self.rc = "killed after SIGTERM timed out"
+        self.out.close()
+        self.err.close()
+        return self.rc
+
+    def stderr(self):
+        with open(os.path.join(self.workdir, "fwd.err")) as f:
+            return f.read()
+
+    def stats(self):
+        return lsk.read_stats(os.path.join(self.workdir, "stats.json"))
+
+
+class Ctl:
+    def __init__(self, binary, sock):
+        self.binary = binary
+        self.sock = sock
+
+    def run(self, *words, json_out=False, batch=None, stdin=None):
+        cmd = [self.binary, "-s", self.sock]
+        if json_out:
+            cmd.append("-j")
+        if batch is not None:
+            cmd += ["-f", batch]
+        cmd += list(words)
+        r = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=WAIT,
+                           universal_newlines=True)
+        if VERBOSE:
+            sys.stderr.write("$ %s -> %d\n%s%s" % (" ".join(cmd), r.returncode,
+                                                  r.stdout, r.stderr))
+        return r
+
+
+# ---------------------------------------------------------------- raw client
+
+def raw_connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(WAIT)
+    s.connect(path)
+    return s
+
+
+def read_answer(s):
+    """(status, errno, err, body) of one answer; None if the server closed."""
+    line = b""
+    while not line.endswith(b"\n"):
+        b = s.recv(1)
+        if not b:
+            return None
+        line += b
+        if len(line) > HEADER_MAX:
+            raise ValueError("answer header too long: %r" % line[:80])
+    words = line.decode().split()
+    if len(words) != 4 or words[0] not in ("ok", "error", "fatal"):
+        raise ValueError("bad answer header %r" % line)
+    elen, blen = int(words[2]), int(words[3])
+    data = b""
+    while len(data) < elen + blen:
+        b = s.recv(elen + blen - len(data))
+        if not b:
+            raise ValueError("answer cut short")
+        data += b
+    return (words[0], int(words[1]), data[:elen].decode(),
+            data[elen:].decode())
+
+
+def hello(s, version=PROTO, fmt="text"):
+    s.sendall(("listack-ctl %d %s\n" % (version, fmt)).encode())
+    return read_answer(s)
+
+
+def request(s, text, source=None):
+    body = text.encode()
+    hdr = "run %d%s\n" % (len(body), " " + source if source else "")
+    s.sendall(hdr.encode() + body)
+    return read_answer(s)
+
+
+def closed_by_server(s):
+    """True if the server closed s (EOF or reset), waiting at most WAIT."""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+# ---------------------------------------------------------------- checks
+
+ROUTE_NEW = "route add 10.5.0.0/16 via 10.0.1.1"
+
+
+def config_text(ctl):
+    """`show config`, or None with the reason."""
+    r = ctl.run("show", "config")
+    if r.returncode != 0:
+        return None, "show config: exit %d: %s" % (r.returncode,
+                                                  r.stderr.strip())
+    return r.stdout, None
+
+
+def checks_commands(ctl):
+    r = ctl.run(*ROUTE_NEW.split())
+    check("single_command_ok", [
+        "exit %d, expected 0 (%s)" % (r.returncode, r.stderr.strip())
+        if r.returncode != 0 else "",
+        "stdout %r, expected nothing" % r.stdout if r.stdout else ""])
+
+    r = ctl.run(*ROUTE_NEW.split())
+    check("single_command_refused", [
+        "exit %d, expected 1" % r.returncode if r.returncode != 1 else "",
+        "stderr %r lacks '-:1:'" % r.stderr if "-:1:" not in r.stderr else ""])
+
+    r = ctl.run(*ROUTE_NEW.split(), json_out=True)
+    reasons = ["exit %d, expected 1" % r.returncode] if r.returncode != 1 \
+        else []
+    try:
+        obj = json.loads(r.stdout)
+        if not isinstance(obj, dict) or "-:1:" not in obj.get("error", ""):
+            reasons.append("no error naming -:1: in %r" % obj)
+    except ValueError as e:
+        reasons.append("stdout is not JSON (%s): %r" % (e, r.stdout))
+    check("json_error_object", reasons)
+
+    r = ctl.run("frobnicate", "now")
+    check("unknown_command_refused", [
+        "exit %d, expected 1" % r.returncode if r.returncode != 1 else "",
+        "nothing on stderr" if not r.stderr.strip() else ""])
+
+    r = ctl.run("show", "config", json_out=True)
+    reasons = ["exit %d: %s" % (r.returncode, r.stderr.strip())] \
+        if r.returncode != 0 else []
+    try:
+        json.loads(r.stdout)
+    except ValueError as e:
+        reasons.append("show config -j is not JSON (%s): %r"
+                       % (e, r.stdout[:200]))
+    check("json_show_config", reasons)
+
+    r = ctl.run("help")
+    reasons = ["exit %d: %s" % (r.returncode, r.stderr.strip())] \
+        if r.returncode != 0 else []
+    for word in ("route", "address", "neigh", "udp", "show"):
+        if word not in r.stdout:
+            reasons.append("help does not list %r" % word)
+    check("help_lists_commands", reasons)
+
+    r = ctl.run("help", json_out=True)
+    reasons = ["exit %d" % r.returncode] if r.returncode != 0 else []
+    try:
+        json.loads(r.stdout)
+    except ValueError as e:
+        reasons.append("help -j is not JSON (%s)" % e)
+    check("help_json", reasons)
+
+    r = ctl.run()
+    check("usage_no_command_on_non_tty_stdin_reads_a_batch", [
+        "exit %d, expected 0 (empty batch from stdin)" % r.returncode
+        if r.returncode != 0 else ""])
+
+    r = subprocess.run([ctl.binary, "-f", "x", "route"], timeout=WAIT,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check("usage_error_exit_2", "exit %d, expected 2" % r.returncode
+          if r.returncode != 2 else "")
+
+    r = subprocess.run([ctl.binary, "-s", ctl.sock + ".none", "help"],
+                       timeout=WAIT, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    check("no_server_exit_2", [
+        "exit %d, expected 2" % r.returncode if r.returncode != 2 else "",
+        "stderr does not name the path" if ctl.sock not in r.stderr else ""])
+
+
+def checks_batches(ctl, workdir):
+    good = os.path.join(workdir, "good.conf")
+    with open(good, "w") as f:
+        f.write("# two routes\nroute add 10.6.0.0/16 via 10.0.1.1\n\n"
+                "route add 10.7.0.0/16 via 10.0.1.1\n")
+    r = ctl.run(batch=good)
+    reasons = ["exit %d: %s" % (r.returncode, r.stderr.strip())] \
+        if r.returncode != 0 else []
+    # applied: adding either again is refused as existing
+    for pfx in ("10.6.0.0/16", "10.7.0.0/16"):
+        r2 = ctl.run("route", "add", pfx, "via", "10.0.1.1")
+        if r2.returncode != 1:
+            reasons.append("%s not there after the batch (re-add exit %d)"
+                           % (pfx, r2.returncode))
+    check("batch_good_applied", reasons)
+
+    before, why = config_text(ctl)
+    bad = os.path.join(workdir, "bad.conf")
+    with open(bad, "w") as f:
+        f.write("route add 10.8.0.0/16 via 10.0.1.1\n"
+                "route add 10.8.0.0/33 via 10.0.1.1\n"
+                "route add 10.10.0.0/16 via 10.0.1.1\n")
+    r = ctl.run(batch=bad)
+    reasons = [why] if why else []
+    if r.returncode != 1:
+        reasons.append("exit %d, expected 1" % r.returncode)
+    if "bad.conf:2:" not in r.stderr:
+        reasons.append("stderr %r does not name bad.conf:2:" % r.stderr)
+    after, why = config_text(ctl)
+    if why:
+        reasons.append(why)
+    elif before is not None and before != after:
+        reasons.append("show config changed after a refused batch")
+    # nothing applied: the first line's route can still be added
+    r2 = ctl.run("route", "add", "10.8.0.0/16", "via", "10.0.1.1")
+    if r2.returncode != 0:
+        reasons.append("10.8.0.0/16 was applied by a refused batch "
+                       "(re-add exit %d: %s)" % (r2.returncode,
+                                                 r2.stderr.strip()))
+    check("batch_bad_changes_nothing", reasons)
+
+    r = ctl.run(batch="-", stdin="route add 10.11.0.0/16 via 10.0.1.1\n"
+                "route add 10.11.0.0/16 via 10.0.1.1\n")
+    check("batch_stdin_duplicate_refused", [
+        "exit %d, expected 1" % r.returncode if r.returncode != 1 else "",
+        "stderr %r lacks '-:2:'" % r.stderr if "-:2:" not in r.stderr
+        else ""])
+
+    r = ctl.run(batch="-", stdin="route add 10.12.0.0/16 via 10.0.1.1\n",
+                json_out=True)
+    check("batch_json_ok", [
+        "exit %d" % r.returncode if r.returncode != 0 else "",
+        "" if _is_json(r.stdout) else "stdout %r not JSON" % r.stdout])
+
+
+def _is_json(s):
+    try:
+        json.loads(s)
+        return True
+    except ValueError:
+        return False
+
+
+def checks_hostile(ctl, sock):
+    # another version: a clear fatal answer, then the server closes
+    s = raw_connect(sock)
+    a = hello(s, version=PROTO + 98)
+    check("version_mismatch", [
+        "no answer" if a is None else "",
+        "answer %r is not fatal" % (a,) if a and a[0] != "fatal" else "",
+        "reason %r does not say which version" % a[2]
+        if a and "version %d" % PROTO not in a[2] else "",
+        "" if closed_by_server(s) else "connection left open"])
+    s.close()
+
+    s = raw_connect(sock)
+    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    a = read_answer(s)
+    check("garbage_hello", [
+        "no answer" if a is None else "",
+        "answer %r is not fatal" % (a,) if a and a[0] != "fatal" else "",
+        "" if closed_by_server(s) else "connection left open"])
+    s.close()
+
+    # a 1 MB header line: refused once past the bound, closed
+    s = raw_connect(sock)
+    hello(s)
+    try:
+        s.sendall(b"r" * (1 << 20))
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    try:
+        a = read_answer(s)
+    except (ConnectionResetError, ValueError):
+        a = None
+    check("megabyte_line_refused", [
+        "answer %r is not fatal" % (a,) if a and a[0] != "fatal" else "",
+        "" if closed_by_server(s) else "connection left open"])
+    s.close()
+
+    # a 1 MB line inside a batch: the batch is refused, the client stays
+    s = raw_connect(sock)
+    hello(s)
+    a = request(s, "route add " + "1" * (1 << 20) + "\n")
+    b = request(s, "route add 10.13.0.0/16 via 10.0.1.1\n")
+    check("megabyte_command_line_refused", [
+        "no answer" if a is None else "",
+        "answer %r, expected error" % (a[:3],) if a and a[0] != "error"
+        else "",
+        "the next request on the connection: %r" % (b,)
+        if b is None or b[0] != "ok" else ""])
+    s.close()
+
+    s = raw_connect(sock)
+    hello(s)
+    s.sendall(b"run 99999999999\n")
+    a = read_answer(s)
+    check("oversized_batch_refused", [
+        "answer %r is not fatal" % (a,) if a is None or a[0] != "fatal"
+        else "",
+        "" if closed_by_server(s) else "connection left open"])
+    s.close()
+
+    # half a command, then silence: others are served; it is dropped
+    silent = raw_connect(sock)
+    hello(silent)
+    text = "route add 10.14.0.0/16 via 10.0.1.1\n"
+    silent.sendall(("run %d\n" % len(text)).encode() + text[:12].encode())
+    t0 = time.monotonic()
+    r = ctl.run("route", "add", "10.15.0.0/16", "via", "10.0.1.1")
+    reasons = ["another client: exit %d (%s)" % (r.returncode,
+                                                 r.stderr.strip())
+               if r.returncode != 0 else ""]
+    if not closed_by_server(silent):
+        reasons.append("the silent client was not dropped within %d s"
+                       % WAIT)
+    elif time.monotonic() - t0 < STALL_S - 1:
+        reasons.append("dropped before its stall timeout")
+    silent.close()
+    r = ctl.run("route", "add", "10.14.0.0/16", "via", "10.0.1.1")
+    if r.returncode != 0:
+        reasons.append("the half batch was applied (re-add exit %d)"
+                       % r.returncode)
+    check("half_command_then_silence", reasons)
+
+    # a disconnect mid-batch applies nothing
+    s = raw_connect(sock)
+    hello(s)
+    text = ("route add 10.16.0.0/16 via 10.0.1.1\n"
+            "route add 10.17.0.0/16 via 10.0.1.1\n")
+    s.sendall(("run %d\n" % len(text)).encode() + text[:50].encode())
+    s.close()
+    time.sleep(0.3)
+    r1 = ctl.run("route", "add", "10.16.0.0/16", "via", "10.0.1.1")
+    check("disconnect_mid_batch", "the first line was applied (re-add "
+          "exit %d)" % r1.returncode if r1.returncode != 0 else "")
+
+    # many connections: CLIENTS are served, one more is refused
+    conns = []
+    reasons = []
+    try:
+        for i in range(CLIENTS):
+            c = raw_connect(sock)
+            a = hello(c)
+            if a is None or a[0] != "ok":
+                reasons.append("client %d: hello answered %r" % (i, a))
+            conns.append(c)
+        extra = raw_connect(sock)
+        a = read_answer(extra)
+        if a is None or a[0] != "fatal" or a[1] != 16:   # EBUSY
+            reasons.append("client %d: %r, expected fatal EBUSY"
+                           % (CLIENTS, a))
+        extra.close()
+        a = request(conns[0], "route add 10.18.0.0/16 via 10.0.1.1\n")
+        if a is None or a[0] != "ok":
+            reasons.append("a served client, while full: %r" % (a,))
+    finally:
+        for c in conns:
+            c.close()
+    time.sleep(0.3)
+    r = ctl.run("route", "add", "10.19.0.0/16", "via", "10.0.1.1")
+    if r.returncode != 0:
+        reasons.append("after the others left: exit %d" % r.returncode)
+    check("many_connections_bounded", reasons)
+
+    # two requests in one write: two answers, in order
+    s = raw_connect(sock)
+    line = b"route add 10.20.0.0/16 via 10.0.1.1\n"
+    one = b"run %d\n" % len(line) + line
+    s.sendall(("listack-ctl %d text\n" % PROTO).encode() + one + one)
+    answers = [read_answer(s) for _ in range(3)]
+    check("pipelined_requests", "answers %r, expected ok, ok, error"
+          % ([a and a[0] for a in answers],)
+          if [a and a[0] for a in answers] != ["ok", "ok", "error"] else "")
+    s.close()
+
+    # a header, then its batch a moment later, in pieces
+    s = raw_connect(sock)
+    hello(s)
+    text = b"route add 10.25.0.0/16 via 10.0.1.1\n"
+    s.sendall(b"run %d\n" % len(text))
+    time.sleep(0.2)
+    s.sendall(text[:7])
+    time.sleep(0.2)
+    s.sendall(text[7:])
+    a = read_answer(s)
+    check("batch_in_pieces", "answer %r, expected ok" % (a,)
+          if a is None or a[0] != "ok" else "")
+    s.close()
+
+    # a NUL byte in a batch is refused, not cut short
+    s = raw_connect(sock)
+    hello(s)
+    a = request(s, "route add 10.21.0.0/16 via 10.0.1.1\n\0\n")
+    check("nul_byte_refused", "answer %r, expected error" % (a,)
+          if a is None or a[0] != "error" else "")
+    s.close()
+
+    r = ctl.run("route", "add", "10.22.0.0/16", "via", "10.0.1.1")
+    check("still_answers_after_hostile_clients",
+          "exit %d (%s)" % (r.returncode, r.stderr.strip())
+          if r.returncode != 0 else "")
+
+
+def check_stopped(name, fwd, sock):
+    rc = fwd.stop()
+    st = fwd.stats()
+    err = fwd.stderr()
+    check(name, [
+        "exit %r, expected 0 (stderr: %s)" % (rc, err[-300:])
+        if rc != 0 else "",
+        "a sanitizer report on stderr: %s" % err[-300:]
+        if "runtime error" in err or "Sanitizer" in err else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st is not None and st.get("mbufs_in_use") != 0 else "",
+        "socket file left at %s" % sock if os.path.exists(sock) else ""])
+
+
+def checks_paths(fwd_bin, ctl, root):
+    sock = ctl.sock
+    # a second instance on a live socket
+    other = Fwd(fwd_bin, os.path.join(root, "second"), sock)
+    try:
+        rc = other.proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        rc = None
+    other.stop()
+    r = ctl.run("route", "add", "10.23.0.0/16", "via", "10.0.1.1")
+    check("live_socket_refused", [
+        "second instance: exit %r, expected 2" % rc if rc != 2 else "",
+        "its stderr does not say why" if "another listack" not in
+        other.stderr() else "",
+        "the first no longer answers (exit %d)" % r.returncode
+        if r.returncode != 0 else ""])
+
+    # a stale socket file (bound, never listened on): replaced
+    stale = os.path.join(root, "stale", "s.sock")
+    os.makedirs(os.path.dirname(stale))
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(stale)
+    s.close()
+    fwd = Fwd(fwd_bin, os.path.join(root, "stale-run"), stale)
+    ready = fwd.wait_ready()
+    r = Ctl(ctl.binary, stale).run("route", "add", "10.24.0.0/16", "via",
+                                   "10.0.1.1")
+    check("stale_socket_replaced", [
+        "" if ready else "did not start: %s" % fwd.stderr()[-300:],
+        "exit %d" % r.returncode if r.returncode != 0 else ""])
+    check_stopped("stale_run_stops_clean", fwd, stale)
+
+    # something that is not a socket is left alone
+    plain = os.path.join(root, "plain.sock")
+    with open(plain, "w") as f:
+        f.write("keep me\n")
+    fwd = Fwd(fwd_bin, os.path.join(root, "plain-run"), plain)
+    try:
+        rc = fwd.proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        rc = None
+    fwd.stop()
+    with open(plain) as f:
+        kept = f.read() == "keep me\n"
+    check("not_a_socket_left_alone", [
+        "exit %r, expected 2" % rc if rc != 2 else "",
+        "" if kept else "the file was changed"])
+
+    # the parent directory is made (0755), the socket is 0660
+    deep = os.path.join(root, "made", "sub", "s.sock")
+    fwd = Fwd(fwd_bin, os.path.join(root, "deep-run"), deep)
+    ready = fwd.wait_ready()
+    reasons = [] if ready else ["did not start: %s" % fwd.stderr()[-300:]]
+    if ready:
+        m = stat.S_IMODE(os.stat(deep).st_mode)
+        d = stat.S_IMODE(os.stat(os.path.dirname(deep)).st_mode)
+        if m != 0o660:
+            reasons.append("socket mode %o, expected 660" % m)
+        if d != 0o755:
+            reasons.append("directory mode %o, expected 755" % d)
+    check("socket_modes", reasons)
+    check_stopped("deep_run_stops_clean", fwd, deep)
+
+    # none: no socket at all
+    fwd = Fwd(fwd_bin, os.path.join(root, "none-run"), None,
+              extra_ctl=["--ctl-socket", "none"])
+    ready = fwd.wait_ready()
+    made = [n for n in os.listdir(fwd.workdir) if n.endswith(".sock")]
+    check("ctl_socket_none", [
+        "" if ready else "did not start: %s" % fwd.stderr()[-300:],
+        "control socket line printed" if "control socket" in
+        open(os.path.join(fwd.workdir, "fwd.out")).read() else "",
+        "sockets made: %s" % made if made else ""])
+    check_stopped("none_run_stops_clean", fwd, os.path.join(root, "x"))
+
+
+def checks_traffic(fwd_bin, ctl_bin, root):
+    """A worker lcore forwards replayed frames while batches change routes."""
+    frames = [lsk.frame(dst="10.9.%d.1" % i, tag="ctl%d" % i)
+              for i in range(8)]
+    sock = os.path.join(root, "traffic", "s.sock")
+    fwd = Fwd(fwd_bin, os.path.join(root, "traffic"), sock, lcores="0,1",
+              inputs={0: frames}, infinite=True)
+    if not fwd.wait_ready():
+        check("changes_under_traffic", "did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    reasons = []
+    s = raw_connect(sock)
+    hello(s)
+    for i in range(200):
+        op = "add" if i % 2 == 0 else "del"
+        a = request(s, "route %s 10.9.%d.0/24%s\n"
+                    % (op, (i // 2) % 8, " via 10.0.1.1" if op == "add"
+                       else ""))
+        if a is None or a[0] != "ok":
+            reasons.append("batch %d (%s): %r" % (i, op, a))
+            break
+    s.close()
+    check("changes_under_traffic", reasons)
+    st = None
+    fwd.stop()
+    st = fwd.stats()
+    check("traffic_run_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "nothing forwarded" if st and not st["ip"]["ForwDatagrams"] else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
+def main():
+    global VERBOSE
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", action="store_true")
+    ap.add_argument("-k", dest="filter", default="",
+                    help="only the groups whose name holds SUBSTR: "
+                    "commands, batches, hostile, paths, traffic")
+    args = ap.parse_args()
+    VERBOSE = args.v
+    fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
+    root = tempfile.mkdtemp(prefix="lsk-ctl-")
+    sock = os.path.join(root, "ctl", "listack.sock")
+    fwd = Fwd(fwd_bin, os.path.join(root, "main"), sock)
+    ctl = Ctl(ctl_bin, sock)
+    try:
+        if not fwd.wait_ready():
+            check("start", "listack-fwd did not start: %s"
+                  % fwd.stderr()[-400:])
+        else:
+            groups = [("commands", lambda: checks_commands(ctl)),
+                      ("batches", lambda: checks_batches(ctl, root)),
+                      ("hostile", lambda: checks_hostile(ctl, sock)),
+                      ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
+            for name, fn in groups:
+                if args.filter in name:
+                    try:
+                        fn()
+                    except (OSError, ValueError,
+                            subprocess.TimeoutExpired) as e:
+                        # a broken check is a failed check
+                        check(name, "%s: %s" % (type(e).__name__, e))
+        check_stopped("sigterm_stops_clean", fwd, sock)
+        if args.filter in "traffic":
+            checks_traffic(fwd_bin, ctl_bin, root)
+    finally:
+        if fwd.proc.poll() is None:
+            os.killpg(fwd.proc.pid, signal.SIGKILL)
+    failed = sum(1 for _, r in RESULTS if r)
+    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
+    if failed:
+        sys.stderr.write("work directory kept: %s\n" % root)
+    else:
+        subprocess.run(["rm", "-rf", root])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
