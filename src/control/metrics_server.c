@@ -39,6 +39,7 @@
 
 #define METRICS_HEAD_MS 5000	/* a head's first byte to its last */
 #define METRICS_STALL_MS 5000	/* an answer not taken */
+#define METRICS_ANSWER_MS 30000	/* an answer taken a trickle at a time */
 #define METRICS_IDLE_MS 60000	/* a kept-alive connection, silent */
 #define METRICS_LINGER_MS 1000	/* after an error answer */
 #define METRICS_POOLS 8
@@ -55,6 +56,7 @@ struct mclient {
 	bool closing;		/* after the answer: drain, then close */
 	int64_t head_ms;	/* the first byte of the head being read */
 	int64_t last_ms;	/* the last byte that moved */
+	int64_t answer_ms;	/* the answer being written was queued */
 	char rx[LSK_HTTP_HEAD_MAX];
 	size_t rx_len;
 	char *tx;
@@ -193,6 +195,7 @@ client_answer(struct lsk_metrics *m, struct mclient *c,
 	c->tx_len = (size_t)n + body_len;
 	c->tx_done = 0;
 	c->state = MC_WRITE;
+	c->answer_ms = now_ms();
 }
 
 /* ------------------------------------------------------ the clients */
@@ -342,7 +345,8 @@ metrics_expire(struct lsk_metrics *m, int64_t now)
 			client_answer(m, c, &timeout);
 			c->last_ms = now;
 		} else if (c->state == MC_WRITE &&
-			   now - c->last_ms > METRICS_STALL_MS)
+			   (now - c->last_ms > METRICS_STALL_MS ||
+			    now - c->answer_ms > METRICS_ANSWER_MS))
 			client_close(c);
 		else if (c->state == MC_DRAIN &&
 			 now - c->last_ms > METRICS_LINGER_MS)

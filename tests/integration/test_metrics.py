@@ -56,32 +56,46 @@ def http(port, raw, timeout=WAIT):
         s.close()
 
 
-def read_response(s):
-    data = b""
-    while b"\r\n\r\n" not in data:
+class Reader:
+    """Answers read off one connection, what came after one kept for the
+    next."""
+
+    def __init__(self, s):
+        self.s = s
+        self.data = b""
+
+    def recv(self):
         try:
-            b = s.recv(65536)
+            b = self.s.recv(65536)
         except (ConnectionResetError, socket.timeout):
             b = b""
-        if not b:
-            return (None, {}, data)
-        data += b
-    head, rest = data.split(b"\r\n\r\n", 1)
-    lines = head.decode("latin-1").split("\r\n")
-    m = re.match(r"HTTP/1\.[01] (\d{3}) ", lines[0])
-    if not m:
-        return (None, {}, data)
-    hdrs = {}
-    for ln in lines[1:]:
-        k, _, v = ln.partition(":")
-        hdrs[k.strip().lower()] = v.strip()
-    n = int(hdrs.get("content-length", "0"))
-    while len(rest) < n:
-        b = s.recv(65536)
-        if not b:
-            break
-        rest += b
-    return (int(m.group(1)), hdrs, rest)
+        self.data += b
+        return b
+
+    def response(self):
+        while b"\r\n\r\n" not in self.data:
+            if not self.recv():
+                return (None, {}, self.data)
+        head, rest = self.data.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        m = re.match(r"HTTP/1\.[01] (\d{3}) ", lines[0])
+        if not m:
+            return (None, {}, self.data)
+        hdrs = {}
+        for ln in lines[1:]:
+            k, _, v = ln.partition(":")
+            hdrs[k.strip().lower()] = v.strip()
+        n = int(hdrs.get("content-length", "0"))
+        self.data = rest
+        while len(self.data) < n:
+            if not self.recv():
+                break
+        body, self.data = self.data[:n], self.data[n:]
+        return (int(m.group(1)), hdrs, body)
+
+
+def read_response(s):
+    return Reader(s).response()
 
 
 def get_metrics(port, head=False):
@@ -327,8 +341,9 @@ def checks_connections(port):
     s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
     s.sendall(b"GET /metrics HTTP/1.1\r\n\r\nGET /metrics?x=1 HTTP/1.1\r\n"
               b"Connection: close\r\n\r\n")
-    a = read_response(s)
-    b = read_response(s)
+    rd = Reader(s)
+    a = rd.response()
+    b = rd.response()
     s.close()
     check("keep_alive_pipelined", [
         "first %r" % a[0] if a[0] != 200 else "",
