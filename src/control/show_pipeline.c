@@ -2,7 +2,8 @@
 /*
  * `show pipeline [dot]`: the stages and the stages each hands packets to,
  * with the packets on every edge; `dot`: the same as a graphviz digraph
- * (`show pipeline dot | dot -Tsvg > p.svg`), as grout's `graph brief`.
+ * (`show pipeline dot | dot -Tsvg > p.svg`), as grout's `graph brief`;
+ * JSON: the nodes and the edges, either way.
  * The edges are those core/worker.c runs (and ip4/ip4_output.c's
  * loopback of local sends).
  *
@@ -181,6 +182,48 @@ pipeline_dot(struct cmd_ctx *c, const struct lsk_stats *st)
 	return rc == 0 ? lsk_out_printf(o, "}\n") : rc;
 }
 
+/* JSON (also for `show pipeline dot`, dot being a text form):
+ * {"nodes": [{"name", "packets"}], "edges": [{"from", "to", "packets"}]},
+ * null where not counted. */
+static int
+pipeline_json(struct cmd_ctx *c, const struct lsk_stats *st)
+{
+	struct lsk_out *o = c->o;
+	unsigned int n, e;
+	int rc;
+
+	rc = lsk_out_printf(o, "{\"nodes\": [");
+	for (n = 0; n < NODE_COUNT && rc == 0; n++) {
+		uint64_t in = node_in(st, c->s->n_ports, n);
+
+		if (in == UNKNOWN)
+			rc = lsk_out_printf(o, "%s{\"name\": \"%s\", "
+					    "\"packets\": null}", n ? ", " : "",
+					    node_name(n));
+		else
+			rc = lsk_out_printf(o, "%s{\"name\": \"%s\", "
+					    "\"packets\": %" PRIu64 "}",
+					    n ? ", " : "", node_name(n), in);
+	}
+	if (rc == 0)
+		rc = lsk_out_printf(o, "], \"edges\": [");
+	for (e = 0; e < RTE_DIM(edges) && rc == 0; e++) {
+		uint64_t k = edge_count(st, c->s->n_ports, e);
+		const char *from = node_name(edges[e].from);
+		const char *to = node_name(edges[e].to);
+
+		if (k == UNKNOWN)
+			rc = lsk_out_printf(o, "%s{\"from\": \"%s\", \"to\": "
+					    "\"%s\", \"packets\": null}",
+					    e ? ", " : "", from, to);
+		else
+			rc = lsk_out_printf(o, "%s{\"from\": \"%s\", \"to\": "
+					    "\"%s\", \"packets\": %" PRIu64 "}",
+					    e ? ", " : "", from, to, k);
+	}
+	return rc == 0 ? lsk_out_printf(o, "]}\n") : rc;
+}
+
 int
 cmd_show_pipeline(struct cmd_ctx *c)
 {
@@ -190,38 +233,22 @@ cmd_show_pipeline(struct cmd_ctx *c)
 	unsigned int e;
 
 	lsk_stats_read(c->s, &st);
+	if (c->o->json)
+		return pipeline_json(c, &st);
 	if (c->argc == 3)
 		return pipeline_dot(c, &st);
-	if (c->o->json)
-		lsk_out_printf(c->o, "[");
 	cmd_table_init(&t, head, RTE_DIM(head));
 	for (e = 0; e < RTE_DIM(edges); e++) {
 		uint64_t k = edge_count(&st, c->s->n_ports, e);
-		const char *from = node_name(edges[e].from);
-		const char *to = node_name(edges[e].to);
 
-		if (c->o->json) {
-			if (k == UNKNOWN)
-				lsk_out_printf(c->o, "%s{\"from\": \"%s\", "
-					       "\"to\": \"%s\", \"packets\": "
-					       "null}", e ? ", " : "", from, to);
-			else
-				lsk_out_printf(c->o, "%s{\"from\": \"%s\", "
-					       "\"to\": \"%s\", \"packets\": %"
-					       PRIu64 "}", e ? ", " : "", from,
-					       to, k);
-			continue;
-		}
 		if (cmd_table_add(&t) < 0)
 			break;
-		cmd_table_set(&t, 0, "%s", from);
-		cmd_table_set(&t, 1, "%s", to);
+		cmd_table_set(&t, 0, "%s", node_name(edges[e].from));
+		cmd_table_set(&t, 1, "%s", node_name(edges[e].to));
 		if (k == UNKNOWN)
 			cmd_table_set(&t, 2, "?");
 		else
 			cmd_table_set(&t, 2, "%" PRIu64, k);
 	}
-	if (c->o->json)
-		return lsk_out_printf(c->o, "]\n");
 	return cmd_table_print(&t, c->o);
 }

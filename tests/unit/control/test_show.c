@@ -546,10 +546,18 @@ test_show_pipeline(void **state)
 	free(a);
 
 	a = answer(f, "show pipeline", true);
-	assert_prefix(a, "[{\"from\": \"rx\", \"to\": \"eth_input\", "
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", "
 			       "\"packets\": 3}, ");
+	assert_non_null(strstr(a, "{\"name\": \"ip4_forward\", \"packets\": "
+				  "2}"));
+	assert_non_null(strstr(a, "], \"edges\": [{\"from\": \"rx\", "
+				  "\"to\": \"eth_input\", \"packets\": 3}, "));
 	assert_non_null(strstr(a, "{\"from\": \"ip4_route\", \"to\": "
 				  "\"icmp\", \"packets\": null}"));
+	free(a);
+	/* dot is a text form: -j answers the same JSON */
+	a = answer(f, "show pipeline dot", true);
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", ");
 	free(a);
 
 	a = answer(f, "show pipeline dot", false);
