@@ -14,7 +14,9 @@ hostile HTTP clients (other methods and paths, garbage, a head too large,
 another version, slowloris, a client that never reads, too many clients)
 get their status, change no counter, and never stop a scrape from being
 served. After SIGTERM: exit 0, mbufs_in_use == 0. Bad --metrics values
-stop listack-fwd before any port starts (exit 2).
+stop listack-fwd before any port starts (exit 2). A second run with a
+worker lcore replays frames (infinite_rx) while hostile clients hold
+every slot: forwarding goes on, then scrapes pass promtool.
 
 Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
@@ -394,6 +396,76 @@ def checks_connections(port):
         "status %r once freed" % st2 if st2 != 200 else ""])
 
 
+def checks_under_traffic(fwd_bin, ctl_bin, root):
+    """A worker lcore forwards replayed frames while every metrics slot is
+    held by hostile clients, then while scrapes run: forwarding goes on,
+    the scrapes pass promtool, the stop is clean."""
+    frames = [lsk.frame(dst="10.9.%d.1" % i, tag="t%d" % i) for i in range(8)]
+    d = os.path.join(root, "traffic")
+    sock = os.path.join(d, "s.sock")
+    fwd = Fwd(fwd_bin, d, sock, lcores="0,1", inputs={0: frames},
+              infinite=True, extra_ctl=["--ctl-socket", sock, "--metrics",
+                                        "127.0.0.1:0", "--mbufs", "8192"])
+    ctl = Ctl(ctl_bin, sock)
+    try:
+        port = None
+        if fwd.wait_ready():
+            with open(os.path.join(d, "fwd.out")) as f:
+                m = re.search(r"metrics on 127\.0\.0\.1:(\d+)", f.read())
+            port = int(m.group(1)) if m else None
+        if port is None:
+            check("traffic_start", "did not start: %s" % fwd.stderr()[-300:])
+            return
+
+        def forwarded():
+            st = stats_now(ctl)
+            return st["ip"]["ForwDatagrams"] if st else None
+
+        # every slot: a slowloris, readers that never read, idle ones
+        held = []
+        for i in range(CLIENTS):
+            s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            if i % 3 == 0:
+                s.sendall(b"GET /metr")
+            elif i % 3 == 1:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.sendall(b"GET /metrics HTTP/1.1\r\n\r\n" * 50)
+            held.append(s)
+        a = forwarded()
+        time.sleep(1.0)
+        b = forwarded()
+        check("forwarding_beside_hostile_clients", "" if a is not None and
+              b is not None and b > a else
+              "ForwDatagrams %r then %r" % (a, b))
+        for s in held:
+            s.close()
+        time.sleep(0.5)
+        reasons = []
+        for _ in range(5):
+            rc, text = curl_metrics(port)
+            p = subprocess.run(["promtool", "check", "metrics"],
+                               input=text.encode(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=WAIT)
+            if rc or p.returncode:
+                reasons.append("curl %d, promtool %d: %s" % (
+                    rc, p.returncode, p.stdout.decode()[-200:]))
+                break
+        samples = parse_metrics(text) if not reasons else {}
+        w1 = samples.get(("listack_worker_port_rx_packets_total",
+                          frozenset([("worker", "0"), ("port", "0")])))
+        if not reasons and not w1:
+            reasons.append("worker 0 received nothing on port 0: %r" % w1)
+        check("scrapes_under_traffic", reasons)
+    finally:
+        rc = fwd.stop()
+        st = fwd.stats()
+        check("traffic_stops_clean", [
+            "exit %r" % rc if rc != 0 else "",
+            "no stats" if st is None else "",
+            "mbufs_in_use %r" % st.get("mbufs_in_use")
+            if st and st.get("mbufs_in_use") != 0 else ""])
+
+
 def checks_options(fwd_bin, root):
     """Bad --metrics values: exit 2 before any port starts."""
     busy = socket.socket()
@@ -483,6 +555,7 @@ def main():
             except OSError:
                 check("port_closed_at_exit", [])
         checks_options(fwd_bin, root)
+        checks_under_traffic(fwd_bin, ctl_bin, root)
     finally:
         if fwd.proc.poll() is None:
             os.killpg(fwd.proc.pid, signal.SIGKILL)
