@@ -10,9 +10,10 @@
  * Bounds: LSK_METRICS_CLIENTS clients at once (one more is answered 503
  * and closed), a request head of 8 KiB, which must arrive whole within
  * 5 s of its first byte; an answer the client does not read for 5 s (or
- * has not read whole in 30 s), or a connection idle for 60 s, is closed. A bad request (another method
- * or path, garbage, a head too large) gets its HTTP error status and
- * the connection closes; nothing else changes.
+ * has not read whole in 30 s), or a connection idle for 60 s, is
+ * closed. A bad request (another method or path, garbage, a head too
+ * large) gets its HTTP error status and the connection closes; nothing
+ * else changes.
  */
 #ifndef LISTACK_METRICS_H
 #define LISTACK_METRICS_H

@@ -169,8 +169,8 @@ pipeline_dot(struct cmd_ctx *c, const struct lsk_stats *st)
 		uint64_t k = edge_count(st, c->s->n_ports, e);
 
 		if (k == UNKNOWN)
-			rc = lsk_out_printf(o, "\t\"%s\" -> \"%s\" [label=\"?\", "
-					    "style=dashed];\n",
+			rc = lsk_out_printf(o, "\t\"%s\" -> \"%s\" "
+					    "[label=\"?\", style=dashed];\n",
 					    node_name(edges[e].from),
 					    node_name(edges[e].to));
 		else
