@@ -16,6 +16,9 @@
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct lsk_stack *served_stack;	/* under tel_lock */
+/* DPDK keeps a command once registered (and lists it again if asked
+ * again): registered once per process, whatever stack is served */
+static bool tel_registered;			/* under tel_lock */
 
 static struct rte_tel_data *
 tel_stages(const struct lsk_stats *st)
@@ -111,13 +114,21 @@ int
 lsk_telemetry_register(const struct lsk_stack *stack)
 {
 	bool first;
+	int rc;
 
 	pthread_mutex_lock(&tel_lock);
-	first = served_stack == NULL;
+	first = !tel_registered;
+	tel_registered = true;
 	served_stack = stack;
 	pthread_mutex_unlock(&tel_lock);
 	if (!first)
 		return 0;
-	return rte_telemetry_register_cmd("/listack/stats", tel_stats,
-					  "listack counters (as --stats-json)");
+	rc = rte_telemetry_register_cmd("/listack/stats", tel_stats,
+					"listack counters (as --stats-json)");
+	if (rc < 0) {
+		pthread_mutex_lock(&tel_lock);
+		tel_registered = false;
+		pthread_mutex_unlock(&tel_lock);
+	}
+	return rc;
 }

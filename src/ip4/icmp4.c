@@ -298,6 +298,38 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	return true;
 }
 
+/*
+ * A message reassembled from fragments comes in segments: it is read
+ * from a copy in one mbuf when it fits one (else it stays as it is, and
+ * the checks below count it an error).
+ * Ownership: takes m; returns the mbuf to go on with (m or the copy).
+ */
+static struct rte_mbuf *
+icmp_one_segment(struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	struct rte_mbuf *c;
+	const void *p;
+	char *d;
+
+	if (likely(m->nb_segs == 1))
+		return m;
+	c = rte_pktmbuf_alloc(m->pool);
+	if (c == NULL)
+		return m;
+	if (len > rte_pktmbuf_tailroom(c)) {
+		rte_pktmbuf_free(c);
+		return m;
+	}
+	d = rte_pktmbuf_append(c, (uint16_t)len);
+	p = rte_pktmbuf_read(m, 0, len, d);
+	if (p != d)
+		memcpy(d, p, len);
+	c->port = m->port;
+	rte_pktmbuf_free(m);
+	return c;
+}
+
 void
 lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 {
@@ -305,7 +337,7 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
-		struct rte_mbuf *m = l->pkts[i];
+		struct rte_mbuf *m = icmp_one_segment(l->pkts[i]);
 		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 			m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 		uint32_t hlen = (ip->version_ihl & 0xf) * 4u;

@@ -26,7 +26,9 @@
 #include "ip4/ip4.h"
 #include "control/control.h"
 
-#define FRAG_MAX_OUT 64		/* 64 KiB in 1024-byte fragments */
+/* the most pieces a datagram makes: 65515 bytes of data in pieces of
+ * 48, what the smallest IP MTU (68) holds */
+#define FRAG_MAX_OUT ((UINT16_MAX - 20 + 47) / 48)
 #define REASM_BUCKETS 1024
 #define REASM_BUCKET_ENTRIES 4
 #define REASM_TIMEOUT_S 30	/* Linux's ipfrag_time */

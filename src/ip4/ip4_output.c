@@ -53,6 +53,8 @@ static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	  struct rte_ipv4_hdr *ip, bool udp)
 {
+	const struct lsk_ifaddr *a;
+
 	/* a broadcast is no source: a datagram from one (an answer to a
 	 * broadcast, from an endpoint bound to any address) leaves from
 	 * the address a source of 0 would (the choice reads this table,
@@ -61,8 +63,17 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	    lsk_fwd_is_broadcast(t, rte_be_to_cpu_32(ip->src_addr)))
 		ip->src_addr = 0;
 	switch (nh->type) {
-	case LSK_NH_LOCAL:
 	case LSK_NH_LOCAL_BCAST:
+		/* from our address on the broadcast's subnet, as Linux's
+		 * inet_select_addr; 255.255.255.255 from our first one */
+		if (ip->src_addr == 0) {
+			a = lsk_fwd_connected(t,
+					      rte_be_to_cpu_32(ip->dst_addr));
+			ip->src_addr = rte_cpu_to_be_32(a != NULL ? a->addr :
+					t->n_own != 0 ? t->own_addrs[0] : 0);
+		}
+		/* fall through */
+	case LSK_NH_LOCAL:
 		if (ip->src_addr == 0)
 			ip->src_addr = ip->dst_addr;
 		if (udp)
@@ -164,6 +175,8 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	if (local->n) {
 		uint32_t k = local->n;
 
+		/* received on the loopback, as Linux's lo counts them */
+		w->stats.ip.InReceives += k;
 		w->udp4.n = 0;
 		LSK_STAGE_CALL(w, LSK_STAGE_IP4_LOCAL, k,
 			       lsk_ip4_local(w, local, &w->udp4, &w->icmp4));
@@ -179,14 +192,20 @@ void
 lsk_ip4_output(struct lsk_worker *w)
 {
 	struct rte_mbuf *pkts[LSK_BURST_MAX];
-	unsigned int n;
+	/* what was queued before this flush leaves in it (listack/udp.h);
+	 * what senders queue meanwhile waits for the next */
+	unsigned int left = rte_ring_count(w->stack->out_ring), n;
 
-	n = rte_ring_sc_dequeue_burst(w->stack->out_ring, (void **)pkts,
-				      LSK_BURST_MAX, NULL);
-	if (n == 0)
-		return;
-	w->stats.udp.OutDatagrams += n;
-	out_send(w, pkts, n, true);
+	while (left != 0) {
+		n = RTE_MIN(left, (unsigned int)LSK_BURST_MAX);
+		n = rte_ring_sc_dequeue_burst(w->stack->out_ring,
+					      (void **)pkts, n, NULL);
+		if (n == 0)
+			return;
+		left -= n;
+		w->stats.udp.OutDatagrams += n;
+		out_send(w, pkts, n, true);
+	}
 }
 
 void

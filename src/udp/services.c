@@ -92,7 +92,10 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 		}
 		close(fd);
 	} else if (kind == LSK_SERVICE_PCAP) {
-		svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
+		/* the snapshot length holds the largest frame recorded:
+		 * an Ethernet header and 65535 bytes of IP */
+		svc->pcap = pcap_open_dead(DLT_EN10MB,
+					   RTE_ETHER_HDR_LEN + UINT16_MAX);
 		svc->dumper = svc->pcap ? pcap_dump_open(svc->pcap, path) : NULL;
 		if (svc->dumper == NULL) {
 			if (svc->pcap)
@@ -149,11 +152,17 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 			m->len = UINT32_MAX;	/* sent */
 		}
 	}
-	/* the rest leave with one call */
+	/* the rest leave with one call; one that cannot be sent (to port
+	 * 0, say) stops the call, and is skipped, not the ones after it */
 	for (i = 0, k = 0; i < n; i++)
 		if (msgs[i].len != UINT32_MAX)
 			msgs[k++] = msgs[i];
-	lsk_udp_send_burst(svc->ep, msgs, k);
+	for (i = 0; i < (int)k; i++) {
+		int sent = lsk_udp_send_burst(svc->ep, &msgs[i], k - i);
+
+		if (sent > 0)
+			i += sent;
+	}
 }
 
 /*
@@ -334,7 +343,8 @@ lsk_services_batch_end(struct lsk_stack *s, bool commit)
 			continue;
 		}
 		if (svc->fresh && svc->kind == LSK_SERVICE_PCAP) {
-			svc->pcap = pcap_open_dead(DLT_EN10MB, 65535);
+			svc->pcap = pcap_open_dead(DLT_EN10MB, RTE_ETHER_HDR_LEN +
+						   UINT16_MAX);
 			svc->dumper = svc->pcap ?
 				      pcap_dump_open(svc->pcap, svc->path) : NULL;
 			if (svc->dumper == NULL && svc->pcap != NULL) {

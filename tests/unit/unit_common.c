@@ -3,10 +3,12 @@
  * Shared by the unit test programs: EAL, mbuf pool, frame builders and the
  * section 0 fixture (see unit_common.h).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ip.h>
@@ -39,17 +41,23 @@ static unsigned int stack_seq;
 
 /* ---------------------------------------------------------------- EAL */
 
-int
-unit_group_setup(void **state)
+static int
+group_setup(bool telemetry)
 {
 	/* --no-shconf: no shared files, so test programs run in parallel */
 	static char *argv[] = {
 		"unit", "--no-huge", "--no-pci", "-m", "256", "--no-shconf",
-		"--log-level=*:error", "-l", "0", "--no-telemetry", NULL,
+		"--log-level=*:error", "-l", "0", "--no-telemetry", NULL, NULL,
 	};
-	int argc = (int)RTE_DIM(argv) - 1;
+	static char prefix[48];
+	int argc = (int)RTE_DIM(argv) - 2;
 
-	(void)state;
+	if (telemetry) {
+		/* a socket of its own: <runtime dir of the prefix>/... */
+		snprintf(prefix, sizeof(prefix), "--file-prefix=unit-tel-%d",
+			 (int)getpid());
+		argv[argc - 1] = prefix;
+	}
 	if (!eal_ready) {
 		if (rte_eal_init(argc, argv) < 0) {
 			fprintf(stderr, "rte_eal_init failed\n");
@@ -67,6 +75,20 @@ unit_group_setup(void **state)
 		}
 	}
 	return 0;
+}
+
+int
+unit_group_setup(void **state)
+{
+	(void)state;
+	return group_setup(false);
+}
+
+int
+unit_group_setup_telemetry(void **state)
+{
+	(void)state;
+	return group_setup(true);
 }
 
 int
@@ -742,6 +764,367 @@ unit_list_free(struct lsk_list *l)
 {
 	rte_pktmbuf_free_bulk(l->pkts, l->n);
 	l->n = 0;
+}
+
+size_t
+unit_frag_build(const uint8_t *frame, size_t ofs, size_t len, bool mf,
+		uint8_t *out, size_t cap)
+{
+	const uint8_t *ip = frame + UNIT_ETH_LEN;
+	size_t ihl = (ip[0] & 0xf) * 4u;
+	uint8_t *fip = out + UNIT_ETH_LEN;
+
+	assert_true(ofs % 8 == 0 && ofs / 8 <= 0x1fff);
+	assert_true(UNIT_ETH_LEN + ihl + len <= cap && ihl + len <= UINT16_MAX);
+	memcpy(out, frame, UNIT_ETH_LEN + ihl);
+	memcpy(fip + ihl, ip + ihl + ofs, len);
+	put16(fip + 2, (uint16_t)(ihl + len));
+	put16(fip + 6, (uint16_t)((mf ? 0x2000 : 0) | ofs / 8));
+	unit_ip4_fix_cksum(fip);
+	return UNIT_ETH_LEN + ihl + len;
+}
+
+struct rte_mbuf *
+unit_mbuf_big(const void *buf, size_t len, uint16_t port)
+{
+	size_t seg_len[64];
+	unsigned int n = 0;
+
+	while (len - n * (size_t)UNIT_FRAME_MAX > UNIT_FRAME_MAX) {
+		assert_true(n < RTE_DIM(seg_len));
+		seg_len[n++] = UNIT_FRAME_MAX;
+	}
+	return unit_mbuf_segs_from_bytes(buf, len, seg_len, n + 1, port);
+}
+
+size_t
+unit_mbuf_bytes(const struct rte_mbuf *m, uint8_t *buf, size_t cap)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	const void *p;
+
+	assert_true(len <= cap);
+	p = rte_pktmbuf_read(m, 0, len, buf);
+	assert_non_null(p);
+	if (p != buf)
+		memcpy(buf, p, len);
+	return len;
+}
+
+/* ----------------------------------------------------------- JSON */
+
+struct json_in {
+	const char *p, *start;
+	bool bad;
+};
+
+static void
+json_ws(struct json_in *in)
+{
+	while (*in->p == ' ' || *in->p == '\t' || *in->p == '\n' ||
+	       *in->p == '\r')
+		in->p++;
+}
+
+static struct unit_json *json_value(struct json_in *in, unsigned int depth);
+
+static int
+json_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A string at in->p (its opening quote); NULL when invalid. */
+static char *
+json_string(struct json_in *in)
+{
+	size_t cap = 16, n = 0;
+	char *s = malloc(cap);
+
+	if (s == NULL || *in->p != '"')
+		goto bad;
+	in->p++;
+	while (*in->p != '"') {
+		char c = *in->p++;
+
+		if ((unsigned char)c < 0x20)
+			goto bad;		/* also the end of the text */
+		if (c == '\\') {
+			int k;
+
+			c = *in->p++;
+			switch (c) {
+			case '"': case '\\': case '/': break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u':
+				for (k = 0; k < 4; k++)
+					if (json_hex(in->p[k]) < 0)
+						goto bad;
+				in->p += 4;
+				c = '?';	/* kept as a mark only */
+				break;
+			default:
+				goto bad;
+			}
+		}
+		if (n + 2 > cap) {
+			char *t = realloc(s, cap *= 2);
+
+			if (t == NULL)
+				goto bad;
+			s = t;
+		}
+		s[n++] = c;
+	}
+	in->p++;
+	s[n] = '\0';
+	return s;
+bad:
+	free(s);
+	in->bad = true;
+	return NULL;
+}
+
+static bool
+json_number(struct json_in *in, struct unit_json *j)
+{
+	const char *s = in->p, *digits;
+	char *end;
+
+	if (*in->p == '-')
+		in->p++;
+	digits = in->p;
+	if (*in->p == '0')
+		in->p++;
+	else if (*in->p >= '1' && *in->p <= '9')
+		while (*in->p >= '0' && *in->p <= '9')
+			in->p++;
+	else
+		return false;
+	j->is_uint = *s != '-';
+	if (*in->p == '.') {
+		in->p++;
+		j->is_uint = false;
+		if (!(*in->p >= '0' && *in->p <= '9'))
+			return false;
+		while (*in->p >= '0' && *in->p <= '9')
+			in->p++;
+	}
+	if (*in->p == 'e' || *in->p == 'E') {
+		in->p++;
+		j->is_uint = false;
+		if (*in->p == '+' || *in->p == '-')
+			in->p++;
+		if (!(*in->p >= '0' && *in->p <= '9'))
+			return false;
+		while (*in->p >= '0' && *in->p <= '9')
+			in->p++;
+	}
+	j->num = strtod(s, NULL);
+	if (j->is_uint) {
+		errno = 0;
+		j->u = strtoull(digits, &end, 10);
+		if (errno != 0)
+			j->is_uint = false;
+	}
+	return true;
+}
+
+static bool
+json_word(struct json_in *in, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (strncmp(in->p, w, n) != 0)
+		return false;
+	in->p += n;
+	return true;
+}
+
+/* The members (object) or elements (array) up to close. */
+static bool
+json_items(struct json_in *in, struct unit_json *j, char close,
+	   unsigned int depth)
+{
+	struct unit_json **tail = &j->child;
+
+	in->p++;
+	json_ws(in);
+	if (*in->p == close) {
+		in->p++;
+		return true;
+	}
+	for (;;) {
+		struct unit_json *v;
+		char *key = NULL;
+
+		json_ws(in);
+		if (j->type == UNIT_JSON_OBJECT) {
+			const struct unit_json *o;
+
+			key = json_string(in);
+			if (key == NULL)
+				return false;
+			for (o = j->child; o != NULL; o = o->next)
+				if (strcmp(o->key, key) == 0) {
+					free(key);
+					return false;	/* named twice */
+				}
+			json_ws(in);
+			if (*in->p != ':') {
+				free(key);
+				return false;
+			}
+			in->p++;
+		}
+		v = json_value(in, depth + 1);
+		if (v == NULL) {
+			free(key);
+			return false;
+		}
+		v->key = key;
+		*tail = v;
+		tail = &v->next;
+		json_ws(in);
+		if (*in->p == close) {
+			in->p++;
+			return true;
+		}
+		if (*in->p != ',')
+			return false;
+		in->p++;
+	}
+}
+
+static struct unit_json *
+json_value(struct json_in *in, unsigned int depth)
+{
+	struct unit_json *j = calloc(1, sizeof(*j));
+	bool ok;
+
+	if (j == NULL || depth > 64) {
+		free(j);
+		in->bad = true;
+		return NULL;
+	}
+	json_ws(in);
+	switch (*in->p) {
+	case '{':
+		j->type = UNIT_JSON_OBJECT;
+		ok = json_items(in, j, '}', depth);
+		break;
+	case '[':
+		j->type = UNIT_JSON_ARRAY;
+		ok = json_items(in, j, ']', depth);
+		break;
+	case '"':
+		j->type = UNIT_JSON_STRING;
+		j->str = json_string(in);
+		ok = j->str != NULL;
+		break;
+	case 't':
+		j->type = UNIT_JSON_TRUE;
+		ok = json_word(in, "true");
+		break;
+	case 'f':
+		j->type = UNIT_JSON_FALSE;
+		ok = json_word(in, "false");
+		break;
+	case 'n':
+		j->type = UNIT_JSON_NULL;
+		ok = json_word(in, "null");
+		break;
+	default:
+		j->type = UNIT_JSON_NUMBER;
+		ok = json_number(in, j);
+		break;
+	}
+	if (!ok) {
+		in->bad = true;
+		unit_json_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+struct unit_json *
+unit_json_parse(const char *text, size_t *err_at)
+{
+	struct json_in in = { .p = text, .start = text };
+	struct unit_json *j = json_value(&in, 0);
+
+	if (j != NULL) {
+		json_ws(&in);
+		if (*in.p != '\0') {
+			unit_json_free(j);
+			j = NULL;
+		}
+	}
+	if (j == NULL && err_at != NULL)
+		*err_at = (size_t)(in.p - in.start);
+	return j;
+}
+
+void
+unit_json_free(struct unit_json *j)
+{
+	while (j != NULL) {
+		struct unit_json *next = j->next;
+
+		unit_json_free(j->child);
+		free(j->key);
+		free(j->str);
+		free(j);
+		j = next;
+	}
+}
+
+const struct unit_json *
+unit_json_get(const struct unit_json *j, const char *key)
+{
+	const struct unit_json *c;
+
+	if (j == NULL || j->type != UNIT_JSON_OBJECT)
+		return NULL;
+	for (c = j->child; c != NULL; c = c->next)
+		if (strcmp(c->key, key) == 0)
+			return c;
+	return NULL;
+}
+
+const struct unit_json *
+unit_json_at(const struct unit_json *j, unsigned int i)
+{
+	const struct unit_json *c;
+
+	if (j == NULL)
+		return NULL;
+	for (c = j->child; c != NULL && i > 0; c = c->next)
+		i--;
+	return c;
+}
+
+unsigned int
+unit_json_len(const struct unit_json *j)
+{
+	const struct unit_json *c;
+	unsigned int n = 0;
+
+	if (j == NULL)
+		return 0;
+	for (c = j->child; c != NULL; c = c->next)
+		n++;
+	return n;
 }
 
 uint64_t

@@ -58,6 +58,10 @@ extern struct rte_mempool *unit_pool;
 /* cmocka group setup/teardown: EAL (once per process) and the pool. */
 int unit_group_setup(void **state);
 int unit_group_teardown(void **state);
+/* The same with DPDK telemetry on: its socket in the EAL runtime
+ * directory (rte_eal_get_runtime_dir) of a file prefix of the process's
+ * own. */
+int unit_group_setup_telemetry(void **state);
 unsigned int unit_pool_in_use(void);
 /* A pool of 63 mbufs holding room bytes each after the headroom. */
 struct rte_mempool *unit_small_pool(const char *name, uint16_t room);
@@ -349,6 +353,60 @@ void unit_list_free(struct lsk_list *l);
 void unit_eat_memory(void);
 void unit_free_memory(void);
 size_t unit_heap_allocated(void);
+
+/*
+ * Fragments. unit_frag_build cuts the frame of a whole datagram (Ethernet,
+ * IPv4 header with its options, payload: what unit_pkt_build makes) to
+ * the len bytes of IP payload at byte offset ofs: the same header with
+ * the total length of the piece, DF clear, MF as given, the offset
+ * ofs / 8 and a valid checksum. Returns the fragment frame's length.
+ */
+size_t unit_frag_build(const uint8_t *frame, size_t ofs, size_t len,
+		       bool mf, uint8_t *out, size_t cap);
+/* A frame of any length (up to 14 + 65535 + more) in a chain of
+ * UNIT_FRAME_MAX-byte segments, the last holding the rest. */
+struct rte_mbuf *unit_mbuf_big(const void *buf, size_t len, uint16_t port);
+/* Copy the bytes of an mbuf chain into buf (assert they fit); returns
+ * how many. */
+size_t unit_mbuf_bytes(const struct rte_mbuf *m, uint8_t *buf, size_t cap);
+
+/*
+ * A small strict JSON parser for what the stack writes (stats, telemetry):
+ * the whole text must be one value (RFC 8259), an object may not name a
+ * member twice. Numbers keep their value as a double, and as u when
+ * they are a non-negative integer that fits 64 bits (is_uint).
+ */
+enum unit_json_type {
+	UNIT_JSON_OBJECT,
+	UNIT_JSON_ARRAY,
+	UNIT_JSON_STRING,
+	UNIT_JSON_NUMBER,
+	UNIT_JSON_TRUE,
+	UNIT_JSON_FALSE,
+	UNIT_JSON_NULL,
+};
+
+struct unit_json {
+	enum unit_json_type type;
+	char *key;			/* its name, in an object */
+	char *str;			/* a string's text, unescaped */
+	double num;
+	uint64_t u;
+	bool is_uint;
+	struct unit_json *child;	/* first member or element */
+	struct unit_json *next;		/* the next one in its parent */
+};
+
+/* NULL (and where in *err_at, when not NULL) when text is not valid. */
+struct unit_json *unit_json_parse(const char *text, size_t *err_at);
+void unit_json_free(struct unit_json *j);
+/* The member key of object j, or NULL. */
+const struct unit_json *unit_json_get(const struct unit_json *j,
+				      const char *key);
+/* Element i of array j (or member i of object j), or NULL. */
+const struct unit_json *unit_json_at(const struct unit_json *j,
+				     unsigned int i);
+unsigned int unit_json_len(const struct unit_json *j);
 
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t unit_rand(uint64_t *state);
