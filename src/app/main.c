@@ -5,7 +5,8 @@
  * One worker per lcore besides the main lcore, which sleeps between its
  * chores (signals, --idle-exit, --stats-interval). With a single lcore the
  * main lcore runs the worker itself. The control socket (--ctl-socket)
- * is served by a thread of its own (listack/ctl.h).
+ * is served by a thread of its own (listack/ctl.h), the metrics
+ * (--metrics ADDR:PORT) by another (listack/metrics.h).
  *
  * --ctl-socket: an explicit PATH that cannot be served (another instance
  * lives there, no permission) is an error, as a bad option is; the
@@ -31,6 +32,7 @@
 
 #include "listack/ctl.h"
 #include "listack/listack.h"
+#include "listack/metrics.h"
 #include "listack/port.h"
 #include "fwd.h"
 
@@ -47,6 +49,8 @@ struct fwd_opts {
 	unsigned int mbufs;	/* per pool; 0 = sized from the ports */
 	const char *ctl_socket;	/* NULL: none */
 	bool ctl_explicit;	/* given on the command line */
+	char metrics_addr[64];	/* "" = no metrics */
+	uint16_t metrics_port;
 };
 
 struct fwd_app fwd_app;
@@ -61,9 +65,39 @@ usage(const char *prog)
 		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
 		"          [--stats-json FILE] [--stats-interval SECONDS]"
 		" [--idle-exit MS]\n"
-		"          [--ctl-socket PATH|none] [--mbufs N]\n"
+		"          [--ctl-socket PATH|none] [--mbufs N]"
+		" [--metrics ADDR:PORT]\n"
 		"  --ctl-socket: the control socket listack-ctl talks to "
 		"(default %s)\n", prog, LSK_CTL_DEFAULT_PATH);
+}
+
+/* --metrics ADDR:PORT, [ADDR]:PORT for IPv6; the address is checked when
+ * it is served. */
+static int
+parse_metrics(const char *arg, struct fwd_opts *o)
+{
+	const char *colon = strrchr(arg, ':'), *a = arg;
+	size_t alen;
+	unsigned long port;
+	char *end;
+
+	if (colon == NULL || colon[1] < '0' || colon[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (errno || *end != '\0' || port > 65535)
+		return -EINVAL;
+	alen = (size_t)(colon - arg);
+	if (alen >= 2 && arg[0] == '[' && arg[alen - 1] == ']') {
+		a++;
+		alen -= 2;
+	}
+	if (alen == 0 || alen >= sizeof(o->metrics_addr))
+		return -EINVAL;
+	memcpy(o->metrics_addr, a, alen);
+	o->metrics_addr[alen] = '\0';
+	o->metrics_port = (uint16_t)port;
+	return 0;
 }
 
 static int
@@ -77,6 +111,7 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "idle-exit", required_argument, NULL, 'x' },
 		{ "mbufs", required_argument, NULL, 'b' },
 		{ "ctl-socket", required_argument, NULL, 's' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,6 +179,14 @@ parse_opts(int argc, char **argv, struct fwd_opts *o)
 			if (o->ctl_socket != NULL && o->ctl_socket[0] == '\0') {
 				fprintf(stderr, "--ctl-socket: give a PATH or "
 					"none\n");
+				return -EINVAL;
+			}
+			break;
+		case 'M':
+			if (parse_metrics(optarg, o) < 0) {
+				fprintf(stderr, "--metrics: '%s' is not "
+					"ADDR:PORT (a numeric address, "
+					"[ADDR] for IPv6)\n", optarg);
 				return -EINVAL;
 			}
 			break;
@@ -566,6 +609,36 @@ start_ctl(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl **ctl)
 	return o->ctl_explicit ? rc : 0;
 }
 
+/* The metrics endpoint, as --metrics asked: one that cannot be served is
+ * an error. Every pool's mbufs count in listack_mbufs_in_use. */
+static int
+start_metrics(struct fwd_app *app, const struct fwd_opts *o,
+	      struct lsk_metrics **m)
+{
+	unsigned int s, t;
+	int rc;
+
+	*m = NULL;
+	if (o->metrics_addr[0] == '\0')
+		return 0;
+	rc = lsk_metrics_start(app->stack, o->metrics_addr, o->metrics_port, m);
+	if (rc < 0) {
+		fprintf(stderr, "--metrics: %s:%u: %s\n", o->metrics_addr,
+			o->metrics_port, rc == -EINVAL ? "not a numeric address"
+			: strerror(-rc));
+		return rc;
+	}
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		for (t = 0; t < s && pools[t] != pools[s]; t++)
+			;
+		if (pools[s] != NULL && t == s)
+			lsk_metrics_add_pool(*m, pools[s]);
+	}
+	printf("listack-fwd: metrics on %s:%u\n", o->metrics_addr,
+	       lsk_metrics_port(*m));
+	return 0;
+}
+
 /* Load the config into a new stack; on error print FILE:LINE and fail. */
 static int
 load_config(struct fwd_app *app, const struct fwd_opts *o)
@@ -605,6 +678,7 @@ main(int argc, char **argv)
 	struct lsk_port_info info[LSK_MAX_PORTS];
 	struct fwd_app *app = &fwd_app;
 	struct lsk_ctl *ctl = NULL;
+	struct lsk_metrics *metrics = NULL;
 	bool ctl_failed = false;
 	struct fwd_opts o;
 	struct lsk_stats st;
@@ -655,8 +729,13 @@ main(int argc, char **argv)
 		ctl_failed = true;
 		rc = -EINVAL;
 	}
+	if (rc == 0 && start_metrics(app, &o, &metrics) < 0) {
+		ctl_failed = true;
+		rc = -EINVAL;
+	}
 	if (rc < 0) {
 		/* as at the end of a run, with nothing to report */
+		lsk_ctl_stop(ctl);
 		for (p = 0; p < app->n_ports; p++)
 			rte_eth_dev_close(p);
 		for (i = 0; i < app->n_workers; i++)
@@ -684,6 +763,7 @@ main(int argc, char **argv)
 	/* every worker is offline: a batch in progress waits for none of
 	 * them, ends, and nothing changes the stack during the teardown */
 	lsk_ctl_stop(ctl);
+	lsk_metrics_stop(metrics);
 
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_stop(p);

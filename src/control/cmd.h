@@ -57,6 +57,7 @@ int cmd_show_stats(struct cmd_ctx *c);
 int cmd_show_runtime(struct cmd_ctx *c);
 int cmd_show_errors(struct cmd_ctx *c);
 int cmd_show_config(struct cmd_ctx *c);
+int cmd_show_pipeline(struct cmd_ctx *c);
 
 /* An aligned text table: a header row, then rows of cells. */
 #define CMD_CELL 128

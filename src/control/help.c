@@ -38,9 +38,9 @@ static const struct {
 	  "on off" },
 	{ "stats", "stats clear", "clear" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
-		  "stats|runtime|errors|config",
+		  "stats|runtime|errors [-a]|config|pipeline [dot]",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
-	  "config" },
+	  "config pipeline" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
 				    "route-cache stats show help" },
 };

@@ -4,7 +4,8 @@
  * of `ip -br` and grout's grcli, a header row then one row per item.
  * JSON (o->json): one value per view, members named as the text columns
  * (lower case, "/" read as "_per_"). The counter views are in
- * control/show_stats.c, `show config` in control/show_config.c.
+ * control/show_stats.c, `show config` in control/show_config.c, `show
+ * pipeline` in control/show_pipeline.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -459,20 +460,23 @@ cmd_show_routes(struct cmd_ctx *c)
 
 /* --- show VIEW ---------------------------------------------------- */
 
+/* word: the one word more a view takes ("*": any, the view checks it) */
 static const struct {
 	const char *name;
 	int (*fn)(struct cmd_ctx *c);
+	const char *word;
 } views[] = {
-	{ "interfaces", show_interfaces },
-	{ "addresses", show_addresses },
-	{ "routes", cmd_show_routes },
-	{ "neigh", show_neigh },
-	{ "udp", show_udp },
-	{ "filter", show_filter },
-	{ "stats", cmd_show_stats },
-	{ "runtime", cmd_show_runtime },
-	{ "errors", cmd_show_errors },
-	{ "config", cmd_show_config },
+	{ "interfaces", show_interfaces, NULL },
+	{ "addresses", show_addresses, NULL },
+	{ "routes", cmd_show_routes, "*" },
+	{ "neigh", show_neigh, NULL },
+	{ "udp", show_udp, NULL },
+	{ "filter", show_filter, NULL },
+	{ "stats", cmd_show_stats, NULL },
+	{ "runtime", cmd_show_runtime, NULL },
+	{ "errors", cmd_show_errors, "-a" },
+	{ "config", cmd_show_config, NULL },
+	{ "pipeline", cmd_show_pipeline, "dot" },
 };
 
 int
@@ -485,9 +489,11 @@ cmd_show(struct cmd_ctx *c)
 		for (i = 0; i < RTE_DIM(views); i++) {
 			if (strcmp(c->argv[1], views[i].name) != 0)
 				continue;
-			/* only `show routes` takes a word more */
 			if (c->argc > 3 || (c->argc == 3 &&
-					    views[i].fn != cmd_show_routes))
+					    (views[i].word == NULL ||
+					     (strcmp(views[i].word, "*") != 0 &&
+					      strcmp(views[i].word,
+						     c->argv[2]) != 0))))
 				return cmd_error(c, -EINVAL, "usage: %s",
 						 cmd_usage("show"));
 			if (c->check)

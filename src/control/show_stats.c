@@ -2,7 +2,8 @@
 /*
  * The counter views: `show stats` (every counter; JSON: the object
  * --stats-json writes), `show runtime` (the stages, as VPP's show
- * runtime) and `show errors` (every drop counter, non-zero first).
+ * runtime) and `show errors [-a]` (the drop counters that counted, the
+ * largest first; -a: then every other one).
  * Counts are since the last `stats clear`.
  */
 #include <errno.h>
@@ -182,6 +183,7 @@ cmd_show_errors(struct cmd_ctx *c)
 {
 	static const char *const head[] = { "SECTION", "COUNTER", "PACKETS" };
 	struct drop_row rows[RTE_DIM(drop_counters) + 2 * LSK_MAX_PORTS];
+	bool all = c->argc == 3;	/* show errors -a (cmd_show checks it) */
 	struct lsk_stats st;
 	struct cmd_table t;
 	unsigned int i, n = 0;
@@ -208,6 +210,9 @@ cmd_show_errors(struct cmd_ctx *c)
 		n++;
 	}
 	qsort(rows, n, sizeof(rows[0]), drop_cmp);
+	/* the non-zero ones come first: without -a, only they */
+	while (!all && n > 0 && rows[n - 1].value == 0)
+		n--;
 	if (c->o->json)
 		lsk_out_printf(c->o, "[");
 	cmd_table_init(&t, head, RTE_DIM(head));

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,26 +477,102 @@ test_show_runtime(void **state)
 	free(a);
 }
 
+/* Without -a the counters that counted only; -a: then every other one. */
 static void
 test_show_errors(void **state)
 {
 	struct unit_fixture *f = *state;
 	char *a;
 
+	assert_answer(f, "show errors", false, "SECTION  COUNTER  PACKETS\n");
+	assert_answer(f, "show errors", true, "[]\n");
 	traffic(f);
-	a = answer(f, "show errors", false);
+	assert_answer(f, "show errors", false,
+		      "SECTION  COUNTER     PACKETS\n"
+		      "ip       InNoRoutes  1\n");
+	assert_answer(f, "show errors", true,
+		      "[{\"section\": \"ip\", \"counter\": \"InNoRoutes\", "
+		      "\"packets\": 1}]\n");
+	a = answer(f, "show errors -a", false);
 	assert_prefix(a, "SECTION  COUNTER             PACKETS\n"
 			       "ip       InNoRoutes          1\n"
 			       "eth      NotForUs            0\n");
 	assert_non_null(strstr(a, "\nport1    tx_dropped          0\n"));
 	free(a);
-	a = answer(f, "show errors", true);
+	a = answer(f, "show errors -a", true);
 	assert_prefix(a, "[{\"section\": \"ip\", \"counter\": "
 			       "\"InNoRoutes\", \"packets\": 1}, "
 			       "{\"section\": \"eth\", \"counter\": "
 			       "\"NotForUs\", \"packets\": 0}, ");
 	assert_non_null(strstr(a, "{\"section\": \"port1\", \"counter\": "
 				  "\"tx_dropped\", \"packets\": 0}]\n"));
+	free(a);
+}
+
+/*
+ * show pipeline: the edges with the packets they carried where the stage
+ * counters say it, "?" where several sources fed a stage; dot: a node
+ * per stage with its packets, the same edges.
+ */
+static void
+test_show_pipeline(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_stats st;
+	char *a, want[128];
+
+	traffic(f);
+	lsk_stats_read(f->stack, &st);
+	a = answer(f, "show pipeline", false);
+	assert_prefix(a, "FROM         TO           PACKETS\n"
+			       "rx           eth_input    3\n"
+			       "eth_input    arp_input    0\n"
+			       "eth_input    udp4_gro     0\n"
+			       "eth_input    ip4_input    3\n"
+			       "udp4_gro     ip4_input    0\n"
+			       "ip4_input    ip4_filter   0\n"
+			       "ip4_input    ip4_route    3\n"
+			       "ip4_filter   ip4_route    0\n"
+			       "ip4_route    ip4_local    0\n"
+			       "ip4_route    ip4_forward  2\n");
+	/* the datagram without a route got an ICMP error: several stages
+	 * could have queued it, so where it came from is not known */
+	assert_non_null(strstr(a, "\nip4_route    icmp         ?\n"));
+	snprintf(want, sizeof(want), "\nicmp         ip4_output   %" PRIu64 "\n",
+		 st.stages[LSK_STAGE_IP4_OUTPUT].packets);
+	assert_non_null(strstr(a, want));
+	assert_non_null(strstr(a, "\nsend         ip4_output   0\n"));
+	assert_non_null(strstr(a, "\nip4_output   ip4_local    0\n"));
+	free(a);
+
+	a = answer(f, "show pipeline", true);
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", "
+			       "\"packets\": 3}, ");
+	assert_non_null(strstr(a, "{\"name\": \"ip4_forward\", \"packets\": "
+				  "2}"));
+	assert_non_null(strstr(a, "], \"edges\": [{\"from\": \"rx\", "
+				  "\"to\": \"eth_input\", \"packets\": 3}, "));
+	assert_non_null(strstr(a, "{\"from\": \"ip4_route\", \"to\": "
+				  "\"icmp\", \"packets\": null}"));
+	free(a);
+	/* dot is a text form: -j answers the same JSON */
+	a = answer(f, "show pipeline dot", true);
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", ");
+	free(a);
+
+	a = answer(f, "show pipeline dot", false);
+	assert_prefix(a, "digraph listack {\n");
+	assert_non_null(strstr(a, "\t\"eth_input\" [label=\"eth_input\\n3 "
+				  "packets\"];\n"));
+	assert_non_null(strstr(a, "\t\"ip4_forward\" [label=\"ip4_forward"
+				  "\\n2 packets\"];\n"));
+	assert_non_null(strstr(a, "\t\"rx\" [label=\"rx\\n3 packets\", "
+				  "shape=ellipse];\n"));
+	assert_non_null(strstr(a, "\t\"ip4_route\" -> \"ip4_forward\" "
+				  "[label=\"2\"];\n"));
+	assert_non_null(strstr(a, "\t\"ip4_route\" -> \"icmp\" [label=\"?\", "
+				  "style=dashed];\n"));
+	assert_int_equal(strcmp(a + strlen(a) - 2, "}\n"), 0);
 	free(a);
 }
 
@@ -701,6 +778,13 @@ test_show_refusals(void **state)
 	assert_int_equal(lsk_command_run(f->stack, "show config now", 15, "t",
 					 &o), -EINVAL);
 	assert_memory_equal(o.err, "t:1: usage: show ", 17);
+	/* the word of errors and pipeline is checked with the batch */
+	assert_int_equal(lsk_command_run(f->stack, "show errors all", 15, "t",
+					 &o), -EINVAL);
+	assert_memory_equal(o.err, "t:1: usage: show ", 17);
+	assert_int_equal(lsk_command_run(f->stack, "show pipeline svg", 17,
+					 "t", &o), -EINVAL);
+	assert_memory_equal(o.err, "t:1: usage: show ", 17);
 	unit_worker_sync(f);
 	lsk_out_free(&o);
 }
@@ -721,6 +805,7 @@ main(void)
 		T(test_show_stats),
 		T(test_show_runtime),
 		T(test_show_errors),
+		T(test_show_pipeline),
 		cmocka_unit_test(test_show_config_round_trip),
 		cmocka_unit_test(test_show_config_defaults),
 		T(test_show_routes),
