@@ -4,8 +4,10 @@
  * configuration (bench/gen-routes.py makes one with 1M routes) as one
  * batch, then times route changes made one at a time on top of it: the
  * API (lsk_route_add, _replace, _del) and the command a control client
- * sends (lsk_command_run, itself a batch of one line). No worker polls:
- * the grace periods are those of a stack with none.
+ * sends (lsk_command_run, itself a batch of one line), and what building
+ * one table whole takes (what every change cost before they were made in
+ * place). No worker polls: the grace periods are those of a stack with
+ * none.
  *
  *   listack-route-time [EAL options] -- CONFIG [CHANGES]
  */
@@ -19,6 +21,7 @@
 
 #include "listack/listack.h"
 #include "control/command.h"
+#include "control/control.h"
 
 static double
 now_s(void)
@@ -76,6 +79,17 @@ main(int argc, char **argv)
 		return 1;
 	}
 	printf("%-34s %7s  %10.3f s\n", "load (one batch)", "", t);
+	{
+		struct lsk_fwd_table *ft;
+
+		t0 = now_s();
+		rc = lsk_fwd_table_build(s, &ft);
+		t = now_s() - t0;
+		if (rc == 0)
+			lsk_fwd_table_free(ft);
+		printf("%-34s %7u  %10.3f s\n", "one table built whole",
+		       s->n_routes, t);
+	}
 
 	t0 = now_s();
 	for (i = 0; i < n && rc == 0; i++)

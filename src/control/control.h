@@ -52,6 +52,14 @@ struct lsk_route_delta {
 	bool before_set, now_set;
 };
 
+/* A change a batch made to s->routes, to undo it (route_table.c). */
+struct lsk_route_undo {
+	uint8_t op;		/* enum in route_table.c */
+	unsigned int pos, n;	/* the place changed; n: a flush's count */
+	struct lsk_route r;	/* what was there */
+	struct lsk_route *saved;	/* a flush's list */
+};
+
 /* route changes a batch applies to the tables one by one at commit;
  * more, or a flush, and the commit builds them whole */
 #define LSK_ROUTE_LOG_MAX 64
@@ -115,6 +123,9 @@ struct lsk_stack {
 	 * change one at a time, or when it could not be built */
 	struct lsk_fwd_table *fwd_standby;
 	bool fwd_keep_standby;
+	/* a batch's changes to the list, to put it back */
+	unsigned int n_route_undo, route_undo_cap;
+	struct lsk_route_undo *route_undo;
 	/* a batch's route changes, for its commit */
 	unsigned int n_route_log;
 	bool route_log_full;
@@ -227,9 +238,12 @@ void lsk_route_index_rebuild(struct lsk_stack *s);
 const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
 				       uint32_t prefix, uint8_t depth);
 /* A batch's start; at its commit, when it changed nothing but routes:
- * make them to the tables in place (0), or -EAGAIN: build them whole. */
+ * make them to the tables in place (0), or -EAGAIN: build them whole.
+ * lsk_route_batch_undo puts the list and its index back as the batch
+ * found them (for a batch refused or whose tables cannot be built). */
 void lsk_route_batch_begin(struct lsk_stack *s);
 int lsk_route_batch_commit(struct lsk_stack *s);
+void lsk_route_batch_undo(struct lsk_stack *s);
 
 /* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
 struct lsk_counter_desc {

@@ -14,7 +14,9 @@
  * (addresses, neighbours, ports) always do.
  */
 #include <errno.h>
+#include <time.h>
 
+#include <rte_pause.h>
 #include <rte_rcu_qsbr.h>
 
 #include "core/fwd.h"
@@ -91,6 +93,29 @@ standby_build(struct lsk_stack *s)
 		s->fwd_standby = NULL;
 }
 
+/*
+ * Wait for a grace period without holding the CPU: a worker reports once
+ * per burst, so a short spin sees most; after it, sleep between checks.
+ * The control thread often shares its CPU with something that matters
+ * (the generator of route-churn, a feed): a spinning wait for a worker
+ * that was descheduled would take that CPU for the whole of it.
+ */
+static void
+fwd_grace_period(struct lsk_stack *s)
+{
+	const struct timespec nap = { .tv_nsec = 20000 };
+	uint64_t token = rte_rcu_qsbr_start(s->qsbr);
+	unsigned int i;
+
+	for (i = 0; i < 256; i++) {
+		if (rte_rcu_qsbr_check(s->qsbr, token, false))
+			return;
+		rte_pause();
+	}
+	while (!rte_rcu_qsbr_check(s->qsbr, token, false))
+		nanosleep(&nap, NULL);
+}
+
 /* Publish t; returns the table it replaced, which no worker reads now. */
 static struct lsk_fwd_table *
 fwd_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
@@ -98,7 +123,7 @@ fwd_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 	struct lsk_fwd_table *old = s->fwd;
 
 	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
-	lsk_stack_synchronize(s);
+	fwd_grace_period(s);
 	return old;
 }
 

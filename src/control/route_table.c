@@ -69,6 +69,8 @@ lsk_route_table_init(struct lsk_stack *s)
 	return s->route_index ? 0 : -ENOMEM;
 }
 
+static void undo_forget(struct lsk_stack *s);
+
 void
 lsk_route_table_free(struct lsk_stack *s)
 {
@@ -78,6 +80,9 @@ lsk_route_table_free(struct lsk_stack *s)
 	s->routes = NULL;
 	lsk_fwd_table_free(s->fwd_standby);
 	s->fwd_standby = NULL;
+	undo_forget(s);
+	free(s->route_undo);
+	s->route_undo = NULL;
 }
 
 void
@@ -126,6 +131,98 @@ lsk_route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 	int i = route_pos(s, prefix, depth);
 
 	return i < 0 ? NULL : &s->routes[i];
+}
+
+/*
+ * In a batch every change to the list is noted, before it is made, so
+ * that a batch that fails puts the list back by undoing them (stack.c's
+ * copy of the configuration holds no routes: a command of one route
+ * costs no copy of a million).
+ */
+enum { UNDO_ADD, UNDO_REPLACE, UNDO_DEL, UNDO_FLUSH };
+
+/* Room for one more note (in a batch): 0 or -ENOMEM. */
+static int
+undo_room(struct lsk_stack *s)
+{
+	if (!s->in_batch)
+		return 0;
+	return lsk_array_grow((void **)&s->route_undo, &s->route_undo_cap,
+			      s->n_route_undo, sizeof(*s->route_undo), 16);
+}
+
+static void
+undo_note(struct lsk_stack *s, uint8_t op, unsigned int pos,
+	  const struct lsk_route *r)
+{
+	if (!s->in_batch)
+		return;
+	s->route_undo[s->n_route_undo++] = (struct lsk_route_undo){
+		.op = op, .pos = pos, .r = r ? *r : (struct lsk_route){ 0 } };
+}
+
+static void
+index_set(struct lsk_stack *s, unsigned int i)
+{
+	uint64_t key = route_key(s->routes[i].prefix, s->routes[i].depth);
+
+	/* the key was there before the batch: its room is there */
+	rte_hash_add_key_data(s->route_index, &key, (void *)(uintptr_t)i);
+}
+
+static void
+undo_one(struct lsk_stack *s, struct lsk_route_undo *u)
+{
+	unsigned int last = s->n_routes;
+	uint64_t key;
+
+	switch (u->op) {
+	case UNDO_ADD:
+		s->n_routes--;
+		key = route_key(s->routes[s->n_routes].prefix,
+				s->routes[s->n_routes].depth);
+		rte_hash_del_key(s->route_index, &key);
+		break;
+	case UNDO_REPLACE:
+		s->routes[u->pos] = u->r;
+		break;
+	case UNDO_DEL:
+		/* the route that took its place goes back to the end */
+		if (u->pos != last) {
+			s->routes[last] = s->routes[u->pos];
+			index_set(s, last);
+		}
+		s->routes[u->pos] = u->r;
+		index_set(s, u->pos);
+		s->n_routes++;
+		break;
+	default:
+		if (u->n != 0)
+			memcpy(s->routes, u->saved, u->n * sizeof(*s->routes));
+		s->n_routes = u->n;
+		lsk_route_index_rebuild(s);
+		break;
+	}
+}
+
+static void
+undo_forget(struct lsk_stack *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_route_undo; i++)
+		free(s->route_undo[i].saved);
+	s->n_route_undo = 0;
+}
+
+void
+lsk_route_batch_undo(struct lsk_stack *s)
+{
+	unsigned int i = s->n_route_undo;
+
+	while (i-- > 0)
+		undo_one(s, &s->route_undo[i]);
+	undo_forget(s);
 }
 
 /* The subnet of one of our addresses (Linux: that route exists). */
@@ -190,9 +287,13 @@ route_set(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
 		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
 	i = route_pos(s, prefix, depth);
+	if (i >= 0 && !replace)
+		return -EEXIST;
+	rc = undo_room(s);
+	if (rc < 0)
+		return rc;
 	if (i >= 0) {
-		if (!replace)
-			return -EEXIST;
+		undo_note(s, UNDO_REPLACE, (unsigned int)i, &s->routes[i]);
 		d.before = s->routes[i];
 		d.before_set = true;
 		s->routes[i] = d.now;
@@ -210,6 +311,7 @@ route_set(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 	if (rte_hash_add_key_data(s->route_index, &key,
 				  (void *)(uintptr_t)s->n_routes) < 0)
 		return -ENOMEM;
+	undo_note(s, UNDO_ADD, s->n_routes, NULL);
 	s->routes[s->n_routes++] = d.now;
 	rc = route_apply(s, &d);
 	if (rc < 0) {
@@ -244,6 +346,10 @@ lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 
 	if (i < 0)
 		return -ENOENT;
+	rc = undo_room(s);
+	if (rc < 0)
+		return rc;
+	undo_note(s, UNDO_DEL, (unsigned int)i, &s->routes[i]);
 	/* the last route takes its place; the index follows only once the
 	 * tables took the change (its updates cannot fail) */
 	last = s->n_routes - 1;
@@ -276,6 +382,20 @@ lsk_route_flush(struct lsk_stack *s)
 
 	if (n == 0)
 		return 0;
+	if (s->in_batch) {
+		/* the list as it was, for an undo: later adds overwrite it */
+		struct lsk_route *saved = malloc(n * sizeof(*saved));
+		int rc = undo_room(s);
+
+		if (saved == NULL || rc < 0) {
+			free(saved);
+			return -ENOMEM;
+		}
+		memcpy(saved, s->routes, n * sizeof(*saved));
+		undo_note(s, UNDO_FLUSH, 0, NULL);
+		s->route_undo[s->n_route_undo - 1].n = n;
+		s->route_undo[s->n_route_undo - 1].saved = saved;
+	}
 	/* the list keeps its entries until the table without them is built */
 	s->n_routes = 0;
 	if (s->in_batch) {
@@ -297,6 +417,7 @@ lsk_route_batch_begin(struct lsk_stack *s)
 {
 	s->n_route_log = 0;
 	s->route_log_full = false;
+	undo_forget(s);
 }
 
 int
@@ -307,6 +428,9 @@ lsk_route_batch_commit(struct lsk_stack *s)
 	if (!s->route_log_full)
 		rc = lsk_fwd_routes_apply(s, s->route_log, s->n_route_log,
 					  false);
-	lsk_route_batch_begin(s);
+	/* done: its notes go; else a whole build follows, which may fail
+	 * and need them to put the list back */
+	if (rc == 0)
+		lsk_route_batch_begin(s);
 	return rc;
 }

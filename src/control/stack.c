@@ -48,7 +48,6 @@ struct lsk_rib_copy {
 	uint32_t n_filters;
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
-	struct lsk_route *routes;
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
 	struct lsk_service **services;
@@ -63,7 +62,6 @@ rib_copy_free(struct lsk_rib_copy *c)
 {
 	if (c == NULL)
 		return;
-	free(c->routes);
 	free(c->neighs);
 	free(c->filters);
 	free(c->services);
@@ -96,12 +94,11 @@ rib_copy(const struct lsk_stack *s)
 	c->n_services = s->n_services;
 	memcpy(c->ports, s->ports, sizeof(c->ports));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
-	c->routes = dup_array(s->routes, s->n_routes, sizeof(*s->routes));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
 	c->services = dup_array(s->services, s->n_services,
 				sizeof(*s->services));
-	if (c->routes == NULL || c->neighs == NULL || c->filters == NULL ||
+	if (c->neighs == NULL || c->filters == NULL ||
 	    c->services == NULL) {
 		rib_copy_free(c);
 		return NULL;
@@ -118,9 +115,6 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	s->n_addrs = c->n_addrs;
 	memcpy(s->ports, c->ports, sizeof(s->ports));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
-	s->n_routes = c->n_routes;
-	if (c->n_routes != 0)
-		memcpy(s->routes, c->routes, c->n_routes * sizeof(*s->routes));
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)
 		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
@@ -132,7 +126,9 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	if (c->n_services != 0)
 		memcpy(s->services, c->services,
 		       c->n_services * sizeof(*s->services));
-	lsk_route_index_rebuild(s);
+	/* the routes by undoing the batch's changes: a batch of one route
+	 * change costs no copy of a million routes */
+	lsk_route_batch_undo(s);
 }
 
 static void stack_settings_publish(struct lsk_stack *s);

@@ -4,14 +4,18 @@
  * port settings while a worker thread forwards. Every datagram either
  * leaves by the port a route named for it at some moment of its
  * processing, with a MAC that port had, or is counted; every mbuf comes
- * back. Bounded iterations and no timing: under ThreadSanitizer the
- * interleavings are what is tested.
+ * back. Then routes alone churn (replaced, added, deleted in place, and
+ * flushed and put back in one batch, built whole) while the worker
+ * forwards: every datagram leaves, by a next hop its route had. Bounded
+ * iterations and no timing: under ThreadSanitizer the interleavings are
+ * what is tested.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "unit_common.h"
+#include "control/command.h"
 
 #define CHANGES 160		/* control commands, each one publication */
 #define MIN_BURSTS 200		/* the worker's bursts, at least */
@@ -221,12 +225,158 @@ test_control_changes_while_forwarding(void **state)
 			 st.ip.InAddrErrors + st.ip.OutDiscards, 0);
 }
 
+#define CHURN_IP UNIT_IPV4(10, 60, 1, 5)	/* via A or via B, always */
+
+/* What the worker sends under route churn: to UNIT_FAR_IP by B alone,
+ * to CHURN_IP by A on port 0 or B on port 1, nothing else. */
+static uint16_t
+churn_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	 uint16_t n)
+{
+	struct race *r = arg;
+	uint16_t i;
+
+	(void)queue;
+	for (i = 0; i < n; i++) {
+		const struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(pkts[i], const struct rte_ether_hdr *);
+		const struct rte_ipv4_hdr *ip = (const void *)(eh + 1);
+		uint32_t dst = rte_be_to_cpu_32(ip->dst_addr);
+		bool by_a = port == UNIT_P0 &&
+			    rte_is_same_ether_addr(&eh->dst_addr, &unit_a_mac) &&
+			    rte_is_same_ether_addr(&eh->src_addr, &unit_p0_mac);
+		bool by_b = port == UNIT_P1 &&
+			    rte_is_same_ether_addr(&eh->dst_addr, &unit_b_mac) &&
+			    rte_is_same_ether_addr(&eh->src_addr, &unit_p1_mac);
+
+		if (eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+		    ip->next_proto_id != IPPROTO_UDP) {
+			r->other_out++;
+		} else {
+			r->udp_out++;
+			if (!(dst == UNIT_FAR_IP && by_b) &&
+			    !(dst == CHURN_IP && (by_a || by_b)))
+				r->misrouted++;
+		}
+		rte_pktmbuf_free(pkts[i]);
+	}
+	return n;
+}
+
+static void *
+churn_worker(void *arg)
+{
+	struct race *r = arg;
+	struct lsk_worker *w = r->f->worker;
+	struct rte_mbuf *pkts[BURST];
+	struct unit_pkt p;
+	uint16_t i;
+
+	while (!__atomic_load_n(&r->control_done, __ATOMIC_ACQUIRE) ||
+	       r->bursts < MIN_BURSTS) {
+		for (i = 0; i < BURST; i++) {
+			unit_pkt_init(&p, i % 2 ? CHURN_IP : UNIT_FAR_IP);
+			pkts[i] = unit_pkt_mbuf(&p);
+			assert_non_null(pkts[i]);
+		}
+		lsk_worker_input(w, pkts, BURST);
+		lsk_worker_flush(w);
+		r->sent += BURST;
+		r->bursts++;
+	}
+	lsk_worker_offline(w);
+	return NULL;
+}
+
+static void
+churn_batch(struct race *r, const char *text)
+{
+	struct lsk_out o;
+	int rc;
+
+	lsk_out_init(&o, false);
+	rc = lsk_command_run(r->f->stack, text, strlen(text), "race", &o);
+	if (rc != 0)
+		print_error("%s\n", o.err);
+	lsk_out_free(&o);
+	assert_int_equal(rc, 0);
+}
+
+/* Each change leaves a route to CHURN_IP, via A or B; FAR stays via B. */
+static void
+churn_control(struct race *r)
+{
+	struct lsk_stack *s = r->f->stack;
+	const uint32_t p16 = UNIT_IPV4(10, 60, 0, 0);
+	const uint32_t p24 = UNIT_IPV4(10, 60, 1, 0);
+	unsigned int i;
+
+	for (i = 0; i < 4 * CHANGES; i++) {
+		switch (i % 5) {
+		case 0:
+			assert_int_equal(lsk_route_replace(s, p16, 16,
+				LSK_ROUTE_VIA, UNIT_A_IP), 0);
+			break;
+		case 1:
+			assert_int_equal(lsk_route_add(s, p24, 24,
+				LSK_ROUTE_VIA, UNIT_B_IP), 0);
+			break;
+		case 2:
+			assert_int_equal(lsk_route_replace(s, p16, 16,
+				LSK_ROUTE_VIA, UNIT_B_IP), 0);
+			break;
+		case 3:
+			assert_int_equal(lsk_route_del(s, p24, 24), 0);
+			break;
+		default:
+			/* everything goes and comes back at once */
+			churn_batch(r, "route flush\n"
+				    "route add 10.9.0.0/16 via 10.0.1.1\n"
+				    "route add 10.60.0.0/16 via 10.0.0.1\n");
+			break;
+		}
+	}
+}
+
+static void
+test_route_churn_while_forwarding(void **state)
+{
+	struct unit_fixture *f = *state;
+	static struct race r;
+	struct lsk_stats st;
+	pthread_t t;
+
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	lsk_worker_set_tx_fn(f->worker, churn_tx, &r);
+	unit_cmd(f, "route add 10.60.0.0/16 via 10.0.0.1");
+	lsk_worker_offline(f->worker);
+
+	assert_int_equal(pthread_create(&t, NULL, churn_worker, &r), 0);
+	churn_control(&r);
+	__atomic_store_n(&r.control_done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(t, NULL), 0);
+
+	assert_int_equal(lsk_stats_read(f->stack, &st), 0);
+	/* the changes were made in place but for the batches */
+	assert_non_null(f->stack->fwd_standby);
+	assert_int_equal(r.misrouted, 0);
+	assert_int_equal(r.other_out, 0);
+	/* nothing lost: never a moment without a route */
+	assert_int_equal(r.udp_out, r.sent);
+	assert_int_equal(st.ip.ForwDatagrams, r.sent);
+	assert_int_equal(st.ip.InNoRoutes + st.ip.InDiscards, 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_control_changes_while_forwarding,
+			unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_route_churn_while_forwarding,
 			unit_setup_list, unit_teardown),
 	};
 

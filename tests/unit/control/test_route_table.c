@@ -465,6 +465,95 @@ test_100k_routes(void **state)
 			 LSK_VERDICT_NO_ROUTE);
 }
 
+/* The list and its index are exactly as saved (n routes, in order). */
+static void
+assert_routes_are(struct lsk_stack *s, const struct lsk_route *saved,
+		  unsigned int n)
+{
+	unsigned int i;
+
+	assert_int_equal(s->n_routes, n);
+	assert_memory_equal(s->routes, saved, n * sizeof(*saved));
+	for (i = 0; i < n; i++)
+		assert_ptr_equal(lsk_route_find(s, saved[i].prefix,
+						saved[i].depth),
+				 &s->routes[i]);
+}
+
+/* Random adds, replaces and dels in a batch, a flush among them. */
+static void
+batch_churn(struct lsk_stack *s, uint64_t *seed, unsigned int n, bool flush)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		enum lsk_route_type type;
+		uint32_t prefix, gw;
+		uint8_t depth;
+
+		random_route(seed, &prefix, &depth, &type, &gw);
+		if (flush && i == n / 2)
+			assert_true(lsk_route_flush(s) >= 0);
+		else if (i % 3 == 2 && s->n_routes != 0)
+			assert_int_equal(lsk_route_del(s,
+				s->routes[i % s->n_routes].prefix,
+				s->routes[i % s->n_routes].depth), 0);
+		else if (i % 3 == 1)
+			lsk_route_replace(s, prefix, depth, type, gw);
+		else
+			lsk_route_add(s, prefix, depth, type, gw);
+	}
+}
+
+/*
+ * A batch refused (lsk_config_abort), or whose table cannot be built,
+ * puts the list back by undoing its changes: the same routes in the same
+ * places, each found by the index, whatever the batch did (adds,
+ * replaces, dels, a flush and adds over it).
+ */
+static void
+test_batch_undone(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_stack *s = f->stack;
+	static struct lsk_route saved[2048];
+	static uint32_t addrs[N_PROBES];
+	uint64_t seed = 5;
+	unsigned int n, round;
+
+	random_probes(addrs, N_PROBES, &seed);
+	lsk_worker_offline(f->worker);
+	batch_churn(s, &seed, 1200, false);
+	n = s->n_routes;
+	assert_true(n > 100 && n <= RTE_DIM(saved));
+	memcpy(saved, s->routes, n * sizeof(*saved));
+	for (round = 0; round < 4; round++) {
+		assert_int_equal(lsk_config_begin(s), 0);
+		batch_churn(s, &seed, 500, round % 2 == 1);
+		if (round < 2) {
+			lsk_config_abort(s);
+		} else {
+			/* a commit that builds whole (a flush, or more
+			 * changes than it makes in place) without memory */
+			unit_eat_memory();
+			assert_int_equal(lsk_config_commit(s), -ENOMEM);
+			unit_free_memory();
+		}
+		assert_routes_are(s, saved, n);
+	}
+	unit_worker_sync(f);
+	assert_tables_as_built(f, addrs, N_PROBES);
+	/* and the batch, committed, is there */
+	assert_int_equal(lsk_config_begin(s), 0);
+	batch_churn(s, &seed, 500, true);
+	n = s->n_routes;
+	memcpy(saved, s->routes, n * sizeof(*saved));
+	assert_int_equal(lsk_config_commit(s), 0);
+	unit_worker_sync(f);
+	assert_routes_are(s, saved, n);
+	assert_tables_as_built(f, addrs, N_PROBES);
+}
+
 /* The commands: route replace, del with its target, get, flush, and the
  * view show routes, as text and JSON. */
 static void
@@ -546,6 +635,7 @@ main(void)
 		T(test_in_place_matches_build),
 		T(test_failure_leaves_state_whole),
 		T(test_100k_routes),
+		T(test_batch_undone),
 		T(test_commands),
 	};
 
