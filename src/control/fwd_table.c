@@ -320,39 +320,35 @@ build_local(struct fwd_builder *b)
 	return rc;
 }
 
-bool
-lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr)
+/* Is addr among the first n of addrs? */
+static inline bool
+addr_in(const uint32_t *addrs, uint32_t n, uint32_t addr)
 {
 	uint32_t i;
 
-	for (i = 0; i < t->n_local; i++)
-		if (t->local_addrs[i] == addr)
+	for (i = 0; i < n; i++)
+		if (addrs[i] == addr)
 			return true;
 	return false;
+}
+
+bool
+lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr)
+{
+	return addr_in(t->local_addrs, t->n_local, addr);
 }
 
 bool
 lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
 {
-	uint32_t i;
-
-	for (i = 0; i < t->n_own; i++)
-		if (t->own_addrs[i] == addr)
-			return true;
-	return false;
+	return addr_in(t->own_addrs, t->n_own, addr);
 }
 
+/* the broadcasts are local_addrs' first n_bcast */
 bool
 lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr)
 {
-	uint32_t i;
-
-	if (addr == UINT32_MAX)
-		return true;
-	for (i = 0; i < t->n_bcast; i++)
-		if (t->local_addrs[i] == addr)
-			return true;
-	return false;
+	return addr == UINT32_MAX || addr_in(t->local_addrs, t->n_bcast, addr);
 }
 
 /* tbl8 groups 2-byte entries can number (15 bits, the 16th marks them) */

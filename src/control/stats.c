@@ -11,19 +11,9 @@
 #include "core/worker.h"
 #include "control/control.h"
 
+#define STAGE_NAME(id, name) [LSK_STAGE_##id] = #name,
 static const char *const stage_names[LSK_STAGE_COUNT] = {
-	[LSK_STAGE_ETH_INPUT] = "eth_input",
-	[LSK_STAGE_ARP_INPUT] = "arp_input",
-	[LSK_STAGE_UDP4_GRO] = "udp4_gro",
-	[LSK_STAGE_IP4_INPUT] = "ip4_input",
-	[LSK_STAGE_IP4_FILTER] = "ip4_filter",
-	[LSK_STAGE_IP4_ROUTE] = "ip4_route",
-	[LSK_STAGE_IP4_LOCAL] = "ip4_local",
-	[LSK_STAGE_IP4_FORWARD] = "ip4_forward",
-	[LSK_STAGE_UDP4_INPUT] = "udp4_input",
-	[LSK_STAGE_ICMP4_INPUT] = "icmp4_input",
-	[LSK_STAGE_IP4_OUTPUT] = "ip4_output",
-	[LSK_STAGE_TX] = "tx",
+	LSK_STAGES(STAGE_NAME)
 };
 
 const char *

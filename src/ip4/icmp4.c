@@ -18,6 +18,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/drop.h"
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -186,6 +187,21 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + quote);
 	e->port = m->port;
 	lsk_list_push(&w->icmp_out, e, 0);
+}
+
+void
+lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	     const struct lsk_drop *r, uint16_t mtu)
+{
+	lsk_drop_count(w, r, lsk_meta_count(meta));
+	if (r->icmp_type != 0) {
+		bool frag = r->icmp_type == LSK_ICMP_DEST_UNREACH &&
+			    r->icmp_code == LSK_ICMP_FRAG_NEEDED;
+
+		lsk_icmp4_error_entry(w, m, meta, r->icmp_type, r->icmp_code,
+				      frag ? mtu : 0);
+	}
+	lsk_entry_free(m, meta);
 }
 
 void

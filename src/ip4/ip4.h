@@ -15,6 +15,7 @@
 #include "core/list.h"
 
 struct lsk_worker;
+struct lsk_drop;
 struct lsk_nexthop;
 struct lsk_route_cache;
 struct rte_acl_ctx;
@@ -97,6 +98,13 @@ void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
 void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
 			   uint32_t meta, uint8_t type, uint8_t code,
 			   uint16_t mtu);
+/* Drop the list entry m (meta its meta word: a train counts as its
+ * datagrams) for reason r of a stage's table (core/drop.h): counted, r's
+ * ICMP error raised (mtu: the next hop's, which only fragmentation
+ * needed carries), freed.
+ * Ownership: takes m and its members. */
+void lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		  const struct lsk_drop *r, uint16_t mtu);
 /* Count an ICMP message by type once it is on its way. */
 void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
 /* Route and send what icmp_out holds.

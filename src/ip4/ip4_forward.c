@@ -21,6 +21,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/drop.h"
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "core/tx.h"
@@ -57,34 +58,14 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
 	return FWD_SEND;
 }
 
-/* A train shares its head's verdict: count every datagram. */
-/* mtu: the egress MTU, for fragmentation needed */
-static void
-fwd_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
-	 enum fwd_verdict v, uint16_t mtu)
-{
-	struct lsk_ip_stats *st = &w->stats.ip;
-	uint32_t n = lsk_meta_count(meta);
+static const struct lsk_drop fwd_drops[] = {
+	[FWD_DROP_L2_BCAST] = { { LSK_DROP_AT(ip.InAddrErrors) } },
+	[FWD_DROP_TTL] = { { LSK_DROP_AT(ip.InHdrErrors) },
+			   LSK_ICMP_TIME_EXCEEDED, LSK_ICMP_EXC_TTL },
+	[FWD_DROP_MTU] = { { LSK_DROP_AT(ip.FragFails) },
+			   LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED },
+};
 
-	switch (v) {
-	case FWD_DROP_L2_BCAST:
-		st->InAddrErrors += n;
-		break;
-	case FWD_DROP_TTL:
-		st->InHdrErrors += n;
-		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_TIME_EXCEEDED,
-				      LSK_ICMP_EXC_TTL, 0);
-		break;
-	case FWD_DROP_MTU:
-		st->FragFails += n;
-		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_DEST_UNREACH,
-				      LSK_ICMP_FRAG_NEEDED, mtu);
-		break;
-	default:
-		break;
-	}
-	lsk_entry_free(m, meta);
-}
 
 /*
  * A train over the egress MTU: its datagrams but the last are the head's
@@ -178,7 +159,7 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 			continue;
 		}
 		if (unlikely(v != FWD_SEND)) {
-			fwd_drop(w, m, l->meta[i], v, nh->mtu);
+			lsk_ip4_drop(w, m, l->meta[i], &fwd_drops[v], nh->mtu);
 			continue;
 		}
 		lsk_ip4_decrease_ttl(ip);

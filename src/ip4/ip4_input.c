@@ -13,6 +13,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/drop.h"
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -225,34 +226,15 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 	return v;
 }
 
-/* A whole train shares its head's verdict: count every datagram. */
-static void
-ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
-	 enum ip4_verdict v)
-{
-	struct lsk_ip_stats *st = &w->stats.ip;
-	uint32_t n = lsk_meta_count(meta);
+static const struct lsk_drop ip4_drops[] = {
+	[IP4_DROP_HDR] = { { LSK_DROP_AT(ip.InHdrErrors) } },
+	[IP4_DROP_CSUM] = { { LSK_DROP_AT(ip.InCsumErrors),
+			      LSK_DROP_AT(ip.InHdrErrors) } },
+	[IP4_DROP_TRUNCATED] = { { LSK_DROP_AT(ip.InTruncatedPkts) } },
+	[IP4_DROP_MARTIAN] = { { LSK_DROP_AT(ip.InAddrErrors) } },
+	[IP4_DROP_DISCARD] = { { LSK_DROP_AT(ip.InDiscards) } },
+};
 
-	switch (v) {
-	case IP4_DROP_CSUM:
-		st->InCsumErrors += n;
-		st->InHdrErrors += n;
-		break;
-	case IP4_DROP_HDR:
-		st->InHdrErrors += n;
-		break;
-	case IP4_DROP_TRUNCATED:
-		st->InTruncatedPkts += n;
-		break;
-	case IP4_DROP_MARTIAN:
-		st->InAddrErrors += n;
-		break;
-	default:
-		st->InDiscards += n;
-		break;
-	}
-	lsk_entry_free(m, meta);
-}
 
 void
 lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
@@ -273,7 +255,7 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 			l->meta[kept] = l->meta[i];
 			kept++;
 		} else {
-			ip4_drop(w, m, l->meta[i], v);
+			lsk_ip4_drop(w, m, l->meta[i], &ip4_drops[v], 0);
 		}
 	}
 	/* every datagram, a train's members too */

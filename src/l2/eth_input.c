@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "core/fwd.h"
+#include "core/drop.h"
 #include "core/list.h"
 #include "core/rx.h"
 #include "core/worker.h"
@@ -119,27 +120,19 @@ eth_is_arp(const struct rte_mbuf *m)
 	       p[16] == 0x08 && p[17] == 0x06;
 }
 
+static const struct lsk_drop eth_drops[] = {
+	[ETH_DROP_RUNT] = { { LSK_DROP_AT(eth.Runts) } },
+	[ETH_DROP_NOT_FOR_US] = { { LSK_DROP_AT(eth.NotForUs) } },
+	[ETH_DROP_UNKNOWN_TYPE] = { { LSK_DROP_AT(eth.UnknownType) } },
+	[ETH_DROP_UNKNOWN_VLAN] = { { LSK_DROP_AT(eth.UnknownVlan) } },
+};
+
 /* A frame, or a train of frames (count datagrams), dropped. */
 static void
 eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	 uint32_t count)
 {
-	struct lsk_eth_stats *st = &w->stats.eth;
-
-	switch (v) {
-	case ETH_DROP_RUNT:
-		st->Runts += count;
-		break;
-	case ETH_DROP_NOT_FOR_US:
-		st->NotForUs += count;
-		break;
-	case ETH_DROP_UNKNOWN_VLAN:
-		st->UnknownVlan += count;
-		break;
-	default:
-		st->UnknownType += count;
-		break;
-	}
+	lsk_drop_count(w, &eth_drops[v], count);
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 

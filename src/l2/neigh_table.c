@@ -47,58 +47,8 @@
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
+#include "l2/neigh.h"
 #include "control/control.h"
-
-#define NEIGH_REACHABLE_S 30
-#define NEIGH_RETRANS_MS 1000
-#define NEIGH_MAX_PROBES 3
-/* a failed entry may be tried again after this */
-#define NEIGH_FAILED_RETRY_MS 1000
-
-/*
- * What the collector loses by taking an entry, least first. Held and
- * confirmed entries rank alike, the oldest going first: a flood of
- * either kind (spoofed senders, a scan) then takes its own oldest, never
- * the newest entry of the other kind (a host just learnt, a resolution
- * just started).
- */
-enum neigh_gc_rank {
-	NEIGH_GC_IDLE,		/* failed, or incomplete with nothing held */
-	NEIGH_GC_STALE,		/* a MAC unconfirmed for 30 s */
-	NEIGH_GC_BUSY,		/* packets held, or confirmed in 30 s */
-	NEIGH_GC_NEVER,		/* static */
-};
-
-static inline uint64_t
-neigh_word(const struct rte_ether_addr *mac, uint8_t state)
-{
-	uint64_t w = 0;
-
-	if (mac != NULL)
-		memcpy(&w, mac, RTE_ETHER_ADDR_LEN);
-	return w | (uint64_t)state << 56;
-}
-
-static inline uint8_t
-word_state(uint64_t w)
-{
-	return (uint8_t)(w >> 56);
-}
-
-static inline void
-word_mac(uint64_t w, struct rte_ether_addr *mac)
-{
-	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
-}
-
-static inline bool
-word_resolved(uint64_t w)
-{
-	uint8_t state = word_state(w);
-
-	return state == LSK_NEIGH_REACHABLE || state == LSK_NEIGH_STALE ||
-	       state == LSK_NEIGH_STATIC;
-}
 
 int
 lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
@@ -156,212 +106,6 @@ lsk_neigh_lookup(const struct lsk_neigh_table *t, uint32_t addr)
 }
 
 /*
- * The word of addr's entry, lock-free: false when the collector gave the
- * slot to another address meanwhile. The collector writes the address
- * before the new word (release), so a word read here (acquire) with the
- * address still addr is addr's.
- */
-static inline bool
-neigh_read(const struct lsk_neigh_entry *e, uint32_t addr, uint64_t *word)
-{
-	*word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-	return __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
-}
-
-static enum neigh_gc_rank
-neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
-{
-	switch (word_state(__atomic_load_n(&e->word, __ATOMIC_ACQUIRE))) {
-	case LSK_NEIGH_STATIC:
-		return NEIGH_GC_NEVER;
-	case LSK_NEIGH_INCOMPLETE:
-		return __atomic_load_n(&e->n_held, __ATOMIC_RELAXED) ?
-		       NEIGH_GC_BUSY : NEIGH_GC_IDLE;
-	case LSK_NEIGH_REACHABLE:
-		if (now - e->confirmed <= NEIGH_REACHABLE_S * hz)
-			return NEIGH_GC_BUSY;
-		return NEIGH_GC_STALE;
-	case LSK_NEIGH_STALE:
-		return NEIGH_GC_STALE;
-	default:
-		return NEIGH_GC_IDLE;
-	}
-}
-
-/* Picks of a pass serve this long at most (then a new pass). */
-#define NEIGH_GC_PICKS_MS 100
-#define NEIGH_GC_AGE_MASK ((UINT64_C(1) << 60) - 1)
-
-static inline uint32_t
-neigh_next_slot(const struct lsk_neigh_table *t, uint32_t i)
-{
-	return i + 1 == t->cap ? 0 : i + 1;
-}
-
-/*
- * One pass from the hand, under the create lock: the first idle entry
- * (so the newest, just behind the hand, go last), else the lowest rank,
- * oldest first. An entry locked now is being made, released or retried:
- * left alone. The pass also keeps its LSK_NEIGH_GC_PICKS best for the
- * next evictions, so a table full of busy entries (a spoofed flood)
- * costs one pass per 32 new neighbours, not one each.
- */
-static uint32_t
-neigh_gc_pass(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
-{
-	uint64_t keys[LSK_NEIGH_GC_PICKS], key;
-	uint32_t n = 0, k, j, i = t->hand;
-	enum neigh_gc_rank rank;
-
-	t->n_picks = 0;
-	for (k = 0; k < t->cap; k++, i = neigh_next_slot(t, i)) {
-		const struct lsk_neigh_entry *e = &t->e[i];
-
-		if (rte_spinlock_is_locked((rte_spinlock_t *)&e->lock))
-			continue;
-		rank = neigh_gc_rank(e, now, hz);
-		if (rank == NEIGH_GC_IDLE)
-			return i;
-		if (rank == NEIGH_GC_NEVER)
-			continue;
-		key = (uint64_t)rank << 60 | (e->updated & NEIGH_GC_AGE_MASK);
-		if (n == LSK_NEIGH_GC_PICKS && key >= keys[n - 1])
-			continue;
-		j = n < LSK_NEIGH_GC_PICKS ? n++ : n - 1;
-		for (; j > 0 && keys[j - 1] > key; j--) {
-			keys[j] = keys[j - 1];
-			t->picks[j] = t->picks[j - 1];
-		}
-		keys[j] = key;
-		t->picks[j] = i;
-	}
-	for (k = 0; k < n; k++)
-		t->pick_updated[k] = t->e[t->picks[k]].updated;
-	t->n_picks = n;
-	t->next_pick = 1;
-	t->picks_tsc = now;
-	return n != 0 ? t->picks[0] : UINT32_MAX;
-}
-
-/* The next pick of the last pass still as it was then, and free. */
-static uint32_t
-neigh_gc_next_pick(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
-{
-	if (now - t->picks_tsc > NEIGH_GC_PICKS_MS * hz / 1000)
-		t->n_picks = 0;
-	while (t->next_pick < t->n_picks) {
-		uint32_t k = t->next_pick++, i = t->picks[k];
-		const struct lsk_neigh_entry *e = &t->e[i];
-
-		if (!rte_spinlock_is_locked((rte_spinlock_t *)&e->lock) &&
-		    e->updated == t->pick_updated[k] &&
-		    neigh_gc_rank(e, now, hz) != NEIGH_GC_NEVER)
-			return i;
-	}
-	return UINT32_MAX;
-}
-
-/*
- * The entry to give a new neighbour, under the create lock. At most one
- * pass over the table, on the slow path only (Linux's forced GC allows
- * itself a millisecond).
- */
-static uint32_t
-neigh_gc_pick(struct lsk_neigh_table *t)
-{
-	const uint64_t hz = rte_get_tsc_hz();
-	uint64_t now = rte_rdtsc();
-	uint32_t i = neigh_gc_next_pick(t, now, hz);
-
-	return i != UINT32_MAX ? i : neigh_gc_pass(t, now, hz);
-}
-
-/*
- * Most mbufs all entries together may hold, for a packet from pool. An
- * eighth of the pool by default: 3 packets each for hundreds of
- * neighbours resolving at once, while what RX refills, TX rings and
- * endpoint rings need is left (holding the whole pool made the PMD drop
- * every frame).
- */
-static uint32_t
-neigh_hold_limit(const struct lsk_neigh_table *t,
-		 const struct rte_mempool *pool)
-{
-	uint32_t max = __atomic_load_n(&t->hold_max, __ATOMIC_RELAXED);
-
-	if (max != 0)
-		return max;
-	return RTE_MAX(pool->size / 8, (uint32_t)LSK_NEIGH_HOLD);
-}
-
-/* Count m's mbufs as held, if the bound lets them (slow path only). */
-static bool
-neigh_hold_take(struct lsk_neigh_table *t, const struct rte_mbuf *m)
-{
-	uint32_t n = m->nb_segs;
-
-	if (__atomic_add_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED) <=
-	    neigh_hold_limit(t, m->pool))
-		return true;
-	__atomic_sub_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED);
-	return false;
-}
-
-/* Held packets leave: sent, or about to be freed. */
-static void
-neigh_hold_give(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
-		uint32_t n)
-{
-	uint32_t k, segs = 0;
-
-	for (k = 0; k < n; k++)
-		segs += held[k]->nb_segs;
-	if (segs != 0)
-		__atomic_sub_fetch(&t->held_mbufs, segs, __ATOMIC_RELAXED);
-}
-
-/* Drop what an entry held, counted; under its lock. */
-static void
-neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
-		       struct lsk_stats *st)
-{
-	uint32_t k;
-
-	neigh_hold_give(t, e->held, e->n_held);
-	for (k = 0; k < e->n_held; k++)
-		rte_pktmbuf_free(e->held[k]);
-	st->arp.UnresolvedDiscards += e->n_held;
-	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
-}
-
-/*
- * Take an entry from its neighbour for a new one, under the create lock;
- * returned locked, out of the hash, with no state. NULL when every entry
- * is static (or busy).
- */
-static struct lsk_neigh_entry *
-neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
-{
-	uint32_t i = neigh_gc_pick(t);
-	struct lsk_neigh_entry *e;
-	int32_t pos;
-
-	if (i == UINT32_MAX)
-		return NULL;
-	e = &t->e[i];
-	rte_spinlock_lock(&e->lock);
-	/* lock-free mode keeps the key slot until told: see the top */
-	pos = rte_hash_del_key(t->hash, &e->addr);
-	if (pos >= 0)
-		rte_hash_free_key_with_position(t->hash, pos);
-	neigh_drop_held_locked(t, e, st);
-	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
-	t->hand = i + 1 == t->cap ? 0 : i + 1;
-	st->arp.Evictions++;
-	return e;
-}
-
-/*
  * Make addr's entry, under the create lock: a new slot while there are
  * any, else one the collector takes. Returned locked (so it is whole, and
  * left alone by the collector, until its maker is done), or the entry
@@ -383,7 +127,7 @@ neigh_make_locked(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
 		rte_spinlock_init(&e->lock);
 		rte_spinlock_lock(&e->lock);
 	} else {
-		e = neigh_evict(t, st);
+		e = lsk_neigh_evict(t, st);
 		if (e == NULL) {
 			st->arp.TableFulls++;
 			return NULL;
@@ -477,7 +221,7 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	if (!created)
 		rte_spinlock_lock(&e->lock);
 	e->port = port;
-	neigh_drop_held_locked(t, e, &s->ctl_stats);
+	lsk_neigh_drop_held_locked(t, e, &s->ctl_stats);
 	__atomic_store_n(&e->word, neigh_word(mac, LSK_NEIGH_STATIC),
 			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&e->lock);
@@ -572,8 +316,8 @@ lsk_neigh_list(const struct lsk_stack *s, struct lsk_neigh_info *out,
 }
 
 /* Ask for e's address, under e->lock; to NULL: broadcast. */
-static void
-neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
+void
+lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 		   struct rte_mempool *pool, const struct rte_ether_addr *to)
 {
 	lsk_arp_send_request(w, e->port, e->addr, pool, to);
@@ -604,7 +348,7 @@ neigh_probe_stale(struct lsk_worker *w, struct lsk_neigh_entry *e,
 	    now >= e->next_probe) {
 		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
 		word_mac(e->word, &mac);
-		neigh_send_request(w, e, pool, &mac);
+		lsk_neigh_send_request(w, e, pool, &mac);
 	}
 	rte_spinlock_unlock(&e->lock);
 }
@@ -669,9 +413,9 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
 		__atomic_store_n(&e->word, neigh_word(NULL,
 			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
-		neigh_send_request(w, e, m->pool, NULL);
+		lsk_neigh_send_request(w, e, m->pool, NULL);
 	}
-	if (!neigh_hold_take(t, m)) {
+	if (!lsk_neigh_hold_take(t, m)) {
 		rte_spinlock_unlock(&e->lock);
 		neigh_discard(w, m);
 		return;
@@ -679,7 +423,7 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
 		w->stats.arp.UnresolvedDiscards++;
-		neigh_hold_give(t, e->held, 1);
+		lsk_neigh_hold_give(t, e->held, 1);
 		rte_pktmbuf_free(e->held[0]);
 		memmove(&e->held[0], &e->held[1],
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
@@ -762,86 +506,7 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	memcpy(held, e->held, n_held * sizeof(held[0]));
 	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
-	neigh_hold_give(t, held, n_held);
+	lsk_neigh_hold_give(t, held, n_held);
 	for (i = 0; i < n_held; i++)
 		neigh_output(w, port, mac, held[i]);
-}
-
-uint32_t
-lsk_neigh_drop_held(struct lsk_stack *s)
-{
-	struct lsk_neigh_table *t = s->neigh;
-	uint32_t i, k, n = 0;
-
-	for (i = 0; i < t->n; i++) {
-		struct lsk_neigh_entry *e = &t->e[i];
-
-		rte_spinlock_lock(&e->lock);
-		neigh_hold_give(t, e->held, e->n_held);
-		for (k = 0; k < e->n_held; k++)
-			rte_pktmbuf_free(e->held[k]);
-		n += e->n_held;
-		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
-		rte_spinlock_unlock(&e->lock);
-	}
-	s->ctl_stats.arp.UnresolvedDiscards += n;
-	return n;
-}
-
-void
-lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
-{
-	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
-}
-
-void
-lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
-{
-	struct lsk_neigh_table *t = w->stack->neigh;
-	const uint64_t hz = rte_get_tsc_hz();
-	uint64_t now = rte_rdtsc();
-	uint32_t i, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
-
-	if (now < t->next_timer)
-		return;
-	t->next_timer = now + hz / 10;
-	for (i = 0; i < n; i++) {
-		struct lsk_neigh_entry *e = &t->e[i];
-		struct rte_mbuf *dropped[LSK_NEIGH_HOLD];
-		uint32_t n_dropped = 0, k;
-
-		if (word_state(e->word) != LSK_NEIGH_INCOMPLETE ||
-		    now < e->next_probe)
-			continue;
-		if (unlikely(unreach->n + LSK_NEIGH_HOLD > LSK_BURST_MAX)) {
-			t->next_timer = now;	/* the rest at the next call */
-			return;
-		}
-		rte_spinlock_lock(&e->lock);
-		if (word_state(e->word) == LSK_NEIGH_INCOMPLETE &&
-		    now >= e->next_probe) {
-			if (e->probes < NEIGH_MAX_PROBES) {
-				e->probes++;
-				e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
-				neigh_send_request(w, e, e->n_held ?
-						   e->held[0]->pool : NULL, NULL);
-			} else {
-				e->next_probe = now +
-					NEIGH_FAILED_RETRY_MS * hz / 1000;
-				__atomic_store_n(&e->word, neigh_word(NULL,
-					LSK_NEIGH_FAILED), __ATOMIC_RELEASE);
-				w->stats.arp.ResFailed++;
-				n_dropped = e->n_held;
-				memcpy(dropped, e->held,
-				       n_dropped * sizeof(dropped[0]));
-				__atomic_store_n(&e->n_held, 0,
-						 __ATOMIC_RELAXED);
-			}
-		}
-		rte_spinlock_unlock(&e->lock);
-		neigh_hold_give(t, dropped, n_dropped);
-		w->stats.arp.UnresolvedDiscards += n_dropped;
-		for (k = 0; k < n_dropped; k++)
-			lsk_list_push(unreach, dropped[k], 0);
-	}
 }

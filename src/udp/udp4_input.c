@@ -17,6 +17,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/drop.h"
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -124,33 +125,14 @@ udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	return *ep != NULL ? UDP_DELIVER : UDP_DROP_NO_PORT;
 }
 
-/* A train shares its head's verdict: count every datagram. */
-static void
-udp_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
-	 enum udp_verdict v)
-{
-	struct lsk_udp_stats *st = &w->stats.udp;
-	uint32_t n = lsk_meta_count(meta);
-
-	switch (v) {
-	case UDP_DROP_CSUM:
-		st->InCsumErrors += n;
-		st->InErrors += n;
-		break;
-	case UDP_DROP_NO_PORT:
-		st->NoPorts += n;
-		lsk_icmp4_error_entry(w, m, meta, LSK_ICMP_DEST_UNREACH,
-				      LSK_ICMP_PORT_UNREACH, 0);
-		break;
-	case UDP_DROP_IGNORED_BCAST:
-		st->IgnoredMulti += n;
-		break;
-	default:
-		st->InErrors += n;
-		break;
-	}
-	lsk_entry_free(m, meta);
-}
+static const struct lsk_drop udp_drops[] = {
+	[UDP_DROP_LENGTH] = { { LSK_DROP_AT(udp.InErrors) } },
+	[UDP_DROP_CSUM] = { { LSK_DROP_AT(udp.InCsumErrors),
+			      LSK_DROP_AT(udp.InErrors) } },
+	[UDP_DROP_NO_PORT] = { { LSK_DROP_AT(udp.NoPorts) },
+			       LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH },
+	[UDP_DROP_IGNORED_BCAST] = { { LSK_DROP_AT(udp.IgnoredMulti) } },
+};
 
 /*
  * A train for a UDP_GRO-like endpoint becomes one datagram: the members'
@@ -264,7 +246,7 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_dgram_iter it;
 
 		if (unlikely(v != UDP_DELIVER)) {
-			udp_drop(w, m, l->meta[i], v);
+			lsk_ip4_drop(w, m, l->meta[i], &udp_drops[v], 0);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			udp_pend(w, d, ep, m);
 		} else if (lsk_meta_fraglist(l->meta[i]) &&

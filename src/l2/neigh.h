@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The neighbour table's parts, private to l2's neighbour files: the entry
+ * word (MAC and state, read lock-free), Linux's timers, and what the
+ * state machine (neigh_table.c), the collector (neigh_gc.c) and the hold
+ * queue with its timer (neigh_hold.c) ask of each other.
+ */
+#ifndef LSK_L2_NEIGH_H
+#define LSK_L2_NEIGH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "listack/listack.h"
+#include "l2/l2.h"
+
+struct lsk_worker;
+
+#define NEIGH_REACHABLE_S 30
+#define NEIGH_RETRANS_MS 1000
+#define NEIGH_MAX_PROBES 3
+/* a failed entry may be tried again after this */
+#define NEIGH_FAILED_RETRY_MS 1000
+
+static inline uint64_t
+neigh_word(const struct rte_ether_addr *mac, uint8_t state)
+{
+	uint64_t w = 0;
+
+	if (mac != NULL)
+		memcpy(&w, mac, RTE_ETHER_ADDR_LEN);
+	return w | (uint64_t)state << 56;
+}
+
+static inline uint8_t
+word_state(uint64_t w)
+{
+	return (uint8_t)(w >> 56);
+}
+
+static inline void
+word_mac(uint64_t w, struct rte_ether_addr *mac)
+{
+	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
+}
+
+static inline bool
+word_resolved(uint64_t w)
+{
+	uint8_t state = word_state(w);
+
+	return state == LSK_NEIGH_REACHABLE || state == LSK_NEIGH_STALE ||
+	       state == LSK_NEIGH_STATIC;
+}
+
+/*
+ * The word of addr's entry, lock-free: false when the collector gave the
+ * slot to another address meanwhile. The collector writes the address
+ * before the new word (release), so a word read here (acquire) with the
+ * address still addr is addr's.
+ */
+static inline bool
+neigh_read(const struct lsk_neigh_entry *e, uint32_t addr, uint64_t *word)
+{
+	*word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
+}
+
+/* Take an entry for a new neighbour, under the create lock: returned
+ * locked, out of the hash, with no state; NULL when every entry is
+ * static or busy (neigh_gc.c). */
+struct lsk_neigh_entry *lsk_neigh_evict(struct lsk_neigh_table *t,
+					struct lsk_stats *st);
+
+/* The bound on what all entries hold (neigh_hold.c): count m's mbufs as
+ * held if it lets them; held packets leave (sent, or about to be freed).
+ * Ownership: m stays the caller's; held stay the caller's. */
+bool lsk_neigh_hold_take(struct lsk_neigh_table *t, const struct rte_mbuf *m);
+void lsk_neigh_hold_give(struct lsk_neigh_table *t,
+			 struct rte_mbuf *const *held, uint32_t n);
+/* Drop what e held, counted in st; under e's lock.
+ * Ownership: takes e's held mbufs. */
+void lsk_neigh_drop_held_locked(struct lsk_neigh_table *t,
+				struct lsk_neigh_entry *e, struct lsk_stats *st);
+
+/* Ask for e's address, under e->lock; to NULL: broadcast (neigh_table.c). */
+void lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
+			    struct rte_mempool *pool,
+			    const struct rte_ether_addr *to);
+
+#endif /* LSK_L2_NEIGH_H */

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What waits for a neighbour: the bound on the packets all entries hold,
+ * dropping what they hold, and the timer that retries unanswered
+ * requests and fails an entry after three (its packets then go to ICMP
+ * host unreachable, on the caller's list).
+ */
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "core/worker.h"
+#include "l2/l2.h"
+#include "l2/neigh.h"
+#include "control/control.h"
+
+/*
+ * Most mbufs all entries together may hold, for a packet from pool. An
+ * eighth of the pool by default: 3 packets each for hundreds of
+ * neighbours resolving at once, while what RX refills, TX rings and
+ * endpoint rings need is left (holding the whole pool made the PMD drop
+ * every frame).
+ */
+static uint32_t
+neigh_hold_limit(const struct lsk_neigh_table *t,
+		 const struct rte_mempool *pool)
+{
+	uint32_t max = __atomic_load_n(&t->hold_max, __ATOMIC_RELAXED);
+
+	if (max != 0)
+		return max;
+	return RTE_MAX(pool->size / 8, (uint32_t)LSK_NEIGH_HOLD);
+}
+
+/* Count m's mbufs as held, if the bound lets them (slow path only). */
+bool
+lsk_neigh_hold_take(struct lsk_neigh_table *t, const struct rte_mbuf *m)
+{
+	uint32_t n = m->nb_segs;
+
+	if (__atomic_add_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED) <=
+	    neigh_hold_limit(t, m->pool))
+		return true;
+	__atomic_sub_fetch(&t->held_mbufs, n, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Held packets leave: sent, or about to be freed. */
+void
+lsk_neigh_hold_give(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
+		uint32_t n)
+{
+	uint32_t k, segs = 0;
+
+	for (k = 0; k < n; k++)
+		segs += held[k]->nb_segs;
+	if (segs != 0)
+		__atomic_sub_fetch(&t->held_mbufs, segs, __ATOMIC_RELAXED);
+}
+
+/* Drop what an entry held, counted; under its lock. */
+void
+lsk_neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
+		       struct lsk_stats *st)
+{
+	uint32_t k;
+
+	lsk_neigh_hold_give(t, e->held, e->n_held);
+	for (k = 0; k < e->n_held; k++)
+		rte_pktmbuf_free(e->held[k]);
+	st->arp.UnresolvedDiscards += e->n_held;
+	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+}
+
+uint32_t
+lsk_neigh_drop_held(struct lsk_stack *s)
+{
+	struct lsk_neigh_table *t = s->neigh;
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < t->n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		lsk_neigh_hold_give(t, e->held, e->n_held);
+		for (k = 0; k < e->n_held; k++)
+			rte_pktmbuf_free(e->held[k]);
+		n += e->n_held;
+		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&e->lock);
+	}
+	s->ctl_stats.arp.UnresolvedDiscards += n;
+	return n;
+}
+
+void
+lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
+{
+	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
+}
+
+void
+lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
+{
+	struct lsk_neigh_table *t = w->stack->neigh;
+	const uint64_t hz = rte_get_tsc_hz();
+	uint64_t now = rte_rdtsc();
+	uint32_t i, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+
+	if (now < t->next_timer)
+		return;
+	t->next_timer = now + hz / 10;
+	for (i = 0; i < n; i++) {
+		struct lsk_neigh_entry *e = &t->e[i];
+		struct rte_mbuf *dropped[LSK_NEIGH_HOLD];
+		uint32_t n_dropped = 0, k;
+
+		if (word_state(e->word) != LSK_NEIGH_INCOMPLETE ||
+		    now < e->next_probe)
+			continue;
+		if (unlikely(unreach->n + LSK_NEIGH_HOLD > LSK_BURST_MAX)) {
+			t->next_timer = now;	/* the rest at the next call */
+			return;
+		}
+		rte_spinlock_lock(&e->lock);
+		if (word_state(e->word) == LSK_NEIGH_INCOMPLETE &&
+		    now >= e->next_probe) {
+			if (e->probes < NEIGH_MAX_PROBES) {
+				e->probes++;
+				e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
+				lsk_neigh_send_request(w, e, e->n_held ?
+						   e->held[0]->pool : NULL, NULL);
+			} else {
+				e->next_probe = now +
+					NEIGH_FAILED_RETRY_MS * hz / 1000;
+				__atomic_store_n(&e->word, neigh_word(NULL,
+					LSK_NEIGH_FAILED), __ATOMIC_RELEASE);
+				w->stats.arp.ResFailed++;
+				n_dropped = e->n_held;
+				memcpy(dropped, e->held,
+				       n_dropped * sizeof(dropped[0]));
+				__atomic_store_n(&e->n_held, 0,
+						 __ATOMIC_RELAXED);
+			}
+		}
+		rte_spinlock_unlock(&e->lock);
+		lsk_neigh_hold_give(t, dropped, n_dropped);
+		w->stats.arp.UnresolvedDiscards += n_dropped;
+		for (k = 0; k < n_dropped; k++)
+			lsk_list_push(unreach, dropped[k], 0);
+	}
+}
