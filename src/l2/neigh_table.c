@@ -243,7 +243,7 @@ neigh_forget_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 
 	if (pos >= 0)
 		rte_hash_free_key_with_position(t->hash, pos);
-	neigh_drop_held_locked(t, e, st);
+	lsk_neigh_drop_held_locked(t, e, st);
 	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->addr, 0, __ATOMIC_RELEASE);
 }
