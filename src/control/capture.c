@@ -160,7 +160,8 @@ cap_file_header(struct lsk_capture_ctl *ctl, uint32_t snaplen)
 	return rc;
 }
 
-/* Open path for writing: a regular file, made (*made set) or emptied. */
+/* Open path for writing: a regular file, made (*made set) or emptied;
+ * not through a symbolic link (ELOOP), which could point anywhere. */
 static FILE *
 cap_open(const char *path, bool *made, int *rc)
 {
@@ -169,12 +170,13 @@ cap_open(const char *path, bool *made, int *rc)
 	int fd;
 
 	*made = false;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd >= 0) {
 		*made = true;
 	} else if (errno == EEXIST) {
 		/* O_NONBLOCK: a FIFO is refused below, not waited on */
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
 			close(fd);
 			*rc = -EINVAL;

@@ -571,6 +571,27 @@ test_refusals(void **state)
 	assert_false(cap_info(f).ever);
 	assert_int_not_equal(access(path, F_OK), 0);
 
+	/* not through a symbolic link: its target stays as it was */
+	{
+		char target[160];
+		FILE *t;
+		struct stat st;
+
+		snprintf(target, sizeof(target), "%s.target", path);
+		t = fopen(target, "w");
+		assert_non_null(t);
+		fputs("keep", t);
+		fclose(t);
+		assert_int_equal(symlink(target, path), 0);
+		snprintf(line, sizeof(line), "capture start %s", path);
+		assert_int_equal(unit_cmd_rc(f, line), -ELOOP);
+		assert_int_equal(stat(target, &st), 0);
+		assert_int_equal(st.st_size, 4);
+		unlink(path);
+		unlink(target);
+		assert_false(cap_info(f).ever);
+	}
+
 	/* not inside a batch of changes: the batch is refused whole */
 	lsk_worker_offline(f->worker);
 	lsk_out_init(&o, false);
