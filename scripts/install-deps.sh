@@ -7,7 +7,7 @@ set -eu
 PKGS="dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libcmocka-dev \
 meson ninja-build pkg-config gcc python3-scapy iproute2 \
 iputils-ping traceroute ethtool clang-14 libclang-rt-14-dev libedit-dev \
-curl prometheus graphviz"
+curl prometheus graphviz tshark tcpdump"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -29,6 +29,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pdump.h>
 
 #include "listack/ctl.h"
 #include "listack/listack.h"
@@ -695,6 +696,12 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		return EXIT_USAGE;
 	}
+	/* dpdk-dumpcap and dpdk-pdump attach as secondary processes: a
+	 * primary without shared config (--no-shconf, --in-memory, or
+	 * --no-huge) has none to offer them, and says nothing of it */
+	if (rte_pdump_init() < 0 && rte_errno != ENOTSUP)
+		fprintf(stderr, "listack-fwd: no capture by dpdk-dumpcap: %s\n",
+			rte_strerror(rte_errno));
 	memset(&o, 0, sizeof(o));
 	if (parse_opts(argc - eal, argv + eal, &o) < 0) {
 		usage(argv[0]);
@@ -790,6 +797,7 @@ main(int argc, char **argv)
 				services_json);
 	free(services_json);
 	print_summary(&st, app->n_ports, in_use);
+	rte_pdump_uninit();
 	free_pools();
 	rte_eal_cleanup();
 	return rc < 0 ? 1 : 0;

@@ -48,6 +48,8 @@ int cmd_dispatch(struct cmd_ctx *c);
 /* `show ...` (control/show.c) and `help ...` (control/help.c). */
 int cmd_show(struct cmd_ctx *c);
 int cmd_help(struct cmd_ctx *c);
+/* `capture start|stop|show` (control/capture_cmd.c). */
+int cmd_capture(struct cmd_ctx *c);
 /* The usage line(s) of command name ("a | b" when several), or "". */
 const char *cmd_usage(const char *name);
 

@@ -804,6 +804,7 @@ static const struct {
 	{ "route-cache", cmd_route_cache },
 	{ "filter", cmd_filter },
 	{ "stats", cmd_stats },
+	{ "capture", cmd_capture },
 	{ "show", cmd_show },
 	{ "help", cmd_help },
 };
@@ -831,6 +832,9 @@ cmd_changes(const struct cmd_ctx *c)
 {
 	if (c->argc == 0 || strcmp(c->argv[0], "show") == 0 ||
 	    strcmp(c->argv[0], "help") == 0)
+		return false;
+	/* an action, not configuration (control/capture_cmd.c) */
+	if (strcmp(c->argv[0], "capture") == 0)
 		return false;
 	/* route get is a view too */
 	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&

@@ -23,6 +23,8 @@ struct rte_ring;
 struct rte_mempool;
 struct rte_rcu_qsbr;
 struct lsk_worker;
+struct lsk_capture;
+struct lsk_capture_ctl;
 
 /* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
 struct lsk_filter_rule {
@@ -156,6 +158,11 @@ struct lsk_stack {
 	/* closed by the batch in progress: freed at its commit */
 	struct lsk_service *services_closed;
 	bool udp_defer;		/* endpoint changes wait for the commit */
+
+	/* the capture workers read (NULL: none), and what the last one
+	 * counted (control/capture.c) */
+	struct lsk_capture *capture;
+	struct lsk_capture_ctl *capture_ctl;
 
 	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];

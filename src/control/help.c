@@ -37,12 +37,15 @@ static const struct {
 	{ "route-cache", "route-cache on [entries N] | route-cache off",
 	  "on off" },
 	{ "stats", "stats clear", "clear" },
+	{ "capture", "capture start FILE [port P] [rx|tx|drop|all] [count N] "
+		     "[snaplen B] | capture stop | capture show",
+	  "start stop show" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
 		  "stats|runtime|errors [-a]|config|pipeline [dot]",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
 	  "config pipeline" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache stats show help" },
+				    "route-cache stats capture show help" },
 };
 
 const char *

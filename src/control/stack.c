@@ -19,6 +19,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/capture.h"
 
 #define LSK_DEFAULT_MTU 1500
 
@@ -108,6 +109,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	if (s == NULL)
 		return;
 	lsk_telemetry_forget(s);
+	lsk_capture_free(s);	/* its file written whole */
 	lsk_config_abort(s);	/* a batch left open: its lists go back */
 	lsk_services_free(s);
 	lsk_udp_close_all(s);

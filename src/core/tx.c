@@ -6,6 +6,7 @@
 
 #include "core/worker.h"
 #include "core/tx.h"
+#include "core/capture.h"
 
 void
 lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
@@ -14,6 +15,7 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	struct lsk_port_stats *ps = &w->stats.ports[port];
 	uint16_t sent;
 
+	lsk_capture_tx(w, port, b->pkts, b->n);
 	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
 	ps->tx += sent;
 	if (unlikely(sent < b->n)) {

@@ -13,6 +13,7 @@
 #include <rte_ring.h>
 
 #include "core/worker.h"
+#include "core/capture.h"
 #include "core/stage.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -80,6 +81,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 
 	if (w == NULL)
 		return;
+	w->cap = NULL;	/* the control thread's: no capture of its own */
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
@@ -140,6 +142,7 @@ worker_load(struct lsk_worker *w)
 	w->filter = __atomic_load_n(&s->filter, __ATOMIC_ACQUIRE);
 	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
 	lsk_settings_load(&s->settings, &w->set);
+	w->cap = __atomic_load_n(&s->capture, __ATOMIC_ACQUIRE);
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -251,6 +254,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 	worker_online(w);
 	worker_load(w);
+	lsk_capture_rx(w, pkts, n);
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
@@ -290,6 +294,8 @@ lsk_worker_flush(struct lsk_worker *w)
 	uint64_t t;
 
 	worker_online(w);
+	/* TX below copies for the capture of this flush, not a stale one */
+	w->cap = __atomic_load_n(&w->stack->capture, __ATOMIC_ACQUIRE);
 	if (w->id == 0) {
 		worker_load(w);
 		lsk_neigh_timer(w, &w->unreach);

@@ -25,6 +25,7 @@ struct lsk_stack;
 struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
+struct lsk_capture;
 
 struct lsk_txbuf {
 	uint16_t queue;
@@ -44,6 +45,7 @@ struct lsk_worker {
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
 	struct lsk_settings set;	/* mode and GRO */
+	struct lsk_capture *cap;	/* NULL: none runs (core/capture.h) */
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;

@@ -18,6 +18,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/capture.h"
 #include "core/drop.h"
 #include "core/fwd.h"
 #include "core/worker.h"
@@ -194,6 +195,7 @@ lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	     const struct lsk_drop *r, uint16_t mtu)
 {
 	lsk_drop_count(w, r, lsk_meta_count(meta));
+	lsk_capture_drop(w, m, meta, r->counter[0]);
 	if (r->icmp_type != 0) {
 		bool frag = r->icmp_type == LSK_ICMP_DEST_UNREACH &&
 			    r->icmp_code == LSK_ICMP_FRAG_NEEDED;

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "core/fwd.h"
+#include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/rx.h"
@@ -133,6 +134,8 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	 uint32_t count)
 {
 	lsk_drop_count(w, &eth_drops[v], count);
+	lsk_capture_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
+			 eth_drops[v].counter[0]);
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 

@@ -1,0 +1,267 @@
+#!/usr/bin/python3
+"""In-process capture driven by listack-ctl, read back by tshark and tcpdump.
+
+    /usr/bin/python3 tests/integration/test_capture.py build/listack-fwd build/listack-ctl [-v]
+
+listack-fwd (a worker lcore) replays frames on net_pcap port 0
+(infinite_rx): frames forwarded to port 1, frames with a bad header
+checksum (dropped: ip.InCsumErrors) and frames with TTL 1 (dropped:
+ip.InHdrErrors, an ICMP error back out of port 0). `capture start FILE all
+count N` takes N packets; `capture show -j` says what was taken, written
+and lost; `capture stop` closes the file. Then:
+  - this script's own pcapng reader: every packet is one of the frames fed
+    (inbound, no comment), one listack must send for them (outbound), or a
+    dropped frame with its counter's name as the comment;
+  - tshark reads every packet, their directions and the comments, and
+    tcpdump reads every packet;
+  - written + lost == N, and after SIGTERM exit 0 with mbufs_in_use == 0.
+
+Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lsk  # noqa: E402
+from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+
+COUNT = 300
+WAIT = 20
+
+
+def read_pcapng(path):
+    """(interfaces, packets) of a pcapng file: interfaces as
+    (linktype, snaplen, name), packets as dicts (ifid, flags, comment,
+    data, origlen). Raises ValueError on a malformed file."""
+    with open(path, "rb") as f:
+        buf = f.read()
+    if len(buf) < 28 or struct.unpack_from("<I", buf, 0)[0] != 0x0a0d0d0a:
+        raise ValueError("no section header")
+    if struct.unpack_from("<I", buf, 8)[0] != 0x1a2b3c4d:
+        raise ValueError("not little-endian pcapng")
+    ifs, pkts, off = [], [], 0
+
+    def opts(start, end):
+        out = {}
+        while start + 4 <= end:
+            code, ln = struct.unpack_from("<HH", buf, start)
+            if code == 0:
+                return out
+            out[code] = buf[start + 4:start + 4 + ln]
+            start += 4 + ((ln + 3) & ~3)
+        if start != end:
+            raise ValueError("options overrun their block")
+        return out      # opt_endofopt may be left out at the block's end
+
+    while off < len(buf):
+        btype, blen = struct.unpack_from("<II", buf, off)
+        if blen < 12 or blen % 4 or off + blen > len(buf):
+            raise ValueError("bad block length %d at %d" % (blen, off))
+        if struct.unpack_from("<I", buf, off + blen - 4)[0] != blen:
+            raise ValueError("trailing length differs at %d" % off)
+        if btype == 1:
+            link, _, snap = struct.unpack_from("<HHI", buf, off + 8)
+            o = opts(off + 16, off + blen - 4)
+            ifs.append((link, snap, o.get(2, b"").decode()))
+        elif btype == 6:
+            ifid, _, _, cap, orig = struct.unpack_from("<IIIII", buf, off + 8)
+            if ifid >= len(ifs):
+                raise ValueError("packet for interface %d of %d"
+                                 % (ifid, len(ifs)))
+            data = buf[off + 28:off + 28 + cap]
+            o = opts(off + 28 + ((cap + 3) & ~3), off + blen - 4)
+            flags = struct.unpack("<I", o[2])[0] if 2 in o else None
+            pkts.append({"ifid": ifid, "flags": flags, "data": data,
+                         "origlen": orig,
+                         "comment": o.get(1, b"").decode()})
+        off += blen
+    return ifs, pkts
+
+
+def tshark_fields(path, fields):
+    r = subprocess.run(["tshark", "-r", path, "-T", "fields", "-E",
+                        "separator=|"] + sum([["-e", f] for f in fields], []),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=60)
+    if r.returncode != 0:
+        raise ValueError("tshark: %s" % r.stderr.strip()[-300:])
+    return [line.split("|") for line in r.stdout.splitlines()]
+
+
+def run(fwd_bin, ctl_bin, root):
+    good = [lsk.frame(dst="10.9.%d.1" % i, tag="cap%d" % i, plen=40 + 30 * i)
+            for i in range(6)]
+    bad = bytearray(lsk.frame(dst="10.9.7.1", tag="badcsum"))
+    bad[14 + 10] ^= 0x5a
+    bad = bytes(bad)
+    ttl1 = lsk.frame(dst="10.9.8.1", tag="ttl1", ttl=1)
+    frames = good + [bad, ttl1]
+    dropped = {bad: "ip.InCsumErrors", ttl1: "ip.InHdrErrors"}
+    out1 = set(lsk.forwarded(f, 1, lsk.B_MAC) for f in good)
+
+    sock = os.path.join(root, "fwd", "s.sock")
+    pcapng = os.path.join(root, "fwd", "cap.pcapng")
+    fwd = Fwd(fwd_bin, os.path.join(root, "fwd"), sock, lcores="0,1",
+              inputs={0: frames}, infinite=True)
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("capture_start", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    r = ctl.run("capture", "start", pcapng, "all", "count", str(COUNT))
+    check("capture_start", "" if r.returncode == 0 else
+          "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    info = None
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        r = ctl.run("capture", "show", json_out=True)
+        if r.returncode == 0:
+            info = json.loads(r.stdout)
+            if info["seen"] >= COUNT:
+                break
+        time.sleep(0.2)
+    r = ctl.run("capture", "stop")
+    check("capture_stop", "" if r.returncode == 0 else
+          "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    r = ctl.run("capture", "show", json_out=True)
+    info = json.loads(r.stdout) if r.returncode == 0 else {}
+    r = ctl.run("capture", "show")
+    check("capture_show", [
+        "" if info.get("running") is False else "running %r" %
+        info.get("running"),
+        "" if info.get("seen") == COUNT else "seen %r" % info.get("seen"),
+        "" if info.get("written", 0) + info.get("lost", -1) == COUNT else
+        "written %r + lost %r != %d" % (info.get("written"),
+                                       info.get("lost"), COUNT),
+        "" if info.get("written", 0) > 0 else "nothing written",
+        "" if info.get("bytes") == os.path.getsize(pcapng) else
+        "bytes %r, file %d" % (info.get("bytes"), os.path.getsize(pcapng)),
+        "" if "capture  stopped" in r.stdout else "text: %r" % r.stdout])
+    print("capture: %r" % info)
+
+    reasons = []
+    try:
+        ifs, pkts = read_pcapng(pcapng)
+    except (ValueError, struct.error) as e:
+        ifs, pkts = [], []
+        reasons.append("unreadable: %s" % e)
+    if [i[:2] for i in ifs] != [(1, 262144), (1, 262144)]:
+        reasons.append("interfaces %r" % ifs)
+    if len(pkts) != info.get("written"):
+        reasons.append("%d packets, written %r" % (len(pkts),
+                                                  info.get("written")))
+    kinds = {"rx": 0, "tx": 0, "drop": 0}
+    for i, p in enumerate(pkts):
+        d = p["data"]
+        if p["comment"]:
+            kinds["drop"] += 1
+            if dropped.get(d) != p["comment"] or p["flags"] != 1:
+                reasons.append("packet %d: drop %r (%s) not fed"
+                               % (i, p["comment"], lsk.describe(d)))
+        elif p["flags"] == 1:
+            kinds["rx"] += 1
+            if p["ifid"] != 0 or d not in frames:
+                reasons.append("packet %d: rx on %d not fed: %s"
+                               % (i, p["ifid"], lsk.describe(d)))
+        elif p["flags"] == 2:
+            kinds["tx"] += 1
+            ok = (d in out1 and p["ifid"] == 1) or \
+                 (p["ifid"] == 0 and lsk.is_icmp_error(d))
+            if not ok:
+                reasons.append("packet %d: tx on %d unexpected: %s"
+                               % (i, p["ifid"], lsk.describe(d)))
+        else:
+            reasons.append("packet %d: flags %r" % (i, p["flags"]))
+        if len(reasons) > 5:
+            break
+    for k, n in kinds.items():
+        if n == 0:
+            reasons.append("no %s packet" % k)
+    print("kinds: %r" % kinds)
+    check("capture_packets", reasons)
+
+    reasons = []
+    try:
+        rows = tshark_fields(pcapng, ["frame.interface_id",
+                                      "frame.packet_flags_direction",
+                                      "frame.comment"])
+        if len(rows) != len(pkts):
+            reasons.append("tshark read %d packets of %d"
+                           % (len(rows), len(pkts)))
+        for i, (row, p) in enumerate(zip(rows, pkts)):
+            want = [str(p["ifid"]), "0x%08x" % p["flags"], p["comment"]]
+            got = list(row)
+            # direction: some versions print it as a number
+            if got[1].isdigit():
+                got[1] = "0x%08x" % int(got[1])
+            if got != want:
+                reasons.append("packet %d: tshark %r, file %r"
+                               % (i, row, want))
+                break
+    except (ValueError, OSError, subprocess.TimeoutExpired) as e:
+        reasons.append(str(e))
+    check("tshark_reads", reasons)
+
+    r = subprocess.run(["tcpdump", "-r", pcapng, "-n"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=60)
+    n = len(r.stdout.splitlines())
+    check("tcpdump_reads", "" if r.returncode == 0 and n == len(pkts) else
+          "exit %d, %d lines of %d: %s" % (r.returncode, n, len(pkts),
+                                          r.stderr.strip()[-200:]))
+
+    # a second capture, stopped by the run's end: written whole
+    second = os.path.join(root, "fwd", "second.pcapng")
+    r = ctl.run("capture", "start", second, "rx", "snaplen", "64")
+    time.sleep(0.5)
+    fwd.stop()
+    st = fwd.stats()
+    try:
+        ifs2, pkts2 = read_pcapng(second)
+        bad2 = [p for p in pkts2 if len(p["data"]) > 64 or p["flags"] != 1
+                or p["data"] not in [f[:64] for f in frames]]
+        why = "%d of %d packets wrong" % (len(bad2), len(pkts2)) \
+            if bad2 or not pkts2 else ""
+    except (ValueError, struct.error) as e:
+        why = "unreadable: %s" % e
+    check("capture_closed_at_exit", why if r.returncode == 0 else
+          "start: %s" % r.stderr.strip())
+    check("capture_run_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    for tool in ("tshark", "tcpdump"):
+        if shutil.which(tool) is None:
+            print("FAIL %s: not installed (scripts/install-deps.sh)" % tool)
+            return 1
+    root = tempfile.mkdtemp(prefix="lsk-capture-")
+    try:
+        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+    finally:
+        if not args.v:
+            shutil.rmtree(root, ignore_errors=True)
+    failed = sum(1 for _, r in RESULTS if r)
+    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
