@@ -15,6 +15,7 @@
 #include "core/worker.h"
 #include "core/capture.h"
 #include "core/stage.h"
+#include "core/trace.h"
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
@@ -82,6 +83,8 @@ lsk_worker_destroy(struct lsk_worker *w)
 	if (w == NULL)
 		return;
 	w->cap = NULL;	/* the control thread's: no capture of its own */
+	w->obs = 0;	/* nor a trace */
+	w->trace = NULL;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
@@ -143,6 +146,7 @@ worker_load(struct lsk_worker *w)
 	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
 	lsk_settings_load(&s->settings, &w->set);
 	w->cap = __atomic_load_n(&s->capture, __ATOMIC_ACQUIRE);
+	lsk_trace_load(w, &s->trace);
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -201,6 +205,8 @@ worker_run_ip4(struct lsk_worker *w)
 		n = (uint16_t)w->ip4.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
 			       lsk_udp4_gro(w, &w->ip4));
+		if (lsk_trace_on(w))	/* every member its own record */
+			lsk_trace_gro(w, &w->ip4);
 	}
 
 	n = (uint16_t)w->ip4.n;
@@ -255,6 +261,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	worker_online(w);
 	worker_load(w);
 	lsk_capture_rx(w, pkts, n);
+	lsk_trace_rx(w, pkts, n);
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
@@ -296,6 +303,7 @@ lsk_worker_flush(struct lsk_worker *w)
 	worker_online(w);
 	/* TX below copies for the capture of this flush, not a stale one */
 	w->cap = __atomic_load_n(&w->stack->capture, __ATOMIC_ACQUIRE);
+	lsk_trace_load(w, &w->stack->trace);
 	if (w->id == 0) {
 		worker_load(w);
 		lsk_neigh_timer(w, &w->unreach);

@@ -26,6 +26,7 @@ struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
 struct lsk_capture;
+struct lsk_trace;
 
 struct lsk_txbuf {
 	uint16_t queue;
@@ -46,6 +47,10 @@ struct lsk_worker {
 	const struct lsk_filter_table *filter;
 	struct lsk_settings set;	/* mode and GRO */
 	struct lsk_capture *cap;	/* NULL: none runs (core/capture.h) */
+	/* the trace (core/trace.h) and the observe word: what observers
+	 * want of this burst, so the stages test one word */
+	struct lsk_trace *trace;
+	uint32_t obs;
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;

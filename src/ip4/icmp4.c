@@ -21,6 +21,7 @@
 #include "core/capture.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
@@ -125,7 +126,13 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	uint32_t src, quote;
 	char *frame;
 
-	if (!icmp_may_answer(w, m, oip, meta))
+	bool may = icmp_may_answer(w, m, oip, meta);
+
+	if (lsk_trace_on(w))
+		lsk_trace_rec(w, m, LSK_TR_ICMP4, false, "error type %u code %u"
+			      ": %s", type, code, may ? "made" :
+			      "none: rate-limited or not owed");
+	if (!may)
 		return;
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
@@ -203,6 +210,7 @@ lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_icmp4_error_entry(w, m, meta, r->icmp_type, r->icmp_code,
 				      frag ? mtu : 0);
 	}
+	lsk_trace_drop(w, m, meta, r->counter[0]);	/* after its ICMP */
 	lsk_entry_free(m, meta);
 }
 
@@ -306,6 +314,8 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 	struct lsk_icmp_stats *st = &w->stats.icmp;
 	uint32_t i;
 
+	if (lsk_trace_on(w))
+		lsk_trace_icmp(w, l);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(

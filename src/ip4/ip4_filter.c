@@ -11,6 +11,8 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/trace.h"
+#include "core/drop.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -53,6 +55,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 				     RTE_ACL_CLASSIFY_SCALAR);
 	else
 		rte_acl_classify(t->ctx, data, verdict, l->n, 1);
+	if (lsk_trace_on(w))
+		lsk_trace_filter(w, l, verdict, t->drop);
 	for (i = 0; i < l->n; i++) {
 		/* verdict: 0 = no rule matched (accept), else rule + 1 */
 		if (likely(verdict[i] == 0 || !t->drop[verdict[i] - 1])) {
@@ -63,6 +67,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 		}
 		w->stats.filter.Dropped += lsk_meta_count(l->meta[i]);
 		w->stats.ip.InDiscards += lsk_meta_count(l->meta[i]);
+		lsk_trace_drop(w, l->pkts[i], l->meta[i],
+			       LSK_DROP_AT(filter.Dropped));
 		lsk_entry_free(l->pkts[i], l->meta[i]);
 	}
 	l->n = kept;

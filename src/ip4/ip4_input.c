@@ -15,6 +15,7 @@
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -242,6 +243,8 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t i, kept = 0, members = 0;
 
+	if (lsk_trace_on(w))	/* the header as it came */
+		lsk_trace_ip4_input(w, l);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		enum ip4_verdict v = ip4_check(t, m);

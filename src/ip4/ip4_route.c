@@ -13,6 +13,8 @@
 
 #include "core/list.h"
 #include "core/fwd.h"
+#include "core/trace.h"
+#include "core/drop.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -58,6 +60,8 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
 	else
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
+	if (lsk_trace_on(w))
+		lsk_trace_route(w, l, nh_idx, NULL);
 
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
@@ -75,6 +79,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			break;
 		case ROUTE_DROP_BLACKHOLE:
 			w->stats.ip.InDiscards += lsk_meta_count(meta);
+			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 			lsk_entry_free(m, meta);
 			break;
 		case ROUTE_DROP_NO_ROUTE:
@@ -82,6 +87,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			lsk_icmp4_error_entry(w, m, meta,
 					      LSK_ICMP_DEST_UNREACH,
 					      LSK_ICMP_NET_UNREACH, 0);
+			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
 			lsk_entry_free(m, meta);
 			break;
 		}

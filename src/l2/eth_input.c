@@ -17,6 +17,7 @@
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/rx.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "udp/gro.h"
@@ -136,6 +137,8 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	lsk_drop_count(w, &eth_drops[v], count);
 	lsk_capture_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
 			 eth_drops[v].counter[0]);
+	lsk_trace_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
+		       eth_drops[v].counter[0]);
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 
@@ -151,6 +154,8 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i, run_port = UINT16_MAX;
 	const uint32_t first_ip4 = n_ip4;
 
+	if (lsk_trace_on(w))	/* the frames as they came, tags and all */
+		lsk_trace_eth(w, pkts, n, members);
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
