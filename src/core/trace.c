@@ -554,10 +554,14 @@ lsk_trace_forward(struct lsk_worker *w, const struct lsk_list *l)
 			if (!lsk_traced(d) ||
 			    (ip = frame_ip4(d, RTE_ETHER_HDR_LEN)) == NULL)
 				continue;
-			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
-				      "ttl %u -> %u", ip->time_to_live,
-				      ip->time_to_live > 0 ?
-				      ip->time_to_live - 1 : 0);
+			if (ip->time_to_live <= 1)
+				lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+					      "ttl %u: expires here",
+					      ip->time_to_live);
+			else
+				lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+					      "ttl %u -> %u", ip->time_to_live,
+					      ip->time_to_live - 1);
 		}
 	}
 }
