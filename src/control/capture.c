@@ -37,6 +37,9 @@ struct lsk_capture_ctl {
 	struct lsk_capture *cap;	/* NULL once stopped */
 	struct lsk_capture_info last;	/* figures at the stop */
 	FILE *f;
+	char *fbuf;			/* f's buffer */
+	uint8_t *block;			/* the block being made */
+	size_t block_room;
 	pthread_t writer;
 	bool quit;			/* atomic: the writer drains and ends */
 	uint64_t written, bytes, failed;	/* atomic: the writer's */
@@ -45,6 +48,8 @@ struct lsk_capture_ctl {
 	unsigned int n_ports;
 	char path[1024];
 };
+
+#define FILE_BUF (1u << 20)
 
 /* names of rings and pools are process-wide: each capture its own */
 static unsigned int cap_serial;
@@ -85,8 +90,9 @@ cap_write_one(struct lsk_capture_ctl *ctl, struct rte_mbuf *c)
 
 	if (meta->drop_at != 0)
 		cap_drop_name(meta->drop_at, comment, sizeof(comment));
-	rc = lsk_pcapng_packet(ctl->f, meta->port, cap_time_ns(ctl, meta->tsc),
-			       c, meta->orig_len, (enum lsk_cap_dir)meta->dir,
+	rc = lsk_pcapng_packet(ctl->f, ctl->block, ctl->block_room, meta->port,
+			       cap_time_ns(ctl, meta->tsc), c, meta->orig_len,
+			       (enum lsk_cap_dir)meta->dir,
 			       meta->drop_at != 0 ? comment : NULL, &bytes);
 	if (rc == 0) {
 		__atomic_fetch_add(&ctl->written, 1, __ATOMIC_RELAXED);
@@ -154,7 +160,8 @@ cap_file_header(struct lsk_capture_ctl *ctl, uint32_t snaplen)
 	return rc;
 }
 
-/* Open path for writing: a regular file, made (*made set) or emptied. */
+/* Open path for writing: a regular file, made (*made set) or emptied;
+ * not through a symbolic link (ELOOP), which could point anywhere. */
 static FILE *
 cap_open(const char *path, bool *made, int *rc)
 {
@@ -163,12 +170,13 @@ cap_open(const char *path, bool *made, int *rc)
 	int fd;
 
 	*made = false;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd >= 0) {
 		*made = true;
 	} else if (errno == EEXIST) {
 		/* O_NONBLOCK: a FIFO is refused below, not waited on */
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
 			close(fd);
 			*rc = -EINVAL;
@@ -190,6 +198,16 @@ cap_open(const char *path, bool *made, int *rc)
 		close(fd);
 	}
 	return f;
+}
+
+static void
+cap_ctl_free(struct lsk_capture_ctl *ctl)
+{
+	if (ctl == NULL)
+		return;
+	free(ctl->block);
+	free(ctl->fbuf);
+	free(ctl);
 }
 
 static void
@@ -228,9 +246,10 @@ cap_make(struct lsk_stack *s, const struct lsk_capture_conf *c,
 	cap->ring = rte_ring_create(name, ring_size, s->socket_id,
 				    RING_F_SC_DEQ);
 	snprintf(name, sizeof(name), "lsk_capp%u", serial);
-	/* no per-lcore cache: the writer, no EAL thread, frees into the
-	 * pool itself, and a stop counts every copy back */
-	cap->pool = rte_pktmbuf_pool_create(name, pool_size, 0,
+	/* workers take from their lcore's cache; the writer, no EAL
+	 * thread, frees into the pool's ring */
+	cap->pool = rte_pktmbuf_pool_create(name, pool_size,
+		RTE_MIN(256u, pool_size * 2 / 3),
 		RTE_ALIGN(sizeof(struct lsk_cap_meta), RTE_MBUF_PRIV_ALIGN),
 		RTE_MBUF_DEFAULT_BUF_SIZE, s->socket_id);
 	if (cap->ring == NULL || cap->pool == NULL) {
@@ -262,7 +281,7 @@ lsk_capture_start(struct lsk_stack *s, const struct lsk_capture_conf *c)
 	struct lsk_capture_ctl *ctl;
 	struct lsk_capture *cap;
 	struct timespec now;
-	bool made;
+	bool made = false;
 	int rc;
 
 	if (s->capture != NULL)
@@ -288,8 +307,15 @@ lsk_capture_start(struct lsk_stack *s, const struct lsk_capture_conf *c)
 	ctl->hz = rte_get_tsc_hz();
 	if (ctl->hz == 0)
 		ctl->hz = 1;
-	ctl->f = cap_open(c->path, &made, &rc);
+	ctl->block_room = lsk_pcapng_packet_room(cap->snaplen);
+	ctl->block = malloc(ctl->block_room);
+	ctl->fbuf = malloc(FILE_BUF);
+	if (ctl->block == NULL || ctl->fbuf == NULL)
+		rc = -ENOMEM;
+	else
+		ctl->f = cap_open(c->path, &made, &rc);
 	if (ctl->f != NULL) {
+		setvbuf(ctl->f, ctl->fbuf, _IOFBF, FILE_BUF);
 		rc = cap_file_header(ctl, cap->snaplen);
 		if (rc == 0)
 			rc = -pthread_create(&ctl->writer, NULL, cap_writer,
@@ -302,10 +328,10 @@ lsk_capture_start(struct lsk_stack *s, const struct lsk_capture_conf *c)
 	}
 	if (rc < 0) {
 		cap_free(cap);
-		free(ctl);
+		cap_ctl_free(ctl);
 		return rc;
 	}
-	free(s->capture_ctl);	/* the last capture's figures */
+	cap_ctl_free(s->capture_ctl);	/* the last capture's figures */
 	s->capture_ctl = ctl;
 	lsk_publish(s, s->capture, cap, (void));
 	return 0;
@@ -354,6 +380,8 @@ lsk_capture_stop(struct lsk_stack *s)
 	if (fclose(ctl->f) != 0 && ctl->error == 0)
 		ctl->error = errno;
 	ctl->f = NULL;
+	free(ctl->fbuf);	/* after fclose: f's buffer */
+	ctl->fbuf = NULL;
 	cap_info_fill(ctl, &ctl->last);
 	ctl->last.running = false;
 	if (hdr >= 0)
@@ -390,6 +418,6 @@ lsk_capture_free(struct lsk_stack *s)
 {
 	if (s->capture != NULL)
 		lsk_capture_stop(s);
-	free(s->capture_ctl);
+	cap_ctl_free(s->capture_ctl);
 	s->capture_ctl = NULL;
 }

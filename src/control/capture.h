@@ -66,12 +66,15 @@ void lsk_capture_free(struct lsk_stack *s);
 int lsk_pcapng_section(FILE *f, const char *appl);
 /* An interface description: Ethernet, snaplen, nanosecond stamps. */
 int lsk_pcapng_interface(FILE *f, const char *name, uint32_t snaplen);
-/* An enhanced packet block of m's bytes for interface ifid: epb_flags
- * says dir; comment (NULL: none) is the packet's opt_comment.
+/* An enhanced packet block of m's bytes for interface ifid, made in buf
+ * (room bytes: lsk_pcapng_packet_room for the snaplen) and written at
+ * once: epb_flags says dir; comment (NULL: none) is the packet's
+ * opt_comment. *bytes grows by the block's size.
  * Ownership: m stays the caller's. */
-int lsk_pcapng_packet(FILE *f, uint32_t ifid, uint64_t ts_ns,
-		      const struct rte_mbuf *m, uint32_t orig_len,
-		      enum lsk_cap_dir dir, const char *comment,
-		      uint64_t *bytes);
+size_t lsk_pcapng_packet_room(uint32_t snaplen);
+int lsk_pcapng_packet(FILE *f, uint8_t *buf, size_t room, uint32_t ifid,
+		      uint64_t ts_ns, const struct rte_mbuf *m,
+		      uint32_t orig_len, enum lsk_cap_dir dir,
+		      const char *comment, uint64_t *bytes);
 
 #endif /* LSK_CONTROL_CAPTURE_H */

@@ -135,21 +135,47 @@ lsk_pcapng_interface(FILE *f, const char *name, uint32_t snaplen)
 	return rc;
 }
 
+/* Append n bytes of v at *at in buf (room checked by the caller). */
+static inline void
+emit(uint8_t *buf, size_t *at, const void *v, size_t n)
+{
+	memcpy(buf + *at, v, n);
+	*at += n;
+}
+
+static void
+emit_opt(uint8_t *buf, size_t *at, uint16_t code, const void *v, size_t len)
+{
+	uint16_t h[2] = { code, (uint16_t)len };
+
+	emit(buf, at, h, sizeof(h));
+	emit(buf, at, v, len);
+	memset(buf + *at, 0, pad4((uint32_t)len) - len);
+	*at += pad4((uint32_t)len) - len;
+}
+
+size_t
+lsk_pcapng_packet_room(uint32_t snaplen)
+{
+	return 28 + pad4(snaplen) + opt_size(4) + opt_size(OPT_MAX) + 8;
+}
+
 int
-lsk_pcapng_packet(FILE *f, uint32_t ifid, uint64_t ts_ns,
-		  const struct rte_mbuf *m, uint32_t orig_len,
+lsk_pcapng_packet(FILE *f, uint8_t *buf, size_t room, uint32_t ifid,
+		  uint64_t ts_ns, const struct rte_mbuf *m, uint32_t orig_len,
 		  enum lsk_cap_dir dir, const char *comment, uint64_t *bytes)
 {
-	static const uint8_t zero[4];
 	size_t clen = opt_len(comment);
 	uint32_t caplen = m->pkt_len;
 	uint32_t flags = dir == LSK_CAP_DIR_IN ? 1u : 2u;	/* bits 0-1 */
-	uint32_t hdr[7];
+	uint32_t hdr[7], end = OPT_END;
 	uint32_t total = 28 + pad4(caplen) + opt_size(4) +
 			 (clen ? opt_size(clen) : 0) + 4 + 4;
 	const struct rte_mbuf *seg;
-	int rc;
+	size_t at = 0;
 
+	if (total > room)
+		return -EMSGSIZE;
 	hdr[0] = PCAPNG_EPB;
 	hdr[1] = total;
 	hdr[2] = ifid;
@@ -157,20 +183,22 @@ lsk_pcapng_packet(FILE *f, uint32_t ifid, uint64_t ts_ns,
 	hdr[4] = (uint32_t)ts_ns;
 	hdr[5] = caplen;
 	hdr[6] = orig_len < caplen ? caplen : orig_len;
-	rc = put(f, hdr, sizeof(hdr));
-	for (seg = m; rc == 0 && seg != NULL; seg = seg->next)
-		rc = put(f, rte_pktmbuf_mtod(seg, const void *), seg->data_len);
-	if (rc == 0)
-		rc = put(f, zero, pad4(caplen) - caplen);
-	if (rc == 0)
-		rc = put_opt(f, OPT_EPB_FLAGS, &flags, sizeof(flags));
-	if (rc == 0 && clen)
-		rc = put_opt(f, OPT_COMMENT, comment, clen);
-	if (rc == 0)
-		rc = put32(f, OPT_END);
-	if (rc == 0)
-		rc = put32(f, total);
-	if (rc == 0)
-		*bytes += total;
-	return rc;
+	emit(buf, &at, hdr, sizeof(hdr));
+	for (seg = m; seg != NULL && at < 28 + caplen; seg = seg->next)
+		emit(buf, &at, rte_pktmbuf_mtod(seg, const void *),
+		     RTE_MIN((size_t)seg->data_len, 28 + caplen - at));
+	if (at != 28 + caplen)
+		return -EINVAL;		/* segments shorter than pkt_len */
+	memset(buf + at, 0, pad4(caplen) - caplen);
+	at += pad4(caplen) - caplen;
+	emit_opt(buf, &at, OPT_EPB_FLAGS, &flags, sizeof(flags));
+	if (clen)
+		emit_opt(buf, &at, OPT_COMMENT, comment, clen);
+	emit(buf, &at, &end, sizeof(end));
+	emit(buf, &at, &total, sizeof(total));
+	/* one write a block: the writer keeps up with more packets */
+	if (put(f, buf, at) != 0)
+		return -(errno ? errno : EIO);
+	*bytes += total;
+	return 0;
 }

@@ -11,17 +11,12 @@
 #include <string.h>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/fwd.h"
 #include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/cmd.h"
-
-#define CONFIG_LINE_MAX LSK_COMMAND_LINE_MAX
 
 int
 cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
@@ -859,137 +854,4 @@ cmd_dispatch(struct cmd_ctx *c)
 		if (strcmp(c->argv[0], commands[i].name) == 0)
 			return commands[i].fn(c);
 	return cmd_error(c, -EINVAL, "unknown command '%s'", c->argv[0]);
-}
-
-int
-lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
-		unsigned int lineno, char *err, size_t err_len)
-{
-	struct lsk_out o;
-	struct cmd_ctx c = { .s = s, .source = file ? file : "-",
-			     .line = lineno, .o = &o };
-	char buf[CONFIG_LINE_MAX + 1];
-	int rc;
-
-	lsk_out_init(&o, false);
-	if (strlen(line) > CONFIG_LINE_MAX)
-		rc = cmd_error(&c, -EINVAL, "line too long");
-	else {
-		strcpy(buf, line);
-		rc = cmd_split(&c, buf);
-		if (rc == 0)
-			rc = cmd_dispatch(&c);
-	}
-	if (err_len) {
-		snprintf(err, err_len, "%s", o.err);
-	}
-	lsk_out_free(&o);
-	return rc;
-}
-
-/*
- * Only a regular file is a configuration (a directory reads as empty,
- * /dev/zero never ends). O_NONBLOCK: opening a FIFO does not wait for a
- * writer; it changes nothing for a regular file.
- */
-static FILE *
-config_open(const char *path, char *err, size_t err_len, int *rc)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	const char *why = NULL;
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		*rc = -errno;
-		snprintf(err, err_len, "%s:0: cannot open: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0) {
-		*rc = -errno;
-		why = strerror(errno);
-	} else if (S_ISDIR(st.st_mode)) {
-		*rc = -EISDIR;
-		why = strerror(EISDIR);
-	} else if (!S_ISREG(st.st_mode)) {
-		*rc = -EINVAL;
-		why = "not a regular file";
-	} else if ((f = fdopen(fd, "r")) != NULL) {
-		return f;
-	} else {
-		*rc = -errno;
-		why = strerror(errno);
-	}
-	snprintf(err, err_len, "%s:0: cannot read: %s", path, why);
-	close(fd);
-	return NULL;
-}
-
-/* A configuration file is read whole, then run as one batch. */
-#define CONFIG_FILE_MAX (1ul << 30)
-
-static int
-config_read_all(FILE *f, char **text, size_t *len)
-{
-	size_t cap = 0, n = 0, got;
-	char *buf = NULL, *p;
-
-	for (;;) {
-		if (n == cap) {
-			if (cap >= CONFIG_FILE_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			cap = cap ? cap * 2 : 65536;
-			p = realloc(buf, cap);
-			if (p == NULL) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
-int
-lsk_config_load(struct lsk_stack *s, const char *path, char *err,
-		size_t err_len)
-{
-	struct lsk_out o;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int rc = 0;
-
-	if (err_len)
-		err[0] = '\0';
-	f = config_open(path, err, err_len, &rc);
-	if (f == NULL)
-		return rc;
-	rc = config_read_all(f, &text, &len);
-	fclose(f);
-	if (rc < 0) {
-		snprintf(err, err_len, "%s:0: cannot read: %s", path,
-			 strerror(-rc));
-		return rc;
-	}
-	lsk_out_init(&o, false);
-	rc = lsk_command_run(s, text, len, path, &o);
-	if (rc < 0 && err_len)
-		snprintf(err, err_len, "%s", o.err);
-	lsk_out_free(&o);
-	free(text);
-	return rc;
 }

@@ -274,6 +274,12 @@ const struct lsk_counter_desc *lsk_counters(unsigned int *n);
 uint64_t lsk_counter_value(const struct lsk_stats *st,
 			   const struct lsk_counter_desc *c);
 
+/* Build the forwarding table from the lists and publish it (nothing in a
+ * batch: its commit does), and the settings word with the ports' MTUs
+ * (control/stack.c). */
+int lsk_stack_publish(struct lsk_stack *s);
+void lsk_stack_settings_publish(struct lsk_stack *s);
+
 /* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
 int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
 /* Forget addr's neighbour entry (0: every entry): at the batch's commit,

@@ -16,11 +16,11 @@
 
 #include "core/fwd.h"
 #include "l2/l2.h"
+#include "l2/neigh.h"
 #include "control/control.h"
 #include "control/command.h"
 
-/* The neighbour entry of addr, read as workers read it: its word holds
- * the MAC in bytes 0-5 and the state in bits 56-63 (l2/l2.h). */
+/* The state of addr's neighbour entry, read as workers read it. */
 static uint8_t
 neigh_state(const struct lsk_stack *s, uint32_t addr,
 	    struct rte_ether_addr *mac)
@@ -28,13 +28,10 @@ neigh_state(const struct lsk_stack *s, uint32_t addr,
 	const struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
 	uint64_t w;
 
-	if (e == NULL)
-		return LSK_RNEIGH_NONE;
-	w = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) != addr)
-		return LSK_RNEIGH_NONE;	/* the slot went to another */
-	memcpy(mac, &w, RTE_ETHER_ADDR_LEN);
-	switch (w >> 56) {
+	if (e == NULL || !neigh_read(e, addr, &w))
+		return LSK_RNEIGH_NONE;	/* none, or its slot went to another */
+	word_mac(w, mac);
+	switch (word_state(w)) {
 	case LSK_NEIGH_INCOMPLETE: return LSK_RNEIGH_INCOMPLETE;
 	case LSK_NEIGH_REACHABLE: return LSK_RNEIGH_REACHABLE;
 	case LSK_NEIGH_STALE: return LSK_RNEIGH_STALE;
@@ -100,9 +97,7 @@ int
 lsk_route_get(struct lsk_stack *s, uint32_t addr,
 	      struct lsk_route_answer *a)
 {
-	/* the control thread reads the published table: only it writes
-	 * s->fwd, and it never writes the table itself */
-	const struct lsk_fwd_table *t = s->fwd;
+	const struct lsk_fwd_table *t;
 	const struct lsk_nexthop *nh;
 	const struct lsk_ifaddr *own;
 	struct rte_rib_node *node;
@@ -110,6 +105,9 @@ lsk_route_get(struct lsk_stack *s, uint32_t addr,
 
 	if (s == NULL || a == NULL)
 		return -EINVAL;
+	/* the control thread reads the published table: only it writes
+	 * s->fwd, and it never writes the table itself */
+	t = s->fwd;
 	memset(a, 0, sizeof(*a));
 	a->generation = t->generation;
 	rte_fib_lookup_bulk(t->fib, &addr, &idx, 1);

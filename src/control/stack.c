@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stack: port settings and the configuration (addresses, routes,
- * neighbours) as the control thread gives it, and the publication of the
- * forwarding table built from it to the workers.
+ * The stack: port settings and the configuration (addresses, neighbours;
+ * routes are control/route_table.c's) as the control thread gives it, and
+ * the publication of the forwarding table built from it to the workers.
+ * Batches of changes are control/batch.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,103 +37,6 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
 }
-
-/*
- * The configuration lists as a batch found them, so that a batch refused
- * (lsk_config_abort) or whose tables cannot be built puts them back. The
- * settings a batch makes (GRO, route cache, stats clear) and the
- * neighbours it forgets wait for its commit (s->batch_set); services it
- * opens are discarded, those it closes kept (udp/services.c).
- */
-struct lsk_rib_copy {
-	unsigned int n_ifaces, n_addrs, n_routes, n_neighs, n_services;
-	uint32_t n_filters;
-	struct lsk_port_conf ports[LSK_MAX_IFACES];
-	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
-	struct lsk_neigh *neighs;
-	struct lsk_filter_rule *filters;
-	struct lsk_service **services;
-	/* neighbours to forget at commit (static or learnt) */
-	unsigned int n_forget, forget_cap;
-	uint32_t *forget;
-	bool forget_all;
-};
-
-static void
-rib_copy_free(struct lsk_rib_copy *c)
-{
-	if (c == NULL)
-		return;
-	free(c->neighs);
-	free(c->filters);
-	free(c->services);
-	free(c->forget);
-	free(c);
-}
-
-static void *
-dup_array(const void *a, size_t n, size_t elem)
-{
-	void *p = malloc(n ? n * elem : 1);
-
-	if (p != NULL && n != 0)
-		memcpy(p, a, n * elem);
-	return p;
-}
-
-static struct lsk_rib_copy *
-rib_copy(const struct lsk_stack *s)
-{
-	struct lsk_rib_copy *c = calloc(1, sizeof(*c));
-
-	if (c == NULL)
-		return NULL;
-	c->n_ifaces = s->n_ifaces;
-	c->n_addrs = s->n_addrs;
-	c->n_routes = s->n_routes;
-	c->n_neighs = s->n_neighs;
-	c->n_filters = s->n_filters;
-	c->n_services = s->n_services;
-	memcpy(c->ports, s->ports, sizeof(c->ports));
-	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
-	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
-	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
-	c->services = dup_array(s->services, s->n_services,
-				sizeof(*s->services));
-	if (c->neighs == NULL || c->filters == NULL ||
-	    c->services == NULL) {
-		rib_copy_free(c);
-		return NULL;
-	}
-	return c;
-}
-
-/* Put the lists back as c has them: the arrays only grew since (their
- * capacities never shrink), so the copies fit. */
-static void
-rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
-{
-	s->n_ifaces = c->n_ifaces;
-	s->n_addrs = c->n_addrs;
-	memcpy(s->ports, c->ports, sizeof(s->ports));
-	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
-	s->n_neighs = c->n_neighs;
-	if (c->n_neighs != 0)
-		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
-	s->n_filters = c->n_filters;
-	if (c->n_filters != 0)
-		memcpy(s->filters, c->filters,
-		       c->n_filters * sizeof(*s->filters));
-	s->n_services = c->n_services;
-	if (c->n_services != 0)
-		memcpy(s->services, c->services,
-		       c->n_services * sizeof(*s->services));
-	/* the routes by undoing the batch's changes: a batch of one route
-	 * change costs no copy of a million routes */
-	lsk_route_batch_undo(s);
-}
-
-static void stack_settings_publish(struct lsk_stack *s);
 
 int
 lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
@@ -185,7 +89,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		lsk_stack_destroy(s);
 		return rc;
 	}
-	stack_settings_publish(s);
+	lsk_stack_settings_publish(s);
 	s->send_pool = p->send_pool;
 	snprintf(name, sizeof(name), "%.20s_ind", s->name);
 	/* fragments point into the datagram they were cut from */
@@ -219,7 +123,6 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->out_ring);
 	}
 	lsk_fwd_table_free(s->fwd);
-	rib_copy_free(s->batch_rib);
 	lsk_route_table_free(s);
 	lsk_neigh_table_free(s->neigh);
 	lsk_filter_table_free(s->filter);
@@ -315,13 +218,13 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 	if (t == NULL)
 		return;		/* in a batch: published at commit */
 	lsk_fwd_publish(s, t);
-	stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_stack_settings_publish(s);	/* the ports' MTUs */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
  * worker can still be reading it. */
-static int
-stack_publish(struct lsk_stack *s)
+int
+lsk_stack_publish(struct lsk_stack *s)
 {
 	struct lsk_fwd_table *t;
 	int rc = stack_build(s, &t);
@@ -333,8 +236,8 @@ stack_publish(struct lsk_stack *s)
 
 /* The settings word from the configuration and the published forwarding
  * table: workers load it whole at their next burst (core/settings.h). */
-static void
-stack_settings_publish(struct lsk_stack *s)
+void
+lsk_stack_settings_publish(struct lsk_stack *s)
 {
 	const struct lsk_fwd_table *t = s->fwd;
 	struct lsk_settings v = {
@@ -365,7 +268,7 @@ lsk_gro_set(struct lsk_stack *s, uint32_t flows, uint32_t segs)
 	}
 	s->gro_segs = segs;
 	s->gro_flows = flows;
-	stack_settings_publish(s);
+	lsk_stack_settings_publish(s);
 	return 0;
 }
 
@@ -373,196 +276,7 @@ void
 lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
-	stack_settings_publish(s);
-}
-
-int
-lsk_config_begin(struct lsk_stack *s)
-{
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = rib_copy(s);
-	if (s->batch_rib == NULL)
-		return -ENOMEM;	/* no batch: nothing could be put back */
-	memset(&s->batch_set, 0, sizeof(s->batch_set));
-	s->in_batch = true;
-	lsk_route_batch_begin(s);
-	return 0;
-}
-
-/* Back to the lists at lsk_config_begin; nothing was published since. */
-static void
-batch_put_back(struct lsk_stack *s)
-{
-	lsk_services_batch_end(s, false);
-	rib_restore(s, s->batch_rib);
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = NULL;
-	memset(&s->batch_set, 0, sizeof(s->batch_set));
-	lsk_route_batch_begin(s);	/* its route log goes too */
-	s->in_batch = false;
-}
-
-void
-lsk_config_abort(struct lsk_stack *s)
-{
-	if (s->in_batch)
-		batch_put_back(s);
-}
-
-int
-lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr)
-{
-	struct lsk_rib_copy *c = s->batch_rib;
-	int rc;
-
-	if (!s->in_batch) {
-		rc = lsk_neigh_forget(s, addr);
-		return rc == -ENOENT ? 0 : rc;
-	}
-	if (addr == 0) {
-		c->forget_all = true;
-		return 0;
-	}
-	rc = lsk_array_grow((void **)&c->forget, &c->forget_cap, c->n_forget,
-			    sizeof(*c->forget), 16);
-	if (rc == 0)
-		c->forget[c->n_forget++] = addr;
-	return rc;
-}
-
-/* The static neighbours of the batch, now that their table is built. */
-static int
-stack_set_statics(struct lsk_stack *s)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < s->n_neighs; i++) {
-		const struct lsk_ifaddr *a =
-			lsk_connected_lookup(s, s->neighs[i].addr);
-
-		if (a == NULL)
-			continue;
-		rc = lsk_neigh_set_static(s, s->neighs[i].addr, a->port,
-					  &s->neighs[i].mac);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/*
- * What the batch set, once its tables are built and before they are
- * published: the route cache first, the one setting that may need memory
- * (a failure there refuses the batch with nothing published), then GRO,
- * which cannot fail on a value its line checked (the line registered the
- * train's mbuf field).
- */
-static int
-batch_apply_settings(struct lsk_stack *s)
-{
-	const struct lsk_batch_settings *b = &s->batch_set;
-	int rc;
-
-	if (b->rcache) {
-		rc = lsk_route_cache_set(s, b->rcache_entries);
-		if (rc < 0)
-			return rc;
-	}
-	if (b->gro) {
-		lsk_gro_set(s, b->gro_flows, b->gro_segs);
-		lsk_gro_set_merge(s, b->gro_merge);
-	}
-	return 0;
-}
-
-/* The batch changed nothing but routes (a false "no" costs a build). */
-static bool
-batch_routes_only(const struct lsk_stack *s)
-{
-	static const struct lsk_batch_settings none;
-	const struct lsk_rib_copy *c = s->batch_rib;
-
-	return c != NULL && c->n_ifaces == s->n_ifaces &&
-	       c->n_forget == 0 && !c->forget_all &&
-	       memcmp(&s->batch_set, &none, sizeof(none)) == 0 &&
-	       c->n_services == s->n_services && s->services_closed == NULL &&
-	       (s->n_services == 0 || memcmp(c->services, s->services,
-				s->n_services * sizeof(*s->services)) == 0) &&
-	       c->n_addrs == s->n_addrs && c->n_neighs == s->n_neighs &&
-	       c->n_filters == s->n_filters &&
-	       memcmp(c->ports, s->ports, sizeof(c->ports)) == 0 &&
-	       memcmp(c->addrs, s->addrs, sizeof(c->addrs)) == 0 &&
-	       (s->n_neighs == 0 || memcmp(c->neighs, s->neighs,
-				s->n_neighs * sizeof(*s->neighs)) == 0) &&
-	       (s->n_filters == 0 || memcmp(c->filters, s->filters,
-				s->n_filters * sizeof(*s->filters)) == 0);
-}
-
-/*
- * Every table of the batch is built before any is published, so a build
- * that fails leaves the workers with the tables they had, and the lists
- * go back as lsk_config_begin found them. Then each table is published
- * once. A batch of a few route changes only is made to the forwarding
- * table in place (control/fwd_update.c).
- */
-int
-lsk_config_commit(struct lsk_stack *s)
-{
-	struct lsk_filter_table *ft = NULL;
-	struct lsk_udp_table *ut = NULL;
-	struct lsk_fwd_table *t = NULL;
-	struct lsk_rib_copy *c = s->batch_rib;
-	unsigned int i;
-	int rc;
-
-	if (!s->in_batch)
-		return stack_publish(s);
-	if (batch_routes_only(s)) {
-		s->in_batch = false;
-		if (lsk_route_batch_commit(s) == 0) {
-			rib_copy_free(s->batch_rib);
-			s->batch_rib = NULL;
-			return 0;
-		}
-		s->in_batch = true;
-	}
-	rc = lsk_fwd_table_build(s, &t);
-	if (rc == 0)
-		rc = lsk_filter_table_build(s, &ft);
-	if (rc == 0)
-		rc = lsk_udp_table_build(s, &ut);
-	if (rc == 0)
-		rc = batch_apply_settings(s);
-	if (rc < 0) {
-		lsk_fwd_table_free(t);
-		lsk_filter_table_free(ft);
-		lsk_udp_table_free(ut);
-		batch_put_back(s);
-		return rc;
-	}
-	s->in_batch = false;
-	/* neighbours go before the table without them, and statics come
-	 * with the table that names their MACs (both are looked up again
-	 * by workers that miss) */
-	if (c->forget_all)
-		lsk_neigh_forget_all(s);
-	for (i = 0; !c->forget_all && i < c->n_forget; i++)
-		lsk_neigh_forget(s, c->forget[i]);
-	/* a table full of statics: the batch is in all the same, the
-	 * surplus resolved by the forwarding table's MACs */
-	stack_set_statics(s);
-	lsk_fwd_publish(s, t);
-	stack_settings_publish(s);	/* the ports' MTUs */
-	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
-	lsk_udp_table_publish(s, ut);
-	lsk_services_batch_end(s, true);
-	if (s->batch_set.stats_clear)
-		lsk_stats_clear(s);
-	memset(&s->batch_set, 0, sizeof(s->batch_set));
-	rib_copy_free(s->batch_rib);
-	s->batch_rib = NULL;
-	return 0;
+	lsk_stack_settings_publish(s);
 }
 
 int
@@ -590,7 +304,7 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 		if (mtu != 0)
 			s->ports[i].mtu = mtu;
 	}
-	rc = stack_publish(s);
+	rc = lsk_stack_publish(s);
 	if (rc < 0)
 		memcpy(s->ports, saved, sizeof(saved));
 	return rc;
@@ -635,7 +349,7 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		return -ENOSPC;
 	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){
 		.addr = addr, .depth = depth, .port = port };
-	rc = stack_publish(s);
+	rc = lsk_stack_publish(s);
 	if (rc < 0)
 		s->n_addrs--;
 	return rc;

@@ -23,6 +23,12 @@ struct lsk_drop {
 
 /* A counter of struct lsk_stats for a row: LSK_DROP_AT(ip.InHdrErrors). */
 #define LSK_DROP_AT(field) ((uint16_t)(offsetof(struct lsk_stats, field) + 1))
+/* Rows: one counter, two, or one and the ICMP error the reason owes. */
+#define LSK_DROP1(a) { .counter = { LSK_DROP_AT(a) } }
+#define LSK_DROP2(a, b) { .counter = { LSK_DROP_AT(a), LSK_DROP_AT(b) } }
+#define LSK_DROP_ICMP(a, type, code) \
+	{ .counter = { LSK_DROP_AT(a) }, .icmp_type = (type), \
+	  .icmp_code = (code) }
 
 /* n datagrams dropped for reason r: its counters. */
 static inline void

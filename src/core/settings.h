@@ -17,7 +17,8 @@
 #include <stdint.h>
 
 struct lsk_settings {
-	uint16_t gro_flows;	/* open trains at most; 0: GRO off */
+	/* aligned as a word, for the atomic load and store */
+	_Alignas(uint64_t) uint16_t gro_flows;	/* open trains at most; 0: off */
 	uint8_t gro_segs;	/* datagrams per train at most */
 	bool gro_merge;		/* copy payloads into the head instead */
 	uint8_t mode;		/* enum lsk_mode */

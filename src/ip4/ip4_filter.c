@@ -9,10 +9,11 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "core/capture.h"
+#include "core/drop.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/trace.h"
-#include "core/drop.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -67,6 +68,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 		}
 		w->stats.filter.Dropped += lsk_meta_count(l->meta[i]);
 		w->stats.ip.InDiscards += lsk_meta_count(l->meta[i]);
+		lsk_capture_drop(w, l->pkts[i], l->meta[i],
+				 LSK_DROP_AT(filter.Dropped));
 		lsk_trace_drop(w, l->pkts[i], l->meta[i],
 			       LSK_DROP_AT(filter.Dropped));
 		lsk_entry_free(l->pkts[i], l->meta[i]);

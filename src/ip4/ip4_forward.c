@@ -60,11 +60,11 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
 }
 
 static const struct lsk_drop fwd_drops[] = {
-	[FWD_DROP_L2_BCAST] = { { LSK_DROP_AT(ip.InAddrErrors) } },
-	[FWD_DROP_TTL] = { { LSK_DROP_AT(ip.InHdrErrors) },
-			   LSK_ICMP_TIME_EXCEEDED, LSK_ICMP_EXC_TTL },
-	[FWD_DROP_MTU] = { { LSK_DROP_AT(ip.FragFails) },
-			   LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED },
+	[FWD_DROP_L2_BCAST] = LSK_DROP1(ip.InAddrErrors),
+	[FWD_DROP_TTL] = LSK_DROP_ICMP(ip.InHdrErrors,
+			LSK_ICMP_TIME_EXCEEDED, LSK_ICMP_EXC_TTL),
+	[FWD_DROP_MTU] = LSK_DROP_ICMP(ip.FragFails,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED),
 };
 
 

@@ -228,12 +228,11 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 }
 
 static const struct lsk_drop ip4_drops[] = {
-	[IP4_DROP_HDR] = { { LSK_DROP_AT(ip.InHdrErrors) } },
-	[IP4_DROP_CSUM] = { { LSK_DROP_AT(ip.InCsumErrors),
-			      LSK_DROP_AT(ip.InHdrErrors) } },
-	[IP4_DROP_TRUNCATED] = { { LSK_DROP_AT(ip.InTruncatedPkts) } },
-	[IP4_DROP_MARTIAN] = { { LSK_DROP_AT(ip.InAddrErrors) } },
-	[IP4_DROP_DISCARD] = { { LSK_DROP_AT(ip.InDiscards) } },
+	[IP4_DROP_HDR] = LSK_DROP1(ip.InHdrErrors),
+	[IP4_DROP_CSUM] = LSK_DROP2(ip.InCsumErrors, ip.InHdrErrors),
+	[IP4_DROP_TRUNCATED] = LSK_DROP1(ip.InTruncatedPkts),
+	[IP4_DROP_MARTIAN] = LSK_DROP1(ip.InAddrErrors),
+	[IP4_DROP_DISCARD] = LSK_DROP1(ip.InDiscards),
 };
 
 

@@ -14,8 +14,9 @@
 #include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
-#include "core/list.h"
+#include "core/capture.h"
 #include "core/drop.h"
+#include "core/list.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -48,6 +49,8 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 			lsk_list_push(icmp, m, l->meta[i]);
 		} else {
 			w->stats.ip.InUnknownProtos++;
+			lsk_capture_drop(w, m, l->meta[i],
+					 LSK_DROP_AT(ip.InUnknownProtos));
 			lsk_icmp4_error(w, m, l->meta[i],
 					LSK_ICMP_DEST_UNREACH,
 					LSK_ICMP_PROT_UNREACH, 0);

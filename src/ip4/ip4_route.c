@@ -11,10 +11,11 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "core/capture.h"
+#include "core/drop.h"
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/trace.h"
-#include "core/drop.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -79,11 +80,13 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 			break;
 		case ROUTE_DROP_BLACKHOLE:
 			w->stats.ip.InDiscards += lsk_meta_count(meta);
+			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 			lsk_entry_free(m, meta);
 			break;
 		case ROUTE_DROP_NO_ROUTE:
 			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
+			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
 			lsk_icmp4_error_entry(w, m, meta,
 					      LSK_ICMP_DEST_UNREACH,
 					      LSK_ICMP_NET_UNREACH, 0);

@@ -123,10 +123,10 @@ eth_is_arp(const struct rte_mbuf *m)
 }
 
 static const struct lsk_drop eth_drops[] = {
-	[ETH_DROP_RUNT] = { { LSK_DROP_AT(eth.Runts) } },
-	[ETH_DROP_NOT_FOR_US] = { { LSK_DROP_AT(eth.NotForUs) } },
-	[ETH_DROP_UNKNOWN_TYPE] = { { LSK_DROP_AT(eth.UnknownType) } },
-	[ETH_DROP_UNKNOWN_VLAN] = { { LSK_DROP_AT(eth.UnknownVlan) } },
+	[ETH_DROP_RUNT] = LSK_DROP1(eth.Runts),
+	[ETH_DROP_NOT_FOR_US] = LSK_DROP1(eth.NotForUs),
+	[ETH_DROP_UNKNOWN_TYPE] = LSK_DROP1(eth.UnknownType),
+	[ETH_DROP_UNKNOWN_VLAN] = LSK_DROP1(eth.UnknownVlan),
 };
 
 /* A frame, or a train of frames (count datagrams), dropped. */

@@ -202,4 +202,12 @@ gro_run_head_ok(const struct rte_mbuf *head)
 	return gro_flags_good(head) && head->data_len >= GRO_RUN_LEN;
 }
 
+struct lsk_gro_slot;
+
+/* `gro merge`: copy the payload of the datagram seen through v behind the
+ * head of the train in s (udp4_gro_merge.c); false when it cannot (IDs
+ * that do not count up, no room): the caller closes the train.
+ * Ownership: the datagram stays the caller's (freed once it joined). */
+bool lsk_gro_merge(struct lsk_gro_slot *s, const struct gro_view *v);
+
 #endif /* LSK_UDP_GRO_RUN_H */

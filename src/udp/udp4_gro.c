@@ -51,36 +51,6 @@ gro_count_join(struct lsk_worker *w, uint32_t count, uint32_t n)
 	w->stats.gro.Merged += n;
 }
 
-int lsk_train_next_offset = -1;
-
-int
-lsk_train_register(void)
-{
-	static const struct rte_mbuf_dynfield desc = {
-		.name = "lsk_train_next",
-		.size = sizeof(struct rte_mbuf *),
-		.align = __alignof__(struct rte_mbuf *),
-	};
-	int off = rte_mbuf_dynfield_register(&desc);
-
-	if (off < 0)
-		return off;
-	lsk_train_next_offset = off;
-	return 0;
-}
-
-void
-lsk_train_free_members(struct rte_mbuf *head)
-{
-	struct rte_mbuf *m = *lsk_train_next(head), *next;
-
-	*lsk_train_next(head) = NULL;
-	for (; m != NULL; m = next) {
-		next = *lsk_train_next(m);
-		rte_pktmbuf_free(m);
-	}
-}
-
 /* A flow key copied out of a frame in segments. */
 struct gro_key {
 	struct rte_ipv4_hdr ip;
@@ -293,67 +263,6 @@ gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 }
 
 /*
- * Does a fresh mbuf of pool hold len bytes? GSO rebuilds each datagram of
- * a merged train in one, and merging copies payloads into them: a head
- * whose pool cannot hold its frame so (a small data room, a frame placed
- * without headroom) is never merged.
- */
-static bool
-gro_pool_holds(struct rte_mempool *pool, uint32_t len)
-{
-	uint32_t room = rte_pktmbuf_data_room_size(pool);
-
-	return room >= RTE_PKTMBUF_HEADROOM + len;
-}
-
-/*
- * `gro merge`: the member's payload is copied behind the head's (the
- * caller frees the member once done with it); the head's lengths grow to
- * the total as Linux's gro_complete sets them. Only IDs that count up can
- * be rebuilt later.
- */
-static bool
-gro_merge(struct lsk_gro_slot *s, const struct gro_view *v)
-{
-	struct rte_mbuf *h = s->head, *seg;
-	struct rte_ipv4_hdr *hip = rte_pktmbuf_mtod_offset(h,
-		struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	struct rte_udp_hdr *huh = (struct rte_udp_hdr *)(hip + 1);
-	uint16_t len = rte_be_to_cpu_16(v->uh->dgram_len) - 8;
-	char *dst;
-
-	if (rte_be_to_cpu_16(v->ip->packet_id) !=
-	    (uint16_t)(rte_be_to_cpu_16(hip->packet_id) + s->count))
-		return false;
-	if (s->count == 1) {
-		if (!gro_pool_holds(h->pool, h->data_len))
-			return false;
-		h->tso_segsz = (uint16_t)(s->ulen - 8);
-		/* a merged train has no members to free: its mbuf may
-		 * keep the link of an earlier trip (a member delivered) */
-		*lsk_train_next(h) = NULL;
-	}
-	seg = rte_pktmbuf_lastseg(h);
-	if (rte_pktmbuf_tailroom(seg) < len) {
-		seg = rte_pktmbuf_alloc(h->pool);
-		if (seg == NULL || rte_pktmbuf_tailroom(seg) < len ||
-		    rte_pktmbuf_chain(h, seg) != 0) {
-			rte_pktmbuf_free(seg);
-			return false;
-		}
-	}
-	dst = rte_pktmbuf_append(h, len);	/* the room is there */
-	memcpy(dst, v->uh + 1, len);
-	hip->total_length = rte_cpu_to_be_16(
-		(uint16_t)(rte_be_to_cpu_16(hip->total_length) + len));
-	huh->dgram_len = rte_cpu_to_be_16(
-		(uint16_t)(rte_be_to_cpu_16(huh->dgram_len) + len));
-	hip->hdr_checksum = 0;
-	hip->hdr_checksum = rte_ipv4_cksum(hip);
-	return true;
-}
-
-/*
  * n datagrams of payload bytes each joined the train in s, the last of
  * them tail (chained behind the one before already): the one place a
  * join is written down, in the slot, the head's meta word and the
@@ -513,7 +422,7 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 		gro_close(t, s);
 		return true;
 	}
-	if (w->set.gro_merge && !gro_merge(s, &v)) {
+	if (w->set.gro_merge && !lsk_gro_merge(s, &v)) {
 		gro_close(t, s);
 		gro_open(w, s, m, &v, kept, true);
 		return true;

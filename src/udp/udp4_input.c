@@ -127,12 +127,11 @@ udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 }
 
 static const struct lsk_drop udp_drops[] = {
-	[UDP_DROP_LENGTH] = { { LSK_DROP_AT(udp.InErrors) } },
-	[UDP_DROP_CSUM] = { { LSK_DROP_AT(udp.InCsumErrors),
-			      LSK_DROP_AT(udp.InErrors) } },
-	[UDP_DROP_NO_PORT] = { { LSK_DROP_AT(udp.NoPorts) },
-			       LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH },
-	[UDP_DROP_IGNORED_BCAST] = { { LSK_DROP_AT(udp.IgnoredMulti) } },
+	[UDP_DROP_LENGTH] = LSK_DROP1(udp.InErrors),
+	[UDP_DROP_CSUM] = LSK_DROP2(udp.InCsumErrors, udp.InErrors),
+	[UDP_DROP_NO_PORT] = LSK_DROP_ICMP(udp.NoPorts,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH),
+	[UDP_DROP_IGNORED_BCAST] = LSK_DROP1(udp.IgnoredMulti),
 };
 
 /*

@@ -19,6 +19,9 @@
  * short), so A counts it as refused: the loader must refuse it too.
  * `pcap FILE` services write files: they run in a private directory and
  * lose any '/' of their line, so that no input writes outside it.
+ * `capture` lines become unknown commands (refused by both): a capture
+ * writes files too, and it is an action run alone, which a batch of
+ * changes refuses though the line alone is valid (test_capture has it).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -400,6 +403,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; pcap && i < line_len[n]; i++)
 			if (lines[n][i] == '/')
 				lines[n][i] = '_';
+		for (i = 0; i + 7 <= line_len[n]; i++)
+			if (memcmp(lines[n] + i, "capture", 7) == 0)
+				lines[n][i] = 'k';
 		n++;
 		pos = end;
 	}

@@ -57,7 +57,9 @@ def read_pcapng(path):
                 return out
             out[code] = buf[start + 4:start + 4 + ln]
             start += 4 + ((ln + 3) & ~3)
-        raise ValueError("options without end")
+        if start != end:
+            raise ValueError("options overrun their block")
+        return out      # opt_endofopt may be left out at the block's end
 
     while off < len(buf):
         btype, blen = struct.unpack_from("<II", buf, off)

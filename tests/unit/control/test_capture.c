@@ -370,6 +370,65 @@ test_drop(void **state)
 	unlink(path);
 }
 
+/* The drops that are not the stages' tables: no route, a blackhole, the
+ * filter, an unknown protocol to us; each named as it is counted. */
+static void
+test_drop_other(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const char *const want[] = {
+		"filter.Dropped", "ip.InNoRoutes", "ip.InDiscards",
+		"ip.InUnknownProtos",
+	};
+	uint8_t buf[4][UNIT_FRAME_MAX];
+	struct rte_mbuf *m[4];
+	size_t len[4];
+	struct unit_pkt p;
+	struct pcapng pc;
+	unsigned int i, k;
+
+	unit_cmd(f, "route add 10.60.0.0/16 blackhole");
+	unit_cmd(f, "filter add drop proto udp dport 9999");
+	cap_path();
+	cap_cmd(f, "capture start %s drop", path);
+	for (i = 0; i < 4; i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		if (i == 0)
+			p.dport = 9999;
+		else if (i == 1)
+			p.dst = UNIT_IPV4(192, 168, 77, 1);
+		else if (i == 2)
+			p.dst = UNIT_IPV4(10, 60, 0, 1);
+		else {
+			p.dst = UNIT_P0_IP;
+			p.proto = 99;
+		}
+		len[i] = unit_pkt_build(&p, buf[i], UNIT_FRAME_MAX);
+		m[i] = unit_mbuf_from_bytes(buf[i], len[i], UNIT_P0);
+	}
+	unit_input(f, m, 4);
+	unit_cmd(f, "capture stop");
+	pcapng_read(path, &pc);
+	assert_int_equal(pc.n, 4);
+	/* each once, whatever the order of the stages that dropped them */
+	for (i = 0; i < 4; i++) {
+		unsigned int seen = 0;
+
+		for (k = 0; k < pc.n; k++) {
+			if (strcmp(pc.recs[k].comment, want[i]) != 0)
+				continue;
+			seen++;
+			assert_int_equal(pc.recs[k].caplen, len[i]);
+			assert_memory_equal(pc.recs[k].data, buf[i], len[i]);
+		}
+		if (seen != 1)
+			fail_msg("%s: %u packets", want[i], seen);
+	}
+	pcapng_free(&pc);
+	unit_tx_free(f);
+	unlink(path);
+}
+
 /* snaplen cuts, count stops: the rest is not taken (nor lost) */
 static void
 test_snaplen_count(void **state)
@@ -512,6 +571,27 @@ test_refusals(void **state)
 	assert_false(cap_info(f).ever);
 	assert_int_not_equal(access(path, F_OK), 0);
 
+	/* not through a symbolic link: its target stays as it was */
+	{
+		char target[160];
+		FILE *t;
+		struct stat st;
+
+		snprintf(target, sizeof(target), "%s.target", path);
+		t = fopen(target, "w");
+		assert_non_null(t);
+		fputs("keep", t);
+		fclose(t);
+		assert_int_equal(symlink(target, path), 0);
+		snprintf(line, sizeof(line), "capture start %s", path);
+		assert_int_equal(unit_cmd_rc(f, line), -ELOOP);
+		assert_int_equal(stat(target, &st), 0);
+		assert_int_equal(st.st_size, 4);
+		unlink(path);
+		unlink(target);
+		assert_false(cap_info(f).ever);
+	}
+
 	/* not inside a batch of changes: the batch is refused whole */
 	lsk_worker_offline(f->worker);
 	lsk_out_init(&o, false);
@@ -580,6 +660,7 @@ main(void)
 		T(test_rx),
 		T(test_tx),
 		T(test_drop),
+		T(test_drop_other),
 		T(test_snaplen_count),
 		T(test_port_filter),
 		T(test_flood_ring),
