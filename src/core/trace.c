@@ -169,6 +169,19 @@ entry_next(const struct rte_mbuf *d, uint32_t meta)
 	return *lsk_train_next((struct rte_mbuf *)(uintptr_t)d);
 }
 
+/* Any datagram of the entry traced: tested before a record is made, so
+ * the packets not traced cost a flag test, not a formatted line. */
+static inline bool
+entry_traced(const struct rte_mbuf *m, uint32_t meta)
+{
+	const struct rte_mbuf *d;
+
+	for (d = m; d != NULL; d = entry_next(d, meta))
+		if (lsk_traced(d))
+			return true;
+	return false;
+}
+
 void
 lsk_trace_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 		uint32_t meta, enum lsk_trace_stage stage, bool end,
@@ -476,6 +489,8 @@ lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 	for (i = 0; i < l->n; i++) {
 		uint32_t v = verdict[i];
 
+		if (!entry_traced(l->pkts[i], l->meta[i]))
+			continue;
 		if (v == 0)
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_FILTER, false,
@@ -492,49 +507,62 @@ lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 }
 
 void
+lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
+		      const uint32_t *dst)
+{
+	static const char *const what[] = { "bypassed", "miss", "hit" };
+	uint32_t i;
+
+	if (w->ip4w.rcache == NULL)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (entry_traced(l->pkts[i], l->meta[i]))
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_ROUTE, false,
+					"route cache %s", what[1 +
+					lsk_route_cache_probe(w, dst[i])]);
+}
+
+void
 lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
-		const uint64_t *nh_idx, const uint8_t *hit)
+		const uint64_t *nh_idx)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
 		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
-		const char *cache = hit != NULL ?
-				    (hit[i] ? "cache hit" : "cache miss") :
-				    w->ip4w.rcache != NULL ? "route cache" :
-				    "FIB";
 		char gw[16];
 
+		if (!entry_traced(l->pkts[i], l->meta[i]))
+			continue;
 		ip_text(nh->gateway, gw, sizeof(gw));
 		switch (nh->type) {
 		case LSK_NH_FORWARD:
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
-					"next hop %u: port %u via %s mtu %u, %s",
+					"next hop %u: port %u via %s mtu %u",
 					(unsigned int)nh_idx[i], nh->port, gw,
-					nh->mtu, cache);
+					nh->mtu);
 			break;
 		case LSK_NH_LOCAL:
 		case LSK_NH_LOCAL_BCAST:
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
-					"next hop %u: local%s, %s",
+					"next hop %u: local%s",
 					(unsigned int)nh_idx[i],
 					nh->type == LSK_NH_LOCAL_BCAST ?
-					" broadcast" : "", cache);
+					" broadcast" : "");
 			break;
 		case LSK_NH_BLACKHOLE:
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
-					"blackhole, %s",
-					cache);
+					"blackhole");
 			break;
 		default:
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
-					"no route, %s",
-					cache);
+					"no route");
 			break;
 		}
 	}
@@ -573,8 +601,9 @@ lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++)
-		lsk_trace_entry(w, l->pkts[i], l->meta[i], stage, end, "%s",
-				what);
+		if (entry_traced(l->pkts[i], l->meta[i]))
+			lsk_trace_entry(w, l->pkts[i], l->meta[i], stage, end,
+					"%s", what);
 }
 
 void
@@ -613,13 +642,17 @@ lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
 
 	for (i = 0; i < d->n; i++) {
 		const struct lsk_udp_pending *p = &d->ep[i];
-		char a[16];
 
-		ip_text(p->ep->addr, a, sizeof(a));
-		for (j = 0; j < p->n; j++)
+		for (j = 0; j < p->n; j++) {
+			char a[16];
+
+			if (!lsk_traced(p->slots[j].mbuf))
+				continue;
+			ip_text(p->ep->addr, a, sizeof(a));
 			lsk_trace_rec(w, p->slots[j].mbuf, LSK_TR_UDP4_INPUT,
 				      true, "endpoint %s:%u, ring %s", a,
 				      p->ep->port, p->ep->ring->name);
+		}
 	}
 }
 
@@ -691,6 +724,8 @@ lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 	const struct lsk_counter_desc *c;
 	unsigned int n, i;
 
+	if (!entry_traced(m, meta))
+		return;
 	c = lsk_counters(&n);
 	for (i = 0; i < n; i++)
 		if (c[i].offset + 1 == drop_at)

@@ -180,6 +180,69 @@ test_train(void **state)
 	unit_tx_free(f);
 }
 
+/* the route cache: a miss fills it, the next packet hits */
+static void
+test_route_cache(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct unit_pkt p;
+
+	unit_cmd(f, "route-cache on entries 64");
+	unit_cmd(f, "trace add 2");
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	unit_input_pkt(f, &p);
+	unit_input_pkt(f, &p);
+	assert_int_equal(n_ended(f), 2);
+	assert_string_equal(stages(ended(f, 0)), "rx eth_input ip4_input "
+			    "ip4_route ip4_route ip4_forward tx");
+	assert_string_equal(text_of(ended(f, 0), LSK_TR_IP4_ROUTE),
+			    "route cache miss");
+	assert_string_equal(text_of(ended(f, 1), LSK_TR_IP4_ROUTE),
+			    "route cache hit");
+	unit_tx_free(f);
+}
+
+/* A next hop with no MAC: the packet waits (in flight, not shown), an
+ * ARP reply sends it, and its trace ends in tx; the ARP frame its own */
+static void
+test_neigh_arp(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct rte_ether_addr c_mac = {
+		.addr_bytes = { 2, 0, 0, 0, 1, 0x77 } };
+	const uint32_t c_ip = UNIT_IPV4(10, 0, 1, 77);
+	const struct lsk_trace_pkt *t;
+	struct lsk_out o;
+	struct unit_pkt p;
+
+	unit_cmd(f, "trace add 2");
+	unit_pkt_init(&p, c_ip);
+	unit_input_pkt(f, &p);
+	assert_int_equal(n_ended(f), 0);
+	assert_int_equal(unit_tx_arp_requests(f, UNIT_P1, c_ip), 1);
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_command_run(f->stack, "trace show", 10, "-", &o),
+			 0);
+	assert_non_null(strstr(o.buf, "0 ended, 1 in flight"));
+	lsk_out_free(&o);
+	unit_input_one(f, unit_arp_mbuf(UNIT_P1, 2, &unit_p1_mac, &c_mac,
+					c_ip, &unit_p1_mac, UNIT_P1_IP));
+	assert_int_equal(n_ended(f), 2);
+	/* the ARP reply ended first, then the packet it let go */
+	t = ended(f, 0);
+	assert_string_equal(stages(t), "rx eth_input ip4_input ip4_route "
+			    "ip4_forward neigh tx");
+	assert_non_null(strstr(text_of(t, LSK_TR_NEIGH), "10.0.1.77 not "
+						      "resolved"));
+	assert_string_equal(last_text(t), "port 1 queue 0");
+	t = ended(f, 1);
+	assert_string_equal(stages(t), "rx eth_input arp");
+	assert_non_null(strstr(text_of(t, LSK_TR_ETH_INPUT),
+			       "type 0x0806: arp"));
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, c_ip), 1);
+	unit_tx_free(f);
+}
+
 /* One packet of each drop class: its last record names its counter. */
 static void
 test_drops(void **state)
@@ -547,6 +610,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_train,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_drops,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_route_cache,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_neigh_arp,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_drops,
 						unit_setup_single,
