@@ -46,9 +46,6 @@
 #define LSK_TRACE 1
 #endif
 
-/* w->obs: what the observers want of this burst (one word, one test) */
-#define LSK_OBS_TRACE 1u
-
 #define LSK_TRACE_PKTS 128	/* traced packets a worker keeps */
 #define LSK_TRACE_RECS 14	/* stage records a packet keeps */
 #define LSK_TRACE_TEXT 96	/* one record's text */
@@ -137,8 +134,8 @@ extern int lsk_trace_field;	/* the dynfield's offset */
  * trace is published). 0 or a negative errno. */
 int lsk_trace_register(void);
 
-/* The trace for this burst (or flush): NULL, or armed with budget left or
- * packets of this worker still open. */
+/* The trace for this burst (or flush), and its bit of the observe word:
+ * set while it has budget left or packets of this worker still open. */
 static inline void
 lsk_trace_load(struct lsk_worker *w, struct lsk_trace *const *slot)
 {
@@ -146,15 +143,15 @@ lsk_trace_load(struct lsk_worker *w, struct lsk_trace *const *slot)
 	struct lsk_trace *t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 
 	w->trace = t;
-	w->obs = 0;
+	w->obs &= ~LSK_OBS_TRACE;
 	if (unlikely(t != NULL) && w->id < t->n_workers &&
 	    (__atomic_load_n(&t->claimed, __ATOMIC_RELAXED) < t->budget ||
 	     t->w[w->id].open != 0))
-		w->obs = LSK_OBS_TRACE;
+		w->obs |= LSK_OBS_TRACE;
 #else
 	(void)slot;
 	w->trace = NULL;
-	w->obs = 0;
+	w->obs &= ~LSK_OBS_TRACE;
 #endif
 }
 

@@ -146,6 +146,7 @@ worker_load(struct lsk_worker *w)
 	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
 	lsk_settings_load(&s->settings, &w->set);
 	w->cap = __atomic_load_n(&s->capture, __ATOMIC_ACQUIRE);
+	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
 	lsk_trace_load(w, &s->trace);
 }
 
@@ -303,6 +304,7 @@ lsk_worker_flush(struct lsk_worker *w)
 	worker_online(w);
 	/* TX below copies for the capture of this flush, not a stale one */
 	w->cap = __atomic_load_n(&w->stack->capture, __ATOMIC_ACQUIRE);
+	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
 	lsk_trace_load(w, &w->stack->trace);
 	if (w->id == 0) {
 		worker_load(w);

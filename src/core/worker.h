@@ -28,6 +28,9 @@ struct lsk_filter_table;
 struct lsk_capture;
 struct lsk_trace;
 
+#define LSK_OBS_CAPTURE 1u	/* w->cap runs (core/capture.h) */
+#define LSK_OBS_TRACE 2u	/* w->trace wants records (core/trace.h) */
+
 struct lsk_txbuf {
 	uint16_t queue;
 	uint16_t n;
@@ -47,9 +50,10 @@ struct lsk_worker {
 	const struct lsk_filter_table *filter;
 	struct lsk_settings set;	/* mode and GRO */
 	struct lsk_capture *cap;	/* NULL: none runs (core/capture.h) */
-	/* the trace (core/trace.h) and the observe word: what observers
-	 * want of this burst, so the stages test one word */
-	struct lsk_trace *trace;
+	struct lsk_trace *trace;	/* NULL: none armed (core/trace.h) */
+	/* the observe word, LSK_OBS_*: what the observers (capture, trace)
+	 * want of this burst, loaded with the tables, so that with none
+	 * every hook is one test of one word */
 	uint32_t obs;
 
 	/* lists between stages, reused every burst */
