@@ -112,6 +112,16 @@ lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 		w->stats.icmp.OutEchoReps++;
 }
 
+/* The error about a traced packet, made or why not (core/trace.h). */
+static inline void
+icmp_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint8_t type,
+	   uint8_t code, const char *what)
+{
+	if (lsk_trace_on(w))
+		lsk_trace_rec(w, m, LSK_TR_ICMP4, false,
+			      "error type %u code %u: %s", type, code, what);
+}
+
 void
 lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 		uint8_t type, uint8_t code, uint16_t mtu)
@@ -126,25 +136,23 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	uint32_t src, quote;
 	char *frame;
 
-	bool may = icmp_may_answer(w, m, oip, meta);
-
-	if (lsk_trace_on(w))
-		lsk_trace_rec(w, m, LSK_TR_ICMP4, false, "error type %u code %u"
-			      ": %s", type, code, may ? "made" :
-			      "none: rate-limited or not owed");
-	if (!may)
+	if (!icmp_may_answer(w, m, oip, meta)) {
+		icmp_trace(w, m, type, code, "none owed");
 		return;
+	}
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
 		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
 	if (src == 0) {
 		w->stats.icmp.OutNoAddrs++;	/* the port has no address */
+		icmp_trace(w, m, type, code, "no address to send from");
 		return;
 	}
 	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
 	if (!(type == LSK_ICMP_DEST_UNREACH && code == LSK_ICMP_FRAG_NEEDED) &&
 	    !icmp_token(w)) {
 		w->stats.icmp.OutRateLimited++;
+		icmp_trace(w, m, type, code, "rate-limited");
 		return;
 	}
 	if (w->icmp_out.n == LSK_BURST_MAX) {
@@ -195,6 +203,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + quote);
 	e->port = m->port;
 	lsk_list_push(&w->icmp_out, e, 0);
+	icmp_trace(w, m, type, code, "made");
 }
 
 void

@@ -306,6 +306,42 @@ test_drops(void **state)
 	unit_cmd(f, "filter flush");
 }
 
+/* ICMP errors past the rate limit: the trace says which were made */
+static void
+test_icmp_rate_limited(void **state)
+{
+	struct unit_fixture *f = *state;
+	unsigned int b, i, made = 0, limited = 0;
+
+	unit_cmd(f, "trace add 96");
+	for (b = 0; b < 12; b++) {
+		struct rte_mbuf *m[8];
+
+		for (i = 0; i < 8; i++) {
+			struct unit_pkt p;
+
+			unit_pkt_init(&p, UNIT_FAR_IP);
+			p.ttl = 1;
+			p.sport = (uint16_t)(1000 + b * 8 + i);
+			m[i] = unit_pkt_mbuf(&p);
+		}
+		unit_input(f, m, 8);
+	}
+	assert_int_equal(n_ended(f), 96);
+	for (i = 0; i < 96; i++) {
+		const char *t = text_of(ended(f, i), LSK_TR_ICMP4);
+
+		made += strcmp(t, "error type 11 code 0: made") == 0;
+		limited += strcmp(t, "error type 11 code 0: rate-limited") == 0;
+		assert_string_equal(last_text(ended(f, i)), "ip.InHdrErrors");
+	}
+	assert_int_equal(made + limited, 96);
+	assert_int_equal(made, unit_tx_icmp(f, UNIT_P0, 11, 0));
+	assert_int_equal(limited, unit_stats(f).icmp.OutRateLimited);
+	assert_true(limited > 0);
+	unit_tx_free(f);
+}
+
 /* match takes only what it names; port P is a match field too */
 static void
 test_match(void **state)
@@ -610,6 +646,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_train,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_drops,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_icmp_rate_limited,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_route_cache,
 						unit_setup_list, unit_teardown),
