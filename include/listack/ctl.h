@@ -26,15 +26,31 @@ extern "C" {
 struct lsk_ctl;
 
 /*
- * Serve path (mode 0660, its directory made if missing). A live socket
- * at path (another instance) is -EADDRINUSE; a stale one is replaced.
+ * Serve path (mode 0660, missing directories made 0755). A live socket
+ * at path (another instance) is -EADDRINUSE, a stale one is replaced,
+ * anything else there is -EEXIST and left alone; a path too long for a
+ * UNIX socket is -ENAMETOOLONG. The protocol: control/ctl_proto.h and
+ * listack-ctl(1).
  */
 int lsk_ctl_start(struct lsk_stack *stack, const char *path,
 		  struct lsk_ctl **ctl);
-/* Stop serving, close every client, remove the socket file. */
+/*
+ * Stop serving, close every client, remove the socket file. A batch in
+ * progress is finished first: call it without holding lsk_stack_lock,
+ * and while the workers still poll or once they are offline
+ * (lsk_worker_offline), since a change waits for each online worker to
+ * pass lsk_worker_flush. NULL is a no-op.
+ */
 void lsk_ctl_stop(struct lsk_ctl *ctl);
 
-/* Serialise the application's own control calls with the server's. */
+/*
+ * Serialise the application's own control calls with the server's. A
+ * thread that runs a worker as well (listack-fwd's main lcore with one
+ * lcore) must never wait for the lock: a batch holding it may be waiting
+ * for that worker's grace period. It takes lsk_stack_trylock and skips
+ * its control work when busy, as lsk_services_poll does. Reading
+ * counters (lsk_stats_read, telemetry) needs no lock.
+ */
 void lsk_stack_lock(struct lsk_stack *stack);
 void lsk_stack_unlock(struct lsk_stack *stack);
 /* 0 when taken, -EBUSY when a command holds it (never waits). */

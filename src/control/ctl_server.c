@@ -28,12 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
 #include "listack/ctl.h"
 #include "control/command.h"
 #include "control/control.h"
+#include "control/ctl_path.h"
 #include "control/ctl_proto.h"
 
 #define LSK_CTL_CLIENTS 16
@@ -62,9 +64,10 @@ struct ctl_client {
 	char source[LSK_CTL_SOURCE_MAX + 1];
 	char *body;
 	size_t body_len, body_have, body_cap;
-	/* the answer being written */
-	char *tx;
-	size_t tx_len, tx_done;
+	/* the answer being written: its header and error text, then its
+	 * body (the command's own buffer, not copied) */
+	char *tx, *tx_body;
+	size_t tx_len, tx_body_len, tx_done;
 };
 
 struct lsk_ctl {
@@ -122,34 +125,39 @@ client_close(struct lsk_ctl *ctl, struct ctl_client *c)
 {
 	client_free_body(ctl, c);
 	free(c->tx);
+	free(c->tx_body);
 	close(c->fd);
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 }
 
-/* Queue an answer; the client's input waits until it is written. */
+/*
+ * Queue an answer; the client's input waits until it is written. body
+ * (malloc'd, or NULL) becomes the client's and is freed once sent.
+ */
 static void
 client_answer(struct ctl_client *c, enum lsk_ctl_status status, int err,
-	      const char *why, const char *body, size_t body_len)
+	      const char *why, char *body, size_t body_len)
 {
 	size_t why_len = status == LSK_CTL_OK ? 0 : strlen(why);
 	char hdr[LSK_CTL_HEADER_MAX];
 	int n;
 
 	n = lsk_ctl_format_reply(hdr, sizeof(hdr), status, err, why_len,
-				 body_len);
-	c->tx = malloc((size_t)n + why_len + body_len);
+				 body ? body_len : 0);
+	c->tx = malloc((size_t)n + why_len);
 	if (c->tx == NULL) {
 		/* not even room to say so */
+		free(body);
 		c->closing = true;
 		c->state = CLIENT_REPLY;
 		return;
 	}
 	memcpy(c->tx, hdr, (size_t)n);
 	memcpy(c->tx + n, why, why_len);
-	if (body_len)
-		memcpy(c->tx + n + why_len, body, body_len);
-	c->tx_len = (size_t)n + why_len + body_len;
+	c->tx_len = (size_t)n + why_len;
+	c->tx_body = body;
+	c->tx_body_len = body ? body_len : 0;
 	c->tx_done = 0;
 	c->state = CLIENT_REPLY;
 	if (status == LSK_CTL_FATAL)
@@ -167,6 +175,8 @@ static void
 client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 {
 	struct lsk_out o;
+	unsigned int i;
+	int64_t now;
 	int rc;
 
 	if (c->body_len && memchr(c->body, '\0', c->body_len) != NULL) {
@@ -184,12 +194,19 @@ client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 		snprintf(o.err, sizeof(o.err), "%s: the answer did not fit "
 			 "in memory", c->source);
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		client_answer(c, LSK_CTL_ERROR, -rc,
 			      o.err[0] ? o.err : strerror(-rc), NULL, 0);
-	else
-		client_answer(c, LSK_CTL_OK, 0, "", o.buf, o.buf ? o.len : 0);
+	} else {
+		client_answer(c, LSK_CTL_OK, 0, "", o.buf, o.len);
+		o.buf = NULL;	/* the client's now */
+	}
 	lsk_out_free(&o);
+	/* the time the batch took was the server's, not any client's */
+	now = now_ms();
+	for (i = 0; i < LSK_CTL_CLIENTS; i++)
+		if (ctl->clients[i].fd >= 0)
+			ctl->clients[i].last_ms = now;
 }
 
 /* A complete header line (without '\n') in the state it came in. */
@@ -315,10 +332,24 @@ client_read(struct lsk_ctl *ctl, struct ctl_client *c)
 static void
 client_write(struct lsk_ctl *ctl, struct ctl_client *c)
 {
-	while (c->tx_done < c->tx_len) {
-		ssize_t n = send(c->fd, c->tx + c->tx_done,
-				 c->tx_len - c->tx_done, MSG_NOSIGNAL);
+	while (c->tx_done < c->tx_len + c->tx_body_len) {
+		struct iovec iov[2];
+		struct msghdr mh = { .msg_iov = iov };
+		ssize_t n;
 
+		if (c->tx_done < c->tx_len) {
+			iov[mh.msg_iovlen++] = (struct iovec){
+				c->tx + c->tx_done, c->tx_len - c->tx_done };
+			if (c->tx_body_len)
+				iov[mh.msg_iovlen++] = (struct iovec){
+					c->tx_body, c->tx_body_len };
+		} else {
+			size_t off = c->tx_done - c->tx_len;
+
+			iov[mh.msg_iovlen++] = (struct iovec){
+				c->tx_body + off, c->tx_body_len - off };
+		}
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
@@ -329,8 +360,9 @@ client_write(struct lsk_ctl *ctl, struct ctl_client *c)
 		c->last_ms = now_ms();
 	}
 	free(c->tx);
-	c->tx = NULL;
-	c->tx_len = c->tx_done = 0;
+	free(c->tx_body);
+	c->tx = c->tx_body = NULL;
+	c->tx_len = c->tx_body_len = c->tx_done = 0;
 	if (c->closing) {
 		client_close(ctl, c);
 		return;
@@ -444,106 +476,7 @@ ctl_thread(void *arg)
 	return NULL;
 }
 
-/* ------------------------------------------------------------ the path */
-
-/* mkdir -p of path's directory, each new one 0755. */
-static int
-make_parent(const char *path)
-{
-	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char *p;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	p = strrchr(dir, '/');
-	if (p == NULL || p == dir)
-		return 0;
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = c;
-		if (c == '\0')
-			break;
-	}
-	return 0;
-}
-
-/*
- * What is at path: nothing (0), a stale socket, removed (0), a live one
- * (-EADDRINUSE) or something that is not a socket, left alone (-EEXIST).
- */
-static int
-clear_path(const struct sockaddr_un *sa)
-{
-	struct stat st;
-	int fd, rc;
-
-	if (lstat(sa->sun_path, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISSOCK(st.st_mode))
-		return -EEXIST;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	rc = connect(fd, (const struct sockaddr *)sa, sizeof(*sa));
-	close(fd);
-	if (rc == 0)
-		return -EADDRINUSE;
-	if (errno != ECONNREFUSED)
-		return -errno;
-	return unlink(sa->sun_path) < 0 ? -errno : 0;
-}
-
-static int
-ctl_listen(struct lsk_ctl *ctl)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct stat st;
-	int rc;
-
-	memcpy(sa.sun_path, ctl->path, sizeof(sa.sun_path));
-	rc = make_parent(ctl->path);
-	if (rc == 0)
-		rc = clear_path(&sa);
-	if (rc < 0)
-		return rc;
-	ctl->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-				SOCK_CLOEXEC, 0);
-	if (ctl->listen_fd < 0)
-		return -errno;
-	if (bind(ctl->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		return errno == EADDRINUSE ? -EADDRINUSE : -errno;
-	/* before listen: nobody connects while the mode is umask's */
-	if (chmod(ctl->path, 0660) < 0 || stat(ctl->path, &st) < 0) {
-		rc = -errno;
-		unlink(ctl->path);
-		return rc;
-	}
-	ctl->dev = st.st_dev;
-	ctl->ino = st.st_ino;
-	if (listen(ctl->listen_fd, LSK_CTL_CLIENTS) < 0) {
-		rc = -errno;
-		unlink(ctl->path);
-		return rc;
-	}
-	return 0;
-}
-
-/* Remove the socket file if it is still the one we made. */
-static void
-ctl_unlink(struct lsk_ctl *ctl)
-{
-	struct stat st;
-
-	if (stat(ctl->path, &st) == 0 && st.st_dev == ctl->dev &&
-	    st.st_ino == ctl->ino)
-		unlink(ctl->path);
-}
+/* ------------------------------------------------------------ start, stop */
 
 static void
 ctl_free(struct lsk_ctl *ctl)
@@ -589,8 +522,10 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 		ctl_free(ctl);
 		return rc;
 	}
-	rc = ctl_listen(ctl);
-	if (rc < 0) {
+	ctl->listen_fd = lsk_ctl_path_listen(path, LSK_CTL_CLIENTS, &ctl->dev,
+					     &ctl->ino);
+	if (ctl->listen_fd < 0) {
+		rc = ctl->listen_fd;
 		ctl_free(ctl);
 		return rc;
 	}
@@ -600,7 +535,7 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 	rc = -pthread_create(&ctl->thread, NULL, ctl_thread, ctl);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
-		ctl_unlink(ctl);
+		lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 		ctl_free(ctl);
 		return rc;
 	}
@@ -617,6 +552,6 @@ lsk_ctl_stop(struct lsk_ctl *ctl)
 	/* a batch running now finishes first */
 	(void)!write(ctl->wake[1], "x", 1);
 	pthread_join(ctl->thread, NULL);
-	ctl_unlink(ctl);
+	lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 	ctl_free(ctl);
 }

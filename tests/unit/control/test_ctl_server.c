@@ -118,6 +118,45 @@ test_batch_waits_for_the_lock(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/*
+ * A batch that runs longer than a client may stall (the lock held past
+ * CTL_STALL_MS, 5 s, as a million routes would): neither its client nor
+ * one that said hello meanwhile is dropped for the time the server took.
+ */
+static void
+test_long_batch_drops_nobody(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const char cmd[] = "route add 10.6.0.0/16 via 10.0.1.1\n";
+	struct lsk_ctl_reply_hdr h;
+	struct lsk_ctl *ctl;
+	char path[100], err[512], hdr[64];
+	int a, b;
+
+	lsk_worker_offline(f->worker);
+	sock_path(path, sizeof(path), "long.sock");
+	assert_int_equal(lsk_ctl_start(f->stack, path, &ctl), 0);
+	a = client(path);
+	send_str(a, "listack-ctl 1 text\n");
+	assert_int_equal(answer(a, 5000, &h, err, sizeof(err)), 0);
+	lsk_stack_lock(f->stack);
+	snprintf(hdr, sizeof(hdr), "run %zu\n", strlen(cmd));
+	send_str(a, hdr);
+	send_str(a, cmd);
+	usleep(200 * 1000);	/* the server is in the batch now */
+	b = client(path);
+	send_str(b, "listack-ctl 1 text\n");
+	sleep(6);
+	lsk_stack_unlock(f->stack);
+	assert_int_equal(answer(a, 5000, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.status, LSK_CTL_OK);
+	assert_int_equal(answer(b, 5000, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.status, LSK_CTL_OK);
+	close(a);
+	close(b);
+	lsk_ctl_stop(ctl);
+}
+
 static void
 test_socket_file_rules(void **state)
 {
@@ -199,6 +238,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_batch_waits_for_the_lock,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_long_batch_drops_nobody,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_socket_file_rules,
 						unit_setup_list, unit_teardown),
