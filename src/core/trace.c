@@ -506,6 +506,28 @@ lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 	}
 }
 
+/* The TTL ip4_forward will write, or that it expires there. */
+static void
+trace_forward(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta)
+{
+	const struct rte_mbuf *d;
+
+	for (d = m; d != NULL; d = entry_next(d, meta)) {
+		const struct rte_ipv4_hdr *ip;
+
+		if (!lsk_traced(d) ||
+		    (ip = frame_ip4(d, RTE_ETHER_HDR_LEN)) == NULL)
+			continue;
+		if (ip->time_to_live <= 1)
+			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+				      "ttl %u: expires here", ip->time_to_live);
+		else
+			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+				      "ttl %u -> %u", ip->time_to_live,
+				      ip->time_to_live - 1);
+	}
+}
+
 void
 lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 		      const uint32_t *dst)
@@ -544,6 +566,9 @@ lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
 					"next hop %u: port %u via %s mtu %u",
 					(unsigned int)nh_idx[i], nh->port, gw,
 					nh->mtu);
+			/* ip4_forward takes the list next, whole: its TTL
+			 * written here saves the forwarding loop a hook */
+			trace_forward(w, l->pkts[i], l->meta[i]);
 			break;
 		case LSK_NH_LOCAL:
 		case LSK_NH_LOCAL_BCAST:
@@ -568,31 +593,6 @@ lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
 	}
 }
 
-void
-lsk_trace_forward(struct lsk_worker *w, const struct lsk_list *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d;
-
-		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
-			const struct rte_ipv4_hdr *ip;
-
-			if (!lsk_traced(d) ||
-			    (ip = frame_ip4(d, RTE_ETHER_HDR_LEN)) == NULL)
-				continue;
-			if (ip->time_to_live <= 1)
-				lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
-					      "ttl %u: expires here",
-					      ip->time_to_live);
-			else
-				lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
-					      "ttl %u -> %u", ip->time_to_live,
-					      ip->time_to_live - 1);
-		}
-	}
-}
 
 void
 lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,

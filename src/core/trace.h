@@ -205,7 +205,6 @@ void lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 			   const uint32_t *dst);
 void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
 		     const uint64_t *nh_idx);
-void lsk_trace_forward(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
 		    enum lsk_trace_stage stage, bool end, const char *what);
 void lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l);

@@ -141,9 +141,6 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 	uint64_t forwarded = 0;	/* in a register, not chained in memory */
 	uint32_t i;
 
-	if (lsk_trace_on(w))
-		lsk_trace_forward(w, l);
-
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		const struct lsk_nexthop *nh =

@@ -57,12 +57,13 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 
 		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 	}
-	if (lsk_trace_on(w))	/* before the lookup fills the cache */
-		lsk_trace_route_cache(w, l, dst);
-	if (w->ip4w.rcache != NULL)
+	if (w->ip4w.rcache != NULL) {
+		if (lsk_trace_on(w))	/* before the lookup fills it */
+			lsk_trace_route_cache(w, l, dst);
 		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
-	else
+	} else {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
+	}
 	if (lsk_trace_on(w))
 		lsk_trace_route(w, l, nh_idx);
 
