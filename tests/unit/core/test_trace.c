@@ -180,6 +180,31 @@ test_train(void **state)
 	unit_tx_free(f);
 }
 
+/* over the egress MTU with DF clear: fragmented into k, and the trace
+ * ends there (the fragments are packets of their own) */
+static void
+test_fragmented(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_trace_pkt *t;
+	struct unit_pkt p;
+
+	unit_cmd(f, "port 1 mtu 576");
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	p.df = false;
+	one_traced(f, &p, "rx eth_input ip4_input ip4_route ip4_forward "
+		   "ip4_forward", "1028 bytes over mtu 576, DF clear: "
+		   "fragmented into 2");
+	t = ended(f, 0);
+	assert_string_equal(text_of(t, LSK_TR_IP4_FORWARD), "ttl 64 -> 63");
+	/* DF set: dropped, frag needed */
+	p.df = true;
+	one_traced(f, &p, "rx eth_input ip4_input ip4_route ip4_forward "
+		   "icmp4 drop", "ip.FragFails");
+	assert_string_equal(text_of(ended(f, 0), LSK_TR_ICMP4),
+			    "error type 3 code 4: made");
+}
+
 /* the route cache: a miss fills it, the next packet hits */
 static void
 test_route_cache(void **state)
@@ -295,6 +320,20 @@ test_drops(void **state)
 		   "udp.NoPorts");
 	assert_string_equal(text_of(ended(f, 0), LSK_TR_ICMP4),
 			    "error type 3 code 3: made");
+
+	/* a blackhole */
+	unit_cmd(f, "route add 10.66.0.0/16 blackhole");
+	unit_pkt_init(&p, UNIT_IPV4(10, 66, 0, 1));
+	one_traced(f, &p, "rx eth_input ip4_input ip4_route drop",
+		   "ip.InDiscards");
+	assert_string_equal(text_of(ended(f, 0), LSK_TR_IP4_ROUTE),
+			    "blackhole");
+
+	/* to us, a protocol we do not speak */
+	unit_pkt_init(&p, UNIT_P0_IP);
+	p.proto = 47;
+	one_traced(f, &p, "rx eth_input ip4_input ip4_route icmp4 drop",
+		   "ip.InUnknownProtos");
 
 	/* a filter rule */
 	unit_cmd(f, "filter add drop proto 17 dport 2000");
@@ -648,6 +687,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_drops,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_icmp_rate_limited,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_fragmented,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_route_cache,
 						unit_setup_list, unit_teardown),
