@@ -546,14 +546,14 @@ lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 }
 
 void
-lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
-		const uint64_t *nh_idx)
+lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
-		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
+		const unsigned int k = l->meta[i] & LSK_META_NH_MASK;
+		const struct lsk_nexthop *nh = &t->nexthops[k];
 		char gw[16];
 
 		if (!entry_traced(l->pkts[i], l->meta[i]))
@@ -564,8 +564,7 @@ lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
 					"next hop %u: port %u via %s mtu %u",
-					(unsigned int)nh_idx[i], nh->port, gw,
-					nh->mtu);
+					k, nh->port, gw, nh->mtu);
 			/* ip4_forward takes the list next, whole: its TTL
 			 * written here saves the forwarding loop a hook */
 			trace_forward(w, l->pkts[i], l->meta[i]);
@@ -574,20 +573,11 @@ lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
 		case LSK_NH_LOCAL_BCAST:
 			lsk_trace_entry(w, l->pkts[i], l->meta[i],
 					LSK_TR_IP4_ROUTE, false,
-					"next hop %u: local%s",
-					(unsigned int)nh_idx[i],
+					"next hop %u: local%s", k,
 					nh->type == LSK_NH_LOCAL_BCAST ?
 					" broadcast" : "");
 			break;
-		case LSK_NH_BLACKHOLE:
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_ROUTE, false,
-					"blackhole");
-			break;
-		default:
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_ROUTE, false,
-					"no route");
+		default:	/* dropped: recorded by ip4_route itself */
 			break;
 		}
 	}

@@ -203,8 +203,8 @@ void lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 		      const uint32_t *verdict, const bool *drop);
 void lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 			   const uint32_t *dst);
-void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l,
-		     const uint64_t *nh_idx);
+/* After ip4_route: l's entries carry their next hop in the meta. */
+void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
 		    enum lsk_trace_stage stage, bool end, const char *what);
 void lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l);

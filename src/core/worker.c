@@ -180,6 +180,11 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	/* ARP after IPv4 starts a new round, as protocol changes split
 	 * Linux's lists: rarely more than one round */
 	while (done < n) {
+		/* eth_input's record, the frames as they came, tags and all:
+		 * tested here, where a call costs the stage no spills */
+		if (lsk_trace_on(w))
+			lsk_trace_eth(w, pkts + done, n - done,
+				      members != NULL ? members + done : NULL);
 		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
 			used = lsk_eth_input(w, pkts + done, n - done,
 				members != NULL ? members + done : NULL,
@@ -211,6 +216,8 @@ worker_run_ip4(struct lsk_worker *w)
 	}
 
 	n = (uint16_t)w->ip4.n;
+	if (lsk_trace_on(w))	/* ip4_input's record: the header as it came */
+		lsk_trace_ip4_input(w, &w->ip4);
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
 	if (unlikely(w->ip4.n == 0))
 		return;
@@ -226,6 +233,10 @@ worker_run_ip4(struct lsk_worker *w)
 	n = (uint16_t)w->ip4.n;
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
 		       lsk_ip4_route(w, &w->ip4, &w->local));
+	if (lsk_trace_on(w)) {	/* ip4_route's: the next hop in the meta */
+		lsk_trace_route(w, &w->ip4);
+		lsk_trace_route(w, &w->local);
+	}
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;

@@ -242,8 +242,6 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t i, kept = 0, members = 0;
 
-	if (lsk_trace_on(w))	/* the header as it came */
-		lsk_trace_ip4_input(w, l);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		enum ip4_verdict v = ip4_check(t, m);

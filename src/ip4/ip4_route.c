@@ -64,8 +64,6 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 	} else {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
 	}
-	if (lsk_trace_on(w))
-		lsk_trace_route(w, l, nh_idx);
 
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
@@ -84,12 +82,18 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		case ROUTE_DROP_BLACKHOLE:
 			w->stats.ip.InDiscards += lsk_meta_count(meta);
 			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
+			if (lsk_trace_on(w))
+				lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+						false, "blackhole");
 			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 			lsk_entry_free(m, meta);
 			break;
 		case ROUTE_DROP_NO_ROUTE:
 			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
 			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
+			if (lsk_trace_on(w))
+				lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+						false, "no route");
 			lsk_icmp4_error_entry(w, m, meta,
 					      LSK_ICMP_DEST_UNREACH,
 					      LSK_ICMP_NET_UNREACH, 0);

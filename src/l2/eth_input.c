@@ -154,8 +154,6 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint16_t i, run_port = UINT16_MAX;
 	const uint32_t first_ip4 = n_ip4;
 
-	if (lsk_trace_on(w))	/* the frames as they came, tags and all */
-		lsk_trace_eth(w, pkts, n, members);
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
