@@ -131,7 +131,6 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 	w->tx_arg = fn ? arg : NULL;
 }
 
-static void worker_run_ip4(struct lsk_worker *w);
 
 /* What the control thread published, for this burst: the tables, this
  * worker's route cache, the settings word. */
@@ -170,40 +169,12 @@ worker_lists_clear(struct lsk_worker *w)
 	w->icmp4.n = 0;
 }
 
-/* The stages in order, for one list of any length. */
-static void
-worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		  const uint8_t *members)
-{
-	uint16_t done = 0, used;
-
-	/* ARP after IPv4 starts a new round, as protocol changes split
-	 * Linux's lists: rarely more than one round */
-	while (done < n) {
-		/* eth_input's record, the frames as they came, tags and all:
-		 * tested here, where a call costs the stage no spills */
-		if (lsk_trace_on(w))
-			lsk_trace_eth(w, pkts + done, n - done,
-				      members != NULL ? members + done : NULL);
-		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
-			used = lsk_eth_input(w, pkts + done, n - done,
-				members != NULL ? members + done : NULL,
-				&w->ip4, &w->arp));
-		done += used;
-		if (unlikely(w->arp.n != 0)) {
-			uint16_t k = (uint16_t)w->arp.n;
-
-			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
-				       lsk_arp_input(w, &w->arp));
-		}
-		if (w->ip4.n != 0)
-			worker_run_ip4(w);
-	}
-}
-
-/* From the IPv4 list on. */
-static void
-worker_run_ip4(struct lsk_worker *w)
+/* From the IPv4 list on. trace: lsk_trace_on(w), constant per burst:
+ * the worker runs a copy of this (and of worker_run_stages) with the
+ * trace hooks and one without, chosen once per burst (lsk_worker_input),
+ * so a stack that traces nothing pays no test per list here. */
+static __rte_always_inline void
+worker_run_ip4(struct lsk_worker *w, const bool trace)
 {
 	uint16_t n;
 
@@ -211,12 +182,12 @@ worker_run_ip4(struct lsk_worker *w)
 		n = (uint16_t)w->ip4.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
 			       lsk_udp4_gro(w, &w->ip4));
-		if (lsk_trace_on(w))	/* every member its own record */
+		if (trace)	/* every member its own record */
 			lsk_trace_gro(w, &w->ip4);
 	}
 
 	n = (uint16_t)w->ip4.n;
-	if (lsk_trace_on(w))	/* ip4_input's record: the header as it came */
+	if (trace)	/* ip4_input's record: the header as it came */
 		lsk_trace_ip4_input(w, &w->ip4);
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
 	if (unlikely(w->ip4.n == 0))
@@ -233,7 +204,7 @@ worker_run_ip4(struct lsk_worker *w)
 	n = (uint16_t)w->ip4.n;
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
 		       lsk_ip4_route(w, &w->ip4, &w->local));
-	if (lsk_trace_on(w)) {	/* ip4_route's: the next hop in the meta */
+	if (trace) {	/* ip4_route's: the next hop in the meta */
 		lsk_trace_route(w, &w->ip4);
 		lsk_trace_route(w, &w->local);
 	}
@@ -258,6 +229,52 @@ worker_run_ip4(struct lsk_worker *w)
 		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FORWARD, n,
 			       lsk_ip4_forward(w, &w->ip4));
 	}
+}
+
+/* The stages in order, for one list of any length (trace: as above). */
+static __rte_always_inline void
+worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		  const uint8_t *members, const bool trace)
+{
+	uint16_t done = 0, used;
+
+	/* ARP after IPv4 starts a new round, as protocol changes split
+	 * Linux's lists: rarely more than one round */
+	while (done < n) {
+		/* eth_input's record, the frames as they came, tags and all */
+		if (trace)
+			lsk_trace_eth(w, pkts + done, n - done,
+				      members != NULL ? members + done : NULL);
+		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
+			used = lsk_eth_input(w, pkts + done, n - done,
+				members != NULL ? members + done : NULL,
+				&w->ip4, &w->arp));
+		done += used;
+		if (unlikely(w->arp.n != 0)) {
+			uint16_t k = (uint16_t)w->arp.n;
+
+			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
+				       lsk_arp_input(w, &w->arp));
+		}
+		if (w->ip4.n != 0)
+			worker_run_ip4(w, trace);
+	}
+}
+
+
+/* The two copies: without the trace's hooks, and with them. */
+static void
+worker_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	      const uint8_t *members)
+{
+	worker_run_stages(w, pkts, n, members, false);
+}
+
+static void
+worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		     const uint8_t *members)
+{
+	worker_run_stages(w, pkts, n, members, true);
 }
 
 void
@@ -290,14 +307,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			pkts = w->udpw.gro.rx_heads;
 			members = w->udpw.gro.rx_members;
 		}
-		worker_run_stages(w, pkts, n, members);
+		if (lsk_trace_on(w))
+			worker_stages_traced(w, pkts, n, members);
+		else
+			worker_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
 		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		worker_run_stages(w, &pkts[i], 1, NULL);
+		if (lsk_trace_on(w))
+			worker_stages_traced(w, &pkts[i], 1, NULL);
+		else
+			worker_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
 		worker_lists_clear(w);
