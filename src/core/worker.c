@@ -231,6 +231,19 @@ worker_run_ip4(struct lsk_worker *w, const bool trace)
 	}
 }
 
+/* Its two copies, calls as before the copies were made. */
+static __rte_noinline void
+worker_ip4(struct lsk_worker *w)
+{
+	worker_run_ip4(w, false);
+}
+
+static __rte_noinline void
+worker_ip4_traced(struct lsk_worker *w)
+{
+	worker_run_ip4(w, true);
+}
+
 /* The stages in order, for one list of any length (trace: as above). */
 static __rte_always_inline void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
@@ -257,7 +270,7 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 				       lsk_arp_input(w, &w->arp));
 		}
 		if (w->ip4.n != 0)
-			worker_run_ip4(w, trace);
+			trace ? worker_ip4_traced(w) : worker_ip4(w);
 	}
 }
 
