@@ -324,7 +324,8 @@ lsk_trace_rx_burst(struct lsk_worker *w, struct rte_mbuf *const *pkts,
 		struct lsk_trace_pkt *p;
 		uint32_t slot;
 
-		if (tw->used == LSK_TRACE_PKTS) {
+		/* no slot, or no recording this burst: counted, not marked */
+		if (tw->used == LSK_TRACE_PKTS || !(w->obs & LSK_OBS_TRACE)) {
 			__atomic_store_n(&tw->overflow, tw->overflow + take - i,
 					 __ATOMIC_RELAXED);
 			break;
@@ -364,7 +365,7 @@ lsk_trace_eth(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n,
 
 			/* eth_input may stop short (ARP after IPv4) and be
 			 * called again on the rest: each frame once */
-			if (!trace_fresh(w, d))
+			if (!lsk_traced(d) || !trace_fresh(w, d))
 				continue;
 			if (d->data_len < RTE_ETHER_HDR_LEN) {
 				lsk_trace_rec(w, d, LSK_TR_ETH_INPUT, false,

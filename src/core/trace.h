@@ -143,15 +143,24 @@ lsk_trace_load(struct lsk_worker *w, struct lsk_trace *const *slot)
 	struct lsk_trace *t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 
 	w->trace = t;
-	w->obs &= ~LSK_OBS_TRACE;
-	if (unlikely(t != NULL) && w->id < t->n_workers &&
-	    (__atomic_load_n(&t->claimed, __ATOMIC_RELAXED) < t->budget ||
-	     t->w[w->id].open != 0))
-		w->obs |= LSK_OBS_TRACE;
+	w->obs &= ~(LSK_OBS_TRACE | LSK_OBS_TRACE_RX);
+	if (unlikely(t != NULL) && w->id < t->n_workers) {
+		const struct lsk_trace_worker *tw = &t->w[w->id];
+		const bool more = __atomic_load_n(&t->claimed,
+						  __ATOMIC_RELAXED) < t->budget;
+
+		/* claiming goes on while budget is left (past the buffer,
+		 * to count the overflow); the stages record only while
+		 * this worker has a slot free or a packet open */
+		if (more)
+			w->obs |= LSK_OBS_TRACE_RX;
+		if (tw->open != 0 || (more && tw->used < LSK_TRACE_PKTS))
+			w->obs |= LSK_OBS_TRACE;
+	}
 #else
 	(void)slot;
 	w->trace = NULL;
-	w->obs &= ~LSK_OBS_TRACE;
+	w->obs &= ~(LSK_OBS_TRACE | LSK_OBS_TRACE_RX);
 #endif
 }
 
@@ -229,8 +238,14 @@ void lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 static inline void
 lsk_trace_rx(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n)
 {
-	if (lsk_trace_on(w))
+#if LSK_TRACE
+	if (unlikely(w->obs & LSK_OBS_TRACE_RX))
 		lsk_trace_rx_burst(w, pkts, n);
+#else
+	(void)w;
+	(void)pkts;
+	(void)n;
+#endif
 }
 
 /* Drop: the entry's trace ends with its counter's name. */

@@ -30,6 +30,7 @@ struct lsk_trace;
 
 #define LSK_OBS_CAPTURE 1u	/* w->cap runs (core/capture.h) */
 #define LSK_OBS_TRACE 2u	/* w->trace wants records (core/trace.h) */
+#define LSK_OBS_TRACE_RX 4u	/* w->trace claims packets (core/trace.h) */
 
 struct lsk_txbuf {
 	uint16_t queue;
