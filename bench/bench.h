@@ -241,6 +241,9 @@ struct bench_variant {
 	 * own; a variant whose command the stack refuses with -ENOTSUP is
 	 * reported as skipped */
 	const char *config[BENCH_MAX_VARIANT_CONFIG];
+	/* a command run once the worker exists, outside the batch (an
+	 * action such as `trace add`, which needs the worker); NULL: none */
+	const char *action;
 	/* route-churn: a control thread changes routes during the run, so
 	 * many a second (BENCH_CHURN_MAX: as fast as it can); 0: none */
 	int churn;

@@ -576,6 +576,16 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 		fail(res, "cannot start: %s", strerror(-rc));
 		goto teardown;
 	}
+	if (v->action != NULL) {
+		char err[256];
+
+		rc = lsk_config_exec(stack, v->action, v->name, 1, err,
+				     sizeof(err));
+		if (rc < 0) {
+			fail(res, "action: %s", err);
+			goto teardown;
+		}
+	}
 	for (p = 0; p < feed->n_ports; p++)
 		lsk_worker_set_txq(run.w, (uint16_t)p, 0);
 	if (feed->ops->tx_fn != NULL)

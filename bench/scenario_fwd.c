@@ -27,6 +27,10 @@ static const struct bench_variant fwd_variants[] = {
 	 */
 	{ .name = "list+cache", .mode = LSK_MODE_LIST,
 	  .config = { "route-cache on entries 4096" } },
+	/* every packet claimed by a trace (the first LSK_TRACE_PKTS
+	 * recorded, the rest counted overflow): the hooks' cost when on */
+	{ .name = "list+trace", .mode = LSK_MODE_LIST,
+	  .action = "trace add 1000000000" },
 };
 
 int

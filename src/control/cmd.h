@@ -50,6 +50,8 @@ int cmd_show(struct cmd_ctx *c);
 int cmd_help(struct cmd_ctx *c);
 /* `capture start|stop|show` (control/capture_cmd.c). */
 int cmd_capture(struct cmd_ctx *c);
+/* `trace add|show|clear` (control/trace_ctl.c). */
+int cmd_trace(struct cmd_ctx *c);
 /* The usage line(s) of command name ("a | b" when several), or "". */
 const char *cmd_usage(const char *name);
 

@@ -805,6 +805,7 @@ static const struct {
 	{ "filter", cmd_filter },
 	{ "stats", cmd_stats },
 	{ "capture", cmd_capture },
+	{ "trace", cmd_trace },
 	{ "show", cmd_show },
 	{ "help", cmd_help },
 };
@@ -834,7 +835,8 @@ cmd_changes(const struct cmd_ctx *c)
 	    strcmp(c->argv[0], "help") == 0)
 		return false;
 	/* an action, not configuration (control/capture_cmd.c) */
-	if (strcmp(c->argv[0], "capture") == 0)
+	if (strcmp(c->argv[0], "capture") == 0 ||
+	    strcmp(c->argv[0], "trace") == 0)	/* control/trace_ctl.c */
 		return false;
 	/* route get is a view too */
 	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&

@@ -163,6 +163,9 @@ struct lsk_stack {
 	 * counted (control/capture.c) */
 	struct lsk_capture *capture;
 	struct lsk_capture_ctl *capture_ctl;
+	/* the trace workers fill (NULL: none; control/trace_ctl.c) */
+	struct lsk_trace *trace;
+	uint16_t trace_gen;
 
 	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
@@ -251,6 +254,15 @@ const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
 void lsk_route_batch_begin(struct lsk_stack *s);
 int lsk_route_batch_commit(struct lsk_stack *s);
 void lsk_route_batch_undo(struct lsk_stack *s);
+
+/* Packet trace (control/trace_ctl.c): arm n packets matching match (a
+ * new trace: the last one's records go), clear, and free at the stack's
+ * end. 0 or a negative errno; a failure leaves the trace as it was. */
+struct lsk_trace_match;
+int lsk_trace_arm(struct lsk_stack *s, uint64_t n,
+		  const struct lsk_trace_match *match);
+void lsk_trace_clear(struct lsk_stack *s);
+void lsk_trace_free_stack(struct lsk_stack *s);
 
 /* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
 struct lsk_counter_desc {

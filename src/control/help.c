@@ -40,12 +40,14 @@ static const struct {
 	{ "capture", "capture start FILE [port P] [rx|tx|drop|all] [count N] "
 		     "[snaplen B] | capture stop | capture show",
 	  "start stop show" },
+	{ "trace", "trace add N [port P] [match FIELD VALUE ...] | "
+		   "trace show | trace clear", "add show clear" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
 		  "stats|runtime|errors [-a]|config|pipeline [dot]",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
 	  "config pipeline" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache stats capture show help" },
+				    "route-cache stats capture trace show help" },
 };
 
 const char *

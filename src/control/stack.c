@@ -110,6 +110,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 		return;
 	lsk_telemetry_forget(s);
 	lsk_capture_free(s);	/* its file written whole */
+	lsk_trace_free_stack(s);
 	lsk_config_abort(s);	/* a batch left open: its lists go back */
 	lsk_services_free(s);
 	lsk_udp_close_all(s);

@@ -2,10 +2,11 @@
 /*
  * Packet capture, the worker's side: the capture the control thread
  * published (s->capture, loaded into w->cap with the tables once per
- * burst) and the hooks where a worker takes a burst in (RX), hands a
- * port's buffer to the tx function (TX) and drops a packet with a
- * counted reason (drop). With no capture running each hook is one
- * predictable branch on w->cap per burst, buffer or drop; with one, the
+ * burst, its bit in the observe word w->obs that the trace shares) and
+ * the hooks where a worker takes a burst in (RX), hands a port's buffer
+ * to the tx function (TX) and drops a packet with a counted reason
+ * (drop). With no capture running each hook is one
+ * predictable branch on w->obs per burst, buffer or drop; with one, the
  * matching packets are copied (snaplen bytes) into the capture's pool and
  * handed to its writer thread through a ring. A full ring or an empty
  * pool loses the copy, counted in the capture: the worker never waits.
@@ -92,7 +93,7 @@ void lsk_capture_drop_entry(struct lsk_worker *w, struct rte_mbuf *m,
 static inline void
 lsk_capture_rx(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n)
 {
-	if (unlikely(w->cap != NULL) && (w->cap->what & LSK_CAP_RX))
+	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_RX))
 		lsk_capture_take(w, pkts, n, LSK_CAP_ANY_PORT, LSK_CAP_DIR_IN,
 				 0);
 }
@@ -103,7 +104,7 @@ static inline void
 lsk_capture_tx(struct lsk_worker *w, uint16_t port,
 	       struct rte_mbuf *const *pkts, uint16_t n)
 {
-	if (unlikely(w->cap != NULL) && (w->cap->what & LSK_CAP_TX))
+	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_TX))
 		lsk_capture_take(w, pkts, n, port, LSK_CAP_DIR_OUT, 0);
 }
 
@@ -113,7 +114,7 @@ static inline void
 lsk_capture_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		 uint16_t drop_at)
 {
-	if (unlikely(w->cap != NULL) && (w->cap->what & LSK_CAP_DROP))
+	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_DROP))
 		lsk_capture_drop_entry(w, m, meta, drop_at);
 }
 

@@ -7,6 +7,7 @@
 #include "core/worker.h"
 #include "core/tx.h"
 #include "core/capture.h"
+#include "core/trace.h"
 
 void
 lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
@@ -16,6 +17,8 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	uint16_t sent;
 
 	lsk_capture_tx(w, port, b->pkts, b->n);
+	if (lsk_trace_on(w))	/* before: sent, they are the driver's */
+		lsk_trace_tx(w, port, b->queue, b->pkts, b->n);
 	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
 	ps->tx += sent;
 	if (unlikely(sent < b->n)) {

@@ -15,6 +15,7 @@
 #include "core/worker.h"
 #include "core/capture.h"
 #include "core/stage.h"
+#include "core/trace.h"
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
@@ -82,6 +83,8 @@ lsk_worker_destroy(struct lsk_worker *w)
 	if (w == NULL)
 		return;
 	w->cap = NULL;	/* the control thread's: no capture of its own */
+	w->obs = 0;	/* nor a trace */
+	w->trace = NULL;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
@@ -128,7 +131,6 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 	w->tx_arg = fn ? arg : NULL;
 }
 
-static void worker_run_ip4(struct lsk_worker *w);
 
 /* What the control thread published, for this burst: the tables, this
  * worker's route cache, the settings word. */
@@ -143,6 +145,8 @@ worker_load(struct lsk_worker *w)
 	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
 	lsk_settings_load(&s->settings, &w->set);
 	w->cap = __atomic_load_n(&s->capture, __ATOMIC_ACQUIRE);
+	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
+	lsk_trace_load(w, &s->trace);
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -165,35 +169,12 @@ worker_lists_clear(struct lsk_worker *w)
 	w->icmp4.n = 0;
 }
 
-/* The stages in order, for one list of any length. */
-static void
-worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		  const uint8_t *members)
-{
-	uint16_t done = 0, used;
-
-	/* ARP after IPv4 starts a new round, as protocol changes split
-	 * Linux's lists: rarely more than one round */
-	while (done < n) {
-		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
-			used = lsk_eth_input(w, pkts + done, n - done,
-				members != NULL ? members + done : NULL,
-				&w->ip4, &w->arp));
-		done += used;
-		if (unlikely(w->arp.n != 0)) {
-			uint16_t k = (uint16_t)w->arp.n;
-
-			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
-				       lsk_arp_input(w, &w->arp));
-		}
-		if (w->ip4.n != 0)
-			worker_run_ip4(w);
-	}
-}
-
-/* From the IPv4 list on. */
-static void
-worker_run_ip4(struct lsk_worker *w)
+/* From the IPv4 list on. trace: lsk_trace_on(w), constant per burst:
+ * the worker runs a copy of this (and of worker_run_stages) with the
+ * trace hooks and one without, chosen once per burst (lsk_worker_input),
+ * so a stack that traces nothing pays no test per list here. */
+static __rte_always_inline void
+worker_run_ip4(struct lsk_worker *w, const bool trace)
 {
 	uint16_t n;
 
@@ -201,9 +182,13 @@ worker_run_ip4(struct lsk_worker *w)
 		n = (uint16_t)w->ip4.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
 			       lsk_udp4_gro(w, &w->ip4));
+		if (trace)	/* every member its own record */
+			lsk_trace_gro(w, &w->ip4);
 	}
 
 	n = (uint16_t)w->ip4.n;
+	if (trace)	/* ip4_input's record: the header as it came */
+		lsk_trace_ip4_input(w, &w->ip4);
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
 	if (unlikely(w->ip4.n == 0))
 		return;
@@ -219,6 +204,10 @@ worker_run_ip4(struct lsk_worker *w)
 	n = (uint16_t)w->ip4.n;
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
 		       lsk_ip4_route(w, &w->ip4, &w->local));
+	if (trace) {	/* ip4_route's: the next hop in the meta */
+		lsk_trace_route(w, &w->ip4);
+		lsk_trace_route(w, &w->local);
+	}
 
 	if (w->local.n) {
 		n = (uint16_t)w->local.n;
@@ -242,6 +231,65 @@ worker_run_ip4(struct lsk_worker *w)
 	}
 }
 
+/* Its two copies, calls as before the copies were made. */
+static __rte_noinline void
+worker_ip4(struct lsk_worker *w)
+{
+	worker_run_ip4(w, false);
+}
+
+static __rte_noinline void
+worker_ip4_traced(struct lsk_worker *w)
+{
+	worker_run_ip4(w, true);
+}
+
+/* The stages in order, for one list of any length (trace: as above). */
+static __rte_always_inline void
+worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		  const uint8_t *members, const bool trace)
+{
+	uint16_t done = 0, used;
+
+	/* ARP after IPv4 starts a new round, as protocol changes split
+	 * Linux's lists: rarely more than one round */
+	while (done < n) {
+		/* eth_input's record, the frames as they came, tags and all */
+		if (trace)
+			lsk_trace_eth(w, pkts + done, n - done,
+				      members != NULL ? members + done : NULL);
+		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
+			used = lsk_eth_input(w, pkts + done, n - done,
+				members != NULL ? members + done : NULL,
+				&w->ip4, &w->arp));
+		done += used;
+		if (unlikely(w->arp.n != 0)) {
+			uint16_t k = (uint16_t)w->arp.n;
+
+			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
+				       lsk_arp_input(w, &w->arp));
+		}
+		if (w->ip4.n != 0)
+			trace ? worker_ip4_traced(w) : worker_ip4(w);
+	}
+}
+
+
+/* The two copies: without the trace's hooks, and with them. */
+static void
+worker_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	      const uint8_t *members)
+{
+	worker_run_stages(w, pkts, n, members, false);
+}
+
+static void
+worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		     const uint8_t *members)
+{
+	worker_run_stages(w, pkts, n, members, true);
+}
+
 void
 lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -255,6 +303,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	worker_online(w);
 	worker_load(w);
 	lsk_capture_rx(w, pkts, n);
+	lsk_trace_rx(w, pkts, n);
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
 		const uint8_t *members = NULL;
@@ -271,14 +320,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			pkts = w->udpw.gro.rx_heads;
 			members = w->udpw.gro.rx_members;
 		}
-		worker_run_stages(w, pkts, n, members);
+		if (lsk_trace_on(w))
+			worker_stages_traced(w, pkts, n, members);
+		else
+			worker_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
 		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		worker_run_stages(w, &pkts[i], 1, NULL);
+		if (lsk_trace_on(w))
+			worker_stages_traced(w, &pkts[i], 1, NULL);
+		else
+			worker_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
 		worker_lists_clear(w);
@@ -296,6 +351,8 @@ lsk_worker_flush(struct lsk_worker *w)
 	worker_online(w);
 	/* TX below copies for the capture of this flush, not a stale one */
 	w->cap = __atomic_load_n(&w->stack->capture, __ATOMIC_ACQUIRE);
+	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
+	lsk_trace_load(w, &w->stack->trace);
 	if (w->id == 0) {
 		worker_load(w);
 		lsk_neigh_timer(w, &w->unreach);

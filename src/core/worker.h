@@ -26,6 +26,11 @@ struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
 struct lsk_capture;
+struct lsk_trace;
+
+#define LSK_OBS_CAPTURE 1u	/* w->cap runs (core/capture.h) */
+#define LSK_OBS_TRACE 2u	/* w->trace wants records (core/trace.h) */
+#define LSK_OBS_TRACE_RX 4u	/* w->trace claims packets (core/trace.h) */
 
 struct lsk_txbuf {
 	uint16_t queue;
@@ -46,6 +51,11 @@ struct lsk_worker {
 	const struct lsk_filter_table *filter;
 	struct lsk_settings set;	/* mode and GRO */
 	struct lsk_capture *cap;	/* NULL: none runs (core/capture.h) */
+	struct lsk_trace *trace;	/* NULL: none armed (core/trace.h) */
+	/* the observe word, LSK_OBS_*: what the observers (capture, trace)
+	 * want of this burst, loaded with the tables, so that with none
+	 * every hook is one test of one word */
+	uint32_t obs;
 
 	/* lists between stages, reused every burst */
 	struct lsk_list ip4;

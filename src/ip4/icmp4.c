@@ -21,6 +21,7 @@
 #include "core/capture.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
@@ -111,6 +112,16 @@ lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 		w->stats.icmp.OutEchoReps++;
 }
 
+/* The error about a traced packet, made or why not (core/trace.h). */
+static inline void
+icmp_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint8_t type,
+	   uint8_t code, const char *what)
+{
+	if (lsk_trace_on(w))
+		lsk_trace_rec(w, m, LSK_TR_ICMP4, false,
+			      "error type %u code %u: %s", type, code, what);
+}
+
 void
 lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 		uint8_t type, uint8_t code, uint16_t mtu)
@@ -125,19 +136,23 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	uint32_t src, quote;
 	char *frame;
 
-	if (!icmp_may_answer(w, m, oip, meta))
+	if (!icmp_may_answer(w, m, oip, meta)) {
+		icmp_trace(w, m, type, code, "none owed");
 		return;
+	}
 	src = rte_be_to_cpu_32(oip->dst_addr);
 	if (!lsk_addr_is_ours(t, src))
 		src = m->port < LSK_MAX_IFACES ? t->port_addr[m->port] : 0;
 	if (src == 0) {
 		w->stats.icmp.OutNoAddrs++;	/* the port has no address */
+		icmp_trace(w, m, type, code, "no address to send from");
 		return;
 	}
 	/* as Linux's icmpv4_mask_allow: PMTU discovery is never limited */
 	if (!(type == LSK_ICMP_DEST_UNREACH && code == LSK_ICMP_FRAG_NEEDED) &&
 	    !icmp_token(w)) {
 		w->stats.icmp.OutRateLimited++;
+		icmp_trace(w, m, type, code, "rate-limited");
 		return;
 	}
 	if (w->icmp_out.n == LSK_BURST_MAX) {
@@ -188,6 +203,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + quote);
 	e->port = m->port;
 	lsk_list_push(&w->icmp_out, e, 0);
+	icmp_trace(w, m, type, code, "made");
 }
 
 void
@@ -203,6 +219,7 @@ lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_icmp4_error_entry(w, m, meta, r->icmp_type, r->icmp_code,
 				      frag ? mtu : 0);
 	}
+	lsk_trace_drop(w, m, meta, r->counter[0]);	/* after its ICMP */
 	lsk_entry_free(m, meta);
 }
 
@@ -338,6 +355,8 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 	struct lsk_icmp_stats *st = &w->stats.icmp;
 	uint32_t i;
 
+	if (lsk_trace_on(w))
+		lsk_trace_icmp(w, l);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = icmp_one_segment(l->pkts[i]);
 		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(

@@ -138,6 +138,9 @@ void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 			    uint64_t *nh, uint32_t n);
 /* A cache of `entries` (> 0), or NULL without memory. */
 struct lsk_route_cache *lsk_route_cache_create(uint32_t entries, int socket);
+/* What the cache will answer for dst in this burst's lookup: 1 hit,
+ * 0 miss, -1 bypassed or off (a trace asks before it; core/trace.c). */
+int lsk_route_cache_probe(const struct lsk_worker *w, uint32_t dst);
 void lsk_route_cache_free(struct lsk_route_cache *c);
 
 /* ICMP destination unreachable (host) about each packet of l (held for a

@@ -13,6 +13,7 @@
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -55,6 +56,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 				     RTE_ACL_CLASSIFY_SCALAR);
 	else
 		rte_acl_classify(t->ctx, data, verdict, l->n, 1);
+	if (lsk_trace_on(w))
+		lsk_trace_filter(w, l, verdict, t->drop);
 	for (i = 0; i < l->n; i++) {
 		/* verdict: 0 = no rule matched (accept), else rule + 1 */
 		if (likely(verdict[i] == 0 || !t->drop[verdict[i] - 1])) {
@@ -67,6 +70,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 		w->stats.ip.InDiscards += lsk_meta_count(l->meta[i]);
 		lsk_capture_drop(w, l->pkts[i], l->meta[i],
 				 LSK_DROP_AT(filter.Dropped));
+		lsk_trace_drop(w, l->pkts[i], l->meta[i],
+			       LSK_DROP_AT(filter.Dropped));
 		lsk_entry_free(l->pkts[i], l->meta[i]);
 	}
 	l->n = kept;

@@ -23,6 +23,7 @@
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -98,6 +99,8 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	uint32_t to = nh->gateway ? nh->gateway
 				  : rte_be_to_cpu_32(ip->dst_addr);
 
+	if (lsk_trace_on(w))
+		lsk_trace_neigh(w, m, meta, to);
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;
@@ -126,6 +129,8 @@ fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
 
 	w->stats.ip.ForwDatagrams++;
 	lsk_ip4_decrease_ttl(ip);
+	if (lsk_trace_on(w))	/* the fragments are packets of their own */
+		lsk_trace_frag(w, m, nh->mtu);
 	lsk_ip4_fragment(w, m, nh, to);
 }
 

@@ -15,6 +15,7 @@
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 

@@ -17,6 +17,7 @@
 #include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -53,6 +54,8 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 			lsk_icmp4_error(w, m, l->meta[i],
 					LSK_ICMP_DEST_UNREACH,
 					LSK_ICMP_PROT_UNREACH, 0);
+			lsk_trace_drop(w, m, l->meta[i],
+				       LSK_DROP_AT(ip.InUnknownProtos));
 			rte_pktmbuf_free(m);
 		}
 	}

@@ -15,6 +15,7 @@
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 
@@ -56,10 +57,13 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 
 		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 	}
-	if (w->ip4w.rcache != NULL)
+	if (w->ip4w.rcache != NULL) {
+		if (lsk_trace_on(w))	/* before the lookup fills it */
+			lsk_trace_route_cache(w, l, dst);
 		lsk_route_cache_lookup(w, dst, nh_idx, l->n);
-	else
+	} else {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)l->n);
+	}
 
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
@@ -78,14 +82,22 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		case ROUTE_DROP_BLACKHOLE:
 			w->stats.ip.InDiscards += lsk_meta_count(meta);
 			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
+			if (lsk_trace_on(w))
+				lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+						false, "blackhole");
+			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 			lsk_entry_free(m, meta);
 			break;
 		case ROUTE_DROP_NO_ROUTE:
 			w->stats.ip.InNoRoutes += lsk_meta_count(meta);
 			lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
+			if (lsk_trace_on(w))
+				lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+						false, "no route");
 			lsk_icmp4_error_entry(w, m, meta,
 					      LSK_ICMP_DEST_UNREACH,
 					      LSK_ICMP_NET_UNREACH, 0);
+			lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
 			lsk_entry_free(m, meta);
 			break;
 		}

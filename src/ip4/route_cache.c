@@ -86,6 +86,24 @@ rc_bucket(const struct lsk_route_cache *c, uint32_t dst, uint32_t *b)
 	return (struct lsk_rc_entry *)&c->e[*b * RC_WAYS];
 }
 
+int
+lsk_route_cache_probe(const struct lsk_worker *w, uint32_t dst)
+{
+	const struct lsk_route_cache *c = w->ip4w.rcache;
+	const struct lsk_rc_entry *e;
+	uint32_t b, k;
+
+	if (c == NULL || c->bypass != 0)
+		return -1;
+	if (c->generation != w->fwd->generation)
+		return 0;	/* the lookup empties it first */
+	e = rc_bucket(c, dst, &b);
+	for (k = 0; k < RC_WAYS; k++)
+		if (e[k].dst == dst)
+			return 1;
+	return 0;
+}
+
 static void
 rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t b,
 	  uint32_t dst, uint32_t nh)

@@ -12,6 +12,7 @@
 
 #include "core/list.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "control/control.h"
@@ -90,6 +91,8 @@ lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
+	if (lsk_trace_on(w))	/* ARP ends here: learnt, answered or not */
+		lsk_trace_list(w, l, LSK_TR_ARP, true, "taken by ARP");
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 

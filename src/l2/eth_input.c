@@ -17,6 +17,7 @@
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/rx.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "udp/gro.h"
@@ -136,6 +137,8 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	lsk_drop_count(w, &eth_drops[v], count);
 	lsk_capture_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
 			 eth_drops[v].counter[0]);
+	lsk_trace_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
+		       eth_drops[v].counter[0]);
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -197,6 +198,8 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	struct rte_mbuf *m, *next;
 	uint64_t n = 1;
 
+	if (lsk_trace_on(w))	/* each member: its segment of the train */
+		lsk_trace_gso(w, head);
 	if (likely(port < w->n_ports)) {
 		gso_send_port(w, head, port);
 		return;

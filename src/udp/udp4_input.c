@@ -19,6 +19,7 @@
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
@@ -260,6 +261,8 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 				udp_pend(w, d, ep, m);
 		}
 	}
+	if (lsk_trace_on(w))	/* before: delivered, they are the app's */
+		lsk_trace_udp(w, d);
 	for (i = 0; i < d->n; i++)
 		udp_deliver(w, &d->ep[i]);
 	l->n = 0;

@@ -19,9 +19,10 @@
  * short), so A counts it as refused: the loader must refuse it too.
  * `pcap FILE` services write files: they run in a private directory and
  * lose any '/' of their line, so that no input writes outside it.
- * `capture` lines become unknown commands (refused by both): a capture
- * writes files too, and it is an action run alone, which a batch of
- * changes refuses though the line alone is valid (test_capture has it).
+ * `capture` and `trace` lines become unknown commands (refused by both):
+ * a capture writes files too, and both are actions run alone, which a
+ * batch of changes refuses though the line alone is valid (test_capture
+ * and test_trace have it).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -405,6 +406,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				lines[n][i] = '_';
 		for (i = 0; i + 7 <= line_len[n]; i++)
 			if (memcmp(lines[n] + i, "capture", 7) == 0)
+				lines[n][i] = 'k';
+		for (i = 0; i + 5 <= line_len[n]; i++)
+			if (memcmp(lines[n] + i, "trace", 5) == 0)
 				lines[n][i] = 'k';
 		n++;
 		pos = end;

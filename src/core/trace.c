@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packet trace, the worker's records (core/trace.h): called only while a
+ * trace is armed, so nothing here is on the path of a stack that does not
+ * trace. The hooks read the headers themselves, as the stage they follow
+ * saw them, so that a stage passes only what it decided.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_ring.h>
+
+#include "core/trace.h"
+#include "core/fwd.h"
+#include "core/list.h"
+#include "control/control.h"
+
+uint64_t lsk_trace_flag;
+int lsk_trace_field = -1;
+
+/* the dynfield: the trace's generation, the worker and the slot, so a
+ * mark left by an older trace, or by another worker, is not this one's */
+#define FIELD_GEN_SHIFT 16
+#define FIELD_WID_SHIFT 10
+#define FIELD_SLOT_MASK 0x3ffu
+
+static const char *const stage_names[LSK_TR_COUNT] = {
+	[LSK_TR_RX] = "rx",
+	[LSK_TR_ETH_INPUT] = "eth_input",
+	[LSK_TR_ARP] = "arp",
+	[LSK_TR_UDP4_GRO] = "udp4_gro",
+	[LSK_TR_IP4_INPUT] = "ip4_input",
+	[LSK_TR_IP4_FILTER] = "ip4_filter",
+	[LSK_TR_IP4_ROUTE] = "ip4_route",
+	[LSK_TR_IP4_LOCAL] = "ip4_local",
+	[LSK_TR_IP4_FORWARD] = "ip4_forward",
+	[LSK_TR_GSO] = "gso",
+	[LSK_TR_UDP4_INPUT] = "udp4_input",
+	[LSK_TR_ICMP4] = "icmp4",
+	[LSK_TR_NEIGH] = "neigh",
+	[LSK_TR_TX] = "tx",
+	[LSK_TR_DROP] = "drop",
+};
+
+const char *
+lsk_trace_stage_name(unsigned int stage)
+{
+	return stage < LSK_TR_COUNT ? stage_names[stage] : "?";
+}
+
+int
+lsk_trace_register(void)
+{
+	static const struct rte_mbuf_dynflag flag = {
+		.name = "lsk_dynflag_trace",
+	};
+	static const struct rte_mbuf_dynfield field = {
+		.name = "lsk_dynfield_trace",
+		.size = sizeof(uint32_t),
+		.align = __alignof__(uint32_t),
+	};
+	int bit, off;
+
+	if (lsk_trace_flag != 0)
+		return 0;
+	off = rte_mbuf_dynfield_register(&field);
+	if (off < 0)
+		return -rte_errno;
+	bit = rte_mbuf_dynflag_register(&flag);
+	if (bit < 0)
+		return -rte_errno;
+	lsk_trace_field = off;
+	lsk_trace_flag = UINT64_C(1) << bit;
+	return 0;
+}
+
+static inline uint32_t *
+trace_field(const struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, lsk_trace_field, uint32_t *);
+}
+
+/* m's open record slot in this worker's trace, or NULL. */
+static struct lsk_trace_pkt *
+trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	const struct lsk_trace *t = w->trace;
+	struct lsk_trace_worker *tw;
+	uint32_t v, slot;
+
+	if (!(w->obs & LSK_OBS_TRACE) || t == NULL || !lsk_traced(m))
+		return NULL;
+	v = *trace_field(m);
+	slot = v & FIELD_SLOT_MASK;
+	if ((v >> FIELD_GEN_SHIFT) != t->gen ||
+	    ((v >> FIELD_WID_SHIFT) & 0x3fu) != w->id)
+		return NULL;
+	tw = &w->trace->w[w->id];
+	/* a copy that carries the mark (a fragment, a segment) after its
+	 * packet's trace ended finds it DONE: never written again */
+	if (slot >= tw->used || tw->pkt[slot].state != LSK_TRACE_OPEN)
+		return NULL;
+	return &tw->pkt[slot];
+}
+
+/* m is traced and nothing but its arrival recorded yet. */
+static bool
+trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	const struct lsk_trace_pkt *p = trace_slot(w, m);
+
+	return p != NULL && p->n_recs == 1 && p->rec[0].stage == LSK_TR_RX;
+}
+
+static void
+trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
+	   enum lsk_trace_stage stage, bool end, const char *fmt, va_list ap)
+{
+	struct lsk_trace_rec *r;
+
+	if (p->n_recs < LSK_TRACE_RECS) {
+		r = &p->rec[p->n_recs++];
+	} else {
+		/* full: the end takes the last record, so every trace shows
+		 * how it ended */
+		p->recs_lost++;
+		if (!end)
+			return;
+		r = &p->rec[LSK_TRACE_RECS - 1];
+	}
+	r->stage = (uint8_t)stage;
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	if (end) {
+		w->trace->w[w->id].open--;
+		/* the records above are whole before the control thread
+		 * can see the packet ended */
+		__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+	}
+}
+
+void
+lsk_trace_rec(struct lsk_worker *w, const struct rte_mbuf *m,
+	      enum lsk_trace_stage stage, bool end, const char *fmt, ...)
+{
+	struct lsk_trace_pkt *p = trace_slot(w, m);
+	va_list ap;
+
+	if (p == NULL)
+		return;
+	va_start(ap, fmt);
+	trace_vrec(w, p, stage, end, fmt, ap);
+	va_end(ap);
+}
+
+/* The datagrams of a list entry: m, then its train's members. */
+static inline const struct rte_mbuf *
+entry_next(const struct rte_mbuf *d, uint32_t meta)
+{
+	if (!(meta & LSK_META_COUNT_MASK) || lsk_train_next_offset < 0)
+		return NULL;
+	return *lsk_train_next((struct rte_mbuf *)(uintptr_t)d);
+}
+
+/* Any datagram of the entry traced: tested before a record is made, so
+ * the packets not traced cost a flag test, not a formatted line. */
+static inline bool
+entry_traced(const struct rte_mbuf *m, uint32_t meta)
+{
+	const struct rte_mbuf *d;
+
+	for (d = m; d != NULL; d = entry_next(d, meta))
+		if (lsk_traced(d))
+			return true;
+	return false;
+}
+
+void
+lsk_trace_entry(struct lsk_worker *w, const struct rte_mbuf *m,
+		uint32_t meta, enum lsk_trace_stage stage, bool end,
+		const char *fmt, ...)
+{
+	const struct rte_mbuf *d;
+	va_list ap;
+
+	for (d = m; d != NULL; d = entry_next(d, meta)) {
+		struct lsk_trace_pkt *p = trace_slot(w, d);
+
+		if (p == NULL)
+			continue;
+		va_start(ap, fmt);
+		trace_vrec(w, p, stage, end, fmt, ap);
+		va_end(ap);
+	}
+}
+
+static void
+mac_text(const struct rte_ether_addr *a, char *buf, size_t len)
+{
+	rte_ether_format_addr(buf, (uint16_t)len, a);
+}
+
+static void
+ip_text(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
+		 (a >> 8) & 0xff, a & 0xff);
+}
+
+/* The IPv4 header of an untagged frame in its first segment, or NULL. */
+static const struct rte_ipv4_hdr *
+frame_ip4(const struct rte_mbuf *m, uint32_t off)
+{
+	const struct rte_ipv4_hdr *ip;
+
+	if (m->data_len < off + sizeof(*ip))
+		return NULL;
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, off);
+	if ((ip->version_ihl >> 4) != 4)
+		return NULL;
+	return ip;
+}
+
+/* Source and destination ports, when m's first segment has them. */
+static bool
+frame_ports(const struct rte_mbuf *m, uint32_t off,
+	    const struct rte_ipv4_hdr *ip, uint16_t *sp, uint16_t *dp)
+{
+	uint32_t hlen = (ip->version_ihl & 0xf) * 4u;
+	const uint8_t *p;
+
+	if ((ip->next_proto_id != IPPROTO_UDP &&
+	     ip->next_proto_id != IPPROTO_TCP) ||
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) != 0 ||
+	    m->data_len < off + hlen + 4)
+		return false;
+	p = (const uint8_t *)ip + hlen;
+	*sp = (uint16_t)(p[0] << 8 | p[1]);
+	*dp = (uint16_t)(p[2] << 8 | p[3]);
+	return true;
+}
+
+static bool
+trace_match(const struct lsk_trace_match *mt, const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_ipv4_hdr *ip;
+	uint16_t type, vlan = 0, sp, dp;
+	uint32_t off = RTE_ETHER_HDR_LEN;
+
+	if (mt->fields == 0)
+		return true;
+	if ((mt->fields & LSK_TM_PORT) && m->port != mt->port)
+		return false;
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		return false;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	type = rte_be_to_cpu_16(eh->ether_type);
+	if (type == RTE_ETHER_TYPE_VLAN) {
+		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
+
+		if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+			return false;
+		vlan = rte_be_to_cpu_16(vh->vlan_tci) & 0x0fff;
+		type = rte_be_to_cpu_16(vh->eth_proto);
+		off += RTE_VLAN_HLEN;
+	}
+	if ((mt->fields & LSK_TM_VLAN) && vlan != mt->vlan)
+		return false;
+	if (!(mt->fields & (LSK_TM_SRC | LSK_TM_DST | LSK_TM_PROTO |
+			    LSK_TM_SPORT | LSK_TM_DPORT)))
+		return true;
+	if (type != RTE_ETHER_TYPE_IPV4 || (ip = frame_ip4(m, off)) == NULL)
+		return false;
+	if ((mt->fields & LSK_TM_SRC) &&
+	    (rte_be_to_cpu_32(ip->src_addr) & mt->src_mask) != mt->src)
+		return false;
+	if ((mt->fields & LSK_TM_DST) &&
+	    (rte_be_to_cpu_32(ip->dst_addr) & mt->dst_mask) != mt->dst)
+		return false;
+	if ((mt->fields & LSK_TM_PROTO) && ip->next_proto_id != mt->proto)
+		return false;
+	if (!(mt->fields & (LSK_TM_SPORT | LSK_TM_DPORT)))
+		return true;
+	if (!frame_ports(m, off, ip, &sp, &dp))
+		return false;
+	return (!(mt->fields & LSK_TM_SPORT) || sp == mt->sport) &&
+	       (!(mt->fields & LSK_TM_DPORT) || dp == mt->dport);
+}
+
+void
+lsk_trace_rx_burst(struct lsk_worker *w, struct rte_mbuf *const *pkts,
+		   uint16_t n)
+{
+	struct lsk_trace *t = w->trace;
+	struct lsk_trace_worker *tw = &t->w[w->id];
+	uint16_t cand[LSK_BURST_MAX];
+	uint64_t cur, take;
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n && k < LSK_BURST_MAX; i++)
+		if (!lsk_traced(pkts[i]) && trace_match(&t->match, pkts[i]))
+			cand[k++] = i;
+	if (k == 0)
+		return;
+	/* one claim for the burst's matches, not one per packet */
+	cur = __atomic_load_n(&t->claimed, __ATOMIC_RELAXED);
+	do {
+		if (cur >= t->budget)
+			return;
+		take = RTE_MIN((uint64_t)k, t->budget - cur);
+	} while (!__atomic_compare_exchange_n(&t->claimed, &cur, cur + take,
+					      false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	for (i = 0; i < take; i++) {
+		struct rte_mbuf *m = pkts[cand[i]];
+		struct lsk_trace_pkt *p;
+		uint32_t slot;
+
+		/* no slot, or no recording this burst: counted, not marked */
+		if (tw->used == LSK_TRACE_PKTS || !(w->obs & LSK_OBS_TRACE)) {
+			__atomic_store_n(&tw->overflow, tw->overflow + take - i,
+					 __ATOMIC_RELAXED);
+			break;
+		}
+		slot = tw->used++;
+		p = &tw->pkt[slot];
+		p->port = m->port;
+		p->n_recs = 0;
+		p->recs_lost = 0;
+		p->tsc = rte_rdtsc();
+		__atomic_store_n(&p->state, LSK_TRACE_OPEN, __ATOMIC_RELAXED);
+		tw->open++;
+		*trace_field(m) = (uint32_t)t->gen << FIELD_GEN_SHIFT |
+				  w->id << FIELD_WID_SHIFT | slot;
+		m->ol_flags |= lsk_trace_flag;
+		lsk_trace_rec(w, m, LSK_TR_RX, false, "port %u len %u",
+			      m->port, m->pkt_len);
+	}
+}
+
+void
+lsk_trace_eth(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n,
+	      const uint8_t *members)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t meta = (members != NULL ? members[i] : 0u)
+				<< LSK_META_COUNT_SHIFT;
+		const struct rte_mbuf *d;
+
+		for (d = pkts[i]; d != NULL; d = entry_next(d, meta)) {
+			const struct rte_ether_hdr *eh;
+			char src[RTE_ETHER_ADDR_FMT_SIZE];
+			char dst[RTE_ETHER_ADDR_FMT_SIZE];
+			uint16_t type, vlan = 0;
+
+			/* eth_input may stop short (ARP after IPv4) and be
+			 * called again on the rest: each frame once */
+			if (!lsk_traced(d) || !trace_fresh(w, d))
+				continue;
+			if (d->data_len < RTE_ETHER_HDR_LEN) {
+				lsk_trace_rec(w, d, LSK_TR_ETH_INPUT, false,
+					      "%u bytes: no Ethernet header",
+					      d->data_len);
+				continue;
+			}
+			eh = rte_pktmbuf_mtod(d, const struct rte_ether_hdr *);
+			type = rte_be_to_cpu_16(eh->ether_type);
+			if (type == RTE_ETHER_TYPE_VLAN &&
+			    d->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN) {
+				const struct rte_vlan_hdr *vh =
+					(const void *)(eh + 1);
+
+				vlan = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
+				type = rte_be_to_cpu_16(vh->eth_proto);
+			}
+			mac_text(&eh->src_addr, src, sizeof(src));
+			mac_text(&eh->dst_addr, dst, sizeof(dst));
+			lsk_trace_rec(w, d, LSK_TR_ETH_INPUT, false,
+				      "%s > %s vlan %u type 0x%04x: %s", src,
+				      dst, vlan, type,
+				      type == RTE_ETHER_TYPE_IPV4 ? "ip4" :
+				      type == RTE_ETHER_TYPE_ARP ? "arp" :
+				      "other");
+		}
+	}
+}
+
+void
+lsk_trace_ip4_input(struct lsk_worker *w, const struct lsk_list *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *d;
+
+		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
+			const struct rte_ipv4_hdr *ip;
+			char src[16], dst[16];
+			uint32_t hlen;
+			bool ok;
+
+			if (!lsk_traced(d))
+				continue;
+			ip = frame_ip4(d, RTE_ETHER_HDR_LEN);
+			if (ip == NULL) {
+				lsk_trace_rec(w, d, LSK_TR_IP4_INPUT, false,
+					      "no IPv4 header");
+				continue;
+			}
+			hlen = (ip->version_ihl & 0xf) * 4u;
+			ok = hlen >= sizeof(*ip) &&
+			     d->data_len >= RTE_ETHER_HDR_LEN + hlen &&
+			     rte_raw_cksum(ip, hlen) == 0xffff;
+			ip_text(rte_be_to_cpu_32(ip->src_addr), src,
+				sizeof(src));
+			ip_text(rte_be_to_cpu_32(ip->dst_addr), dst,
+				sizeof(dst));
+			lsk_trace_rec(w, d, LSK_TR_IP4_INPUT, false,
+				      "%s > %s proto %u ttl %u len %u cksum %s",
+				      src, dst, ip->next_proto_id,
+				      ip->time_to_live,
+				      rte_be_to_cpu_16(ip->total_length),
+				      ok ? "good" : "bad");
+		}
+	}
+}
+
+/* Why a datagram stayed alone: what GRO needs that it lacks. */
+static const char *
+gro_alone_why(const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
+
+	if (ip == NULL || ip->next_proto_id != IPPROTO_UDP)
+		return "not UDP";
+	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG |
+					   RTE_IPV4_HDR_OFFSET_MASK))
+		return "a fragment";
+	if ((ip->version_ihl & 0xf) != 5)
+		return "IP options";
+	return "no datagram of its flow beside it";
+}
+
+void
+lsk_trace_gro(struct lsk_worker *w, const struct lsk_list *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		uint32_t meta = l->meta[i], k = lsk_meta_count(meta), j = 0;
+		const bool merged = (meta & LSK_META_MERGED) != 0;
+		const struct rte_mbuf *d;
+
+		if (k == 1) {
+			if (lsk_traced(l->pkts[i]))
+				lsk_trace_rec(w, l->pkts[i], LSK_TR_UDP4_GRO,
+					      false, "alone: %s",
+					      gro_alone_why(l->pkts[i]));
+			continue;
+		}
+		for (d = l->pkts[i]; d != NULL; d = entry_next(d, meta), j++) {
+			if (!lsk_traced(d))
+				continue;
+			/* a merged member's payload is in the head now: its
+			 * own trace ends here */
+			lsk_trace_rec(w, d, LSK_TR_UDP4_GRO, merged && j != 0,
+				      "train of %u, position %u%s", k, j + 1,
+				      merged ? (j != 0 ? ": merged into the "
+					       "head" : " (merged)") : "");
+		}
+	}
+}
+
+void
+lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
+		 const uint32_t *verdict, const bool *drop)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		uint32_t v = verdict[i];
+
+		if (!entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		if (v == 0)
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_FILTER, false,
+					"no rule matched: accept");
+		else if (!drop[v - 1])
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_FILTER, false,
+					"rule %u: accept", v);
+		else
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_FILTER, false,
+					"rule %u: drop", v);
+	}
+}
+
+/* The TTL ip4_forward will write, or that it expires there. */
+static void
+trace_forward(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta)
+{
+	const struct rte_mbuf *d;
+
+	for (d = m; d != NULL; d = entry_next(d, meta)) {
+		const struct rte_ipv4_hdr *ip;
+
+		if (!lsk_traced(d) ||
+		    (ip = frame_ip4(d, RTE_ETHER_HDR_LEN)) == NULL)
+			continue;
+		if (ip->time_to_live <= 1)
+			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+				      "ttl %u: expires here", ip->time_to_live);
+		else
+			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
+				      "ttl %u -> %u", ip->time_to_live,
+				      ip->time_to_live - 1);
+	}
+}
+
+void
+lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
+		      const uint32_t *dst)
+{
+	static const char *const what[] = { "bypassed", "miss", "hit" };
+	uint32_t i;
+
+	if (w->ip4w.rcache == NULL)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (entry_traced(l->pkts[i], l->meta[i]))
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_ROUTE, false,
+					"route cache %s", what[1 +
+					lsk_route_cache_probe(w, dst[i])]);
+}
+
+void
+lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const unsigned int k = l->meta[i] & LSK_META_NH_MASK;
+		const struct lsk_nexthop *nh = &t->nexthops[k];
+		char gw[16];
+
+		if (!entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		ip_text(nh->gateway, gw, sizeof(gw));
+		switch (nh->type) {
+		case LSK_NH_FORWARD:
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_ROUTE, false,
+					"next hop %u: port %u via %s mtu %u",
+					k, nh->port, gw, nh->mtu);
+			/* ip4_forward takes the list next, whole: its TTL
+			 * written here saves the forwarding loop a hook */
+			trace_forward(w, l->pkts[i], l->meta[i]);
+			break;
+		case LSK_NH_LOCAL:
+		case LSK_NH_LOCAL_BCAST:
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					LSK_TR_IP4_ROUTE, false,
+					"next hop %u: local%s", k,
+					nh->type == LSK_NH_LOCAL_BCAST ?
+					" broadcast" : "");
+			break;
+		default:	/* dropped: recorded by ip4_route itself */
+			break;
+		}
+	}
+}
+
+
+void
+lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
+	       enum lsk_trace_stage stage, bool end, const char *what)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (entry_traced(l->pkts[i], l->meta[i]))
+			lsk_trace_entry(w, l->pkts[i], l->meta[i], stage, end,
+					"%s", what);
+}
+
+void
+lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		const struct rte_ipv4_hdr *ip;
+		const uint8_t *ih;
+		uint32_t hlen;
+
+		if (!lsk_traced(m) ||
+		    (ip = frame_ip4(m, RTE_ETHER_HDR_LEN)) == NULL)
+			continue;
+		hlen = (ip->version_ihl & 0xf) * 4u;
+		if (m->data_len < RTE_ETHER_HDR_LEN + hlen + 4) {
+			lsk_trace_rec(w, m, LSK_TR_ICMP4, true,
+				      "no ICMP header: icmp.InErrors");
+			continue;
+		}
+		ih = (const uint8_t *)ip + hlen;
+		/* an echo request goes on as its reply, in place; the rest
+		 * is counted and ends here */
+		lsk_trace_rec(w, m, LSK_TR_ICMP4, ih[0] != 8,
+			      "type %u code %u: %s", ih[0], ih[1],
+			      ih[0] == 8 ? "echo reply" : "counted");
+	}
+}
+
+void
+lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < d->n; i++) {
+		const struct lsk_udp_pending *p = &d->ep[i];
+
+		for (j = 0; j < p->n; j++) {
+			char a[16];
+
+			if (!lsk_traced(p->slots[j].mbuf))
+				continue;
+			ip_text(p->ep->addr, a, sizeof(a));
+			lsk_trace_rec(w, p->slots[j].mbuf, LSK_TR_UDP4_INPUT,
+				      true, "endpoint %s:%u, ring %s", a,
+				      p->ep->port, p->ep->ring->name);
+		}
+	}
+}
+
+void
+lsk_trace_gso(struct lsk_worker *w, const struct rte_mbuf *head)
+{
+	const struct rte_mbuf *d;
+	unsigned int k = 0, j = 0;
+
+	if (lsk_train_next_offset < 0)
+		return;
+	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
+						      (uintptr_t)d))
+		k++;
+	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
+						      (uintptr_t)d)) {
+		j++;
+		if (lsk_traced(d))
+			lsk_trace_rec(w, d, LSK_TR_GSO, false,
+				      "segment %u of %u", j, k);
+	}
+}
+
+void
+lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
+		uint32_t meta, uint32_t to)
+{
+	char a[16];
+
+	ip_text(to, a, sizeof(a));
+	lsk_trace_entry(w, m, meta, LSK_TR_NEIGH, false,
+			"%s not resolved: held for ARP, or sent if it is now",
+			a);
+}
+
+void
+lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
+{
+	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
+	uint32_t hlen, data, per, k;
+
+	if (ip == NULL)
+		return;
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	data = rte_be_to_cpu_16(ip->total_length) - hlen;
+	per = mtu > hlen ? ((mtu - hlen) & ~7u) : 0;
+	k = per != 0 ? (data + per - 1) / per : 0;
+	lsk_trace_rec(w, m, LSK_TR_IP4_FORWARD, true,
+		      "%u bytes over mtu %u, DF clear: fragmented into %u",
+		      rte_be_to_cpu_16(ip->total_length), mtu, k);
+}
+
+void
+lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
+	     struct rte_mbuf *const *pkts, uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		if (lsk_traced(pkts[i]))
+			lsk_trace_rec(w, pkts[i], LSK_TR_TX, true,
+				      "port %u queue %u", port, queue);
+}
+
+void
+lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
+		     uint32_t meta, uint16_t drop_at)
+{
+	const struct lsk_counter_desc *c;
+	unsigned int n, i;
+
+	if (!entry_traced(m, meta))
+		return;
+	c = lsk_counters(&n);
+	for (i = 0; i < n; i++)
+		if (c[i].offset + 1 == drop_at)
+			break;
+	if (i == n)
+		lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "uncounted");
+	else
+		lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "%s.%s",
+				c[i].section, c[i].name);
+}

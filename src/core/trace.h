@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packet trace, the worker's side: the trace the control thread
+ * published (s->trace, loaded with the tables once per burst) and the
+ * record helpers every stage calls for a traced packet.
+ *
+ * Cost when no trace is armed: each stage's hook is one predictable
+ * branch per list on the worker's observe word (w->obs), loaded with the
+ * tables; nothing is looked at per packet. Armed, the RX hook marks the
+ * packets it claims with an mbuf dynamic flag (every datagram its own
+ * mbuf, so each member of a train stays its own traced packet) and a
+ * dynamic field naming its record slot; the stages' hooks walk their
+ * list and record only marked packets (out of line, core/trace.c).
+ *
+ * Budget: the workers claim from one shared atomic (claimed < budget)
+ * once per burst, for all the burst's matching packets at once, never
+ * per packet.
+ *
+ * Records live in the published trace: per worker a fixed number of
+ * packets, each a fixed number of stage records. A packet with no slot
+ * left is counted (overflow), a record with no room left too
+ * (recs_lost); the worker never waits. A packet's records are written by
+ * its worker only, and published whole by a release store of its state
+ * when its trace ends (sent, dropped, delivered): the control thread
+ * reads only ended packets, which are never written again. `trace add`
+ * and `trace clear` publish a new trace (or none) and free the old one
+ * after the grace period, so nothing is ever reset under a worker.
+ *
+ * Built with -DLSK_TRACE=0 (meson -Dtrace=false) every hook compiles to
+ * nothing: the baseline the hooks' cost is measured against.
+ */
+#ifndef LSK_CORE_TRACE_H
+#define LSK_CORE_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_mbuf.h>
+
+#include "listack/listack.h"
+#include "core/worker.h"
+
+#ifndef LSK_TRACE
+#define LSK_TRACE 1
+#endif
+
+#define LSK_TRACE_PKTS 128	/* traced packets a worker keeps */
+#define LSK_TRACE_RECS 14	/* stage records a packet keeps */
+#define LSK_TRACE_TEXT 96	/* one record's text */
+
+/* What records a line (the stages of listack.h and a few more). */
+enum lsk_trace_stage {
+	LSK_TR_RX,
+	LSK_TR_ETH_INPUT,
+	LSK_TR_ARP,
+	LSK_TR_UDP4_GRO,
+	LSK_TR_IP4_INPUT,
+	LSK_TR_IP4_FILTER,
+	LSK_TR_IP4_ROUTE,
+	LSK_TR_IP4_LOCAL,
+	LSK_TR_IP4_FORWARD,
+	LSK_TR_GSO,
+	LSK_TR_UDP4_INPUT,
+	LSK_TR_ICMP4,
+	LSK_TR_NEIGH,
+	LSK_TR_TX,
+	LSK_TR_DROP,
+	LSK_TR_COUNT,
+};
+
+/* the match's fields */
+#define LSK_TM_SRC 1u
+#define LSK_TM_DST 2u
+#define LSK_TM_PROTO 4u
+#define LSK_TM_SPORT 8u
+#define LSK_TM_DPORT 16u
+#define LSK_TM_PORT 32u
+#define LSK_TM_VLAN 64u
+
+struct lsk_trace_match {
+	uint32_t fields;	/* LSK_TM_*: the ones to test */
+	uint32_t src, src_mask, dst, dst_mask;	/* host order */
+	uint16_t sport, dport, port, vlan;
+	uint8_t proto;
+};
+
+struct lsk_trace_rec {
+	uint8_t stage;		/* enum lsk_trace_stage */
+	char text[LSK_TRACE_TEXT];
+};
+
+/* states of a packet's slot */
+#define LSK_TRACE_OPEN 1u
+#define LSK_TRACE_DONE 2u
+
+struct lsk_trace_pkt {
+	uint32_t state;		/* 0, OPEN, DONE (release store) */
+	uint16_t port;		/* where it came in */
+	uint16_t n_recs;
+	uint32_t recs_lost;	/* records that found no room */
+	uint64_t tsc;
+	struct lsk_trace_rec rec[LSK_TRACE_RECS];
+};
+
+/* One worker's records: written by that worker only. */
+struct lsk_trace_worker {
+	uint32_t used;		/* slots handed out */
+	uint32_t open;		/* of those, not ended */
+	uint64_t overflow;	/* claimed packets with no slot (relaxed) */
+	struct lsk_trace_pkt pkt[LSK_TRACE_PKTS];
+} __rte_cache_aligned;
+
+/*
+ * An armed trace as workers see it: made by the control thread before it
+ * is published, never changed after but for claimed (atomic) and each
+ * worker's own records.
+ */
+struct lsk_trace {
+	uint16_t gen;		/* new for each trace: marks of an old one
+				 * are not this one's */
+	uint64_t budget;	/* packets to trace */
+	uint64_t claimed;	/* atomic: packets claimed so far */
+	struct lsk_trace_match match;
+	unsigned int n_workers;	/* w[] holds this many */
+	struct lsk_trace_worker w[];
+};
+
+extern uint64_t lsk_trace_flag;	/* the dynflag's bit; 0: never armed */
+extern int lsk_trace_field;	/* the dynfield's offset */
+
+/* Register the dynflag and dynfield (control thread, before the first
+ * trace is published). 0 or a negative errno. */
+int lsk_trace_register(void);
+
+/* The trace for this burst (or flush), and its bit of the observe word:
+ * set while it has budget left or packets of this worker still open. */
+static inline void
+lsk_trace_load(struct lsk_worker *w, struct lsk_trace *const *slot)
+{
+#if LSK_TRACE
+	struct lsk_trace *t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	w->trace = t;
+	w->obs &= ~(LSK_OBS_TRACE | LSK_OBS_TRACE_RX);
+	if (unlikely(t != NULL) && w->id < t->n_workers) {
+		const struct lsk_trace_worker *tw = &t->w[w->id];
+		const bool more = __atomic_load_n(&t->claimed,
+						  __ATOMIC_RELAXED) < t->budget;
+
+		/* claiming goes on while budget is left (past the buffer,
+		 * to count the overflow); the stages record only while
+		 * this worker has a slot free or a packet open */
+		if (more)
+			w->obs |= LSK_OBS_TRACE_RX;
+		if (tw->open != 0 || (more && tw->used < LSK_TRACE_PKTS))
+			w->obs |= LSK_OBS_TRACE;
+	}
+#else
+	(void)slot;
+	w->trace = NULL;
+	w->obs &= ~(LSK_OBS_TRACE | LSK_OBS_TRACE_RX);
+#endif
+}
+
+/* Is a trace on for this list? The one branch a stage pays. */
+static inline bool
+lsk_trace_on(const struct lsk_worker *w)
+{
+#if LSK_TRACE
+	return unlikely(w->obs & LSK_OBS_TRACE);
+#else
+	(void)w;
+	return false;
+#endif
+}
+
+/* Is m one of the packets being traced (only asked when on)? */
+static inline bool
+lsk_traced(const struct rte_mbuf *m)
+{
+	return (m->ol_flags & lsk_trace_flag) != 0;
+}
+
+/*
+ * Append a record for m, traced or not (the call tests); end closes
+ * its trace (sent, dropped, delivered). m's train members, if meta says
+ * it has any, get the same record with lsk_trace_entry.
+ * Ownership: m stays the caller's.
+ */
+void lsk_trace_rec(struct lsk_worker *w, const struct rte_mbuf *m,
+		   enum lsk_trace_stage stage, bool end, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void lsk_trace_entry(struct lsk_worker *w, const struct rte_mbuf *m,
+		     uint32_t meta, enum lsk_trace_stage stage, bool end,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/*
+ * The stages' hooks, each called only when lsk_trace_on (core/trace.c
+ * reads the headers itself, so a stage passes only what it decided).
+ * Ownership: every mbuf stays the caller's.
+ */
+void lsk_trace_rx_burst(struct lsk_worker *w, struct rte_mbuf *const *pkts,
+			uint16_t n);
+void lsk_trace_eth(struct lsk_worker *w, struct rte_mbuf *const *pkts,
+		   uint16_t n, const uint8_t *members);
+void lsk_trace_ip4_input(struct lsk_worker *w, const struct lsk_list *l);
+void lsk_trace_gro(struct lsk_worker *w, const struct lsk_list *l);
+void lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
+		      const uint32_t *verdict, const bool *drop);
+void lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
+			   const uint32_t *dst);
+/* After ip4_route: l's entries carry their next hop in the meta. */
+void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l);
+void lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
+		    enum lsk_trace_stage stage, bool end, const char *what);
+void lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l);
+struct lsk_udp_deliveries;
+void lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d);
+void lsk_trace_gso(struct lsk_worker *w, const struct rte_mbuf *head);
+/* m, whose next hop to is not resolved, goes to the neighbour table. */
+void lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
+		     uint32_t meta, uint32_t to);
+/* m, over mtu with DF clear, is sent as fragments: its trace ends. */
+void lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m,
+		    uint16_t mtu);
+/* The name of a record's stage (enum lsk_trace_stage). */
+const char *lsk_trace_stage_name(unsigned int stage);
+void lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
+		  struct rte_mbuf *const *pkts, uint16_t n);
+/* A drop whose first counter is drop_at (core/drop.h's place). */
+void lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
+			  uint32_t meta, uint16_t drop_at);
+
+/* RX: claim and mark the burst's matching packets. */
+static inline void
+lsk_trace_rx(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n)
+{
+#if LSK_TRACE
+	if (unlikely(w->obs & LSK_OBS_TRACE_RX))
+		lsk_trace_rx_burst(w, pkts, n);
+#else
+	(void)w;
+	(void)pkts;
+	(void)n;
+#endif
+}
+
+/* Drop: the entry's trace ends with its counter's name. */
+static inline void
+lsk_trace_drop(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
+	       uint16_t drop_at)
+{
+	if (lsk_trace_on(w))
+		lsk_trace_drop_entry(w, m, meta, drop_at);
+}
+
+#endif /* LSK_CORE_TRACE_H */

@@ -1,0 +1,147 @@
+#!/usr/bin/python3
+"""Packet trace driven by listack-ctl on a running listack-fwd.
+
+    /usr/bin/python3 tests/integration/test_trace.py build/listack-fwd build/listack-ctl [-v]
+
+listack-fwd (a worker lcore) replays frames on net_pcap port 0
+(infinite_rx): frames forwarded to port 1, a frame with a bad header
+checksum (dropped: ip.InCsumErrors) and one with TTL 1 (dropped:
+ip.InHdrErrors after its ICMP error). `trace add 5` traces the next five
+packets; `trace show -j` (JSON) gives each its stages in order, ending in
+`tx` or in `drop` with the counter's name; `trace add 3 match dst ...`
+takes only the TTL 1 frames; `trace clear` forgets; after SIGTERM exit 0
+with mbufs_in_use == 0.
+
+Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lsk  # noqa: E402
+from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+
+WAIT = 20
+FWD = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "tx"]
+CSUM = ["rx", "eth_input", "ip4_input", "drop"]
+TTL1 = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "icmp4",
+        "drop"]
+
+
+def wait_trace(ctl, n):
+    """The JSON of `trace show` once n packets have ended (or the last)."""
+    info = None
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        r = ctl.run("trace", "show", json_out=True)
+        if r.returncode == 0:
+            info = json.loads(r.stdout)
+            if info is not None and len(info["packets"]) >= n:
+                break
+        time.sleep(0.2)
+    return info
+
+
+def stages(p):
+    return [r["stage"] for r in p["records"]]
+
+
+def run(fwd_bin, ctl_bin, root):
+    good = [lsk.frame(dst="10.9.%d.1" % i, tag="tr%d" % i) for i in range(4)]
+    bad = bytearray(lsk.frame(dst="10.9.7.1", tag="badcsum"))
+    bad[14 + 10] ^= 0x5a
+    ttl1 = lsk.frame(dst="10.9.8.1", tag="ttl1", ttl=1)
+    frames = good + [bytes(bad), ttl1]
+
+    sock = os.path.join(root, "fwd", "s.sock")
+    fwd = Fwd(fwd_bin, os.path.join(root, "fwd"), sock, lcores="0,1",
+              inputs={0: frames}, infinite=True)
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("trace_add", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    r = ctl.run("trace", "add", "5")
+    check("trace_add", "" if r.returncode == 0 else
+          "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    info = wait_trace(ctl, 5)
+    reasons = []
+    if info is None:
+        reasons.append("no trace")
+    else:
+        if info["armed"] != 5 or info["claimed"] != 5:
+            reasons.append("armed %r claimed %r" % (info["armed"],
+                                                    info["claimed"]))
+        if len(info["packets"]) != 5:
+            reasons.append("%d packets ended" % len(info["packets"]))
+        for i, p in enumerate(info["packets"]):
+            st, last = stages(p), p["records"][-1]["text"]
+            ok = (st == FWD and last.startswith("port 1 queue ")) or \
+                 (st == CSUM and last == "ip.InCsumErrors") or \
+                 (st == TTL1 and last == "ip.InHdrErrors")
+            if not ok:
+                reasons.append("packet %d: %r ending %r" % (i, st, last))
+    check("trace_show_json", reasons)
+    r = ctl.run("trace", "show")
+    check("trace_show_text", "" if r.returncode == 0 and
+          "trace  5 armed, 5 claimed, 5 ended" in r.stdout and
+          "packet 5  worker 0  port 0" in r.stdout else
+          "exit %d: %r" % (r.returncode, r.stdout[:300]))
+    if "-v" in sys.argv:
+        print(r.stdout)
+
+    r = ctl.run("trace", "add", "3", "match", "dst", "10.9.8.1")
+    info = wait_trace(ctl, 3)
+    reasons = []
+    if r.returncode != 0 or info is None:
+        reasons.append("exit %d: %s" % (r.returncode, r.stderr.strip()))
+    else:
+        if len(info["packets"]) != 3:
+            reasons.append("%d packets ended" % len(info["packets"]))
+        for i, p in enumerate(info["packets"]):
+            if stages(p) != TTL1 or \
+                    p["records"][-1]["text"] != "ip.InHdrErrors":
+                reasons.append("packet %d: %r" % (i, stages(p)))
+    check("trace_match", reasons)
+
+    r = ctl.run("trace", "clear")
+    r2 = ctl.run("trace", "show", json_out=True)
+    check("trace_clear", "" if r.returncode == 0 and
+          r2.stdout.strip() == "null" else
+          "exit %d, show %r" % (r.returncode, r2.stdout[:100]))
+
+    fwd.stop()
+    st = fwd.stats()
+    check("trace_run_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    root = tempfile.mkdtemp(prefix="lsk-trace-")
+    try:
+        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+    finally:
+        if not args.v:
+            shutil.rmtree(root, ignore_errors=True)
+    failed = sum(1 for _, r in RESULTS if r)
+    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
