@@ -80,11 +80,22 @@ def hugepages():
 
 def dumpcap(prefix, port, path, root):
     # in listack-fwd's directory: the secondary probes the same vdevs,
-    # whose file names are relative
-    return subprocess.run(["dpdk-dumpcap", "--file-prefix=%s" % prefix,
-                           "-i", str(port), "-c", str(COUNT), "-w", path],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True, timeout=WAIT, cwd=root)
+    # whose file names are relative. A secondary must map the primary's
+    # memory at the primary's addresses; where its own libraries already
+    # sit (address space layout is random per process, and an ASan primary
+    # cannot use DPDK's default base address) its EAL init fails before it
+    # captures anything, and a new process gets a new layout: try again.
+    for attempt in range(4):
+        r = subprocess.run(["dpdk-dumpcap", "--file-prefix=%s" % prefix,
+                            "-i", str(port), "-c", str(COUNT), "-w", path],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=WAIT, cwd=root)
+        if r.returncode == 0 or os.path.exists(path) or \
+                "EAL" not in r.stdout:
+            return r
+        print("dumpcap attempt %d: EAL init failed: %s"
+              % (attempt + 1, r.stdout[-200:]))
+    return r
 
 
 def run(fwd_bin, root):
