@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -233,6 +234,48 @@ catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/*
+ * The teardown is bounded. EAL's shared memory lock (the memory hotplug
+ * lock of the --file-prefix's config) lives in memory that secondary
+ * processes map too: a dpdk-dumpcap that dies in its own EAL
+ * initialisation or cleanup (its EAL cannot map the primary's memory
+ * where its libraries sit) can leave it held for good, and
+ * rte_eal_cleanup, like any EAL allocation, would then wait for it
+ * forever: a listack-fwd that no SIGTERM stops. Past TEARDOWN_S seconds
+ * the process says so and exits: with teardown_rc, the run's status once
+ * its own teardown is done (stats written, every mbuf accounted for),
+ * 1 before that.
+ */
+#define TEARDOWN_S 10
+#define EAL_CLEANUP_S 5
+static volatile sig_atomic_t teardown_rc = 1;
+
+static void
+on_teardown_timeout(int sig)
+{
+	static const char msg[] = "listack-fwd: shutdown stuck (EAL's shared "
+		"memory lock held by a process that died?): exiting without "
+		"it\n";
+	ssize_t n;
+
+	(void)sig;
+	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(teardown_rc);
+}
+
+static void
+arm_teardown(unsigned int seconds)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_teardown_timeout;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(seconds);
 }
 
 static int
@@ -764,6 +807,7 @@ main(int argc, char **argv)
 					      app->workers[i].lcore);
 	}
 	main_loop(app, &o);
+	arm_teardown(TEARDOWN_S);
 	rte_eal_mp_wait_lcore();
 	if (rte_lcore_count() == 1)
 		lsk_worker_offline(app->workers[0].w);
@@ -797,8 +841,12 @@ main(int argc, char **argv)
 				services_json);
 	free(services_json);
 	print_summary(&st, app->n_ports, in_use);
+	fflush(stdout);
 	rte_pdump_uninit();
 	free_pools();
+	teardown_rc = rc < 0 ? 1 : 0;
+	arm_teardown(EAL_CLEANUP_S);
 	rte_eal_cleanup();
+	alarm(0);
 	return rc < 0 ? 1 : 0;
 }

@@ -7,12 +7,25 @@ dpdk-dumpcap is a secondary DPDK process: it needs hugepages (EAL has no
 multi-process support without them) and a primary started with the same
 --file-prefix that called rte_pdump_init. As root this makes 2 MiB
 hugepages when too few are free (and mounts hugetlbfs when none is
-mounted), starts listack-fwd with `--file-prefix lskdump-PID -m 256` on
-net_pcap ports replaying frames (infinite_rx), and runs `dpdk-dumpcap -i
-0` then `-i 1` for a bounded count: what port 0 received must be the
-frames fed, what port 1 sent the frames forwarded from them. listack-fwd
-must then exit 0 with mbufs_in_use == 0. Its hugepage files are removed
-after; the pages themselves are left to the system.
+mounted), starts listack-fwd with `--file-prefix lskdump-PID -m 256
+--base-virtaddr BASE` on net_pcap ports replaying frames (infinite_rx),
+and runs `dpdk-dumpcap -i 0` then `-i 1` for a bounded count: what port 0
+received must be the frames fed, what port 1 sent the frames forwarded
+from them.
+
+A secondary maps the primary's memory at the primary's addresses. Left
+to itself, an ASan-built primary puts it among the shared libraries
+(ASan's shadow takes DPDK's default base), where a dpdk-dumpcap's own
+libraries may sit at random: its EAL then fails. BASE is above ASan's
+shadow and far below where libraries go, in every process.
+
+A secondary that failed so (its EAL crashed in its cleanup) was once
+seen to leave EAL's shared memory lock held, and listack-fwd then never
+stopped: its rte_eal_cleanup waited for the lock. A dpdk-dumpcap made to
+die holding that lock (dumpcap_die_locked.c, preloaded) comes last, and
+listack-fwd must still stop on SIGTERM, exit 0 with mbufs_in_use == 0.
+Its hugepage files are removed after; the pages themselves are left to
+the system. Every wait is bounded.
 
 Skipped (exit 77) when not root, when dpdk-dumpcap is missing, or when
 hugepages cannot be had.
@@ -37,6 +50,10 @@ PAGES = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 WANT_FREE = 160         # -m 256 takes 128 pages, dumpcap its own pool
 COUNT = 64
 WAIT = 30
+# where listack-fwd's EAL memory goes (--base-virtaddr): above ASan's high
+# shadow (which ends at 0x10007fff8000), below executables (0x55...) and
+# libraries (0x7f...)
+BASE = 0x200000000000
 RESULTS = []
 
 
@@ -78,24 +95,44 @@ def hugepages():
     return "" if r.returncode == 0 else "cannot mount hugetlbfs: %s" % r.stdout
 
 
-def dumpcap(prefix, port, path, root):
+def dumpcap(prefix, port, path, root, env=None):
     # in listack-fwd's directory: the secondary probes the same vdevs,
-    # whose file names are relative. A secondary must map the primary's
-    # memory at the primary's addresses; where its own libraries already
-    # sit (address space layout is random per process, and an ASan primary
-    # cannot use DPDK's default base address) its EAL init fails before it
-    # captures anything, and a new process gets a new layout: try again.
-    for attempt in range(4):
-        r = subprocess.run(["dpdk-dumpcap", "--file-prefix=%s" % prefix,
-                            "-i", str(port), "-c", str(COUNT), "-w", path],
+    # whose file names are relative
+    return subprocess.run(["dpdk-dumpcap", "--file-prefix=%s" % prefix,
+                           "-i", str(port), "-c", str(COUNT), "-w", path],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, timeout=WAIT, cwd=root,
+                          env=env)
+
+
+def die_locked(prefix, root):
+    """A dpdk-dumpcap that attaches, takes EAL's shared memory lock and
+    dies holding it (what happens to the primary is seen when it
+    stops)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        print("SKIP dumpcap_dies_holding_lock: no C compiler for the shim")
+        return
+    shim = os.path.join(root, "die_locked.so")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "dumpcap_die_locked.c")
+    reasons = []
+    try:
+        r = subprocess.run([cc, "-shared", "-fPIC", "-o", shim, src, "-ldl"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True, timeout=WAIT, cwd=root)
-        if r.returncode == 0 or os.path.exists(path) or \
-                "EAL" not in r.stdout:
-            return r
-        print("dumpcap attempt %d: EAL init failed: %s"
-              % (attempt + 1, r.stdout[-200:]))
-    return r
+                           universal_newlines=True, timeout=WAIT)
+        if r.returncode != 0:
+            reasons.append("shim: %s" % r.stdout[-200:])
+        else:
+            r = dumpcap(prefix, 0, os.path.join(root, "locked.pcapng"),
+                        root, dict(os.environ, LD_PRELOAD=shim))
+            if r.returncode != 3 or "dying with it" not in r.stdout:
+                reasons.append("dumpcap did not die holding the lock "
+                               "(exit %d): %s" % (r.returncode,
+                                                  r.stdout[-300:]))
+    except subprocess.TimeoutExpired:
+        reasons.append("did not end in %d s" % WAIT)
+    check("dumpcap_dies_holding_lock", reasons)
 
 
 def run(fwd_bin, root):
@@ -107,6 +144,7 @@ def run(fwd_bin, root):
     lsk.write_config(os.path.join(root, "test.conf"), lsk.fixture_conf())
     prefix = "lskdump-%d" % os.getpid()
     cmd = [fwd_bin, "--file-prefix", prefix, "-m", "256", "--no-pci",
+           "--base-virtaddr", "0x%x" % BASE,
            "-l", "0,1", "--log-level=*:warning",
            "--vdev", "net_pcap0,rx_pcap=in0.pcap,tx_pcap=out0.pcap,"
            "infinite_rx=1",
@@ -155,6 +193,7 @@ def run(fwd_bin, root):
             except (OSError, ValueError, subprocess.TimeoutExpired) as e:
                 reasons.append(str(e))
             check("dumpcap_port%d" % port, reasons)
+        die_locked(prefix, root)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -166,6 +205,11 @@ def run(fwd_bin, root):
             proc.wait()
         out.close()
         err.close()
+        with open(os.path.join(root, "fwd.err")) as f:
+            fwd_err = f.read()
+        if "shutdown stuck" in fwd_err:
+            print("listack-fwd's teardown was bounded: %s"
+                  % fwd_err.strip().splitlines()[-1])
         for f in glob.glob("/dev/hugepages/%smap_*" % prefix):
             os.unlink(f)
         shutil.rmtree("/var/run/dpdk/%s" % prefix, ignore_errors=True)
