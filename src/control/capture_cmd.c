@@ -33,8 +33,8 @@ cap_usage(struct cmd_ctx *c)
 	return cmd_error(c, -EINVAL, "usage: %s", cmd_usage("capture"));
 }
 
-static int
-cap_parse(struct cmd_ctx *c, struct lsk_capture_conf *conf)
+int
+cmd_capture_parse(struct cmd_ctx *c, struct lsk_capture_conf *conf)
 {
 	unsigned long v;
 	int i = 3;
@@ -175,7 +175,7 @@ cmd_capture(struct cmd_ctx *c)
 			return cap_usage(c);
 		rc = 0;
 	} else if (strcmp(c->argv[1], "start") == 0) {
-		rc = cap_parse(c, &conf);
+		rc = cmd_capture_parse(c, &conf);
 	} else {
 		return cap_usage(c);
 	}

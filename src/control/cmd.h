@@ -52,6 +52,14 @@ int cmd_help(struct cmd_ctx *c);
 int cmd_capture(struct cmd_ctx *c);
 /* `trace add|show|clear` (control/trace_ctl.c). */
 int cmd_trace(struct cmd_ctx *c);
+/* Their arguments (`capture start ...`, `trace add ...`) into the
+ * request: parsing only, nothing opened or armed (control/obs_parse.h
+ * drives them alone). 0 or -EINVAL with the error set. */
+struct lsk_capture_conf;
+struct lsk_trace_match;
+int cmd_capture_parse(struct cmd_ctx *c, struct lsk_capture_conf *conf);
+int cmd_trace_parse(struct cmd_ctx *c, unsigned long *n,
+		    struct lsk_trace_match *m);
 /* The usage line(s) of command name ("a | b" when several), or "". */
 const char *cmd_usage(const char *name);
 

@@ -158,8 +158,8 @@ parse_field(struct cmd_ctx *c, struct lsk_trace_match *m, const char *f,
 }
 
 /* trace add N [port P] [match FIELD VALUE ...] */
-static int
-trace_parse(struct cmd_ctx *c, unsigned long *n, struct lsk_trace_match *m)
+int
+cmd_trace_parse(struct cmd_ctx *c, unsigned long *n, struct lsk_trace_match *m)
 {
 	int i = 3, rc;
 
@@ -319,7 +319,7 @@ cmd_trace(struct cmd_ctx *c)
 			return trace_usage(c);
 		rc = 0;
 	} else if (strcmp(c->argv[1], "add") == 0) {
-		rc = trace_parse(c, &n, &m);
+		rc = cmd_trace_parse(c, &n, &m);
 	} else {
 		return trace_usage(c);
 	}

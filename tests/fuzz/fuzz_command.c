@@ -22,7 +22,11 @@
  * `capture` and `trace` lines become unknown commands (refused by both):
  * a capture writes files too, and both are actions run alone, which a
  * batch of changes refuses though the line alone is valid (test_capture
- * and test_trace have it).
+ * and test_trace have it). Before that, their arguments are parsed alone
+ * (control/obs_parse.h) on A as it was made: the request accepted must
+ * be within its bounds, a refusal must say why, the same line must parse
+ * the same twice, and nothing may change: the stack, the trace, the
+ * capture, the files.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,6 +51,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/obs_parse.h"
 
 #include "fuzz_common.h"
 
@@ -330,6 +335,125 @@ clean_work_dir(void)
 	closedir(d);
 }
 
+/* ------------------------------------------------------------ capture, trace */
+
+static unsigned int
+work_dir_entries(void)
+{
+	struct dirent *e;
+	unsigned int n = 0;
+	DIR *d = opendir(".");
+
+	if (d == NULL)
+		fuzz_fail("cannot read %s", work_dir);
+	while ((e = readdir(d)) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+static bool
+is_prefix_mask(uint32_t mask)
+{
+	uint32_t host = ~mask;
+
+	return (host & (host + 1)) == 0;
+}
+
+/* An accepted request, within the bounds its command promises. */
+static void
+check_obs_req(const struct lsk_obs_req *r, const char *line)
+{
+	const struct lsk_capture_conf *c = &r->cap;
+	const struct lsk_trace_match *m = &r->match;
+
+	if (r->kind == LSK_OBS_CAPTURE_START) {
+		if (c->path != r->path || r->path[0] == '\0' ||
+		    memchr(r->path, '\0', sizeof(r->path)) == NULL)
+			fuzz_fail("'%.80s': no file name", line);
+		if ((c->what & ~LSK_CAP_ALL) != 0 ||
+		    (c->port != LSK_CAP_ANY_PORT && c->port >= N_PORTS) ||
+		    (c->snaplen != 0 && (c->snaplen < 14 ||
+					 c->snaplen > LSK_CAP_SNAPLEN_MAX)) ||
+		    c->ring_size != 0 || c->pool_size != 0)
+			fuzz_fail("'%.80s': capture what %#x port %u snaplen %u "
+				  "ring %u pool %u out of bounds", line, c->what,
+				  c->port, c->snaplen, c->ring_size,
+				  c->pool_size);
+	} else if (r->kind == LSK_OBS_TRACE_ADD) {
+		if (r->trace_n == 0 || r->trace_n > UINT32_MAX ||
+		    (m->fields & ~UINT32_C(0x7f)) != 0 ||
+		    !is_prefix_mask(m->src_mask) ||
+		    !is_prefix_mask(m->dst_mask) ||
+		    (m->src & ~m->src_mask) != 0 ||
+		    (m->dst & ~m->dst_mask) != 0 ||
+		    (!(m->fields & LSK_TM_SRC) && (m->src | m->src_mask)) ||
+		    (!(m->fields & LSK_TM_DST) && (m->dst | m->dst_mask)) ||
+		    ((m->fields & LSK_TM_PORT) && m->port >= N_PORTS) ||
+		    m->vlan > 4094)
+			fuzz_fail("'%.80s': trace %llu fields %#x src %08x/%08x "
+				  "dst %08x/%08x port %u vlan %u out of bounds",
+				  line, (unsigned long long)r->trace_n,
+				  m->fields, m->src, m->src_mask, m->dst,
+				  m->dst_mask, m->port, m->vlan);
+	} else if (r->kind != LSK_OBS_OTHER) {
+		fuzz_fail("'%.80s': kind %d", line, (int)r->kind);
+	}
+}
+
+static bool
+obs_req_equal(const struct lsk_obs_req *a, const struct lsk_obs_req *b)
+{
+	const struct lsk_capture_conf *x = &a->cap, *y = &b->cap;
+	const struct lsk_trace_match *m = &a->match, *n = &b->match;
+
+	return a->kind == b->kind && strcmp(a->path, b->path) == 0 &&
+	       x->what == y->what && x->port == y->port &&
+	       x->count == y->count && x->snaplen == y->snaplen &&
+	       a->trace_n == b->trace_n && m->fields == n->fields &&
+	       m->src == n->src && m->src_mask == n->src_mask &&
+	       m->dst == n->dst && m->dst_mask == n->dst_mask &&
+	       m->sport == n->sport && m->dport == n->dport &&
+	       m->port == n->port && m->vlan == n->vlan &&
+	       m->proto == n->proto;
+}
+
+/* A capture or trace line parsed alone: nothing may change. */
+static void
+check_obs(struct lsk_stack *s, const char *line)
+{
+	const struct lsk_trace *trace = s->trace;
+	struct lsk_obs_req r, again;
+	struct lsk_capture_info ci;
+	struct dump before, after;
+	unsigned int files = work_dir_entries();
+	char err[512], err2[512];
+	int rc, rc2;
+
+	dump_stack(s, &before);
+	rc = lsk_obs_parse(s, line, &r, err, sizeof(err));
+	rc2 = lsk_obs_parse(s, line, &again, err2, sizeof(err2));
+	if (rc > 0 || (rc < 0 && rc != -EINVAL))
+		fuzz_fail("lsk_obs_parse('%.80s') returned %d", line, rc);
+	if (rc < 0 && err[0] == '\0')
+		fuzz_fail("'%.80s' refused without a reason", line);
+	if (rc != rc2 || (rc == 0 && !obs_req_equal(&r, &again)) ||
+	    (rc < 0 && strcmp(err, err2) != 0))
+		fuzz_fail("'%.80s' parsed twice differs", line);
+	if (rc == 0)
+		check_obs_req(&r, line);
+	dump_stack(s, &after);
+	dump_expect_equal(&before, &after, "parsing a capture or trace line "
+			  "changed the stack");
+	dump_free(&before);
+	dump_free(&after);
+	lsk_capture_info(s, &ci);
+	if (s->trace != trace || ci.running || ci.ever)
+		fuzz_fail("parsing '%.80s' armed a trace or a capture", line);
+	if (work_dir_entries() != files)
+		fuzz_fail("parsing '%.80s' made a file", line);
+}
+
 /* ------------------------------------------------------------ input */
 
 /*
@@ -374,6 +498,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text, *lines[LINES_MAX];
 	size_t line_len[LINES_MAX];
+	bool obs[LINES_MAX] = { false };
 	struct dump before, after, at_b = { 0 };
 	bool refused[LINES_MAX] = { false };
 	struct heap_state h0, h1;
@@ -404,12 +529,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; pcap && i < line_len[n]; i++)
 			if (lines[n][i] == '/')
 				lines[n][i] = '_';
-		for (i = 0; i + 7 <= line_len[n]; i++)
-			if (memcmp(lines[n] + i, "capture", 7) == 0)
-				lines[n][i] = 'k';
-		for (i = 0; i + 5 <= line_len[n]; i++)
-			if (memcmp(lines[n] + i, "trace", 5) == 0)
-				lines[n][i] = 'k';
+		obs[n] = memmem(lines[n], line_len[n], "capture", 7) != NULL ||
+			 memmem(lines[n], line_len[n], "trace", 5) != NULL;
 		n++;
 		pos = end;
 	}
@@ -427,6 +548,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	a = pair[0];
 	b = pair[1];
+	/* capture and trace lines parsed alone, then made unknown */
+	for (i = 0; i < n; i++) {
+		char line[2048];
+		size_t len = RTE_MIN(line_len[i], sizeof(line) - 1);
+		unsigned int k;
+
+		if (!obs[i])
+			continue;
+		if (memchr(lines[i], '\0', line_len[i]) == NULL) {
+			memcpy(line, lines[i], len);
+			line[len] = '\0';
+			check_obs(a, line);
+		}
+		for (k = 0; k + 7 <= line_len[i]; k++)
+			if (memcmp(lines[i] + k, "capture", 7) == 0)
+				lines[i][k] = 'k';
+		for (k = 0; k + 5 <= line_len[i]; k++)
+			if (memcmp(lines[i] + k, "trace", 5) == 0)
+				lines[i][k] = 'k';
+	}
 	/*
 	 * Each command outside a batch publishes a new forwarding table: a
 	 * few lines are applied so, longer texts in one batch (as the file
