@@ -28,6 +28,7 @@
 
 #include "control/control.h"
 #include "control/capture.h"
+#include "core/trace.h"
 
 #define WRITER_BURST 64
 #define WRITER_IDLE_NS 1000000	/* 1 ms between looks at an empty ring */
@@ -63,23 +64,6 @@ cap_time_ns(const struct lsk_capture_ctl *ctl, uint64_t tsc)
 	       d % ctl->hz * 1000000000ull / ctl->hz;
 }
 
-/* "ip.InHdrErrors" for a drop's counter (core/drop.h's place). */
-static void
-cap_drop_name(uint16_t drop_at, char *buf, size_t len)
-{
-	const struct lsk_counter_desc *d;
-	unsigned int n, i;
-
-	d = lsk_counters(&n);
-	for (i = 0; i < n; i++) {
-		if (d[i].offset + 1 == drop_at) {
-			snprintf(buf, len, "%s.%s", d[i].section, d[i].name);
-			return;
-		}
-	}
-	snprintf(buf, len, "drop");
-}
-
 static void
 cap_write_one(struct lsk_capture_ctl *ctl, struct rte_mbuf *c)
 {
@@ -89,7 +73,7 @@ cap_write_one(struct lsk_capture_ctl *ctl, struct rte_mbuf *c)
 	int rc;
 
 	if (meta->drop_at != 0)
-		cap_drop_name(meta->drop_at, comment, sizeof(comment));
+		lsk_drop_name(meta->drop_at, comment, sizeof(comment));
 	rc = lsk_pcapng_packet(ctl->f, ctl->block, ctl->block_room, meta->port,
 			       cap_time_ns(ctl, meta->tsc), c, meta->orig_len,
 			       (enum lsk_cap_dir)meta->dir,

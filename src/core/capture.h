@@ -15,6 +15,7 @@
 #ifndef LSK_CORE_CAPTURE_H
 #define LSK_CORE_CAPTURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
@@ -106,6 +107,21 @@ lsk_capture_tx(struct lsk_worker *w, uint16_t port,
 {
 	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_TX))
 		lsk_capture_take(w, pkts, n, port, LSK_CAP_DIR_OUT, 0);
+}
+
+/* TX refused: what port's tx function did not take, dropped, counted
+ * in ports[port].tx_dropped.
+ * Ownership: pkts stay the caller's. */
+static inline void
+lsk_capture_refused(struct lsk_worker *w, uint16_t port,
+		    struct rte_mbuf *const *pkts, uint16_t n)
+{
+	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_DROP))
+		lsk_capture_take(w, pkts, n, port, LSK_CAP_DIR_OUT,
+			(uint16_t)(offsetof(struct lsk_stats, ports) +
+				   port * sizeof(struct lsk_port_stats) +
+				   offsetof(struct lsk_port_stats, tx_dropped) +
+				   1));
 }
 
 /* Drop: an entry dropped for a reason whose first counter is drop_at.

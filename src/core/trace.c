@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_arp.h>
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -118,6 +119,16 @@ trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
 	const struct lsk_trace_pkt *p = trace_slot(w, m);
 
 	return p != NULL && p->n_recs == 1 && p->rec[0].stage == LSK_TR_RX;
+}
+
+/* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). */
+static void
+trace_keep(struct lsk_worker *w, const struct lsk_trace_pkt *p)
+{
+	struct lsk_trace_worker *tw = &w->trace->w[w->id];
+
+	if (tw->n_kept < RTE_DIM(tw->kept))
+		tw->kept[tw->n_kept++] = (uint16_t)(p - tw->pkt);
 }
 
 static void
@@ -627,6 +638,49 @@ lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l)
 }
 
 void
+lsk_trace_arp(struct lsk_worker *w, const struct lsk_list *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		const struct rte_arp_hdr *ah;
+		char s[16], t[16];
+		unsigned int op;
+
+		if (!lsk_traced(m))
+			continue;
+		if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ah)) {
+			lsk_trace_rec(w, m, LSK_TR_ARP, false, "%u bytes: "
+				      "truncated", m->data_len);
+			continue;
+		}
+		ah = rte_pktmbuf_mtod_offset(m, const struct rte_arp_hdr *,
+					     RTE_ETHER_HDR_LEN);
+		op = rte_be_to_cpu_16(ah->arp_opcode);
+		ip_text(rte_be_to_cpu_32(ah->arp_data.arp_sip), s, sizeof(s));
+		ip_text(rte_be_to_cpu_32(ah->arp_data.arp_tip), t, sizeof(t));
+		lsk_trace_rec(w, m, LSK_TR_ARP, false, "%s %s > %s (hrd %u pro "
+			      "0x%04x hln %u pln %u)", op == RTE_ARP_OP_REQUEST ?
+			      "request" : op == RTE_ARP_OP_REPLY ? "reply" :
+			      "op ?", s, t, rte_be_to_cpu_16(ah->arp_hardware),
+			      rte_be_to_cpu_16(ah->arp_protocol), ah->arp_hlen,
+			      ah->arp_plen);
+	}
+}
+
+void
+lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	struct lsk_trace_pkt *p = trace_slot(w, m);
+
+	if (p == NULL)
+		return;
+	w->trace->w[w->id].open--;
+	__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+}
+
+void
 lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
 {
 	unsigned int i, j;
@@ -637,12 +691,17 @@ lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
 		for (j = 0; j < p->n; j++) {
 			char a[16];
 
-			if (!lsk_traced(p->slots[j].mbuf))
+			struct lsk_trace_pkt *t = trace_slot(w,
+							     p->slots[j].mbuf);
+
+			if (t == NULL)
 				continue;
 			ip_text(p->ep->addr, a, sizeof(a));
+			/* kept: a full ring ends it as udp.RcvbufErrors */
 			lsk_trace_rec(w, p->slots[j].mbuf, LSK_TR_UDP4_INPUT,
-				      true, "endpoint %s:%u, ring %s", a,
+				      false, "endpoint %s:%u, ring %s", a,
 				      p->ep->port, p->ep->ring->name);
+			trace_keep(w, t);
 		}
 	}
 }
@@ -702,28 +761,96 @@ lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
 {
 	uint16_t i;
 
+	for (i = 0; i < n; i++) {
+		struct lsk_trace_pkt *p = trace_slot(w, pkts[i]);
+
+		if (p == NULL)
+			continue;
+		lsk_trace_rec(w, pkts[i], LSK_TR_TX, false, "port %u queue %u",
+			      port, queue);
+		trace_keep(w, p);
+	}
+}
+
+void
+lsk_trace_tx_refused(struct lsk_worker *w, uint16_t port,
+		     struct rte_mbuf *const *pkts, uint16_t n)
+{
+	const uint16_t at = (uint16_t)(offsetof(struct lsk_stats, ports) +
+		port * sizeof(struct lsk_port_stats) +
+		offsetof(struct lsk_port_stats, tx_dropped) + 1);
+	uint16_t i;
+
 	for (i = 0; i < n; i++)
-		if (lsk_traced(pkts[i]))
-			lsk_trace_rec(w, pkts[i], LSK_TR_TX, true,
-				      "port %u queue %u", port, queue);
+		lsk_trace_drop_entry(w, pkts[i], 0, at);
+}
+
+void
+lsk_trace_kept_end(struct lsk_worker *w)
+{
+	struct lsk_trace_worker *tw;
+	uint32_t k;
+
+	if (w->trace == NULL || w->id >= w->trace->n_workers)
+		return;
+	tw = &w->trace->w[w->id];
+	for (k = 0; k < tw->n_kept; k++) {
+		struct lsk_trace_pkt *p = &tw->pkt[tw->kept[k]];
+
+		if (p->state != LSK_TRACE_OPEN)
+			continue;	/* refused: ended as a drop */
+		tw->open--;
+		__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+	}
+	tw->n_kept = 0;
+}
+
+static const char *const port_counter_names[] = {
+	"rx", "tx", "rx_dropped", "tx_dropped",
+};
+
+void
+lsk_drop_name(uint16_t drop_at, char *buf, size_t len)
+{
+	const struct lsk_counter_desc *c;
+	const size_t ports = offsetof(struct lsk_stats, ports);
+	unsigned int n, i;
+	size_t off;
+
+	c = lsk_counters(&n);
+	for (i = 0; i < n; i++) {
+		if (c[i].offset + 1 == drop_at) {
+			snprintf(buf, len, "%s.%s", c[i].section, c[i].name);
+			return;
+		}
+	}
+	off = (size_t)drop_at - 1;
+	if (drop_at != 0 && off >= ports &&
+	    off < ports + LSK_MAX_PORTS * sizeof(struct lsk_port_stats) &&
+	    (off - ports) % sizeof(struct lsk_port_stats) % sizeof(uint64_t) ==
+	    0) {
+		size_t field = (off - ports) % sizeof(struct lsk_port_stats) /
+			       sizeof(uint64_t);
+
+		if (field < RTE_DIM(port_counter_names)) {
+			snprintf(buf, len, "ports[%zu].%s",
+				 (off - ports) / sizeof(struct lsk_port_stats),
+				 port_counter_names[field]);
+			return;
+		}
+	}
+	snprintf(buf, len, "drop");
 }
 
 void
 lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 		     uint32_t meta, uint16_t drop_at)
 {
-	const struct lsk_counter_desc *c;
-	unsigned int n, i;
+	char name[64];
 
 	if (!entry_traced(m, meta))
 		return;
-	c = lsk_counters(&n);
-	for (i = 0; i < n; i++)
-		if (c[i].offset + 1 == drop_at)
-			break;
-	if (i == n)
-		lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "uncounted");
-	else
-		lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "%s.%s",
-				c[i].section, c[i].name);
+	lsk_drop_name(drop_at, name, sizeof(name));
+	lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "%s",
+			strcmp(name, "drop") == 0 ? "uncounted" : name);
 }

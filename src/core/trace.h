@@ -109,6 +109,11 @@ struct lsk_trace_worker {
 	uint32_t used;		/* slots handed out */
 	uint32_t open;		/* of those, not ended */
 	uint64_t overflow;	/* claimed packets with no slot (relaxed) */
+	/* recorded as handed on (tx, a UDP ring) but not ended yet: what
+	 * the port or the ring refuses ends as a drop, the rest by
+	 * lsk_trace_kept_end, by slot, once the mbufs are no longer ours */
+	uint32_t n_kept;
+	uint16_t kept[LSK_TRACE_PKTS];
 	struct lsk_trace_pkt pkt[LSK_TRACE_PKTS];
 } __rte_cache_aligned;
 
@@ -217,6 +222,10 @@ void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
 		    enum lsk_trace_stage stage, bool end, const char *what);
 void lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l);
+/* ARP: each traced packet's operation and addresses (not ended). */
+void lsk_trace_arp(struct lsk_worker *w, const struct lsk_list *l);
+/* m's trace ends with its last record (ARP that answers nothing). */
+void lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m);
 struct lsk_udp_deliveries;
 void lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d);
 void lsk_trace_gso(struct lsk_worker *w, const struct rte_mbuf *head);
@@ -228,8 +237,17 @@ void lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m,
 		    uint16_t mtu);
 /* The name of a record's stage (enum lsk_trace_stage). */
 const char *lsk_trace_stage_name(unsigned int stage);
+/* pkts[0..n) handed to port's queue: recorded, kept (not ended). */
 void lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
 		  struct rte_mbuf *const *pkts, uint16_t n);
+/* What port refused of them: ends as ports[port].tx_dropped. */
+void lsk_trace_tx_refused(struct lsk_worker *w, uint16_t port,
+			  struct rte_mbuf *const *pkts, uint16_t n);
+/* The kept packets not refused end (by slot: their mbufs may be gone). */
+void lsk_trace_kept_end(struct lsk_worker *w);
+/* "ip.InHdrErrors", "ports[1].tx_dropped": the counter at drop_at
+ * (core/drop.h's place), or "drop". */
+void lsk_drop_name(uint16_t drop_at, char *buf, size_t len);
 /* A drop whose first counter is drop_at (core/drop.h's place). */
 void lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 			  uint32_t meta, uint16_t drop_at);

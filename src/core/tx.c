@@ -23,7 +23,13 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	ps->tx += sent;
 	if (unlikely(sent < b->n)) {
 		ps->tx_dropped += b->n - sent;
+		lsk_capture_refused(w, port, &b->pkts[sent], b->n - sent);
+		if (lsk_trace_on(w))
+			lsk_trace_tx_refused(w, port, &b->pkts[sent],
+					     b->n - sent);
 		rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
 	}
+	if (lsk_trace_on(w))	/* the rest: sent, ended by slot */
+		lsk_trace_kept_end(w);
 	b->n = 0;
 }

@@ -229,8 +229,13 @@ lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l)
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
+		/* counted arp.UnresolvedDiscards when their entry failed */
+		lsk_capture_drop(w, l->pkts[i], l->meta[i],
+				 LSK_DROP_AT(arp.UnresolvedDiscards));
 		lsk_icmp4_error(w, l->pkts[i], l->meta[i], LSK_ICMP_DEST_UNREACH,
 				LSK_ICMP_HOST_UNREACH, 0);
+		lsk_trace_drop(w, l->pkts[i], l->meta[i],
+			       LSK_DROP_AT(arp.UnresolvedDiscards));
 		rte_pktmbuf_free(l->pkts[i]);
 	}
 	l->n = 0;

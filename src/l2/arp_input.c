@@ -12,6 +12,8 @@
 
 #include "core/list.h"
 #include "core/fwd.h"
+#include "core/capture.h"
+#include "core/drop.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
@@ -91,8 +93,8 @@ lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
-	if (lsk_trace_on(w))	/* ARP ends here: learnt, answered or not */
-		lsk_trace_list(w, l, LSK_TR_ARP, true, "taken by ARP");
+	if (lsk_trace_on(w))	/* ends below, or in tx as our reply */
+		lsk_trace_arp(w, l);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 
@@ -101,9 +103,13 @@ lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
 			break;
 		case ARP_DROP_MALFORMED:
 			w->stats.arp.InErrors++;
+			lsk_capture_drop(w, m, 0, LSK_DROP_AT(arp.InErrors));
+			lsk_trace_drop(w, m, 0, LSK_DROP_AT(arp.InErrors));
 			rte_pktmbuf_free(m);
 			break;
 		default:
+			if (lsk_trace_on(w))	/* learnt from, or not */
+				lsk_trace_end(w, m);
 			rte_pktmbuf_free(m);
 			break;
 		}

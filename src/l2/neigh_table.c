@@ -43,7 +43,10 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
+#include "core/capture.h"
+#include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -384,6 +387,8 @@ static void
 neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
 {
 	w->stats.arp.UnresolvedDiscards++;
+	lsk_capture_drop(w, m, 0, LSK_DROP_AT(arp.UnresolvedDiscards));
+	lsk_trace_drop(w, m, 0, LSK_DROP_AT(arp.UnresolvedDiscards));
 	rte_pktmbuf_free(m);
 }
 
@@ -422,9 +427,8 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	}
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
-		w->stats.arp.UnresolvedDiscards++;
 		lsk_neigh_hold_give(t, e->held, 1);
-		rte_pktmbuf_free(e->held[0]);
+		neigh_discard(w, e->held[0]);
 		memmove(&e->held[0], &e->held[1],
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
 		e->n_held--;

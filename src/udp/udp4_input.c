@@ -16,6 +16,7 @@
 #include <rte_udp.h>
 
 #include "core/list.h"
+#include "core/capture.h"
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
@@ -198,8 +199,13 @@ udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
 		/* as Linux, a full receive queue counts twice */
 		w->stats.udp.RcvbufErrors += lost;
 		w->stats.udp.InErrors += lost;
-		for (; done < p->n; done++)
-			rte_pktmbuf_free(p->slots[done].mbuf);
+		for (; done < p->n; done++) {
+			struct rte_mbuf *m = p->slots[done].mbuf;
+
+			lsk_capture_drop(w, m, 0, LSK_DROP_AT(udp.RcvbufErrors));
+			lsk_trace_drop(w, m, 0, LSK_DROP_AT(udp.RcvbufErrors));
+			rte_pktmbuf_free(m);
+		}
 	}
 	p->n = 0;
 }
@@ -265,5 +271,7 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		lsk_trace_udp(w, d);
 	for (i = 0; i < d->n; i++)
 		udp_deliver(w, &d->ep[i]);
+	if (lsk_trace_on(w))	/* delivered: ended by slot */
+		lsk_trace_kept_end(w);
 	l->n = 0;
 }

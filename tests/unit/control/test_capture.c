@@ -19,6 +19,7 @@
 #include "control/command.h"
 #include "control/control.h"
 #include "control/capture.h"
+#include "l2/l2.h"
 
 /* --- a pcapng reader: SHB, IDBs, EPBs and their options ------------- */
 
@@ -429,6 +430,88 @@ test_drop_other(void **state)
 	unlink(path);
 }
 
+/* The drops outside the stages' tables, each named as it is counted:
+ * TX refused by the port (on its way out), a malformed ARP packet, a
+ * full UDP receive ring, what waits for a neighbour (the oldest past the
+ * hold queue, the rest when the neighbour never answers). */
+static void
+test_drop_outside(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_bind_opts opts = { .ring_size = 2,
+					  .socket_id = SOCKET_ID_ANY };
+	static const char *const names[] = {
+		"ports[1].tx_dropped", "arp.InErrors", "udp.RcvbufErrors",
+		"arp.UnresolvedDiscards",
+	};
+	unsigned int seen[4] = { 0 }, i, k, probe;
+	struct lsk_neigh_table *nt = f->stack->neigh;
+	struct lsk_udp_ep *ep;
+	struct rte_mbuf *m[8];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	struct pcapng pc;
+
+	ep = unit_bind(f, UNIT_P0_IP, 2100, &opts);
+	cap_path();
+	cap_cmd(f, "capture start %s drop", path);
+	f->tx.accept = 0;
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	unit_input_pkt(f, &p);
+	f->tx.accept = -1;
+	m[0] = unit_arp_mbuf(UNIT_P1, 1, &unit_p1_mac, &unit_p1_mac,
+			     UNIT_IPV4(10, 0, 1, 9), NULL, UNIT_P1_IP);
+	rte_pktmbuf_mtod(m[0], uint8_t *)[UNIT_ETH_LEN + 4] = 5;
+	unit_input_one(f, m[0]);
+	for (i = 0; i < 8; i++) {
+		unit_pkt_init(&p, UNIT_P0_IP);
+		p.dport = 2100;
+		p.sport = (uint16_t)(4000 + i);
+		m[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, m, 8);
+	for (i = 0; i <= LSK_NEIGH_HOLD; i++) {
+		unit_pkt_init(&p, UNIT_IPV4(10, 0, 1, 77));
+		p.id = (uint16_t)(1 + i);
+		unit_input_pkt(f, &p);
+	}
+	for (probe = 0; probe < 4; probe++) {
+		for (k = 0; k < nt->n; k++)
+			nt->e[k].next_probe = 0;
+		nt->next_timer = 0;
+		lsk_worker_flush(f->worker);
+	}
+	unit_cmd(f, "capture stop");
+	st = unit_stats(f);
+
+	pcapng_read(path, &pc);
+	for (k = 0; k < pc.n; k++) {
+		for (i = 0; i < 4; i++)
+			if (strcmp(pc.recs[k].comment, names[i]) == 0)
+				break;
+		if (i == 4)
+			fail_msg("a drop named '%s'", pc.recs[k].comment);
+		seen[i]++;
+		/* the refused one on its way out, of port 1 */
+		assert_int_equal(pc.recs[k].flags, i == 0 ? 2 : 1);
+		if (i == 0)
+			assert_int_equal(pc.recs[k].ifid, UNIT_P1);
+	}
+	assert_int_equal(seen[0], st.ports[UNIT_P1].tx_dropped);
+	assert_int_equal(seen[0], 1);
+	assert_int_equal(seen[1], st.arp.InErrors);
+	assert_int_equal(seen[1], 1);
+	assert_int_equal(seen[2], st.udp.RcvbufErrors);
+	assert_true(seen[2] > 0);
+	assert_int_equal(seen[3], st.arp.UnresolvedDiscards);
+	assert_int_equal(seen[3], 1 + LSK_NEIGH_HOLD);
+	pcapng_free(&pc);
+	unit_recv_free(ep, 8);
+	unit_close(f, ep);
+	unit_tx_free(f);
+	unlink(path);
+}
+
 /* snaplen cuts, count stops: the rest is not taken (nor lost) */
 static void
 test_snaplen_count(void **state)
@@ -661,6 +744,7 @@ main(void)
 		T(test_tx),
 		T(test_drop),
 		T(test_drop_other),
+		T(test_drop_outside),
 		T(test_snaplen_count),
 		T(test_port_filter),
 		T(test_flood_ring),

@@ -17,6 +17,7 @@
 
 #include "unit_common.h"
 #include "core/trace.h"
+#include "l2/l2.h"
 #include "control/command.h"
 
 /* The k-th ended packet (from 0, worker 0's slot order), or NULL. */
@@ -343,6 +344,111 @@ test_drops(void **state)
 	assert_string_equal(text_of(ended(f, 0), LSK_TR_IP4_FILTER),
 			    "rule 1: drop");
 	unit_cmd(f, "filter flush");
+}
+
+/* The drops outside the stages' tables: TX refused by the port, a
+ * malformed ARP packet, a full UDP receive ring, what waits for a
+ * neighbour (the oldest past the hold queue's bound; all of it when the
+ * neighbour never answers, after its ICMP): each ends in drop with the
+ * counter that counted it. */
+static void
+test_drops_outside(void **state)
+{
+	struct unit_fixture *f = *state;
+	const uint32_t c_ip = UNIT_IPV4(10, 0, 1, 77);
+	struct lsk_udp_bind_opts opts = { .ring_size = 2,
+					  .socket_id = SOCKET_ID_ANY };
+	const struct lsk_trace_pkt *t;
+	struct rte_mbuf *m[8];
+	struct lsk_udp_ep *ep;
+	struct lsk_neigh_table *nt;
+	struct unit_pkt p;
+	unsigned int i, k, dropped, delivered, probe;
+
+	/* the port takes nothing */
+	f->tx.accept = 0;
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	one_traced(f, &p, "rx eth_input ip4_input ip4_route ip4_forward tx "
+		   "drop", "ports[1].tx_dropped");
+	assert_string_equal(text_of(ended(f, 0), LSK_TR_TX), "port 1 queue 0");
+	assert_int_equal(unit_stats(f).ports[UNIT_P1].tx_dropped, 1);
+	f->tx.accept = -1;
+
+	/* ARP with a hardware address length of 5 */
+	unit_cmd(f, "trace add 1");
+	m[0] = unit_arp_mbuf(UNIT_P1, 1, &unit_p1_mac, &unit_p1_mac,
+			     UNIT_IPV4(10, 0, 1, 9), NULL, UNIT_P1_IP);
+	rte_pktmbuf_mtod(m[0], uint8_t *)[UNIT_ETH_LEN + 4] = 5;
+	unit_input_one(f, m[0]);
+	t = ended(f, 0);
+	assert_string_equal(stages(t), "rx eth_input arp drop");
+	assert_non_null(strstr(text_of(t, LSK_TR_ARP), "hln 5"));
+	assert_string_equal(last_text(t), "arp.InErrors");
+	assert_int_equal(unit_stats(f).arp.InErrors, 1);
+
+	/* a ring of 2 (or what lsk_udp_bind makes of it), 8 datagrams */
+	ep = unit_bind(f, UNIT_P0_IP, 2100, &opts);
+	unit_cmd(f, "trace add 8");
+	for (i = 0; i < 8; i++) {
+		unit_pkt_init(&p, UNIT_P0_IP);
+		p.dport = 2100;
+		p.sport = (uint16_t)(4000 + i);
+		m[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, m, 8);
+	assert_int_equal(n_ended(f), 8);
+	dropped = delivered = 0;
+	for (i = 0; i < 8; i++) {
+		t = ended(f, i);
+		if (strcmp(last_text(t), "udp.RcvbufErrors") == 0) {
+			assert_string_equal(stages(t), "rx eth_input ip4_input "
+					    "ip4_route udp4_input drop");
+			dropped++;
+		} else {
+			assert_string_equal(stages(t), "rx eth_input ip4_input "
+					    "ip4_route udp4_input");
+			delivered++;
+		}
+	}
+	assert_true(dropped > 0 && delivered > 0);
+	assert_int_equal(dropped, unit_stats(f).udp.RcvbufErrors);
+	assert_int_equal(delivered, unit_recv_free(ep, 8));
+	unit_close(f, ep);
+
+	/* an unresolved neighbour: LSK_NEIGH_HOLD held, one more pushes
+	 * the oldest out */
+	unit_cmd(f, "trace add 8");
+	for (i = 0; i <= LSK_NEIGH_HOLD; i++) {
+		unit_pkt_init(&p, c_ip);
+		p.id = (uint16_t)(1 + i);
+		unit_input_pkt(f, &p);
+	}
+	assert_int_equal(n_ended(f), 1);
+	t = ended(f, 0);
+	assert_string_equal(stages(t), "rx eth_input ip4_input ip4_route "
+			    "ip4_forward neigh drop");
+	assert_string_equal(last_text(t), "arp.UnresolvedDiscards");
+	unit_tx_free(f);
+	/* no answer to any request: the rest get host unreachable */
+	nt = f->stack->neigh;
+	for (probe = 0; probe < 4 && n_ended(f) == 1; probe++) {
+		for (k = 0; k < nt->n; k++)
+			nt->e[k].next_probe = 0;
+		nt->next_timer = 0;
+		lsk_worker_flush(f->worker);
+		unit_tx_free(f);
+	}
+	assert_int_equal(n_ended(f), 1 + LSK_NEIGH_HOLD);
+	for (i = 1; i <= LSK_NEIGH_HOLD; i++) {
+		t = ended(f, i);
+		assert_string_equal(stages(t), "rx eth_input ip4_input "
+				    "ip4_route ip4_forward neigh icmp4 drop");
+		assert_string_equal(text_of(t, LSK_TR_ICMP4),
+				    "error type 3 code 1: made");
+		assert_string_equal(last_text(t), "arp.UnresolvedDiscards");
+	}
+	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards,
+			 1 + LSK_NEIGH_HOLD);
 }
 
 /* ICMP errors past the rate limit: the trace says which were made */
@@ -695,6 +801,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_neigh_arp,
 						unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_drops,
+						unit_setup_single,
+						unit_teardown),
+		cmocka_unit_test_setup_teardown(test_drops_outside,
+						unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_drops_outside,
 						unit_setup_single,
 						unit_teardown),
 		cmocka_unit_test_setup_teardown(test_match,
