@@ -15,6 +15,11 @@ and lost; `capture stop` closes the file. Then:
   - tshark reads every packet, their directions and the comments, and
     tcpdump reads every packet;
   - written + lost == N, and after SIGTERM exit 0 with mbufs_in_use == 0.
+A second run replays the drops outside the stages' tables (test_trace.py
+drop_inputs: a malformed ARP request, datagrams to a neighbour that
+never answers, a full UDP ring): `capture start FILE drop` holds each
+with its counter's name as the comment (arp.InErrors,
+arp.UnresolvedDiscards, udp.RcvbufErrors), as tshark reads them too.
 
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
@@ -32,6 +37,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
 from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+from test_trace import drop_inputs  # noqa: E402
 
 COUNT = 300
 WAIT = 20
@@ -242,6 +248,63 @@ def run(fwd_bin, ctl_bin, root):
         if st and st.get("mbufs_in_use") != 0 else ""])
 
 
+def run_drops(fwd_bin, ctl_bin, root):
+    arp, hold, full = drop_inputs()
+    sock = os.path.join(root, "drops", "s.sock")
+    pcapng = os.path.join(root, "drops", "drops.pcapng")
+    fwd = Fwd(fwd_bin, os.path.join(root, "drops"), sock, lcores="0,1",
+              inputs={0: [arp] + hold + full}, infinite=True)
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("drops_capture", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    want = {"arp.InErrors": lambda d: d == arp,
+            "arp.UnresolvedDiscards": lambda d: b"|hold" in d,
+            "udp.RcvbufErrors": lambda d: d in full}
+    reasons = []
+    r = ctl.run("udp", "listen", "10.0.0.254:7000", "discard", "ring", "2")
+    r2 = ctl.run("capture", "start", pcapng, "drop", "count", "200")
+    if r.returncode != 0 or r2.returncode != 0:
+        reasons.append("udp listen: %s; capture start: %s"
+                       % (r.stderr.strip(), r2.stderr.strip()))
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        r = ctl.run("capture", "show", json_out=True)
+        if r.returncode != 0 or json.loads(r.stdout)["seen"] >= 200:
+            break
+        time.sleep(0.2)
+    ctl.run("capture", "stop")
+    seen = dict((k, 0) for k in want)
+    try:
+        _, pkts = read_pcapng(pcapng)
+        rows = tshark_fields(pcapng, ["frame.comment"])
+        if [row[0] for row in rows] != [p["comment"] for p in pkts]:
+            reasons.append("tshark's comments differ")
+    except (ValueError, struct.error, OSError,
+            subprocess.TimeoutExpired) as e:
+        pkts = []
+        reasons.append(str(e))
+    for i, p in enumerate(pkts):
+        ok = want.get(p["comment"])
+        if ok is None or not ok(p["data"]) or p["flags"] != 1:
+            reasons.append("packet %d: %r %s" % (i, p["comment"],
+                                                 lsk.describe(p["data"])))
+            break
+        seen[p["comment"]] += 1
+    reasons += ["no %s" % k for k, n in seen.items() if n == 0]
+    print("drops: %r" % seen)
+    check("capture_drops_outside", reasons)
+    fwd.stop()
+    st = fwd.stats()
+    check("capture_drops_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
@@ -255,6 +318,7 @@ def main():
     root = tempfile.mkdtemp(prefix="lsk-capture-")
     try:
         run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
     finally:
         if not args.v:
             shutil.rmtree(root, ignore_errors=True)

@@ -12,6 +12,14 @@ packets; `trace show -j` (JSON) gives each its stages in order, ending in
 takes only the TTL 1 frames; `trace clear` forgets; after SIGTERM exit 0
 with mbufs_in_use == 0.
 
+A second run replays the drops outside the stages' tables: an ARP
+request with a hardware address length of 5 (arp.InErrors), datagrams to
+a neighbour that never answers (held, then dropped: the oldest past the
+hold queue, the rest when the entry fails, arp.UnresolvedDiscards), and
+8 datagrams in a row to a `udp listen ... ring 2` service, more than a
+burst leaves room for (udp.RcvbufErrors): each is traced to a drop
+record naming its counter, and that counter moved.
+
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
@@ -126,6 +134,96 @@ def run(fwd_bin, ctl_bin, root):
         if st and st.get("mbufs_in_use") != 0 else ""])
 
 
+def bad_arp():
+    fr = bytearray(lsk.arp_request(0))
+    fr[14 + 4] = 5          # hardware address length
+    return bytes(fr)
+
+
+def find_ended(ctl, pred, n):
+    """Trace packets (JSON) for which pred holds, waiting for n."""
+    got = []
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        r = ctl.run("trace", "show", json_out=True)
+        if r.returncode == 0:
+            info = json.loads(r.stdout)
+            got = [p for p in (info or {}).get("packets", []) if pred(p)]
+            if len(got) >= n:
+                break
+        time.sleep(0.2)
+    return got
+
+
+def ends_in(counter):
+    return lambda p: p["records"] and p["records"][-1]["stage"] == "drop" \
+        and p["records"][-1]["text"] == counter
+
+
+def drop_inputs():
+    """The frames of the drops outside the stages' tables (to replay on
+    port 0 with a `udp listen 10.0.0.254:7000 discard ring 2`): a bad
+    ARP request, 4 to a neighbour that never answers, 8 to the ring."""
+    hold = [lsk.frame(dst="10.0.1.77", tag="hold%d" % i, ident=i + 1)
+            for i in range(4)]
+    full = [lsk.frame(dst="10.0.0.254", dport=7000, sport=5000 + i,
+                      tag="full%d" % i) for i in range(8)]
+    return bad_arp(), hold, full
+
+
+def run_drops(fwd_bin, ctl_bin, root):
+    arp, hold, full = drop_inputs()
+    sock = os.path.join(root, "drops", "s.sock")
+    fwd = Fwd(fwd_bin, os.path.join(root, "drops"), sock, lcores="0,1",
+              inputs={0: [arp] + hold + full}, infinite=True)
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("drops_fwd_starts", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    r = ctl.run("udp", "listen", "10.0.0.254:7000", "discard", "ring", "2")
+    check("drops_ring_2_service", "" if r.returncode == 0 else
+          "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    cases = [
+        ("trace_drop_arp_errors", ["add", "64"], "arp.InErrors",
+         ["rx", "eth_input", "arp", "drop"], "arp", "InErrors"),
+        ("trace_drop_hold_queue", ["add", "8", "match", "dst", "10.0.1.77"],
+         "arp.UnresolvedDiscards", None, "arp", "UnresolvedDiscards"),
+        ("trace_drop_rcvbuf", ["add", "16", "match", "dport", "7000"],
+         "udp.RcvbufErrors",
+         ["rx", "eth_input", "ip4_input", "ip4_route", "udp4_input", "drop"],
+         "udp", "RcvbufErrors"),
+    ]
+    for name, args, counter, want, sec, field in cases:
+        reasons = []
+        r = ctl.run("trace", *args)
+        if r.returncode != 0:
+            reasons.append("trace %s: %s" % (" ".join(args), r.stderr))
+        got = find_ended(ctl, ends_in(counter), 1)
+        if not got:
+            reasons.append("no traced packet ended in %s" % counter)
+        for p in got:
+            st = stages(p)
+            if want is not None and st != want:
+                reasons.append("%r" % st)
+            if want is None and st[:5] != ["rx", "eth_input", "ip4_input",
+                                           "ip4_route", "ip4_forward"]:
+                reasons.append("%r" % st)
+        r = ctl.run("show", "stats", json_out=True)
+        if r.returncode != 0 or \
+                not json.loads(r.stdout).get(sec, {}).get(field):
+            reasons.append("%s.%s did not move" % (sec, field))
+        check(name, reasons)
+    fwd.stop()
+    st = fwd.stats()
+    check("drops_run_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
@@ -135,6 +233,7 @@ def main():
     root = tempfile.mkdtemp(prefix="lsk-trace-")
     try:
         run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
     finally:
         if not args.v:
             shutil.rmtree(root, ignore_errors=True)
