@@ -833,7 +833,7 @@ lsk_drop_name(uint16_t drop_at, char *buf, size_t len)
 			       sizeof(uint64_t);
 
 		if (field < RTE_DIM(port_counter_names)) {
-			snprintf(buf, len, "ports[%zu].%s",
+			snprintf(buf, len, "port%zu.%s",
 				 (off - ports) / sizeof(struct lsk_port_stats),
 				 port_counter_names[field]);
 			return;

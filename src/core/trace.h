@@ -240,12 +240,12 @@ const char *lsk_trace_stage_name(unsigned int stage);
 /* pkts[0..n) handed to port's queue: recorded, kept (not ended). */
 void lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
 		  struct rte_mbuf *const *pkts, uint16_t n);
-/* What port refused of them: ends as ports[port].tx_dropped. */
+/* What port refused of them: ends as portN.tx_dropped. */
 void lsk_trace_tx_refused(struct lsk_worker *w, uint16_t port,
 			  struct rte_mbuf *const *pkts, uint16_t n);
 /* The kept packets not refused end (by slot: their mbufs may be gone). */
 void lsk_trace_kept_end(struct lsk_worker *w);
-/* "ip.InHdrErrors", "ports[1].tx_dropped": the counter at drop_at
+/* "ip.InHdrErrors", "port1.tx_dropped": the counter at drop_at
  * (core/drop.h's place), or "drop". */
 void lsk_drop_name(uint16_t drop_at, char *buf, size_t len);
 /* A drop whose first counter is drop_at (core/drop.h's place). */

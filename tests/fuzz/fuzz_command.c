@@ -335,7 +335,7 @@ clean_work_dir(void)
 	closedir(d);
 }
 
-/* ------------------------------------------------------------ capture, trace */
+/* ---------------------------------------------------- capture, trace */
 
 static unsigned int
 work_dir_entries(void)

@@ -441,7 +441,7 @@ test_drop_outside(void **state)
 	struct lsk_udp_bind_opts opts = { .ring_size = 2,
 					  .socket_id = SOCKET_ID_ANY };
 	static const char *const names[] = {
-		"ports[1].tx_dropped", "arp.InErrors", "udp.RcvbufErrors",
+		"port1.tx_dropped", "arp.InErrors", "udp.RcvbufErrors",
 		"arp.UnresolvedDiscards",
 	};
 	unsigned int seen[4] = { 0 }, i, k, probe;

@@ -477,35 +477,74 @@ test_show_runtime(void **state)
 	free(a);
 }
 
-/* Without -a the counters that counted only; -a: then every other one. */
+/*
+ * Without -a the counters that counted only, grouped by the stage that
+ * counts them in pipeline order, the larger first within a stage (the
+ * same count: the table's order); -a: then every other one, grouped the
+ * same way. A counter counted in two stages names both.
+ */
 static void
 test_show_errors(void **state)
 {
 	struct unit_fixture *f = *state;
+	uint8_t buf[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
 	char *a;
 
-	assert_answer(f, "show errors", false, "SECTION  COUNTER  PACKETS\n");
+	assert_answer(f, "show errors", false, "STAGE  COUNTER  PACKETS\n");
 	assert_answer(f, "show errors", true, "[]\n");
 	traffic(f);
 	assert_answer(f, "show errors", false,
-		      "SECTION  COUNTER     PACKETS\n"
-		      "ip       InNoRoutes  1\n");
+		      "STAGE      COUNTER        PACKETS\n"
+		      "ip4_route  ip.InNoRoutes  1\n");
 	assert_answer(f, "show errors", true,
-		      "[{\"section\": \"ip\", \"counter\": \"InNoRoutes\", "
-		      "\"packets\": 1}]\n");
+		      "[{\"stage\": \"ip4_route\", \"stages\": "
+		      "[\"ip4_route\"], \"section\": \"ip\", \"counter\": "
+		      "\"InNoRoutes\", \"packets\": 1}]\n");
+	/* two bad checksums (ip.InCsumErrors and ip.InHdrErrors each), a
+	 * TTL expired (ip.InHdrErrors, in ip4_forward), a runt */
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	len = unit_pkt_build(&p, buf, sizeof(buf));
+	buf[UNIT_ETH_LEN + 10] ^= 0x5a;
+	unit_input_one(f, unit_mbuf_from_bytes(buf, len, UNIT_P0));
+	unit_input_one(f, unit_mbuf_from_bytes(buf, len, UNIT_P0));
+	unit_input_one(f, unit_mbuf_from_bytes(buf, 10, UNIT_P0));
+	p.ttl = 1;
+	unit_input_pkt(f, &p);
+	unit_tx_free(f);
+	assert_answer(f, "show errors", false,
+		      "STAGE                  COUNTER          PACKETS\n"
+		      "eth_input              eth.Runts        1\n"
+		      "ip4_input,ip4_forward  ip.InHdrErrors   3\n"
+		      "ip4_input              ip.InCsumErrors  2\n"
+		      "ip4_route              ip.InNoRoutes    1\n");
 	a = answer(f, "show errors -a", false);
-	assert_prefix(a, "SECTION  COUNTER             PACKETS\n"
-			       "ip       InNoRoutes          1\n"
-			       "eth      NotForUs            0\n");
-	assert_non_null(strstr(a, "\nport1    tx_dropped          0\n"));
+	/* -a: the column as wide as arp.UnresolvedDiscards */
+	assert_prefix(a, "STAGE                  COUNTER                 PACKETS\n"
+			 "eth_input              eth.Runts               1\n"
+			 "ip4_input,ip4_forward  ip.InHdrErrors          3\n"
+			 "ip4_input              ip.InCsumErrors         2\n"
+			 "ip4_route              ip.InNoRoutes           1\n"
+			 "rx                     port0.rx_dropped        0\n"
+			 "rx                     port1.rx_dropped        0\n"
+			 "eth_input              eth.NotForUs            0\n");
+	assert_non_null(strstr(a, "\nip4_input,ip4_route    ip.InDiscards "));
+	assert_non_null(strstr(a, "\ntx                     port1.tx_dropped"
+				  "        0\n"));
 	free(a);
 	a = answer(f, "show errors -a", true);
-	assert_prefix(a, "[{\"section\": \"ip\", \"counter\": "
-			       "\"InNoRoutes\", \"packets\": 1}, "
-			       "{\"section\": \"eth\", \"counter\": "
-			       "\"NotForUs\", \"packets\": 0}, ");
-	assert_non_null(strstr(a, "{\"section\": \"port1\", \"counter\": "
-				  "\"tx_dropped\", \"packets\": 0}]\n"));
+	assert_prefix(a, "[{\"stage\": \"eth_input\", \"stages\": "
+			 "[\"eth_input\"], \"section\": \"eth\", "
+			 "\"counter\": \"Runts\", \"packets\": 1}, "
+			 "{\"stage\": \"ip4_input\", \"stages\": "
+			 "[\"ip4_input\", \"ip4_forward\"], \"section\": "
+			 "\"ip\", \"counter\": \"InHdrErrors\", "
+			 "\"packets\": 3}, ");
+	assert_non_null(strstr(a, "{\"stage\": \"tx\", \"stages\": "
+				  "[\"tx\"], \"section\": \"port1\", "
+				  "\"counter\": \"tx_dropped\", \"packets\": "
+				  "0}]\n"));
 	free(a);
 }
 

@@ -369,7 +369,7 @@ test_drops_outside(void **state)
 	f->tx.accept = 0;
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	one_traced(f, &p, "rx eth_input ip4_input ip4_route ip4_forward tx "
-		   "drop", "ports[1].tx_dropped");
+		   "drop", "port1.tx_dropped");
 	assert_string_equal(text_of(ended(f, 0), LSK_TR_TX), "port 1 queue 0");
 	assert_int_equal(unit_stats(f).ports[UNIT_P1].tx_dropped, 1);
 	f->tx.accept = -1;
