@@ -15,8 +15,10 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ether.h>
+#include <rte_fib.h>
 #include <rte_ip.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_rib.h>
 #include <rte_ring.h>
 
 #include "core/trace.h"
@@ -544,17 +546,73 @@ void
 lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 		      const uint32_t *dst)
 {
-	static const char *const what[] = { "bypassed", "miss", "hit" };
 	uint32_t i;
 
 	if (w->ip4w.rcache == NULL)
 		return;
-	for (i = 0; i < l->n; i++)
-		if (entry_traced(l->pkts[i], l->meta[i]))
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_ROUTE, false,
-					"route cache %s", what[1 +
-					lsk_route_cache_probe(w, dst[i])]);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *d;
+		uint8_t a;
+
+		if (!entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		a = (uint8_t)(2 + lsk_route_cache_probe(w, dst[i]));
+		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
+			struct lsk_trace_pkt *p = trace_slot(w, d);
+
+			if (p != NULL)
+				p->rcache = a;
+		}
+	}
+}
+
+/* "10.9.0.0/16": the FIB's prefix that dst matched, or "?". */
+static void
+route_prefix(const struct lsk_fwd_table *t, uint32_t dst, char *buf,
+	     size_t len)
+{
+	struct rte_rib *rib = rte_fib_get_rib(t->fib);
+	struct rte_rib_node *n = rib ? rte_rib_lookup(rib, dst) : NULL;
+	uint32_t ip;
+	uint8_t depth;
+	char a[16];
+
+	if (n == NULL || rte_rib_get_ip(n, &ip) < 0 ||
+	    rte_rib_get_depth(n, &depth) < 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	ip_text(ip, a, sizeof(a));
+	snprintf(buf, len, "%s/%u", a, depth);
+}
+
+/* The record of d, one datagram of an entry routed to next hop k. */
+static void
+trace_route_one(struct lsk_worker *w, const struct rte_mbuf *d,
+		unsigned int k)
+{
+	static const char *const cache[] = { "", ", cache bypassed",
+					     ", cache miss", ", cache hit" };
+	const struct lsk_nexthop *nh = &w->fwd->nexthops[k];
+	const struct rte_ipv4_hdr *ip = frame_ip4(d, RTE_ETHER_HDR_LEN);
+	struct lsk_trace_pkt *p = trace_slot(w, d);
+	uint32_t dst;
+	char pfx[24], via[16];
+
+	if (p == NULL || ip == NULL)
+		return;
+	dst = rte_be_to_cpu_32(ip->dst_addr);
+	route_prefix(w->fwd, dst, pfx, sizeof(pfx));
+	ip_text(nh->gateway ? nh->gateway : dst, via, sizeof(via));
+	if (nh->type == LSK_NH_FORWARD)
+		lsk_trace_rec(w, d, LSK_TR_IP4_ROUTE, false, "%s via %s port %u "
+			      "mtu %u, next hop %u%s", pfx, via, nh->port,
+			      nh->mtu, k, cache[p->rcache & 3]);
+	else
+		lsk_trace_rec(w, d, LSK_TR_IP4_ROUTE, false, "%s local%s, "
+			      "next hop %u%s", pfx, nh->type ==
+			      LSK_NH_LOCAL_BCAST ? " broadcast" : "", k,
+			      cache[p->rcache & 3]);
 }
 
 void
@@ -566,35 +624,21 @@ lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l)
 	for (i = 0; i < l->n; i++) {
 		const unsigned int k = l->meta[i] & LSK_META_NH_MASK;
 		const struct lsk_nexthop *nh = &t->nexthops[k];
-		char gw[16];
+		const struct rte_mbuf *d;
 
 		if (!entry_traced(l->pkts[i], l->meta[i]))
 			continue;
-		ip_text(nh->gateway, gw, sizeof(gw));
-		switch (nh->type) {
-		case LSK_NH_FORWARD:
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_ROUTE, false,
-					"next hop %u: port %u via %s mtu %u",
-					k, nh->port, gw, nh->mtu);
-			/* ip4_forward takes the list next, whole: its TTL
-			 * written here saves the forwarding loop a hook */
+		if (nh->type != LSK_NH_FORWARD && nh->type != LSK_NH_LOCAL &&
+		    nh->type != LSK_NH_LOCAL_BCAST)
+			continue;	/* dropped: recorded by ip4_route itself */
+		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i]))
+			trace_route_one(w, d, k);
+		/* ip4_forward takes the list next, whole: its TTL written
+		 * here saves the forwarding loop a hook */
+		if (nh->type == LSK_NH_FORWARD)
 			trace_forward(w, l->pkts[i], l->meta[i]);
-			break;
-		case LSK_NH_LOCAL:
-		case LSK_NH_LOCAL_BCAST:
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_ROUTE, false,
-					"next hop %u: local%s", k,
-					nh->type == LSK_NH_LOCAL_BCAST ?
-					" broadcast" : "");
-			break;
-		default:	/* dropped: recorded by ip4_route itself */
-			break;
-		}
 	}
 }
-
 
 void
 lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,

@@ -100,6 +100,8 @@ struct lsk_trace_pkt {
 	uint16_t port;		/* where it came in */
 	uint16_t n_recs;
 	uint32_t recs_lost;	/* records that found no room */
+	uint8_t rcache;		/* the route cache's answer: 0 none (off),
+				 * 1 bypassed, 2 miss, 3 hit */
 	uint64_t tsc;
 	struct lsk_trace_rec rec[LSK_TRACE_RECS];
 };
@@ -217,7 +219,11 @@ void lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 		      const uint32_t *verdict, const bool *drop);
 void lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
 			   const uint32_t *dst);
-/* After ip4_route: l's entries carry their next hop in the meta. */
+/* Before ip4_route: what the route cache answers, kept for the record
+ * lsk_trace_route makes. After ip4_route: l's entries carry their next
+ * hop in the meta; the record names the prefix that matched (the
+ * published FIB's RIB: never changed while a worker can read it), the
+ * next hop's address, port and MTU, and the cache's answer. */
 void lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
 		    enum lsk_trace_stage stage, bool end, const char *what);

@@ -91,6 +91,11 @@ def run(fwd_bin, ctl_bin, root):
             reasons.append("%d packets ended" % len(info["packets"]))
         for i, p in enumerate(info["packets"]):
             st, last = stages(p), p["records"][-1]["text"]
+            route = [r["text"] for r in p["records"]
+                     if r["stage"] == "ip4_route"]
+            if st == FWD and not route[0].startswith(
+                    "10.9.0.0/16 via 10.0.1.1 port 1 mtu 1500, next hop "):
+                reasons.append("packet %d: route %r" % (i, route))
             ok = (st == FWD and last.startswith("port 1 queue ")) or \
                  (st == CSUM and last == "ip.InCsumErrors") or \
                  (st == TTL1 and last == "ip.InHdrErrors")
