@@ -599,6 +599,15 @@ def read_stats(path):
         return json.load(f)
 
 
+def stop_reasons(rc, st):
+    """Why a stopped listack-fwd did not stop clean: its exit status rc
+    (0), its stats st (read_stats: there, with mbufs_in_use 0)."""
+    return ["exit %r" % (rc,) if rc != 0 else "",
+            "no stats" if st is None else "",
+            "mbufs_in_use %r" % st.get("mbufs_in_use")
+            if st is not None and st.get("mbufs_in_use") != 0 else ""]
+
+
 # ---------------------------------------------------------------- running
 
 # At most two listack-fwd processes at a time (2-core machine).

@@ -214,11 +214,7 @@ def run(fwd_bin, root):
             os.unlink(f)
         shutil.rmtree("/var/run/dpdk/%s" % prefix, ignore_errors=True)
     st = lsk.read_stats(os.path.join(root, "stats.json"))
-    check("fwd_stops_clean", [
-        "exit %r" % rc if rc != 0 else "",
-        "no stats" if st is None else "",
-        "mbufs_in_use %r" % st.get("mbufs_in_use")
-        if st and st.get("mbufs_in_use") != 0 else ""])
+    check("fwd_stops_clean", lsk.stop_reasons(rc, st))
 
 
 def main():

@@ -131,12 +131,7 @@ def run(fwd_bin, ctl_bin, root):
           "exit %d, show %r" % (r.returncode, r2.stdout[:100]))
 
     fwd.stop()
-    st = fwd.stats()
-    check("trace_run_stops_clean", [
-        "exit %r" % fwd.rc if fwd.rc != 0 else "",
-        "no stats" if st is None else "",
-        "mbufs_in_use %r" % st.get("mbufs_in_use")
-        if st and st.get("mbufs_in_use") != 0 else ""])
+    check("trace_run_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
 
 
 def bad_arp():
@@ -165,31 +160,35 @@ def ends_in(counter):
         and p["records"][-1]["text"] == counter
 
 
-def drop_inputs():
-    """The frames of the drops outside the stages' tables (to replay on
-    port 0 with a `udp listen 10.0.0.254:7000 discard ring 2`): a bad
-    ARP request, 4 to a neighbour that never answers, 8 to the ring."""
+def start_drops(fwd_bin, ctl_bin, root, name):
+    """listack-fwd replaying on port 0 the drops outside the stages'
+    tables, with a `udp listen 10.0.0.254:7000 discard ring 2`: a bad ARP
+    request, 4 datagrams to a neighbour that never answers, 8 to the
+    ring. (fwd, ctl, (arp, hold, full)), or None (checked as name)."""
+    arp = bad_arp()
     hold = [lsk.frame(dst="10.0.1.77", tag="hold%d" % i, ident=i + 1)
             for i in range(4)]
     full = [lsk.frame(dst="10.0.0.254", dport=7000, sport=5000 + i,
                       tag="full%d" % i) for i in range(8)]
-    return bad_arp(), hold, full
-
-
-def run_drops(fwd_bin, ctl_bin, root):
-    arp, hold, full = drop_inputs()
     sock = os.path.join(root, "drops", "s.sock")
     fwd = Fwd(fwd_bin, os.path.join(root, "drops"), sock, lcores="0,1",
               inputs={0: [arp] + hold + full}, infinite=True)
     ctl = Ctl(ctl_bin, sock)
     if not fwd.wait_ready():
-        check("drops_fwd_starts", "listack-fwd did not start: %s"
-              % fwd.stderr()[-300:])
+        check(name, "listack-fwd did not start: %s" % fwd.stderr()[-300:])
         fwd.stop()
-        return
+        return None
     r = ctl.run("udp", "listen", "10.0.0.254:7000", "discard", "ring", "2")
-    check("drops_ring_2_service", "" if r.returncode == 0 else
-          "exit %d: %s" % (r.returncode, r.stderr.strip()))
+    check(name, "" if r.returncode == 0 else
+          "udp listen: exit %d: %s" % (r.returncode, r.stderr.strip()))
+    return fwd, ctl, (arp, hold, full)
+
+
+def run_drops(fwd_bin, ctl_bin, root):
+    started = start_drops(fwd_bin, ctl_bin, root, "drops_fwd_starts")
+    if started is None:
+        return
+    fwd, ctl, _ = started
     cases = [
         ("trace_drop_arp_errors", ["add", "64"], "arp.InErrors",
          ["rx", "eth_input", "arp", "drop"], "arp", "InErrors"),
@@ -221,12 +220,7 @@ def run_drops(fwd_bin, ctl_bin, root):
             reasons.append("%s.%s did not move" % (sec, field))
         check(name, reasons)
     fwd.stop()
-    st = fwd.stats()
-    check("drops_run_stops_clean", [
-        "exit %r" % fwd.rc if fwd.rc != 0 else "",
-        "no stats" if st is None else "",
-        "mbufs_in_use %r" % st.get("mbufs_in_use")
-        if st and st.get("mbufs_in_use") != 0 else ""])
+    check("drops_run_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
 
 
 def main():

@@ -9,7 +9,6 @@
  * counted), `trace clear` forgets, `trace show -j` is JSON; no mbuf
  * leaks.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,118 +644,31 @@ test_clear(void **state)
 	lsk_out_free(&o);
 }
 
-/* --- a small JSON reader: enough to walk `trace show -j` ------------ */
-
-struct js {
-	const char *p;
-};
-
+/* Every record's stage in the `trace show -j` answer, in order,
+ * space-separated (unit_common's JSON reader). */
 static void
-js_ws(struct js *j)
+json_stages(const struct unit_json *show, char *out, size_t cap)
 {
-	while (isspace((unsigned char)*j->p))
-		j->p++;
-}
-
-static bool js_value(struct js *j);
-
-static bool
-js_string(struct js *j, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	js_ws(j);
-	if (*j->p != '"')
-		return false;
-	for (j->p++; *j->p != '"'; j->p++) {
-		char c = *j->p;
-
-		if (c == '\0' || (unsigned char)c < 0x20)
-			return false;
-		if (c == '\\') {
-			j->p++;
-			if (strchr("\"\\/bfnrtu", *j->p) == NULL)
-				return false;
-			c = *j->p;
-			if (c == 'u')
-				j->p += 4;
-		}
-		if (out != NULL && n + 1 < cap)
-			out[n++] = c;
-	}
-	j->p++;
-	if (out != NULL)
-		out[n] = '\0';
-	return true;
-}
-
-static bool
-js_value(struct js *j)
-{
-	js_ws(j);
-	if (*j->p == '{' || *j->p == '[') {
-		char close = *j->p == '{' ? '}' : ']';
-		bool obj = close == '}';
-
-		j->p++;
-		js_ws(j);
-		if (*j->p == close) {
-			j->p++;
-			return true;
-		}
-		for (;;) {
-			if (obj) {
-				if (!js_string(j, NULL, 0))
-					return false;
-				js_ws(j);
-				if (*j->p++ != ':')
-					return false;
-			}
-			if (!js_value(j))
-				return false;
-			js_ws(j);
-			if (*j->p == ',') {
-				j->p++;
-				continue;
-			}
-			if (*j->p++ != close)
-				return false;
-			return true;
-		}
-	}
-	if (*j->p == '"')
-		return js_string(j, NULL, 0);
-	if (strncmp(j->p, "true", 4) == 0 || strncmp(j->p, "null", 4) == 0) {
-		j->p += 4;
-		return true;
-	}
-	if (strncmp(j->p, "false", 5) == 0) {
-		j->p += 5;
-		return true;
-	}
-	if (*j->p == '-' || isdigit((unsigned char)*j->p)) {
-		strtod(j->p, (char **)&j->p);
-		return true;
-	}
-	return false;
-}
-
-/* Every "stage" value in text, in order, space-separated. */
-static void
-json_stages(const char *text, char *out, size_t cap)
-{
-	const char *p = text;
+	const struct unit_json *pkts = unit_json_get(show, "packets");
+	unsigned int i, k;
 	size_t n = 0;
 
 	out[0] = '\0';
-	while ((p = strstr(p, "\"stage\":")) != NULL) {
-		struct js j = { p + 8 };
-		char s[32];
+	assert_non_null(pkts);
+	for (i = 0; i < unit_json_len(pkts); i++) {
+		const struct unit_json *recs =
+			unit_json_get(unit_json_at(pkts, i), "records");
 
-		assert_true(js_string(&j, s, sizeof(s)));
-		n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? " " : "",
-				      s);
-		p = j.p;
+		assert_non_null(recs);
+		for (k = 0; k < unit_json_len(recs); k++) {
+			const struct unit_json *st =
+				unit_json_get(unit_json_at(recs, k), "stage");
+
+			assert_non_null(st);
+			assert_int_equal(st->type, UNIT_JSON_STRING);
+			n += (size_t)snprintf(out + n, cap - n, "%s%s",
+					      n ? " " : "", st->str);
+		}
 	}
 }
 
@@ -765,8 +677,8 @@ test_json(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct lsk_out o;
+	struct unit_json *js;
 	struct unit_pkt p;
-	struct js j;
 	char st[256];
 
 	assert_int_equal(show(f, true, &o), 0);
@@ -779,13 +691,12 @@ test_json(void **state)
 	p.ttl = 1;
 	unit_input_pkt(f, &p);
 	assert_int_equal(show(f, true, &o), 0);
-	j.p = o.buf;
-	assert_true(js_value(&j));
-	js_ws(&j);
-	assert_int_equal(*j.p, '\0');
+	js = unit_json_parse(o.buf, NULL);
+	assert_non_null(js);
 	assert_non_null(strstr(o.buf, "\"armed\": 2, \"claimed\": 2, "
 				      "\"overflow\": 0, \"in_flight\": 0"));
-	json_stages(o.buf, st, sizeof(st));
+	json_stages(js, st, sizeof(st));
+	unit_json_free(js);
 	assert_string_equal(st, "rx eth_input ip4_input ip4_route ip4_forward "
 			    "tx rx eth_input ip4_input ip4_route ip4_forward "
 			    "icmp4 drop");
