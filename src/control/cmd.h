@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the control grammar: what the command table (control/config.c),
+ * Inside the control grammar: what the command table (control/config.c, cmd_*.c),
  * the batch runner (control/command.c) and the views (control/show*.c)
  * share. Control thread only.
  */
@@ -97,8 +97,39 @@ void cmd_mac_text(const struct rte_ether_addr *mac, char *buf, size_t len);
 void cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len);
 void cmd_proto_text(uint8_t proto, char *buf, size_t len);
 
-/* Number parsers the views share with the grammar. */
+/*
+ * The grammar's word parsers (control/cmd_parse.c). Those without a ctx
+ * return -EINVAL and leave the error to the caller; those with one write
+ * it (cmd_error) and return the negative errno.
+ */
 int cmd_parse_uint(const char *s, unsigned long max, unsigned long *out);
+int cmd_parse_ip(const char *s, uint32_t *out);
+/* "A.B.C.D/L", "A.B.C.D" (a /32) or "default" */
+int cmd_parse_prefix(const char *s, uint32_t *addr, uint8_t *depth);
+/* a prefix without host bits */
+int cmd_parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
+			   uint8_t *depth);
+/* a port of the stack */
+int cmd_parse_port(struct cmd_ctx *c, const char *s, uint16_t *port);
+/* a unicast MAC, aa:bb:cc:dd:ee:ff */
+int cmd_parse_mac(struct cmd_ctx *c, const char *s, struct rte_ether_addr *mac);
+/* ADDR:PORT, ADDR may be 0.0.0.0 */
+int cmd_parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
+		       uint16_t *port);
+/* A[-B] */
+int cmd_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi);
+/* udp, tcp, icmp or 1-255 */
+int cmd_parse_proto(const char *s, uint8_t *proto);
 void cmd_ip_text(uint32_t a, char *buf, size_t len);
+
+/* The commands, one file per group (control/cmd_*.c). */
+int cmd_port(struct cmd_ctx *c);
+int cmd_address(struct cmd_ctx *c);
+int cmd_route(struct cmd_ctx *c);
+int cmd_neigh(struct cmd_ctx *c);
+int cmd_route_cache(struct cmd_ctx *c);
+int cmd_udp(struct cmd_ctx *c);
+int cmd_gro(struct cmd_ctx *c);
+int cmd_filter(struct cmd_ctx *c);
 
 #endif /* LSK_CONTROL_CMD_H */

@@ -7,8 +7,12 @@
  * checksums, the next hop's MACs (or ARP), the TX buffer. Datagrams to one
  * of our own addresses loop back into local delivery.
  *
- * Known gaps: no fragmentation (too big for the egress MTU: FragFails);
- * sends to a broadcast address are delivered locally only.
+ * Too big for the egress MTU, a datagram leaves in fragments: a UDP send
+ * had DF set (the sending thread cannot know the route), which is cleared
+ * then, as Linux's IP_PMTUDISC_WANT (the UDP default) sets DF only on what
+ * fits; an echo reply to a reassembled echo request has DF clear.
+ *
+ * Known gap: sends to a broadcast address are delivered locally only.
  */
 #include <rte_byteorder.h>
 #include <rte_fib.h>
@@ -33,7 +37,8 @@ enum out_verdict {
 	OUT_LOCAL,
 	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
 	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
-	OUT_DROP_MTU,		/* FragFails */
+	OUT_FRAGMENT,		/* over the MTU: fragments (or ARP first) */
+	OUT_DROP_MTU,		/* FragFails: DF set */
 };
 
 static void
@@ -91,8 +96,15 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 			return OUT_DROP_NO_ROUTE;
 		ip->src_addr = rte_cpu_to_be_32(t->port_addr[nh->port]);
 	}
-	if (rte_be_to_cpu_16(ip->total_length) > nh->mtu)
-		return OUT_DROP_MTU;
+	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu)) {
+		if (udp)
+			ip->fragment_offset = 0;	/* our sends: DF only */
+		else if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))
+			return OUT_DROP_MTU;
+		if (udp)
+			out_udp_checksums(ip);
+		return OUT_FRAGMENT;
+	}
 	if (udp)
 		out_udp_checksums(ip);
 	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
@@ -147,7 +159,8 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 
 		/* ICMP counts what leaves, as Linux counts in ip_make_skb
 		 * after its route lookup: no route back, nothing counted */
-		if (!udp && (v == OUT_SEND || v == OUT_RESOLVE))
+		if (!udp && (v == OUT_SEND || v == OUT_RESOLVE ||
+			     v == OUT_FRAGMENT))
 			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
 				sizeof(struct rte_ipv4_hdr)]);
 		if (!udp && v == OUT_DROP_NO_ROUTE) {
@@ -160,6 +173,11 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 		} else if (v == OUT_RESOLVE) {
 			lsk_neigh_resolve(w, nh->gateway ? nh->gateway : dst[i],
 					  nh->port, m);
+		} else if (v == OUT_FRAGMENT) {
+			/* the checksums were made over the whole datagram:
+			 * fragmenting writes each fragment's IP checksum */
+			lsk_ip4_fragment(w, m, nh,
+					 nh->gateway ? nh->gateway : dst[i]);
 		} else if (v == OUT_LOCAL && udp) {
 			lsk_list_push(local, m, (uint32_t)nh_idx[i]);
 		} else if (v == OUT_LOCAL) {

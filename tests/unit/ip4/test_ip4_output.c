@@ -5,8 +5,9 @@
  * forwarded traffic: the egress port's address as source when the
  * endpoint has none, valid checksums (a UDP checksum of 0 sent as
  * 0xffff), the next hop's MACs or ARP first; no route is OutNoRoutes, a
- * blackhole OutDiscards, too big for the egress MTU FragFails (no
- * fragmentation: README's known gap); sends to our own addresses loop
+ * blackhole OutDiscards; too big for the egress MTU it leaves in
+ * fragments (DF is set only on what fits, as Linux's IP_PMTUDISC_WANT,
+ * the UDP default); sends to our own addresses loop
  * back into local delivery. ICMP the workers make leaves the same way,
  * counted only once it leaves.
  */
@@ -153,8 +154,8 @@ test_checksum_zero_sent_as_ffff(void **state)
 	unit_close(f, ep);
 }
 
-/* Nowhere to go: no route is OutNoRoutes, a blackhole OutDiscards, over
- * the egress MTU FragFails; nothing leaves, every mbuf is freed. */
+/* Nowhere to go: no route is OutNoRoutes, a blackhole OutDiscards;
+ * nothing leaves, every mbuf is freed. */
 static void
 test_drops(void **state)
 {
@@ -162,20 +163,82 @@ test_drops(void **state)
 	struct lsk_udp_ep *ep = sender(f, 0, 6000);
 
 	unit_cmd(f, "route add 192.168.0.0/16 blackhole");
-	unit_cmd(f, "port 1 mtu 1000");
 	send_to(ep, UNIT_IPV4(172, 16, 0, 1), 7000, 10);
 	send_to(ep, UNIT_IPV4(192, 168, 3, 4), 7000, 10);
-	send_to(ep, UNIT_B_IP, 7000, 1000 - 28 + 1);
-	send_to(ep, UNIT_B_IP, 7000, 1000 - 28);	/* fits */
+	send_to(ep, UNIT_B_IP, 7000, 10);	/* goes */
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unit_tx_count(f), 1);
+	assert_datagram(f->tx.pkts[UNIT_P1][0], &unit_b_mac, &unit_p1_mac,
+			UNIT_P1_IP, 6000, UNIT_B_IP, 7000, 10);
+	unit_tx_free(f);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .OutNoRoutes = 1,
+		.OutDiscards = 1 });
+	assert_int_equal(unit_stats(f).udp.OutDatagrams, 3);
+	assert_int_equal(unit_stats(f).icmp.OutMsgs, 0);
+	unit_close(f, ep);
+}
+
+/*
+ * Larger than the egress MTU (port 1 at 1000, port 0 at 1500 lets the
+ * endpoint build it): the datagram leaves in fragments of at most 1000
+ * bytes of IP, 8-byte aligned offsets, MF on all but the last, DF clear,
+ * one IP id, and the payload whole in order with the UDP checksum over
+ * the datagram; one that fits keeps DF. FragOKs 1, FragCreates 2.
+ */
+static void
+test_fragmented_send(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = sender(f, 0, 6000);
+	uint8_t whole[8 + 1400];	/* UDP header and payload */
+	uint32_t off = 0, k;
+	uint16_t id = 0;
+
+	unit_cmd(f, "port 1 mtu 1000");
+	send_to(ep, UNIT_B_IP, 7000, 1400);
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unit_tx_count(f), 2);
+	for (k = 0; k < 2; k++) {
+		struct rte_mbuf *m = f->tx.pkts[UNIT_P1][k];
+		uint8_t buf[1600];
+		const uint8_t *b = rte_pktmbuf_read(m, 0,
+					rte_pktmbuf_pkt_len(m), buf);
+		const uint8_t *ip = IP(b);
+		uint16_t tot = get16(ip + 2), frag = get16(ip + 6);
+
+		assert_non_null(b);
+		assert_int_equal(rte_pktmbuf_pkt_len(m), UNIT_ETH_LEN + tot);
+		assert_memory_equal(b, &unit_b_mac, RTE_ETHER_ADDR_LEN);
+		assert_memory_equal(b + 6, &unit_p1_mac, RTE_ETHER_ADDR_LEN);
+		assert_true(tot <= 1000);
+		assert_int_equal(unit_ip4_hdr_sum(ip), 0);
+		assert_int_equal(frag & 0x4000, 0);		/* DF */
+		assert_int_equal((frag & 0x1fff) * 8, off);
+		assert_int_equal(!!(frag & 0x2000), k == 0);	/* MF */
+		if (k == 0)
+			id = get16(ip + 4);
+		assert_int_equal(get16(ip + 4), id);
+		assert_int_equal(get32(ip + 12), UNIT_P1_IP);
+		assert_true(off + tot - 20 <= sizeof(whole));
+		if (k == 0)
+			assert_int_equal((tot - 20) % 8, 0);
+		memcpy(whole + off, ip + 20, tot - 20u);
+		off += tot - 20u;
+	}
+	assert_int_equal(off, sizeof(whole));
+	assert_int_equal(get16(whole + 4), 8 + 1400);
+	assert_memory_equal(whole + 8, payload, 1400);
+	unit_tx_free(f);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .FragOKs = 1,
+						 .FragCreates = 2 });
+
+	send_to(ep, UNIT_B_IP, 7000, 1000 - 28);	/* fits: DF */
 	lsk_worker_flush(f->worker);
 	assert_int_equal(unit_tx_count(f), 1);
 	assert_datagram(f->tx.pkts[UNIT_P1][0], &unit_b_mac, &unit_p1_mac,
 			UNIT_P1_IP, 6000, UNIT_B_IP, 7000, 1000 - 28);
 	unit_tx_free(f);
-	unit_assert_ip(f, (struct lsk_ip_stats){ .OutNoRoutes = 1,
-		.OutDiscards = 1, .FragFails = 1 });
-	assert_int_equal(unit_stats(f).udp.OutDatagrams, 4);
-	assert_int_equal(unit_stats(f).icmp.OutMsgs, 0);
+	assert_int_equal(unit_stats(f).udp.OutDatagrams, 2);
 	unit_close(f, ep);
 }
 
@@ -395,6 +458,8 @@ main(void)
 		T(test_checksum_zero_sent_as_ffff),
 		T(test_drops),
 		TS(test_drops),
+		T(test_fragmented_send),
+		TS(test_fragmented_send),
 		T(test_unresolved_next_hop),
 		T(test_loopback),
 		TS(test_loopback),
