@@ -489,8 +489,10 @@ test_drop_outside(void **state)
 		for (i = 0; i < 4; i++)
 			if (strcmp(pc.recs[k].comment, names[i]) == 0)
 				break;
-		if (i == 4)
+		if (i == 4) {
 			fail_msg("a drop named '%s'", pc.recs[k].comment);
+			break;
+		}
 		seen[i]++;
 		/* the refused one on its way out, of port 1 */
 		assert_int_equal(pc.recs[k].flags, i == 0 ? 2 : 1);
