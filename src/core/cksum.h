@@ -43,6 +43,31 @@ lsk_ip4_hdr_sum20(const void *hdr)
 	return (uint16_t)sum;
 }
 
+typedef uint64_t __attribute__((aligned(2), may_alias)) lsk_u64_a2;
+
+/*
+ * Is the 20-byte base header's checksum valid? The one's complement sum
+ * of its ten 16-bit words is 0xffff exactly when their plain sum is a
+ * non-zero multiple of 0xffff. As 2^16 = 1 modulo 0xffff, so is 2^64: a
+ * 64-bit word is its four 16-bit halves modulo 0xffff, and a carry out of
+ * 64 bits is worth 1 (added back, the sum never wraps to 0). So two
+ * 8-byte loads, one 4-byte load, two additions with their carries and one
+ * divisibility test (a multiply and a compare) decide it, with no fold.
+ */
+static inline bool
+lsk_ip4_hdr20_valid(const void *hdr)
+{
+	const lsk_u64_a2 *q = hdr;
+	const lsk_u32_a2 *w = hdr;
+	unsigned long long sum;
+
+	if (__builtin_uaddll_overflow(q[0], q[1], &sum))
+		sum++;
+	if (__builtin_uaddll_overflow(sum, w[4], &sum))
+		sum++;
+	return sum % 0xffff == 0 && sum != 0;
+}
+
 /* Both UDP ports as one word, as on the wire. */
 static inline uint32_t
 lsk_udp_ports(const void *udp)
