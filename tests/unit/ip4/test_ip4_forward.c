@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "core/cksum.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 
@@ -151,6 +152,49 @@ aim_checksum(uint8_t *ip, uint16_t want)
 	ip[5] = (uint8_t)id;
 	unit_ip4_fix_cksum(ip);
 	assert_int_equal(ip_cksum_of(ip), want);
+}
+
+/* lsk_ip4_decrease_ttl against RFC 1624's update written out plainly,
+ * for every checksum field and TTLs from 0 up: the bytes around them
+ * untouched. */
+static void
+test_decrease_ttl_every_checksum(void **state)
+{
+	static const uint8_t ttls[] = { 0, 1, 2, 64, 195, 255 };
+	unsigned int ck, k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(ttls); k++) {
+		for (ck = 0; ck <= 0xffff; ck++) {
+			uint8_t h[24], want[24];
+			uint32_t sum;
+			uint16_t field;
+
+			memset(h, 0xa5, sizeof(h));
+			h[2 + 8] = ttls[k];
+			h[2 + 9] = 17;
+			h[2 + 10] = (uint8_t)(ck >> 8);
+			h[2 + 11] = (uint8_t)ck;
+			memcpy(want, h, sizeof(h));
+			/* TTL-1 takes 0x0100 off the word it shares with the
+			 * protocol: the checksum gains 0x0100, end around */
+			sum = ck + 0x0100;
+			sum = (sum & 0xffff) + (sum >> 16);
+			if (sum == 0xffff)	/* never 0xffff: 0x0000 */
+				sum = 0;
+			want[2 + 8] = (uint8_t)(ttls[k] - 1);
+			want[2 + 10] = (uint8_t)(sum >> 8);
+			want[2 + 11] = (uint8_t)sum;
+			/* at an address 2 bytes from alignment, as in frames */
+			lsk_ip4_decrease_ttl((struct rte_ipv4_hdr *)(void *)
+					     (h + 2));
+			memcpy(&field, h + 2 + 10, 2);
+			if (memcmp(h, want, sizeof(h)) != 0)
+				fail_msg("TTL %u checksum 0x%04x: 0x%04x, not "
+					 "0x%04x", ttls[k], ck,
+					 rte_be_to_cpu_16(field), sum);
+		}
+	}
 }
 
 static void
@@ -671,6 +715,7 @@ main(void)
 		T(test_forward_baseline),
 		
 		T(test_ttl_195_checksum_edge),
+		T(test_decrease_ttl_every_checksum),
 		T(test_ttl_checksum_brute_force),
 		T(test_ttl_expiry),
 		T(test_mtu),
