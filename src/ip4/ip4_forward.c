@@ -183,6 +183,38 @@ fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	return lsk_meta_count(meta);
 }
 
+/* A run of one next hop, as the fast path keeps it (in registers: the
+ * struct never leaves lsk_ip4_forward). */
+struct fwd_run {
+	uint32_t nh;		/* its index; UINT32_MAX, no meta word: none */
+	uint16_t port, mtu;
+	uint16_t bn;		/* b->n, while the run holds it */
+	struct lsk_txbuf *b;
+	uint64_t mac_lo;	/* the Ethernet header's first 12 bytes */
+	uint32_t mac_hi;
+};
+
+/* The run of nh, the next hop of an entry with meta word meta: none when
+ * nh is not the fast path's (unresolved, or a VLAN). */
+static __rte_always_inline void
+fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
+	      const struct lsk_nexthop *nh, uint32_t meta)
+{
+	if (nh->resolved && nh->port < w->n_ports) {
+		r->nh = meta & LSK_META_NH_MASK;
+		r->port = nh->port;
+		r->mtu = nh->mtu;
+		memcpy(&r->mac_lo, &nh->dst_mac, sizeof(r->mac_lo));
+		memcpy(&r->mac_hi, (const uint8_t *)&nh->dst_mac +
+		       sizeof(r->mac_lo), sizeof(r->mac_hi));
+		r->b = &w->tx[r->port];
+		r->bn = r->b->n;
+	} else {
+		r->nh = UINT32_MAX;
+		r->b = NULL;
+	}
+}
+
 /*
  * The list, in runs of one next hop. An entry whose meta word is the
  * run's next hop index and nothing else (no broadcast, no train), under
@@ -192,7 +224,7 @@ fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
  * (not a VLAN): every check of fwd_check holds then. Every other entry
  * takes fwd_entry, with the buffer's count written back before (it may
  * queue, flush or send) and read again after; it also starts the run of
- * its next hop.
+ * its next hop, as the first entry's starts the first.
  */
 void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
@@ -200,12 +232,12 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	const uint32_t n = l->n;
 	uint64_t forwarded = 0;	/* in a register, not chained in memory */
-	uint32_t i, run_nh = UINT32_MAX;	/* no meta word is this */
-	struct lsk_txbuf *b = NULL;
-	uint16_t bn = 0, run_port = 0, run_mtu = 0;
-	uint64_t mac_lo = 0;
-	uint32_t mac_hi = 0;
+	struct fwd_run r = { .nh = UINT32_MAX };
+	uint32_t i;
 
+	if (n != 0)
+		fwd_run_start(w, &r, &nexthops[l->meta[0] & LSK_META_NH_MASK],
+			      l->meta[0]);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		const uint32_t meta = l->meta[i];
@@ -214,41 +246,29 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 		const struct lsk_nexthop *nh;
 
-		if (likely(meta == run_nh && ip->time_to_live > 1 &&
-			   rte_be_to_cpu_16(ip->total_length) <= run_mtu)) {
+		if (likely(meta == r.nh && ip->time_to_live > 1 &&
+			   rte_be_to_cpu_16(ip->total_length) <= r.mtu)) {
 			lsk_ip4_decrease_ttl(ip);
-			memcpy(eh, &mac_lo, sizeof(mac_lo));
-			memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi,
-			       sizeof(mac_hi));
-			b->pkts[bn++] = m;
+			memcpy(eh, &r.mac_lo, sizeof(r.mac_lo));
+			memcpy((uint8_t *)eh + sizeof(r.mac_lo), &r.mac_hi,
+			       sizeof(r.mac_hi));
+			r.b->pkts[r.bn++] = m;
 			forwarded++;
-			if (unlikely(bn == RTE_DIM(b->pkts))) {
-				b->n = bn;
-				lsk_tx_flush_port(w, run_port);
-				bn = b->n;
+			if (unlikely(r.bn == RTE_DIM(r.b->pkts))) {
+				r.b->n = r.bn;
+				lsk_tx_flush_port(w, r.port);
+				r.bn = r.b->n;
 			}
 			continue;
 		}
-		if (b != NULL)
-			b->n = bn;
+		if (r.b != NULL)
+			r.b->n = r.bn;
 		nh = &nexthops[meta & LSK_META_NH_MASK];
 		forwarded += fwd_entry(w, nh, m, meta);
-		if (nh->resolved && nh->port < w->n_ports) {
-			run_nh = meta & LSK_META_NH_MASK;
-			run_port = nh->port;
-			run_mtu = nh->mtu;
-			memcpy(&mac_lo, &nh->dst_mac, sizeof(mac_lo));
-			memcpy(&mac_hi, (const uint8_t *)&nh->dst_mac +
-			       sizeof(mac_lo), sizeof(mac_hi));
-			b = &w->tx[run_port];
-			bn = b->n;
-		} else {
-			run_nh = UINT32_MAX;
-			b = NULL;
-		}
+		fwd_run_start(w, &r, nh, meta);
 	}
-	if (b != NULL)
-		b->n = bn;
+	if (r.b != NULL)
+		r.b->n = r.bn;
 	w->stats.ip.ForwDatagrams += forwarded;
 	l->n = 0;
 }

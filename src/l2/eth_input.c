@@ -186,8 +186,9 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
 	uint32_t frames = 0, run = 0;
-	uint16_t i, run_port = UINT16_MAX;
-	uint64_t run_mac = UINT64_MAX;
+	/* the first frame's port starts the first run */
+	uint16_t i, run_port = n != 0 ? pkts[0]->port : UINT16_MAX;
+	uint64_t run_mac = n != 0 ? eth_port_mac48(t, run_port) : UINT64_MAX;
 
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
