@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ip4_route: one bulk FIB lookup for the whole list, then the list is split
+ * ip4_route: one bulk FIB lookup for the whole list (one lookup when it all
+ * goes to one destination), then the list is split
  * by destination: local delivery, forwarding (the next hop rides in the
  * packet's meta word), or drop (no route: ICMP net unreachable; blackhole:
  * silent). Forwarded packets stay in the input list,
@@ -112,7 +113,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		if (lsk_trace_on(w))	/* before the lookup fills it */
 			lsk_trace_route_cache(w, l, dst);
 		lsk_route_cache_lookup(w, dst, nh_idx, n);
-	} else if (diff == 0) {
+	} else if (diff == 0 && n != 0) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		if (likely(t->nexthops[(uint32_t)nh_idx[0]].type ==
 			   LSK_NH_FORWARD)) {
