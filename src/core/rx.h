@@ -28,6 +28,14 @@ lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t i;
 
+	if (likely(n >= LSK_RX_AHEAD)) {	/* unrolled, no test */
+		for (i = 0; i < LSK_RX_AHEAD; i++)
+			rte_prefetch0(pkts[i]);
+		for (i = 0; i < LSK_RX_AHEAD / 2; i++)
+			__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *),
+					   1, 3);
+		return;
+	}
 	for (i = 0; i < n && i < LSK_RX_AHEAD; i++)
 		rte_prefetch0(pkts[i]);
 	for (i = 0; i < n && i < LSK_RX_AHEAD / 2; i++)
@@ -39,11 +47,15 @@ lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 static inline void
 lsk_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {
-	if (i + LSK_RX_AHEAD < n)
+	/* one test for both but in the burst's last LSK_RX_AHEAD */
+	if (likely(i + LSK_RX_AHEAD < n)) {
 		rte_prefetch0(pkts[i + LSK_RX_AHEAD]);
-	if (i + LSK_RX_AHEAD / 2 < n)
 		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + LSK_RX_AHEAD / 2],
 						    void *), 1, 3);
+	} else if (i + LSK_RX_AHEAD / 2 < n) {
+		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + LSK_RX_AHEAD / 2],
+						    void *), 1, 3);
+	}
 }
 
 #endif /* LSK_CORE_RX_H */

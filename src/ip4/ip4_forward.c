@@ -15,6 +15,8 @@
  *
  * Too big with DF clear: fragmented (ip4_frag.c).
  */
+#include <string.h>
+
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -134,59 +136,139 @@ fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	lsk_ip4_fragment(w, m, nh, to);
 }
 
+/* One entry by the full checks (every case); returns the datagrams it
+ * sent on to TX here (resolve and fragment count their own). */
+static uint32_t
+fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
+	  struct rte_mbuf *m, uint32_t meta)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	enum fwd_verdict v = fwd_check(nh, m, ip, meta);
+
+	if (unlikely(v == FWD_RESOLVE)) {
+		fwd_resolve(w, nh, m, meta);
+		return 0;
+	}
+	if (unlikely((v == FWD_FRAGMENT || v == FWD_DROP_MTU) &&
+		     (meta & LSK_META_COUNT_MASK))) {
+		fwd_train_alone(w, m, meta);
+		return 0;
+	}
+	if (unlikely(v == FWD_FRAGMENT)) {
+		fwd_fragment(w, nh, m);
+		return 0;
+	}
+	if (unlikely(v != FWD_SEND)) {
+		lsk_ip4_drop(w, m, meta, &fwd_drops[v], nh->mtu);
+		return 0;
+	}
+	lsk_ip4_decrease_ttl(ip);
+	/* dst and src MAC are adjacent in both headers */
+	memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+	if (likely(!(meta & LSK_META_COUNT_MASK))) {
+		lsk_tx_enqueue(w, nh->port, m);
+		return 1;
+	}
+	if (lsk_meta_fraglist(meta)) {
+		/* members carry the head's decisions out */
+		lsk_gso_send(w, m, nh->port);
+	} else {
+		struct lsk_dgram_iter it;
+
+		for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+		     m = lsk_dgram_next(&it))
+			lsk_tx_enqueue(w, nh->port, m);
+	}
+	return lsk_meta_count(meta);
+}
+
+/* A run of one next hop, as the fast path keeps it (in registers: the
+ * struct never leaves lsk_ip4_forward). */
+struct fwd_run {
+	uint32_t nh;		/* its index; UINT32_MAX, no meta word: none */
+	uint16_t port, mtu;
+	uint16_t bn;		/* b->n, while the run holds it */
+	struct lsk_txbuf *b;
+	uint64_t mac_lo;	/* the Ethernet header's first 12 bytes */
+	uint32_t mac_hi;
+};
+
+/* The run of nh, the next hop of an entry with meta word meta: none when
+ * nh is not the fast path's (unresolved, or a VLAN). */
+static __rte_always_inline void
+fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
+	      const struct lsk_nexthop *nh, uint32_t meta)
+{
+	if (nh->resolved && nh->port < w->n_ports) {
+		r->nh = meta & LSK_META_NH_MASK;
+		r->port = nh->port;
+		r->mtu = nh->mtu;
+		memcpy(&r->mac_lo, &nh->dst_mac, sizeof(r->mac_lo));
+		memcpy(&r->mac_hi, (const uint8_t *)&nh->dst_mac +
+		       sizeof(r->mac_lo), sizeof(r->mac_hi));
+		r->b = &w->tx[r->port];
+		r->bn = r->b->n;
+	} else {
+		r->nh = UINT32_MAX;
+		r->b = NULL;
+	}
+}
+
+/*
+ * The list, in runs of one next hop. An entry whose meta word is the
+ * run's next hop index and nothing else (no broadcast, no train), under
+ * the TTL and the MTU, is forwarded with what the run keeps in registers:
+ * the MTU, the Ethernet header, the TX buffer and its count. A run is the
+ * fast path's only when its next hop is resolved and leaves by a port
+ * (not a VLAN): every check of fwd_check holds then. Every other entry
+ * takes fwd_entry, with the buffer's count written back before (it may
+ * queue, flush or send) and read again after; it also starts the run of
+ * its next hop, as the first entry's starts the first.
+ */
 void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	const uint32_t n = l->n;
 	uint64_t forwarded = 0;	/* in a register, not chained in memory */
+	struct fwd_run r = { .nh = UINT32_MAX };
 	uint32_t i;
 
-	for (i = 0; i < l->n; i++) {
+	if (n != 0)
+		fwd_run_start(w, &r, &nexthops[l->meta[0] & LSK_META_NH_MASK],
+			      l->meta[0]);
+	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
-		const struct lsk_nexthop *nh =
-			&nexthops[l->meta[i] & LSK_META_NH_MASK];
+		const uint32_t meta = l->meta[i];
 		struct rte_ether_hdr *eh =
 			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
-		enum fwd_verdict v = fwd_check(nh, m, ip, l->meta[i]);
+		const struct lsk_nexthop *nh;
 
-		if (unlikely(v == FWD_RESOLVE)) {
-			fwd_resolve(w, nh, m, l->meta[i]);
-			continue;
-		}
-		if (unlikely((v == FWD_FRAGMENT || v == FWD_DROP_MTU) &&
-			     (l->meta[i] & LSK_META_COUNT_MASK))) {
-			fwd_train_alone(w, m, l->meta[i]);
-			continue;
-		}
-		if (unlikely(v == FWD_FRAGMENT)) {
-			fwd_fragment(w, nh, m);
-			continue;
-		}
-		if (unlikely(v != FWD_SEND)) {
-			lsk_ip4_drop(w, m, l->meta[i], &fwd_drops[v], nh->mtu);
-			continue;
-		}
-		lsk_ip4_decrease_ttl(ip);
-		/* dst and src MAC are adjacent in both headers */
-		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
-		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+		if (likely(meta == r.nh && ip->time_to_live > 1 &&
+			   rte_be_to_cpu_16(ip->total_length) <= r.mtu)) {
+			lsk_ip4_decrease_ttl(ip);
+			memcpy(eh, &r.mac_lo, sizeof(r.mac_lo));
+			memcpy((uint8_t *)eh + sizeof(r.mac_lo), &r.mac_hi,
+			       sizeof(r.mac_hi));
+			r.b->pkts[r.bn++] = m;
 			forwarded++;
-			lsk_tx_enqueue(w, nh->port, m);
+			if (unlikely(r.bn == RTE_DIM(r.b->pkts))) {
+				r.b->n = r.bn;
+				lsk_tx_flush_port(w, r.port);
+				r.bn = r.b->n;
+			}
 			continue;
 		}
-		forwarded += lsk_meta_count(l->meta[i]);
-		if (lsk_meta_fraglist(l->meta[i])) {
-			/* members carry the head's decisions out */
-			lsk_gso_send(w, m, nh->port);
-		} else {
-			struct lsk_dgram_iter it;
-
-			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
-			     m != NULL; m = lsk_dgram_next(&it))
-				lsk_tx_enqueue(w, nh->port, m);
-		}
+		if (r.b != NULL)
+			r.b->n = r.bn;
+		nh = &nexthops[meta & LSK_META_NH_MASK];
+		forwarded += fwd_entry(w, nh, m, meta);
+		fwd_run_start(w, &r, nh, meta);
 	}
+	if (r.b != NULL)
+		r.b->n = r.bn;
 	w->stats.ip.ForwDatagrams += forwarded;
 	l->n = 0;
 }

@@ -8,6 +8,8 @@
  * of that VLAN's sub-interface (their port field names it, vlan.c);
  * VLAN 0 (priority tags) is the port itself.
  */
+#include <string.h>
+
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
@@ -142,26 +144,73 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 
-uint16_t
-lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	      const uint8_t *members, struct lsk_list *ip4,
-	      struct lsk_list *arp)
+/* The 6 bytes at p as the low bits of a word (p holds at least 8). */
+static inline uint64_t
+eth_mac48(const void *p)
 {
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v & 0xffffffffffffull;
+}
+
+/* The MAC frames to port must carry to be the fast path's (see below);
+ * UINT64_MAX, which no 6 bytes equal, for a port the table lacks. */
+static inline uint64_t
+eth_port_mac48(const struct lsk_fwd_table *t, uint16_t port)
+{
+	uint64_t v = 0;
+
+	if (port >= t->n_ports)
+		return UINT64_MAX;
+	memcpy(&v, &t->ifaces[port].mac, RTE_ETHER_ADDR_LEN);
+	return v;
+}
+
+/*
+ * The loop, with trains (members given) or without. The common frame, an
+ * untagged IPv4 frame to its port's MAC from the port of the run before
+ * it, is decided by one test of words kept in registers (the run's port
+ * and MAC); every other frame takes the full path, in the order the
+ * full path always had: the ARP that ends the list, the port's run, the
+ * classification. An IPv4 ethertype is never ARP, and a port equal to
+ * the run's was found in the table when the run began.
+ */
+static __rte_always_inline uint16_t
+eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	       const uint8_t *members, struct lsk_list *ip4,
+	       struct lsk_list *arp, const bool trains)
+{
+	const struct lsk_fwd_table *t = w->fwd;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
 	uint32_t frames = 0, run = 0;
-	uint16_t i, run_port = UINT16_MAX;
-	const uint32_t first_ip4 = n_ip4;
+	/* the first frame's port starts the first run */
+	uint16_t i, run_port = n != 0 ? pkts[0]->port : UINT16_MAX;
+	uint64_t run_mac = n != 0 ? eth_port_mac48(t, run_port) : UINT64_MAX;
 
 	lsk_rx_prefetch_start(pkts, n);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		/* datagrams chained behind m, a train's only */
-		uint32_t extra = members != NULL ? members[i] : 0;
+		uint32_t extra = trains ? members[i] : 0;
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 		enum eth_verdict v;
 		uint32_t meta;
 
+		if (likely(m->port == run_port &&
+			   m->data_len >= RTE_ETHER_HDR_LEN &&
+			   eth_mac48(p) == run_mac &&
+			   ((const struct rte_ether_hdr *)p)->ether_type ==
+			   RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+			lsk_rx_prefetch(pkts, i, n);
+			run += 1 + extra;
+			ip4->pkts[n_ip4] = m;
+			ip4->meta[n_ip4] = extra << LSK_META_COUNT_SHIFT;
+			n_ip4++;
+			continue;
+		}
 		/* as netif_receive_skb_list: ARP after IPv4 ends the list,
 		 * so an ARP reply is learnt before what came after it and
 		 * never before what came before */
@@ -171,12 +220,13 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		if (unlikely(m->port != run_port)) {
 			if (run_port < LSK_MAX_PORTS)
 				w->stats.ports[run_port].rx += run;
+			frames += run;
 			run_port = m->port;
+			run_mac = eth_port_mac48(t, run_port);
 			run = 0;
 		}
 		run += 1 + extra;
-		frames += 1 + extra;
-		v = eth_classify(w->fwd, m, &meta);
+		v = eth_classify(t, m, &meta);
 		if (likely(v == ETH_IP4)) {
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
@@ -189,9 +239,25 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	}
 	if (run_port < LSK_MAX_PORTS)
 		w->stats.ports[run_port].rx += run;
+	frames += run;
 	ip4->n = n_ip4;
-	/* GRO's repeat check, while these frames are still in cache */
-	lsk_gro_note_list(&w->udpw.gro, w->set.gro_flows != 0, ip4, first_ip4);
 	w->stats.eth.InFrames += frames;
 	return i;
+}
+
+uint16_t
+lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	      const uint8_t *members, struct lsk_list *ip4,
+	      struct lsk_list *arp)
+{
+	const uint32_t first_ip4 = ip4->n;
+	uint16_t used;
+
+	if (members != NULL)
+		used = eth_input_loop(w, pkts, n, members, ip4, arp, true);
+	else
+		used = eth_input_loop(w, pkts, n, NULL, ip4, arp, false);
+	/* GRO's repeat check, while these frames are still in cache */
+	lsk_gro_note_list(&w->udpw.gro, w->set.gro_flows != 0, ip4, first_ip4);
+	return used;
 }

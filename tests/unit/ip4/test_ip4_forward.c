@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "core/cksum.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 
@@ -151,6 +152,49 @@ aim_checksum(uint8_t *ip, uint16_t want)
 	ip[5] = (uint8_t)id;
 	unit_ip4_fix_cksum(ip);
 	assert_int_equal(ip_cksum_of(ip), want);
+}
+
+/* lsk_ip4_decrease_ttl against RFC 1624's update written out plainly,
+ * for every checksum field and TTLs from 0 up: the bytes around them
+ * untouched. */
+static void
+test_decrease_ttl_every_checksum(void **state)
+{
+	static const uint8_t ttls[] = { 0, 1, 2, 64, 195, 255 };
+	unsigned int ck, k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(ttls); k++) {
+		for (ck = 0; ck <= 0xffff; ck++) {
+			uint8_t h[24], want[24];
+			uint32_t sum;
+			uint16_t field;
+
+			memset(h, 0xa5, sizeof(h));
+			h[2 + 8] = ttls[k];
+			h[2 + 9] = 17;
+			h[2 + 10] = (uint8_t)(ck >> 8);
+			h[2 + 11] = (uint8_t)ck;
+			memcpy(want, h, sizeof(h));
+			/* TTL-1 takes 0x0100 off the word it shares with the
+			 * protocol: the checksum gains 0x0100, end around */
+			sum = ck + 0x0100;
+			sum = (sum & 0xffff) + (sum >> 16);
+			if (sum == 0xffff)	/* never 0xffff: 0x0000 */
+				sum = 0;
+			want[2 + 8] = (uint8_t)(ttls[k] - 1);
+			want[2 + 10] = (uint8_t)(sum >> 8);
+			want[2 + 11] = (uint8_t)sum;
+			/* at an address 2 bytes from alignment, as in frames */
+			lsk_ip4_decrease_ttl((struct rte_ipv4_hdr *)(void *)
+					     (h + 2));
+			memcpy(&field, h + 2 + 10, 2);
+			if (memcmp(h, want, sizeof(h)) != 0)
+				fail_msg("TTL %u checksum 0x%04x: 0x%04x, not "
+					 "0x%04x", ttls[k], ck,
+					 rte_be_to_cpu_16(field), sum);
+		}
+	}
 }
 
 static void
@@ -544,6 +588,123 @@ test_burst_keeps_order(void **state)
 	assert_int_equal(unit_stats(f).stages[LSK_STAGE_IP4_FORWARD].calls, 1);
 }
 
+/*
+ * One burst in runs of next hops, broken by every other case: the frames
+ * to one next hop leave in order, with what the slow cases queue on the
+ * same port (an ARP request) in its place among them, the others each
+ * answered as alone.
+ */
+static void
+test_runs_of_next_hops(void **state)
+{
+	static const struct rte_ether_addr h7_mac = {
+		.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x07 } };
+	/* F: far, via B; T: TTL 1; H: a host on P0; D: too big with DF;
+	 * U: unresolved on P1; C: in an L2 broadcast */
+	static const char order[] = "FFTFHFDFUFCF";
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[sizeof(order) - 1], *fwd_p1[8], *h = NULL;
+	uint8_t b[UNIT_FRAME_MAX];
+	unsigned int i, n_p1 = 0, k;
+	struct unit_pkt p;
+	struct lsk_stats st;
+	size_t len = 0;
+
+	unit_cmd(f, "neigh add 10.0.0.7 lladdr 02:00:00:00:00:07");
+	for (i = 0; i < RTE_DIM(pkts); i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		p.payload_len = 18;
+		p.id = (uint16_t)i;
+		switch (order[i]) {
+		case 'T':
+			p.ttl = 1;
+			break;
+		case 'H':
+			p.dst = UNIT_IPV4(10, 0, 0, 7);
+			break;
+		case 'D':
+			p.payload_len = 1501 - 28;
+			break;
+		case 'U':
+			p.dst = UNIT_IPV4(10, 0, 1, 7);
+			break;
+		case 'C':
+			p.dst_mac = unit_bcast_mac;
+			break;
+		}
+		if (i == 0)
+			len = unit_pkt_build(&p, b, sizeof(b));
+		pkts[i] = unit_pkt_mbuf(&p);
+		if (order[i] == 'F')
+			fwd_p1[n_p1++] = pkts[i];
+		if (order[i] == 'H')
+			h = pkts[i];
+	}
+	unit_input(f, pkts, RTE_DIM(pkts));
+
+	/* P1: the far ones in order, the ARP request where U was */
+	assert_int_equal(f->tx.n[UNIT_P1], n_p1 + 1);
+	for (i = 0, k = 0; i < f->tx.n[UNIT_P1]; i++) {
+		if (i == 5) {	/* after F0 F1 F3 F5 F7 */
+			assert_int_equal(unit_tx_arp_requests(f, UNIT_P1,
+					UNIT_IPV4(10, 0, 1, 7)), 1);
+			assert_ptr_not_equal(f->tx.pkts[UNIT_P1][i],
+					     fwd_p1[k]);
+			continue;
+		}
+		assert_ptr_equal(f->tx.pkts[UNIT_P1][i], fwd_p1[k]);
+		k++;
+	}
+	assert_forwarded_frame(b, fwd_p1[0], &unit_b_mac, &unit_p1_mac);
+	/* P0: H, then the time exceeded and the fragmentation needed */
+	assert_int_equal(f->tx.n[UNIT_P0], 3);
+	assert_ptr_equal(f->tx.pkts[UNIT_P0][0], h);
+	assert_memory_equal(rte_pktmbuf_mtod(h, uint8_t *), &h7_mac, 6);
+	assert_memory_equal(rte_pktmbuf_mtod(h, uint8_t *) + 6, &unit_p0_mac,
+			    6);
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 11, 0), 1);
+	assert_int_equal(unit_tx_icmp(f, UNIT_P0, 3, 4), 1);
+	unit_tx_free(f);
+
+	st = unit_stats(f);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 12,
+		.ForwDatagrams = n_p1 + 2, .InHdrErrors = 1, .FragFails = 1,
+		.InAddrErrors = 1 });
+	assert_int_equal(st.ports[UNIT_P1].tx, n_p1 + 1);
+	(void)len;
+}
+
+/* Two full bursts to one next hop before a flush: the TX buffer fills
+ * within the second and is sent from there, nothing lost or reordered. */
+static void
+test_runs_fill_the_tx_buffer(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[2][LSK_BURST_MAX];
+	struct unit_pkt p;
+	unsigned int i, r;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	p.payload_len = 18;
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < LSK_BURST_MAX; i++) {
+			p.id = (uint16_t)(r * LSK_BURST_MAX + i);
+			pkts[r][i] = unit_pkt_mbuf(&p);
+		}
+	}
+	lsk_worker_input(f->worker, pkts[0], LSK_BURST_MAX);
+	assert_int_equal(f->tx.calls, 0);
+	lsk_worker_input(f->worker, pkts[1], LSK_BURST_MAX);
+	assert_int_equal(f->tx.calls, 1);	/* full at the last one */
+	lsk_worker_flush(f->worker);
+	assert_int_equal(f->tx.n[UNIT_P1], 2 * LSK_BURST_MAX);
+	for (i = 0; i < 2 * LSK_BURST_MAX; i++)
+		assert_int_equal(rte_be_to_cpu_16(
+			unit_ip4(f->tx.pkts[UNIT_P1][i])->packet_id), i);
+	unit_tx_free(f);
+	assert_int_equal(unit_stats(f).ip.ForwDatagrams, 2 * LSK_BURST_MAX);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -554,6 +715,7 @@ main(void)
 		T(test_forward_baseline),
 		
 		T(test_ttl_195_checksum_edge),
+		T(test_decrease_ttl_every_checksum),
 		T(test_ttl_checksum_brute_force),
 		T(test_ttl_expiry),
 		T(test_mtu),
@@ -564,6 +726,8 @@ main(void)
 		T(test_options_forwarded_unchanged),
 		T(test_fragments_forwarded),
 		T(test_burst_keeps_order),
+		T(test_runs_of_next_hops),
+		T(test_runs_fill_the_tx_buffer),
 	};
 
 	return cmocka_run_group_tests_name("ip4_forward", tests,

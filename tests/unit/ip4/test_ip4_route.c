@@ -196,6 +196,80 @@ test_all_forwarded_in_place(void **state)
 	unit_assert_ip(f, (struct lsk_ip_stats){ 0 });
 }
 
+/* Lists to one destination, each verdict, and one whose last entry goes
+ * elsewhere: each entry keeps its meta flags beside the next hop, each
+ * drop is counted once. */
+static void
+test_one_destination_lists(void **state)
+{
+	static const uint32_t flags[4] = { 0, LSK_META_L2_BCAST, 0,
+					   LSK_META_L2_BCAST };
+	struct unit_fixture *f = *state;
+	struct lsk_list l, local;
+	struct rte_mbuf *in[4];
+	unsigned int i;
+
+	unit_cmd(f, "route add 10.66.0.0/16 blackhole");
+	/* forwarded: in place, one next hop */
+	l.n = local.n = 0;
+	for (i = 0; i < 4; i++)
+		lsk_list_push(&l, in[i] = pkt_to(UNIT_FAR_IP), flags[i]);
+	lsk_ip4_route(f->worker, &l, &local);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(local.n, 0);
+	for (i = 0; i < 4; i++) {
+		assert_ptr_equal(l.pkts[i], in[i]);
+		assert_int_equal(l.meta[i] & ~LSK_META_NH_MASK, flags[i]);
+		assert_nexthop(meta_nexthop(f, l.meta[i]), UNIT_P1,
+			       &unit_b_mac, &unit_p1_mac);
+	}
+	unit_list_free(&l);
+
+	/* local: all moved, in order */
+	for (i = 0; i < 4; i++)
+		lsk_list_push(&l, in[i] = pkt_to(UNIT_P0_IP), flags[i]);
+	lsk_ip4_route(f->worker, &l, &local);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(local.n, 4);
+	for (i = 0; i < 4; i++) {
+		assert_ptr_equal(local.pkts[i], in[i]);
+		assert_int_equal(local.meta[i] & ~LSK_META_NH_MASK, flags[i]);
+	}
+	unit_list_free(&local);
+
+	/* blackhole, then no route: every one counted, one ICMP for each
+	 * no route but those that came as L2 broadcasts */
+	for (i = 0; i < 4; i++)
+		lsk_list_push(&l, pkt_to(UNIT_IPV4(10, 66, 0, 1)), flags[i]);
+	lsk_ip4_route(f->worker, &l, &local);
+	assert_int_equal(l.n + local.n, 0);
+	for (i = 0; i < 4; i++)
+		lsk_list_push(&l, pkt_to(UNIT_IPV4(192, 168, 77, 1)), flags[i]);
+	lsk_ip4_route(f->worker, &l, &local);
+	assert_int_equal(l.n + local.n, 0);
+	unit_assert_ip(f, (struct lsk_ip_stats){
+		.InNoRoutes = 4, .InDiscards = 4 });
+	assert_int_equal(f->worker->icmp_out.n, 2);
+	unit_icmp_out_send(f);
+	unit_tx_free(f);
+
+	/* the same but the last */
+	for (i = 0; i < 3; i++)
+		lsk_list_push(&l, in[i] = pkt_to(UNIT_FAR_IP), 0);
+	lsk_list_push(&l, in[3] = pkt_to(UNIT_P0_IP), 0);
+	lsk_ip4_route(f->worker, &l, &local);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(local.n, 1);
+	assert_ptr_equal(local.pkts[0], in[3]);
+	for (i = 0; i < 3; i++) {
+		assert_ptr_equal(l.pkts[i], in[i]);
+		assert_nexthop(meta_nexthop(f, l.meta[i]), UNIT_P1,
+			       &unit_b_mac, &unit_p1_mac);
+	}
+	unit_list_free(&l);
+	unit_list_free(&local);
+}
+
 /* B18, B19, C23: our addresses on any port and the broadcasts are local. */
 static void
 test_local_destinations(void **state)
@@ -379,6 +453,7 @@ main(void)
 		T(test_split_keeps_order),
 		T(test_split_full_burst),
 		T(test_all_forwarded_in_place),
+		T(test_one_destination_lists),
 		T(test_local_destinations),
 		T(test_no_route),
 		T(test_blackhole),

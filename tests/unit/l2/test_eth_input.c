@@ -385,6 +385,54 @@ test_order_kept_across_drops(void **state)
 	assert_int_equal(st.ports[1].rx, 1);
 }
 
+/* Runs of one port and the frames that break them: every frame counted
+ * on its port once, a port the table lacks never kept (two in a row: the
+ * second is not taken for the first's run), another port's MAC not ours
+ * even inside a run, a tag or a broadcast in a run seen as such. */
+static void
+test_port_runs(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *pkts[11], *keep[7];
+	struct lsk_list out;
+	uint8_t b[UNIT_FRAME_MAX], untagged[UNIT_FRAME_MAX];
+	size_t len, ulen;
+	struct lsk_stats st;
+	unsigned int k;
+
+	pkts[0] = keep[0] = frame_to_mac(&unit_p0_mac, UNIT_P0);
+	pkts[1] = keep[1] = frame_to_mac(&unit_p0_mac, UNIT_P0);
+	pkts[2] = frame_to_mac(&unit_p1_mac, UNIT_P0);	/* not ours on P0 */
+	pkts[3] = keep[2] = frame_to_mac(&unit_p0_mac, UNIT_P0);
+	pkts[4] = keep[3] = frame_to_mac(&unit_p1_mac, UNIT_P1);
+	pkts[5] = frame_to_mac(&unit_p0_mac, UNIT_P1);	/* not ours on P1 */
+	pkts[6] = keep[4] = frame_to_mac(&unit_bcast_mac, UNIT_P1);
+	pkts[7] = frame_to_mac(&unit_p0_mac, 5);	/* no port 5 */
+	pkts[8] = frame_to_mac(&unit_p0_mac, 5);
+	pkts[9] = keep[5] = frame_to_mac(&unit_p0_mac, UNIT_P0);
+	len = tagged_frame(0, RTE_ETHER_TYPE_IPV4, b, untagged, &ulen);
+	pkts[10] = keep[6] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+
+	eth_run(f, pkts, RTE_DIM(pkts), &out);
+	assert_int_equal(out.n, RTE_DIM(keep));
+	for (k = 0; k < RTE_DIM(keep); k++) {
+		assert_ptr_equal(out.pkts[k], keep[k]);
+		assert_int_equal(out.meta[k] & LSK_META_L2_BCAST,
+				 k == 4 ? LSK_META_L2_BCAST : 0);
+	}
+	/* the priority tag is gone */
+	assert_int_equal(rte_pktmbuf_data_len(keep[6]), ulen);
+	assert_memory_equal(rte_pktmbuf_mtod(keep[6], void *), untagged, ulen);
+	unit_list_free(&out);
+
+	st = unit_stats(f);
+	assert_int_equal(st.eth.InFrames, RTE_DIM(pkts));
+	assert_int_equal(st.eth.NotForUs, 4);
+	assert_int_equal(st.ports[0].rx, 6);
+	assert_int_equal(st.ports[1].rx, 3);
+	assert_int_equal(st.ports[5].rx, 2);
+}
+
 /* The stage counters: one call per burst, every frame counted. */
 static void
 test_stage_accounting(void **state)
@@ -415,6 +463,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_not_for_us,
 				unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_port,
+				unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_port_runs,
 				unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_pmd_packet_type,
 				unit_setup_list, unit_teardown),
