@@ -246,7 +246,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 			if (parse_double("--wait", optarg, 0, 3600,
 					 &o->wait_s) < 0)
 				return -EINVAL;
-			o->ports.link_wait_s = o->wait_s > 1 ? o->wait_s : 1;
+			o->ports.link_wait_s = o->wait_s > 30 ? o->wait_s : 30;
 			break;
 		case 'C':
 			o->dut_config = optarg;
