@@ -354,6 +354,11 @@ gen_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	fflush(stdout);
+	rc = gen_wait_links(&ctx);
+	if (rc < 0) {
+		gen_close(&ctx);
+		return EXIT_FAIL;
+	}
 	if (o.wait_s > 0) {
 		rc = gen_wait_dut(&ctx, o.wait_s);
 		if (rc < 0) {

@@ -86,7 +86,6 @@ int
 gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 {
 	unsigned int n_ports = rte_eth_dev_count_avail();
-	double waited = 0;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -126,22 +125,6 @@ gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 		gen_close(c);
 		return rc;
 	}
-	printf("generator: port %u out, port %u back; waiting for the "
-	       "link%s\n", p->tx_port, p->rx_port,
-	       p->tx_port != p->rx_port ? "s" : "");
-	fflush(stdout);
-	while (!(link_up(p->tx_port) && link_up(p->rx_port))) {
-		if (waited >= p->link_wait_s || bench_signalled) {
-			fprintf(stderr, "--generate: the link%s did not come "
-				"up in %.0f s (is the device under test "
-				"running?)\n", p->tx_port != p->rx_port ?
-				"s" : "", p->link_wait_s);
-			gen_close(c);
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ms(10);
-		waited += 0.010;
-	}
 	c->next_tag = (uint8_t)rte_rdtsc();
 	c->rx.gw_addr = c->traffic.gw_addr;
 	c->rx.gw2_addr = c->traffic.gw2_addr;
@@ -152,6 +135,30 @@ gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 	c->rx.tx_mac = c->tx_mac;
 	c->rx.rx_mac = c->rx_mac;
 	c->rx.pool = c->tx_pool;
+	return 0;
+}
+
+int
+gen_wait_links(struct gen_ctx *c)
+{
+	const struct gen_port_params *p = &c->p;
+	double waited = 0;
+
+	printf("generator: port %u out, port %u back; waiting for the "
+	       "link%s\n", p->tx_port, p->rx_port,
+	       p->tx_port != p->rx_port ? "s" : "");
+	fflush(stdout);
+	while (!(link_up(p->tx_port) && link_up(p->rx_port))) {
+		if (waited >= p->link_wait_s || bench_signalled) {
+			fprintf(stderr, "--generate: the link%s did not come "
+				"up in %.0f s (is the device under test "
+				"running?)\n", p->tx_port != p->rx_port ?
+				"s" : "", p->link_wait_s);
+			return -ETIMEDOUT;
+		}
+		bench_sleep_ms(10);
+		waited += 0.010;
+	}
 	return 0;
 }
 
