@@ -9,7 +9,8 @@
  * is one frame per turn, at high ones bursts grow towards 32. No PMD rate
  * limiter is used. A generator that falls behind (its CPU taken, the RX
  * side too slow, rates past what one lcore sends) catches up by at most
- * GEN_MAX_LAG_US of frames and skips the rest of what it owes; the trial
+ * GEN_MAX_LAG_US of frames (two bursts at least) and skips the rest of
+ * what it owes; the trial
  * then reports generator_limited when what it offered falls short of the
  * schedule by more than 0.1 % (or a burst). At rate 0 every turn sends a
  * burst; a trial there with no loss is generator_limited too: the device
@@ -410,16 +411,19 @@ gen_wait_dut(struct gen_ctx *c, double timeout_s)
 	struct gen_trial_result res;
 	uint64_t end = rte_rdtsc() +
 		       (uint64_t)(timeout_s * (double)rte_get_tsc_hz());
+	double drain_s = c->p.drain_s;
 	int rc;
 
+	/* a probe that gets nothing back need not wait the trials' drain */
+	c->p.drain_s = RTE_MIN(drain_s, 0.1);
 	do {
 		rc = gen_trial_run(c, &probe, &res);
-		if (rc < 0)
-			return rc;
-		if (res.received > 0)
-			return 0;
+		if (rc < 0 || res.received > 0)
+			break;
+		rc = -ETIMEDOUT;
 	} while (rte_rdtsc() < end);
-	return -ETIMEDOUT;
+	c->p.drain_s = drain_s;
+	return rc;
 }
 
 void
