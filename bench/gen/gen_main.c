@@ -288,9 +288,9 @@ gen_run_single(const struct gen_opts *o, gen_trial_fn fn, void *ctx)
 	gen_result_warn(stderr, &res);
 	printf("sent %" PRIu64 " refused %" PRIu64 " received %" PRIu64
 	       " lost %" PRIu64 " reordered %" PRIu64 " duplicates %" PRIu64
-	       " late %" PRIu64 " foreign %" PRIu64 "\n", res.sent,
-	       res.refused, res.received, res.lost, res.reordered,
-	       res.duplicates, res.late, res.foreign);
+	       " late %" PRIu64 " foreign %" PRIu64 " (stale %" PRIu64 ")\n",
+	       res.sent, res.refused, res.received, res.lost, res.reordered,
+	       res.duplicates, res.late, res.foreign, res.stale);
 	printf("latency_ns samples %" PRIu64 " min %.0f mean %.0f p50 %.0f "
 	       "p90 %.0f p99 %.0f p99.9 %.0f max %.0f\n",
 	       res.latency.samples, res.latency.min_ns, res.latency.mean_ns,

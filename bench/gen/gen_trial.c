@@ -37,8 +37,8 @@
 #define GEN_RING 1024
 #define GEN_MAX_LAG_US 50.0
 #define GEN_DRAIN_IDLE_S 0.010		/* nothing came for this long */
-#define GEN_FLUSH_IDLE_S 0.002		/* before a trial */
-#define GEN_FLUSH_MAX_S 0.100
+#define GEN_FLUSH_IDLE_S 0.010		/* before a trial */
+#define GEN_FLUSH_MAX_S 0.200
 
 static int
 port_setup(struct gen_ctx *c, uint16_t port, struct rte_ether_addr *mac)
@@ -357,6 +357,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	c->rx.tag = c->next_tag++;
 	gen_hist_reset(&c->rx.hist);
 	c->rx.foreign = 0;
+	c->rx.stale = 0;
 	/* what is still in flight from before is not this trial's */
 	c->rx.counting = false;
 	t0 = rte_rdtsc();
@@ -382,6 +383,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	res->duplicates = c->rx.seq.c.duplicates;
 	res->late = c->rx.seq.c.late;
 	res->foreign = c->rx.foreign;
+	res->stale = c->rx.stale;
 	if (res->elapsed_s > 0) {
 		res->offered_pps = (double)offered / res->elapsed_s;
 		res->received_pps = (double)res->received / res->elapsed_s;

@@ -111,6 +111,7 @@ def run_case(bench, work, name, gen_args, impair):
         ("received + lost == sent + refused", g["received"] + g["lost"],
          g["sent"] + g["refused"]),
         ("foreign", g["foreign"], 0),
+        ("stale", g["stale"], 0),
         ("late", g["late"], 0),
         ("device tx_refused", d["tx_refused"], 0),
         ("device no_mbuf", d["no_mbuf"], 0),
