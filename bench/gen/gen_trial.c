@@ -398,6 +398,9 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	} else {
 		res->generator_limited = res->lost == 0;
 	}
+	/* next_seq[f] frames of flow f were offered (sent or refused) */
+	gen_seq_flow_loss(&c->rx.seq, fr.next_seq, &res->flows_with_loss,
+			  &res->max_flow_loss);
 	fill_latency(&res->latency, &c->rx.hist);
 	gen_seq_fini(&c->rx.seq);
 	gen_frames_fini(&fr);

@@ -62,6 +62,8 @@ def main():
                         ("reordered", g["reordered"], 0),
                         ("duplicates", g["duplicates"], 0),
                         ("late", g["late"], 0),
+                        ("flows_with_loss", g["flows_with_loss"] > 0,
+                         g["lost"] > 0),
                         ("foreign", g["foreign"], 0),
                         ("latency samples", lat["samples"], g["received"])]:
                     if got != want:
