@@ -16,6 +16,9 @@
  * variant: a new stack, new ports (ring, pcap), warm-up, the measured
  * interval, teardown, and the mbuf count, which must be 0. --repeat N runs
  * the list of variants N times over and reports medians (repeat.c).
+ *
+ * --generate and --impair make the bench a packet generator and its test
+ * device instead (bench/gen/README.md).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +38,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "gen/gen_main.h"
 #include "listack/udp.h"
 
 #define EXIT_FAIL 1
@@ -115,6 +119,10 @@ usage(const char *prog)
 		"  (scattered: as a NIC refilled from a mempool cache may "
 		"hand them out)\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
+		"as a generator (ports on the EAL command line): -- "
+		"--generate --help;\n"
+		"  its test device: -- --impair drop=N,swap=N,dup=N "
+		"(bench/gen/README.md)\n"
 		"scenarios:\n", prog);
 	bench_scenarios_list(stderr);
 }
@@ -731,6 +739,12 @@ main(int argc, char **argv)
 			"without hugepages: listack-bench --no-huge --no-pci "
 			"-m 1024 -- --scenario fwd\n", rte_strerror(rte_errno));
 		return EXIT_USAGE;
+	}
+	/* --generate, --impair: the generator and its test device
+	 * (bench/gen/) */
+	if (gen_dispatch(argc - eal, argv + eal, &rc)) {
+		rte_eal_cleanup();
+		return rc;
 	}
 	memset(&o, 0, sizeof(o));
 	if (parse_opts(argc - eal, argv + eal, &o) < 0) {
