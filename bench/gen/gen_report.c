@@ -91,7 +91,7 @@ rate_cells(FILE *f, uint16_t size, const struct gen_rate_summary *r)
 void
 gen_report_table(FILE *f, const struct gen_summary *s)
 {
-	char sz[8], load[8];
+	char sz[8], load[8], title[32];
 	unsigned int i, k;
 
 	fprintf(f, "\ndevice %s, search %s\n", s->device[0] ? s->device :
@@ -130,14 +130,15 @@ gen_report_table(FILE *f, const struct gen_summary *s)
 		if (ss->n_lat == 0)
 			continue;
 		gen_size_text(ss->size, sz, sizeof(sz));
-		fprintf(f, "latency, %s B (ns)  %-5s %9s %9s %9s %9s %9s %9s "
-			"%8s\n", sz, "load", "Mpps", "p50", "p90", "p99",
-			"p99.9", "max", "lost");
+		snprintf(title, sizeof(title), "latency ns, %s B", sz);
+		fprintf(f, "%-21s %-5s %9s %9s %9s %9s %9s %9s %8s\n", title,
+			"load", "Mpps", "p50", "p90", "p99", "p99.9", "max",
+			"lost");
 		for (k = 0; k < ss->n_lat; k++) {
 			const struct gen_lat_summary *l = &ss->lat[k];
 
 			load_text(l->share, load, sizeof(load));
-			fprintf(f, "%19s %-5s %9.4f %9.0f %9.0f %9.0f %9.0f "
+			fprintf(f, "%21s %-5s %9.4f %9.0f %9.0f %9.0f %9.0f "
 				"%9.0f %8" PRIu64 "\n", "", load, l->pps / 1e6,
 				l->lat.p50_ns, l->lat.p90_ns, l->lat.p99_ns,
 				l->lat.p999_ns, l->lat.max_ns, l->lost);
