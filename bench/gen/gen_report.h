@@ -78,7 +78,7 @@ struct gen_size_summary {
 struct gen_summary {
 	char device[GEN_DEVICE_LEN];
 	enum gen_search_kind kind;
-	struct gen_size_summary sizes[GEN_MAX_SIZES];
+	struct gen_size_summary sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int n_sizes;
 };
 

@@ -394,7 +394,7 @@ gen_search_run(const struct gen_search_params *p, gen_trial_fn fn,
 
 	memset(run, 0, sizeof(*run));
 	run->params = *p;
-	if (p->n_sizes == 0 || p->n_sizes > GEN_MAX_SIZES ||
+	if (p->n_sizes == 0 || p->n_sizes > GEN_SEARCH_MAX_SIZES ||
 	    !(p->trial_seconds > 0) || !(p->resolution > 0) ||
 	    !(p->pdr_loss >= 0 && p->pdr_loss < 1) || p->flows == 0)
 		return run->error = -EINVAL;

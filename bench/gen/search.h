@@ -22,7 +22,7 @@
 
 #include "gen.h"
 
-#define GEN_MAX_SIZES 16
+#define GEN_SEARCH_MAX_SIZES 16
 #define GEN_MAX_TRIALS 4096		/* a whole run, every size */
 #define GEN_SEARCH_MAX_STEPS 64		/* trials of one binary search */
 #define GEN_LAT_POINTS 4		/* minimal load, 10, 50, 90 % */
@@ -63,7 +63,7 @@ struct gen_search_trial;
 
 struct gen_search_params {
 	enum gen_search_kind kind;
-	uint16_t sizes[GEN_MAX_SIZES];	/* frame sizes, GEN_SIZE_IMIX */
+	uint16_t sizes[GEN_SEARCH_MAX_SIZES];	/* frame sizes, GEN_SIZE_IMIX */
 	unsigned int n_sizes;
 	uint32_t flows;
 	double trial_seconds;
@@ -124,7 +124,7 @@ struct gen_search_run {
 	struct gen_search_params params;
 	struct gen_search_trial *trials;
 	unsigned int n_trials, cap_trials;
-	struct gen_size_result sizes[GEN_MAX_SIZES];
+	struct gen_size_result sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int n_sizes;
 	int error;			/* the trial fn's, or -E2BIG */
 };

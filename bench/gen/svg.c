@@ -91,7 +91,7 @@ all_sizes(const struct gen_summary *s, unsigned int n, uint16_t *out)
 
 			for (k = 0; k < m && out[k] != z; k++)
 				;
-			if (k == m && m < GEN_MAX_SIZES)
+			if (k == m && m < GEN_SEARCH_MAX_SIZES)
 				out[m++] = z;
 		}
 	for (i = 1; i < m; i++)		/* insertion sort; imix (0) last */
@@ -140,7 +140,7 @@ legend(FILE *f, const struct gen_summary *s, unsigned int n, int y0)
 static void
 throughput_panel(FILE *f, const struct gen_summary *s, unsigned int n)
 {
-	uint16_t sizes[GEN_MAX_SIZES];
+	uint16_t sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int m = all_sizes(s, n, sizes), i, d;
 	double top = 0, step, v, group_w, bar_w;
 	const int y0 = TOP, base = TOP + PLOT_H;

@@ -417,11 +417,14 @@ test_options(void **state)
 	gen_search_opts_init(&o);
 	argc = gen_search_take_opts(argc, argv, &o);
 	/* what is not ours stays, in order */
-	assert_int_equal(argc, 4);
+	assert_int_equal(argc, 6);
 	assert_string_equal(argv[1], "--generate");
 	assert_string_equal(argv[2], "--flows");
 	assert_string_equal(argv[3], "4");
-	assert_null(argv[4]);
+	/* --max-rate is the single trial's too: taken and left */
+	assert_string_equal(argv[4], "--max-rate");
+	assert_string_equal(argv[5], "14.88M");
+	assert_null(argv[6]);
 	assert_int_equal(o.params.kind, GEN_SEARCH_PDR);
 	assert_true(o.search_given);
 	assert_int_equal(o.params.n_sizes, 3);
