@@ -247,7 +247,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 			if (parse_double("--wait", optarg, 0, 3600,
 					 &o->wait_s) < 0)
 				return -EINVAL;
-			o->ports.link_wait_s = o->wait_s > 1 ? o->wait_s : 1;
+			o->ports.link_wait_s = o->wait_s > 30 ? o->wait_s : 30;
 			break;
 		case 'C':
 			o->dut_config = optarg;
@@ -365,6 +365,11 @@ gen_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	fflush(stdout);
+	rc = gen_wait_links(&ctx);
+	if (rc < 0) {
+		gen_close(&ctx);
+		return EXIT_FAIL;
+	}
 	if (o.wait_s > 0) {
 		rc = gen_wait_dut(&ctx, o.wait_s);
 		if (rc < 0) {
