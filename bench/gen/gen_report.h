@@ -8,7 +8,9 @@
  * JSON schema (version 1; numbers are JSON numbers, a rate in frames per
  * second; a size is 64 .. 1518 or the string "imix"; a limit is "device",
  * "generator", "max-rate" or "none"; trial and fail_trial index "trials",
- * -1 for none):
+ * -1 for none; a verdict "limited": the generator fell short and frames
+ * were lost, "limited-pass": it fell short and the device took all it
+ * offered, the rate that passed is then offered_pps):
  *
  * {"mode": "generate", "version": 1, "search": "ndr|pdr|mrr",
  *  "device": "NAME",
@@ -29,7 +31,7 @@
  *                          "p90_ns", "p99_ns", "p999_ns", "max_ns"}]}],
  *  "trials": [{"index", "size", "phase": "mrr|ndr|pdr|verify-ndr|
  *              verify-pdr|latency", "verdict": "none|pass|fail|
- *              generator-limited", "share",
+ *              limited|limited-pass", "share",
  *              "request": {"rate_pps", "seconds", "size", "flows"},
  *              "offered_pps", "received_pps", "sent", "refused",
  *              "received", "lost", "loss_ratio", "reordered",

@@ -10,9 +10,11 @@
  * The search is plain C over a gen_trial_fn: no DPDK, so that it can be
  * tested against a model device (tests/unit/bench/test_search.c).
  *
- * A trial the generator could not keep (generator_limited) is neither a
- * pass nor a fail of the device: it caps the search from above, and the
- * result then says that the generator, not the device, set its limit.
+ * A trial the generator could not keep (generator_limited) is never a
+ * failure of the device: it caps the search from above, and the result
+ * then says that the generator, not the device, set its limit. If the
+ * device passed at what the generator did offer, that lower rate passed
+ * (GEN_VERDICT_LIMITED_PASS): the result is then at least that rate.
  */
 #ifndef LSK_BENCH_GEN_SEARCH_H
 #define LSK_BENCH_GEN_SEARCH_H
@@ -48,7 +50,12 @@ enum gen_verdict {
 	GEN_VERDICT_NONE,		/* not judged (MRR, latency) */
 	GEN_VERDICT_PASS,
 	GEN_VERDICT_FAIL,
-	GEN_VERDICT_LIMITED,		/* the generator could not offer it */
+	GEN_VERDICT_LIMITED,		/* the generator could not offer it,
+					 * and frames were lost: nothing is
+					 * known of the device */
+	GEN_VERDICT_LIMITED_PASS,	/* the generator could not offer it;
+					 * the device passed at what it did
+					 * offer (offered_pps) */
 };
 
 /* Who set a result's upper end. */
@@ -94,7 +101,9 @@ struct gen_search_trial {
 /* One search's result. trial and fail_trial index run->trials, -1 for
  * none. */
 struct gen_rate_result {
-	double rate_pps;		/* offered rate of the passing trial */
+	double rate_pps;		/* the passing trial's rate: asked, or
+					 * offered when the generator fell
+					 * short (limited-pass) */
 	double loss_ratio;		/* of that trial */
 	int trial;			/* the passing trial */
 	int fail_trial;			/* the lowest trial above it that

@@ -7,7 +7,7 @@ over memif:
 
 The generator (memif servers, lcore 0) writes the device's configuration
 (--dut-config) before it waits for the links; listack-fwd (memif clients,
-lcore 1) starts with it. The search is short (0.1 s trials, 10 %
+lcore 1) starts with it. The search is short (0.1 s trials, 1 %
 resolution, one frame size). It must finish; the found NDR trial lost
 nothing and the next higher trial lost or was generator-limited, or no
 rate passed and the generator is reported as the limit; every trial is
@@ -67,7 +67,7 @@ def check(work, gen_rc, fwd_rc, fwd_log):
     ndr = s["ndr"]
     if ndr["trial"] >= 0:
         found = trials[ndr["trial"]]
-        if found["lost"] != 0 or found["verdict"] != "pass":
+        if found["lost"] != 0 or found["verdict"] not in ("pass", "limited-pass"):
             why.append("the NDR trial lost %d (%s)" % (found["lost"],
                                                        found["verdict"]))
         if ndr["fail_trial"] >= 0:
@@ -115,7 +115,7 @@ def main():
                                  base) +
                    ["--", "--generate", "--wait", "30", "--drain", "2",
                     "--dut-config", cfg, "--search", "ndr", "--sizes", "64",
-                    "--trial", "0.1", "--resolution", "10%",
+                    "--trial", "0.1", "--resolution", "1%",
                     "--latency-seconds", "0.1", "--device", "listack-fwd",
                     "--json", os.path.join(work, "r.json"),
                     "--plot", os.path.join(work, "r.svg")])
