@@ -255,7 +255,7 @@ send_frames(struct gen_ctx *c, struct gen_frames *fr, struct tx_state *s,
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		gen_frame_write(fr, m[i], s->k + i, s->flow, now);
+		gen_frame_write(fr, m[i], s->flow, now);
 		if (++s->flow == fr->flows)
 			s->flow = 0;
 	}
