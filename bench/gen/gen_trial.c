@@ -9,7 +9,8 @@
  * is one frame per turn, at high ones bursts grow towards 32. No PMD rate
  * limiter is used. A generator that falls behind (its CPU taken, the RX
  * side too slow, rates past what one lcore sends) catches up by at most
- * GEN_MAX_LAG_US of frames and skips the rest of what it owes; the trial
+ * GEN_MAX_LAG_US of frames (two bursts at least) and skips the rest of
+ * what it owes; the trial
  * then reports generator_limited when what it offered falls short of the
  * schedule by more than 0.1 % (or a burst). At rate 0 every turn sends a
  * burst; a trial there with no loss is generator_limited too: the device
@@ -36,8 +37,8 @@
 #define GEN_RING 1024
 #define GEN_MAX_LAG_US 50.0
 #define GEN_DRAIN_IDLE_S 0.010		/* nothing came for this long */
-#define GEN_FLUSH_IDLE_S 0.002		/* before a trial */
-#define GEN_FLUSH_MAX_S 0.100
+#define GEN_FLUSH_IDLE_S 0.010		/* before a trial */
+#define GEN_FLUSH_MAX_S 0.200
 
 static int
 port_setup(struct gen_ctx *c, uint16_t port, struct rte_ether_addr *mac)
@@ -356,6 +357,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	c->rx.tag = c->next_tag++;
 	gen_hist_reset(&c->rx.hist);
 	c->rx.foreign = 0;
+	c->rx.stale = 0;
 	/* what is still in flight from before is not this trial's */
 	c->rx.counting = false;
 	t0 = rte_rdtsc();
@@ -381,6 +383,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	res->duplicates = c->rx.seq.c.duplicates;
 	res->late = c->rx.seq.c.late;
 	res->foreign = c->rx.foreign;
+	res->stale = c->rx.stale;
 	if (res->elapsed_s > 0) {
 		res->offered_pps = (double)offered / res->elapsed_s;
 		res->received_pps = (double)res->received / res->elapsed_s;
@@ -410,16 +413,19 @@ gen_wait_dut(struct gen_ctx *c, double timeout_s)
 	struct gen_trial_result res;
 	uint64_t end = rte_rdtsc() +
 		       (uint64_t)(timeout_s * (double)rte_get_tsc_hz());
+	double drain_s = c->p.drain_s;
 	int rc;
 
+	/* a probe that gets nothing back need not wait the trials' drain */
+	c->p.drain_s = RTE_MIN(drain_s, 0.1);
 	do {
 		rc = gen_trial_run(c, &probe, &res);
-		if (rc < 0)
-			return rc;
-		if (res.received > 0)
-			return 0;
+		if (rc < 0 || res.received > 0)
+			break;
+		rc = -ETIMEDOUT;
 	} while (rte_rdtsc() < end);
-	return -ETIMEDOUT;
+	c->p.drain_s = drain_s;
+	return rc;
 }
 
 void
