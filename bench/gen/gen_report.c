@@ -356,10 +356,11 @@ json_trial(FILE *f, const struct gen_search_trial *t)
 		r->lost);
 	jnum(f, gen_loss_ratio(r));
 	fprintf(f, ", \"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
-		", \"foreign\": %" PRIu64 ", \"late\": %" PRIu64
-		", \"scheduled\": %" PRIu64 ", \"generator_limited\": %s"
-		", \"elapsed_s\": ", r->reordered, r->duplicates, r->foreign,
-		r->late, r->scheduled, r->generator_limited ? "true" : "false");
+		", \"foreign\": %" PRIu64 ", \"stale\": %" PRIu64
+		", \"late\": %" PRIu64 ", \"scheduled\": %" PRIu64
+		", \"generator_limited\": %s, \"elapsed_s\": ", r->reordered,
+		r->duplicates, r->foreign, r->stale, r->late, r->scheduled,
+		r->generator_limited ? "true" : "false");
 	jnum(f, r->elapsed_s);
 	fprintf(f, ", \"max_lag_us\": ");
 	jnum(f, r->max_lag_us);
