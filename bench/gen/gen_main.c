@@ -381,6 +381,11 @@ gen_main(int argc, char **argv)
 			"ndr|pdr|mrr\n");
 		return EXIT_USAGE;
 	}
+	if (so.search_given && (o.req.rate_pps > 0 || o.rate_share > 0)) {
+		fprintf(stderr, "--generate: --rate is the single trial's; a "
+			"search chooses its rates (--max-rate, --min-rate)\n");
+		return EXIT_USAGE;
+	}
 	signal(SIGINT, gen_on_signal);
 	signal(SIGTERM, gen_on_signal);
 	rc = gen_open(&ctx, &o.ports);
