@@ -173,6 +173,17 @@ test_read_back(void **state)
 				    a.sizes[i].lat[k].lat.p999_ns);
 		}
 	}
+	/* escapes in the device's name */
+	{
+		static const char text[] = "{\"mode\": \"generate\", "
+			"\"version\": 1, \"device\": \"a\\u0041\\\"\\n\\u00e9\", "
+			"\"sizes\": []}";
+
+		assert_int_equal(gen_report_parse(text, strlen(text), &b, err,
+						  sizeof(err)), 0);
+		assert_string_equal(b.device, "aA\" ?");
+		assert_int_equal(b.n_sizes, 0);
+	}
 	assert_int_equal(gen_report_read("/nonexistent/x.json", &b, err,
 					 sizeof(err)), -ENOENT);
 	unlink(path);
