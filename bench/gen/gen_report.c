@@ -169,6 +169,17 @@ md_rate(FILE *f, uint16_t size, const struct gen_rate_summary *r)
 			gen_l1_bps(size, r->pps) / 1e9, gen_limit_name(r->limit));
 }
 
+/* A name in a table cell: '|' would end the cell. */
+static void
+md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 void
 gen_report_markdown(FILE *f, const struct gen_summary *s, unsigned int n)
 {
@@ -184,8 +195,10 @@ gen_report_markdown(FILE *f, const struct gen_summary *s, unsigned int n)
 			const struct gen_size_summary *ss = &s[d].sizes[i];
 			const struct gen_lat_summary *l10 = NULL;
 
-			fprintf(f, "| %s | %s |", s[d].device,
-				gen_size_text(ss->size, sz, sizeof(sz)));
+			fprintf(f, "| ");
+			md_text(f, s[d].device);
+			fprintf(f, " | %s |", gen_size_text(ss->size, sz,
+							    sizeof(sz)));
 			md_rate(f, ss->size, &ss->ndr);
 			md_rate(f, ss->size, &ss->pdr);
 			if (ss->has_mrr)
