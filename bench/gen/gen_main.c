@@ -298,6 +298,9 @@ gen_run_single(const struct gen_opts *o, gen_trial_fn fn, void *ctx)
 	       " late %" PRIu64 " foreign %" PRIu64 " (stale %" PRIu64 ")\n",
 	       res.sent, res.refused, res.received, res.lost, res.reordered,
 	       res.duplicates, res.late, res.foreign, res.stale);
+	printf("flows with loss %" PRIu64 " of %u (at most %" PRIu64
+	       " frames in one)\n", res.flows_with_loss, res.req.flows,
+	       res.max_flow_loss);
 	printf("latency_ns samples %" PRIu64 " min %.0f mean %.0f p50 %.0f "
 	       "p90 %.0f p99 %.0f p99.9 %.0f max %.0f\n",
 	       res.latency.samples, res.latency.min_ns, res.latency.mean_ns,

@@ -371,8 +371,10 @@ json_trial(FILE *f, const struct gen_search_trial *t)
 	fprintf(f, ", \"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
 		", \"foreign\": %" PRIu64 ", \"stale\": %" PRIu64
 		", \"late\": %" PRIu64 ", \"scheduled\": %" PRIu64
-		", \"generator_limited\": %s, \"elapsed_s\": ", r->reordered,
-		r->duplicates, r->foreign, r->stale, r->late, r->scheduled,
+		", \"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
+		PRIu64 ", \"generator_limited\": %s, \"elapsed_s\": ",
+		r->reordered, r->duplicates, r->foreign, r->stale, r->late,
+		r->scheduled, r->flows_with_loss, r->max_flow_loss,
 		r->generator_limited ? "true" : "false");
 	jnum(f, r->elapsed_s);
 	fprintf(f, ", \"max_lag_us\": ");

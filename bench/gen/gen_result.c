@@ -6,7 +6,7 @@
  *    "offered_pps": ..., "received_pps": ..., "sent": ..., "refused": ...,
  *    "received": ..., "lost": ..., "loss_ratio": ..., "reordered": ...,
  *    "duplicates": ..., "late": ..., "foreign": ..., "stale": ...,
- *    "scheduled": ...,
+ *    "scheduled": ..., "flows_with_loss": ..., "max_flow_loss": ...,
  *    "elapsed_s": ..., "max_lag_us": ..., "generator_limited": false,
  *    "latency_ns": {"samples": ..., "min": ..., "mean": ..., "p50": ...,
  *                   "p90": ..., "p99": ..., "p99.9": ..., "max": ...}}
@@ -104,6 +104,8 @@ gen_result_json(FILE *f, const struct gen_trial_result *r)
 		", \"stale\": %" PRIu64 ", \"scheduled\": %" PRIu64 ", ",
 		r->reordered, r->duplicates, r->late, r->foreign, r->stale,
 		r->scheduled);
+	fprintf(f, "\"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
+		PRIu64 ", ", r->flows_with_loss, r->max_flow_loss);
 	num(f, "elapsed_s", r->elapsed_s, ", ");
 	num(f, "max_lag_us", r->max_lag_us, ", ");
 	fprintf(f, "\"generator_limited\": %s, \"latency_ns\": {",

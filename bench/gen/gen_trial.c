@@ -239,7 +239,7 @@ struct tx_state {
 	uint64_t k;		/* schedule position: frames offered + skipped */
 	uint64_t sent, refused, skipped, no_mbuf;
 	uint32_t flow;
-	uint64_t max_lag;	/* cycles */
+	double max_lag;		/* cycles */
 };
 
 /* Send n frames at now. */
@@ -291,10 +291,11 @@ send_phase(struct gen_ctx *c, struct gen_frames *fr, struct tx_state *s,
 			uint64_t behind = due > s->k ? due - s->k : 0;
 
 			if (behind > 0) {
-				uint64_t lag = now - t0 -
-					       (uint64_t)((double)s->k * tpf);
+				/* how late the oldest frame due is */
+				double lag = (double)(now - t0) -
+					     (double)s->k * tpf;
 
-				if (lag > s->max_lag && lag < (uint64_t)hz)
+				if (lag > s->max_lag)
 					s->max_lag = lag;
 			}
 			if (behind > max_behind) {
@@ -388,7 +389,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 		res->offered_pps = (double)offered / res->elapsed_s;
 		res->received_pps = (double)res->received / res->elapsed_s;
 	}
-	res->max_lag_us = (double)s.max_lag / hz * 1e6;
+	res->max_lag_us = s.max_lag / hz * 1e6;
 	if (req->rate_pps > 0) {
 		res->scheduled = (uint64_t)floor(res->elapsed_s *
 						 req->rate_pps) + 1;
@@ -398,6 +399,9 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	} else {
 		res->generator_limited = res->lost == 0;
 	}
+	/* next_seq[f] frames of flow f were offered (sent or refused) */
+	gen_seq_flow_loss(&c->rx.seq, fr.next_seq, &res->flows_with_loss,
+			  &res->max_flow_loss);
 	fill_latency(&res->latency, &c->rx.hist);
 	gen_seq_fini(&c->rx.seq);
 	gen_frames_fini(&fr);

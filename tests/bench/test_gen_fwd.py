@@ -139,6 +139,7 @@ def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
         # (counted foreign, not the trial's); nothing else may be
         ("foreign but stale", g["foreign"] - g["stale"], 0),
         ("received", g["received"], g["sent"]),
+        ("flows_with_loss", g["flows_with_loss"], 0),
         ("latency samples", lat["samples"], g["received"]),
         ("ip.InHdrErrors", s["ip"]["InHdrErrors"], 0),
         ("ip.InCsumErrors", s["ip"]["InCsumErrors"], 0),

@@ -138,6 +138,10 @@ def run_case(bench, work, name, gen_args, impair):
         ("device tx_refused", d["tx_refused"], 0),
         ("device no_mbuf", d["no_mbuf"], 0),
         ("device mbufs_in_use", d["mbufs_in_use"], 0),
+        # drops every 100th over the flows: per flow, at most what the
+        # flow was sent / 100 rounded up (checked loosely: > 0 flows)
+        ("flows with loss > 0", g["flows_with_loss"] > 0,
+         d["dropped"] + g["refused"] > 0),
         ("latency samples == received", g["latency_ns"]["samples"],
          g["received"]),
     ]
