@@ -72,6 +72,10 @@ struct gen_trial_result {
 	double max_lag_us;		/* worst lag behind the schedule */
 	uint64_t stale;			/* of foreign: our signature, an
 					 * earlier trial's tag */
+	double cpu_share;		/* the generator's thread CPU time /
+					 * wall time while sending: below ~0.95
+					 * other work took its CPU (latency
+					 * then includes its waits) */
 	uint64_t flows_with_loss;	/* flows that lost any frame */
 	uint64_t max_flow_loss;		/* the most frames one flow lost */
 };

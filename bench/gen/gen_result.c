@@ -7,7 +7,8 @@
  *    "received": ..., "lost": ..., "loss_ratio": ..., "reordered": ...,
  *    "duplicates": ..., "late": ..., "foreign": ..., "stale": ...,
  *    "scheduled": ..., "flows_with_loss": ..., "max_flow_loss": ...,
- *    "elapsed_s": ..., "max_lag_us": ..., "generator_limited": false,
+ *    "elapsed_s": ..., "cpu_share": ..., "max_lag_us": ...,
+ *    "generator_limited": false,
  *    "latency_ns": {"samples": ..., "min": ..., "mean": ..., "p50": ...,
  *                   "p90": ..., "p99": ..., "p99.9": ..., "max": ...}}
  *
@@ -41,21 +42,28 @@ gen_result_header(FILE *f)
 void
 gen_result_line(FILE *f, const struct gen_trial_result *r)
 {
-	char sz[8];
+	char sz[8], cpu[16] = "";
 
+	if (r->cpu_share > 0 && r->cpu_share < 0.95)
+		snprintf(cpu, sizeof(cpu), " cpu=%.0f%%", r->cpu_share * 100);
 	fprintf(f, "%-5s %6u %12.0f %12.0f %12.0f %10" PRIu64 " %8.4f %6"
-		PRIu64 " %6" PRIu64 " %8.2f %8.2f %8.2f %8.2f %s\n",
+		PRIu64 " %6" PRIu64 " %8.2f %8.2f %8.2f %8.2f %s%s\n",
 		gen_size_name(r->req.size, sz, sizeof(sz)), r->req.flows,
 		r->req.rate_pps, r->offered_pps, r->received_pps, r->lost,
 		gen_loss_ratio(r) * 100, r->reordered, r->duplicates,
 		r->latency.p50_ns / 1e3, r->latency.p99_ns / 1e3,
 		r->latency.p999_ns / 1e3, r->latency.max_ns / 1e3,
-		r->generator_limited ? "GENERATOR-LIMITED" : "");
+		r->generator_limited ? "GENERATOR-LIMITED" : "", cpu);
 }
 
 void
 gen_result_warn(FILE *f, const struct gen_trial_result *r)
 {
+	if (r->cpu_share > 0 && r->cpu_share < 0.95)
+		fprintf(f, "WARNING: the generator had its CPU %.0f %% of the "
+			"sending time (other work on it): latency includes its "
+			"waits, and it may not have kept the rate\n",
+			r->cpu_share * 100);
 	if (!r->generator_limited)
 		return;
 	if (r->req.rate_pps > 0)
@@ -107,6 +115,7 @@ gen_result_json(FILE *f, const struct gen_trial_result *r)
 	fprintf(f, "\"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
 		PRIu64 ", ", r->flows_with_loss, r->max_flow_loss);
 	num(f, "elapsed_s", r->elapsed_s, ", ");
+	num(f, "cpu_share", r->cpu_share, ", ");
 	num(f, "max_lag_us", r->max_lag_us, ", ");
 	fprintf(f, "\"generator_limited\": %s, \"latency_ns\": {",
 		r->generator_limited ? "true" : "false");

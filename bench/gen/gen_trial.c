@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -312,6 +313,16 @@ send_phase(struct gen_ctx *c, struct gen_frames *fr, struct tx_state *s,
 	}
 }
 
+static double
+thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void
 fill_latency(struct gen_latency *l, const struct gen_hist *h)
 {
@@ -339,6 +350,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	struct gen_frames fr;
 	struct tx_state s;
 	uint64_t t0, t_end, t_stop, offered, owed;
+	double cpu0, cpu1;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -366,10 +378,12 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	c->rx.counting = true;
 
 	memset(&s, 0, sizeof(s));
+	cpu0 = thread_cpu_s();
 	t0 = rte_rdtsc();
 	t_end = t0 + (uint64_t)(req->seconds * hz);
 	send_phase(c, &fr, &s, req->rate_pps, t0, t_end);
 	t_stop = rte_rdtsc();
+	cpu1 = thread_cpu_s();
 	drain(c, t_stop, drain_idle(c->p.drain_s),
 	      t_stop + (uint64_t)(c->p.drain_s * hz));
 	c->rx.counting = false;
@@ -386,6 +400,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	res->foreign = c->rx.foreign;
 	res->stale = c->rx.stale;
 	if (res->elapsed_s > 0) {
+		res->cpu_share = (cpu1 - cpu0) / res->elapsed_s;
 		res->offered_pps = (double)offered / res->elapsed_s;
 		res->received_pps = (double)res->received / res->elapsed_s;
 	}
