@@ -152,10 +152,14 @@ gen_report_trial_line(FILE *f, const struct gen_search_trial *t)
 	char sz[8];
 
 	fprintf(f, "trial %3u %5s %-10s asked %10.0f pps offered %10.0f "
-		"received %10.0f lost %" PRIu64 " (%.4f%%) %s\n", t->index,
+		"received %10.0f lost %" PRIu64 " (%.4f%%) %s", t->index,
 		gen_size_text(t->size, sz, sizeof(sz)), gen_phase_name(t->phase),
 		r->req.rate_pps, r->offered_pps, r->received_pps, r->lost,
 		gen_loss_ratio(r) * 100, gen_verdict_name(t->verdict));
+	/* the generator's thread lost its CPU (a model device leaves 0) */
+	if (r->cpu_share > 0 && r->cpu_share < 0.95)
+		fprintf(f, " cpu=%.0f%%", r->cpu_share * 100);
+	fprintf(f, "\n");
 	fflush(f);
 }
 
@@ -379,6 +383,8 @@ json_trial(FILE *f, const struct gen_search_trial *t)
 	jnum(f, r->elapsed_s);
 	fprintf(f, ", \"max_lag_us\": ");
 	jnum(f, r->max_lag_us);
+	fprintf(f, ", \"cpu_share\": ");
+	jnum(f, r->cpu_share);
 	fprintf(f, ",\n   \"latency\": {");
 	json_latency(f, &r->latency);
 	fprintf(f, "}}");

@@ -38,6 +38,7 @@
  *              "duplicates", "foreign", "stale", "late", "scheduled",
  *              "flows_with_loss", "max_flow_loss",
  *              "generator_limited", "elapsed_s", "max_lag_us",
+ *              "cpu_share",
  *              "latency": {"samples", "min_ns", "mean_ns", "p50_ns",
  *                          "p90_ns", "p99_ns", "p999_ns", "max_ns"}}]}
  */
