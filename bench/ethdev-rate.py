@@ -8,7 +8,9 @@
 CMD must give EAL a --file-prefix (its telemetry socket is found under
 /var/run/dpdk/PREFIX/). The rate is read from DPDK telemetry
 (/ethdev/stats,PORT opackets) over the interval after the warm-up; the
-application is then stopped with SIGINT. cycles/packet is TSC cycles of
+application is then stopped with SIGINT. The interval starts --warmup
+seconds after the port's first packet out (not after start-up, which a
+large mbuf pool or a pcap file can make long). cycles/packet is TSC cycles of
 one forwarding core over the packets it forwarded (pass --ghz, which
 listack-bench prints as "TSC ... GHz").
 
@@ -93,8 +95,21 @@ def main():
             if app.poll() is not None or time.monotonic() > deadline:
                 sys.exit("%s did not start: see %s.log" % (cmd[0], prefix))
             time.sleep(0.05)
-        time.sleep(a.warmup)
+        # the socket is there from rte_eal_init on, before the
+        # application has set up and started its ports: wait for the
+        # first packet out, then warm up
         q = "/ethdev/stats,%d" % a.port
+        while True:
+            if app.poll() is not None or time.monotonic() > deadline:
+                sys.exit("%s sent nothing on port %d: see %s.log"
+                         % (cmd[0], a.port, prefix))
+            try:
+                if telemetry(sock, q)["/ethdev/stats"]["opackets"] > 0:
+                    break
+            except (OSError, KeyError, TypeError, ValueError):
+                pass    # port not there yet
+            time.sleep(0.05)
+        time.sleep(a.warmup)
         t0 = time.monotonic()
         c0 = thread_cpu(app.pid) if a.cpu else {}
         p0 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
