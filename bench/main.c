@@ -35,6 +35,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "gen/gen_main.h"
 #include "listack/udp.h"
 
 #define EXIT_FAIL 1
@@ -731,6 +732,12 @@ main(int argc, char **argv)
 			"without hugepages: listack-bench --no-huge --no-pci "
 			"-m 1024 -- --scenario fwd\n", rte_strerror(rte_errno));
 		return EXIT_USAGE;
+	}
+	/* --generate, --impair: the generator and its test device
+	 * (bench/gen/) */
+	if (gen_dispatch(argc - eal, argv + eal, &rc)) {
+		rte_eal_cleanup();
+		return rc;
 	}
 	memset(&o, 0, sizeof(o));
 	if (parse_opts(argc - eal, argv + eal, &o) < 0) {

@@ -61,6 +61,15 @@ struct gen_trial_result {
 	 * device, set the rate): the trial says nothing of the device. */
 	bool generator_limited;
 	struct gen_latency latency;
+	/* added by the generator (gen_trial.c); a model device may leave
+	 * them 0 */
+	uint64_t scheduled;		/* frames the schedule asked for over
+					 * the sending time (0 at rate 0) */
+	uint64_t late;			/* came back more than the checker's
+					 * window behind: counted received
+					 * and reordered (bench/gen/gen_seq.h) */
+	double elapsed_s;		/* sending time as it was */
+	double max_lag_us;		/* worst lag behind the schedule */
 };
 
 /* Loss as a share of what was offered, 0 .. 1. */
