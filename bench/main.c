@@ -36,6 +36,7 @@
 
 #include "bench.h"
 #include "gen/gen_main.h"
+#include "gen/search_cli.h"
 #include "listack/udp.h"
 
 #define EXIT_FAIL 1
@@ -726,6 +727,9 @@ main(int argc, char **argv)
 	bool failed = false;
 	int eal, rc;
 
+	/* --from: results of earlier runs into one plot and table; no EAL */
+	if (gen_merge_wanted(argc, argv))
+		return gen_merge_main(argc, argv);
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
 		fprintf(stderr, "EAL initialisation failed: %s\n"
