@@ -16,6 +16,9 @@
  * variant: a new stack, new ports (ring, pcap), warm-up, the measured
  * interval, teardown, and the mbuf count, which must be 0. --repeat N runs
  * the list of variants N times over and reports medians (repeat.c).
+ *
+ * --generate and --impair make the bench a packet generator and its test
+ * device instead (bench/gen/README.md).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -117,6 +120,10 @@ usage(const char *prog)
 		"  (scattered: as a NIC refilled from a mempool cache may "
 		"hand them out)\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
+		"as a generator (ports on the EAL command line): -- "
+		"--generate --help;\n"
+		"  its test device: -- --impair drop=N,swap=N,dup=N "
+		"(bench/gen/README.md)\n"
 		"scenarios:\n", prog);
 	bench_scenarios_list(stderr);
 }

@@ -66,8 +66,9 @@ struct gen_frames {
 	uint16_t size;			/* request: 64 .. 1518 or IMIX */
 	unsigned int n_sizes;
 	struct gen_size sizes[GEN_MAX_SIZES];
-	/* which size is the k-th frame: sizes[seq_sizes[k % period]] */
-	unsigned int period;
+	/* the sizes in turn: sizes[seq_sizes[pos]], pos = 0 .. period-1
+	 * advanced per frame written (no division per frame) */
+	unsigned int period, pos;
 	uint8_t seq_sizes[GEN_IMIX_PERIOD];
 	struct gen_flow *flow;		/* [flows] */
 	uint32_t *next_seq;		/* [flows]: the next sequence number */
@@ -122,16 +123,16 @@ gen_sum16(const uint8_t *p, unsigned int n_words)
 }
 
 /*
- * Write frame k of the trial (k counts every frame sent, it picks the
- * IMIX size) of flow f into m, stamped with tsc. m is from a zeroed
- * TX pool (gen_frames_pool_zero) and holds no data yet.
+ * Write the next frame of the trial (the next size of the IMIX order) of
+ * flow f into m, stamped with tsc. m is from a zeroed TX pool
+ * (gen_frames_pool_zero) and holds no data yet.
  * Ownership: m stays the caller's.
  */
 static inline void
-gen_frame_write(struct gen_frames *g, struct rte_mbuf *m, uint64_t k,
-		uint32_t f, uint64_t tsc)
+gen_frame_write(struct gen_frames *g, struct rte_mbuf *m, uint32_t f,
+		uint64_t tsc)
 {
-	const struct gen_size *sz = &g->sizes[g->seq_sizes[k % g->period]];
+	const struct gen_size *sz = &g->sizes[g->seq_sizes[g->pos]];
 	const struct gen_flow *fl = &g->flow[f];
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(p + 14);
@@ -143,6 +144,8 @@ gen_frame_write(struct gen_frames *g, struct rte_mbuf *m, uint64_t k,
 	uint64_t v64;
 	uint16_t c;
 
+	if (++g->pos == g->period)
+		g->pos = 0;
 	memcpy(p, sz->hdr, GEN_HDR_LEN);
 	ip->packet_id = id;
 	ip->src_addr = fl->src;

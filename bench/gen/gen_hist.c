@@ -32,13 +32,16 @@ gen_hist_percentile(const struct gen_hist *h, double p)
 {
 	uint64_t rank, seen = 0, low, width;
 	unsigned int i;
-	double v;
+	double v, r;
 
 	if (h->count == 0 || !(p > 0))
 		return 0;
 	if (p >= 100)
 		return (double)h->max;
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	/* p / 100 x count, less what decimal percentages gain in binary
+	 * (99.9 / 100 x 1000 is 999.0000000000001: rank 999, not 1000) */
+	r = p / 100.0 * (double)h->count;
+	rank = (uint64_t)ceil(r - r * 1e-12);
 	if (rank == 0)
 		rank = 1;
 	for (i = 0; i < GEN_HIST_BUCKETS; i++) {

@@ -45,7 +45,7 @@
 #define IMP_BURST 32
 #define IMP_MAX_HELD 4096
 #define IMP_POOL 8191
-#define GEN_IMPAIR_FLUSH_MS 2
+#define GEN_IMPAIR_FLUSH_MS 5	/* below the generator's drain idle, 10 ms */
 
 struct impair {
 	uint64_t drop, swap, dup;	/* every n-th; 0 = off */

@@ -35,6 +35,7 @@
 #include "gen_main.h"
 #include "gen_result.h"
 #include "gen_trial.h"
+#include "search_cli.h"
 
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
@@ -246,7 +247,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 			if (parse_double("--wait", optarg, 0, 3600,
 					 &o->wait_s) < 0)
 				return -EINVAL;
-			o->ports.link_wait_s = o->wait_s > 1 ? o->wait_s : 1;
+			o->ports.link_wait_s = o->wait_s > 30 ? o->wait_s : 30;
 			break;
 		case 'C':
 			o->dut_config = optarg;
@@ -337,11 +338,21 @@ static int
 gen_main(int argc, char **argv)
 {
 	static struct gen_ctx ctx;	/* the histogram: not on the stack */
+	struct gen_search_opts so;
 	struct gen_opts o;
 	int rc, status;
 
-	if (gen_opts_parse(argc, argv, &o) < 0) {
+	/* the searches' options (search_cli.h) first; ours are the rest */
+	gen_search_opts_init(&so);
+	argc = gen_search_take_opts(argc, argv, &so);
+	if (argc < 0 || gen_opts_parse(argc, argv, &o) < 0) {
 		gen_usage();
+		gen_search_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (so.any_given && !so.search_given) {
+		fprintf(stderr, "--generate: the search options need --search "
+			"ndr|pdr|mrr\n");
 		return EXIT_USAGE;
 	}
 	signal(SIGINT, gen_on_signal);
@@ -354,6 +365,11 @@ gen_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	fflush(stdout);
+	rc = gen_wait_links(&ctx);
+	if (rc < 0) {
+		gen_close(&ctx);
+		return EXIT_FAIL;
+	}
 	if (o.wait_s > 0) {
 		rc = gen_wait_dut(&ctx, o.wait_s);
 		if (rc < 0) {
@@ -365,8 +381,11 @@ gen_main(int argc, char **argv)
 			return EXIT_FAIL;
 		}
 	}
-	/* a search (--search) runs its trials through gen_trial_run here */
-	status = gen_run_single(&o, gen_trial_run, &ctx);
+	if (so.search_given)
+		status = gen_search_main(&so, o.req.flows, o.json,
+					 gen_trial_run, &ctx);
+	else
+		status = gen_run_single(&o, gen_trial_run, &ctx);
 	gen_close(&ctx);
 	return status;
 }

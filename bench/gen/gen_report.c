@@ -67,13 +67,11 @@ load_text(double share, char *buf, size_t len)
 		snprintf(buf, len, "%.0f%%", share * 100);
 }
 
-/* "device" or "generator" as the table says it. */
+/* Who set the limit; with no rate found ("-"), who stopped the lowest
+ * trial. */
 static const char *
 limit_text(const struct gen_rate_summary *r)
 {
-	if (!r->found)
-		return r->limit == GEN_LIMIT_GENERATOR ? "generator (none "
-			"passed)" : "none passed";
 	return gen_limit_name(r->limit);
 }
 
@@ -123,7 +121,7 @@ gen_report_table(FILE *f, const struct gen_summary *s)
 	fprintf(f, "Gbit/s L1 counts 20 B of preamble and gap per frame, L2 "
 		"the frames with FCS; limit: who stopped the search (device: "
 		"a trial just above lost; generator: it could not offer "
-		"more)\n");
+		"more; max-rate: it passed there); '-': no rate passed\n");
 	for (i = 0; i < s->n_sizes; i++) {
 		const struct gen_size_summary *ss = &s->sizes[i];
 
@@ -358,9 +356,14 @@ json_trial(FILE *f, const struct gen_search_trial *t)
 		r->lost);
 	jnum(f, gen_loss_ratio(r));
 	fprintf(f, ", \"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
-		", \"foreign\": %" PRIu64 ", \"generator_limited\": %s,\n"
-		"   \"latency\": {", r->reordered, r->duplicates, r->foreign,
-		r->generator_limited ? "true" : "false");
+		", \"foreign\": %" PRIu64 ", \"late\": %" PRIu64
+		", \"scheduled\": %" PRIu64 ", \"generator_limited\": %s"
+		", \"elapsed_s\": ", r->reordered, r->duplicates, r->foreign,
+		r->late, r->scheduled, r->generator_limited ? "true" : "false");
+	jnum(f, r->elapsed_s);
+	fprintf(f, ", \"max_lag_us\": ");
+	jnum(f, r->max_lag_us);
+	fprintf(f, ",\n   \"latency\": {");
 	json_latency(f, &r->latency);
 	fprintf(f, "}}");
 }

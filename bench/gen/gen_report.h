@@ -8,7 +8,9 @@
  * JSON schema (version 1; numbers are JSON numbers, a rate in frames per
  * second; a size is 64 .. 1518 or the string "imix"; a limit is "device",
  * "generator", "max-rate" or "none"; trial and fail_trial index "trials",
- * -1 for none):
+ * -1 for none; a verdict "limited": the generator fell short and frames
+ * were lost, "limited-pass": it fell short and the device took all it
+ * offered, the rate that passed is then offered_pps):
  *
  * {"mode": "generate", "version": 1, "search": "ndr|pdr|mrr",
  *  "device": "NAME",
@@ -29,11 +31,12 @@
  *                          "p90_ns", "p99_ns", "p999_ns", "max_ns"}]}],
  *  "trials": [{"index", "size", "phase": "mrr|ndr|pdr|verify-ndr|
  *              verify-pdr|latency", "verdict": "none|pass|fail|
- *              generator-limited", "share",
+ *              limited|limited-pass", "share",
  *              "request": {"rate_pps", "seconds", "size", "flows"},
  *              "offered_pps", "received_pps", "sent", "refused",
  *              "received", "lost", "loss_ratio", "reordered",
- *              "duplicates", "foreign", "generator_limited",
+ *              "duplicates", "foreign", "late", "scheduled",
+ *              "generator_limited", "elapsed_s", "max_lag_us",
  *              "latency": {"samples", "min_ns", "mean_ns", "p50_ns",
  *                          "p90_ns", "p99_ns", "p999_ns", "max_ns"}}]}
  */
@@ -78,7 +81,7 @@ struct gen_size_summary {
 struct gen_summary {
 	char device[GEN_DEVICE_LEN];
 	enum gen_search_kind kind;
-	struct gen_size_summary sizes[GEN_MAX_SIZES];
+	struct gen_size_summary sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int n_sizes;
 };
 

@@ -402,7 +402,7 @@ summary_of(struct jparser *p, const struct jnode *root, struct gen_summary *s)
 		const struct jnode *z = &p->nodes[i], *lat, *mrr;
 		struct gen_size_summary *ss;
 
-		if (s->n_sizes == GEN_MAX_SIZES)
+		if (s->n_sizes == GEN_SEARCH_MAX_SIZES)
 			return jfail(p, "too many sizes");
 		ss = &s->sizes[s->n_sizes];
 		if (jsize_of(jget(p, z, "size"), &ss->size) < 0)

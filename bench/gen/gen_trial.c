@@ -86,7 +86,6 @@ int
 gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 {
 	unsigned int n_ports = rte_eth_dev_count_avail();
-	double waited = 0;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -126,18 +125,6 @@ gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 		gen_close(c);
 		return rc;
 	}
-	while (!(link_up(p->tx_port) && link_up(p->rx_port))) {
-		if (waited >= p->link_wait_s || bench_signalled) {
-			fprintf(stderr, "--generate: the link%s did not come "
-				"up in %.0f s (is the device under test "
-				"running?)\n", p->tx_port != p->rx_port ?
-				"s" : "", p->link_wait_s);
-			gen_close(c);
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ms(10);
-		waited += 0.010;
-	}
 	c->next_tag = (uint8_t)rte_rdtsc();
 	c->rx.gw_addr = c->traffic.gw_addr;
 	c->rx.gw2_addr = c->traffic.gw2_addr;
@@ -148,6 +135,30 @@ gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 	c->rx.tx_mac = c->tx_mac;
 	c->rx.rx_mac = c->rx_mac;
 	c->rx.pool = c->tx_pool;
+	return 0;
+}
+
+int
+gen_wait_links(struct gen_ctx *c)
+{
+	const struct gen_port_params *p = &c->p;
+	double waited = 0;
+
+	printf("generator: port %u out, port %u back; waiting for the "
+	       "link%s\n", p->tx_port, p->rx_port,
+	       p->tx_port != p->rx_port ? "s" : "");
+	fflush(stdout);
+	while (!(link_up(p->tx_port) && link_up(p->rx_port))) {
+		if (waited >= p->link_wait_s || bench_signalled) {
+			fprintf(stderr, "--generate: the link%s did not come "
+				"up in %.0f s (is the device under test "
+				"running?)\n", p->tx_port != p->rx_port ?
+				"s" : "", p->link_wait_s);
+			return -ETIMEDOUT;
+		}
+		bench_sleep_ms(10);
+		waited += 0.010;
+	}
 	return 0;
 }
 
@@ -198,6 +209,19 @@ drain(struct gen_ctx *c, uint64_t from, double idle_s, uint64_t until)
 		poll_ports(c);
 }
 
+/* The drain ends when nothing came for a tenth of its longest (at least
+ * GEN_DRAIN_IDLE_S): a device that holds frames longer than that (or
+ * loses its CPU for that long) has them counted lost. */
+static double
+drain_idle(double drain_s)
+{
+	double idle = drain_s / 10;
+
+	if (idle < GEN_DRAIN_IDLE_S)
+		idle = GEN_DRAIN_IDLE_S;
+	return idle < drain_s ? idle : drain_s;
+}
+
 static int
 check_request(const struct gen_trial_request *req)
 {
@@ -231,7 +255,7 @@ send_frames(struct gen_ctx *c, struct gen_frames *fr, struct tx_state *s,
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		gen_frame_write(fr, m[i], s->k + i, s->flow, now);
+		gen_frame_write(fr, m[i], s->flow, now);
 		if (++s->flow == fr->flows)
 			s->flow = 0;
 	}
@@ -343,7 +367,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	t_end = t0 + (uint64_t)(req->seconds * hz);
 	send_phase(c, &fr, &s, req->rate_pps, t0, t_end);
 	t_stop = rte_rdtsc();
-	drain(c, t_stop, RTE_MIN(GEN_DRAIN_IDLE_S, c->p.drain_s),
+	drain(c, t_stop, drain_idle(c->p.drain_s),
 	      t_stop + (uint64_t)(c->p.drain_s * hz));
 	c->rx.counting = false;
 

@@ -36,9 +36,12 @@ struct gen_ctx {
 	struct gen_rx rx;		/* ARP state; per trial the rest */
 };
 
-/* Pools, port set-up and start; waits for the links. Returns 0 or a
- * negative errno (a message on stderr). gen_close must follow. */
+/* Pools, port set-up and start. Returns 0 or a negative errno (a
+ * message on stderr); on success gen_close must follow. */
 int gen_open(struct gen_ctx *c, const struct gen_port_params *p);
+/* Wait (sleeping) for the links to come up, at most p->link_wait_s.
+ * 0 or -ETIMEDOUT. */
+int gen_wait_links(struct gen_ctx *c);
 void gen_close(struct gen_ctx *c);
 
 /* One trial (a gen_trial_fn; ctx is a struct gen_ctx). */

@@ -88,9 +88,9 @@ const char *
 gen_verdict_name(enum gen_verdict v)
 {
 	static const char *const names[] = { "none", "pass", "fail",
-					     "generator-limited" };
+					     "limited", "limited-pass" };
 
-	return (unsigned int)v < 4 ? names[v] : "?";
+	return (unsigned int)v < 5 ? names[v] : "?";
 }
 
 const char *
@@ -122,14 +122,17 @@ static enum gen_verdict
 judge(const struct gen_search_params *p, enum gen_phase ph,
       const struct gen_trial_result *r)
 {
+	bool ok;
+
 	if (ph == GEN_PHASE_MRR || ph == GEN_PHASE_LATENCY)
 		return GEN_VERDICT_NONE;
-	if (r->generator_limited)
-		return GEN_VERDICT_LIMITED;
 	if (ph == GEN_PHASE_NDR || ph == GEN_PHASE_VERIFY_NDR)
-		return r->lost == 0 ? GEN_VERDICT_PASS : GEN_VERDICT_FAIL;
-	return gen_loss_ratio(r) <= p->pdr_loss ? GEN_VERDICT_PASS :
-						  GEN_VERDICT_FAIL;
+		ok = r->lost == 0;
+	else
+		ok = gen_loss_ratio(r) <= p->pdr_loss;
+	if (r->generator_limited)
+		return ok ? GEN_VERDICT_LIMITED_PASS : GEN_VERDICT_LIMITED;
+	return ok ? GEN_VERDICT_PASS : GEN_VERDICT_FAIL;
 }
 
 /* Run one trial and keep it; its index, or a negative errno. */
@@ -182,21 +185,65 @@ trial(struct search_ctx *s, enum gen_phase ph, double rate, double seconds,
 static bool
 passed(const struct search_ctx *s, int idx)
 {
-	return s->run->trials[idx].verdict == GEN_VERDICT_PASS;
+	enum gen_verdict v = s->run->trials[idx].verdict;
+
+	return v == GEN_VERDICT_PASS || v == GEN_VERDICT_LIMITED_PASS;
 }
 
 static enum gen_limit
 limit_of(const struct search_ctx *s, int idx)
 {
-	return s->run->trials[idx].verdict == GEN_VERDICT_LIMITED ?
-	       GEN_LIMIT_GENERATOR : GEN_LIMIT_DEVICE;
+	return s->run->trials[idx].verdict == GEN_VERDICT_FAIL ?
+	       GEN_LIMIT_DEVICE : GEN_LIMIT_GENERATOR;
+}
+
+/* The rate a passing trial shows the device takes: what was asked, or
+ * what the generator could offer when that was less. */
+static double
+passed_rate(const struct search_ctx *s, int idx)
+{
+	const struct gen_search_trial *t = &s->run->trials[idx];
+
+	if (t->verdict == GEN_VERDICT_LIMITED_PASS &&
+	    t->res.offered_pps < t->res.req.rate_pps)
+		return t->res.offered_pps;
+	return t->res.req.rate_pps;
+}
+
+struct interval {
+	double lo, hi;
+	int lo_trial, hi_trial;		/* -1: none */
+};
+
+/* Narrow the interval by trial t. A generator-limited trial is never a
+ * failure of the device: it caps the interval from above, and when the
+ * device took all that was offered, that rate passed. */
+static void
+narrow(const struct search_ctx *s, int t, struct interval *iv)
+{
+	enum gen_verdict v = s->run->trials[t].verdict;
+	double asked = s->run->trials[t].res.req.rate_pps;
+
+	if (v == GEN_VERDICT_PASS || v == GEN_VERDICT_LIMITED_PASS) {
+		double r = passed_rate(s, t);
+
+		if (r > iv->lo || iv->lo_trial < 0) {
+			iv->lo = r;
+			iv->lo_trial = t;
+		}
+	}
+	if (v != GEN_VERDICT_PASS && asked <= iv->hi) {
+		iv->hi = asked;
+		iv->hi_trial = t;
+	}
 }
 
 /*
  * Binary search in [lo, hi] under phase ph's criterion. lo_trial is a
  * trial known to pass at lo (-1: none; lo is then taken to pass and is
  * tried at the end if nothing above passed). high_limit says who set hi
- * (the generator's MRR offer or --max-rate) for a device that passes there.
+ * (the generator's MRR offer or --max-rate) for a device that passes
+ * there.
  */
 static int
 binary_search(struct search_ctx *s, enum gen_phase ph, enum gen_phase vph,
@@ -206,9 +253,10 @@ binary_search(struct search_ctx *s, enum gen_phase ph, enum gen_phase vph,
 	const struct gen_search_params *p = s->p;
 	double res = p->resolution_is_share ? p->resolution * hi :
 		     p->resolution;
+	struct interval iv = { lo, hi, lo_trial, -1 };
+	const struct interval given = iv;
 	unsigned int round, steps;
-	int t, hi_trial = -1, given = lo_trial;
-	double given_lo = lo;
+	int t;
 
 	if (res < 1)
 		res = 1;
@@ -218,75 +266,65 @@ binary_search(struct search_ctx *s, enum gen_phase ph, enum gen_phase vph,
 	out->limit = GEN_LIMIT_NONE;
 	out->verified = false;
 	for (round = 0; round <= GEN_VERIFY_ROUNDS; round++) {
-		if (round == 0 && hi > lo) {
-			t = trial(s, ph, hi, p->trial_seconds, 0);
+		if (round == 0 && iv.hi > iv.lo) {
+			t = trial(s, ph, iv.hi, p->trial_seconds, 0);
 			if (t < 0)
 				return t;
-			if (passed(s, t)) {
-				lo = hi;
-				lo_trial = t;
-			} else {
-				hi_trial = t;
-			}
+			narrow(s, t, &iv);
 		}
-		for (steps = 0; hi_trial >= 0 && hi - lo > res &&
+		for (steps = 0; iv.hi_trial >= 0 && iv.hi - iv.lo > res &&
 		     steps < GEN_SEARCH_MAX_STEPS; steps++) {
-			double mid = lo + (hi - lo) / 2;
-
-			t = trial(s, ph, mid, p->trial_seconds, 0);
+			t = trial(s, ph, iv.lo + (iv.hi - iv.lo) / 2,
+				  p->trial_seconds, 0);
 			if (t < 0)
 				return t;
-			if (passed(s, t)) {
-				lo = mid;
-				lo_trial = t;
-			} else {
-				hi = mid;
-				hi_trial = t;
-			}
+			narrow(s, t, &iv);
 		}
-		if (lo_trial < 0 && lo > 0) {
+		if (iv.lo_trial < 0 && iv.lo > 0) {
 			/* the low bound itself, never tried */
-			t = trial(s, ph, lo, p->trial_seconds, 0);
+			t = trial(s, ph, iv.lo, p->trial_seconds, 0);
 			if (t < 0)
 				return t;
-			if (passed(s, t)) {
-				lo_trial = t;
-			} else {
-				hi_trial = t;
-				hi = lo;
-				lo = 0;
-			}
+			if (!passed(s, t))
+				iv.lo = 0;
+			narrow(s, t, &iv);
 		}
-		out->rate_pps = lo_trial >= 0 ? lo : 0;
-		out->trial = lo_trial;
-		out->fail_trial = hi_trial;
-		if (hi_trial >= 0)
-			out->limit = limit_of(s, hi_trial);
-		if (!p->verify || lo_trial < 0 || lo_trial == given ||
-		    s->run->trials[lo_trial].phase == vph)
+		out->rate_pps = iv.lo_trial >= 0 ? iv.lo : 0;
+		out->trial = iv.lo_trial;
+		out->fail_trial = iv.hi_trial;
+		if (iv.hi_trial >= 0)
+			out->limit = limit_of(s, iv.hi_trial);
+		if (!p->verify || iv.lo_trial < 0 ||
+		    iv.lo_trial == given.lo_trial ||
+		    s->run->trials[iv.lo_trial].phase == vph)
 			break;
-		t = trial(s, vph, lo, p->trial_seconds, 0);
+		t = trial(s, vph, iv.lo, p->trial_seconds, 0);
 		if (t < 0)
 			return t;
 		if (passed(s, t)) {
 			out->trial = t;
 			out->verified = true;
+			if (passed_rate(s, t) < out->rate_pps) {
+				/* the generator fell short again */
+				out->rate_pps = passed_rate(s, t);
+				out->limit = GEN_LIMIT_GENERATOR;
+			}
 			break;
 		}
 		if (round == GEN_VERIFY_ROUNDS)
 			break;		/* the result stays unverified */
 		/* it passed once and not again: search below it, above
 		 * what was known to pass when the search began */
-		hi = lo;
-		hi_trial = t;
 		out->fail_trial = t;
 		out->limit = limit_of(s, t);
-		lo = given_lo;
-		lo_trial = given;
-		if (given < 0 && hi - lo <= res)
-			lo = 0;
+		iv.hi = iv.lo;
+		iv.hi_trial = t;
+		iv.lo = given.lo;
+		iv.lo_trial = given.lo_trial;
+		if (given.lo_trial < 0 && iv.hi - iv.lo <= res)
+			iv.lo = 0;
 	}
-	if (hi_trial < 0 && out->trial >= 0)
+	if (iv.hi_trial < 0 && out->trial >= 0)
 		out->limit = high_limit;	/* it passed at the high bound */
 	if (out->trial >= 0)
 		out->loss_ratio = gen_loss_ratio(&s->run->trials[out->trial].res);
@@ -372,6 +410,13 @@ search_size(struct search_ctx *s, struct gen_size_result *sr)
 			 * and its own search says who stopped it */
 			sr->pdr.verified = sr->ndr.verified;
 			sr->pdr.loss_ratio = sr->ndr.loss_ratio;
+		} else if (rc == 0 && sr->ndr.trial >= 0 &&
+			   (sr->pdr.trial < 0 ||
+			    sr->pdr.rate_pps < sr->ndr.rate_pps)) {
+			/* a failed verification (a noisy device, a generator
+			 * that offered less) took the PDR search below the
+			 * NDR, which meets the PDR's criterion too */
+			sr->pdr = sr->ndr;
 		}
 		base = sr->ndr.rate_pps;
 	} else {
@@ -394,7 +439,7 @@ gen_search_run(const struct gen_search_params *p, gen_trial_fn fn,
 
 	memset(run, 0, sizeof(*run));
 	run->params = *p;
-	if (p->n_sizes == 0 || p->n_sizes > GEN_MAX_SIZES ||
+	if (p->n_sizes == 0 || p->n_sizes > GEN_SEARCH_MAX_SIZES ||
 	    !(p->trial_seconds > 0) || !(p->resolution > 0) ||
 	    !(p->pdr_loss >= 0 && p->pdr_loss < 1) || p->flows == 0)
 		return run->error = -EINVAL;

@@ -10,9 +10,11 @@
  * The search is plain C over a gen_trial_fn: no DPDK, so that it can be
  * tested against a model device (tests/unit/bench/test_search.c).
  *
- * A trial the generator could not keep (generator_limited) is neither a
- * pass nor a fail of the device: it caps the search from above, and the
- * result then says that the generator, not the device, set its limit.
+ * A trial the generator could not keep (generator_limited) is never a
+ * failure of the device: it caps the search from above, and the result
+ * then says that the generator, not the device, set its limit. If the
+ * device passed at what the generator did offer, that lower rate passed
+ * (GEN_VERDICT_LIMITED_PASS): the result is then at least that rate.
  */
 #ifndef LSK_BENCH_GEN_SEARCH_H
 #define LSK_BENCH_GEN_SEARCH_H
@@ -22,7 +24,7 @@
 
 #include "gen.h"
 
-#define GEN_MAX_SIZES 16
+#define GEN_SEARCH_MAX_SIZES 16
 #define GEN_MAX_TRIALS 4096		/* a whole run, every size */
 #define GEN_SEARCH_MAX_STEPS 64		/* trials of one binary search */
 #define GEN_LAT_POINTS 4		/* minimal load, 10, 50, 90 % */
@@ -48,7 +50,12 @@ enum gen_verdict {
 	GEN_VERDICT_NONE,		/* not judged (MRR, latency) */
 	GEN_VERDICT_PASS,
 	GEN_VERDICT_FAIL,
-	GEN_VERDICT_LIMITED,		/* the generator could not offer it */
+	GEN_VERDICT_LIMITED,		/* the generator could not offer it,
+					 * and frames were lost: nothing is
+					 * known of the device */
+	GEN_VERDICT_LIMITED_PASS,	/* the generator could not offer it;
+					 * the device passed at what it did
+					 * offer (offered_pps) */
 };
 
 /* Who set a result's upper end. */
@@ -63,7 +70,7 @@ struct gen_search_trial;
 
 struct gen_search_params {
 	enum gen_search_kind kind;
-	uint16_t sizes[GEN_MAX_SIZES];	/* frame sizes, GEN_SIZE_IMIX */
+	uint16_t sizes[GEN_SEARCH_MAX_SIZES];	/* frame sizes, GEN_SIZE_IMIX */
 	unsigned int n_sizes;
 	uint32_t flows;
 	double trial_seconds;
@@ -94,7 +101,9 @@ struct gen_search_trial {
 /* One search's result. trial and fail_trial index run->trials, -1 for
  * none. */
 struct gen_rate_result {
-	double rate_pps;		/* offered rate of the passing trial */
+	double rate_pps;		/* the passing trial's rate: asked, or
+					 * offered when the generator fell
+					 * short (limited-pass) */
 	double loss_ratio;		/* of that trial */
 	int trial;			/* the passing trial */
 	int fail_trial;			/* the lowest trial above it that
@@ -124,7 +133,7 @@ struct gen_search_run {
 	struct gen_search_params params;
 	struct gen_search_trial *trials;
 	unsigned int n_trials, cap_trials;
-	struct gen_size_result sizes[GEN_MAX_SIZES];
+	struct gen_size_result sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int n_sizes;
 	int error;			/* the trial fn's, or -E2BIG */
 };

@@ -84,7 +84,7 @@ parse_sizes(const char *s, struct gen_search_params *p)
 		char word[8], *e;
 		unsigned long v;
 
-		if (len == 0 || len >= sizeof(word) || n == GEN_MAX_SIZES)
+		if (len == 0 || len >= sizeof(word) || n == GEN_SEARCH_MAX_SIZES)
 			return bad("--sizes", s, "a list of at most 16 sizes");
 		memcpy(word, c, len);
 		word[len] = '\0';
@@ -190,6 +190,8 @@ static const char *const with_value[] = {
 	"search", "sizes", "trial", "resolution", "max-rate", "min-rate",
 	"pdr-loss", "latency-seconds", "latency-min-rate", "device", "plot",
 };
+/* --generate's single trial takes it too (its --rate N%) */
+#define SHARED_OPT "max-rate"
 
 int
 gen_search_take_opts(int argc, char **argv, struct gen_search_opts *o)
@@ -235,10 +237,47 @@ gen_search_take_opts(int argc, char **argv, struct gen_search_opts *o)
 		}
 		if (take_one(o, name, val) != 0)
 			return -EINVAL;
+		if (strcmp(name, SHARED_OPT) == 0) {
+			argv[out++] = argv[eq ? i : i - 1];
+			if (eq == NULL)
+				argv[out++] = argv[i];
+			continue;
+		}
 		o->any_given = true;
 	}
 	argv[out] = NULL;
 	return out;
+}
+
+static void
+print_trial(void *arg, const struct gen_search_trial *t)
+{
+	gen_report_trial_line(arg, t);
+}
+
+int
+gen_search_main(struct gen_search_opts *o, uint32_t flows, const char *json,
+		gen_trial_fn fn, void *ctx)
+{
+	struct gen_search_run run;
+	int rc, out;
+
+	if (!o->search_given) {
+		fprintf(stderr, "the search options need --search "
+			"ndr|pdr|mrr\n");
+		return 2;
+	}
+	o->params.flows = flows;
+	o->params.progress = print_trial;
+	o->params.progress_arg = stdout;
+	rc = gen_search_run(&o->params, fn, ctx, &run);
+	if (rc < 0)
+		fprintf(stderr, "--search: stopped after %u trials: %s\n",
+			run.n_trials, strerror(-rc));
+	/* what was done until then is reported too */
+	out = gen_search_output(o, &run, json);
+	gen_search_free(&run);
+	return rc < 0 || out < 0 ? 1 : 0;
 }
 
 int

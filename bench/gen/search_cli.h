@@ -9,7 +9,8 @@
  *   --trial S              trial length (default 1)
  *   --resolution X         pps, or X% of the high bound (default 0.5%)
  *   --max-rate PPS         the high bound (default: what the generator
- *                          offered in an MRR trial); k and M suffixes
+ *                          offered in an MRR trial); k and M suffixes;
+ *                          left in argv too, for --rate N% of it
  *   --min-rate PPS         the low bound, taken to pass (default 0)
  *   --pdr-loss PCT         the PDR's loss, percent (default 0.5)
  *   --no-verify            no final trial at the found rate
@@ -51,6 +52,15 @@ void gen_search_opts_init(struct gen_search_opts *o);
  */
 int gen_search_take_opts(int argc, char **argv, struct gen_search_opts *o);
 void gen_search_usage(FILE *f);
+
+/*
+ * --search: run the searches through fn (progress lines on stdout), then
+ * gen_search_output. flows: --flows. The exit code: 0, 1 (a trial failed
+ * or an output could not be written: what was measured is still
+ * reported), 2 (search options without --search).
+ */
+int gen_search_main(struct gen_search_opts *o, uint32_t flows,
+		    const char *json, gen_trial_fn fn, void *ctx);
 
 /*
  * After a run: the table on stdout, --json FILE (json may be NULL) and

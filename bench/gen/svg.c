@@ -91,7 +91,7 @@ all_sizes(const struct gen_summary *s, unsigned int n, uint16_t *out)
 
 			for (k = 0; k < m && out[k] != z; k++)
 				;
-			if (k == m && m < GEN_MAX_SIZES)
+			if (k == m && m < GEN_SEARCH_MAX_SIZES)
 				out[m++] = z;
 		}
 	for (i = 1; i < m; i++)		/* insertion sort; imix (0) last */
@@ -140,7 +140,7 @@ legend(FILE *f, const struct gen_summary *s, unsigned int n, int y0)
 static void
 throughput_panel(FILE *f, const struct gen_summary *s, unsigned int n)
 {
-	uint16_t sizes[GEN_MAX_SIZES];
+	uint16_t sizes[GEN_SEARCH_MAX_SIZES];
 	unsigned int m = all_sizes(s, n, sizes), i, d;
 	double top = 0, step, v, group_w, bar_w;
 	const int y0 = TOP, base = TOP + PLOT_H;
@@ -214,6 +214,11 @@ throughput_panel(FILE *f, const struct gen_summary *s, unsigned int n)
 				r->found ? r->pps / 1e6 : 0,
 				r->found ? gen_l1_bps(ss->size, r->pps) / 1e9 : 0,
 				gen_limit_name(r->limit));
+			if (!r->found)
+				fprintf(f, "<text x=\"%.1f\" y=\"%d\" "
+					"text-anchor=\"middle\" font-size=\"10\">"
+					"none</text>\n", x + bar_w / 2,
+					base - 3);
 			if (r->found && r->limit == GEN_LIMIT_GENERATOR)
 				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" "
 					"text-anchor=\"middle\" font-size=\"10\">"
@@ -235,8 +240,10 @@ throughput_panel(FILE *f, const struct gen_summary *s, unsigned int n)
 	legend(f, s, n, y0);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">G: the "
 		"generator set</text><text x=\"%d\" y=\"%d\" font-size=\"11\">"
-		"the limit, not the device</text>\n", W - RIGHT + 20,
-		y0 + 20 * (int)n + 20, W - RIGHT + 20, y0 + 20 * (int)n + 34);
+		"the limit, not the device</text><text x=\"%d\" y=\"%d\" "
+		"font-size=\"11\">none: no rate passed</text>\n",
+		W - RIGHT + 20, y0 + 20 * (int)n + 20, W - RIGHT + 20,
+		y0 + 20 * (int)n + 34, W - RIGHT + 20, y0 + 20 * (int)n + 52);
 	fprintf(f, "</g>\n");
 }
 

@@ -44,26 +44,39 @@ check_rate(const struct gen_search_run *run, const struct gen_rate_result *r,
 	if (r->trial >= 0) {
 		assert_true((unsigned int)r->trial < run->n_trials);
 		t = &run->trials[r->trial];
-		assert_int_equal(t->verdict, GEN_VERDICT_PASS);
-		assert_false(t->res.generator_limited);
 		if (ndr)
 			assert_int_equal(t->res.lost, 0);
 		else
 			assert_true(gen_loss_ratio(&t->res) <= pdr_loss);
-		assert_true(fabs(t->res.req.rate_pps - r->rate_pps) < 1e-6);
+		if (t->verdict == GEN_VERDICT_LIMITED_PASS) {
+			/* what the generator offered passed */
+			assert_true(t->res.generator_limited);
+			assert_true(fabs(t->res.offered_pps - r->rate_pps) <
+				    1e-6);
+			assert_int_equal(r->limit, GEN_LIMIT_GENERATOR);
+		} else {
+			assert_int_equal(t->verdict, GEN_VERDICT_PASS);
+			assert_false(t->res.generator_limited);
+			assert_true(fabs(t->res.req.rate_pps - r->rate_pps) <
+				    1e-6);
+		}
 	}
 	if (r->fail_trial >= 0) {
 		assert_true((unsigned int)r->fail_trial < run->n_trials);
 		f = &run->trials[r->fail_trial];
 		assert_true(f->verdict == GEN_VERDICT_FAIL ||
-			    f->verdict == GEN_VERDICT_LIMITED);
+			    f->verdict == GEN_VERDICT_LIMITED ||
+			    f->verdict == GEN_VERDICT_LIMITED_PASS);
 		if (f->verdict == GEN_VERDICT_FAIL && ndr)
 			assert_true(f->res.lost > 0);
 		if (f->verdict == GEN_VERDICT_FAIL && !ndr)
 			assert_true(gen_loss_ratio(&f->res) > pdr_loss);
 		assert_true(f->res.req.rate_pps >= r->rate_pps);
-		assert_int_equal(r->limit, f->verdict == GEN_VERDICT_LIMITED ?
-				 GEN_LIMIT_GENERATOR : GEN_LIMIT_DEVICE);
+		if (r->verified || r->trial < 0 ||
+		    run->trials[r->trial].verdict == GEN_VERDICT_PASS)
+			assert_int_equal(r->limit,
+					 f->verdict == GEN_VERDICT_FAIL ?
+					 GEN_LIMIT_DEVICE : GEN_LIMIT_GENERATOR);
 	}
 }
 
@@ -215,17 +228,35 @@ test_generator_limited_trials(void **state)
 	check_trials(&run, &m);
 	sr = &run.sizes[0];
 	assert_int_equal(sr->mrr_trial, -1);	/* the bound was given */
-	assert_true(sr->ndr.rate_pps <= 0.8e6);
-	assert_true(sr->ndr.rate_pps >= 0.8e6 - p.resolution * 2e6);
+	/* the first trial, at 2 Mpps: the device took the 0.8 Mpps offered */
+	assert_int_equal(run.trials[0].verdict, GEN_VERDICT_LIMITED_PASS);
+	assert_true(sr->ndr.rate_pps == 0.8e6);
 	assert_int_equal(sr->ndr.limit, GEN_LIMIT_GENERATOR);
 	assert_int_equal(run.trials[sr->ndr.fail_trial].verdict,
-			 GEN_VERDICT_LIMITED);
+			 GEN_VERDICT_LIMITED_PASS);
+	/* verified at 0.8 Mpps, which the generator could offer */
+	assert_true(sr->ndr.verified);
+	assert_int_equal(run.trials[sr->ndr.trial].verdict, GEN_VERDICT_PASS);
 	check_rate(&run, &sr->ndr, true, p.pdr_loss);
 	for (i = 0; i < run.n_trials; i++) {
 		assert_int_not_equal(run.trials[i].verdict, GEN_VERDICT_FAIL);
-		limited += run.trials[i].verdict == GEN_VERDICT_LIMITED;
+		limited += run.trials[i].verdict == GEN_VERDICT_LIMITED_PASS;
 	}
 	assert_true(limited > 0);
+	gen_search_free(&run);
+
+	/* the generator short of the device's capacity and the device
+	 * losing too: the trials up there are limited, the device's
+	 * loss is not taken as its failure */
+	m = (struct model_dev){ .capacity_pps = 0.5e6, .gen_max_pps = 0.8e6 };
+	assert_int_equal(gen_search_run(&p, model_trial, &m, &run), 0);
+	check_trials(&run, &m);
+	sr = &run.sizes[0];
+	assert_int_equal(run.trials[0].verdict, GEN_VERDICT_LIMITED);
+	assert_true(sr->ndr.rate_pps <= 0.5e6);
+	assert_true(sr->ndr.rate_pps >= 0.5e6 - p.resolution * 2e6);
+	assert_int_equal(sr->ndr.limit, GEN_LIMIT_DEVICE);
+	check_rate(&run, &sr->ndr, true, p.pdr_loss);
 	gen_search_free(&run);
 }
 
@@ -417,11 +448,14 @@ test_options(void **state)
 	gen_search_opts_init(&o);
 	argc = gen_search_take_opts(argc, argv, &o);
 	/* what is not ours stays, in order */
-	assert_int_equal(argc, 4);
+	assert_int_equal(argc, 6);
 	assert_string_equal(argv[1], "--generate");
 	assert_string_equal(argv[2], "--flows");
 	assert_string_equal(argv[3], "4");
-	assert_null(argv[4]);
+	/* --max-rate is the single trial's too: taken and left */
+	assert_string_equal(argv[4], "--max-rate");
+	assert_string_equal(argv[5], "14.88M");
+	assert_null(argv[6]);
 	assert_int_equal(o.params.kind, GEN_SEARCH_PDR);
 	assert_true(o.search_given);
 	assert_int_equal(o.params.n_sizes, 3);

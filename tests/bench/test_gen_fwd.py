@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""listack-bench --generate against listack-fwd over memif.
+
+    /usr/bin/python3 tests/bench/test_gen_fwd.py build/bench/listack-bench build/listack-fwd
+
+The generator (memif servers, CPU 0) writes the listack configuration it
+prints (--dut-config: addresses, the route to 198.18.1.0/24, a static
+neighbour for the gateway on the generator's MAC); listack-fwd (memif
+clients, CPU 1) runs it. A trial at a low rate must come back whole:
+no loss, nothing refused, reordered, duplicated or foreign, one latency
+sample per frame with min <= p50 <= p90 <= p99 <= p99.9 <= max and max
+under a second (a sanity bound, not a timing figure). The drain lasts
+until nothing came for 1 s (--drain 10), so that a listack-fwd that
+loses its CPU on a busy machine still hands back every frame. listack-fwd must
+have forwarded every frame (ForwDatagrams counts the generator's probes
+too), counted no checksum or header error (the frames' checksums are
+valid), and end with mbufs_in_use == 0 after SIGTERM. One case leaves
+the static neighbour out: listack-fwd resolves the gateway by ARP and the
+generator answers.
+
+Output: `PASS name` / `FAIL name: reason`; exit 1 if any failed.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+WAIT = 120
+
+
+def memif(role, base):
+    return ["--vdev", "net_memif0,role=%s,socket=%s-0.sock" % (role, base),
+            "--vdev", "net_memif1,role=%s,socket=%s-1.sock" % (role, base)]
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return "killed after SIGTERM timed out"
+
+
+def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
+    tag = "%d-%s" % (os.getpid(), name)
+    base = "/tmp/lsk-gen-fwd-" + tag
+    conf = os.path.join(work, name + ".conf")
+    gen_json = os.path.join(work, name + "-gen.json")
+    stats = os.path.join(work, name + "-stats.json")
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    gen_cmd = ([bench, "--no-huge", "--no-pci", "-m", "256", "--file-prefix",
+                "lsk-gen-" + tag, "--log-level=*:warning", "-l", "0"] +
+               memif("server", base) +
+               ["--", "--generate", "--wait", "60", "--drain", "10",
+                "--dut-config", conf,
+                "--json", gen_json] + gen_args)
+    fwd_cmd = ([fwd, "--no-huge", "--no-pci", "-m", "512", "--file-prefix",
+                "lsk-fwd-" + tag, "--log-level=*:warning", "-l", "1"] +
+               memif("client", base) +
+               ["--", "--config", conf, "--mode", mode, "--ctl-socket",
+                "none", "--stats-json", stats])
+    gen_out = open(os.path.join(work, name + "-gen.out"), "w+")
+    fwd_out = open(os.path.join(work, name + "-fwd.out"), "w+")
+    gen = subprocess.Popen(gen_cmd, stdout=gen_out, stderr=subprocess.STDOUT,
+                           env=env, start_new_session=True)
+    # listack-fwd starts once the generator has made its (abstract)
+    # memif sockets and written the configuration
+    end = time.monotonic() + WAIT
+    while gen.poll() is None and time.monotonic() < end:
+        gen_out.seek(0)
+        if "waiting for the link" in gen_out.read():
+            break
+        time.sleep(0.05)
+    if not static_neigh:
+        # listack-fwd resolves the gateway by ARP; the generator answers
+        with open(conf) as f:
+            text = f.read()
+        with open(conf, "w") as f:
+            f.write("".join(l for l in text.splitlines(True)
+                            if not l.startswith("neigh add")))
+    fw = subprocess.Popen(fwd_cmd, stdout=fwd_out, stderr=subprocess.STDOUT,
+                          env=env, start_new_session=True)
+    try:
+        gen_rc = gen.wait(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        os.killpg(gen.pid, signal.SIGKILL)
+        gen.wait()
+        gen_rc = "timed out"
+    fwd_rc = stop(fw)
+    logs = []
+    for f in (gen_out, fwd_out):
+        f.seek(0)
+        logs.append(f.read())
+        f.close()
+    why = []
+    if gen_rc != 0:
+        why.append("generator exit %s" % gen_rc)
+    if fwd_rc != 0:
+        why.append("listack-fwd exit %s" % fwd_rc)
+    try:
+        with open(gen_json) as f:
+            g = json.load(f)["trials"][0]
+        with open(stats) as f:
+            s = json.load(f)
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        why.append("no results: %s" % e)
+        return why, logs
+    lat = g["latency_ns"]
+    checks = [
+        ("lost", g["lost"], 0),
+        ("refused", g["refused"], 0),
+        ("reordered", g["reordered"], 0),
+        ("duplicates", g["duplicates"], 0),
+        ("foreign", g["foreign"], 0),
+        ("received", g["received"], g["sent"]),
+        ("latency samples", lat["samples"], g["received"]),
+        ("ip.InHdrErrors", s["ip"]["InHdrErrors"], 0),
+        ("ip.InCsumErrors", s["ip"]["InCsumErrors"], 0),
+        ("eth.NotForUs", s["eth"]["NotForUs"], 0),
+        ("mbufs_in_use", s["mbufs_in_use"], 0),
+    ]
+    for what, got, want in checks:
+        if got != want:
+            why.append("%s: %s, not %s" % (what, got, want))
+    if g["sent"] == 0:
+        why.append("nothing was sent")
+    if s["ip"]["ForwDatagrams"] < g["sent"]:
+        why.append("ForwDatagrams %d < %d sent" % (s["ip"]["ForwDatagrams"],
+                                                  g["sent"]))
+    # packets waiting for the gateway's MAC may overflow their hold queue
+    # (probes only: the trial starts once frames come back)
+    if static_neigh and s["arp"]["UnresolvedDiscards"] != 0:
+        why.append("arp.UnresolvedDiscards %d with a static neighbour"
+                   % s["arp"]["UnresolvedDiscards"])
+    if not static_neigh and s["arp"]["InReplies"] < 1:
+        why.append("listack-fwd had no ARP reply from the generator")
+    order = [lat[k] for k in ("min", "p50", "p90", "p99", "p99.9", "max")]
+    if not (0 < order[0] and order == sorted(order) and order[-1] < 1e9):
+        why.append("latency not sane: %s" % order)
+    return why, logs
+
+
+CASES = [
+    ("64b-list", ["--rate", "2k", "--seconds", "1", "--flows", "16"],
+     "list", True),
+    ("imix-single", ["--rate", "2k", "--seconds", "1", "--flows", "100",
+                     "--size", "imix"], "single", True),
+    # no static neighbour: the gateway's MAC comes from the generator's
+    # ARP reply (during --wait's probes, which are not the trial's)
+    ("arp", ["--rate", "2k", "--seconds", "0.5", "--flows", "4"], "list",
+     False),
+]
+
+
+def main():
+    bench, fwd = sys.argv[1], sys.argv[2]
+    verbose = "-v" in sys.argv
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="lsk-gen-fwd-") as work:
+        for name, gen_args, mode, static_neigh in CASES:
+            why, logs = run_case(bench, fwd, work, name, gen_args, mode,
+                                 static_neigh)
+            if why:
+                failed += 1
+                print("FAIL %s: %s" % (name, "; ".join(why)))
+                print("--- generator:\n%s--- listack-fwd:\n%s" % tuple(logs))
+            else:
+                print("PASS %s" % name)
+                if verbose:
+                    print(logs[0])
+    print("%d passed, %d failed" % (len(CASES) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
