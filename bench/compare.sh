@@ -4,7 +4,7 @@
 # the same wire against every device under test, one table, one plot.
 #
 #   bench/compare.sh [--quick] [--check] [--out DIR] [--devices LIST]
-#                    [--build DIR] [--nice N] [--timeout S]
+#                    [--cases LIST] [--build DIR] [--nice N] [--timeout S]
 #
 # Devices (--devices, comma-separated; default all):
 #   memif wire:  listack-list, listack-single, l3fwd, testpmd-io (1 flow
@@ -19,6 +19,7 @@
 # sockets, the generator connects once the device is up; veth: the
 # generator opens its ends with net_af_packet (bench/dut/veth.sh).
 #
+# --cases: of 1f, 4096f, 1460b, veth (default all that a device has).
 # --quick: 64-byte frames only, 0.2 s trials, 2 % resolution (a minute or
 #          two for every device); the full run: more sizes, 1 s trials.
 # --check: no search: one trial at 10 kpps per device, which must come
@@ -35,6 +36,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 quick=0 check=0 out=/tmp/listack-compare devices="" build="$top/build"
+cases="1f 4096f 1460b veth"
 nice_n="" tmo=""
 all_devices="listack-list listack-single l3fwd testpmd-io listack-fraglist-acl listack-off-acl linux listack-veth"
 while [ $# -gt 0 ]; do
@@ -43,15 +45,22 @@ while [ $# -gt 0 ]; do
 	--check) check=1 ;;
 	--out) out=$2; shift ;;
 	--devices) devices=$(echo "$2" | tr ',' ' '); shift ;;
+	--cases) cases=$(echo "$2" | tr ',' ' '); shift ;;
 	--build) build=$2; shift ;;
 	--nice) nice_n=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
-	-h|--help) sed -n '3,36p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 	*) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
 [ -n "$devices" ] || devices=$all_devices
+for c in $cases; do
+	case $c in
+	1f|4096f|1460b|veth) ;;
+	*) echo "compare.sh: no case '$c' (cases: 1f 4096f 1460b veth)" >&2; exit 2 ;;
+	esac
+done
 for d in $devices; do
 	case " $all_devices " in
 	*" $d "*) ;;
@@ -173,6 +182,10 @@ dut_stop() {	# LOG: SIGTERM (each device stops on it as on SIGINT, which
 
 run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 	dev=$1 case=$2 wire=$3 flows=$4 routes=$5 sizes=$6
+	case " $cases " in
+	*" $case "*) ;;
+	*) return 0 ;;
+	esac
 	label="$dev $case"
 	json="$out/json/$dev.$case.json"
 	dlog="$out/log/$dev.$case.dut.log" glog="$out/log/$dev.$case.gen.log"

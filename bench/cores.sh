@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--no-testpmd) testpmd=0 ;;
 	--quiet-wait) quiet=1 ;;
-	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 	*) echo "cores.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
