@@ -48,12 +48,21 @@ def ndr(res, label, size):
 
 
 def p50_at(res, label, size, share):
+    """(p50 ns, load pps, what set it): "device" only when the NDR it is
+    a share of was the device's and the latency trial kept its
+    schedule."""
     d = res.get(label)
     s = size_of(d, size) if d else None
     for pt in (s or {}).get("latency", []):
         if abs(pt.get("share", -1) - share) < 1e-9 and pt.get("samples"):
-            return pt["p50_ns"], pt["pps"]
-    return None, None
+            trials = d.get("trials", [])
+            t = pt.get("trial", -1)
+            limited = 0 <= t < len(trials) and \
+                trials[t].get("generator_limited", False)
+            ndr_by = (s.get("ndr") or {}).get("limit", "?")
+            by = "generator" if limited or ndr_by == "generator" else ndr_by
+            return pt["p50_ns"], pt["pps"], by
+    return None, None, "not run"
 
 
 def mpps(v):
@@ -116,13 +125,15 @@ def main():
     ratio_row(out, "NDR 1460 B, 1000 rules: gro fraglist / off",
               ndr(res, "listack-fraglist-acl/1460b", 1460),
               ndr(res, "listack-off-acl/1460b", 1460), 2.5)
-    pl, rl = p50_at(res, "listack-list/1f", 64, 0.1)
-    ps, rs = p50_at(res, "listack-single/1f", 64, 0.1)
+    pl, rl, bl = p50_at(res, "listack-list/1f", 64, 0.1)
+    ps, rs, bs = p50_at(res, "listack-single/1f", 64, 0.1)
     if pl is not None and ps is not None:
+        judged = bl == "device" and bs == "device"
+        verdict = ("met" if pl - ps <= 100 else "missed") if judged else \
+            "not judged (the generator set a figure)"
         out.append("| p50 at 10 %% NDR, 64 B, 1 flow: list - single | %.0f ns "
-                   "(%.0f at %s Mpps - %.0f at %s Mpps) | device | %s (goal <= 100 ns) |"
-                   % (pl - ps, pl, mpps(rl), ps, mpps(rs),
-                      "met" if pl - ps <= 100 else "missed"))
+                   "(%.0f at %s Mpps - %.0f at %s Mpps) | %s / %s | %s (goal <= 100 ns) |"
+                   % (pl - ps, pl, mpps(rl), ps, mpps(rs), bl, bs, verdict))
     else:
         out.append("| p50 at 10 % NDR: list - single | - | | not measured |")
     for dev in ("linux", "listack-veth"):
