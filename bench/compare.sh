@@ -218,7 +218,7 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 	else
 		gargs="--generate --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json"
 	fi
-	gcmd="timeout $tmo $nice_cmd taskset -c 0 $bench $gen_eal $gports -- $gargs"
+	gcmd="timeout -k 10 $tmo $nice_cmd taskset -c 0 $bench $gen_eal $gports -- $gargs"
 	echo "$gcmd" >> "$out/commands.sh"
 	rc=0
 	(set -f; exec $gcmd) > "$glog" 2>&1 &

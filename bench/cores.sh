@@ -79,7 +79,7 @@ measure() {	# NAME WORKERS CMD...
 	[ $quiet = 1 ] && "$here/run-quiet.sh" true
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "$*" >> "$out/commands.txt"
-	(cd "$out" && timeout 60 python3 "$here/ethdev-rate.py" --cpu \
+	(cd "$out" && timeout -k 10 60 python3 "$here/ethdev-rate.py" --cpu \
 		--seconds "$seconds" --ghz "$ghz" --json "$out/one.json" -- "$@") \
 		> "$out/one.txt" 2>&1 || {
 		cat "$out/one.txt" >&2

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Start one device under test of bench/compare.sh on CPU 1, in the
 # foreground (the caller runs it in the background and stops it by pid
-# with SIGINT).
+# with SIGTERM).
 #
 #   bench/dut/run.sh DEVICE WIRE WORKDIR [--routes R] [--print]
 #
@@ -35,7 +35,7 @@ set -euf	# -f: the command is one string split on spaces (no paths with
 		# spaces), never globbed
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
-[ $# -ge 3 ] || { sed -n '3,30p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 dev=$1 wire=$2 work=$3
 shift 3
 routes=1 print=0

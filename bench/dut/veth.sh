@@ -19,7 +19,7 @@
 # are received by d0 on CPU 1 (RPS), the device's CPU; what d1 sends is
 # received by g1 on CPU 0 (RPS), the generator's.
 set -eu
-[ $# -ge 2 ] || { sed -n '3,20p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 op=$1 p=$2
 ns=$p-dut
 shift 2
