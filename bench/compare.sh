@@ -95,9 +95,10 @@ mkdir -p "$out/json" "$out/log"
 out=$(cd "$out" && pwd)
 rm -f "$out"/json/*.json
 sock="$out/sock"		# memif socket names (abstract: no files)
-veth=lcmp			# veth.sh PREFIX: lcmpg0/lcmpd0, lcmpg1/lcmpd1
-gen_prefix=lskcmp-gen
-export DUT_PREFIX=lskcmp-dut
+# names of this run's own: two runs at once do not meet
+veth=lc$$			# veth.sh PREFIX: lc<pid>g0/lc<pid>d0, ...g1/d1
+gen_prefix=lskcmp-gen-$$
+export DUT_PREFIX=lskcmp-dut-$$
 : > "$out/commands.sh"
 : > "$out/load.txt"
 : > "$out/failed.txt"
