@@ -102,7 +102,7 @@ export DUT_PREFIX=lskcmp-dut-$$
 : > "$out/commands.sh"
 : > "$out/load.txt"
 : > "$out/failed.txt"
-echo "# bench/compare.sh $* ($(date -u +%FT%TZ), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'))" >> "$out/commands.sh"
+echo "# bench/compare.sh $args ($(date -u +%FT%TZ), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'))" >> "$out/commands.sh"
 nice_cmd=""
 [ -n "$nice_n" ] && nice_cmd="nice -n $nice_n"
 
