@@ -39,6 +39,7 @@ quick=0 check=0 out=/tmp/listack-compare devices="" build="$top/build"
 cases="1f 4096f 1460b veth"
 nice_n="" tmo=""
 all_devices="listack-list listack-single l3fwd testpmd-io listack-fraglist-acl listack-off-acl linux listack-veth"
+args="$*"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
