@@ -44,6 +44,8 @@ def ndr(res, label, size):
     s = size_of(d, size) if d else None
     if not s or not s.get("ndr"):
         return None, "not run"
+    if s["ndr"].get("trial", -1) < 0:
+        return None, "no rate passed (%s)" % s["ndr"].get("limit", "?")
     return s["ndr"]["pps"], s["ndr"].get("limit", "?")
 
 
@@ -111,7 +113,7 @@ def main():
     for case, what in (("1f", "1 flow"), ("4096f", "4096 flows")):
         for dev in ("listack-list", "listack-single", "l3fwd", "testpmd-io"):
             v, lim = ndr(res, "%s/%s" % (dev, case), 64)
-            if v is not None:
+            if v is not None or lim != "not run":
                 out.append("| NDR 64 B, %s, %s | %s Mpps | %s | |"
                            % (what, dev, mpps(v), lim))
         ratio_row(out, "NDR 64 B, %s: listack list / l3fwd" % what,
