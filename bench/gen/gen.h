@@ -70,6 +70,10 @@ struct gen_trial_result {
 					 * and reordered (bench/gen/gen_seq.h) */
 	double elapsed_s;		/* sending time as it was */
 	double max_lag_us;		/* worst lag behind the schedule */
+	uint64_t stale;			/* of foreign: our signature, an
+					 * earlier trial's tag */
+	uint64_t flows_with_loss;	/* flows that lost any frame */
+	uint64_t max_flow_loss;		/* the most frames one flow lost */
 };
 
 /* Loss as a share of what was offered, 0 .. 1. */

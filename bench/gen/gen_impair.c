@@ -20,9 +20,10 @@
  * never dropped, held or duplicated, so each count is exactly what the
  * generator must find. A held frame whose flow sends nothing more for
  * GEN_IMPAIR_FLUSH_MS (the trial ended) is sent as it is (`flushed`: in
- * order, nothing to count). 0 turns an impairment off. Frames the TX port
- * refuses are counted (`tx_refused`): they are losses the device did not
- * choose, and make the comparison void.
+ * order, nothing to count). 0 turns an impairment off. A full TX ring is
+ * waited for (send_out); frames it still refuses are counted
+ * (`tx_refused`): losses the device did not choose, which void the
+ * comparison.
  *
  * It stops on SIGINT/SIGTERM (or after --seconds), prints its counts,
  * writes --json FILE, and fails if any mbuf is still in use.
@@ -45,6 +46,7 @@
 #define IMP_BURST 32
 #define IMP_MAX_HELD 4096
 #define IMP_POOL 8191
+#define IMP_TX_WAIT_MS 2000
 #define GEN_IMPAIR_FLUSH_MS 5	/* below the generator's drain idle, 10 ms */
 
 struct impair {
@@ -145,23 +147,32 @@ unhold(struct impair *im, unsigned int i)
 	im->n_held--;
 }
 
-/* Send n frames of out on port; what it refuses is freed and counted.
- * Ownership: the function takes every mbuf of out. */
+/*
+ * Send n frames of out on port. A full TX ring (the generator lost its
+ * CPU for a while) is waited for, up to IMP_TX_WAIT_MS, rather than
+ * dropped: meanwhile the device's own RX ring fills and the generator's
+ * port refuses, which the generator counts. What is still refused then
+ * is freed and counted (tx_refused).
+ * Ownership: the function takes every mbuf of out.
+ */
 static void
 send_out(struct impair *im, uint16_t port, struct rte_mbuf **out,
 	 unsigned int n)
 {
+	uint64_t give_up = rte_rdtsc() + rte_get_tsc_hz() * IMP_TX_WAIT_MS /
+				       1000;
 	unsigned int done = 0;
 
 	while (done < n) {
 		uint16_t k = (uint16_t)RTE_MIN(n - done, 64u);
 		uint16_t ret = rte_eth_tx_burst(port, 0, out + done, k);
 
-		if (ret < k) {
-			im->tx_refused += k - ret;
-			rte_pktmbuf_free_bulk(out + done + ret, k - ret);
+		done += ret;
+		if (ret < k && (rte_rdtsc() > give_up || bench_signalled)) {
+			im->tx_refused += n - done;
+			rte_pktmbuf_free_bulk(out + done, n - done);
+			return;
 		}
-		done += k;
 	}
 }
 

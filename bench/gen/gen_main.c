@@ -6,7 +6,7 @@
  *       [--rate PPS|5M|500k|N% --max-rate PPS] [--size N|imix]
  *       [--flows F] [--routes R] [--seconds S] [--json FILE]
  *       [--tx-port N] [--rx-port N] [--dst-mac MAC] [--drain S]
- *       [--wait S] [--dut-config FILE]
+ *       [--wait S] [--dut-config FILE] [--linger S]
  *
  * The ports come from the EAL command line: here memif servers
  * (--vdev net_memif0,role=server,socket=/tmp/x-0.sock), in a lab a NIC
@@ -57,7 +57,7 @@ gen_usage(void)
 		"         [--routes R] [--seconds S] [--json FILE] "
 		"[--tx-port N] [--rx-port N]\n"
 		"         [--dst-mac MAC] [--drain S] [--wait S] "
-		"[--dut-config FILE]\n"
+		"[--dut-config FILE] [--linger S]\n"
 		"--rate 0 (the default): as fast as the generator can; "
 		"sizes 64..1518 count the FCS\n"
 		"ports: e.g. --vdev net_memif0,role=server,"
@@ -154,6 +154,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		{ "dst-mac", required_argument, NULL, 'm' },
 		{ "drain", required_argument, NULL, 'd' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "linger", required_argument, NULL, 'L' },
 		{ "dut-config", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -252,6 +253,11 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		case 'C':
 			o->dut_config = optarg;
 			break;
+		case 'L':
+			if (parse_double("--linger", optarg, 0, 3600,
+					 &o->linger_s) < 0)
+				return -EINVAL;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -289,9 +295,12 @@ gen_run_single(const struct gen_opts *o, gen_trial_fn fn, void *ctx)
 	gen_result_warn(stderr, &res);
 	printf("sent %" PRIu64 " refused %" PRIu64 " received %" PRIu64
 	       " lost %" PRIu64 " reordered %" PRIu64 " duplicates %" PRIu64
-	       " late %" PRIu64 " foreign %" PRIu64 "\n", res.sent,
-	       res.refused, res.received, res.lost, res.reordered,
-	       res.duplicates, res.late, res.foreign);
+	       " late %" PRIu64 " foreign %" PRIu64 " (stale %" PRIu64 ")\n",
+	       res.sent, res.refused, res.received, res.lost, res.reordered,
+	       res.duplicates, res.late, res.foreign, res.stale);
+	printf("flows with loss %" PRIu64 " of %u (at most %" PRIu64
+	       " frames in one)\n", res.flows_with_loss, res.req.flows,
+	       res.max_flow_loss);
 	printf("latency_ns samples %" PRIu64 " min %.0f mean %.0f p50 %.0f "
 	       "p90 %.0f p99 %.0f p99.9 %.0f max %.0f\n",
 	       res.latency.samples, res.latency.min_ns, res.latency.mean_ns,
@@ -334,6 +343,26 @@ write_dut_config(const struct gen_ctx *c, const char *path)
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+/*
+ * --linger S: keep the ports up (sleeping) for S seconds after the last
+ * trial, or until SIGINT/SIGTERM, so that a script can stop the device
+ * under test first: a memif client whose server goes away while it polls
+ * may fault in the PMD.
+ */
+static void
+linger(double seconds)
+{
+	unsigned int ms = (unsigned int)(seconds * 1000), t;
+
+	if (ms == 0)
+		return;
+	printf("generator: done; ports up for %.1f s more (SIGTERM ends "
+	       "this)\n", seconds);
+	fflush(stdout);
+	for (t = 0; t < ms && !bench_signalled; t += 10)
+		bench_sleep_ms(10);
+}
+
 static int
 gen_main(int argc, char **argv)
 {
@@ -353,6 +382,11 @@ gen_main(int argc, char **argv)
 	if (so.any_given && !so.search_given) {
 		fprintf(stderr, "--generate: the search options need --search "
 			"ndr|pdr|mrr\n");
+		return EXIT_USAGE;
+	}
+	if (so.search_given && (o.req.rate_pps > 0 || o.rate_share > 0)) {
+		fprintf(stderr, "--generate: --rate is the single trial's; a "
+			"search chooses its rates (--max-rate, --min-rate)\n");
 		return EXIT_USAGE;
 	}
 	signal(SIGINT, gen_on_signal);
@@ -386,6 +420,7 @@ gen_main(int argc, char **argv)
 					 gen_trial_run, &ctx);
 	else
 		status = gen_run_single(&o, gen_trial_run, &ctx);
+	linger(o.linger_s);
 	gen_close(&ctx);
 	return status;
 }

@@ -21,6 +21,7 @@ struct gen_opts {
 	const char *json;		/* --json FILE */
 	const char *dut_config;		/* --dut-config FILE */
 	double wait_s;			/* --wait: for the DUT to forward */
+	double linger_s;		/* --linger: ports kept up after */
 };
 
 /* Is this a generator (--generate) or impairing device (--impair)

@@ -169,6 +169,17 @@ md_rate(FILE *f, uint16_t size, const struct gen_rate_summary *r)
 			gen_l1_bps(size, r->pps) / 1e9, gen_limit_name(r->limit));
 }
 
+/* A name in a table cell: '|' would end the cell. */
+static void
+md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 void
 gen_report_markdown(FILE *f, const struct gen_summary *s, unsigned int n)
 {
@@ -184,8 +195,10 @@ gen_report_markdown(FILE *f, const struct gen_summary *s, unsigned int n)
 			const struct gen_size_summary *ss = &s[d].sizes[i];
 			const struct gen_lat_summary *l10 = NULL;
 
-			fprintf(f, "| %s | %s |", s[d].device,
-				gen_size_text(ss->size, sz, sizeof(sz)));
+			fprintf(f, "| ");
+			md_text(f, s[d].device);
+			fprintf(f, " | %s |", gen_size_text(ss->size, sz,
+							    sizeof(sz)));
 			md_rate(f, ss->size, &ss->ndr);
 			md_rate(f, ss->size, &ss->pdr);
 			if (ss->has_mrr)
@@ -356,10 +369,13 @@ json_trial(FILE *f, const struct gen_search_trial *t)
 		r->lost);
 	jnum(f, gen_loss_ratio(r));
 	fprintf(f, ", \"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
-		", \"foreign\": %" PRIu64 ", \"late\": %" PRIu64
-		", \"scheduled\": %" PRIu64 ", \"generator_limited\": %s"
-		", \"elapsed_s\": ", r->reordered, r->duplicates, r->foreign,
-		r->late, r->scheduled, r->generator_limited ? "true" : "false");
+		", \"foreign\": %" PRIu64 ", \"stale\": %" PRIu64
+		", \"late\": %" PRIu64 ", \"scheduled\": %" PRIu64
+		", \"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
+		PRIu64 ", \"generator_limited\": %s, \"elapsed_s\": ",
+		r->reordered, r->duplicates, r->foreign, r->stale, r->late,
+		r->scheduled, r->flows_with_loss, r->max_flow_loss,
+		r->generator_limited ? "true" : "false");
 	jnum(f, r->elapsed_s);
 	fprintf(f, ", \"max_lag_us\": ");
 	jnum(f, r->max_lag_us);

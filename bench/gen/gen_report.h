@@ -35,7 +35,8 @@
  *              "request": {"rate_pps", "seconds", "size", "flows"},
  *              "offered_pps", "received_pps", "sent", "refused",
  *              "received", "lost", "loss_ratio", "reordered",
- *              "duplicates", "foreign", "late", "scheduled",
+ *              "duplicates", "foreign", "stale", "late", "scheduled",
+ *              "flows_with_loss", "max_flow_loss",
  *              "generator_limited", "elapsed_s", "max_lag_us",
  *              "latency": {"samples", "min_ns", "mean_ns", "p50_ns",
  *                          "p90_ns", "p99_ns", "p999_ns", "max_ns"}}]}

@@ -304,11 +304,13 @@ jstr_copy(const struct jnode *v, char *buf, size_t len)
 		if (c == '\\' && i + 1 < v->str_len) {
 			c = v->str[++i];
 			if (c == 'u') {
-				unsigned long u = strtoul((char[5]){
-					v->str[i + 1], v->str[i + 2],
-					v->str[i + 3], v->str[i + 4], 0 },
-					NULL, 16);
+				/* jstring checked the four hex digits */
+				char hex[5];
+				unsigned long u;
 
+				memcpy(hex, v->str + i + 1, 4);
+				hex[4] = '\0';
+				u = strtoul(hex, NULL, 16);
 				c = u >= 0x20 && u < 0x7f ? (char)u : '?';
 				i += 4;
 			} else if (strchr("bfnrt", c)) {

@@ -5,7 +5,8 @@
  *   {"rate_pps": 10000, "seconds": 1, "size": 64, "flows": 1,
  *    "offered_pps": ..., "received_pps": ..., "sent": ..., "refused": ...,
  *    "received": ..., "lost": ..., "loss_ratio": ..., "reordered": ...,
- *    "duplicates": ..., "late": ..., "foreign": ..., "scheduled": ...,
+ *    "duplicates": ..., "late": ..., "foreign": ..., "stale": ...,
+ *    "scheduled": ..., "flows_with_loss": ..., "max_flow_loss": ...,
  *    "elapsed_s": ..., "max_lag_us": ..., "generator_limited": false,
  *    "latency_ns": {"samples": ..., "min": ..., "mean": ..., "p50": ...,
  *                   "p90": ..., "p99": ..., "p99.9": ..., "max": ...}}
@@ -100,8 +101,11 @@ gen_result_json(FILE *f, const struct gen_trial_result *r)
 	num(f, "loss_ratio", gen_loss_ratio(r), ", ");
 	fprintf(f, "\"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
 		", \"late\": %" PRIu64 ", \"foreign\": %" PRIu64
-		", \"scheduled\": %" PRIu64 ", ", r->reordered,
-		r->duplicates, r->late, r->foreign, r->scheduled);
+		", \"stale\": %" PRIu64 ", \"scheduled\": %" PRIu64 ", ",
+		r->reordered, r->duplicates, r->late, r->foreign, r->stale,
+		r->scheduled);
+	fprintf(f, "\"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
+		PRIu64 ", ", r->flows_with_loss, r->max_flow_loss);
 	num(f, "elapsed_s", r->elapsed_s, ", ");
 	num(f, "max_lag_us", r->max_lag_us, ", ");
 	fprintf(f, "\"generator_limited\": %s, \"latency_ns\": {",

@@ -112,6 +112,7 @@ gen_rx_burst(struct gen_rx *rx, uint16_t port, struct rte_mbuf **pkts,
 			continue;
 		if (st.tag != rx->tag || st.flow >= rx->seq.flows) {
 			rx->foreign++;
+			rx->stale += st.tag != rx->tag;
 			continue;
 		}
 		if (gen_seq_add(&rx->seq, st.flow, st.seq) ==

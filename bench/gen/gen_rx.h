@@ -24,6 +24,7 @@ struct gen_rx {
 	struct gen_seq seq;
 	struct gen_hist hist;		/* TSC cycles */
 	uint64_t foreign;		/* no stamp, another trial, bad flow */
+	uint64_t stale;			/* of which: another trial's tag */
 	uint64_t last_rx_tsc;		/* when a frame last came */
 	/* ARP: the generator's addresses (host order) and MACs per port */
 	uint32_t gw_addr, gw2_addr;	/* behind the RX port */

@@ -34,3 +34,23 @@ gen_seq_reset(struct gen_seq *s)
 	memset(s->flow, 0, (size_t)s->flows * sizeof(*s->flow));
 	memset(&s->c, 0, sizeof(s->c));
 }
+
+void
+gen_seq_flow_loss(const struct gen_seq *s, const uint32_t *sent,
+		  uint64_t *flows_with_loss, uint64_t *max_flow_loss)
+{
+	uint64_t n = 0, worst = 0;
+	uint32_t f;
+
+	for (f = 0; f < s->flows; f++) {
+		uint32_t got = s->flow[f].received;
+
+		if (got < sent[f]) {
+			n++;
+			if (sent[f] - got > worst)
+				worst = sent[f] - got;
+		}
+	}
+	*flows_with_loss = n;
+	*max_flow_loss = worst;
+}

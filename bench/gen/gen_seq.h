@@ -27,7 +27,7 @@
 
 struct gen_seq_flow {
 	uint32_t top;		/* one past the highest seen */
-	bool seen;		/* any frame yet */
+	uint32_t received;	/* distinct frames (0: none seen yet) */
 	uint64_t bits;		/* bit i: top - 1 - i came */
 };
 
@@ -60,6 +60,12 @@ void gen_seq_fini(struct gen_seq *s);
 /* Forget every frame (a new trial). */
 void gen_seq_reset(struct gen_seq *s);
 
+/* Per-flow loss against what was sent per flow (sent[f] frames of flow
+ * f, numbered from start): how many flows lost any, and the most one
+ * lost. */
+void gen_seq_flow_loss(const struct gen_seq *s, const uint32_t *sent,
+		       uint64_t *flows_with_loss, uint64_t *max_flow_loss);
+
 /* Account frame seq of flow f (f < flows: the caller checks). */
 static inline enum gen_seq_verdict
 gen_seq_add(struct gen_seq *s, uint32_t f, uint32_t seq)
@@ -68,12 +74,11 @@ gen_seq_add(struct gen_seq *s, uint32_t f, uint32_t seq)
 	int32_t ahead;
 	uint32_t back;
 
-	if (!fl->seen) {
-		/* the window starts at the trial's first number: a frame
-		 * before it is late, as one past the window */
-		fl->seen = true;
+	if (fl->received == 0 && fl->bits == 0)
+		/* nothing seen yet: the window starts at the trial's first
+		 * number (a frame before it is late, as one past the
+		 * window) */
 		fl->top = s->start;
-	}
 	ahead = (int32_t)(seq - fl->top);
 	if (ahead >= 0) {
 		uint32_t shift = (uint32_t)ahead + 1;
@@ -81,11 +86,13 @@ gen_seq_add(struct gen_seq *s, uint32_t f, uint32_t seq)
 		fl->bits = shift >= 64 ? 0 : fl->bits << shift;
 		fl->bits |= 1;
 		fl->top = seq + 1;
+		fl->received++;
 		s->c.received++;
 		return ahead == 0 ? GEN_SEQ_IN_ORDER : GEN_SEQ_GAP;
 	}
 	back = (uint32_t)(-(ahead + 1));	/* top - 1 - seq */
 	if (back >= GEN_SEQ_WINDOW) {
+		fl->received++;
 		s->c.received++;
 		s->c.reordered++;
 		s->c.late++;
@@ -96,6 +103,7 @@ gen_seq_add(struct gen_seq *s, uint32_t f, uint32_t seq)
 		return GEN_SEQ_DUPLICATE;
 	}
 	fl->bits |= UINT64_C(1) << back;
+	fl->received++;
 	s->c.received++;
 	s->c.reordered++;
 	return GEN_SEQ_REORDERED;

@@ -9,7 +9,8 @@
  * is one frame per turn, at high ones bursts grow towards 32. No PMD rate
  * limiter is used. A generator that falls behind (its CPU taken, the RX
  * side too slow, rates past what one lcore sends) catches up by at most
- * GEN_MAX_LAG_US of frames and skips the rest of what it owes; the trial
+ * GEN_MAX_LAG_US of frames (two bursts at least) and skips the rest of
+ * what it owes; the trial
  * then reports generator_limited when what it offered falls short of the
  * schedule by more than 0.1 % (or a burst). At rate 0 every turn sends a
  * burst; a trial there with no loss is generator_limited too: the device
@@ -36,8 +37,8 @@
 #define GEN_RING 1024
 #define GEN_MAX_LAG_US 50.0
 #define GEN_DRAIN_IDLE_S 0.010		/* nothing came for this long */
-#define GEN_FLUSH_IDLE_S 0.002		/* before a trial */
-#define GEN_FLUSH_MAX_S 0.100
+#define GEN_FLUSH_IDLE_S 0.010		/* before a trial */
+#define GEN_FLUSH_MAX_S 0.200
 
 static int
 port_setup(struct gen_ctx *c, uint16_t port, struct rte_ether_addr *mac)
@@ -238,7 +239,7 @@ struct tx_state {
 	uint64_t k;		/* schedule position: frames offered + skipped */
 	uint64_t sent, refused, skipped, no_mbuf;
 	uint32_t flow;
-	uint64_t max_lag;	/* cycles */
+	double max_lag;		/* cycles */
 };
 
 /* Send n frames at now. */
@@ -290,10 +291,11 @@ send_phase(struct gen_ctx *c, struct gen_frames *fr, struct tx_state *s,
 			uint64_t behind = due > s->k ? due - s->k : 0;
 
 			if (behind > 0) {
-				uint64_t lag = now - t0 -
-					       (uint64_t)((double)s->k * tpf);
+				/* how late the oldest frame due is */
+				double lag = (double)(now - t0) -
+					     (double)s->k * tpf;
 
-				if (lag > s->max_lag && lag < (uint64_t)hz)
+				if (lag > s->max_lag)
 					s->max_lag = lag;
 			}
 			if (behind > max_behind) {
@@ -356,6 +358,7 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	c->rx.tag = c->next_tag++;
 	gen_hist_reset(&c->rx.hist);
 	c->rx.foreign = 0;
+	c->rx.stale = 0;
 	/* what is still in flight from before is not this trial's */
 	c->rx.counting = false;
 	t0 = rte_rdtsc();
@@ -381,11 +384,12 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	res->duplicates = c->rx.seq.c.duplicates;
 	res->late = c->rx.seq.c.late;
 	res->foreign = c->rx.foreign;
+	res->stale = c->rx.stale;
 	if (res->elapsed_s > 0) {
 		res->offered_pps = (double)offered / res->elapsed_s;
 		res->received_pps = (double)res->received / res->elapsed_s;
 	}
-	res->max_lag_us = (double)s.max_lag / hz * 1e6;
+	res->max_lag_us = s.max_lag / hz * 1e6;
 	if (req->rate_pps > 0) {
 		res->scheduled = (uint64_t)floor(res->elapsed_s *
 						 req->rate_pps) + 1;
@@ -395,6 +399,9 @@ gen_trial_run(void *ctx, const struct gen_trial_request *req,
 	} else {
 		res->generator_limited = res->lost == 0;
 	}
+	/* next_seq[f] frames of flow f were offered (sent or refused) */
+	gen_seq_flow_loss(&c->rx.seq, fr.next_seq, &res->flows_with_loss,
+			  &res->max_flow_loss);
 	fill_latency(&res->latency, &c->rx.hist);
 	gen_seq_fini(&c->rx.seq);
 	gen_frames_fini(&fr);
@@ -410,16 +417,19 @@ gen_wait_dut(struct gen_ctx *c, double timeout_s)
 	struct gen_trial_result res;
 	uint64_t end = rte_rdtsc() +
 		       (uint64_t)(timeout_s * (double)rte_get_tsc_hz());
+	double drain_s = c->p.drain_s;
 	int rc;
 
+	/* a probe that gets nothing back need not wait the trials' drain */
+	c->p.drain_s = RTE_MIN(drain_s, 0.1);
 	do {
 		rc = gen_trial_run(c, &probe, &res);
-		if (rc < 0)
-			return rc;
-		if (res.received > 0)
-			return 0;
+		if (rc < 0 || res.received > 0)
+			break;
+		rc = -ETIMEDOUT;
 	} while (rte_rdtsc() < end);
-	return -ETIMEDOUT;
+	c->p.drain_s = drain_s;
+	return rc;
 }
 
 void

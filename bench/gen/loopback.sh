@@ -26,7 +26,8 @@ memif() {
 eal="--no-huge --no-pci --log-level=*:warning"
 # shellcheck disable=SC2046
 $bench -l 0 $eal -m 256 --file-prefix $tag-gen $(memif server) -- \
-	--generate --dut-config "$work/dut.conf" "$@" >"$work/gen.out" 2>&1 &
+	--generate --linger 600 --dut-config "$work/dut.conf" "$@" \
+	>"$work/gen.out" 2>&1 &
 gen=$!
 i=0
 while ! grep -q "waiting for the link" "$work/gen.out"; do
@@ -66,10 +67,16 @@ impair)
 	;;
 esac
 dut_pid=$!
-rc=0
-wait $gen || rc=$?
+# the device stops first, while the generator lingers: a memif client
+# whose server goes away under it may fault in the PMD
+while kill -0 $gen 2>/dev/null && ! grep -q "generator: done" "$work/gen.out"; do
+	sleep 0.1
+done
 kill -TERM $dut_pid 2>/dev/null || true
 wait $dut_pid 2>/dev/null || true
+kill -TERM $gen 2>/dev/null || true
+rc=0
+wait $gen || rc=$?
 grep -v '^TELEMETRY' "$work/gen.out"
 echo "--- device under test ($dut):"
 grep -E "mbufs|impair:|RX-packets|TX-packets" "$work/dut.out" | tail -4 || true

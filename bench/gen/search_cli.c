@@ -180,6 +180,8 @@ take_one(struct gen_search_opts *o, const char *name, const char *val)
 		return 0;
 	}
 	if (strcmp(name, "plot") == 0) {
+		if (val[0] == '\0')
+			return bad("--plot", val, "a file name");
 		o->plot = val;
 		return 0;
 	}

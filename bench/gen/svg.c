@@ -201,6 +201,8 @@ throughput_panel(FILE *f, const struct gen_summary *s, unsigned int n)
 				continue;
 			r = main_rate(&s[d], ss, &tmp);
 			h = r->found ? r->pps / 1e6 / top * PLOT_H : 0;
+			if (!(h > 0))
+				h = 0;		/* a file's negative rate */
 			fprintf(f, "<rect class=\"bar\" data-device=\"");
 			xml_text(f, s[d].device);
 			fprintf(f, "\" data-size=\"%s\" data-mpps=\"%.6f\" "

@@ -5,7 +5,8 @@
 trial, the found NDR trial lost nothing and the next higher one lost (or
 the generator was the limit), the SVG parses as XML with a series per
 device; listack-bench --from (no EAL) merges two results into one plot
-and one markdown table, and refuses files that are not results.
+and one markdown table, and refuses files that are not results;
+--generate refuses bad search options before it opens a port.
 
 usage: test_gen_output.py GEN_MODEL_RUN LISTACK_BENCH
 """
@@ -121,6 +122,14 @@ def main():
         run([bench, "--from", a_json, "--seconds", "1"], expect=2)
         run([bench, "--from", ""], expect=2)
         run([bench, "--from", a_json + ",,"], expect=2)
+    # --generate refuses search options without --search, and --rate
+    # with it, before it opens any port
+    eal = [bench, "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
+           "--log-level=*:error", "--", "--generate"]
+    for bad in (["--sizes", "64"], ["--search", "ndr", "--rate", "1M"],
+                ["--search", "fast"], ["--search", "ndr", "--sizes", "63"],
+                ["--search", "ndr", "--resolution", "0%"]):
+        run(eal + bad, expect=2)
     print("test_gen_output: ok")
 
 

@@ -7,7 +7,7 @@ over memif:
 
 The generator (memif servers, lcore 0) writes the device's configuration
 (--dut-config) before it waits for the links; listack-fwd (memif clients,
-lcore 1) starts with it. The search is short (0.1 s trials, 1 %
+lcore 1) starts with it, and stops first, while the generator lingers. The search is short (0.1 s trials, 1 %
 resolution, one frame size). It must finish; the found NDR trial lost
 nothing and the next higher trial lost or was generator-limited, or no
 rate passed and the generator is reported as the limit; every trial is
@@ -113,7 +113,8 @@ def main():
         cfg = os.path.join(work, "dut.conf")
         gen_cmd = ([bench] + eal("lsk-gs-gen-%d" % os.getpid(), 0, "server",
                                  base) +
-                   ["--", "--generate", "--wait", "30", "--drain", "2",
+                   ["--", "--generate", "--linger", "60", "--wait", "30",
+                    "--drain", "2",
                     "--dut-config", cfg, "--search", "ndr", "--sizes", "64",
                     "--trial", "0.1", "--resolution", "1%",
                     "--latency-seconds", "0.1", "--device", "listack-fwd",
@@ -138,11 +139,16 @@ def main():
         fwd_p = subprocess.Popen(fwd_cmd, stdout=fwd_out,
                                  stderr=subprocess.STDOUT, env=env,
                                  start_new_session=True)
-        try:
-            gen_rc = gen.wait(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            gen_rc = stop(gen, signal.SIGKILL) and "timed out"
+        # the device stops first, while the generator lingers (a memif
+        # client whose server goes away under it may fault in the PMD)
+        end = time.monotonic() + WAIT
+        while gen.poll() is None and time.monotonic() < end:
+            gen_out.seek(0)
+            if "generator: done" in gen_out.read():
+                break
+            time.sleep(0.05)
         fwd_rc = stop(fwd_p)
+        gen_rc = stop(gen)
         logs = []
         for f in (gen_out, fwd_out):
             f.seek(0)

@@ -173,6 +173,17 @@ test_read_back(void **state)
 				    a.sizes[i].lat[k].lat.p999_ns);
 		}
 	}
+	/* escapes in the device's name */
+	{
+		static const char text[] = "{\"mode\": \"generate\", "
+			"\"version\": 1, \"device\": \"a\\u0041\\\"\\n\\u00e9\", "
+			"\"sizes\": []}";
+
+		assert_int_equal(gen_report_parse(text, strlen(text), &b, err,
+						  sizeof(err)), 0);
+		assert_string_equal(b.device, "aA\" ?");
+		assert_int_equal(b.n_sizes, 0);
+	}
 	assert_int_equal(gen_report_read("/nonexistent/x.json", &b, err,
 					 sizeof(err)), -ENOENT);
 	unlink(path);
@@ -262,10 +273,11 @@ test_markdown_and_plot(void **state)
 
 	(void)state;
 	run_model(&run, 1e6, 10e6);
-	gen_summary_from_run(&run, "fast <&>", &s[0]);
+	gen_summary_from_run(&run, "fast <&>|", &s[0]);
 	gen_search_free(&run);
 	run_model(&run, 0.4e6, 10e6);
 	gen_summary_from_run(&run, "slow", &s[1]);
+	s[1].sizes[1].ndr.pps = -5;	/* as a hostile file may say */
 	gen_search_free(&run);
 
 	tmp_path(path, sizeof(path), "t.md");
@@ -277,6 +289,7 @@ test_markdown_and_plot(void **state)
 	/* header, rule, 2 devices x 2 sizes */
 	assert_int_equal(count(text, "\n"), 6);
 	assert_int_equal(count(text, "| slow | imix |"), 1);
+	assert_int_equal(count(text, "| fast <&>\\| | 64 |"), 1);
 	free(text);
 
 	tmp_path(path, sizeof(path), "p.svg");
@@ -285,7 +298,8 @@ test_markdown_and_plot(void **state)
 	assert_int_equal(count(text, "<rect class=\"bar\" data-device=\"slow\""),
 			 2);
 	assert_int_equal(count(text, "<rect class=\"bar\" data-device=\"fast "
-			       "&lt;&amp;&gt;\""), 2);
+			       "&lt;&amp;&gt;|\""), 2);
+	assert_null(strstr(text, "height=\"-"));
 	assert_int_equal(count(text, "class=\"latency\" data-device=\"slow\""),
 			 3);
 	assert_int_equal(count(text, "<svg"), 1);

@@ -183,6 +183,33 @@ test_window_overflow_jump(void **state)
 }
 
 static void
+test_flow_loss(void **state)
+{
+	static const uint32_t sent[4] = { 5, 5, 3, 0 };
+	uint64_t n, worst;
+	struct gen_seq s;
+
+	(void)state;
+	assert_int_equal(gen_seq_init(&s, 4, 0), 0);
+	/* flow 0 whole (one duplicate, one swap), flow 1 lost 3, flow 2
+	 * lost everything, flow 3 sent nothing */
+	gen_seq_add(&s, 0, 1);
+	gen_seq_add(&s, 0, 0);
+	gen_seq_add(&s, 0, 2);
+	gen_seq_add(&s, 0, 2);
+	gen_seq_add(&s, 0, 3);
+	gen_seq_add(&s, 0, 4);
+	gen_seq_add(&s, 1, 0);
+	gen_seq_add(&s, 1, 4);
+	assert_int_equal(s.flow[0].received, 5);
+	assert_int_equal(s.flow[1].received, 2);
+	gen_seq_flow_loss(&s, sent, &n, &worst);
+	assert_int_equal(n, 2);
+	assert_int_equal(worst, 3);
+	gen_seq_fini(&s);
+}
+
+static void
 test_bad_init(void **state)
 {
 	struct gen_seq s;
@@ -204,6 +231,7 @@ main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_window_edge),
 		cmocka_unit_test(test_window_overflow_jump),
+		cmocka_unit_test(test_flow_loss),
 		cmocka_unit_test(test_bad_init),
 	};
 

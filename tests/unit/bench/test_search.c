@@ -387,6 +387,39 @@ test_verification_fails(void **state)
 	gen_search_free(&run);
 }
 
+/* The low bound: below the capacity it is never tried; above it, it is
+ * tried at the end and fails, so no rate passed. */
+static void
+test_min_rate(void **state)
+{
+	struct model_dev m = { .capacity_pps = 1e6, .gen_max_pps = 10e6 };
+	struct gen_search_params p = params_one(64);
+	struct gen_search_run run;
+	unsigned int i;
+
+	(void)state;
+	p.latency_seconds = 0;
+	p.min_rate_pps = 0.5e6;
+	assert_int_equal(gen_search_run(&p, model_trial, &m, &run), 0);
+	assert_true(run.sizes[0].ndr.rate_pps >= 0.95e6);
+	for (i = 0; i < run.n_trials; i++)
+		assert_true(run.trials[i].res.req.rate_pps == 0 ||
+			    run.trials[i].res.req.rate_pps > 0.5e6);
+	gen_search_free(&run);
+
+	p.min_rate_pps = 2e6;
+	m.calls = 0;
+	assert_int_equal(gen_search_run(&p, model_trial, &m, &run), 0);
+	check_trials(&run, &m);
+	assert_int_equal(run.sizes[0].ndr.trial, -1);
+	assert_true(run.sizes[0].ndr.rate_pps == 0);
+	assert_int_equal(run.sizes[0].ndr.limit, GEN_LIMIT_DEVICE);
+	assert_true(run.trials[run.sizes[0].ndr.fail_trial].res.req.rate_pps ==
+		    2e6);
+	check_rate(&run, &run.sizes[0].ndr, true, p.pdr_loss);
+	gen_search_free(&run);
+}
+
 static void
 test_trial_error_stops(void **state)
 {
@@ -441,6 +474,7 @@ test_options(void **state)
 		{ "--resolution", "-5" }, { "--trial", "0" },
 		{ "--max-rate", "1G" }, { "--pdr-loss", "100" },
 		{ "--latency-seconds", "x" }, { "--device", "" },
+		{ "--plot", "" }, { "--min-rate", "-1" },
 	};
 	unsigned int i;
 
@@ -496,6 +530,7 @@ main(void)
 		cmocka_unit_test(test_latency_points),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_verification_fails),
+		cmocka_unit_test(test_min_rate),
 		cmocka_unit_test(test_trial_error_stops),
 		cmocka_unit_test(test_mrr_only),
 		cmocka_unit_test(test_options),
