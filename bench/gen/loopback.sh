@@ -41,11 +41,14 @@ done
 case $dut in
 testpmd)
 	# shellcheck disable=SC2046
-	# --stats-period: testpmd runs until a signal, stdin unread
+	# testpmd waits for a line on stdin (its main lcore blocks in read,
+	# not spinning on the forwarding lcore's CPU): a FIFO we hold open
+	mkfifo "$work/stdin"
+	exec 3<>"$work/stdin"
 	dpdk-testpmd --lcores '0@1,1@1' $eal -m 1024 \
 		--file-prefix $tag-dut $(memif client) -- --forward-mode=io \
 		--auto-start --total-num-mbufs 16384 --nb-cores=1 \
-		--stats-period 1 </dev/null >"$work/dut.out" 2>&1 &
+		<&3 >"$work/dut.out" 2>&1 &
 	;;
 fwd)
 	# shellcheck disable=SC2046
