@@ -175,8 +175,9 @@ dut_stop() {	# LOG: SIGTERM (each device stops on it as on SIGINT, which
 	dut_pid=""
 	# DPDK 22.11's memif PMD unmaps a peer's rings when the peer leaves
 	# while the device's worker may still be in rx_burst on them: a
-	# device can die of SIGSEGV as the generator exits. Its figures are
-	# in by then; it is said, not failed.
+	# device could die of SIGSEGV as the generator exited (the reason
+	# for --linger above). Its figures are in by then; it is said, not
+	# failed.
 	if [ $drc -gt 128 ] && [ $drc -ne 143 ]; then
 		echo "note: the device exited on signal $((drc - 128)) (see $1)" | tee -a "$1"
 	fi
@@ -216,18 +217,26 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 		return 0
 	fi
 	if [ $check = 1 ]; then
-		gargs="--generate --rate 10k --seconds 0.5 --size ${sizes%%,*} --flows $flows --routes $routes --json $json"
+		gargs="--generate --rate 10k --seconds 0.5 --size ${sizes%%,*} --flows $flows --routes $routes --json $json --linger 60"
 	else
-		gargs="--generate --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json"
+		gargs="--generate --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json --linger 60"
 	fi
 	gcmd="timeout -k 10 $tmo $nice_cmd taskset -c 0 $bench $gen_eal $gports -- $gargs"
 	echo "$gcmd" >> "$out/commands.sh"
 	rc=0
 	(set -f; exec $gcmd) > "$glog" 2>&1 &
 	gen_pid=$!
+	# the generator lingers with its ports up once its trials are done:
+	# the device stops first, then the generator (SIGTERM ends its
+	# linger), so that no device polls a memif ring its peer unmapped
+	while kill -0 "$gen_pid" 2>/dev/null &&
+	      ! grep -q "^generator: done; ports up" "$glog"; do
+		sleep 0.2
+	done
+	dut_stop "$dlog"
+	kill -TERM "$gen_pid" 2>/dev/null || true
 	wait "$gen_pid" || rc=$?
 	gen_pid=""
-	dut_stop "$dlog"
 	if [ "$wire" = veth ]; then
 		"$here/dut/veth.sh" down "$veth"
 		veth_up=0
