@@ -2,14 +2,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Run a DPDK application and measure what one port transmits.
 
-    bench/ethdev-rate.py [--port 1] [--warmup 0.5] [--seconds 2] -- CMD...
+    bench/ethdev-rate.py [--port 1] [--warmup 0.5] [--seconds 2]
+                         [--cpu] [--json FILE] -- CMD...
 
 CMD must give EAL a --file-prefix (its telemetry socket is found under
 /var/run/dpdk/PREFIX/). The rate is read from DPDK telemetry
 (/ethdev/stats,PORT opackets) over the interval after the warm-up; the
-application is then stopped with SIGINT. cycles/packet is TSC cycles of
+application is then stopped with SIGINT. The interval starts --warmup
+seconds after the port's first packet out (not after start-up, which a
+large mbuf pool or a pcap file can make long). cycles/packet is TSC cycles of
 one forwarding core over the packets it forwarded (pass --ghz, which
 listack-bench prints as "TSC ... GHz").
+
+--cpu also reads the CPU time each of the application's threads got over
+the interval (/proc/PID/task/*/stat) and prints the forwarded packets per
+second of CPU time given to its lcore worker threads (EAL names them
+rte-worker-N): on a machine shared with other work, a worker that lost its
+CPU to another process shows here, not as a slower stack. --json FILE
+writes the figures (and each thread's CPU seconds) as one object.
 
 Used to put DPDK's l3fwd next to listack-bench on the same pcap feed (the
 bench prints the l3fwd command line); see bench/RESULTS.md.
@@ -34,6 +44,23 @@ def telemetry(path, cmd):
     return reply
 
 
+def thread_cpu(pid):
+    """{thread name (tid): CPU seconds} of every thread of pid."""
+    hz = os.sysconf("SC_CLK_TCK")
+    out = {}
+    tdir = "/proc/%d/task" % pid
+    for tid in os.listdir(tdir):
+        try:
+            with open("%s/%s/stat" % (tdir, tid)) as f:
+                st = f.read()
+        except OSError:
+            continue
+        name = st[st.index("(") + 1:st.rindex(")")]
+        fields = st[st.rindex(")") + 2:].split()
+        out["%s (%s)" % (name, tid)] = (int(fields[11]) + int(fields[12])) / hz
+    return out
+
+
 def file_prefix(cmd):
     for i, a in enumerate(cmd):
         if a == "--file-prefix" and i + 1 < len(cmd):
@@ -50,6 +77,9 @@ def main():
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--ghz", type=float, default=0.0,
                     help="TSC GHz, for cycles/packet")
+    ap.add_argument("--cpu", action="store_true",
+                    help="CPU time of the lcore workers over the interval")
+    ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -65,12 +95,27 @@ def main():
             if app.poll() is not None or time.monotonic() > deadline:
                 sys.exit("%s did not start: see %s.log" % (cmd[0], prefix))
             time.sleep(0.05)
-        time.sleep(a.warmup)
+        # the socket is there from rte_eal_init on, before the
+        # application has set up and started its ports: wait for the
+        # first packet out, then warm up
         q = "/ethdev/stats,%d" % a.port
+        while True:
+            if app.poll() is not None or time.monotonic() > deadline:
+                sys.exit("%s sent nothing on port %d: see %s.log"
+                         % (cmd[0], a.port, prefix))
+            try:
+                if telemetry(sock, q)["/ethdev/stats"]["opackets"] > 0:
+                    break
+            except (OSError, KeyError, TypeError, ValueError):
+                pass    # port not there yet
+            time.sleep(0.05)
+        time.sleep(a.warmup)
         t0 = time.monotonic()
+        c0 = thread_cpu(app.pid) if a.cpu else {}
         p0 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
         time.sleep(a.seconds)
         p1 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
+        c1 = thread_cpu(app.pid) if a.cpu else {}
         t1 = time.monotonic()
     finally:
         if app.poll() is None:
@@ -85,7 +130,28 @@ def main():
         os.path.basename(cmd[0]), pps / 1e6, a.port, p1 - p0, t1 - t0)
     if a.ghz > 0 and pps > 0:
         line += ", %.1f cycles/packet" % (a.ghz * 1e9 / pps)
+    res = {"command": cmd, "port": a.port, "packets": p1 - p0,
+           "seconds": t1 - t0, "mpps": pps / 1e6}
+    if a.cpu:
+        threads = {k: c1[k] - c0.get(k, 0.0) for k in c1}
+        workers = [v for k, v in threads.items()
+                   if k.startswith("rte-worker-")]
+        busy = sum(workers)
+        res["threads_cpu_s"] = threads
+        res["workers"] = len(workers)
+        res["workers_cpu_s"] = busy
+        res["workers_cpu_share"] = busy / (t1 - t0) / max(len(workers), 1)
+        if busy > 0:
+            res["mpps_per_worker_cpu_s"] = (p1 - p0) / busy / 1e6
+            line += "; %d workers had %.0f %% of their CPUs, %.3f Mpps " \
+                "per worker CPU-second" % (len(workers),
+                                           100 * res["workers_cpu_share"],
+                                           res["mpps_per_worker_cpu_s"])
     print(line)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":
