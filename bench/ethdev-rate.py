@@ -17,7 +17,7 @@ listack-bench prints as "TSC ... GHz").
 --cpu also reads the CPU time each of the application's threads got over
 the interval (/proc/PID/task/*/stat) and prints the forwarded packets per
 second of CPU time given to its lcore worker threads (EAL names them
-rte-worker-N): on a machine shared with other work, a worker that lost its
+rte-worker-N; with none, the busiest thread): on a machine shared with other work, a worker that lost its
 CPU to another process shows here, not as a slower stack. --json FILE
 writes the figures (and each thread's CPU seconds) as one object.
 
@@ -136,6 +136,10 @@ def main():
         threads = {k: c1[k] - c0.get(k, 0.0) for k in c1}
         workers = [v for k, v in threads.items()
                    if k.startswith("rte-worker-")]
+        if not workers and threads:
+            # one lcore (l3fwd -l 1): the main thread forwards; the
+            # busiest thread stands for it
+            workers = [max(threads.values())]
         busy = sum(workers)
         res["threads_cpu_s"] = threads
         res["workers"] = len(workers)

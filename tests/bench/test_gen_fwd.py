@@ -9,7 +9,8 @@ neighbour for the gateway on the generator's MAC); listack-fwd (memif
 clients, CPU 1) runs it. A trial at a low rate must come back whole:
 no loss, nothing refused, reordered, duplicated or foreign, one latency
 sample per frame with min <= p50 <= p90 <= p99 <= p99.9 <= max and max
-under a second (a sanity bound, not a timing figure). The drain lasts
+under two minutes (longer than the run: a misread stamp, not a timing
+figure). The drain lasts
 until nothing came for 1 s (--drain 10), so that a listack-fwd that
 loses its CPU on a busy machine still hands back every frame. listack-fwd must
 have forwarded every frame (ForwDatagrams counts the generator's probes
@@ -162,7 +163,9 @@ def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
     if not static_neigh and s["arp"]["InReplies"] < 1:
         why.append("listack-fwd had no ARP reply from the generator")
     order = [lat[k] for k in ("min", "p50", "p90", "p99", "p99.9", "max")]
-    if not (0 < order[0] and order == sorted(order) and order[-1] < 1e9):
+    # no frame can have been in flight longer than the whole run: a
+    # larger figure is a stamp misread, not a slow device
+    if not (0 < order[0] and order == sorted(order) and order[-1] < 120e9):
         why.append("latency not sane: %s" % order)
     return why, logs
 

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# listack-fwd beside DPDK l3fwd and testpmd io where the device, not a
+# generator, sets the rate: each forwards a net_pcap port replaying a file
+# forever (the frame copy runs inside its own rx_burst, on its own CPU) to
+# a net_null port, on CPU 1 alone. The figure to compare with l3fwd when
+# the generator over memif cannot outrun the devices (bench/RESULTS.md).
+#
+#   bench/feed.sh [--runs N] [--seconds S] [--flows F] [--routes R]
+#                 [--size B] [--build DIR] [--out DIR] [--quiet-wait]
+#
+# Devices, in turn, runs alternated: listack-fwd list, listack-fwd single,
+# l3fwd (LPM, the same routes; bench/build-l3fwd.sh builds it), testpmd io
+# (the feed and PMD floor). Each measurement reads port 1's opackets over
+# telemetry (bench/ethdev-rate.py --cpu); "Mpps per CPU-s" divides by the
+# CPU time the forwarding thread got, so a shared machine shows as a lower
+# CPU share, not as a slower device. Ratios are of medians over the runs.
+#
+# Output in DIR (default /tmp/listack-feed): runs.jsonl, feed.md (every
+# run, medians, ratios to l3fwd), commands.txt.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+runs=3 seconds=3 flows=1 routes=1 size=64 build="$top/build"
+out=/tmp/listack-feed quiet=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=$2; shift ;;
+	--seconds) seconds=$2; shift ;;
+	--flows) flows=$2; shift ;;
+	--routes) routes=$2; shift ;;
+	--size) size=$2; shift ;;
+	--build) build=$2; shift ;;
+	--out) out=$2; shift ;;
+	--quiet-wait) quiet=1 ;;
+	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
+	*) echo "feed.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+fwd="$build/listack-fwd"
+l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
+[ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
+[ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
+command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+pcap="$out/feed-${flows}f-${routes}r-${size}b.pcap"
+conf="$out/fwd.conf"
+python3 "$here/dut/traffic.py" pcap --flows "$flows" --routes "$routes" --size "$size" "$pcap"
+python3 "$here/dut/traffic.py" conf --routes "$routes" > "$conf"
+python3 "$here/dut/traffic.py" l3fwd-rules --routes "$routes" "$out/l3fwd"
+ghz=$(awk '/^cpu MHz/{printf "%.3f", $4 / 1000; exit}' /proc/cpuinfo)
+: > "$out/runs.jsonl"
+: > "$out/commands.txt"
+trap 'rm -rf /var/run/dpdk/lsk-feed-* 2>/dev/null || true' EXIT INT TERM
+
+measure() {	# NAME CMD...
+	name=$1
+	shift
+	[ $quiet = 1 ] && "$here/run-quiet.sh" true
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "$*" >> "$out/commands.txt"
+	(cd "$out" && timeout -k 10 60 python3 "$here/ethdev-rate.py" --cpu \
+		--seconds "$seconds" --ghz "$ghz" --json "$out/one.json" -- "$@") \
+		> "$out/one.txt" 2>&1 || {
+		cat "$out/one.txt" >&2
+		echo "feed.sh: $name failed" >&2
+		exit 1
+	}
+	sed "s/^/$name: /" "$out/one.txt"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.update(name=sys.argv[2], load=sys.argv[3]); print(json.dumps(d))' \
+		"$out/one.json" "$name" "$load" >> "$out/runs.jsonl"
+}
+
+eal="--no-huge --no-pci -m 1024"
+# listack-fwd and testpmd: a sleeping main lcore and the worker on CPU 1
+lcores='(0,1)@1'
+rx="net_pcap0,rx_pcap=$pcap,infinite_rx=1"
+tx="net_null1,no-rx=1"
+r=1
+while [ $r -le "$runs" ]; do
+	echo "== run $r of $runs ($(uptime | sed 's/.*load/load/'))"
+	for mode in list single; do
+		measure "listack-$mode" "$fwd" --lcores "$lcores" $eal \
+			--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
+			--config "$conf" --mode "$mode" --ctl-socket none
+	done
+	# l3fwd's one lcore is its main lcore; the worker thread CPU time
+	# ethdev-rate.py reads is that of the process's busiest thread
+	measure l3fwd "$l3fwd" -l 1 $eal --file-prefix lsk-feed-l \
+		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
+		--parse-ptype --rule_ipv4 "$out/l3fwd.v4" --rule_ipv6 "$out/l3fwd.v6"
+	measure testpmd-io dpdk-testpmd --lcores "$lcores" $eal \
+		--file-prefix lsk-feed-t --vdev "$rx" --vdev "$tx" -- \
+		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1
+	r=$((r + 1))
+done
+python3 - "$out" "$flows" "$routes" "$size" <<'EOF' | tee "$out/feed.md"
+import json, statistics, sys
+out, flows, routes, size = sys.argv[1:]
+rows = [json.loads(l) for l in open(out + "/runs.jsonl")]
+print("pcap feed: %s B frames (with FCS), %s flows, %s routes, one CPU\n"
+      % (size, flows, routes))
+print("| device | Mpps | cycles/pkt | CPU share | Mpps per CPU-s | load |")
+print("|---|---|---|---|---|---|")
+for d in rows:
+    print("| %s | %.2f | %.0f | %.0f %% | %.2f | %s |" % (
+        d["name"], d["mpps"], d.get("cycles_per_packet", 0),
+        100 * d.get("workers_cpu_share", 0),
+        d.get("mpps_per_worker_cpu_s", 0), d["load"]))
+med = {}
+for name in dict.fromkeys(d["name"] for d in rows):
+    sel = [d for d in rows if d["name"] == name]
+    med[name] = (statistics.median(d["mpps"] for d in sel),
+                 statistics.median(d.get("mpps_per_worker_cpu_s", 0)
+                                   for d in sel))
+base = med.get("l3fwd", (0, 0))
+print("\n| device | median Mpps | x l3fwd | median Mpps per CPU-s | x l3fwd |")
+print("|---|---|---|---|---|")
+for name, (m, c) in med.items():
+    print("| %s | %.2f | %.2f | %.2f | %.2f |" % (
+        name, m, m / base[0] if base[0] else 0, c,
+        c / base[1] if base[1] else 0))
+EOF
+echo
+echo "commands: $out/commands.txt; every measurement: $out/runs.jsonl"
