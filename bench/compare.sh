@@ -130,7 +130,7 @@ else
 fi
 af="qpairs=1,blocksz=4096,framesz=2048,framecnt=1024,qdisc_bypass=1"
 gen_eal="-l 0 --no-huge --no-pci -m 1024 --file-prefix $gen_prefix"
-gen_memif="--vdev net_memif0,role=client,socket=$sock/gen0.sock,mac=02:00:00:00:00:02 --vdev net_memif1,role=client,socket=$sock/gen1.sock,mac=02:00:00:00:02:02"
+gen_memif="--vdev net_memif0,role=client,socket=$sock/gen0.sock,rsize=14,mac=02:00:00:00:00:02 --vdev net_memif1,role=client,socket=$sock/gen1.sock,rsize=14,mac=02:00:00:00:02:02"
 gen_veth="--vdev net_af_packet0,iface=${veth}g0,$af --vdev net_af_packet1,iface=${veth}g1,$af"
 
 # wait until the device serves the generator: its memif sockets listen,

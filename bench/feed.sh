@@ -3,7 +3,7 @@
 # listack-fwd beside DPDK l3fwd and testpmd io where the device, not a
 # generator, sets the rate: each forwards a net_pcap port replaying a file
 # forever (the frame copy runs inside its own rx_burst, on its own CPU) to
-# a net_null port, on CPU 1 alone. The figure to compare with l3fwd when
+# a net_null port, on CPU 1 alone, in one lcore. The figure to compare with l3fwd when
 # the generator over memif cannot outrun the devices (bench/RESULTS.md).
 #
 #   bench/feed.sh [--runs N] [--seconds S] [--flows F] [--routes R]
@@ -74,7 +74,10 @@ measure() {	# NAME CMD...
 }
 
 eal="--no-huge --no-pci -m 1024"
-# listack-fwd and testpmd: a sleeping main lcore and the worker on CPU 1
+# listack-fwd and l3fwd: one lcore, CPU 1, that forwards (listack-fwd's
+# main lcore runs the worker itself and its chores between polls: a
+# sleeping main lcore beside a worker on the same CPU cost 5-8 % here);
+# testpmd needs two: its main lcore sleeps beside the forwarding one
 lcores='(0,1)@1'
 rx="net_pcap0,rx_pcap=$pcap,infinite_rx=1"
 tx="net_null1,no-rx=1"
@@ -82,7 +85,7 @@ r=1
 while [ $r -le "$runs" ]; do
 	echo "== run $r of $runs ($(uptime | sed 's/.*load/load/'))"
 	for mode in list single; do
-		measure "listack-$mode" "$fwd" --lcores "$lcores" $eal \
+		measure "listack-$mode" "$fwd" -l 1 $eal \
 			--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
 			--config "$conf" --mode "$mode" --ctl-socket none
 	done

@@ -61,7 +61,7 @@ mkdir -p "$work"
 case $wire in
 memif:*)
 	s=${wire#memif:}
-	ports="--vdev net_memif0,role=server,socket=$s/gen0.sock,mac=02:00:00:00:00:01 --vdev net_memif1,role=server,socket=$s/gen1.sock,mac=02:00:00:00:01:01"
+	ports="--vdev net_memif0,role=server,socket=$s/gen0.sock,rsize=14,mac=02:00:00:00:00:01 --vdev net_memif1,role=server,socket=$s/gen1.sock,rsize=14,mac=02:00:00:00:01:01"
 	netns=""
 	;;
 veth:*)

@@ -20,8 +20,8 @@ bench=$build/bench/listack-bench
 work=$(mktemp -d /tmp/$tag.XXXX)
 trap 'rm -rf "$work"' EXIT
 memif() {
-	echo "--vdev net_memif0,role=$1,socket=/tmp/$tag-0.sock" \
-	     "--vdev net_memif1,role=$1,socket=/tmp/$tag-1.sock"
+	echo "--vdev net_memif0,role=$1,socket=/tmp/$tag-0.sock${MEMIF_OPTS-,rsize=14}" \
+	     "--vdev net_memif1,role=$1,socket=/tmp/$tag-1.sock${MEMIF_OPTS-,rsize=14}"
 }
 eal="--no-huge --no-pci --log-level=*:warning"
 # shellcheck disable=SC2046
