@@ -24,39 +24,11 @@ Output: `PASS name` / `FAIL name: reason`; exit 1 if any failed.
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 
-WAIT = 120
-
-
-def memif(role, base):
-    return ["--vdev", "net_memif0,role=%s,socket=%s-0.sock" % (role, base),
-            "--vdev", "net_memif1,role=%s,socket=%s-1.sock" % (role, base)]
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        return proc.wait(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        return "killed after SIGTERM timed out"
-
-
-def wait_done(gen, out):
-    """Until the generator has its results out (or has exited)."""
-    end = time.monotonic() + WAIT
-    while gen.poll() is None and time.monotonic() < end:
-        out.seek(0)
-        if "generator: done" in out.read():
-            return
-        time.sleep(0.05)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genpair  # noqa: E402
 
 
 def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
@@ -65,58 +37,27 @@ def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
     conf = os.path.join(work, name + ".conf")
     gen_json = os.path.join(work, name + "-gen.json")
     stats = os.path.join(work, name + "-stats.json")
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-    gen_cmd = ([bench, "--no-huge", "--no-pci", "-m", "256", "--file-prefix",
-                "lsk-gen-" + tag, "--log-level=*:warning", "-l", "0"] +
-               memif("server", base) +
-               ["--", "--generate", "--linger", "60", "--wait", "60", "--drain", "10",
-                "--dut-config", conf,
+    gen_cmd = ([bench] + genpair.eal("lsk-gen-" + tag, 0, "server", base) +
+               ["--", "--generate", "--linger", "60", "--wait", "60",
+                "--drain", "10", "--dut-config", conf,
                 "--json", gen_json] + gen_args)
-    fwd_cmd = ([fwd, "--no-huge", "--no-pci", "-m", "512", "--file-prefix",
-                "lsk-fwd-" + tag, "--log-level=*:warning", "-l", "1"] +
-               memif("client", base) +
+    fwd_cmd = ([fwd] + genpair.eal("lsk-fwd-" + tag, 1, "client", base, 512) +
                ["--", "--config", conf, "--mode", mode, "--ctl-socket",
                 "none", "--stats-json", stats])
-    gen_out = open(os.path.join(work, name + "-gen.out"), "w+")
-    fwd_out = open(os.path.join(work, name + "-fwd.out"), "w+")
-    gen = subprocess.Popen(gen_cmd, stdout=gen_out, stderr=subprocess.STDOUT,
-                           env=env, start_new_session=True)
-    # listack-fwd starts once the generator has made its (abstract)
-    # memif sockets and written the configuration
-    end = time.monotonic() + WAIT
-    waiting = False
-    while gen.poll() is None and time.monotonic() < end:
-        gen_out.seek(0)
-        if "waiting for the link" in gen_out.read():
-            waiting = True
-            break
-        time.sleep(0.05)
-    if not waiting:
-        stop(gen)
-        gen_out.seek(0)
-        return (["the generator did not start (exit %s)" % gen.returncode],
-                [gen_out.read(), ""])
-    if not static_neigh:
+
+    def drop_neigh():
         # listack-fwd resolves the gateway by ARP; the generator answers
         with open(conf) as f:
             text = f.read()
         with open(conf, "w") as f:
             f.write("".join(l for l in text.splitlines(True)
                             if not l.startswith("neigh add")))
-    fw = subprocess.Popen(fwd_cmd, stdout=fwd_out, stderr=subprocess.STDOUT,
-                          env=env, start_new_session=True)
-    # the device stops first, while the generator lingers (a memif
-    # client whose server goes away under it may fault in the PMD)
-    wait_done(gen, gen_out)
-    fwd_rc = stop(fw)
-    gen_rc = stop(gen)
-    logs = []
-    for f in (gen_out, fwd_out):
-        f.seek(0)
-        logs.append(f.read())
-        f.close()
+
+    why, gen_rc, fwd_rc, logs = genpair.run(
+        work, name, gen_cmd, fwd_cmd,
+        before_device=None if static_neigh else drop_neigh)
+    if why:
+        return why, logs
     why = []
     if gen_rc != 0:
         why.append("generator exit %s" % gen_rc)

@@ -22,94 +22,27 @@ failed.
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 
-WAIT = 120
-
-
-def eal(prefix, lcore, role, sock_base):
-    return [
-        "--no-huge", "--no-pci", "-m", "256", "--file-prefix", prefix,
-        "--log-level=*:warning", "-l", str(lcore),
-        "--vdev", "net_memif0,role=%s,socket=%s-0.sock" % (role, sock_base),
-        "--vdev", "net_memif1,role=%s,socket=%s-1.sock" % (role, sock_base),
-    ]
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        return proc.wait(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        return "killed after SIGTERM timed out"
-
-
-def wait_done(gen, out):
-    """Until the generator has its results out (or has exited)."""
-    end = time.monotonic() + WAIT
-    while gen.poll() is None and time.monotonic() < end:
-        out.seek(0)
-        if "generator: done" in out.read():
-            return
-        time.sleep(0.05)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genpair  # noqa: E402
 
 
 def run_case(bench, work, name, gen_args, impair):
     base = "/tmp/lsk-gen-impair-%d-%s" % (os.getpid(), name)
     gen_json = os.path.join(work, name + "-gen.json")
     imp_json = os.path.join(work, name + "-impair.json")
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-    gen_cmd = ([bench] + eal("lsk-gen-%d-%s" % (os.getpid(), name), 0,
-                             "server", base) +
-               ["--", "--generate", "--linger", "60", "--wait", "0", "--drain", "10",
-                "--json", gen_json] +
-               gen_args)
-    imp_cmd = ([bench] + eal("lsk-imp-%d-%s" % (os.getpid(), name), 1,
-                             "client", base) +
+    gen_cmd = ([bench] + genpair.eal("lsk-gen-%d-%s" % (os.getpid(), name),
+                                     0, "server", base) +
+               ["--", "--generate", "--linger", "60", "--wait", "0",
+                "--drain", "10", "--json", gen_json] + gen_args)
+    imp_cmd = ([bench] + genpair.eal("lsk-imp-%d-%s" % (os.getpid(), name),
+                                     1, "client", base) +
                ["--", "--impair", impair, "--json", imp_json])
-    gen_out = open(os.path.join(work, name + "-gen.out"), "w+")
-    imp_out = open(os.path.join(work, name + "-impair.out"), "w+")
-    # the generator is the memif server: it makes the sockets, then
-    # waits for the device's link
-    gen = subprocess.Popen(gen_cmd, stdout=gen_out, stderr=subprocess.STDOUT,
-                           env=env, start_new_session=True)
-    # a memif client that finds no socket does not come back to it: the
-    # device starts once the generator has its (abstract) sockets and
-    # waits for the links
-    end = time.monotonic() + WAIT
-    waiting = False
-    while gen.poll() is None and time.monotonic() < end:
-        gen_out.seek(0)
-        if "waiting for the link" in gen_out.read():
-            waiting = True
-            break
-        time.sleep(0.05)
-    if not waiting:
-        stop(gen)
-        gen_out.seek(0)
-        return (["the generator did not start (exit %s)" % gen.returncode],
-                [gen_out.read(), ""])
-    imp = subprocess.Popen(imp_cmd, stdout=imp_out, stderr=subprocess.STDOUT,
-                           env=env, start_new_session=True)
-    # the device stops first, while the generator lingers (a memif
-    # client whose server goes away under it may fault in the PMD)
-    wait_done(gen, gen_out)
-    imp_rc = stop(imp)
-    gen_rc = stop(gen)
-    logs = []
-    for f in (gen_out, imp_out):
-        f.seek(0)
-        logs.append(f.read())
-        f.close()
+    why, gen_rc, imp_rc, logs = genpair.run(work, name, gen_cmd, imp_cmd)
+    if why:
+        return why, logs
     why = []
     if gen_rc != 0:
         why.append("generator exit %s" % gen_rc)

@@ -16,33 +16,14 @@ listack-fwd ends with no mbuf in use. No figure is judged.
 """
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 
-WAIT = 120
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genpair  # noqa: E402
+
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def eal(prefix, lcore, role, base):
-    return ["--no-huge", "--no-pci", "-m", "512", "--file-prefix", prefix,
-            "--log-level=*:warning", "-l", str(lcore),
-            "--vdev", "net_memif0,role=%s,socket=%s-0.sock" % (role, base),
-            "--vdev", "net_memif1,role=%s,socket=%s-1.sock" % (role, base)]
-
-
-def stop(proc, sig=signal.SIGTERM):
-    if proc.poll() is None:
-        proc.send_signal(sig)
-    try:
-        return proc.wait(timeout=WAIT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        return "timed out"
 
 
 def check(work, gen_rc, fwd_rc, fwd_log):
@@ -106,13 +87,11 @@ def check(work, gen_rc, fwd_rc, fwd_log):
 
 def main():
     bench, fwd = sys.argv[1], sys.argv[2]
-    env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
     with tempfile.TemporaryDirectory(prefix="lsk-gen-search-") as work:
         base = "/tmp/lsk-gen-search-%d" % os.getpid()
         cfg = os.path.join(work, "dut.conf")
-        gen_cmd = ([bench] + eal("lsk-gs-gen-%d" % os.getpid(), 0, "server",
-                                 base) +
+        gen_cmd = ([bench] + genpair.eal("lsk-gs-gen-%d" % os.getpid(), 0,
+                                         "server", base, 512) +
                    ["--", "--generate", "--linger", "60", "--wait", "30",
                     "--drain", "2",
                     "--dut-config", cfg, "--search", "ndr", "--sizes", "64",
@@ -120,40 +99,17 @@ def main():
                     "--latency-seconds", "0.1", "--device", "listack-fwd",
                     "--json", os.path.join(work, "r.json"),
                     "--plot", os.path.join(work, "r.svg")])
-        gen_out = open(os.path.join(work, "gen.out"), "w+")
-        fwd_out = open(os.path.join(work, "fwd.out"), "w+")
-        gen = subprocess.Popen(gen_cmd, stdout=gen_out,
-                               stderr=subprocess.STDOUT, env=env,
-                               start_new_session=True)
-        end = time.monotonic() + WAIT
-        while gen.poll() is None and time.monotonic() < end:
-            gen_out.seek(0)
-            if "waiting for the link" in gen_out.read() and \
-                    os.path.exists(cfg):
-                break
-            time.sleep(0.05)
-        fwd_cmd = ([fwd] + eal("lsk-gs-fwd-%d" % os.getpid(), 1, "client",
-                               base) +
+        fwd_cmd = ([fwd] + genpair.eal("lsk-gs-fwd-%d" % os.getpid(), 1,
+                                       "client", base, 512) +
                    ["--", "--config", cfg, "--mode", "list",
                     "--ctl-socket", "none"])
-        fwd_p = subprocess.Popen(fwd_cmd, stdout=fwd_out,
-                                 stderr=subprocess.STDOUT, env=env,
-                                 start_new_session=True)
-        # the device stops first, while the generator lingers (a memif
-        # client whose server goes away under it may fault in the PMD)
-        end = time.monotonic() + WAIT
-        while gen.poll() is None and time.monotonic() < end:
-            gen_out.seek(0)
-            if "generator: done" in gen_out.read():
-                break
-            time.sleep(0.05)
-        fwd_rc = stop(fwd_p)
-        gen_rc = stop(gen)
-        logs = []
-        for f in (gen_out, fwd_out):
-            f.seek(0)
-            logs.append(f.read())
-            f.close()
+        why, gen_rc, fwd_rc, logs = genpair.run(
+            work, "search", gen_cmd, fwd_cmd,
+            ready=lambda: os.path.exists(cfg))
+        if why:
+            print("FAIL: %s" % "; ".join(why))
+            print("--- generator:\n%s" % logs[0])
+            return 1
         why = check(work, gen_rc, fwd_rc, logs[1])
         if why:
             print("FAIL: %s" % "; ".join(why))
