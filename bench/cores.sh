@@ -73,23 +73,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-measure() {	# NAME WORKERS CMD...
-	name=$1 workers=$2
-	shift 2
-	[ $quiet = 1 ] && "$here/run-quiet.sh" true
-	load=$(cut -d' ' -f1-3 /proc/loadavg)
-	echo "$*" >> "$out/commands.txt"
-	(cd "$out" && timeout -k 10 60 python3 "$here/ethdev-rate.py" --cpu \
-		--seconds "$seconds" --ghz "$ghz" --json "$out/one.json" -- "$@") \
-		> "$out/one.txt" 2>&1 || {
-		cat "$out/one.txt" >&2
-		echo "cores.sh: $name with $workers failed (see $out/*.log)" >&2
-		exit 1
-	}
-	sed "s/^/$name x$workers: /" "$out/one.txt"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.update(name=sys.argv[2], n=int(sys.argv[3]), load=sys.argv[4]); print(json.dumps(d))' \
-		"$out/one.json" "$name" "$workers" "$load" >> "$out/runs.jsonl"
-}
+script=cores.sh
+. "$here/dut/measure.sh"
 
 eal="--no-huge --no-pci -m 1024"
 lcores1='(0,1)@1'

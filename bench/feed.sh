@@ -55,23 +55,8 @@ ghz=$(awk '/^cpu MHz/{printf "%.3f", $4 / 1000; exit}' /proc/cpuinfo)
 : > "$out/commands.txt"
 trap 'rm -rf /var/run/dpdk/lsk-feed-* 2>/dev/null || true' EXIT INT TERM
 
-measure() {	# NAME CMD...
-	name=$1
-	shift
-	[ $quiet = 1 ] && "$here/run-quiet.sh" true
-	load=$(cut -d' ' -f1-3 /proc/loadavg)
-	echo "$*" >> "$out/commands.txt"
-	(cd "$out" && timeout -k 10 60 python3 "$here/ethdev-rate.py" --cpu \
-		--seconds "$seconds" --ghz "$ghz" --json "$out/one.json" -- "$@") \
-		> "$out/one.txt" 2>&1 || {
-		cat "$out/one.txt" >&2
-		echo "feed.sh: $name failed" >&2
-		exit 1
-	}
-	sed "s/^/$name: /" "$out/one.txt"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.update(name=sys.argv[2], load=sys.argv[3]); print(json.dumps(d))' \
-		"$out/one.json" "$name" "$load" >> "$out/runs.jsonl"
-}
+script=feed.sh
+. "$here/dut/measure.sh"
 
 eal="--no-huge --no-pci -m 1024"
 # listack-fwd and l3fwd: one lcore, CPU 1, that forwards (listack-fwd's
@@ -85,23 +70,23 @@ r=1
 while [ $r -le "$runs" ]; do
 	echo "== run $r of $runs ($(uptime | sed 's/.*load/load/'))"
 	for mode in list single; do
-		measure "listack-$mode" "$fwd" -l 1 $eal \
+		measure "listack-$mode" 1 "$fwd" -l 1 $eal \
 			--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
 			--config "$conf" --mode "$mode" --ctl-socket none
 	done
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread
-	measure l3fwd "$l3fwd" -l 1 $eal --file-prefix lsk-feed-l \
+	measure l3fwd 1 "$l3fwd" -l 1 $eal --file-prefix lsk-feed-l \
 		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
 		--parse-ptype --rule_ipv4 "$out/l3fwd.v4" --rule_ipv6 "$out/l3fwd.v6"
-	measure testpmd-io dpdk-testpmd --lcores "$lcores" $eal \
+	measure testpmd-io 1 dpdk-testpmd --lcores "$lcores" $eal \
 		--file-prefix lsk-feed-t --vdev "$rx" --vdev "$tx" -- \
 		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1
 	r=$((r + 1))
 done
-python3 - "$out" "$flows" "$routes" "$size" <<'EOF' | tee "$out/feed.md"
+python3 - "$out" "$flows" "$routes" "$size" "$ghz" <<'EOF' | tee "$out/feed.md"
 import json, statistics, sys
-out, flows, routes, size = sys.argv[1:]
+out, flows, routes, size, ghz = sys.argv[1:]
 rows = [json.loads(l) for l in open(out + "/runs.jsonl")]
 print("pcap feed: %s B frames (with FCS), %s flows, %s routes, one CPU\n"
       % (size, flows, routes))
@@ -109,7 +94,8 @@ print("| device | Mpps | cycles/pkt | CPU share | Mpps per CPU-s | load |")
 print("|---|---|---|---|---|---|")
 for d in rows:
     print("| %s | %.2f | %.0f | %.0f %% | %.2f | %s |" % (
-        d["name"], d["mpps"], d.get("cycles_per_packet", 0),
+        # TSC cycles per packet of the one forwarding CPU
+        d["name"], d["mpps"], float(ghz) * 1e3 / d["mpps"] if d["mpps"] else 0,
         100 * d.get("workers_cpu_share", 0),
         d.get("mpps_per_worker_cpu_s", 0), d["load"]))
 med = {}
