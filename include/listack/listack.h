@@ -91,6 +91,18 @@ int lsk_port_set(struct lsk_stack *stack, uint16_t port,
 		 const struct rte_ether_addr *mac, uint16_t mtu);
 int lsk_port_get(const struct lsk_stack *stack, uint16_t port,
 		 struct rte_ether_addr *mac, uint16_t *mtu);
+/*
+ * The device behind a port follows its MTU: once set, the hook is called
+ * for every port whose MTU a change (lsk_port_set, or a batch's commit)
+ * makes different, before the tables with the new MTU are published. A
+ * negative errno refuses the change: the devices already changed are set
+ * back and the stack keeps its old MTUs. The application owns the ports,
+ * so the hook is its own (listack-fwd's calls rte_eth_dev_set_mtu); NULL
+ * turns it off (the stack's MTU alone, as before a hook is set).
+ */
+typedef int (*lsk_port_mtu_hook_t)(void *arg, uint16_t port, uint16_t mtu);
+void lsk_port_mtu_hook(struct lsk_stack *stack, lsk_port_mtu_hook_t hook,
+		       void *arg);
 
 /* Interface address: adds the local /32, the connected subnet and its
  * broadcast address. -EEXIST if the address is already configured. */

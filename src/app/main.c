@@ -375,6 +375,21 @@ setup_ports(struct fwd_app *app, const struct fwd_opts *o,
 	return 0;
 }
 
+/*
+ * `port N mtu M` at run time: the device takes the new MTU too (a NIC's
+ * largest frame, the kernel interface behind af_packet or tap). A device
+ * without an MTU of its own (net_pcap, net_null, net_ring) passes any
+ * frame, as when the config set it at start (drivers/port.c).
+ */
+static int
+device_mtu_set(void *arg, uint16_t port, uint16_t mtu)
+{
+	int rc = rte_eth_dev_set_mtu(port, mtu);
+
+	(void)arg;
+	return rc == -ENOTSUP ? 0 : rc;
+}
+
 /* Spread every (port, RX queue) over the workers, round robin. */
 static void
 assign_queues(struct fwd_app *app, const struct lsk_port_info *info)
@@ -778,8 +793,10 @@ main(int argc, char **argv)
 	}
 
 	rc = setup_ports(app, &o, info);
-	if (rc == 0)
+	if (rc == 0) {
 		lsk_stack_set_send_pool(app->stack, pool_of_port(0));
+		lsk_port_mtu_hook(app->stack, device_mtu_set, NULL);
+	}
 	if (rc == 0)
 		rc = create_workers(app, info);
 	for (p = 0; p < app->n_ports && rc == 0; p++) {

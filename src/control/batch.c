@@ -268,7 +268,12 @@ lsk_config_commit(struct lsk_stack *s)
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &ut);
 	if (rc == 0)
+		rc = lsk_port_mtus_follow(s, c->ports, s->ports);
+	if (rc == 0) {
 		rc = batch_apply_settings(s);
+		if (rc < 0)
+			lsk_port_mtus_follow(s, s->ports, c->ports);
+	}
 	if (rc < 0) {
 		lsk_fwd_table_free(t);
 		lsk_filter_table_free(ft);

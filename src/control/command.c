@@ -195,9 +195,14 @@ lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 		out_drop_body(o);
 		return rc;
 	}
+	s->mtu_refused_port = -1;
 	rc = lsk_config_commit(s);
 	if (rc < 0) {
 		out_drop_body(o);
+		if (s->mtu_refused_port >= 0)
+			return cmd_error(&c, rc, "port %d: the device refused "
+					 "mtu %u: %s", s->mtu_refused_port,
+					 s->mtu_refused, strerror(-rc));
 		return cmd_error(&c, rc, "cannot build tables: %s",
 				 strerror(-rc));
 	}

@@ -83,6 +83,12 @@ struct lsk_stack {
 
 	unsigned int n_ifaces;	/* ports, then VLAN sub-interfaces */
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	/* the devices follow the ports' MTUs (lsk_port_mtu_hook) */
+	lsk_port_mtu_hook_t mtu_hook;
+	void *mtu_hook_arg;
+	/* the last refusal, for the batch's error: port (-1 none), MTU */
+	int mtu_refused_port;
+	uint16_t mtu_refused;
 
 	/* the configuration as given (the RIB); the FIB is built from it */
 	unsigned int n_addrs;
@@ -279,6 +285,12 @@ uint64_t lsk_counter_value(const struct lsk_stats *st,
  * (control/stack.c). */
 int lsk_stack_publish(struct lsk_stack *s);
 void lsk_stack_settings_publish(struct lsk_stack *s);
+/* The devices of the ports whose MTU differs between from and to are
+ * set to to's (the MTU hook); on the first refusal those already set go
+ * back to from's and its errno is returned. */
+int lsk_port_mtus_follow(struct lsk_stack *s,
+			 const struct lsk_port_conf *from,
+			 const struct lsk_port_conf *to);
 
 /* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
 int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);

@@ -284,6 +284,7 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 	     const struct rte_ether_addr *mac, uint16_t mtu)
 {
 	struct lsk_port_conf saved[LSK_MAX_IFACES];
+	struct lsk_fwd_table *t;
 	unsigned int i;
 	int rc;
 
@@ -304,10 +305,52 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 		if (mtu != 0)
 			s->ports[i].mtu = mtu;
 	}
-	rc = lsk_stack_publish(s);
-	if (rc < 0)
+	/* the device follows once the table is built (a batch's at its
+	 * commit), so that nothing fails after it changed */
+	rc = stack_build(s, &t);
+	if (rc == 0 && !s->in_batch)
+		rc = lsk_port_mtus_follow(s, saved, s->ports);
+	if (rc < 0) {
+		lsk_fwd_table_free(t);
 		memcpy(s->ports, saved, sizeof(saved));
-	return rc;
+		return rc;
+	}
+	stack_swap(s, t);
+	return 0;
+}
+
+void
+lsk_port_mtu_hook(struct lsk_stack *s, lsk_port_mtu_hook_t hook, void *arg)
+{
+	s->mtu_hook = hook;
+	s->mtu_hook_arg = arg;
+}
+
+int
+lsk_port_mtus_follow(struct lsk_stack *s, const struct lsk_port_conf *from,
+		     const struct lsk_port_conf *to)
+{
+	unsigned int p, q;
+	int rc;
+
+	s->mtu_refused_port = -1;
+	if (s->mtu_hook == NULL)
+		return 0;
+	for (p = 0; p < s->n_ports; p++) {
+		if (to[p].mtu == from[p].mtu)
+			continue;
+		rc = s->mtu_hook(s->mtu_hook_arg, (uint16_t)p, to[p].mtu);
+		if (rc >= 0)
+			continue;
+		for (q = 0; q < p; q++)
+			if (to[q].mtu != from[q].mtu)
+				s->mtu_hook(s->mtu_hook_arg, (uint16_t)q,
+					    from[q].mtu);
+		s->mtu_refused_port = (int)p;
+		s->mtu_refused = to[p].mtu;
+		return rc;
+	}
+	return 0;
 }
 
 int

@@ -887,6 +887,12 @@ def check_live_port_mtu(env):
                                                      str(size)))
     mtu, route = client_route_mtu(env)
     problems = []
+    # the device follows: af_packet's interface has the new MTU too
+    link = subprocess.run(["ip", "-o", "link", "show", "dev", env.veth_s],
+                          capture_output=True, text=True).stdout
+    if not re.search(r"\bmtu %d\b" % LIVE_MTU, link):
+        problems.append("%s is not at mtu %d: %s"
+                        % (env.veth_s, LIVE_MTU, short(link)))
     if rx:
         problems.append("%d replies through the %d-byte MTU" % (rx, LIVE_MTU))
     if not re.search(r"(frag(mentation)? needed|message too long).*mtu\s*="

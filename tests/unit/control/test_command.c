@@ -4,7 +4,7 @@
  * anywhere, a refused change anywhere, no memory at commit: the running
  * configuration and every published table stay as they were), and the
  * run-time commands (address del, neigh del|flush, udp close, filter
- * del|flush, port mtu, gro, route-cache, stats clear, help), each with its
+ * del|flush, port mtu (and the device behind the port), gro, route-cache, stats clear, help), each with its
  * refusals. What changed is read back from `show config` and from the
  * tables the workers read.
  */
@@ -599,6 +599,68 @@ test_port_mtu_live(void **state)
 	assert_config_has(f, "port 1 mtu 1400 mac 02:00:00:00:01:FE", true);
 }
 
+/* A device behind the ports, as listack-fwd's hook drives one: what it
+ * was told, and the port whose MTU it refuses (-1: none). */
+struct fake_devices {
+	uint16_t mtu[2];
+	unsigned int calls;
+	int refuse_port;
+};
+
+static int
+fake_device_mtu(void *arg, uint16_t port, uint16_t mtu)
+{
+	struct fake_devices *d = arg;
+
+	d->calls++;
+	if ((int)port == d->refuse_port)
+		return -EINVAL;
+	d->mtu[port] = mtu;
+	return 0;
+}
+
+static void
+test_port_mtu_reaches_the_device(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct fake_devices d = { .mtu = { 1500, 1500 }, .refuse_port = -1 };
+	struct snapshot before;
+	uint16_t mtu;
+
+	lsk_port_mtu_hook(f->stack, fake_device_mtu, &d);
+	run_ok(f, "port 1 mtu 1400");
+	assert_int_equal(d.calls, 1);
+	assert_int_equal(d.mtu[1], 1400);
+	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1400);
+	/* the same MTU again, or a MAC alone: the device is not asked */
+	run_ok(f, "port 1 mtu 1400\nport 0 mac 02:00:00:00:00:77");
+	assert_int_equal(d.calls, 1);
+
+	/* the device refuses port 1: nothing changes, port 0's device is
+	 * set back to what it had */
+	snap(f, &before);
+	d.refuse_port = 1;
+	run_refused(f, "port 0 mtu 9000\nport 1 mtu 1300", -EINVAL,
+		    "b:2: port 1: the device refused mtu 1300: Invalid argument");
+	assert_unchanged(f, &before);
+	assert_int_equal(d.mtu[0], 1500);
+	assert_int_equal(d.mtu[1], 1400);
+	assert_int_equal(d.calls, 4);	/* 0 to 9000, 1 refused, 0 back */
+	assert_int_equal(f->stack->fwd->ifaces[0].mtu, 1500);
+
+	/* outside a batch, the library call alike */
+	assert_int_equal(lsk_port_set(f->stack, 1, NULL, 1000), -EINVAL);
+	assert_int_equal(lsk_port_get(f->stack, 1, NULL, &mtu), 0);
+	assert_int_equal(mtu, 1400);
+	d.refuse_port = -1;
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_port_set(f->stack, 1, NULL, 1000), 0);
+	unit_worker_sync(f);
+	assert_int_equal(d.mtu[1], 1000);
+	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1000);
+	lsk_port_mtu_hook(f->stack, NULL, NULL);
+}
+
 static void
 test_gro_and_route_cache_live(void **state)
 {
@@ -786,6 +848,7 @@ main(void)
 		T(test_udp_close),
 		T(test_filter_del_and_flush),
 		T(test_port_mtu_live),
+		T(test_port_mtu_reaches_the_device),
 		T(test_gro_and_route_cache_live),
 		T(test_stats_clear),
 		T(test_help),
