@@ -23,6 +23,9 @@ struct fwd_worker {
 	unsigned int lcore;
 	unsigned int n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_QUEUES_PER_WORKER];
+	/* passes made (fwd_worker_poll): once it moves on after a port was
+	 * paused, this worker is out of that port's rx and tx calls */
+	volatile uint64_t polls;
 };
 
 struct fwd_app {
@@ -33,6 +36,9 @@ struct fwd_app {
 	/* TX queues shared by more than one worker need this lock */
 	bool txq_shared[LSK_MAX_PORTS];
 	rte_spinlock_t txq_lock[LSK_MAX_PORTS][LSK_MAX_WORKERS];
+	/* a port whose device the control thread reconfigures (its MTU):
+	 * workers neither poll it nor send to it (main.c, device_mtu_set) */
+	volatile bool port_paused[LSK_MAX_PORTS];
 	volatile bool stop;
 };
 

@@ -13,6 +13,10 @@ fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 	struct fwd_app *app = arg;
 	uint16_t sent;
 
+	/* refused while the device is reconfigured: counted as every
+	 * refusal is (portN.tx_dropped) */
+	if (unlikely(app->port_paused[port]))
+		return 0;
 	if (!app->txq_shared[port])
 		return rte_eth_tx_burst(port, queue, pkts, n);
 	/* one lock per burst, taken only when the device has fewer TX
@@ -30,16 +34,21 @@ fwd_worker_poll(struct fwd_worker *fw)
 	unsigned int i, total = 0;
 
 	for (i = 0; i < fw->n_rxq; i++) {
-		uint16_t n = rte_eth_rx_burst(fw->rxq[i].port,
-					      fw->rxq[i].queue, pkts,
-					      FWD_BURST);
+		uint16_t n;
 
+		if (unlikely(fwd_app.port_paused[fw->rxq[i].port]))
+			continue;
+		n = rte_eth_rx_burst(fw->rxq[i].port, fw->rxq[i].queue, pkts,
+				     FWD_BURST);
 		if (n) {
 			lsk_worker_input(fw->w, pkts, n);
 			total += n;
 		}
 	}
 	lsk_worker_flush(fw->w);
+	/* after every rx and tx call of this pass (device_mtu_set) */
+	rte_atomic_thread_fence(__ATOMIC_RELEASE);
+	fw->polls++;
 	return total;
 }
 

@@ -384,9 +384,27 @@ setup_ports(struct fwd_app *app, const struct fwd_opts *o,
 static int
 device_mtu_set(void *arg, uint16_t port, uint16_t mtu)
 {
-	int rc = rte_eth_dev_set_mtu(port, mtu);
+	struct fwd_app *app = &fwd_app;
+	uint64_t seen[LSK_MAX_WORKERS];
+	unsigned int i;
+	int rc;
 
 	(void)arg;
+	/* A PMD may restart the port to change it (sfc does): no worker
+	 * may be inside its rx or tx calls meanwhile. Once each worker has
+	 * finished the pass it was in, none is, nor comes back until the
+	 * port is resumed; what is sent to it meanwhile is refused. */
+	app->port_paused[port] = true;
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (i = 0; i < app->n_workers; i++)
+		seen[i] = app->workers[i].polls;
+	for (i = 0; i < app->n_workers && !app->stop; i++)
+		while (app->workers[i].polls == seen[i] && !app->stop)
+			rte_delay_us_sleep(100);
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* stopping: workers leave their loops whatever pass they are in */
+	rc = app->stop ? -ECANCELED : rte_eth_dev_set_mtu(port, mtu);
+	app->port_paused[port] = false;
 	return rc == -ENOTSUP ? 0 : rc;
 }
 

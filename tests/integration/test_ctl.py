@@ -601,7 +601,8 @@ def checks_paths(fwd_bin, ctl, root):
 
 
 def checks_traffic(fwd_bin, ctl_bin, root):
-    """A worker lcore forwards replayed frames while batches change routes."""
+    """A worker lcore forwards replayed frames while batches change routes
+    and port 1's MTU."""
     frames = [lsk.frame(dst="10.9.%d.1" % i, tag="ctl%d" % i)
               for i in range(8)]
     sock = os.path.join(root, "traffic", "s.sock")
@@ -623,6 +624,14 @@ def checks_traffic(fwd_bin, ctl_bin, root):
         if a is None or a[0] != "ok":
             reasons.append("batch %d (%s): %r" % (i, op, a))
             break
+        if i % 20 == 19:
+            # the device's MTU too: the workers step off the port while
+            # it changes, and come back to it
+            a = request(s, "port 1 mtu %d\n" % (1400 if i % 40 == 19
+                                                  else 1500))
+            if a is None or a[0] != "ok":
+                reasons.append("batch %d (port mtu): %r" % (i, a))
+                break
     s.close()
     check("changes_under_traffic", reasons)
     st = None
