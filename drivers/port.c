@@ -24,7 +24,9 @@ lsk_pool_size(unsigned int rx_descs, unsigned int tx_descs,
 	unsigned int in_flight = n_workers *
 				 (LSK_BURST_MAX + n_ports * 2 * LSK_BURST_MAX);
 
+	/* and what reassembly may hold (ip4_reasm.c) */
 	return rx_descs + tx_descs + in_flight +
+	       n_workers * LSK_REASM_HELD_MAX +
 	       n_lcores * LSK_POOL_CACHE * 3 / 2 + 1024;
 }
 

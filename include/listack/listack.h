@@ -37,6 +37,9 @@ extern "C" {
 #define LSK_MAX_WORKERS 64
 /* Largest burst lsk_worker_input accepts in one call. */
 #define LSK_BURST_MAX 256
+/* The most fragments a worker holds for reassembly: pools must have room
+ * for them beside the ports' descriptors (lsk_pool_size counts them). */
+#define LSK_REASM_HELD_MAX 1024
 
 struct lsk_stack;
 struct lsk_worker;
@@ -311,7 +314,8 @@ void lsk_worker_flush(struct lsk_worker *worker);
 	X(InAddrErrors) X(InNoRoutes) X(InDiscards) X(InUnknownProtos) \
 	X(ForwDatagrams) X(OutDiscards) X(InDelivers) X(OutNoRoutes) \
 	X(FragFails) X(FragOKs) X(FragCreates) X(ReasmReqds) X(ReasmOKs) \
-	X(ReasmFails)
+	X(ReasmFails) X(ReasmTimeout) X(ReasmOverlaps) \
+	X(ReasmDuplicates)	/* pieces dropped alone: Linux counts none */
 #define LSK_UDP_COUNTERS(X) \
 	X(InDatagrams) X(NoPorts) X(InErrors) X(InCsumErrors) \
 	X(RcvbufErrors) X(OutDatagrams) X(IgnoredMulti)

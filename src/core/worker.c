@@ -58,14 +58,14 @@ lsk_worker_create(struct lsk_stack *s, unsigned int id,
 			return -ENOMEM;
 		}
 	}
-	if (lsk_frag_worker_init(w) < 0) {
+	if (lsk_reasm_worker_init(w) < 0) {
 		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -ENOMEM;
 	}
 	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
-		lsk_frag_worker_fini(w);
+		lsk_reasm_worker_fini(w);
 		lsk_route_cache_free(w->ip4w.rcache_pub);
 		rte_free(w);
 		return -EINVAL;
@@ -91,7 +91,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 	lsk_route_cache_free(w->ip4w.rcache_pub);
 	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
 	w->icmp_out.n = 0;
-	lsk_frag_worker_fini(w);
+	lsk_reasm_worker_fini(w);
 	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
 	__atomic_store_n(&w->stack->workers[w->id], NULL, __ATOMIC_RELEASE);
@@ -326,7 +326,6 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			worker_stages(w, pkts, n, members);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
-		lsk_frag_free_death_row(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -338,7 +337,6 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			worker_icmp_output(w);
 		worker_lists_clear(w);
 	}
-	lsk_frag_free_death_row(w);
 }
 
 void
@@ -366,6 +364,10 @@ lsk_worker_flush(struct lsk_worker *w)
 				       lsk_ip4_output(w));
 		}
 	}
+	/* datagrams whose pieces stopped coming: their ICMP goes out
+	 * below */
+	if (unlikely(w->ip4w.reasm_expires != UINT64_MAX))
+		lsk_reasm_expire(w);
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
 	if (unlikely(w->icmp_out.n))

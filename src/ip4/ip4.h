@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
 #include "core/list.h"
@@ -18,6 +17,7 @@ struct lsk_worker;
 struct lsk_drop;
 struct lsk_nexthop;
 struct lsk_route_cache;
+struct lsk_reasm;
 struct rte_acl_ctx;
 
 /* The IPv4 layer's per-worker state (w->ip4w). */
@@ -25,9 +25,10 @@ struct lsk_ip4_worker {
 	/* ICMP: the rate limit's token bucket, the IDs of what we send */
 	uint64_t icmp_tokens, icmp_tokens_tsc;
 	uint16_t icmp_ip_id;
-	/* reassembly (ip4_frag.c) */
-	struct rte_ip_frag_tbl *reasm;
-	struct rte_ip_frag_death_row death_row;
+	/* reassembly (ip4_reasm.c); reasm_expires: the oldest datagram's
+	 * timeout (TSC), UINT64_MAX when none waits */
+	struct lsk_reasm *reasm;
+	uint64_t reasm_expires;
 	struct lsk_route_cache *rcache;	/* rcache_pub, for this burst */
 	/* this worker's route cache as the control thread published it
 	 * (lsk_route_cache_set), NULL when off */
@@ -89,6 +90,7 @@ void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
 #define LSK_ICMP_FRAG_NEEDED 4	/* carries the next hop's MTU */
 /* code of LSK_ICMP_TIME_EXCEEDED */
 #define LSK_ICMP_EXC_TTL 0
+#define LSK_ICMP_EXC_FRAGTIME 1	/* fragment reassembly time exceeded */
 /* Queue an ICMP error about m on icmp_out (a new mbuf).
  * Ownership: m stays the caller's. */
 void lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m,
@@ -117,19 +119,28 @@ void lsk_ip4_output(struct lsk_worker *w);
  * Ownership: takes l's mbufs. */
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
 
-/* Fragments (ip4_frag.c). */
-int lsk_frag_worker_init(struct lsk_worker *w);
-void lsk_frag_worker_fini(struct lsk_worker *w);
+/* Fragments (ip4_frag.c) and reassembly (ip4_reasm.c). */
+int lsk_reasm_worker_init(struct lsk_worker *w);
+void lsk_reasm_worker_fini(struct lsk_worker *w);
 /* Fragment m (its TTL already decreased) for nh and send the fragments
  * to `to` (ARP first when nh has no MAC).
  * Ownership: takes m. */
 void lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 		      const struct lsk_nexthop *nh, uint32_t to);
-/* Put the fragment m in the reassembly table; returns the whole
- * datagram (in segments) when its last piece arrived, else NULL.
- * Ownership: takes m; returns an mbuf the caller owns. */
-struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m);
-void lsk_frag_free_death_row(struct lsk_worker *w);
+/* Put the fragment m (meta its word) in the reassembly table; returns
+ * the whole datagram (in segments) when its last piece arrived, else
+ * NULL. Ownership: takes m; returns an mbuf the caller owns. */
+struct rte_mbuf *lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m,
+				    uint32_t meta);
+/* Drop the datagrams whose time is up (ICMP time exceeded owed). */
+void lsk_reasm_expire(struct lsk_worker *w);
+/* Fragments the worker holds. */
+unsigned int lsk_reasm_held(const struct lsk_worker *w);
+/* The time a datagram has for its pieces, from the first (tests). */
+void lsk_reasm_timeout_set(struct lsk_worker *w, uint64_t tsc);
+/* Pieces one datagram may have: 65535 bytes in pieces of 512, what a
+ * 576-byte MTU (RFC 791's smallest datagram every host takes) carries */
+#define LSK_REASM_PIECES_MAX 128
 /* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
 int lsk_frag_drop_incomplete(struct lsk_worker *w);
 

@@ -35,7 +35,7 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 		if (unlikely(rte_ipv4_frag_pkt_is_fragmented(ip))) {
 			/* InReceives counted every fragment; InDelivers
 			 * counts the datagram they make */
-			m = lsk_ip4_reassemble(w, m);
+			m = lsk_ip4_reassemble(w, m, l->meta[i]);
 			if (m == NULL)
 				continue;
 			ip = rte_pktmbuf_mtod_offset(m,

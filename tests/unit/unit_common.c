@@ -726,6 +726,8 @@ unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want)
 		IP_FIELD(InDelivers), IP_FIELD(OutNoRoutes),
 		IP_FIELD(FragFails), IP_FIELD(FragOKs), IP_FIELD(FragCreates),
 		IP_FIELD(ReasmReqds), IP_FIELD(ReasmOKs), IP_FIELD(ReasmFails),
+		IP_FIELD(ReasmTimeout), IP_FIELD(ReasmOverlaps),
+		IP_FIELD(ReasmDuplicates),
 	};
 #undef IP_FIELD
 	struct lsk_stats st = unit_stats(f);

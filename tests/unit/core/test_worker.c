@@ -724,10 +724,9 @@ add_datagrams(struct rte_mbuf **pkts, unsigned int n, uint16_t id)
 }
 
 /*
- * DPDK parks what reassembly frees on a death row of 288 mbufs that it
- * never bounds. 145 first fragments held, then a burst of their 145
- * duplicates (each frees the held one and itself: 290 parked) and 111
- * datagrams: every datagram is delivered, every fragment counted and
+ * 145 first fragments held, then a burst of their 145 duplicates (each
+ * dropped alone, the held one kept, as Linux does) and 111 datagrams:
+ * every datagram is delivered, every fragment counted, what is not held
  * freed.
  */
 static void
@@ -749,18 +748,21 @@ test_reasm_duplicates_burst(void **state)
 	assert_int_equal(unit_recv_free(ep, 200), 111);
 	st = unit_stats(f);
 	assert_int_equal(st.ip.ReasmReqds, 290);
-	assert_int_equal(st.ip.ReasmFails, 145);
+	assert_int_equal(st.ip.ReasmDuplicates, 145);
+	assert_int_equal(st.ip.ReasmFails, 0);
 	assert_int_equal(st.ip.ReasmOKs, 0);
 	assert_int_equal(st.udp.InDatagrams, 111);
+	assert_int_equal(lsk_reasm_held(f->worker), 145);
+	assert_int_equal(unit_pool_in_use() - f->in_use_start, 145);
 	assert_reasm_balance(&st);
 	unit_close(f, ep);
 }
 
 /*
- * The most one fragment can park: a held datagram's 8 fragments (first,
- * last, 6 in between with holes) and itself, a 9th (more than
- * RTE_LIBRTE_IP_FRAG_MAX_FRAG). 64 such datagrams held over two bursts,
- * then one burst of their 64 spoilers (576 parked) among 192 datagrams.
+ * One fragment that spoils a datagram frees all of it: 8 fragments each
+ * (first, last, 6 in between with holes) of 64 datagrams held over two
+ * bursts, then one burst of their 64 spoilers (a second last piece with
+ * another end: 576 mbufs freed) among 192 datagrams.
  */
 static void
 test_reasm_spoilt_entries_burst(void **state)
@@ -788,7 +790,7 @@ test_reasm_spoilt_entries_burst(void **state)
 	assert_int_equal(st.ip.ReasmFails, 0);
 
 	for (d = 0; d < 64; d++) {
-		pkts[4 * d] = frag8((uint16_t)(0x7100 + d), 200, true);
+		pkts[4 * d] = frag8((uint16_t)(0x7100 + d), 808, false);
 		add_datagrams(pkts + 4 * d + 1, 3, (uint16_t)(3 * d));
 	}
 	unit_input(f, pkts, LSK_BURST_MAX);
@@ -798,6 +800,8 @@ test_reasm_spoilt_entries_burst(void **state)
 	assert_int_equal(st.ip.ReasmFails, 64);
 	assert_int_equal(st.ip.ReasmOKs, 0);
 	assert_int_equal(st.udp.InDatagrams, 192);
+	assert_int_equal(lsk_reasm_held(f->worker), 0);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start);
 	assert_reasm_balance(&st);
 	unit_close(f, ep);
 }

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ip4_frag: forwarded datagrams larger than the egress MTU with DF clear
- * leave as fragments (Linux's ip_fragment: C18), fragments addressed to
- * us are reassembled (ip_defrag: B17), in any order, and what cannot make
- * a datagram (a duplicate or overlapping piece, too many pieces, more
- * than 65535 bytes, a timeout) is dropped whole and counted.
+ * ip4_frag and ip4_reasm: forwarded datagrams larger than the egress MTU
+ * with DF clear leave as fragments (Linux's ip_fragment: C18), fragments
+ * addressed to us are reassembled (ip_defrag: B17), in any order and in
+ * any number of pieces; a duplicate piece is dropped alone, and what
+ * cannot make a datagram (an overlapping piece, too many pieces, more
+ * than 65535 bytes, a timeout) is dropped whole and counted, as Linux
+ * counts it.
  */
 #include <string.h>
 #include <time.h>
 
 #include <rte_cycles.h>
-#include <rte_ip_frag.h>
 
 #include "unit_common.h"
 #include "ip4/ip4.h"
@@ -527,15 +528,15 @@ test_reasm_options_first_piece_only(void **state)
 	unit_close(f, ep);
 }
 
-/* The smallest pieces: 8 bytes each, as many as rte_ip_frag holds
- * (RTE_LIBRTE_IP_FRAG_MAX_FRAG), in reverse order, each in a buffer of
- * its exact size. */
+/* The smallest pieces: 8 bytes each, as many as a datagram may have
+ * (LSK_REASM_PIECES_MAX), in reverse order, each in a buffer of its
+ * exact size. */
 static void
 test_reasm_tiny_pieces(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
-	const int n = RTE_LIBRTE_IP_FRAG_MAX_FRAG;
+	const int n = LSK_REASM_PIECES_MAX;
 	size_t len = datagram(UNIT_P0_IP, 77, 8u * n - 8);
 	int k;
 
@@ -547,14 +548,40 @@ test_reasm_tiny_pieces(void **state)
 	unit_close(f, ep);
 }
 
-/* One piece more than rte_ip_frag holds: the datagram is dropped whole
- * and counted (ip4_frag.c's known gap), every mbuf freed. */
+/*
+ * A 16 KB datagram over a 1500-byte MTU: 12 pieces of 1480 bytes, as
+ * Linux cuts it, shuffled. It comes whole (DPDK's rte_ip_frag, which
+ * ip4_frag.c used, held at most 8 pieces and dropped it).
+ */
+static void
+test_reasm_16k_in_12_pieces(void **state)
+{
+	static const int order[] = { 3, 0, 1, 2, 11, 4, 5, 7, 6, 8, 10, 9 };
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
+	size_t len = datagram(UNIT_P0_IP, 1600, 16384);
+	const size_t data = 16384 + 8;
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(order); k++) {
+		size_t ofs = 1480u * (size_t)order[k];
+
+		input_frag(f, ofs, RTE_MIN(1480u, data - ofs), order[k] != 11);
+	}
+	assert_delivered(ep, len);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 12,
+		.ReasmReqds = 12, .ReasmOKs = 1, .InDelivers = 1 });
+	unit_close(f, ep);
+}
+
+/* One piece more than a datagram may have: it is dropped whole and
+ * counted, every mbuf freed. */
 static void
 test_reasm_too_many_pieces(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
-	const int n = RTE_LIBRTE_IP_FRAG_MAX_FRAG + 1;
+	const int n = LSK_REASM_PIECES_MAX + 1;
 	int k;
 
 	datagram(UNIT_P0_IP, 78, 8u * n - 8);
@@ -567,10 +594,11 @@ test_reasm_too_many_pieces(void **state)
 }
 
 /*
- * A duplicate first or last piece, or pieces that overlap, spoil the
- * datagram: dropped whole, ReasmFails, nothing delivered, every mbuf
- * freed (rte_ip_frag's rule; Linux drops only an exact duplicate). The
- * same ID sent cleanly afterwards is a new datagram and arrives.
+ * As Linux's ip_frag_queue: a piece inside what is held (the first or
+ * the last twice, one across two touching pieces) is dropped alone and
+ * the datagram still comes whole, once; a piece that overlaps others
+ * drops the datagram (ReasmOverlaps, ReasmFails), every mbuf freed, and
+ * the same ID sent cleanly afterwards is a new datagram and arrives.
  */
 static void
 test_reasm_duplicates_and_overlaps(void **state)
@@ -578,35 +606,44 @@ test_reasm_duplicates_and_overlaps(void **state)
 	struct unit_fixture *f = *state;
 	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
 	size_t len = datagram(UNIT_P0_IP, 9, 1600 - 8);
+	struct lsk_stats st;
 
-	/* the first piece twice */
-	input_frag(f, 0, 800, true);
-	input_frag(f, 0, 800, true);
-	input_frag(f, 800, 800, false);
-	assert_nothing_delivered(ep);
-	/* the last piece twice (the second also completes nothing) */
-	input_frag(f, 800, 800, false);
-	input_frag(f, 800, 800, false);
-	/* two middle pieces overlapping by 8 bytes */
+	/* the first piece twice, a copy across two pieces, then the last */
 	input_frag(f, 0, 400, true);
-	input_frag(f, 400, 408, true);
-	input_frag(f, 800, 800, false);
-	input_frag(f, 800 - 8, 8, true);
+	input_frag(f, 0, 400, true);
+	input_frag(f, 400, 400, true);
+	input_frag(f, 200, 400, true);
 	assert_nothing_delivered(ep);
+	input_frag(f, 800, 800, false);
+	assert_delivered(ep, len);
+	/* the last piece again: a new datagram, held */
+	input_frag(f, 800, 800, false);
+	assert_nothing_delivered(ep);
+	assert_int_equal(lsk_reasm_held(f->worker), 1);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 6);
+	assert_int_equal(st.ip.ReasmOKs, 1);
+	assert_int_equal(st.ip.ReasmDuplicates, 2);
+	assert_int_equal(st.ip.ReasmFails, 0);
+	/* two pieces overlapping by 8 bytes: all of it dropped */
+	input_frag(f, 0, 400, true);
+	input_frag(f, 400 - 8, 408, true);
+	assert_int_equal(lsk_reasm_held(f->worker), 0);
+	input_frag(f, 400, 400, true);	/* starts anew */
 	lsk_frag_drop_incomplete(f->worker);
-	{
-		struct lsk_stats st = unit_stats(f);
-
-		assert_int_equal(st.ip.ReasmReqds, 9);
-		assert_int_equal(st.ip.ReasmOKs, 0);
-		assert_int_equal(st.ip.ReasmFails, 3);
-		assert_int_equal(st.ip.InDelivers, 0);
-	}
+	assert_nothing_delivered(ep);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmReqds, 9);
+	assert_int_equal(st.ip.ReasmOverlaps, 1);
+	assert_int_equal(st.ip.ReasmFails, 1);
+	assert_int_equal(st.ip.InDelivers, 1);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start +
+			 (unsigned int)lsk_reasm_held(f->worker));
 	/* cleanly now */
 	input_frag(f, 800, 800, false);
 	input_frag(f, 0, 800, true);
 	assert_delivered(ep, len);
-	assert_int_equal(unit_stats(f).ip.ReasmOKs, 1);
+	assert_int_equal(unit_stats(f).ip.ReasmOKs, 2);
 	unit_close(f, ep);
 }
 
@@ -634,12 +671,15 @@ test_reasm_65535_and_past(void **state)
 	input_frag(f, 0, 32768, true);
 	input_frag(f, 32768, 65535 - 20 - 32768 + 13, false);
 	assert_nothing_delivered(ep);
-	/* a last piece at the highest offset, 8191 * 8, alone: held */
+	/* a last piece at the highest offset, 8191 * 8, alone: it can
+	 * never make a datagram, dropped at once (Linux holds it until its
+	 * timeout) */
 	input_frag(f, 65528, 16, false);
 	assert_nothing_delivered(ep);
+	assert_int_equal(lsk_reasm_held(f->worker), 0);
 	assert_int_equal(unit_tx_count(f), 0);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 5,
-		.ReasmReqds = 5, .ReasmOKs = 1, .ReasmFails = 1,
+		.ReasmReqds = 5, .ReasmOKs = 1, .ReasmFails = 2,
 		.InDelivers = 1 });
 	assert_int_equal(unit_stats(f).udp.InDatagrams, 1);
 	unit_close(f, ep);
@@ -682,9 +722,10 @@ test_reasm_truncated_and_empty(void **state)
 
 /*
  * A flood of first pieces that never complete (5000 datagrams): the
- * table holds a bounded number (ip4_frag.c: 4096 entries), every other
- * one is counted ReasmFails and freed; emptied, the table reassembles
- * again.
+ * table holds a bounded number, every other one is counted ReasmFails
+ * and freed; then many pieces of fewer datagrams: never more than
+ * LSK_REASM_HELD_MAX mbufs held (the pool is sized for them, the ports'
+ * RX never starves); emptied, the table reassembles again.
  */
 static void
 test_reasm_flood_bounded(void **state)
@@ -704,12 +745,29 @@ test_reasm_flood_bounded(void **state)
 		unit_input(f, pkts, 250);
 	}
 	held = unit_pool_in_use() - f->in_use_start;
-	assert_true(held <= 4096);
+	assert_int_equal(held, lsk_reasm_held(f->worker));
+	assert_true(held <= LSK_REASM_HELD_MAX);
 	assert_true(held > 0);
 	st = unit_stats(f);
 	assert_int_equal(st.ip.ReasmReqds, 5000);
 	assert_int_equal(st.ip.ReasmFails, 5000 - held);
 	assert_int_equal(st.ip.ReasmOKs, 0);
+	assert_int_equal(lsk_frag_drop_incomplete(f->worker), 0);
+	assert_int_equal(unit_pool_in_use(), f->in_use_start);
+	/* 100 datagrams of 20 pieces each (the last never sent) */
+	for (k = 0; k < 20; k++) {
+		for (i = 0; i < 100; i++) {
+			datagram(UNIT_P0_IP, (uint16_t)(10000 + i), 20 * 64);
+			pkts[i] = frag(64u * k, 64, true);
+		}
+		unit_input(f, pkts, 100);
+	}
+	assert_int_equal(lsk_reasm_held(f->worker), LSK_REASM_HELD_MAX);
+	assert_int_equal(unit_pool_in_use() - f->in_use_start,
+			 LSK_REASM_HELD_MAX);
+	st = unit_stats(f);
+	assert_int_equal(st.ip.ReasmFails, 5000 - held + 2000 -
+			 LSK_REASM_HELD_MAX);
 	assert_int_equal(lsk_frag_drop_incomplete(f->worker), 0);
 	assert_int_equal(unit_pool_in_use(), f->in_use_start);
 	len = datagram(UNIT_P0_IP, 6000, 100);
@@ -728,35 +786,56 @@ sleep_ms(long ms)
 }
 
 /*
- * A datagram whose pieces take longer than the timeout: what was held is
- * dropped (counted ReasmFails when the next piece finds it stale) and
- * the late piece starts a new datagram, which the first piece sent again
- * completes. The worker's table is swapped for one with a 250 ms timeout
- * (long enough for two pieces in a row on a loaded machine).
+ * A datagram whose pieces take longer than the timeout (250 ms here:
+ * long enough for two pieces in a row on a loaded machine): the next
+ * poll drops what was held (ReasmTimeout, ReasmFails) and, the first
+ * piece being among it, sends its sender an ICMP time exceeded,
+ * fragment reassembly (11/1) quoting it; the late piece starts a new
+ * datagram, which the first piece sent again completes. Without the
+ * first piece no ICMP is owed.
  */
 static void
 test_reasm_timeout(void **state)
 {
+	static uint8_t first[BIG];
+	const struct unit_icmp_want te = { .type = 11, .code = 1,
+		.src = UNIT_P0_IP, .dst_mac = &unit_a_mac,
+		.src_mac = &unit_p0_mac };
 	struct unit_fixture *f = *state;
 	struct lsk_udp_ep *ep = unit_bind(f, UNIT_P0_IP, 2000, NULL);
 	size_t len = datagram(UNIT_P0_IP, 21, 1200);
+	size_t n = unit_frag_build(whole, 0, 600, true, first, sizeof(first));
 
-	lsk_frag_worker_fini(f->worker);
-	f->worker->ip4w.reasm = rte_ip_frag_table_create(16, 4, 64,
-		rte_get_tsc_hz() / 4, SOCKET_ID_ANY);
-	assert_non_null(f->worker->ip4w.reasm);
-
+	lsk_reasm_timeout_set(f->worker, rte_get_tsc_hz() / 4);
 	input_frag(f, 0, 600, true);
+	assert_int_equal(unit_tx_count(f), 0);
 	sleep_ms(600);
+	lsk_worker_flush(f->worker);		/* a poll with nothing */
+	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 1,
+		.ReasmReqds = 1, .ReasmFails = 1, .ReasmTimeout = 1 });
+	assert_int_equal(lsk_reasm_held(f->worker), 0);
+	assert_int_equal(unit_tx_count(f), 1);
+	assert_int_equal(f->tx.n[UNIT_P0], 1);
+	/* quoting the first piece as it came */
+	unit_assert_icmp_error(f->tx.pkts[UNIT_P0][0], &te, IP(first),
+			       n - UNIT_ETH_LEN);
+	assert_int_equal(unit_stats(f).icmp.OutTimeExcds, 1);
+	unit_tx_free(f);
+
 	input_frag(f, 600, 608, false);
 	assert_nothing_delivered(ep);
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 2,
-		.ReasmReqds = 2, .ReasmFails = 1 });
 	input_frag(f, 0, 600, true);
 	assert_delivered(ep, len);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 3,
-		.ReasmReqds = 3, .ReasmFails = 1, .ReasmOKs = 1,
-		.InDelivers = 1 });
+		.ReasmReqds = 3, .ReasmFails = 1, .ReasmTimeout = 1,
+		.ReasmOKs = 1, .InDelivers = 1 });
+
+	/* only a later piece held: dropped, no ICMP */
+	input_frag(f, 600, 600, true);
+	sleep_ms(600);
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unit_stats(f).ip.ReasmTimeout, 2);
+	assert_int_equal(unit_tx_count(f), 0);
 	unit_close(f, ep);
 }
 
@@ -779,8 +858,8 @@ test_reasm_direct(void **state)
 		       RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 	b->ol_flags |= RTE_MBUF_F_RX_L4_CKSUM_BAD |
 		       RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	assert_null(lsk_ip4_reassemble(f->worker, b));
-	m = lsk_ip4_reassemble(f->worker, a);
+	assert_null(lsk_ip4_reassemble(f->worker, b, 0));
+	m = lsk_ip4_reassemble(f->worker, a, 0);
 	assert_non_null(m);
 	assert_true(m->nb_segs >= 2);
 	assert_int_equal(m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK, 0);
@@ -789,7 +868,6 @@ test_reasm_direct(void **state)
 	assert_int_equal(unit_ip4_hdr_sum(IP(rte_pktmbuf_mtod(m, uint8_t *))),
 			 0);
 	rte_pktmbuf_free(m);
-	lsk_frag_free_death_row(f->worker);
 	unit_assert_ip(f, (struct lsk_ip_stats){ .ReasmReqds = 2,
 		.ReasmOKs = 1 });
 }
@@ -845,6 +923,8 @@ main(void)
 		TS(test_reasm_out_of_order_burst),
 		T(test_reasm_options_first_piece_only),
 		T(test_reasm_tiny_pieces),
+		T(test_reasm_16k_in_12_pieces),
+		TS(test_reasm_16k_in_12_pieces),
 		T(test_reasm_too_many_pieces),
 		T(test_reasm_duplicates_and_overlaps),
 		TS(test_reasm_duplicates_and_overlaps),
