@@ -116,11 +116,14 @@ int lsk_udp_recv_burst_timeout(struct lsk_udp_ep *ep,
  * Send up to n messages from the endpoint. Each message's payload is
  * copied into new mbufs; a message with gso_size leaves as
  * ceil(len / gso_size) datagrams, each with its own IP ID, lengths and
- * checksums. Messages are routed and resolved like forwarded traffic by a
- * worker (the one with id 0) at its next lsk_worker_flush.
+ * checksums. Without gso_size a message is one datagram of up to 65507
+ * bytes, in fragments where it is over the egress MTU (as Linux's
+ * IP_PMTUDISC_WANT, the UDP default). Messages are routed and resolved
+ * like forwarded traffic by a worker (the one with id 0) at its next
+ * lsk_worker_flush.
  * Returns how many messages were queued whole, or a negative errno when
- * the first one fails: -EMSGSIZE (a datagram larger than every port's
- * MTU, a payload over 65507 bytes or more than 64 segments), -EINVAL
+ * the first one fails: -EMSGSIZE (a gso_size piece larger than every
+ * port's MTU, a payload over 65507 bytes or more than 64 segments), -EINVAL
  * (port 0, no payload pointer), -ENOBUFS (no mbufs, or the output ring is
  * full). What happens after (no route, no neighbour) is counted by
  * worker 0.

@@ -21,6 +21,7 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "core/cksum.h"
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/worker.h"
@@ -42,21 +43,31 @@ enum out_verdict {
 };
 
 static void
-out_udp_checksums(struct rte_ipv4_hdr *ip)
+out_udp_checksums(const struct rte_mbuf *m, struct rte_ipv4_hdr *ip)
 {
 	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
-	uint16_t ck;
+	uint16_t ck, raw;
 
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	uh->dgram_cksum = 0;
-	ck = rte_ipv4_udptcp_cksum(ip, uh);
+	if (m->nb_segs == 1) {
+		ck = rte_ipv4_udptcp_cksum(ip, uh);
+	} else {
+		/* a send larger than an mbuf (udp/udp_ep.c) */
+		uint32_t sum = rte_ipv4_phdr_cksum(ip, 0);
+
+		lsk_mbuf_cksum(m, RTE_ETHER_HDR_LEN + sizeof(*ip),
+			       rte_be_to_cpu_16(uh->dgram_len), &raw);
+		sum += raw;
+		ck = (uint16_t)~__rte_raw_cksum_reduce(sum);
+	}
 	uh->dgram_cksum = ck == 0 ? 0xffff : ck;
 }
 
 static enum out_verdict
 out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
-	  struct rte_ipv4_hdr *ip, bool udp)
+	  const struct rte_mbuf *m, struct rte_ipv4_hdr *ip, bool udp)
 {
 	const struct lsk_ifaddr *a;
 
@@ -82,7 +93,7 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 		if (ip->src_addr == 0)
 			ip->src_addr = ip->dst_addr;
 		if (udp)
-			out_udp_checksums(ip);
+			out_udp_checksums(m, ip);
 		return OUT_LOCAL;
 	case LSK_NH_BLACKHOLE:
 		return OUT_DROP_DISCARD;
@@ -102,11 +113,11 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 		else if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))
 			return OUT_DROP_MTU;
 		if (udp)
-			out_udp_checksums(ip);
+			out_udp_checksums(m, ip);
 		return OUT_FRAGMENT;
 	}
 	if (udp)
-		out_udp_checksums(ip);
+		out_udp_checksums(m, ip);
 	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
 }
 
@@ -153,7 +164,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 		const struct lsk_nexthop *nh = &t->nexthops[nh_idx[i]];
 		struct rte_ether_hdr *eh =
 			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		enum out_verdict v = out_route(t, nh,
+		enum out_verdict v = out_route(t, nh, m,
 					       (struct rte_ipv4_hdr *)(eh + 1),
 					       udp);
 

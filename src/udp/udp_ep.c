@@ -387,6 +387,49 @@ udp_build(struct rte_mbuf *m, const struct lsk_udp_ep *ep,
 	m->pkt_len = m->data_len;
 }
 
+/*
+ * A datagram larger than one mbuf (and than the MTU: worker 0 sends it
+ * in fragments, as Linux's IP_PMTUDISC_WANT does): the headers and what
+ * fits in m, the rest of the payload in mbufs chained behind it.
+ * -ENOBUFS without mbufs (m is then the caller's to free).
+ */
+static int
+udp_build_chain(struct rte_mbuf *m, struct rte_mempool *pool,
+		const struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg,
+		uint16_t ip_id)
+{
+	const uint8_t *payload = msg->payload;
+	uint32_t first = rte_pktmbuf_tailroom(m) - RTE_ETHER_HDR_LEN -
+			 UDP_HDRS_LEN;
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	uint32_t off;
+
+	udp_build(m, ep, msg, payload, first, ip_id);
+	/* the lengths of the whole */
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(UDP_HDRS_LEN +
+						       msg->len));
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + msg->len));
+	for (off = first; off < msg->len;) {
+		struct rte_mbuf *s = rte_pktmbuf_alloc(pool);
+		uint32_t n;
+
+		if (s == NULL)
+			return -ENOBUFS;
+		n = RTE_MIN(msg->len - off, (uint32_t)rte_pktmbuf_tailroom(s));
+		memcpy(rte_pktmbuf_mtod(s, uint8_t *), payload + off, n);
+		s->data_len = (uint16_t)n;
+		s->pkt_len = n;
+		if (rte_pktmbuf_chain(m, s) < 0) {
+			rte_pktmbuf_free(s);
+			return -ENOBUFS;
+		}
+		off += n;
+	}
+	return 0;
+}
+
 /* Datagrams a message becomes, or a negative errno. */
 static int
 udp_segments(const struct lsk_stack *s, const struct lsk_udp_msg *msg)
@@ -399,10 +442,11 @@ udp_segments(const struct lsk_stack *s, const struct lsk_udp_msg *msg)
 	if (msg->len > LSK_UDP_MAX_PAYLOAD)
 		return -EMSGSIZE;
 	if (msg->len == 0 || seg >= msg->len)
-		seg = msg->len;
+		return 1;	/* one datagram: fragmented if need be */
+	/* GSO's pieces are datagrams of their own: each must fit */
 	if (UDP_HDRS_LEN + seg > udp_max_mtu(s))
 		return -EMSGSIZE;
-	n = seg ? (msg->len + seg - 1) / seg : 1;
+	n = (msg->len + seg - 1) / seg;
 	if (n > LSK_UDP_MAX_SEGMENTS)
 		return -EMSGSIZE;
 	return (int)n;
@@ -428,8 +472,18 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	seg_len = n > 1 ? msg->gso_size : msg->len;
 	if (RTE_ETHER_HDR_LEN + UDP_HDRS_LEN + seg_len >
 	    rte_pktmbuf_tailroom(segs[0])) {
-		rte_pktmbuf_free_bulk(segs, (unsigned int)n);
-		return -EMSGSIZE;
+		/* one datagram, in mbufs chained: GSO's pieces fit an MTU,
+		 * which an mbuf of the send pool holds */
+		if (n > 1) {
+			rte_pktmbuf_free_bulk(segs, (unsigned int)n);
+			return -EMSGSIZE;
+		}
+		id = __atomic_fetch_add(&ep->next_ip_id, 1, __ATOMIC_RELAXED);
+		if (udp_build_chain(segs[0], pool, ep, msg, id) < 0) {
+			rte_pktmbuf_free(segs[0]);
+			return -ENOBUFS;
+		}
+		goto enqueue;
 	}
 	id = __atomic_fetch_add(&ep->next_ip_id, (uint16_t)n,
 				__ATOMIC_RELAXED);
@@ -440,6 +494,7 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 			  (uint16_t)(id + i));
 		off += len;
 	}
+enqueue:
 	if (rte_ring_mp_enqueue_bulk(ep->stack->out_ring, (void **)segs,
 				     (unsigned int)n, NULL) == 0) {
 		rte_pktmbuf_free_bulk(segs, (unsigned int)n);

@@ -601,8 +601,8 @@ def check_udp_closed_port(env):
             "ECONNREFUSED (ICMP port unreachable)" % (GW_CLIENT, res.get("result")))
 
 
-def check_udp_echo(env):
-    sizes = [1, 64, 1000, 1472]
+def check_udp_echo(env, sizes=(1, 64, 1000, 1472)):
+    sizes = list(sizes)
     res = env.helper(env.cli, "udp-echo", GW_CLIENT, 7, 2, json.dumps(sizes))
     bad = []
     for r in res.get("echo", []):
@@ -1047,6 +1047,11 @@ def main():
             record("router-start-pcap", err)
         else:
             run_check("pcap-ping-server", check_ping_server, env)
+            # 16 KB and 64 KB to the echo service: Linux sends 12 and 45
+            # fragments, listack reassembles them and sends the answer
+            # in as many
+            run_check("pcap-udp-echo-16k-64k", check_udp_echo, env,
+                      (16000, 65507))
             # The client's path MTU is pinned with a locked host route
             # (whatever run 1 taught it). Fragments of 1500 bytes, egress
             # MTU 1400: listack must fragment the fragments.

@@ -5,7 +5,8 @@
  * lsk_udp_recv_burst (never more than n, in order, one dequeue),
  * lsk_udp_recv_burst_timeout (its timeout holds while datagrams trickle
  * in), and lsk_udp_send_burst with and without gso_size: which sizes are
- * refused (-EMSGSIZE: over the MTU, the 64 KiB payload, 64 segments) and
+ * refused (-EMSGSIZE: GSO pieces over the MTU, the 64 KiB payload, 64
+ * segments), datagrams over the MTU leaving in fragments, and
  * what each datagram carries once worker 0 routes it at lsk_worker_flush
  * (IP ID, lengths, IP and UDP checksums, payload), as Linux case E13
  * and udpgso.c check it.
@@ -472,7 +473,7 @@ send_one(struct unit_fixture *f, struct lsk_udp_ep *ep, uint32_t len,
  * gso_size up to 1472 leaves as one datagram; with gso_size the payload
  * is cut in gso_size pieces (the last shorter); a piece over the MTU,
  * more than 65507 bytes or more than 64 pieces is -EMSGSIZE and nothing
- * is sent.
+ * is sent (larger datagrams without gso_size: test_send_fragmented).
  */
 static void
 test_send_gso_sizes(void **state)
@@ -484,7 +485,6 @@ test_send_gso_sizes(void **state)
 	} cases[] = {
 		{ 1, 0, 0 },
 		{ 1472, 0, 0 },
-		{ 1473, 0, -EMSGSIZE },
 		{ 1472, 1472, 0 },		/* one: no GSO needed */
 		{ 1473, 1472, 0 },		/* 1472 + 1 */
 		{ 2944, 1472, 0 },		/* 2 x 1472 */
@@ -521,7 +521,8 @@ test_send_gso_sizes(void **state)
 	unit_close(f, ep);
 }
 
-/* The limit is the largest MTU of the ports: at it, and one over. */
+/* GSO's pieces must fit the largest MTU of the ports: at it, and one
+ * over. */
 static void
 test_send_mtu_limit(void **state)
 {
@@ -533,7 +534,6 @@ test_send_mtu_limit(void **state)
 	unit_cmd(f, "port 1 mtu 1200");
 	ep = bind_sender(f, 0, 6000);
 	assert_int_equal(send_one(f, ep, 1172, 0, &next_id, 1), 1);
-	assert_int_equal(send_one(f, ep, 1173, 0, &next_id, 2), -EMSGSIZE);
 	assert_int_equal(send_one(f, ep, 5000, 1172, &next_id, 3), 1);
 	assert_int_equal(send_one(f, ep, 5000, 1173, &next_id, 4),
 			 -EMSGSIZE);
@@ -550,6 +550,69 @@ test_send_mtu_limit(void **state)
 	unit_tx_free(f);
 	assert_int_equal(unit_stats(f).ip.FragOKs, 1);
 	assert_int_equal(unit_stats(f).ip.FragFails, 0);
+	unit_close(f, ep);
+}
+
+/*
+ * Datagrams over the MTU and over one mbuf, without gso_size, leave as
+ * Linux's UDP sends them (IP_PMTUDISC_WANT): one datagram in fragments
+ * of the egress MTU, DF clear, which put together carry the UDP header
+ * with the whole length, a valid checksum over the whole and the
+ * payload byte for byte; 65507 bytes, the most, in 45 fragments.
+ */
+static void
+test_send_fragmented(void **state)
+{
+	static const uint32_t lens[] = { 1473, 3000, 16000,
+					 LSK_UDP_MAX_PAYLOAD };
+	static uint8_t frame[UNIT_ETH_LEN + 65535], dgram[65535];
+	struct unit_fixture *f = *state;
+	struct lsk_udp_ep *ep = bind_sender(f, 0, 6000);
+	unsigned int i, k;
+
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		struct lsk_udp_msg msg = { .dst_addr = UNIT_B_IP,
+			.dst_port = 7000, .len = lens[i], .payload = payload };
+		uint32_t got = 0, want = 8 + lens[i];
+		struct rte_ipv4_hdr *ip;
+		uint16_t ck;
+
+		fill_payload(payload, lens[i], 40 + i);
+		assert_int_equal(lsk_udp_send_burst(ep, &msg, 1), 1);
+		lsk_worker_flush(f->worker);
+		assert_int_equal(f->tx.n[UNIT_P1], (want + 1479) / 1480);
+		for (k = 0; k < f->tx.n[UNIT_P1]; k++) {
+			size_t n = unit_mbuf_bytes(f->tx.pkts[UNIT_P1][k],
+						   frame, sizeof(frame));
+			const uint8_t *h = frame + UNIT_ETH_LEN;
+			uint16_t fo = get16(h + 6);
+
+			assert_int_equal(fo & 0x4000, 0);	/* DF */
+			assert_int_equal((fo & 0x1fff) * 8u, got);
+			assert_int_equal(!!(fo & 0x2000),
+					 k + 1 < f->tx.n[UNIT_P1]);
+			assert_true(n <= UNIT_ETH_LEN + 1500u);
+			assert_int_equal(unit_ip4_hdr_sum(h), 0);
+			memcpy(dgram + 20 + got, h + 20, n - UNIT_ETH_LEN - 20);
+			if (k == 0)
+				memcpy(dgram, h, 20);
+			got += (uint32_t)(n - UNIT_ETH_LEN - 20);
+		}
+		assert_int_equal(got, want);
+		ip = (struct rte_ipv4_hdr *)dgram;
+		ip->total_length = rte_cpu_to_be_16((uint16_t)(20 + want));
+		ip->fragment_offset = 0;
+		assert_int_equal(get16(dgram + 20 + 4), want);	/* UDP length */
+		/* the checksum sent is the one of the whole */
+		ck = get16(dgram + 26);
+		memset(dgram + 26, 0, 2);
+		assert_int_equal(rte_be_to_cpu_16(rte_ipv4_udptcp_cksum(ip,
+					dgram + 20)), ck);
+		assert_memory_equal(dgram + 28, payload, lens[i]);
+		unit_tx_free(f);
+	}
+	assert_int_equal(unit_stats(f).udp.OutDatagrams, RTE_DIM(lens));
+	assert_int_equal(unit_stats(f).ip.FragOKs, RTE_DIM(lens));
 	unit_close(f, ep);
 }
 
@@ -592,8 +655,8 @@ test_send_burst_results(void **state)
 	struct lsk_udp_msg m[3] = {
 		{ .dst_addr = UNIT_B_IP, .dst_port = 7000, .len = 100,
 		  .payload = payload },
-		{ .dst_addr = UNIT_B_IP, .dst_port = 7000, .len = 2000,
-		  .payload = payload },
+		{ .dst_addr = UNIT_B_IP, .dst_port = 7000,
+		  .len = LSK_UDP_MAX_PAYLOAD + 1, .payload = payload },
 		{ .dst_addr = UNIT_B_IP, .dst_port = 7001, .len = 100,
 		  .payload = payload },
 	};
@@ -810,6 +873,7 @@ main(void)
 		T(test_send_mtu_limit),
 		T(test_send_from_broadcast),
 		T(test_send_burst_results),
+		T(test_send_fragmented),
 		cmocka_unit_test(test_send_ring_full),
 		T(test_send_ip_ids),
 		T(test_send_to_ourselves),
