@@ -122,6 +122,38 @@ gen_ab_spread_of(const double *v, unsigned int n, struct gen_ab_spread *s)
 	return 0;
 }
 
+bool
+gen_ab_clean(const struct gen_trial_result *r)
+{
+	return r->lost == 0 && !r->generator_limited &&
+	       (r->cpu_share == 0 || r->cpu_share >= 0.95);
+}
+
+static bool
+pair_clean(const struct gen_trial_result *r)
+{
+	return gen_ab_clean(&r[0]) && gen_ab_clean(&r[1]);
+}
+
+/* The clean pairs' differences (A - B of p50, or of mean). */
+static int
+ab_clean_spread(struct gen_ab_run *run, double *x, bool mean,
+		struct gen_ab_spread *s)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < run->n_pairs; i++) {
+		const struct gen_trial_result *r = run->res[i];
+
+		if (!pair_clean(r))
+			continue;
+		x[k++] = mean ? r[0].latency.mean_ns - r[1].latency.mean_ns :
+				r[0].latency.p50_ns - r[1].latency.p50_ns;
+	}
+	run->n_clean = k;
+	return gen_ab_spread_of(x, k, s);
+}
+
 static int
 ab_summarise(struct gen_ab_run *run)
 {
@@ -150,6 +182,10 @@ ab_summarise(struct gen_ab_run *run)
 		       run->res[i][1].latency.mean_ns;
 	if (rc == 0)
 		rc = gen_ab_spread_of(x, n, &run->d_mean);
+	if (rc == 0)
+		rc = ab_clean_spread(run, x, false, &run->clean_p50);
+	if (rc == 0)
+		rc = ab_clean_spread(run, x, true, &run->clean_mean);
 	free(x);
 	return rc;
 }
@@ -224,9 +260,10 @@ gen_ab_table(FILE *f, const struct gen_ab_run *run)
 		const struct gen_latency *lb = &run->res[i][1].latency;
 
 		fprintf(f, "%4u  %12.1f  %12.1f  %+9.1f  %12.1f  %12.1f  "
-			"%+9.1f\n", i, la->p50_ns, lb->p50_ns,
+			"%+9.1f%s\n", i, la->p50_ns, lb->p50_ns,
 			la->p50_ns - lb->p50_ns, la->mean_ns, lb->mean_ns,
-			la->mean_ns - lb->mean_ns);
+			la->mean_ns - lb->mean_ns,
+			pair_clean(run->res[i]) ? "" : "  disturbed");
 	}
 	fprintf(f, "%s - %s over %u pairs at %.0f pps:\n", a, b,
 		run->n_pairs, run->params.req.rate_pps);
@@ -236,6 +273,11 @@ gen_ab_table(FILE *f, const struct gen_ab_run *run)
 	fprintf(f, "  mean: median %+.1f ns (IQR %+.1f .. %+.1f, 95 %% CI "
 		"%+.1f .. %+.1f)\n", run->d_mean.median, run->d_mean.q1,
 		run->d_mean.q3, run->d_mean.ci_lo, run->d_mean.ci_hi);
+	fprintf(f, "  the %u undisturbed pairs: p50 median %+.1f ns (IQR "
+		"%+.1f .. %+.1f, 95 %% CI %+.1f .. %+.1f), mean median "
+		"%+.1f ns\n", run->n_clean, run->clean_p50.median,
+		run->clean_p50.q1, run->clean_p50.q3, run->clean_p50.ci_lo,
+		run->clean_p50.ci_hi, run->clean_mean.median);
 	fprintf(f, "  %s: p50 %.1f ns, mean %.1f ns; %s: p50 %.1f ns, mean "
 		"%.1f ns (medians over the pairs)\n", a, run->p50[0].median,
 		run->mean[0].median, b, run->p50[1].median,
@@ -341,7 +383,8 @@ gen_ab_json(const char *path, const struct gen_ab_run *run,
 		json_num(f, "p50_diff_ns",
 			 r[0].latency.p50_ns - r[1].latency.p50_ns, ", ");
 		json_num(f, "mean_diff_ns",
-			 r[0].latency.mean_ns - r[1].latency.mean_ns, "}");
+			 r[0].latency.mean_ns - r[1].latency.mean_ns, ", ");
+		fprintf(f, "\"clean\": %s}", pair_clean(r) ? "true" : "false");
 	}
 	fprintf(f, "],\n \"summary\": {\"pairs\": %u, \"lossy_trials\": %u, "
 		"\"limited_trials\": %u, ", run->n_pairs, run->lossy,
@@ -349,8 +392,11 @@ gen_ab_json(const char *path, const struct gen_ab_run *run,
 	json_variant(f, "a", run, 0, ", ");
 	json_variant(f, "b", run, 1, ", ");
 	json_spread(f, "p50_diff_ns", &run->d_p50, ", ");
-	json_spread(f, "mean_diff_ns", &run->d_mean, "");
-	fprintf(f, "}}\n");
+	json_spread(f, "mean_diff_ns", &run->d_mean, ", ");
+	fprintf(f, "\"clean\": {\"pairs\": %u, ", run->n_clean);
+	json_spread(f, "p50_diff_ns", &run->clean_p50, ", ");
+	json_spread(f, "mean_diff_ns", &run->clean_mean, "");
+	fprintf(f, "}}}\n");
 	if (fclose(f) != 0) {
 		fprintf(stderr, "--json %s: %s\n", path, strerror(errno));
 		return -EIO;

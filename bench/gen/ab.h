@@ -25,7 +25,11 @@
  *  "summary": {"pairs": n, "lossy_trials": n, "limited_trials": n,
  *              "a": {"p50_ns": SPREAD, "mean_ns": SPREAD},
  *              "b": {"p50_ns": SPREAD, "mean_ns": SPREAD},
- *              "p50_diff_ns": SPREAD, "mean_diff_ns": SPREAD}}
+ *              "p50_diff_ns": SPREAD, "mean_diff_ns": SPREAD,
+ *              "clean": {"pairs": n, "p50_diff_ns": SPREAD,
+ *                        "mean_diff_ns": SPREAD}}}
+ *
+ * and each pair also "clean": true|false (gen_ab_clean of both).
  *
  * TRIAL is gen_result.c's object; SPREAD {"n", "median", "q1", "q3",
  * "ci95": [lo, hi]} (nulls when n is 0).
@@ -71,6 +75,10 @@ struct gen_ab_run {
 						 * measured the generator */
 	struct gen_ab_spread p50[2], mean[2];	/* per variant, ns */
 	struct gen_ab_spread d_p50, d_mean;	/* A - B, ns */
+	/* the same over the clean pairs only: both trials lost nothing,
+	 * kept the schedule and had the generator's CPU (gen_ab_clean) */
+	unsigned int n_clean;
+	struct gen_ab_spread clean_p50, clean_mean;
 	int error;		/* the trial's or the callback's, or 0 */
 };
 
@@ -88,6 +96,11 @@ int gen_ab_parse_names(const char *s, char names[2][GEN_AB_NAME_LEN]);
 int gen_ab_run(const struct gen_ab_params *p, gen_trial_fn fn, void *ctx,
 	       struct gen_ab_run *run);
 void gen_ab_free(struct gen_ab_run *run);
+
+/* Did the trial measure the device undisturbed: nothing lost, the
+ * schedule kept, the generator's CPU at least 95 % of the time (a model
+ * device, which says no share, counts as undisturbed)? */
+bool gen_ab_clean(const struct gen_trial_result *r);
 
 /* The q-quantile (0 .. 1) of sorted[0 .. n-1], interpolated linearly
  * between order statistics (R's type 7); 0 when n is 0. */

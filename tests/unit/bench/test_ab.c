@@ -31,6 +31,8 @@ struct ab_dev {
 	unsigned int switches, trials;
 	char order[64];			/* 'a'/'b' per switch, 'T' per trial */
 	unsigned int refuse_at;		/* that switch (1-based) fails */
+	unsigned int disturb_at;	/* that trial (1-based): the generator
+					 * lost its CPU, +50 us */
 	uint64_t seed;
 	double offset_ns;		/* this pair's */
 };
@@ -74,6 +76,11 @@ dev_trial(void *ctx, const struct gen_trial_request *req,
 		d->order[n] = 'T';
 	res->latency.p50_ns += d->add_ns[d->cur] + d->offset_ns;
 	res->latency.mean_ns += d->add_ns[d->cur] + d->offset_ns;
+	if (d->disturb_at && d->trials == d->disturb_at) {
+		res->cpu_share = 0.5;
+		res->latency.p50_ns += 50000;
+		res->latency.mean_ns += 50000;
+	}
 	return rc;
 }
 
@@ -180,6 +187,26 @@ test_pairs_cancel_what_moves(void **state)
 	assert_true(run.p50[1].q3 - run.p50[1].q1 > 200);
 	assert_int_equal(run.lossy, 0);
 	assert_int_equal(run.limited, 0);
+	assert_int_equal(run.n_clean, 12);
+	gen_ab_free(&run);
+
+	/* pair 3's B trial without the generator's CPU: the pair is
+	 * counted, and left out of the undisturbed pairs' figures */
+	params(&p, &d, 12);
+	d.add_ns[0] = 80;
+	d.disturb_at = 8;
+	assert_int_equal(gen_ab_run(&p, dev_trial, &d, &run), 0);
+	assert_false(gen_ab_clean(&run.res[3][1]));
+	assert_true(gen_ab_clean(&run.res[3][0]));
+	assert_int_equal(run.d_p50.n, 12);
+	assert_int_equal(run.n_clean, 11);
+	assert_int_equal(run.clean_p50.n, 11);
+	assert_true(fabs(run.clean_p50.median - 80) < 1e-6);
+	assert_true(fabs(run.clean_p50.ci_lo - 80) < 1e-6);
+	assert_true(fabs(run.clean_mean.median - 80) < 1e-6);
+	assert_true(run.res[3][0].latency.p50_ns -
+		    run.res[3][1].latency.p50_ns < -40000);
+	assert_true(fabs(run.d_p50.median - 80) < 1e-6);	/* robust */
 	gen_ab_free(&run);
 }
 
@@ -251,6 +278,9 @@ test_json(void **state)
 			       "\"a\": {\"p50_ns\": {\"n\": 3, "));
 	assert_non_null(strstr(text, "\"p50_diff_ns\": {\"n\": 3, "
 			       "\"median\": 80"));
+	assert_non_null(strstr(text, "\"clean\": true}"));
+	assert_non_null(strstr(text, "\"clean\": {\"pairs\": 3, "
+			       "\"p50_diff_ns\": {\"n\": 3, "));
 	free(text);
 	unlink(path);
 	gen_ab_free(&run);
