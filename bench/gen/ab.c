@@ -289,15 +289,6 @@ gen_ab_table(FILE *f, const struct gen_ab_run *run)
 }
 
 static void
-json_num(FILE *f, const char *key, double v, const char *sep)
-{
-	if (isfinite(v))
-		fprintf(f, "\"%s\": %.17g%s", key, v, sep);
-	else
-		fprintf(f, "\"%s\": null%s", key, sep);
-}
-
-static void
 json_spread(FILE *f, const char *key, const struct gen_ab_spread *s,
 	    const char *sep)
 {
@@ -307,9 +298,9 @@ json_spread(FILE *f, const char *key, const struct gen_ab_spread *s,
 			"\"ci95\": null}%s", sep);
 		return;
 	}
-	json_num(f, "median", s->median, ", ");
-	json_num(f, "q1", s->q1, ", ");
-	json_num(f, "q3", s->q3, ", ");
+	gen_json_num(f, "median", s->median, ", ");
+	gen_json_num(f, "q1", s->q1, ", ");
+	gen_json_num(f, "q3", s->q3, ", ");
 	fprintf(f, "\"ci95\": [%.17g, %.17g]}%s", s->ci_lo, s->ci_hi, sep);
 }
 
@@ -321,24 +312,6 @@ json_variant(FILE *f, const char *key, const struct gen_ab_run *run,
 	json_spread(f, "p50_ns", &run->p50[v], ", ");
 	json_spread(f, "mean_ns", &run->mean[v], "");
 	fprintf(f, "}%s", sep);
-}
-
-/* The device name is the user's: escaped as a JSON string. */
-static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }
 
 int
@@ -355,20 +328,20 @@ gen_ab_json(const char *path, const struct gen_ab_run *run,
 	}
 	fprintf(f, "{\"mode\": \"ab\", \"version\": 1, \"device\": ");
 	if (info->device != NULL)
-		json_str(f, info->device);
+		gen_json_str(f, info->device);
 	else
 		fprintf(f, "null");
 	fprintf(f, ", \"variants\": [\"%s\", \"%s\"], \"difference\": "
 		"\"%s - %s\", ", p->names[0], p->names[1], p->names[0],
 		p->names[1]);
-	json_num(f, "rate_pps", p->req.rate_pps, ", ");
+	gen_json_num(f, "rate_pps", p->req.rate_pps, ", ");
 	if (info->ndr_pps > 0)
-		json_num(f, "ndr_pps", info->ndr_pps, ", ");
+		gen_json_num(f, "ndr_pps", info->ndr_pps, ", ");
 	else
 		fprintf(f, "\"ndr_pps\": null, ");
 	fprintf(f, "\"ndr_from\": \"%s\", ", info->ndr_from);
 	if (info->share > 0)
-		json_num(f, "share", info->share, ", ");
+		gen_json_num(f, "share", info->share, ", ");
 	else
 		fprintf(f, "\"share\": null, ");
 	fprintf(f, "\"pairs_asked\": %u, \"pairs\": [", p->pairs);
@@ -380,9 +353,9 @@ gen_ab_json(const char *path, const struct gen_ab_run *run,
 		fprintf(f, ", \"b\": ");
 		gen_result_json(f, &r[1]);
 		fprintf(f, ", ");
-		json_num(f, "p50_diff_ns",
+		gen_json_num(f, "p50_diff_ns",
 			 r[0].latency.p50_ns - r[1].latency.p50_ns, ", ");
-		json_num(f, "mean_diff_ns",
+		gen_json_num(f, "mean_diff_ns",
 			 r[0].latency.mean_ns - r[1].latency.mean_ns, ", ");
 		fprintf(f, "\"clean\": %s}", pair_clean(r) ? "true" : "false");
 	}

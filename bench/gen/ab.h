@@ -70,9 +70,9 @@ struct gen_ab_spread {
 struct gen_ab_run {
 	struct gen_ab_params params;
 	struct gen_trial_result (*res)[2];	/* [pair][variant] */
-	unsigned int n_pairs;			/* pairs with both trials */
-	unsigned int lossy, limited;		/* trials that lost frames, that
-						 * measured the generator */
+	unsigned int n_pairs;		/* pairs with both trials */
+	/* trials that lost frames, that measured the generator */
+	unsigned int lossy, limited;
 	struct gen_ab_spread p50[2], mean[2];	/* per variant, ns */
 	struct gen_ab_spread d_p50, d_mean;	/* A - B, ns */
 	/* the same over the clean pairs only: both trials lost nothing,
