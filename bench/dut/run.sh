@@ -23,6 +23,8 @@
 #                         waits)
 # WORKDIR: the device's config, rules and log go here.
 # --print: print the command instead of running it.
+# DUT_CTL=PATH: listack-fwd serves its control socket there (listack-ctl
+# -s PATH), for bench/latency.sh's switches; default none.
 #
 # The addressing is bench/dut/traffic.py's (the generator's). The
 # listack variants: list and single mode with R routes; fraglist-acl and
@@ -82,7 +84,7 @@ listack() {	# MODE traffic.py conf options...
 	shift
 	[ -x "$fwd" ] || { echo "dut/run.sh: no $fwd (ninja -C $build, or BUILD=DIR)" >&2; exit 1; }
 	python3 "$here/traffic.py" conf --routes "$routes" "$@" > "$work/$dev.conf"
-	cmd="taskset -c 1 $fwd --lcores (0,1)@1 $eal $ports -- --config $work/$dev.conf --mode $mode --ctl-socket none"
+	cmd="taskset -c 1 $fwd --lcores (0,1)@1 $eal $ports -- --config $work/$dev.conf --mode $mode --ctl-socket ${DUT_CTL:-none}"
 }
 
 case $dev in

@@ -7,6 +7,7 @@
  *       [--flows F] [--routes R] [--seconds S] [--json FILE]
  *       [--tx-port N] [--rx-port N] [--dst-mac MAC] [--drain S]
  *       [--wait S] [--dut-config FILE] [--linger S]
+ *       [--ab A,B [--pairs N] [--between CMD]]
  *
  * The ports come from the EAL command line: here memif servers
  * (--vdev net_memif0,role=server,socket=/tmp/x-0.sock), in a lab a NIC
@@ -58,12 +59,17 @@ gen_usage(void)
 		"[--tx-port N] [--rx-port N]\n"
 		"         [--dst-mac MAC] [--drain S] [--wait S] "
 		"[--dut-config FILE] [--linger S]\n"
+		"         [--ab A,B [--pairs N] [--between CMD]]\n"
 		"--rate 0 (the default): as fast as the generator can; "
 		"sizes 64..1518 count the FCS\n"
 		"ports: e.g. --vdev net_memif0,role=server,"
 		"socket=/tmp/gen-0.sock --vdev net_memif1,\n"
 		"  role=server,socket=/tmp/gen-1.sock (the device under "
-		"test as role=client)\n");
+		"test as role=client)\n"
+		"--ab A,B: N pairs (--pairs, default 10) of trials A then B, "
+		"CMD run before each\n"
+		"  with {} the trial's variant; rate default 10%% of the NDR "
+		"(--max-rate, else searched)\n");
 }
 
 static int
@@ -156,6 +162,9 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		{ "wait", required_argument, NULL, 'w' },
 		{ "linger", required_argument, NULL, 'L' },
 		{ "dut-config", required_argument, NULL, 'C' },
+		{ "ab", required_argument, NULL, 'A' },
+		{ "pairs", required_argument, NULL, 'P' },
+		{ "between", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -186,6 +195,26 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 			if (parse_rate(optarg, &o->req.rate_pps,
 				       &o->rate_share) < 0)
 				return -EINVAL;
+			o->rate_given = true;
+			break;
+		case 'A':
+			if (gen_ab_parse_names(optarg, o->ab_names) < 0) {
+				fprintf(stderr, "--ab: '%s' is not two "
+					"different names A,B (letters, digits, "
+					"-_.)\n", optarg);
+				return -EINVAL;
+			}
+			o->ab = true;
+			break;
+		case 'P':
+			if (parse_double("--pairs", optarg, 1,
+					 GEN_AB_MAX_PAIRS, &v) < 0 ||
+			    v != floor(v))
+				return -EINVAL;
+			o->pairs = (unsigned int)v;
+			break;
+		case 'B':
+			o->between = optarg;
 			break;
 		case 'M':
 			if (parse_rate(optarg, &o->max_rate_pps, &v) < 0 ||
@@ -266,7 +295,22 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		fprintf(stderr, "--generate: unexpected '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
-	if (o->rate_share > 0) {
+	if (!o->ab && (o->pairs != 0 || o->between != NULL)) {
+		fprintf(stderr, "--pairs and --between go with --ab A,B\n");
+		return -EINVAL;
+	}
+	if (o->ab) {
+		if (o->pairs == 0)
+			o->pairs = 10;
+		if (!o->rate_given)
+			o->rate_share = 0.10;
+		if (o->req.rate_pps <= 0 && o->rate_share <= 0) {
+			fprintf(stderr, "--ab: a rate (PPS or N%%), not 0\n");
+			return -EINVAL;
+		}
+	}
+	/* --ab finds the NDR itself when --max-rate does not give it */
+	if (o->rate_share > 0 && !(o->ab && o->max_rate_pps <= 0)) {
 		if (o->max_rate_pps <= 0) {
 			fprintf(stderr, "--rate N%%: give --max-rate PPS (the "
 				"100 %%)\n");
@@ -379,7 +423,13 @@ gen_main(int argc, char **argv)
 		gen_search_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (so.any_given && !so.search_given) {
+	if (so.search_given && o.ab) {
+		fprintf(stderr, "--generate: --ab runs its own trials (and an "
+			"NDR search if --max-rate does not give the NDR), not "
+			"--search\n");
+		return EXIT_USAGE;
+	}
+	if (so.any_given && !so.search_given && !o.ab) {
 		fprintf(stderr, "--generate: the search options need --search "
 			"ndr|pdr|mrr\n");
 		return EXIT_USAGE;
@@ -415,7 +465,9 @@ gen_main(int argc, char **argv)
 			return EXIT_FAIL;
 		}
 	}
-	if (so.search_given)
+	if (o.ab)
+		status = gen_ab_main(&o, &so, gen_trial_run, &ctx);
+	else if (so.search_given)
 		status = gen_search_main(&so, o.req.flows, o.json,
 					 gen_trial_run, &ctx);
 	else

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ab.h"
 #include "gen.h"
 #include "gen_trial.h"
 
@@ -22,6 +23,12 @@ struct gen_opts {
 	const char *dut_config;		/* --dut-config FILE */
 	double wait_s;			/* --wait: for the DUT to forward */
 	double linger_s;		/* --linger: ports kept up after */
+	bool rate_given;		/* --rate */
+	/* --ab A,B: paired trials instead of one (gen_ab_main.c) */
+	bool ab;
+	char ab_names[2][GEN_AB_NAME_LEN];
+	unsigned int pairs;		/* --pairs */
+	const char *between;		/* --between CMD */
 };
 
 /* Is this a generator (--generate) or impairing device (--impair)
@@ -35,6 +42,12 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o);
 /* Run the single trial of o through fn: a table line, a warning if it
  * measured the generator, --json FILE. Returns 0, 1 (failed). */
 int gen_run_single(const struct gen_opts *o, gen_trial_fn fn, void *ctx);
+
+/* --ab: the A/B pairs of o through fn, the NDR searched with so's
+ * options if it is needed and not given (gen_ab_main.c). 0 or 1. */
+struct gen_search_opts;
+int gen_ab_main(const struct gen_opts *o, const struct gen_search_opts *so,
+		gen_trial_fn fn, void *ctx);
 
 /* --impair: the impairing device under test (gen_impair.c). */
 int gen_impair_main(int argc, char **argv);

@@ -79,8 +79,8 @@ gen_result_warn(FILE *f, const struct gen_trial_result *r)
 			"set this rate\n", r->offered_pps);
 }
 
-static void
-num(FILE *f, const char *name, double v, const char *sep)
+void
+gen_json_num(FILE *f, const char *name, double v, const char *sep)
 {
 	if (isfinite(v))
 		fprintf(f, "\"%s\": %.17g%s", name, v, sep);
@@ -89,24 +89,41 @@ num(FILE *f, const char *name, double v, const char *sep)
 }
 
 void
+gen_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+void
 gen_result_json(FILE *f, const struct gen_trial_result *r)
 {
 	const struct gen_latency *l = &r->latency;
 
 	fprintf(f, "{");
-	num(f, "rate_pps", r->req.rate_pps, ", ");
-	num(f, "seconds", r->req.seconds, ", ");
+	gen_json_num(f, "rate_pps", r->req.rate_pps, ", ");
+	gen_json_num(f, "seconds", r->req.seconds, ", ");
 	if (r->req.size == GEN_SIZE_IMIX)
 		fprintf(f, "\"size\": \"imix\", ");
 	else
 		fprintf(f, "\"size\": %u, ", r->req.size);
 	fprintf(f, "\"flows\": %u, ", r->req.flows);
-	num(f, "offered_pps", r->offered_pps, ", ");
-	num(f, "received_pps", r->received_pps, ", ");
+	gen_json_num(f, "offered_pps", r->offered_pps, ", ");
+	gen_json_num(f, "received_pps", r->received_pps, ", ");
 	fprintf(f, "\"sent\": %" PRIu64 ", \"refused\": %" PRIu64
 		", \"received\": %" PRIu64 ", \"lost\": %" PRIu64 ", ",
 		r->sent, r->refused, r->received, r->lost);
-	num(f, "loss_ratio", gen_loss_ratio(r), ", ");
+	gen_json_num(f, "loss_ratio", gen_loss_ratio(r), ", ");
 	fprintf(f, "\"reordered\": %" PRIu64 ", \"duplicates\": %" PRIu64
 		", \"late\": %" PRIu64 ", \"foreign\": %" PRIu64
 		", \"stale\": %" PRIu64 ", \"scheduled\": %" PRIu64 ", ",
@@ -114,17 +131,17 @@ gen_result_json(FILE *f, const struct gen_trial_result *r)
 		r->scheduled);
 	fprintf(f, "\"flows_with_loss\": %" PRIu64 ", \"max_flow_loss\": %"
 		PRIu64 ", ", r->flows_with_loss, r->max_flow_loss);
-	num(f, "elapsed_s", r->elapsed_s, ", ");
-	num(f, "cpu_share", r->cpu_share, ", ");
-	num(f, "max_lag_us", r->max_lag_us, ", ");
+	gen_json_num(f, "elapsed_s", r->elapsed_s, ", ");
+	gen_json_num(f, "cpu_share", r->cpu_share, ", ");
+	gen_json_num(f, "max_lag_us", r->max_lag_us, ", ");
 	fprintf(f, "\"generator_limited\": %s, \"latency_ns\": {",
 		r->generator_limited ? "true" : "false");
 	fprintf(f, "\"samples\": %" PRIu64 ", ", l->samples);
-	num(f, "min", l->min_ns, ", ");
-	num(f, "mean", l->mean_ns, ", ");
-	num(f, "p50", l->p50_ns, ", ");
-	num(f, "p90", l->p90_ns, ", ");
-	num(f, "p99", l->p99_ns, ", ");
-	num(f, "p99.9", l->p999_ns, ", ");
-	num(f, "max", l->max_ns, "}}");
+	gen_json_num(f, "min", l->min_ns, ", ");
+	gen_json_num(f, "mean", l->mean_ns, ", ");
+	gen_json_num(f, "p50", l->p50_ns, ", ");
+	gen_json_num(f, "p90", l->p90_ns, ", ");
+	gen_json_num(f, "p99", l->p99_ns, ", ");
+	gen_json_num(f, "p99.9", l->p999_ns, ", ");
+	gen_json_num(f, "max", l->max_ns, "}}");
 }

@@ -70,6 +70,12 @@ int lsk_stack_create(const struct lsk_stack_params *params,
 void lsk_stack_destroy(struct lsk_stack *stack);
 
 enum lsk_mode lsk_stack_mode(const struct lsk_stack *stack);
+/*
+ * How workers run a burst from their next burst on (the `mode` command):
+ * the mode the stack was created with until then. -EINVAL for a value
+ * that is not an enum lsk_mode (nothing changes).
+ */
+int lsk_mode_set(struct lsk_stack *stack, enum lsk_mode mode);
 
 /*
  * Fraglist GRO: flows = trains open at once (0 turns GRO off), segs =

@@ -845,7 +845,8 @@ main(int argc, char **argv)
 
 	lsk_telemetry_register(app->stack);
 	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
-	       app->n_workers, o.mode == LSK_MODE_LIST ? "list" : "single");
+	       app->n_workers,
+	       lsk_stack_mode(app->stack) == LSK_MODE_LIST ? "list" : "single");
 	fflush(stdout);
 
 	if (rte_lcore_count() > 1) {

@@ -189,9 +189,9 @@ stack_set_statics(struct lsk_stack *s)
 /*
  * What the batch set, once its tables are built and before they are
  * published: the route cache first, the one setting that may need memory
- * (a failure there refuses the batch with nothing published), then GRO,
- * which cannot fail on a value its line checked (the line registered the
- * train's mbuf field).
+ * (a failure there refuses the batch with nothing published), then GRO
+ * and the mode, which cannot fail on a value their line checked (GRO's
+ * line registered the train's mbuf field).
  */
 static int
 batch_apply_settings(struct lsk_stack *s)
@@ -208,6 +208,8 @@ batch_apply_settings(struct lsk_stack *s)
 		lsk_gro_set(s, b->gro_flows, b->gro_segs);
 		lsk_gro_set_merge(s, b->gro_merge);
 	}
+	if (b->mode)
+		lsk_mode_set(s, (enum lsk_mode)b->mode_value);
 	return 0;
 }
 

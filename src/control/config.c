@@ -26,6 +26,33 @@ cmd_stats(struct cmd_ctx *c)
 	return 0;
 }
 
+/*
+ * mode list|single: how workers run a burst (core/worker.c). In a batch
+ * it waits for the commit, as the other settings do.
+ */
+static int
+cmd_mode(struct cmd_ctx *c)
+{
+	enum lsk_mode m;
+
+	if (c->argc != 2)
+		return cmd_error(c, -EINVAL, "usage: %s", cmd_usage("mode"));
+	if (strcmp(c->argv[1], "list") == 0)
+		m = LSK_MODE_LIST;
+	else if (strcmp(c->argv[1], "single") == 0)
+		m = LSK_MODE_SINGLE;
+	else
+		return cmd_error(c, -EINVAL, "unknown mode '%s' (list or "
+				 "single)", c->argv[1]);
+	if (c->check)
+		return 0;
+	if (!c->s->in_batch)
+		return lsk_mode_set(c->s, m);
+	c->s->batch_set.mode = true;
+	c->s->batch_set.mode_value = (uint8_t)m;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct cmd_ctx *c);
@@ -37,6 +64,7 @@ static const struct {
 	{ "udp", cmd_udp },
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
+	{ "mode", cmd_mode },
 	{ "filter", cmd_filter },
 	{ "stats", cmd_stats },
 	{ "capture", cmd_capture },

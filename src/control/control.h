@@ -120,8 +120,9 @@ struct lsk_stack {
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
 	/* settings a batch makes at its commit, once its tables are in */
 	struct lsk_batch_settings {
-		bool gro, rcache, stats_clear;
+		bool gro, rcache, stats_clear, mode;
 		bool gro_merge;
+		uint8_t mode_value;	/* enum lsk_mode */
 		uint32_t gro_flows, gro_segs, rcache_entries;
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */

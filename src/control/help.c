@@ -36,6 +36,7 @@ static const struct {
 	  "fraglist merge off" },
 	{ "route-cache", "route-cache on [entries N] | route-cache off",
 	  "on off" },
+	{ "mode", "mode list|single", "list single" },
 	{ "stats", "stats clear", "clear" },
 	{ "capture", "capture start FILE [port P] [rx|tx|drop|all] [count N] "
 		     "[snaplen B] | capture stop | capture show",
@@ -47,7 +48,8 @@ static const struct {
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
 	  "config pipeline" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache stats capture trace show help" },
+				    "route-cache mode stats capture trace show "
+				    "help" },
 };
 
 const char *

@@ -173,6 +173,8 @@ config_settings(struct config_out *co, const struct lsk_stack *s)
 		config_line(co, "route-cache off");
 	else
 		config_line(co, "route-cache on entries %u", s->rcache_entries);
+	config_line(co, "mode %s", s->mode == LSK_MODE_SINGLE ? "single" :
+		    "list");
 }
 
 int

@@ -189,6 +189,16 @@ lsk_stack_mode(const struct lsk_stack *s)
 	return s->mode;
 }
 
+int
+lsk_mode_set(struct lsk_stack *s, enum lsk_mode mode)
+{
+	if (mode != LSK_MODE_LIST && mode != LSK_MODE_SINGLE)
+		return -EINVAL;
+	s->mode = mode;
+	lsk_stack_settings_publish(s);
+	return 0;
+}
+
 /*
  * A change is made in two steps so that a failure changes nothing: the
  * new table is built from the changed configuration (this can fail, and

@@ -11,7 +11,8 @@ connections), with raw sockets speaking the protocol of
 src/control/ctl_proto.h. After the hostile clients the stack must still
 answer, and after SIGTERM exit 0 with mbufs_in_use == 0 and the socket
 file gone. One run uses a worker lcore and replays traffic (infinite_rx)
-while batches change routes.
+while batches change routes; another while `mode list|single` switches
+how the worker runs a burst (the frames out must not change).
 
 Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
@@ -23,6 +24,7 @@ import os
 import signal
 import socket
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -645,6 +647,103 @@ def checks_traffic(fwd_bin, ctl_bin, root):
         if st and st.get("mbufs_in_use") != 0 else ""])
 
 
+def _pcap_frames(path):
+    """The distinct frames of a classic pcap file and how many there are
+    in all (a plain reader: the replay writes many)."""
+    seen, n = set(), 0
+    with open(path, "rb") as f:
+        f.read(24)
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                break
+            incl = struct.unpack("<IIII", rec)[2]
+            seen.add(f.read(incl))
+            n += 1
+    return seen, n
+
+
+def _eth_input(ctl):
+    """(calls, packets) of eth_input since the last stats clear."""
+    r = ctl.run("show", "runtime", json_out=True)
+    for st in json.loads(r.stdout):
+        if st["name"] == "eth_input":
+            return st["calls"], st["packets"]
+    return 0, 0
+
+
+def checks_mode(fwd_bin, ctl_bin, root):
+    """mode list|single switched while a worker forwards replayed frames:
+    each switch shows in show config and in the stage counters (single:
+    one packet a call; list: the replay's bursts), a bad word changes
+    nothing, every frame sent is the one list mode makes for its input,
+    and the run stops with every mbuf back."""
+    frames = [lsk.frame(dst="10.9.%d.1" % i, tag="mode%d" % i)
+              for i in range(16)]
+    want = set(lsk.forwarded(fr, 1, "02:00:00:00:01:01") for fr in frames)
+    work = os.path.join(root, "mode")
+    sock = os.path.join(work, "s.sock")
+    fwd = Fwd(fwd_bin, work, sock, lcores="0,1", inputs={0: frames},
+              infinite=True)
+    ctl = Ctl(ctl_bin, sock)
+    reasons = []
+    try:
+        if not fwd.wait_ready():
+            check("mode_switch_under_traffic", "did not start: %s"
+                  % fwd.stderr()[-300:])
+            return
+        for mode in ("single", "list", "single", "list"):
+            r = ctl.run("mode", mode)
+            if r.returncode != 0:
+                reasons.append("mode %s: exit %d %s" % (mode, r.returncode,
+                                                        r.stderr.strip()))
+                break
+            if "mode " + mode not in (config_text(ctl)[0] or "").splitlines():
+                reasons.append("show config lacks 'mode %s'" % mode)
+            time.sleep(0.05)    # a burst begun in the old mode is done
+            ctl.run("stats", "clear")
+            time.sleep(0.1)
+            calls, pkts = _eth_input(ctl)
+            if pkts == 0:
+                reasons.append("%s: nothing received" % mode)
+            elif mode == "single" and calls != pkts:
+                reasons.append("single: %d calls for %d packets"
+                               % (calls, pkts))
+            elif mode == "list" and calls >= pkts:
+                reasons.append("list: %d calls for %d packets"
+                               % (calls, pkts))
+        r = ctl.run("mode", "fast")
+        if r.returncode != 1 or "unknown mode 'fast'" not in r.stderr:
+            reasons.append("mode fast: exit %d %r" % (r.returncode,
+                                                       r.stderr))
+        if "mode list" not in (config_text(ctl)[0] or "").splitlines():
+            reasons.append("a refused mode changed the mode")
+    finally:
+        fwd.stop()
+    out = os.path.join(work, "out1.pcap")
+    if os.path.exists(out):
+        got, n = _pcap_frames(out)
+        if n == 0:
+            reasons.append("nothing forwarded")
+        elif not got <= want:
+            reasons.append("%d kinds of frame not as list mode makes them"
+                           % len(got - want))
+    else:
+        reasons.append("no out1.pcap")
+    for p in range(2):
+        try:
+            os.unlink(os.path.join(work, "out%d.pcap" % p))
+        except OSError:
+            pass
+    check("mode_switch_under_traffic", reasons)
+    st = fwd.stats()
+    check("mode_run_stops_clean", [
+        "exit %r" % fwd.rc if fwd.rc != 0 else "",
+        "no stats" if st is None else "",
+        "mbufs_in_use %r" % st.get("mbufs_in_use")
+        if st and st.get("mbufs_in_use") != 0 else ""])
+
+
 def main():
     global VERBOSE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -653,7 +752,7 @@ def main():
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
-                    "commands, batches, hostile, paths, traffic")
+                    "commands, batches, hostile, paths, traffic, mode")
     args = ap.parse_args()
     VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
@@ -681,6 +780,8 @@ def main():
         check_stopped("sigterm_stops_clean", fwd, sock)
         if args.filter in "traffic":
             checks_traffic(fwd_bin, ctl_bin, root)
+        if args.filter in "mode":
+            checks_mode(fwd_bin, ctl_bin, root)
     finally:
         if fwd.proc.poll() is None:
             os.killpg(fwd.proc.pid, signal.SIGKILL)

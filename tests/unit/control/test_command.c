@@ -4,8 +4,9 @@
  * anywhere, a refused change anywhere, no memory at commit: the running
  * configuration and every published table stay as they were), and the
  * run-time commands (address del, neigh del|flush, udp close, filter
- * del|flush, port mtu (and the device behind the port), gro, route-cache, stats clear, help), each with its
- * refusals. What changed is read back from `show config` and from the
+ * del|flush, port mtu (and the device behind the port), gro,
+ * route-cache, mode, stats clear, help), each with its refusals. What
+ * changed is read back from `show config` and from the
  * tables the workers read.
  */
 #include <errno.h>
@@ -683,6 +684,69 @@ test_gro_and_route_cache_live(void **state)
 	forward_one(f);
 }
 
+/* A burst of n datagrams to B's far subnet; returns the calls eth_input
+ * took for it (one for the burst in list mode, one a datagram in single). */
+static uint64_t
+forward_burst(struct unit_fixture *f, uint16_t n)
+{
+	struct rte_mbuf *pkts[8];
+	struct lsk_stats st;
+	struct unit_pkt p;
+	uint16_t i;
+
+	assert_true(n <= RTE_DIM(pkts));
+	run_ok(f, "stats clear");
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	for (i = 0; i < n; i++) {
+		p.sport = (uint16_t)(1000 + i);
+		pkts[i] = unit_pkt_mbuf(&p);
+		assert_non_null(pkts[i]);
+	}
+	unit_input(f, pkts, n);
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_FAR_IP), n);
+	unit_tx_free(f);
+	lsk_stats_read(f->stack, &st);
+	assert_int_equal(st.stages[LSK_STAGE_ETH_INPUT].packets, n);
+	return st.stages[LSK_STAGE_ETH_INPUT].calls;
+}
+
+/* mode list|single at run time: bad words change nothing, the workers'
+ * next burst runs in the new mode, a batch sets it at its commit (or not
+ * at all when refused), and the library call refuses a bad value. */
+static void
+test_mode_live(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct snapshot before;
+
+	assert_config_has(f, "mode list", true);
+	assert_int_equal(forward_burst(f, 4), 1);
+	snap(f, &before);
+	run_refused(f, "mode", -EINVAL, "b:1: usage: mode list|single");
+	run_refused(f, "mode list single", -EINVAL,
+		    "b:1: usage: mode list|single");
+	run_refused(f, "mode vector", -EINVAL,
+		    "b:1: unknown mode 'vector' (list or single)");
+	run_refused(f, "mode single\nroute add 10.9.0.0/16 via 10.0.1.1",
+		    -EEXIST, "b:2: route 10.9.0.0/16 exists already");
+	assert_int_equal(lsk_mode_set(f->stack, (enum lsk_mode)2), -EINVAL);
+	assert_unchanged(f, &before);
+	assert_int_equal(lsk_stack_mode(f->stack), LSK_MODE_LIST);
+
+	run_ok(f, "mode single");
+	assert_int_equal(lsk_stack_mode(f->stack), LSK_MODE_SINGLE);
+	assert_config_has(f, "mode single", true);
+	assert_config_has(f, "mode list", false);
+	assert_int_equal(forward_burst(f, 4), 4);
+	/* in a batch: with the rest of it */
+	run_ok(f, "route add 10.8.0.0/16 via 10.0.1.1\nmode list");
+	assert_config_has(f, "mode list", true);
+	assert_int_equal(forward_burst(f, 4), 1);
+	assert_int_equal(lsk_mode_set(f->stack, LSK_MODE_SINGLE), 0);
+	assert_config_has(f, "mode single", true);
+	assert_int_equal(forward_burst(f, 3), 3);
+}
+
 static void
 test_stats_clear(void **state)
 {
@@ -713,7 +777,7 @@ test_help(void **state)
 {
 	static const char *const commands[] = {
 		"port", "address", "route", "neigh", "udp", "filter", "gro",
-		"route-cache", "stats", "show", "help" };
+		"route-cache", "mode", "stats", "show", "help" };
 	struct unit_fixture *f = *state;
 	struct lsk_out o;
 	unsigned int i;
@@ -850,6 +914,7 @@ main(void)
 		T(test_port_mtu_live),
 		T(test_port_mtu_reaches_the_device),
 		T(test_gro_and_route_cache_live),
+		T(test_mode_live),
 		T(test_stats_clear),
 		T(test_help),
 		T(test_batch_line_errors),

@@ -637,7 +637,8 @@ static const char rich_conf[] =
 	"filter add drop proto 47\n"
 	"filter add drop src 203.0.113.0/24 dst 10.0.5.0/24\n"
 	"gro fraglist flows 32 segs 16\n"
-	"route-cache on entries 1024\n";
+	"route-cache on entries 1024\n"
+	"mode single\n";
 
 static const char rich_show[] =
 	"port 0 mtu 9000 mac 02:00:00:00:AA:01\n"
@@ -661,7 +662,8 @@ static const char rich_show[] =
 	"filter add drop proto 47\n"
 	"filter add drop src 203.0.113.0/24 dst 10.0.5.0/24\n"
 	"gro fraglist flows 32 segs 16\n"
-	"route-cache on entries 1024\n";
+	"route-cache on entries 1024\n"
+	"mode single\n";
 
 static unsigned int stack_seq;
 
@@ -758,7 +760,8 @@ test_show_config_defaults(void **state)
 	assert_string_equal(conf, "port 0 mtu 1500 mac 02:00:00:00:00:00\n"
 				  "port 1 mtu 1500 mac 02:00:00:00:00:01\n"
 				  "gro off\n"
-				  "route-cache off\n");
+				  "route-cache off\n"
+				  "mode list\n");
 	assert_int_equal(run_on(s, NULL, conf, false, &o), 0);
 	lsk_out_free(&o);
 	free(conf);
