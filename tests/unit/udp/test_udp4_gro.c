@@ -1446,28 +1446,16 @@ long_burst(struct rte_mbuf **x, struct rte_mbuf **y, uint16_t id,
 	}
 }
 
-/* The bursts through one fixture; two names below, so that callgrind's
- * --toggle-collect counts either alone (bench/RESULTS.md, "gro fraglist
- * train path"). */
-static void
+/* The bursts through one fixture: not inlined, so that callgrind's
+ * --toggle-collect=long_feed counts the stack's work on them
+ * (bench/RESULTS.md, "gro fraglist train path"). */
+static __rte_noinline void
 long_feed(struct unit_fixture *f, struct rte_mbuf *(*pkts)[LONG_BURST])
 {
 	unsigned int k;
 
 	for (k = 0; k < LONG_BURSTS; k++)
 		unit_input(f, pkts[k], LONG_BURST);
-}
-
-static __rte_noinline void
-long_feed_off(struct unit_fixture *f, struct rte_mbuf *(*pkts)[LONG_BURST])
-{
-	long_feed(f, pkts);
-}
-
-static __rte_noinline void
-long_feed_on(struct unit_fixture *f, struct rte_mbuf *(*pkts)[LONG_BURST])
-{
-	long_feed(f, pkts);
 }
 
 /*
@@ -1491,8 +1479,8 @@ test_long_trains_forwarded(void **state)
 		long_burst(x[k], y[k], (uint16_t)(1 + k * LONG_BURST),
 			   LONG_NONE, 0);
 	before = unit_stats(pr.on);
-	long_feed_off(pr.off, x);
-	long_feed_on(pr.on, y);
+	long_feed(pr.off, x);
+	long_feed(pr.on, y);
 	after = unit_stats(pr.on);
 	assert_int_equal(after.gro.Trains - before.gro.Trains, LONG_BURSTS);
 	assert_int_equal(after.gro.Merged - before.gro.Merged,
