@@ -31,7 +31,7 @@ struct lsk_gro_slot {
 	uint16_t in_port;
 	uint32_t src, dst, ports;	/* as on the wire */
 	struct rte_mbuf *head;	/* the open train, NULL when none */
-	struct rte_mbuf *tail;
+	struct rte_mbuf *tail;	/* NULL: not found yet (gro_tail) */
 	uint32_t count;		/* datagrams in the train */
 	uint32_t bytes;		/* as Linux counts: 28 + the payloads */
 	uint16_t ulen;		/* the train's UDP length */

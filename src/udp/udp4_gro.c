@@ -279,11 +279,27 @@ gro_joined(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	l->meta[s->list_idx] += n << LSK_META_COUNT_SHIFT;
 }
 
+/* The train's tail; a train the run pass formed has it found only when
+ * a datagram joins behind it (gro_train_in), which few do. */
+static inline struct rte_mbuf *
+gro_tail(struct lsk_gro_slot *s)
+{
+	struct rte_mbuf *d = s->tail;
+
+	if (unlikely(d == NULL)) {
+		for (d = s->head; *lsk_train_next(d) != NULL;
+		     d = *lsk_train_next(d))
+			;
+		s->tail = d;
+	}
+	return d;
+}
+
 /* Chain m behind the train's tail. */
 static inline void
 gro_chain(struct lsk_gro_slot *s, struct rte_mbuf *m)
 {
-	*lsk_train_next(s->tail) = m;
+	*lsk_train_next(gro_tail(s)) = m;
 	*lsk_train_next(m) = NULL;
 }
 
@@ -292,7 +308,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	 struct rte_mbuf *m, const struct gro_view *v)
 {
 	uint16_t ulen = rte_be_to_cpu_16(v->uh->dgram_len);
-	struct rte_mbuf *tail = s->tail;	/* a merged train's: its head */
+	struct rte_mbuf *tail = gro_tail(s);	/* a merged train's: its head */
 
 	if (w->set.gro_merge) {
 		l->meta[s->list_idx] |= LSK_META_MERGED;
@@ -326,7 +342,7 @@ gro_run_train(struct lsk_worker *w, struct lsk_list *l,
 {
 	const int link = lsk_train_next_offset;
 	const uint32_t start = i;
-	struct rte_mbuf *tail = s->tail;
+	struct rte_mbuf *tail = gro_tail(s);
 	uint32_t end, joined;
 	struct gro_run r;
 
@@ -488,9 +504,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
-		for (d = m; *lsk_train_next(d) != NULL; d = *lsk_train_next(d))
-			;
-		s->tail = d;
+		s->tail = NULL;	/* not walked to: gro_tail finds it */
 		s->count = count;
 		s->bytes += (count - 1) * (s->ulen - 8u);
 		gro_count_join(w, 1, count - 1);

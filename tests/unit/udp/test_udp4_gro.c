@@ -1396,6 +1396,189 @@ gro_setup_nic(void **state)
 	return gro_setup(state);
 }
 
+/* ------------------------------ long trains, forwarded as a NIC gives them */
+
+#define LONG_BURST 32
+#define LONG_BURSTS 16
+
+/* The one header field a datagram of a long burst may differ in. */
+enum long_field {
+	LONG_NONE, LONG_DST_MAC, LONG_SRC_MAC, LONG_TOS, LONG_TTL, LONG_DF,
+	LONG_SRC, LONG_DST, LONG_SPORT, LONG_DPORT, LONG_SHORTER, LONG_FIELDS
+};
+
+/*
+ * A burst of flow F to the far network, 1460-byte payloads, IP IDs from
+ * id on, into both fixtures' mbufs; the datagram at pos differs in field
+ * (its checksums valid for what it holds).
+ */
+static void
+long_burst(struct rte_mbuf **x, struct rte_mbuf **y, uint16_t id,
+	   enum long_field field, unsigned int pos)
+{
+	static uint8_t b[UNIT_FRAME_MAX];
+	unsigned int i;
+
+	for (i = 0; i < LONG_BURST; i++) {
+		struct unit_pkt p;
+		size_t len;
+
+		flow_pkt(&p, 1460, (uint16_t)(id + i));
+		p.dst = UNIT_FAR_IP;
+		if (i == pos) {
+			switch (field) {
+			case LONG_DST_MAC: p.dst_mac.addr_bytes[5] ^= 1; break;
+			case LONG_SRC_MAC: p.src_mac.addr_bytes[0] ^= 2; break;
+			case LONG_TOS: p.tos = 4; break;
+			case LONG_TTL: p.ttl--; break;
+			case LONG_DF: p.df = false; break;
+			case LONG_SRC: p.src++; break;
+			case LONG_DST: p.dst++; break;
+			case LONG_SPORT: p.sport++; break;
+			case LONG_DPORT: p.dport++; break;
+			case LONG_SHORTER: p.payload_len--; break;
+			default: break;
+			}
+		}
+		len = unit_pkt_build(&p, b, sizeof(b));
+		x[i] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+		y[i] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	}
+}
+
+/* The bursts through one fixture: not inlined, so that callgrind's
+ * --toggle-collect=long_feed counts the stack's work on them
+ * (bench/RESULTS.md, "gro fraglist train path"). */
+static __rte_noinline void
+long_feed(struct unit_fixture *f, struct rte_mbuf *(*pkts)[LONG_BURST])
+{
+	unsigned int k;
+
+	for (k = 0; k < LONG_BURSTS; k++)
+		unit_input(f, pkts[k], LONG_BURST);
+}
+
+/*
+ * Bursts of one flow at 1460 bytes, the NIC's checksum flags set: the run
+ * pass chains each into one train, and the train leaves as GRO off sends
+ * the datagrams, byte for byte (TTL, IP checksum, Ethernet header), in
+ * order, with the same counters; every burst a train of 32.
+ */
+static void
+test_long_trains_forwarded(void **state)
+{
+	static struct rte_mbuf *x[LONG_BURSTS][LONG_BURST];
+	static struct rte_mbuf *y[LONG_BURSTS][LONG_BURST];
+	struct lsk_stats before, after;
+	struct pair pr;
+	unsigned int k;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro fraglist flows 64 segs 64");
+	for (k = 0; k < LONG_BURSTS; k++)
+		long_burst(x[k], y[k], (uint16_t)(1 + k * LONG_BURST),
+			   LONG_NONE, 0);
+	before = unit_stats(pr.on);
+	long_feed(pr.off, x);
+	long_feed(pr.on, y);
+	after = unit_stats(pr.on);
+	assert_int_equal(after.gro.Trains - before.gro.Trains, LONG_BURSTS);
+	assert_int_equal(after.gro.Merged - before.gro.Merged,
+			 LONG_BURSTS * (LONG_BURST - 1));
+	assert_int_equal(pr.on->tx.n[UNIT_P1], LONG_BURSTS * LONG_BURST);
+	assert_same_tx(pr.off, pr.on);
+	assert_same_datagram_counters(pr.off, pr.on);
+	for (k = 0; k < LONG_BURSTS * LONG_BURST; k++) {
+		struct rte_mbuf *m = pr.on->tx.pkts[UNIT_P1][k];
+		const uint8_t *ip = (const uint8_t *)unit_ip4(m);
+
+		assert_int_equal(get16(ip + 4), k + 1);	/* in order */
+		assert_int_equal(ip[8], 63);
+		assert_int_equal(unit_ip4_hdr_sum(ip), 0);	/* valid */
+	}
+	unit_tx_free(pr.off);
+	unit_tx_free(pr.on);
+	pair_destroy(&pr);
+}
+
+/* As assert_same_tx, for frames that may leave in another order: each
+ * of b's datagrams on port 1 is the one of a's with its IP ID. */
+static void
+assert_same_tx_by_id(const struct unit_fixture *a,
+		     const struct unit_fixture *b)
+{
+	unsigned int i, j;
+
+	assert_int_equal(a->tx.n[UNIT_P0], b->tx.n[UNIT_P0]);
+	assert_int_equal(a->tx.n[UNIT_P1], b->tx.n[UNIT_P1]);
+	for (i = 0; i < b->tx.n[UNIT_P1]; i++) {
+		struct rte_mbuf *y = b->tx.pkts[UNIT_P1][i];
+		uint16_t id = get16((const uint8_t *)unit_ip4(y) + 4);
+
+		for (j = 0; j < a->tx.n[UNIT_P1]; j++) {
+			struct rte_mbuf *x = a->tx.pkts[UNIT_P1][j];
+
+			if (get16((const uint8_t *)unit_ip4(x) + 4) == id)
+				break;
+		}
+		assert_true(j < a->tx.n[UNIT_P1]);
+		assert_int_equal(rte_pktmbuf_pkt_len(a->tx.pkts[UNIT_P1][j]),
+				 rte_pktmbuf_pkt_len(y));
+		assert_int_equal(rte_pktmbuf_data_len(y), rte_pktmbuf_pkt_len(y));
+		assert_memory_equal(rte_pktmbuf_mtod(a->tx.pkts[UNIT_P1][j],
+						     void *),
+				    rte_pktmbuf_mtod(y, void *),
+				    rte_pktmbuf_pkt_len(y));
+	}
+}
+
+/*
+ * A datagram that differs from the rest of its burst in one header field
+ * (first, in the middle, last) is not chained into the train: the wire
+ * and the counters are GRO off's, and the train counts only datagrams
+ * that share every field.
+ */
+static void
+test_long_trains_one_field(void **state)
+{
+	static const unsigned int pos[] = { 0, 1, 15, 31 };
+	struct rte_mbuf *x[LONG_BURST], *y[LONG_BURST];
+	struct pair pr;
+	unsigned int f, i;
+	uint16_t id = 1;
+
+	(void)state;
+	pair_create(&pr, LSK_MODE_LIST, "gro fraglist flows 64 segs 64");
+	for (f = LONG_DST_MAC; f < LONG_FIELDS; f++) {
+		for (i = 0; i < RTE_DIM(pos); i++) {
+			struct lsk_stats before = unit_stats(pr.on), after;
+			uint64_t merged;
+
+			long_burst(x, y, id, (enum long_field)f, pos[i]);
+			id = (uint16_t)(id + LONG_BURST);
+			if (f < LONG_SRC) {
+				pair_input(&pr, x, y, LONG_BURST);
+			} else {	/* another flow: per-flow order only */
+				unit_input(pr.off, x, LONG_BURST);
+				unit_input(pr.on, y, LONG_BURST);
+				assert_same_tx_by_id(pr.off, pr.on);
+				assert_same_datagram_counters(pr.off, pr.on);
+				unit_tx_free(pr.off);
+				unit_tx_free(pr.on);
+			}
+			after = unit_stats(pr.on);
+			merged = after.gro.Merged - before.gro.Merged;
+			/* the odd one out and, unless it ends the burst,
+			 * the one after it start trains of their own */
+			if (f == LONG_SHORTER)	/* a shorter one joins, last */
+				assert_true(merged <= LONG_BURST - 1);
+			else
+				assert_true(merged <= LONG_BURST - 2);
+		}
+	}
+	pair_destroy(&pr);
+}
+
 #define GRO_TESTS(T) \
 	T(test_basic_train), \
 	T(test_each_join_condition), \
@@ -1428,7 +1611,9 @@ gro_setup_nic(void **state)
 	T(test_exact_merge), \
 	T(test_merge_small_pool), \
 	T(test_merged_train_errors), \
-	T(test_train_over_mtu_short_last)
+	T(test_train_over_mtu_short_last), \
+	T(test_long_trains_forwarded), \
+	T(test_long_trains_one_field)
 #define SW(fn) cmocka_unit_test_setup_teardown(fn, gro_setup, unit_teardown)
 #define NIC(fn) { "NIC checksums: " #fn, fn, gro_setup_nic, unit_teardown, \
 		  NULL }
