@@ -188,7 +188,7 @@ fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
 struct fwd_run {
 	uint32_t nh;		/* its index; UINT32_MAX, no meta word: none */
 	uint16_t port, mtu;
-	uint16_t bn;		/* b->n, while the run holds it */
+	uint32_t bn;		/* b->n, while the run holds it */
 	struct lsk_txbuf *b;
 	uint64_t mac_lo;	/* the Ethernet header's first 12 bytes */
 	uint32_t mac_hi;
@@ -224,14 +224,15 @@ fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
  * (not a VLAN): every check of fwd_check holds then. Every other entry
  * takes fwd_entry, with the buffer's count written back before (it may
  * queue, flush or send) and read again after; it also starts the run of
- * its next hop, as the first entry's starts the first.
+ * its next hop, as the first entry's starts the first. ForwDatagrams:
+ * each fast entry is one, the others count what fwd_entry says.
  */
 void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	const uint32_t n = l->n;
-	uint64_t forwarded = 0;	/* in a register, not chained in memory */
+	uint64_t slow_sent = 0, slow = 0;	/* in registers */
 	struct fwd_run r = { .nh = UINT32_MAX };
 	uint32_t i;
 
@@ -253,22 +254,22 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 			memcpy((uint8_t *)eh + sizeof(r.mac_lo), &r.mac_hi,
 			       sizeof(r.mac_hi));
 			r.b->pkts[r.bn++] = m;
-			forwarded++;
 			if (unlikely(r.bn == RTE_DIM(r.b->pkts))) {
-				r.b->n = r.bn;
+				r.b->n = (uint16_t)r.bn;
 				lsk_tx_flush_port(w, r.port);
 				r.bn = r.b->n;
 			}
 			continue;
 		}
 		if (r.b != NULL)
-			r.b->n = r.bn;
+			r.b->n = (uint16_t)r.bn;
 		nh = &nexthops[meta & LSK_META_NH_MASK];
-		forwarded += fwd_entry(w, nh, m, meta);
+		slow++;
+		slow_sent += fwd_entry(w, nh, m, meta);
 		fwd_run_start(w, &r, nh, meta);
 	}
 	if (r.b != NULL)
-		r.b->n = r.bn;
-	w->stats.ip.ForwDatagrams += forwarded;
+		r.b->n = (uint16_t)r.bn;
+	w->stats.ip.ForwDatagrams += n - slow + slow_sent;
 	l->n = 0;
 }

@@ -86,6 +86,16 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	}
 }
 
+/* The destination of m, host order. */
+static inline uint32_t
+route_dst(const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	return rte_be_to_cpu_32(ip->dst_addr);
+}
+
 /*
  * A list whose datagrams all go to one destination (one flow, or a run
  * that fills the list) is looked up once: the FIB answers for the
@@ -99,15 +109,15 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 	const uint32_t n = l->n;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
-	uint32_t i, kept, diff = 0;
+	uint32_t i, kept, diff = 0, first;
 
+	/* first in a register: the stores may alias dst[0] */
+	first = n != 0 ? route_dst(l->pkts[0]) : 0;
 	for (i = 0; i < n; i++) {
-		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-			l->pkts[i], const struct rte_ipv4_hdr *,
-			RTE_ETHER_HDR_LEN);
+		const uint32_t d = route_dst(l->pkts[i]);
 
-		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
-		diff |= dst[i] ^ dst[0];
+		dst[i] = d;
+		diff |= d ^ first;
 	}
 	if (w->ip4w.rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
