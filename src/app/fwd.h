@@ -13,13 +13,15 @@
 
 #define FWD_MAX_QUEUES_PER_WORKER 32
 /*
- * Frames asked of each RX queue per poll. 64, not DPDK's customary 32:
+ * Frames asked of each RX queue per poll: 32 as DPDK's examples ask (the
+ * pcap tests place ARP replies and timers by 32-frame bursts), or what
+ * --rx-burst says, up to a list's LSK_BURST_MAX. More per poll spreads
  * what the stack pays per list (the tables loaded, stage accounting, the
- * flush, the RCU report) and the PMDs pay per call is spread over twice
- * the frames, and 64 frames with their mbufs (8 KiB) still sit in L1
- * between stages (bench/RESULTS.md, "Forwarding path, second pass").
+ * flush, the RCU report) and the PMDs pay per call over more frames
+ * (bench/RESULTS.md, "Forwarding path, second pass").
  */
-#define FWD_BURST 64
+#define FWD_BURST_DEFAULT 32
+#define FWD_BURST_MAX LSK_BURST_MAX
 
 struct fwd_rxq {
 	uint16_t port, queue;
@@ -28,6 +30,7 @@ struct fwd_rxq {
 struct fwd_worker {
 	struct lsk_worker *w;
 	unsigned int lcore;
+	unsigned int burst;	/* frames asked of an RX queue per poll */
 	unsigned int n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_QUEUES_PER_WORKER];
 };

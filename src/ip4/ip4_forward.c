@@ -214,18 +214,18 @@ fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
 }
 
 /*
- * Entries of pkts/meta from i on, up to end, while each is the run's fast
- * path's: meta word the run's next hop index and nothing else (no
- * broadcast, no train), under the TTL and the MTU. Each is forwarded and
- * put at out (room for end - i); returns where it stopped. A function of
- * its own: its loop keeps the run in registers and counts nothing.
+ * Entries of pkts/meta from i on, up to end, while each is the fast path's
+ * of the run of next hop nh (its MTU, and the Ethernet header as mac_lo,
+ * mac_hi): meta word nh and nothing else (no broadcast, no train), under
+ * the TTL and the MTU. Each is forwarded and put at out (room for end -
+ * i); returns where it stopped. A function of its own for long runs: its
+ * loop keeps the run in registers and counts nothing.
  */
-static __rte_noinline uint32_t
-fwd_run_fast(struct rte_mbuf *const *pkts, const uint32_t *meta, uint32_t i,
-	     uint32_t end, const struct fwd_run *r, struct rte_mbuf **out)
+static __rte_always_inline uint32_t
+fwd_run_fast_inline(struct rte_mbuf *const *pkts, const uint32_t *meta,
+		    uint32_t i, uint32_t end, uint32_t nh, uint32_t mtu,
+		    uint64_t mac_lo, uint32_t mac_hi, struct rte_mbuf **out)
 {
-	const uint32_t nh = r->nh, mtu = r->mtu, mac_hi = r->mac_hi;
-	const uint64_t mac_lo = r->mac_lo;
 
 	for (; i < end; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -243,6 +243,18 @@ fwd_run_fast(struct rte_mbuf *const *pkts, const uint32_t *meta, uint32_t i,
 	}
 	return i;
 }
+
+static __rte_noinline uint32_t
+fwd_run_fast(struct rte_mbuf *const *pkts, const uint32_t *meta, uint32_t i,
+	     uint32_t end, uint32_t nh, uint32_t mtu, uint64_t mac_lo,
+	     uint32_t mac_hi, struct rte_mbuf **out)
+{
+	return fwd_run_fast_inline(pkts, meta, i, end, nh, mtu, mac_lo,
+				   mac_hi, out);
+}
+
+/* A few entries (single mode's one) are not worth fwd_run_fast's call. */
+#define FWD_RUN_CALL_MIN 8
 
 /*
  * The list, in runs of one next hop. A run's fast entries (fwd_run_fast)
@@ -273,9 +285,15 @@ lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 		if (r.b != NULL) {
 			struct lsk_txbuf *b = r.b;
 			const uint32_t room = RTE_DIM(b->pkts) - b->n;
-			uint32_t j = fwd_run_fast(l->pkts, l->meta, i,
-						  RTE_MIN(n, i + room), &r,
-						  &b->pkts[b->n]);
+			const uint32_t end = RTE_MIN(n, i + room);
+			/* the run by value: it stays in registers here */
+			uint32_t j = end - i >= FWD_RUN_CALL_MIN ?
+				fwd_run_fast(l->pkts, l->meta, i, end, r.nh,
+					     r.mtu, r.mac_lo, r.mac_hi,
+					     &b->pkts[b->n]) :
+				fwd_run_fast_inline(l->pkts, l->meta, i, end,
+						    r.nh, r.mtu, r.mac_lo,
+						    r.mac_hi, &b->pkts[b->n]);
 
 			b->n = (uint16_t)(b->n + (j - i));
 			forwarded += j - i;

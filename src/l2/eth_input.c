@@ -236,7 +236,8 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 
 	lsk_rx_prefetch_start(pkts, n);
 	i = 0;
-	if (!trains) {
+	/* a few frames (single mode's one) are not worth the call */
+	if (!trains && n >= LSK_RX_AHEAD) {
 		i = eth_fast_prefix(pkts, n, run_port, run_mac);
 		memcpy(&ip4->pkts[n_ip4], pkts, i * sizeof(pkts[0]));
 		memset(&ip4->meta[n_ip4], 0, i * sizeof(ip4->meta[0]));
