@@ -9,7 +9,8 @@
 #   bench/feed.sh [--runs N] [--seconds S] [--flows F] [--routes R]
 #                 [--size B] [--build DIR] [--out DIR] [--quiet-wait]
 #
-# Devices, in turn, runs alternated: listack-fwd list, listack-fwd single,
+# Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
+# (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32),
 # l3fwd (LPM, the same routes; bench/build-l3fwd.sh builds it), testpmd io
 # (the feed and PMD floor). Each measurement reads port 1's opackets over
 # telemetry (bench/ethdev-rate.py --cpu); "Mpps per CPU-s" divides by the
@@ -72,7 +73,8 @@ while [ $r -le "$runs" ]; do
 	for mode in list single; do
 		measure "listack-$mode" 1 "$fwd" -l 1 $eal \
 			--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
-			--config "$conf" --mode "$mode" --ctl-socket none
+			--config "$conf" --mode "$mode" --ctl-socket none \
+			--rx-burst 64
 	done
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread

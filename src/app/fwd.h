@@ -12,7 +12,16 @@
 #include "listack/listack.h"
 
 #define FWD_MAX_QUEUES_PER_WORKER 32
-#define FWD_BURST 32
+/*
+ * Frames asked of each RX queue per poll: 32 as DPDK's examples ask (the
+ * pcap tests place ARP replies and timers by 32-frame bursts), or what
+ * --rx-burst says, up to a list's LSK_BURST_MAX. More per poll spreads
+ * what the stack pays per list (the tables loaded, stage accounting, the
+ * flush, the RCU report) and the PMDs pay per call over more frames
+ * (bench/RESULTS.md, "Forwarding path, second pass").
+ */
+#define FWD_BURST_DEFAULT 32
+#define FWD_BURST_MAX LSK_BURST_MAX
 
 struct fwd_rxq {
 	uint16_t port, queue;
@@ -21,6 +30,7 @@ struct fwd_rxq {
 struct fwd_worker {
 	struct lsk_worker *w;
 	unsigned int lcore;
+	unsigned int burst;	/* frames asked of an RX queue per poll */
 	unsigned int n_rxq;
 	struct fwd_rxq rxq[FWD_MAX_QUEUES_PER_WORKER];
 	/* passes made (fwd_worker_poll): once it moves on after a port was

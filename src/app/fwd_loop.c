@@ -30,7 +30,7 @@ fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 unsigned int
 fwd_worker_poll(struct fwd_worker *fw)
 {
-	struct rte_mbuf *pkts[FWD_BURST];
+	struct rte_mbuf *pkts[FWD_BURST_MAX];
 	unsigned int i, total = 0;
 
 	for (i = 0; i < fw->n_rxq; i++) {
@@ -39,7 +39,7 @@ fwd_worker_poll(struct fwd_worker *fw)
 		if (unlikely(fwd_app.port_paused[fw->rxq[i].port]))
 			continue;
 		n = rte_eth_rx_burst(fw->rxq[i].port, fw->rxq[i].queue, pkts,
-				     FWD_BURST);
+				     (uint16_t)fw->burst);
 		if (n) {
 			lsk_worker_input(fw->w, pkts, n);
 			total += n;

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_byteorder.h>
+
 #include <rte_branch_prediction.h>
 #include <rte_ether.h>
 
@@ -89,10 +91,19 @@ struct lsk_fwd_table {
 	uint32_t local_addrs[]; /* host order */
 };
 
+/* The filter's bit index for an address as it lies in a header
+ * (network order: the fast path hashes it without a byte swap). */
+static inline unsigned int
+lsk_local_bloom_index_be(uint32_t addr_be)
+{
+	return (addr_be * 0x9e3779b1u) >> 26;
+}
+
+/* The filter's bit for addr (host order). */
 static inline uint64_t
 lsk_local_bloom_bit(uint32_t addr)
 {
-	return UINT64_C(1) << ((addr * 0x9e3779b1u) >> 26);
+	return UINT64_C(1) << lsk_local_bloom_index_be(rte_cpu_to_be_32(addr));
 }
 
 /* Implemented with the table build (control/fwd_table.c). */

@@ -12,14 +12,22 @@
 
 /*
  * The first stage to read a received burst (eth_input, or GRO's run pass
- * before it) finds its lines with the core or device that wrote them.
- * It asks for the mbufs LSK_RX_AHEAD packets ahead and for the frames
- * (to be read, then written on forwarding) half as far, so the burst is
- * not read one miss at a time even when its mbufs lie in no order the
- * CPU's own prefetcher can follow (a NIC refilling from a mempool cache,
- * mbufs reordered by trains on their previous trip).
+ * before it) finds the frames where the device wrote them (with DDIO, the
+ * last level cache): it asks for each frame's first line (read, then
+ * written on forwarding) LSK_RX_AHEAD packets ahead, so the burst is not
+ * read one miss at a time even when its mbufs lie in no order the CPU's
+ * own prefetcher can follow (a NIC refilling from a mempool cache, mbufs
+ * reordered by trains on their previous trip). The mbufs themselves are
+ * not asked for: rx_burst has just written every one of them (lengths,
+ * flags, port), so their first lines are in this core's cache already.
  */
 #define LSK_RX_AHEAD 8
+
+static inline void
+lsk_rx_prefetch_frame(const struct rte_mbuf *m)
+{
+	__builtin_prefetch(rte_pktmbuf_mtod(m, void *), 1, 3);
+}
 
 /* Before reading the first packets.
  * Ownership: pkts stay the caller's. */
@@ -30,16 +38,11 @@ lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 
 	if (likely(n >= LSK_RX_AHEAD)) {	/* unrolled, no test */
 		for (i = 0; i < LSK_RX_AHEAD; i++)
-			rte_prefetch0(pkts[i]);
-		for (i = 0; i < LSK_RX_AHEAD / 2; i++)
-			__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *),
-					   1, 3);
+			lsk_rx_prefetch_frame(pkts[i]);
 		return;
 	}
-	for (i = 0; i < n && i < LSK_RX_AHEAD; i++)
-		rte_prefetch0(pkts[i]);
-	for (i = 0; i < n && i < LSK_RX_AHEAD / 2; i++)
-		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i], void *), 1, 3);
+	for (i = 0; i < n; i++)
+		lsk_rx_prefetch_frame(pkts[i]);
 }
 
 /* Before reading packet i.
@@ -47,15 +50,8 @@ lsk_rx_prefetch_start(struct rte_mbuf **pkts, uint16_t n)
 static inline void
 lsk_rx_prefetch(struct rte_mbuf **pkts, uint16_t i, uint16_t n)
 {
-	/* one test for both but in the burst's last LSK_RX_AHEAD */
-	if (likely(i + LSK_RX_AHEAD < n)) {
-		rte_prefetch0(pkts[i + LSK_RX_AHEAD]);
-		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + LSK_RX_AHEAD / 2],
-						    void *), 1, 3);
-	} else if (i + LSK_RX_AHEAD / 2 < n) {
-		__builtin_prefetch(rte_pktmbuf_mtod(pkts[i + LSK_RX_AHEAD / 2],
-						    void *), 1, 3);
-	}
+	if (likely(i + LSK_RX_AHEAD < n))
+		lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
 }
 
 #endif /* LSK_CORE_RX_H */

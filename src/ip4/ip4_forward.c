@@ -188,8 +188,7 @@ fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
 struct fwd_run {
 	uint32_t nh;		/* its index; UINT32_MAX, no meta word: none */
 	uint16_t port, mtu;
-	uint16_t bn;		/* b->n, while the run holds it */
-	struct lsk_txbuf *b;
+	struct lsk_txbuf *b;	/* its port's TX buffer */
 	uint64_t mac_lo;	/* the Ethernet header's first 12 bytes */
 	uint32_t mac_hi;
 };
@@ -208,7 +207,6 @@ fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
 		memcpy(&r->mac_hi, (const uint8_t *)&nh->dst_mac +
 		       sizeof(r->mac_lo), sizeof(r->mac_hi));
 		r->b = &w->tx[r->port];
-		r->bn = r->b->n;
 	} else {
 		r->nh = UINT32_MAX;
 		r->b = NULL;
@@ -216,59 +214,103 @@ fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
 }
 
 /*
- * The list, in runs of one next hop. An entry whose meta word is the
- * run's next hop index and nothing else (no broadcast, no train), under
- * the TTL and the MTU, is forwarded with what the run keeps in registers:
- * the MTU, the Ethernet header, the TX buffer and its count. A run is the
- * fast path's only when its next hop is resolved and leaves by a port
- * (not a VLAN): every check of fwd_check holds then. Every other entry
- * takes fwd_entry, with the buffer's count written back before (it may
- * queue, flush or send) and read again after; it also starts the run of
- * its next hop, as the first entry's starts the first.
+ * Entries of pkts/meta from i on, up to end, while each is the fast path's
+ * of the run of next hop nh (its MTU, and the Ethernet header as mac_lo,
+ * mac_hi): meta word nh and nothing else (no broadcast, no train), under
+ * the TTL and the MTU. Each is forwarded and put at out (room for end -
+ * i); returns where it stopped. A function of its own for long runs: its
+ * loop keeps the run in registers and counts nothing.
+ */
+static __rte_always_inline uint32_t
+fwd_run_fast_inline(struct rte_mbuf *const *pkts, const uint32_t *meta,
+		    uint32_t i, uint32_t end, uint32_t nh, uint32_t mtu,
+		    uint64_t mac_lo, uint32_t mac_hi, struct rte_mbuf **out)
+{
+
+	for (; i < end; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+
+		if (unlikely(meta[i] != nh || ip->time_to_live <= 1 ||
+			     rte_be_to_cpu_16(ip->total_length) > mtu))
+			break;
+		lsk_ip4_decrease_ttl(ip);
+		memcpy(eh, &mac_lo, sizeof(mac_lo));
+		memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+		*out++ = m;
+	}
+	return i;
+}
+
+static __rte_noinline uint32_t
+fwd_run_fast(struct rte_mbuf *const *pkts, const uint32_t *meta, uint32_t i,
+	     uint32_t end, uint32_t nh, uint32_t mtu, uint64_t mac_lo,
+	     uint32_t mac_hi, struct rte_mbuf **out)
+{
+	return fwd_run_fast_inline(pkts, meta, i, end, nh, mtu, mac_lo,
+				   mac_hi, out);
+}
+
+/* A few entries (single mode's one) are not worth fwd_run_fast's call. */
+#define FWD_RUN_CALL_MIN 8
+
+/*
+ * The list, in runs of one next hop. A run's fast entries (fwd_run_fast)
+ * are forwarded with what the run keeps: the MTU, the Ethernet header,
+ * the TX buffer; a full buffer is sent at once. A run is the fast path's
+ * only when its next hop is resolved and leaves by a port (not a VLAN):
+ * every check of fwd_check holds then. Every other entry takes
+ * fwd_entry; it also starts the run of its next hop, as the first
+ * entry's starts the first. ForwDatagrams: each fast entry is one, the
+ * others count what fwd_entry says.
  */
 void
 lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	const uint32_t n = l->n;
-	uint64_t forwarded = 0;	/* in a register, not chained in memory */
+	uint64_t forwarded = 0;
 	struct fwd_run r = { .nh = UINT32_MAX };
-	uint32_t i;
+	uint32_t i = 0;
 
 	if (n != 0)
 		fwd_run_start(w, &r, &nexthops[l->meta[0] & LSK_META_NH_MASK],
 			      l->meta[0]);
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = l->pkts[i];
-		const uint32_t meta = l->meta[i];
-		struct rte_ether_hdr *eh =
-			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	while (i < n) {
 		const struct lsk_nexthop *nh;
+		uint32_t meta;
 
-		if (likely(meta == r.nh && ip->time_to_live > 1 &&
-			   rte_be_to_cpu_16(ip->total_length) <= r.mtu)) {
-			lsk_ip4_decrease_ttl(ip);
-			memcpy(eh, &r.mac_lo, sizeof(r.mac_lo));
-			memcpy((uint8_t *)eh + sizeof(r.mac_lo), &r.mac_hi,
-			       sizeof(r.mac_hi));
-			r.b->pkts[r.bn++] = m;
-			forwarded++;
-			if (unlikely(r.bn == RTE_DIM(r.b->pkts))) {
-				r.b->n = r.bn;
+		if (r.b != NULL) {
+			struct lsk_txbuf *b = r.b;
+			const uint32_t room = RTE_DIM(b->pkts) - b->n;
+			const uint32_t end = RTE_MIN(n, i + room);
+			/* the run by value: it stays in registers here */
+			uint32_t j = end - i >= FWD_RUN_CALL_MIN ?
+				fwd_run_fast(l->pkts, l->meta, i, end, r.nh,
+					     r.mtu, r.mac_lo, r.mac_hi,
+					     &b->pkts[b->n]) :
+				fwd_run_fast_inline(l->pkts, l->meta, i, end,
+						    r.nh, r.mtu, r.mac_lo,
+						    r.mac_hi, &b->pkts[b->n]);
+
+			b->n = (uint16_t)(b->n + (j - i));
+			forwarded += j - i;
+			i = j;
+			if (unlikely(b->n == RTE_DIM(b->pkts))) {
 				lsk_tx_flush_port(w, r.port);
-				r.bn = r.b->n;
+				continue;
 			}
-			continue;
+			if (i == n)
+				break;
 		}
-		if (r.b != NULL)
-			r.b->n = r.bn;
+		meta = l->meta[i];
 		nh = &nexthops[meta & LSK_META_NH_MASK];
-		forwarded += fwd_entry(w, nh, m, meta);
+		forwarded += fwd_entry(w, nh, l->pkts[i], meta);
 		fwd_run_start(w, &r, nh, meta);
+		i++;
 	}
-	if (r.b != NULL)
-		r.b->n = r.bn;
 	w->stats.ip.ForwDatagrams += forwarded;
 	l->n = 0;
 }

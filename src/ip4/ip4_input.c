@@ -241,15 +241,16 @@ static const uint8_t ip4_dst_refused[256] = {
  * The common datagram in one pass: a 20-byte header in the first
  * segment, the checksum valid (or the PMD's good), the total length the
  * frame's (nothing to trim), addresses no rule refuses and a source the
- * local Bloom filter rules out. True only for what ip4_check passes too;
- * everything else, any doubt, is ip4_check's to decide.
+ * local Bloom filter rules out (bloom: the table's, kept in a register
+ * by the caller). True only for what ip4_check passes too; everything
+ * else, any doubt, is ip4_check's to decide.
  */
-static inline bool
-ip4_fast_pass(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
+static __rte_always_inline bool
+ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip;
 	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-	uint32_t tot_len, src;
+	uint32_t tot_len;
 
 	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
 		return false;
@@ -272,8 +273,8 @@ ip4_fast_pass(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
 	if (unlikely((ip4_src_refused[((const uint8_t *)&ip->src_addr)[0]] |
 		      ip4_dst_refused[((const uint8_t *)&ip->dst_addr)[0]]) != 0))
 		return false;
-	src = rte_be_to_cpu_32(ip->src_addr);
-	return likely(!(t->local_bloom & lsk_local_bloom_bit(src)));
+	/* a bit test, not a mask built by a shift */
+	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
 }
 
 static const struct lsk_drop ip4_drops[] = {
@@ -285,26 +286,42 @@ static const struct lsk_drop ip4_drops[] = {
 };
 
 
+/* How many of pkts[0, n) pass the fast test, from the first on. */
+static uint32_t
+ip4_fast_prefix(const struct lsk_fwd_table *t, struct rte_mbuf *const *pkts,
+		uint32_t n)
+{
+	const uint64_t bloom = t->local_bloom;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(!ip4_fast_pass(bloom, pkts[i])))
+			break;
+	return i;
+}
+
 void
 lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	const uint32_t n = l->n;
-	uint32_t i, kept, members = 0;
-
 	/* up to the first datagram the fast test does not pass, nothing
 	 * moves */
-	for (i = 0; i < n; i++) {
-		if (unlikely(!ip4_fast_pass(t, l->pkts[i])))
-			break;
-		members += (l->meta[i] & LSK_META_COUNT_MASK) >>
-			   LSK_META_COUNT_SHIFT;
-	}
-	kept = i;
-	for (; i < n; i++) {
+	uint32_t kept = ip4_fast_prefix(t, l->pkts, n);
+	uint32_t i, members = 0, metas = 0;
+
+	/* only trains have members to count: a list without one (the
+	 * meta words or-ed, a loop of its own) needs no sum */
+	for (i = 0; i < kept; i++)
+		metas |= l->meta[i];
+	if (unlikely(metas & LSK_META_COUNT_MASK))
+		for (i = 0; i < kept; i++)
+			members += (l->meta[i] & LSK_META_COUNT_MASK) >>
+				   LSK_META_COUNT_SHIFT;
+	for (i = kept; i < n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
-		enum ip4_verdict v = ip4_fast_pass(t, m) ? IP4_PASS :
-				     ip4_check(t, m);
+		enum ip4_verdict v = ip4_fast_pass(t->local_bloom, m) ?
+				     IP4_PASS : ip4_check(t, m);
 
 		members += (l->meta[i] & LSK_META_COUNT_MASK) >>
 			   LSK_META_COUNT_SHIFT;

@@ -86,6 +86,31 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	}
 }
 
+/* The destination of m, host order. */
+static inline uint32_t
+route_dst(const struct rte_mbuf *m)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	return rte_be_to_cpu_32(ip->dst_addr);
+}
+
+/* How many of nh_idx[0, n), from the first on, are forwarding next
+ * hops. */
+static inline uint32_t
+route_forward_prefix(const struct lsk_nexthop *nexthops,
+		     const uint64_t *nh_idx, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(nexthops[(uint32_t)nh_idx[i]].type !=
+			     LSK_NH_FORWARD))
+			break;
+	return i;
+}
+
 /*
  * A list whose datagrams all go to one destination (one flow, or a run
  * that fills the list) is looked up once: the FIB answers for the
@@ -99,15 +124,15 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 	const uint32_t n = l->n;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
-	uint32_t i, kept, diff = 0;
+	uint32_t i, kept, diff = 0, first;
 
+	/* first in a register: the stores may alias dst[0] */
+	first = n != 0 ? route_dst(l->pkts[0]) : 0;
 	for (i = 0; i < n; i++) {
-		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-			l->pkts[i], const struct rte_ipv4_hdr *,
-			RTE_ETHER_HDR_LEN);
+		const uint32_t d = route_dst(l->pkts[i]);
 
-		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
-		diff |= dst[i] ^ dst[0];
+		dst[i] = d;
+		diff |= d ^ first;
 	}
 	if (w->ip4w.rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
@@ -130,15 +155,14 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)n);
 	}
 
-	/* up to the first entry not forwarded, nothing moves */
-	for (i = 0; i < n; i++) {
-		uint32_t nh = (uint32_t)nh_idx[i];
-
-		if (unlikely(t->nexthops[nh].type != LSK_NH_FORWARD))
-			break;
-		l->meta[i] = (l->meta[i] & ~LSK_META_NH_MASK) | nh;
-	}
-	for (kept = i; i < n; i++)
+	/* up to the first entry not forwarded, nothing moves: that prefix
+	 * found by loads and tests alone, its meta words then written by a
+	 * loop the compiler makes a vector one */
+	kept = route_forward_prefix(t->nexthops, nh_idx, n);
+	for (i = 0; i < kept; i++)
+		l->meta[i] = (l->meta[i] & ~LSK_META_NH_MASK) |
+			     (uint32_t)nh_idx[i];
+	for (i = kept; i < n; i++)
 		route_entry(w, l, local, i, (uint32_t)nh_idx[i], &kept);
 	l->n = kept;
 }

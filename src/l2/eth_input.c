@@ -167,6 +167,50 @@ eth_port_mac48(const struct lsk_fwd_table *t, uint16_t port)
 	return v;
 }
 
+/* Is the frame at p, of m, the fast path's: from the run's port, a whole
+ * Ethernet header, to the run's MAC (mac48: the MAC as eth_mac48 reads
+ * it), an IPv4 ethertype? */
+static __rte_always_inline bool
+eth_fast(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
+	 uint64_t mac48)
+{
+	return m->port == port && m->data_len >= RTE_ETHER_HDR_LEN &&
+	       eth_mac48(p) == mac48 &&
+	       ((const struct rte_ether_hdr *)p)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+}
+
+/* How many frames of pkts[0, n), from the first on, are the fast path's
+ * (no trains): they are taken as a block, with nothing to store or count
+ * per frame here. A function of its own: its loop keeps everything in
+ * registers. */
+static __rte_noinline uint16_t
+eth_fast_prefix(struct rte_mbuf **pkts, uint16_t n, uint16_t port,
+		uint64_t mac48)
+{
+	/* the frames LSK_RX_AHEAD on are asked for with no test, as
+	 * lsk_rx_prefetch would ask for them, up to the burst's end */
+	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
+	uint32_t i;
+
+	for (i = 0; i < ahead_end; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(!eth_fast(m, rte_pktmbuf_mtod(m, const uint8_t *),
+				       port, mac48)))
+			return (uint16_t)i;
+		lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
+	}
+	for (; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(!eth_fast(m, rte_pktmbuf_mtod(m, const uint8_t *),
+				       port, mac48)))
+			break;
+	}
+	return (uint16_t)i;
+}
+
 /*
  * The loop, with trains (members given) or without. The common frame, an
  * untagged IPv4 frame to its port's MAC from the port of the run before
@@ -191,7 +235,16 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint64_t run_mac = n != 0 ? eth_port_mac48(t, run_port) : UINT64_MAX;
 
 	lsk_rx_prefetch_start(pkts, n);
-	for (i = 0; i < n; i++) {
+	i = 0;
+	/* a few frames (single mode's one) are not worth the call */
+	if (!trains && n >= LSK_RX_AHEAD) {
+		i = eth_fast_prefix(pkts, n, run_port, run_mac);
+		memcpy(&ip4->pkts[n_ip4], pkts, i * sizeof(pkts[0]));
+		memset(&ip4->meta[n_ip4], 0, i * sizeof(ip4->meta[0]));
+		n_ip4 += i;
+		run = i;
+	}
+	for (; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		/* datagrams chained behind m, a train's only */
 		uint32_t extra = trains ? members[i] : 0;
@@ -199,11 +252,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		enum eth_verdict v;
 		uint32_t meta;
 
-		if (likely(m->port == run_port &&
-			   m->data_len >= RTE_ETHER_HDR_LEN &&
-			   eth_mac48(p) == run_mac &&
-			   ((const struct rte_ether_hdr *)p)->ether_type ==
-			   RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+		if (likely(eth_fast(m, p, run_port, run_mac))) {
 			lsk_rx_prefetch(pkts, i, n);
 			run += 1 + extra;
 			ip4->pkts[n_ip4] = m;
