@@ -10,7 +10,8 @@
 #                 [--size B] [--build DIR] [--out DIR] [--quiet-wait]
 #
 # Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
-# (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32),
+# (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32), listack-fwd
+# list with --rx-burst 32,
 # l3fwd (LPM, the same routes; bench/build-l3fwd.sh builds it), testpmd io
 # (the feed and PMD floor). Each measurement reads port 1's opackets over
 # telemetry (bench/ethdev-rate.py --cpu); "Mpps per CPU-s" divides by the
@@ -76,6 +77,10 @@ while [ $r -le "$runs" ]; do
 			--config "$conf" --mode "$mode" --ctl-socket none \
 			--rx-burst 64
 	done
+	# and with l3fwd's own burst, 32 frames a poll
+	measure listack-list-rx32 1 "$fwd" -l 1 $eal \
+		--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
+		--config "$conf" --mode list --ctl-socket none --rx-burst 32
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread
 	measure l3fwd 1 "$l3fwd" -l 1 $eal --file-prefix lsk-feed-l \
