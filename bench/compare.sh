@@ -160,19 +160,11 @@ dut_ready() {	# DEVICE WIRE LOG
 	sleep 1		# its workers past their first polls
 }
 
-dut_stop() {	# LOG: SIGTERM (each device stops on it as on SIGINT, which
-		# a background job of sh ignores), SIGKILL after 10 s
+. "$here/dut/stop.sh"
+
+dut_stop() {	# LOG: the device stopped (bench/dut/stop.sh)
 	[ -n "$dut_pid" ] || return 0
-	kill -TERM "$dut_pid" 2>/dev/null || true
-	i=0
-	while kill -0 "$dut_pid" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -KILL "$dut_pid" 2>/dev/null || true
-	drc=0
-	wait "$dut_pid" 2>/dev/null || drc=$?
-	dut_pid=""
+	dut_stop_pid
 	# DPDK 22.11's memif PMD unmaps a peer's rings when the peer leaves
 	# while the device's worker may still be in rx_burst on them: a
 	# device could die of SIGSEGV as the generator exited (the reason

@@ -135,17 +135,9 @@ while kill -0 "$gen_pid" 2>/dev/null &&
 done
 "$ctl" -s "$ctl_sock" -j show stats > "$out/dut/stats.json" 2>/dev/null || true
 echo "after: $(uptime)" >> "$out/load.txt"
-# the device first (SIGTERM; SIGKILL after 10 s), then the generator
-kill -TERM "$dut_pid" 2>/dev/null || true
-i=0
-while kill -0 "$dut_pid" 2>/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-kill -KILL "$dut_pid" 2>/dev/null || true
-drc=0
-wait "$dut_pid" 2>/dev/null || drc=$?
-dut_pid=""
+# the device first (bench/dut/stop.sh), then the generator
+. "$here/dut/stop.sh"
+dut_stop_pid
 kill -TERM "$gen_pid" 2>/dev/null || true
 rc=0
 wait "$gen_pid" || rc=$?
