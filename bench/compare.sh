@@ -100,6 +100,7 @@ sock="$out/sock"		# memif socket names (abstract: no files)
 veth=lc$$			# veth.sh PREFIX: lc<pid>g0/lc<pid>d0, ...g1/d1
 gen_prefix=lskcmp-gen-$$
 export DUT_PREFIX=lskcmp-dut-$$
+. "$here/dut/lib.sh"
 : > "$out/commands.sh"
 : > "$out/load.txt"
 : > "$out/failed.txt"
@@ -160,9 +161,8 @@ dut_ready() {	# DEVICE WIRE LOG
 	sleep 1		# its workers past their first polls
 }
 
-. "$here/dut/stop.sh"
 
-dut_stop() {	# LOG: the device stopped (bench/dut/stop.sh)
+dut_stop() {	# LOG: the device stopped (bench/dut/lib.sh)
 	[ -n "$dut_pid" ] || return 0
 	dut_stop_pid
 	# DPDK 22.11's memif PMD unmaps a peer's rings when the peer leaves
@@ -197,7 +197,7 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 		w="memif:$sock" gports=$gen_memif
 	fi
 	dcmd=$("$here/dut/run.sh" "$dev" "$w" "$out/dut/$dev.$case" --routes "$routes" --print)
-	echo "$nice_cmd $dcmd &" >> "$out/commands.sh"
+	cmd_line "$nice_cmd $dcmd &" >> "$out/commands.sh"
 	# shellcheck disable=SC2086 # the command is split on spaces on purpose
 	(set -f; exec $nice_cmd $dcmd) > "$dlog" 2>&1 &
 	dut_pid=$!
@@ -214,7 +214,7 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 		gargs="--generate --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json --linger 60"
 	fi
 	gcmd="timeout -k 10 $tmo $nice_cmd taskset -c 0 $bench $gen_eal $gports -- $gargs"
-	echo "$gcmd" >> "$out/commands.sh"
+	cmd_line "$gcmd" >> "$out/commands.sh"
 	rc=0
 	(set -f; exec $gcmd) > "$glog" 2>&1 &
 	gen_pid=$!

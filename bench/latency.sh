@@ -67,6 +67,7 @@ gen_prefix=lsklat-gen-$$
 export DUT_PREFIX=lsklat-dut-$$ DUT_CTL="$ctl_sock" BUILD="$build"
 dlog="$out/log/dut.log" glog="$out/log/gen.log"
 : > "$out/modes.txt"
+. "$here/dut/lib.sh"
 echo "# bench/latency.sh $args ($(date -u +%FT%TZ), commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'))" > "$out/commands.sh"
 echo "before: $(uptime)" > "$out/load.txt"
 nice_cmd=""
@@ -95,7 +96,7 @@ EOF
 chmod +x "$out/between.sh"
 
 dcmd=$("$here/dut/run.sh" listack-list "memif:$sock" "$out/dut" --print)
-echo "DUT_CTL=$ctl_sock $nice_cmd $dcmd &" >> "$out/commands.sh"
+cmd_line "DUT_CTL=$ctl_sock $nice_cmd $dcmd &" >> "$out/commands.sh"
 # shellcheck disable=SC2086 # the command is split on spaces on purpose
 (set -f; exec $nice_cmd $dcmd) > "$dlog" 2>&1 &
 dut_pid=$!
@@ -135,8 +136,7 @@ while kill -0 "$gen_pid" 2>/dev/null &&
 done
 "$ctl" -s "$ctl_sock" -j show stats > "$out/dut/stats.json" 2>/dev/null || true
 echo "after: $(uptime)" >> "$out/load.txt"
-# the device first (bench/dut/stop.sh), then the generator
-. "$here/dut/stop.sh"
+# the device first (bench/dut/lib.sh), then the generator
 dut_stop_pid
 kill -TERM "$gen_pid" 2>/dev/null || true
 rc=0
