@@ -15,11 +15,13 @@
  *   (ReasmTimeout, ReasmFails), with an ICMP time exceeded (fragment
  *   reassembly) to its sender when the piece at offset 0 had come.
  *
- * Bounded per worker, and nothing evicted for a newcomer: REASM_ENTRIES
- * datagrams, REASM_PIECES_MAX pieces each and LSK_REASM_HELD_MAX mbufs in
- * all, which the pool is sized for (drivers/port.c), so that fragments a
- * sender never completes cannot starve the ports' RX of mbufs. A piece
- * that finds no room is dropped, ReasmFails.
+ * Bounded per worker: REASM_ENTRIES datagrams, REASM_PIECES_MAX pieces
+ * each and LSK_REASM_HELD_MAX mbufs in all, which the pool is sized for
+ * (drivers/port.c), so that fragments a sender never completes cannot
+ * starve the ports' RX of mbufs. When a piece finds the table or the
+ * mbufs full, the oldest datagrams go (ReasmFails each, as Linux's
+ * evictor counts them): junk that never completes cannot keep the
+ * datagrams of real senders out for its 30 s.
  */
 #include <stdio.h>
 #include <string.h>
@@ -157,8 +159,9 @@ lsk_frag_drop_incomplete(struct lsk_worker *w)
 	return 0;
 }
 
-/* The entry of key, made (the newest) if there is none; REASM_NONE when
- * the table is full. */
+/* The entry of key, made (the newest) if there is none, the oldest
+ * evicted for it when the table is full; REASM_NONE when rte_hash still
+ * refuses. */
 static uint16_t
 entry_get(struct lsk_worker *w, struct lsk_reasm *r,
 	  const struct reasm_key *key, uint64_t now)
@@ -169,6 +172,11 @@ entry_get(struct lsk_worker *w, struct lsk_reasm *r,
 	if (pos >= 0)
 		return (uint16_t)pos;
 	pos = rte_hash_add_key(r->index, key);
+	if (pos < 0 && r->oldest != REASM_NONE) {
+		entry_free(w, r, r->oldest);
+		w->stats.ip.ReasmFails++;
+		pos = rte_hash_add_key(r->index, key);
+	}
 	if (pos < 0)
 		return REASM_NONE;
 	if (pos >= REASM_ENTRIES) {	/* rte_hash promises less */
@@ -320,13 +328,17 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 		return NULL;
 	}
 	e = &r->e[i];
-	if (r->held >= LSK_REASM_HELD_MAX) {
-		/* no room for it: the datagram may yet come whole, if its
-		 * sender sends this piece again once others went */
-		if (e->n == 0)
-			entry_free(w, r, i);
-		fragment_drop(w, m, meta);
-		return NULL;
+	/* no mbuf to spare: older datagrams go (never this one, which
+	 * holds at most REASM_PIECES_MAX of them) */
+	while (r->held >= LSK_REASM_HELD_MAX) {
+		uint16_t o = r->oldest != i ? r->oldest : e->newer;
+
+		if (o == REASM_NONE) {
+			fragment_drop(w, m, meta);
+			return NULL;
+		}
+		entry_free(w, r, o);
+		w->stats.ip.ReasmFails++;
 	}
 	if (!more) {
 		/* the last piece: nothing beyond it, and only one */

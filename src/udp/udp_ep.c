@@ -474,7 +474,8 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	    rte_pktmbuf_tailroom(segs[0])) {
 		/* one datagram, in mbufs chained: GSO's pieces fit an MTU,
 		 * which an mbuf of the send pool holds */
-		if (n > 1) {
+		if (n > 1 || rte_pktmbuf_tailroom(segs[0]) <=
+			     RTE_ETHER_HDR_LEN + UDP_HDRS_LEN) {
 			rte_pktmbuf_free_bulk(segs, (unsigned int)n);
 			return -EMSGSIZE;
 		}
