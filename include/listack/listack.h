@@ -379,7 +379,7 @@ struct lsk_port_stats {
 /* The stages, in pipeline order: X(ID, name) makes LSK_STAGE_ID and the
  * name the counters use (src/control/stats.c). */
 #define LSK_STAGES(X) \
-	X(ETH_INPUT, eth_input) X(ARP_INPUT, arp_input) \
+	X(FWD_FAST, fwd_fast) X(ETH_INPUT, eth_input) X(ARP_INPUT, arp_input) \
 	X(UDP4_GRO, udp4_gro) X(IP4_INPUT, ip4_input) \
 	X(IP4_FILTER, ip4_filter) X(IP4_ROUTE, ip4_route) \
 	X(IP4_LOCAL, ip4_local) X(IP4_FORWARD, ip4_forward) \

@@ -5,7 +5,9 @@
  * (`show pipeline dot | dot -Tsvg > p.svg`), as grout's `graph brief`;
  * JSON: the nodes and the edges, either way.
  * The edges are those core/worker.c runs (and ip4/ip4_output.c's
- * loopback of local sends).
+ * loopback of local sends). fwd_fast's packets are those it forwarded;
+ * the frames it hands on reach eth_input as if from rx, so rx ->
+ * eth_input carries them.
  *
  * Where the counts come from: only the stages are counted (calls,
  * packets: core/stage.h), not the edges, and no number here is made up.
@@ -47,6 +49,7 @@ enum {
 static const struct {
 	unsigned int from, to;
 } edges[] = {
+	{ NODE_RX, S(FWD_FAST) },
 	{ NODE_RX, S(ETH_INPUT) },
 	{ S(ETH_INPUT), S(ARP_INPUT) },
 	{ S(ETH_INPUT), S(UDP4_GRO) },
@@ -68,6 +71,7 @@ static const struct {
 	{ S(IP4_FORWARD), NODE_ICMP },
 	{ S(UDP4_INPUT), NODE_ICMP },
 	{ S(ICMP4_INPUT), NODE_ICMP },
+	{ S(FWD_FAST), S(TX) },
 	{ S(IP4_FORWARD), S(TX) },
 	{ S(IP4_OUTPUT), S(TX) },
 	{ S(ARP_INPUT), S(TX) },

@@ -290,6 +290,19 @@ worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	worker_run_stages(w, pkts, n, members, true);
 }
 
+/* The burst may take the forwarding fast path (ip4/fwd_fast.c): no
+ * trains, no GRO to feed, no filter to ask (rte_acl classifies a list),
+ * no route cache (it counts every lookup, and what the fast path hands on
+ * would be looked up twice). A traced burst takes the stages, whose
+ * records the trace shows. */
+static inline bool
+worker_fast_on(struct lsk_worker *w, const uint8_t *members)
+{
+	return members == NULL && w->set.gro_flows == 0 &&
+	       w->filter == NULL && w->ip4w.rcache == NULL &&
+	       lsk_fwd_fast_due(&w->ip4w);
+}
+
 void
 lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -320,10 +333,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			pkts = w->udpw.gro.rx_heads;
 			members = w->udpw.gro.rx_members;
 		}
-		if (lsk_trace_on(w))
+		if (lsk_trace_on(w)) {
 			worker_stages_traced(w, pkts, n, members);
-		else
-			worker_stages(w, pkts, n, members);
+		} else {
+			if (worker_fast_on(w, members)) {
+				uint16_t fast;
+
+				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, fast,
+					fast = lsk_fwd_fast(w, pkts, n));
+				pkts += fast;
+				n -= fast;
+			}
+			if (n != 0)
+				worker_stages(w, pkts, n, members);
+		}
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
 		return;

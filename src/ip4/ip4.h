@@ -34,6 +34,7 @@ struct lsk_ip4_worker {
 	 * (lsk_route_cache_set), NULL when off */
 	struct lsk_route_cache *rcache_pub;
 	struct lsk_list out_local;	/* ip4_output: our sends to ourselves */
+	uint32_t fast_skip;	/* bursts fwd_fast.c steps aside for */
 };
 
 /* What rte_acl looks at, as on the wire. */
@@ -118,6 +119,23 @@ void lsk_ip4_output(struct lsk_worker *w);
 /* Send each packet to its next hop (or ARP); l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
+/* The stage fwd_fast (fwd_fast.c): forward the leading packets of pkts
+ * that eth_input, ip4_input, ip4_route and ip4_forward would forward
+ * with no other decision; returns how many it took (the rest are the
+ * stages').
+ * Ownership: takes pkts[0, returned); the rest stay the caller's. */
+uint16_t lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
+		      uint16_t n);
+/* Is fwd_fast to run on this burst? Not while it steps aside (each
+ * burst asked counts one of the bursts it steps aside for). */
+static inline bool
+lsk_fwd_fast_due(struct lsk_ip4_worker *ip4w)
+{
+	if (likely(ip4w->fast_skip == 0))
+		return true;
+	ip4w->fast_skip--;
+	return false;
+}
 
 /* Fragments (ip4_frag.c) and reassembly (ip4_reasm.c). */
 int lsk_reasm_worker_init(struct lsk_worker *w);

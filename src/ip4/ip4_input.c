@@ -18,6 +18,7 @@
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
+#include "ip4/ip4_fast.h"
 
 enum ip4_verdict {
 	IP4_PASS,
@@ -227,54 +228,21 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 	return v;
 }
 
-/* What ip4_check_addresses refuses, by the address's first byte: a
- * martian source (0/8, 127/8, 224/3 and up), a martian or multicast
- * destination (0/8, 127/8, 224/4). */
-static const uint8_t ip4_src_refused[256] = {
+/* What ip4_check_addresses refuses, by the address's first byte (the
+ * fast test's tables, ip4/ip4_fast.h). */
+const uint8_t lsk_ip4_src_refused[256] = {
 	[0] = 1, [127] = 1, [224 ... 255] = 1,
 };
-static const uint8_t ip4_dst_refused[256] = {
+const uint8_t lsk_ip4_dst_refused[256] = {
 	[0] = 1, [127] = 1, [224 ... 239] = 1,
 };
 
-/*
- * The common datagram in one pass: a 20-byte header in the first
- * segment, the checksum valid (or the PMD's good), the total length the
- * frame's (nothing to trim), addresses no rule refuses and a source the
- * local Bloom filter rules out (bloom: the table's, kept in a register
- * by the caller). True only for what ip4_check passes too; everything
- * else, any doubt, is ip4_check's to decide.
- */
+/* ip4/ip4_fast.h's test of the datagram in m. */
 static __rte_always_inline bool
 ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m)
 {
-	const struct rte_ipv4_hdr *ip;
-	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
-	uint32_t tot_len;
-
-	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
-		return false;
-	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-				     RTE_ETHER_HDR_LEN);
-	tot_len = rte_be_to_cpu_16(ip->total_length);
-	if (unlikely(ip->version_ihl != 0x45 || tot_len < sizeof(*ip) ||
-		     tot_len + RTE_ETHER_HDR_LEN != m->pkt_len))
-		return false;
-	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
-	 * never 0: lsk_ip4_hdr20_valid's other test is not needed); GOOD or
-	 * NONE: the PMD's; BAD: the full checks' */
-	if (flag == 0) {
-		if (unlikely(lsk_ip4_hdr20_sum64(ip) % 0xffff != 0))
-			return false;
-	} else if (!(flag & RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
-		return false;
-	}
-	/* the first bytes on the wire are the addresses' high ones */
-	if (unlikely((ip4_src_refused[((const uint8_t *)&ip->src_addr)[0]] |
-		      ip4_dst_refused[((const uint8_t *)&ip->dst_addr)[0]]) != 0))
-		return false;
-	/* a bit test, not a mask built by a shift */
-	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
+	return lsk_ip4_fast_pass(bloom, m, rte_pktmbuf_mtod_offset(m,
+			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN));
 }
 
 static const struct lsk_drop ip4_drops[] = {

@@ -22,6 +22,7 @@
 #include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
+#include "l2/eth_fast.h"
 #include "udp/gro.h"
 #include "control/control.h"
 
@@ -144,42 +145,6 @@ eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
 }
 
-/* The 6 bytes at p as the low bits of a word (p holds at least 8). */
-static inline uint64_t
-eth_mac48(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v & 0xffffffffffffull;
-}
-
-/* The MAC frames to port must carry to be the fast path's (see below);
- * UINT64_MAX, which no 6 bytes equal, for a port the table lacks. */
-static inline uint64_t
-eth_port_mac48(const struct lsk_fwd_table *t, uint16_t port)
-{
-	uint64_t v = 0;
-
-	if (port >= t->n_ports)
-		return UINT64_MAX;
-	memcpy(&v, &t->ifaces[port].mac, RTE_ETHER_ADDR_LEN);
-	return v;
-}
-
-/* Is the frame at p, of m, the fast path's: from the run's port, a whole
- * Ethernet header, to the run's MAC (mac48: the MAC as eth_mac48 reads
- * it), an IPv4 ethertype? */
-static __rte_always_inline bool
-eth_fast(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
-	 uint64_t mac48)
-{
-	return m->port == port && m->data_len >= RTE_ETHER_HDR_LEN &&
-	       eth_mac48(p) == mac48 &&
-	       ((const struct rte_ether_hdr *)p)->ether_type ==
-	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
-}
-
 /* How many frames of pkts[0, n), from the first on, are the fast path's
  * (no trains): they are taken as a block, with nothing to store or count
  * per frame here. A function of its own: its loop keeps everything in
@@ -196,16 +161,18 @@ eth_fast_prefix(struct rte_mbuf **pkts, uint16_t n, uint16_t port,
 	for (i = 0; i < ahead_end; i++) {
 		const struct rte_mbuf *m = pkts[i];
 
-		if (unlikely(!eth_fast(m, rte_pktmbuf_mtod(m, const uint8_t *),
-				       port, mac48)))
+		if (unlikely(!lsk_eth_fast(m,
+				rte_pktmbuf_mtod(m, const uint8_t *),
+				port, mac48)))
 			return (uint16_t)i;
 		lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
 	}
 	for (; i < n; i++) {
 		const struct rte_mbuf *m = pkts[i];
 
-		if (unlikely(!eth_fast(m, rte_pktmbuf_mtod(m, const uint8_t *),
-				       port, mac48)))
+		if (unlikely(!lsk_eth_fast(m,
+				rte_pktmbuf_mtod(m, const uint8_t *),
+				port, mac48)))
 			break;
 	}
 	return (uint16_t)i;
@@ -232,7 +199,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t frames = 0, run = 0;
 	/* the first frame's port starts the first run */
 	uint16_t i, run_port = n != 0 ? pkts[0]->port : UINT16_MAX;
-	uint64_t run_mac = n != 0 ? eth_port_mac48(t, run_port) : UINT64_MAX;
+	uint64_t run_mac = n != 0 ? lsk_eth_port_mac48(t, run_port) : UINT64_MAX;
 
 	lsk_rx_prefetch_start(pkts, n);
 	i = 0;
@@ -252,7 +219,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		enum eth_verdict v;
 		uint32_t meta;
 
-		if (likely(eth_fast(m, p, run_port, run_mac))) {
+		if (likely(lsk_eth_fast(m, p, run_port, run_mac))) {
 			lsk_rx_prefetch(pkts, i, n);
 			run += 1 + extra;
 			ip4->pkts[n_ip4] = m;
@@ -271,7 +238,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 				w->stats.ports[run_port].rx += run;
 			frames += run;
 			run_port = m->port;
-			run_mac = eth_port_mac48(t, run_port);
+			run_mac = lsk_eth_port_mac48(t, run_port);
 			run = 0;
 		}
 		run += 1 + extra;

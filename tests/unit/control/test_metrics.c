@@ -181,7 +181,8 @@ test_snake(void **state)
 	assert_int_equal(lsk_metrics_snake("InReceives", buf, 12), 0);
 }
 
-/* Two forwarded datagrams and one without a route (as test_show.c). */
+/* Two forwarded datagrams (by the fast path) and one without a route (as
+ * test_show.c). */
 static void
 traffic(struct unit_fixture *f)
 {
@@ -249,10 +250,13 @@ test_render(void **state)
 	assert_line(a, "listack_route_cache_hits_total 0");
 	assert_line(a, "listack_port_rx_packets_total{port=\"0\"} 3");
 	assert_line(a, "listack_port_tx_packets_total{port=\"1\"} 2");
-	assert_line(a, "listack_stage_packets_total{stage=\"ip4_forward\"} 2");
-	assert_line(a, "listack_stage_calls_total{stage=\"eth_input\"} 3");
+	/* the two forwarded by the fast path, the third by the stages */
+	assert_line(a, "listack_stage_packets_total{stage=\"fwd_fast\"} 2");
+	assert_line(a, "listack_stage_calls_total{stage=\"fwd_fast\"} 3");
+	assert_line(a, "listack_stage_packets_total{stage=\"ip4_forward\"} 0");
+	assert_line(a, "listack_stage_calls_total{stage=\"eth_input\"} 1");
 	assert_line(a, "listack_worker_stage_packets_total{worker=\"0\","
-		       "stage=\"eth_input\"} 3");
+		       "stage=\"eth_input\"} 1");
 	assert_line(a, "listack_worker_port_rx_packets_total{worker=\"0\","
 		       "port=\"0\"} 3");
 	assert_line(a, "# TYPE listack_ip_in_receives_total counter");

@@ -398,7 +398,8 @@ test_show_filter(void **state)
 		"\"sport\": \"0-65535\", \"dport\": \"0-65535\"}]\n");
 }
 
-/* Two forwarded datagrams and one without a route. */
+/* Two forwarded datagrams (by the fast path, ip4/fwd_fast.c) and one
+ * without a route (handed on to the stages). */
 static void
 traffic(struct unit_fixture *f)
 {
@@ -461,16 +462,20 @@ test_show_runtime(void **state)
 	a = answer(f, "show runtime", false);
 	assert_prefix(a, "NAME         CALLS  PACKETS  PACKETS/CALL  "
 			       "CYCLES/PACKET\n"
-			       "eth_input    3      3        1.0           ");
-	assert_non_null(strstr(a, "\nip4_route    3      3        1.0    "));
+			       "fwd_fast     3      2        0.7           ");
+	assert_non_null(strstr(a, "\neth_input    1      1        1.0    "));
+	assert_non_null(strstr(a, "\nip4_route    1      1        1.0    "));
 	assert_non_null(strstr(a, "\nip4_local    0      0        0.0           "
 				  "0.0\n"));
 	assert_non_null(strstr(a, "\ntx           "));
 	free(a);
 	a = answer(f, "show runtime", true);
-	assert_prefix(a, "[{\"name\": \"eth_input\", \"calls\": 3, "
-			       "\"packets\": 3, \"packets_per_call\": 1.0, "
+	assert_prefix(a, "[{\"name\": \"fwd_fast\", \"calls\": 3, "
+			       "\"packets\": 2, \"packets_per_call\": 0.7, "
 			       "\"cycles_per_packet\": ");
+	assert_non_null(strstr(a, "{\"name\": \"eth_input\", \"calls\": 1, "
+				  "\"packets\": 1, \"packets_per_call\": 1.0, "
+				  "\"cycles_per_packet\": "));
 	assert_non_null(strstr(a, "{\"name\": \"ip4_local\", \"calls\": 0, "
 				  "\"packets\": 0, \"packets_per_call\": 0.0, "
 				  "\"cycles_per_packet\": 0.0}"));
@@ -564,16 +569,19 @@ test_show_pipeline(void **state)
 	lsk_stats_read(f->stack, &st);
 	a = answer(f, "show pipeline", false);
 	assert_prefix(a, "FROM         TO           PACKETS\n"
-			       "rx           eth_input    3\n"
+			       "rx           fwd_fast     2\n"
+			       "rx           eth_input    1\n"
 			       "eth_input    arp_input    0\n"
 			       "eth_input    udp4_gro     0\n"
-			       "eth_input    ip4_input    3\n"
+			       "eth_input    ip4_input    1\n"
 			       "udp4_gro     ip4_input    0\n"
 			       "ip4_input    ip4_filter   0\n"
-			       "ip4_input    ip4_route    3\n"
+			       "ip4_input    ip4_route    1\n"
 			       "ip4_filter   ip4_route    0\n"
 			       "ip4_route    ip4_local    0\n"
-			       "ip4_route    ip4_forward  2\n");
+			       "ip4_route    ip4_forward  0\n");
+	/* tx has other sources (the ICMP error's ip4_output) */
+	assert_non_null(strstr(a, "\nfwd_fast     tx           ?\n"));
 	/* the datagram without a route got an ICMP error: several stages
 	 * could have queued it, so where it came from is not known */
 	assert_non_null(strstr(a, "\nip4_route    icmp         ?\n"));
@@ -585,29 +593,32 @@ test_show_pipeline(void **state)
 	free(a);
 
 	a = answer(f, "show pipeline", true);
-	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", "
-			       "\"packets\": 3}, ");
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"fwd_fast\", "
+			       "\"packets\": 2}, {\"name\": \"eth_input\", "
+			       "\"packets\": 1}, ");
 	assert_non_null(strstr(a, "{\"name\": \"ip4_forward\", \"packets\": "
-				  "2}"));
+				  "0}"));
 	assert_non_null(strstr(a, "], \"edges\": [{\"from\": \"rx\", "
-				  "\"to\": \"eth_input\", \"packets\": 3}, "));
+				  "\"to\": \"fwd_fast\", \"packets\": 2}, "
+				  "{\"from\": \"rx\", \"to\": \"eth_input\", "
+				  "\"packets\": 1}, "));
 	assert_non_null(strstr(a, "{\"from\": \"ip4_route\", \"to\": "
 				  "\"icmp\", \"packets\": null}"));
 	free(a);
 	/* dot is a text form: -j answers the same JSON */
 	a = answer(f, "show pipeline dot", true);
-	assert_prefix(a, "{\"nodes\": [{\"name\": \"eth_input\", ");
+	assert_prefix(a, "{\"nodes\": [{\"name\": \"fwd_fast\", ");
 	free(a);
 
 	a = answer(f, "show pipeline dot", false);
 	assert_prefix(a, "digraph listack {\n");
-	assert_non_null(strstr(a, "\t\"eth_input\" [label=\"eth_input\\n3 "
+	assert_non_null(strstr(a, "\t\"fwd_fast\" [label=\"fwd_fast\\n2 "
 				  "packets\"];\n"));
-	assert_non_null(strstr(a, "\t\"ip4_forward\" [label=\"ip4_forward"
-				  "\\n2 packets\"];\n"));
+	assert_non_null(strstr(a, "\t\"eth_input\" [label=\"eth_input\\n1 "
+				  "packets\"];\n"));
 	assert_non_null(strstr(a, "\t\"rx\" [label=\"rx\\n3 packets\", "
 				  "shape=ellipse];\n"));
-	assert_non_null(strstr(a, "\t\"ip4_route\" -> \"ip4_forward\" "
+	assert_non_null(strstr(a, "\t\"rx\" -> \"fwd_fast\" "
 				  "[label=\"2\"];\n"));
 	assert_non_null(strstr(a, "\t\"ip4_route\" -> \"icmp\" [label=\"?\", "
 				  "style=dashed];\n"));

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwd_fast: the common forwarded packet in two passes over the burst,
+ * where the stages take four (eth_input, ip4_input, ip4_route,
+ * ip4_forward, each reading the mbuf and the frame again and handing the
+ * next one a list).
+ *
+ * The common packet: an untagged IPv4 frame to its port's MAC (the test
+ * of l2/eth_fast.h), a datagram ip4_input's fast test passes
+ * (ip4/ip4_fast.h), routed to a resolved next hop that leaves by a port,
+ * TTL over 1, not over the MTU. The first pass applies the first two
+ * tests and gathers the destinations; one bulk FIB lookup (of one
+ * destination when the burst goes to one); the second pass forwards, in
+ * runs of one next hop, as ip4_forward's fast runs do. Each pass ends at the first packet it cannot decide: that
+ * packet and every one after it go through the stages (core/worker.c),
+ * whose full checks decide them as they always did. Only a prefix is
+ * taken, so the packets of a flow keep their order, and an ARP reply
+ * after forwarded frames is still learnt after them.
+ *
+ * Every counter the stages would have counted for these packets is
+ * counted here, once per burst: the port's rx, eth InFrames, ip
+ * InReceives and ForwDatagrams. The worker runs it only when no filter,
+ * GRO, route cache or trace wants the burst (core/worker.c).
+ *
+ * Traffic this pass checks and then hands on (to us, to unresolved next
+ * hops) would pay its first pass twice: when it hands on more of what it
+ * checked than it took, it steps aside for FAST_SKIP_BURSTS bursts, then
+ * tries again.
+ */
+#include <rte_byteorder.h>
+#include <rte_fib.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/cksum.h"
+#include "core/fwd.h"
+#include "core/rx.h"
+#include "core/tx.h"
+#include "core/worker.h"
+#include "l2/eth_fast.h"
+#include "ip4/ip4.h"
+#include "ip4/ip4_fast.h"
+
+/* bursts the pass steps aside for (lsk_fwd_fast_due) */
+#define FAST_SKIP_BURSTS 64
+
+/* How many of pkts[0, n), from the first on, pass the tests of eth_input
+ * and ip4_input's fast paths; their destinations (host order) to dst,
+ * and whether they all equal the first to *one. */
+static __rte_always_inline uint32_t
+fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
+	   uint32_t *dst, bool *one)
+{
+	const uint16_t port = pkts[0]->port;
+	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
+	const uint64_t bloom = t->local_bloom;
+	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
+	uint32_t i, diff = 0, first = 0;
+
+	lsk_rx_prefetch_start(pkts, n);
+	for (i = 0; i < n; i++) {
+		const struct rte_mbuf *m = pkts[i];
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		const struct rte_ipv4_hdr *ip =
+			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+		uint32_t d;
+
+		if (unlikely(!lsk_eth_fast(m, p, port, mac48) ||
+			     !lsk_ip4_fast_pass(bloom, m, ip)))
+			break;
+		d = rte_be_to_cpu_32(ip->dst_addr);
+		if (i == 0)
+			first = d;
+		dst[i] = d;
+		diff |= d ^ first;
+		if (i < ahead_end)
+			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
+	}
+	*one = diff == 0;
+	return i;
+}
+
+/*
+ * Entries of pkts from i on, up to end, while each is the next hop's
+ * (nh_idx[i] == nh, or every one when nh_idx is NULL), under the TTL and
+ * the MTU: each forwarded (TTL-1, the next hop's Ethernet header: mac_lo,
+ * mac_hi) and put at out. Returns where it stopped.
+ */
+static __rte_always_inline uint32_t
+fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
+	 uint32_t end, uint64_t nh, uint32_t mtu, uint64_t mac_lo,
+	 uint32_t mac_hi, struct rte_mbuf **out)
+{
+	for (; i < end; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+
+		if (unlikely((nh_idx != NULL && nh_idx[i] != nh) ||
+			     ip->time_to_live <= 1 ||
+			     rte_be_to_cpu_16(ip->total_length) > mtu))
+			break;
+		lsk_ip4_decrease_ttl(ip);
+		memcpy(eh, &mac_lo, sizeof(mac_lo));
+		memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+		*out++ = m;
+	}
+	return i;
+}
+
+/* The second pass over pkts[0, k) with their next hops (nh_idx[0] for
+ * all when one); returns how many it forwarded. */
+static __rte_always_inline uint32_t
+fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
+	     const uint64_t *nh_idx, const bool one)
+{
+	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	uint32_t done = 0;
+
+	while (done < k) {
+		const uint64_t nhi = nh_idx[one ? 0 : done];
+		const struct lsk_nexthop *nh = &nexthops[(uint32_t)nhi];
+		struct lsk_txbuf *b;
+		uint64_t mac_lo;
+		uint32_t mac_hi, end, j;
+
+		if (unlikely(nh->type != LSK_NH_FORWARD || !nh->resolved ||
+			     nh->port >= w->n_ports))
+			break;
+		memcpy(&mac_lo, &nh->dst_mac, sizeof(mac_lo));
+		memcpy(&mac_hi, (const uint8_t *)&nh->dst_mac + sizeof(mac_lo),
+		       sizeof(mac_hi));
+		b = &w->tx[nh->port];
+		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
+		j = fast_run(pkts, one ? NULL : nh_idx, done, end, nhi,
+			     nh->mtu, mac_lo, mac_hi, &b->pkts[b->n]);
+		b->n = (uint16_t)(b->n + (j - done));
+		done = j;
+		if (unlikely(b->n == RTE_DIM(b->pkts))) {
+			lsk_tx_flush_port(w, nh->port);
+			continue;
+		}
+		/* stopped by a packet of this next hop: the stages' */
+		if (j < k && (one || nh_idx[j] == nhi))
+			break;
+	}
+	return done;
+}
+
+uint16_t
+lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	uint32_t dst[LSK_BURST_MAX];
+	uint64_t nh_idx[LSK_BURST_MAX];
+	uint32_t k, done;
+	uint16_t port;
+	bool one;
+
+	if (unlikely(n == 0))
+		return 0;
+	port = pkts[0]->port;
+	k = fast_check(t, pkts, n, dst, &one);
+	if (unlikely(k == 0))
+		return 0;
+	if (one) {
+		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
+		done = fast_forward(w, pkts, k, nh_idx, true);
+	} else {
+		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)k);
+		done = fast_forward(w, pkts, k, nh_idx, false);
+	}
+	/* what the stages' counters would have said of these packets */
+	w->stats.ports[port].rx += done;
+	w->stats.eth.InFrames += done;
+	w->stats.ip.InReceives += done;
+	w->stats.ip.ForwDatagrams += done;
+	/* checked, looked up, then handed on: more than it took */
+	if (unlikely(k - done > done))
+		w->ip4w.fast_skip = FAST_SKIP_BURSTS;
+	return (uint16_t)done;
+}

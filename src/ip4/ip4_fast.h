@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip4_input's test of the common datagram, shared with the forwarding
+ * fast path (ip4/fwd_fast.c). True only for what ip4_input's full checks
+ * (ip4_input.c) pass too; everything else, any doubt, is theirs.
+ */
+#ifndef LSK_IP4_IP4_FAST_H
+#define LSK_IP4_IP4_FAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/cksum.h"
+#include "core/fwd.h"
+
+/* What ip4_input's address rules refuse, by the address's first byte:
+ * a martian source (0/8, 127/8, 224/3 and up), a martian or multicast
+ * destination (0/8, 127/8, 224/4); defined in ip4_input.c. */
+extern const uint8_t lsk_ip4_src_refused[256];
+extern const uint8_t lsk_ip4_dst_refused[256];
+
+/*
+ * The datagram at ip, of m, in one pass: a 20-byte header in the first
+ * segment, the checksum valid (or the PMD's good), the total length the
+ * frame's (nothing to trim), addresses no rule refuses and a source the
+ * local Bloom filter rules out (bloom: the table's, kept in a register
+ * by the caller).
+ */
+static __rte_always_inline bool
+lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
+		  const struct rte_ipv4_hdr *ip)
+{
+	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint32_t tot_len;
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
+		return false;
+	tot_len = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(ip->version_ihl != 0x45 || tot_len < sizeof(*ip) ||
+		     tot_len + RTE_ETHER_HDR_LEN != m->pkt_len))
+		return false;
+	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
+	 * never 0: lsk_ip4_hdr20_valid's other test is not needed); GOOD or
+	 * NONE: the PMD's; BAD: the full checks' */
+	if (flag == 0) {
+		if (unlikely(lsk_ip4_hdr20_sum64(ip) % 0xffff != 0))
+			return false;
+	} else if (!(flag & RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
+		return false;
+	}
+	/* the first bytes on the wire are the addresses' high ones */
+	if (unlikely((lsk_ip4_src_refused[((const uint8_t *)&ip->src_addr)[0]] |
+		      lsk_ip4_dst_refused[((const uint8_t *)&ip->dst_addr)[0]]) != 0))
+		return false;
+	/* a bit test, not a mask built by a shift */
+	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
+}
+
+#endif /* LSK_IP4_IP4_FAST_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * eth_input's test of the common frame, shared with the forwarding fast
+ * path (ip4/fwd_fast.c): an untagged IPv4 frame to its port's MAC, from
+ * the port of the run before it, decided by one test of words the caller
+ * keeps in registers (the run's port and MAC).
+ */
+#ifndef LSK_L2_ETH_FAST_H
+#define LSK_L2_ETH_FAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "core/fwd.h"
+
+/* The 6 bytes at p as the low bits of a word (p holds at least 8). */
+static inline uint64_t
+lsk_eth_mac48(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v & 0xffffffffffffull;
+}
+
+/* The MAC frames to port must carry to be the fast path's;
+ * UINT64_MAX, which no 6 bytes equal, for a port the table lacks. */
+static inline uint64_t
+lsk_eth_port_mac48(const struct lsk_fwd_table *t, uint16_t port)
+{
+	uint64_t v = 0;
+
+	if (port >= t->n_ports)
+		return UINT64_MAX;
+	memcpy(&v, &t->ifaces[port].mac, RTE_ETHER_ADDR_LEN);
+	return v;
+}
+
+/* Is the frame at p, of m, the fast path's: from the run's port, a whole
+ * Ethernet header, to the run's MAC (mac48: the MAC as lsk_eth_mac48
+ * reads it), an IPv4 ethertype? */
+static __rte_always_inline bool
+lsk_eth_fast(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
+	     uint64_t mac48)
+{
+	return m->port == port && m->data_len >= RTE_ETHER_HDR_LEN &&
+	       lsk_eth_mac48(p) == mac48 &&
+	       ((const struct rte_ether_hdr *)p)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+}
+
+#endif /* LSK_L2_ETH_FAST_H */

@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fwd_fast (ip4/fwd_fast.c): the common forwarded packet in two passes.
+ * What it forwards, and what it hands on to the stages, must come out
+ * exactly as the stages alone make it: every burst here goes to a list
+ * mode stack (the fast path on) and to a single mode one (the stages
+ * alone, packet by packet), and the frames and counters must agree. The
+ * fast path takes only the burst's leading packets it can decide, so the
+ * frames of a flow keep their order around an exception.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit_common.h"
+
+#define IP(b) ((b) + UNIT_ETH_LEN)
+#define FRAMES_MAX 256
+
+/* a second gateway on P1, so that a burst has two next hops there */
+#define C_IP UNIT_IPV4(10, 0, 1, 2)
+#define NEAR_IP UNIT_IPV4(10, 8, 0, 9)	/* in 10.8.0.0/16 via C */
+
+static const struct rte_ether_addr c_mac = {
+	.addr_bytes = { 0x02, 0, 0, 0, 0x01, 0x02 }
+};
+
+struct frames {
+	unsigned int n;
+	size_t len[FRAMES_MAX];
+	uint16_t port[FRAMES_MAX];
+	uint8_t b[FRAMES_MAX][UNIT_FRAME_MAX];
+};
+
+/* Two fixtures: a in list mode (fast path), b in single mode. */
+struct pair {
+	struct unit_fixture *a, *b;
+};
+
+static void
+pair_cmd(struct pair *pr, const char *line)
+{
+	unit_cmd(pr->a, line);
+	unit_cmd(pr->b, line);
+}
+
+static int
+pair_setup(void **state)
+{
+	struct pair *pr = calloc(1, sizeof(*pr));
+
+	if (pr == NULL)
+		return -1;
+	pr->a = unit_fixture_create(LSK_MODE_LIST);
+	pr->b = unit_fixture_create(LSK_MODE_SINGLE);
+	*state = pr;
+	if (pr->a == NULL || pr->b == NULL)
+		return -1;
+	pair_cmd(pr, "neigh add 10.0.1.2 lladdr 02:00:00:00:01:02");
+	pair_cmd(pr, "route add 10.8.0.0/16 via 10.0.1.2");
+	pair_cmd(pr, "route add 10.66.0.0/16 blackhole");
+	return 0;
+}
+
+static int
+pair_teardown(void **state)
+{
+	struct pair *pr = *state;
+	bool a_ok, b_ok;
+
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+	lsk_neigh_drop_held(pr->a->stack);
+	lsk_neigh_drop_held(pr->b->stack);
+	b_ok = unit_fixture_release(pr->b);
+	a_ok = unit_fixture_release(pr->a);
+	free(pr);
+	assert_true(a_ok && b_ok);
+	return 0;
+}
+
+static uint8_t *
+frames_add(struct frames *fr, const struct unit_pkt *p)
+{
+	unsigned int i = fr->n++;
+
+	assert_true(i < FRAMES_MAX);
+	fr->len[i] = unit_pkt_build(p, fr->b[i], sizeof(fr->b[i]));
+	fr->port[i] = p->port;
+	return fr->b[i];
+}
+
+/* n datagrams from A on P0 to dst, IDs from id. */
+static void
+frames_flow(struct frames *fr, uint32_t dst, unsigned int n, uint16_t id)
+{
+	struct unit_pkt p;
+	unsigned int i;
+
+	unit_pkt_init(&p, dst);
+	p.payload_len = 18;
+	for (i = 0; i < n; i++) {
+		p.id = (uint16_t)(id + i);
+		frames_add(fr, &p);
+	}
+}
+
+/* The burst to both; flushed. */
+static void
+pair_send(struct pair *pr, const struct frames *fr)
+{
+	struct rte_mbuf *pa[FRAMES_MAX], *pb[FRAMES_MAX];
+	unsigned int i;
+
+	for (i = 0; i < fr->n; i++) {
+		pa[i] = unit_mbuf_exact(fr->b[i], fr->len[i], fr->len[i],
+					fr->port[i]);
+		pb[i] = unit_mbuf_from_bytes(fr->b[i], fr->len[i],
+					     fr->port[i]);
+	}
+	unit_input(pr->a, pa, (uint16_t)fr->n);
+	unit_input(pr->b, pb, (uint16_t)fr->n);
+}
+
+static bool
+own_frame(const struct rte_mbuf *m)
+{
+	return unit_frame_is_icmp(m) || unit_frame_is_arp(m);
+}
+
+/* A frame the stack made itself, its ICMP ID and checksum cleared: the
+ * stack numbers its messages in the order it makes them, which lists
+ * change (a list makes them stage by stage, not packet by packet). */
+struct own {
+	uint16_t len;
+	uint8_t b[UNIT_FRAME_MAX];
+};
+
+static int
+own_cmp(const void *x, const void *y)
+{
+	const struct own *a = x, *b = y;
+
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->b, b->b, a->len);
+}
+
+static unsigned int
+own_frames(const struct unit_fixture *f, uint16_t port, struct own *o)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		const struct rte_mbuf *m = f->tx.pkts[port][i];
+
+		if (!own_frame(m))
+			continue;
+		assert_true(rte_pktmbuf_data_len(m) <= UNIT_FRAME_MAX);
+		o[n].len = rte_pktmbuf_data_len(m);
+		memcpy(o[n].b, rte_pktmbuf_mtod(m, const void *), o[n].len);
+		if (unit_frame_is_icmp(m)) {
+			memset(o[n].b + UNIT_ETH_LEN + 4, 0, 2);
+			memset(o[n].b + UNIT_ETH_LEN + 10, 0, 2);
+		}
+		n++;
+	}
+	qsort(o, n, sizeof(o[0]), own_cmp);
+	return n;
+}
+
+/* Both sent the same datagrams on each port, in the same order, byte for
+ * byte, and the same ICMP and ARP frames, in any order. */
+static void
+assert_same_frames(const struct pair *pr)
+{
+	static struct own oa[UNIT_TX_CAP], ob[UNIT_TX_CAP];
+	const struct unit_fixture *a = pr->a, *b = pr->b;
+	unsigned int port, i, j, na, nb;
+
+	for (port = 0; port < LSK_MAX_PORTS; port++) {
+		for (i = 0, j = 0;; i++, j++) {
+			const struct rte_mbuf *x, *y;
+
+			while (i < a->tx.n[port] && own_frame(a->tx.pkts[port][i]))
+				i++;
+			while (j < b->tx.n[port] && own_frame(b->tx.pkts[port][j]))
+				j++;
+			if (i == a->tx.n[port] || j == b->tx.n[port]) {
+				assert_int_equal(i, a->tx.n[port]);
+				assert_int_equal(j, b->tx.n[port]);
+				break;
+			}
+			x = a->tx.pkts[port][i];
+			y = b->tx.pkts[port][j];
+			assert_int_equal(rte_pktmbuf_pkt_len(x),
+					 rte_pktmbuf_pkt_len(y));
+			assert_memory_equal(rte_pktmbuf_mtod(x, const void *),
+					    rte_pktmbuf_mtod(y, const void *),
+					    rte_pktmbuf_data_len(x));
+		}
+		na = own_frames(a, (uint16_t)port, oa);
+		nb = own_frames(b, (uint16_t)port, ob);
+		assert_int_equal(na, nb);
+		for (i = 0; i < na; i++) {
+			assert_int_equal(oa[i].len, ob[i].len);
+			assert_memory_equal(oa[i].b, ob[i].b, oa[i].len);
+		}
+	}
+}
+
+/*
+ * The same counters; the stages' packets too, the fast path's counting
+ * for each stage it stands for (eth_input, ip4_input, ip4_route,
+ * ip4_forward: it decided their part for those packets).
+ */
+static void
+assert_same_counters(const struct pair *pr)
+{
+	const struct lsk_stats a = unit_stats(pr->a), b = unit_stats(pr->b);
+	const uint64_t fast = a.stages[LSK_STAGE_FWD_FAST].packets;
+	unsigned int i;
+
+	assert_memory_equal(&a.ip, &b.ip, sizeof(a.ip));
+	assert_memory_equal(&a.udp, &b.udp, sizeof(a.udp));
+	assert_memory_equal(&a.icmp, &b.icmp, sizeof(a.icmp));
+	assert_memory_equal(&a.eth, &b.eth, sizeof(a.eth));
+	assert_memory_equal(&a.arp, &b.arp, sizeof(a.arp));
+	assert_memory_equal(a.ports, b.ports, sizeof(a.ports));
+	assert_int_equal(b.stages[LSK_STAGE_FWD_FAST].packets, 0);
+	for (i = 0; i < LSK_STAGE_COUNT; i++) {
+		uint64_t want = b.stages[i].packets;
+
+		if (i == LSK_STAGE_FWD_FAST)
+			continue;
+		if (i == LSK_STAGE_ETH_INPUT || i == LSK_STAGE_IP4_INPUT ||
+		    i == LSK_STAGE_IP4_ROUTE || i == LSK_STAGE_IP4_FORWARD)
+			want -= fast;
+		assert_int_equal(a.stages[i].packets, want);
+	}
+	unit_assert_ip_balance(&a);
+}
+
+static uint64_t
+fast_packets(const struct unit_fixture *f)
+{
+	return unit_stats(f).stages[LSK_STAGE_FWD_FAST].packets;
+}
+
+/* IDs of the UDP frames f sent on port, in order. */
+static void
+assert_ids(const struct unit_fixture *f, uint16_t port, const uint16_t *ids,
+	   unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[port][i];
+
+		if (unit_frame_is_icmp(m) || unit_frame_is_arp(m))
+			continue;
+		assert_true(k < n);
+		assert_int_equal(rte_be_to_cpu_16(unit_ip4(m)->packet_id),
+				 ids[k]);
+		k++;
+	}
+	assert_int_equal(k, n);
+}
+
+/* A burst of one flow: all of it by the fast path, byte for byte what
+ * the stages make. */
+static void
+test_one_flow_all_fast(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_FAR_IP, 32, 0);
+	pair_send(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 32);
+	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
+			 0);
+	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), 32);
+	assert_int_equal(unit_stats(pr->a).ip.ForwDatagrams, 32);
+}
+
+/* Destinations by two next hops, interleaved, and one connected: runs of
+ * one next hop each, all fast. */
+static void
+test_next_hop_runs(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	struct unit_pkt p;
+	unsigned int i;
+
+	memset(&fr, 0, sizeof(fr));
+	for (i = 0; i < 40; i++) {
+		uint32_t dst = i % 5 == 0 ? UNIT_B_IP :
+			       (i / 3) % 2 ? NEAR_IP : UNIT_FAR_IP + i;
+
+		unit_pkt_init(&p, dst);
+		p.payload_len = 18;
+		p.id = (uint16_t)i;
+		frames_add(&fr, &p);
+	}
+	pair_send(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 40);
+	/* the second gateway's frames carry its MAC */
+	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++) {
+		struct rte_mbuf *m = pr->a->tx.pkts[UNIT_P1][i];
+		uint32_t dst = rte_be_to_cpu_32(unit_ip4(m)->dst_addr);
+
+		assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *),
+				    dst == NEAR_IP ? &c_mac : &unit_b_mac, 6);
+	}
+}
+
+/* What the fast path must hand on, one kind each. */
+enum odd {
+	ODD_TTL1, ODD_LOCAL, ODD_BAD_CSUM, ODD_OPTIONS, ODD_PADDED,
+	ODD_BCAST_MAC, ODD_OTHER_MAC, ODD_OTHER_PORT, ODD_VLAN, ODD_ARP,
+	ODD_UNRESOLVED, ODD_OVER_MTU, ODD_NO_ROUTE, ODD_BLACKHOLE,
+	ODD_MARTIAN, ODD_FROM_US, ODD_RUNT, ODD_SHORT_IP, ODD_FRAGMENT,
+	ODD_COUNT,
+};
+
+static void
+frames_odd(struct frames *fr, enum odd k, uint16_t id)
+{
+	struct unit_pkt p;
+	uint8_t *b;
+	size_t len;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	p.payload_len = 18;
+	p.id = id;
+	switch (k) {
+	case ODD_TTL1: p.ttl = 1; break;
+	case ODD_LOCAL: p.dst = UNIT_P0_IP; break;
+	case ODD_OPTIONS:
+		p.opt_len = 4;
+		memset(p.opts, RTE_IPV4_HDR_OPT_NOP, 4);
+		break;
+	case ODD_PADDED: p.trailer_len = 20; break;
+	case ODD_BCAST_MAC: p.dst_mac = unit_bcast_mac; break;
+	case ODD_OTHER_MAC: p.dst_mac.addr_bytes[5] ^= 0x40; break;
+	case ODD_OTHER_PORT:
+		p.port = UNIT_P1;
+		p.dst_mac = unit_p1_mac;
+		p.src = UNIT_B_IP;
+		p.dst = UNIT_A_IP;
+		break;
+	case ODD_UNRESOLVED: p.dst = UNIT_IPV4(10, 0, 1, 7); break;
+	case ODD_OVER_MTU: p.payload_len = 1501 - 28; break;
+	case ODD_NO_ROUTE: p.dst = UNIT_IPV4(192, 168, 77, 1); break;
+	case ODD_BLACKHOLE: p.dst = UNIT_IPV4(10, 66, 0, 1); break;
+	case ODD_MARTIAN: p.src = UNIT_IPV4(127, 0, 0, 1); break;
+	case ODD_FROM_US: p.src = UNIT_P1_IP; break;
+	default: break;
+	}
+	b = frames_add(fr, &p);
+	len = fr->len[fr->n - 1];
+	switch (k) {
+	case ODD_BAD_CSUM:
+		IP(b)[11] ^= 1;
+		break;
+	case ODD_VLAN:	/* VLAN 100: no such sub-interface */
+		memmove(b + 16, b + 12, len - 12);
+		b[12] = 0x81;
+		b[13] = 0x00;
+		b[14] = 0x00;
+		b[15] = 100;
+		fr->len[fr->n - 1] = len + 4;
+		break;
+	case ODD_ARP: {
+		/* a reply from B, already known: learnt again, nothing out */
+		struct rte_mbuf *m = unit_arp_mbuf(UNIT_P0, 2, &unit_p0_mac,
+						   &unit_a_mac, UNIT_A_IP,
+						   &unit_p0_mac, UNIT_P0_IP);
+
+		fr->len[fr->n - 1] = rte_pktmbuf_data_len(m);
+		memcpy(b, rte_pktmbuf_mtod(m, void *), fr->len[fr->n - 1]);
+		rte_pktmbuf_free(m);
+		break;
+	}
+	case ODD_RUNT:
+		fr->len[fr->n - 1] = 13;
+		break;
+	case ODD_SHORT_IP:	/* an Ethernet header and 10 bytes */
+		fr->len[fr->n - 1] = UNIT_ETH_LEN + 10;
+		break;
+	case ODD_FRAGMENT:	/* a first fragment: forwarded as it is */
+		IP(b)[6] = 0x20;
+		unit_ip4_fix_cksum(IP(b));
+		break;
+	default:
+		break;
+	}
+}
+
+/* n datagrams from A on P0, IDs from id, to FAR and NEAR by turns when
+ * mixed (two next hops), else to FAR. */
+static void
+frames_run(struct frames *fr, unsigned int n, uint16_t id, bool mixed)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		frames_flow(fr, mixed && (id + i) % 2 ? NEAR_IP : UNIT_FAR_IP,
+			    1, (uint16_t)(id + i));
+}
+
+/*
+ * Five fast frames, the odd one, four more: the fast path takes the first
+ * five, the stages the rest, and the frames leave in their order, around
+ * whatever the odd one became; of one next hop, or of two by turns.
+ * (Four: with more handed on than taken, the fast path would step aside
+ * for the next kinds.)
+ */
+static void
+odd_one_in_the_middle(struct pair *pr, bool mixed)
+{
+	static struct frames fr;
+	uint16_t ids[10];
+	unsigned int k, i, n;
+	bool forwarded;
+
+	for (k = 0; k < ODD_COUNT; k++) {
+		uint64_t before = fast_packets(pr->a);
+
+		memset(&fr, 0, sizeof(fr));
+		frames_run(&fr, 5, 0, mixed);
+		frames_odd(&fr, (enum odd)k, 500);
+		frames_run(&fr, 4, 5, mixed);
+		pair_send(pr, &fr);
+		print_message("odd one %u\n", k);
+		assert_same_frames(pr);
+		assert_same_counters(pr);
+		/* a first fragment is forwarded as any datagram */
+		assert_int_equal(fast_packets(pr->a) - before,
+				 k == ODD_FRAGMENT ? 10 : 5);
+		/* 0-4, the odd one where it went out with them, 5-8 */
+		forwarded = unit_tx_udp_to(pr->b, UNIT_P1, 0) == 10;
+		for (i = 0, n = 0; i < 9; i++) {
+			if (i == 5 && forwarded)
+				ids[n++] = 500;
+			ids[n++] = (uint16_t)i;
+		}
+		assert_ids(pr->a, UNIT_P1, ids, n);
+		unit_tx_free(pr->a);
+		unit_tx_free(pr->b);
+		lsk_neigh_drop_held(pr->a->stack);
+		lsk_neigh_drop_held(pr->b->stack);
+	}
+}
+
+static void
+test_odd_one_in_the_middle(void **state)
+{
+	odd_one_in_the_middle(*state, false);
+}
+
+static void
+test_odd_one_among_next_hops(void **state)
+{
+	odd_one_in_the_middle(*state, true);
+}
+
+/* The odd one first: the fast path takes nothing, the stages all. */
+static void
+test_odd_one_first(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	unsigned int k;
+
+	for (k = 0; k < ODD_COUNT; k++) {
+		memset(&fr, 0, sizeof(fr));
+		frames_odd(&fr, (enum odd)k, 500);
+		frames_flow(&fr, UNIT_FAR_IP, 8, 0);
+		pair_send(pr, &fr);
+		print_message("odd one %u\n", k);
+		assert_same_frames(pr);
+		assert_same_counters(pr);
+		unit_tx_free(pr->a);
+		unit_tx_free(pr->b);
+		lsk_neigh_drop_held(pr->a->stack);
+		lsk_neigh_drop_held(pr->b->stack);
+	}
+}
+
+/*
+ * Traffic the fast path checks and then hands on (here: to us) would pay
+ * its first pass twice: it steps aside for 64 bursts, then tries again,
+ * and forwarding traffic finds it back.
+ */
+static void
+test_steps_aside_for_local_traffic(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	struct lsk_stats st;
+	unsigned int i;
+
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_P0_IP, 16, 0);
+	pair_send(pr, &fr);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].calls, 1);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 0);
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_FAR_IP, 4, 0);
+	for (i = 0; i < 64; i++)
+		pair_send(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].calls, 1);
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+
+	pair_send(pr, &fr);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].calls, 2);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 4);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+}
+
+/* A burst longer than the TX buffer's room: the full buffer is sent at
+ * once, in order, and the rest follows. */
+static void
+test_full_tx_buffer(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	struct rte_mbuf *pkts[FRAMES_MAX];
+	unsigned int burst, i;
+
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_FAR_IP, 200, 0);
+	for (burst = 0; burst < 3; burst++) {
+		for (i = 0; i < fr.n; i++)
+			pkts[i] = unit_mbuf_from_bytes(fr.b[i], fr.len[i],
+						       UNIT_P0);
+		lsk_worker_input(pr->a->worker, pkts, (uint16_t)fr.n);
+	}
+	assert_int_equal(pr->a->tx.calls, 1);
+	assert_int_equal(pr->a->tx.n[UNIT_P1], 2 * LSK_BURST_MAX);
+	lsk_worker_flush(pr->a->worker);
+	assert_int_equal(pr->a->tx.n[UNIT_P1], 600);
+	for (i = 0; i < 600; i++)
+		assert_int_equal(rte_be_to_cpu_16(unit_ip4(
+			pr->a->tx.pkts[UNIT_P1][i])->packet_id), i % 200);
+	assert_int_equal(fast_packets(pr->a), 600);
+}
+
+/* Whatever the stages' tables say, at random: frames of every kind,
+ * shuffled, in bursts of random lengths; the two stacks agree. */
+static void
+test_random_bursts(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	uint64_t seed = 0x5eed;
+	unsigned int round, i;
+
+	for (round = 0; round < 40; round++) {
+		unsigned int n = 1 + unit_rand(&seed) % 64;
+
+		/* ICMP's token bucket full for both: a list makes its errors
+		 * stage by stage, so which of them a bucket running dry
+		 * refuses is the order's (icmp4.c) */
+		pr->a->worker->ip4w.icmp_tokens = 50;
+		pr->b->worker->ip4w.icmp_tokens = 50;
+		memset(&fr, 0, sizeof(fr));
+		for (i = 0; i < n; i++) {
+			uint64_t r = unit_rand(&seed) % (3 * ODD_COUNT);
+
+			if (r < ODD_COUNT && r != ODD_FRAGMENT)
+				frames_odd(&fr, (enum odd)r,
+					   (uint16_t)(1000 + i));
+			else
+				frames_flow(&fr, r % 2 ? NEAR_IP : UNIT_FAR_IP,
+					    1, (uint16_t)i);
+		}
+		pair_send(pr, &fr);
+		assert_same_frames(pr);
+		assert_same_counters(pr);
+		unit_tx_free(pr->a);
+		unit_tx_free(pr->b);
+		lsk_neigh_drop_held(pr->a->stack);
+		lsk_neigh_drop_held(pr->b->stack);
+	}
+	assert_true(fast_packets(pr->a) > 0);
+}
+
+/* A filter, GRO or the route cache: the burst takes the stages (the
+ * filter classifies a list, GRO makes trains, the cache counts every
+ * lookup). Off again, the fast path is back. */
+static void
+test_not_with_filter_gro_or_cache(void **state)
+{
+	static const char *const on[] = {
+		"filter add drop proto udp dport 9", "gro fraglist",
+		"route-cache on entries 64",
+	};
+	static const char *const off[] = {
+		"filter flush", "gro off", "route-cache off",
+	};
+	static struct frames fr;
+	struct pair *pr = *state;
+	unsigned int k;
+
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_FAR_IP, 8, 0);
+	for (k = 0; k < RTE_DIM(on); k++) {
+		uint64_t before = fast_packets(pr->a);
+
+		pair_cmd(pr, on[k]);
+		pair_send(pr, &fr);
+		assert_int_equal(fast_packets(pr->a), before);
+		assert_same_frames(pr);
+		unit_tx_free(pr->a);
+		unit_tx_free(pr->b);
+		pair_cmd(pr, off[k]);
+		pair_send(pr, &fr);
+		assert_int_equal(fast_packets(pr->a), before + 8);
+		assert_same_frames(pr);
+		unit_tx_free(pr->a);
+		unit_tx_free(pr->b);
+	}
+}
+
+int
+main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, pair_setup, pair_teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_one_flow_all_fast),
+		T(test_next_hop_runs),
+		T(test_odd_one_in_the_middle),
+		T(test_odd_one_among_next_hops),
+		T(test_odd_one_first),
+		T(test_steps_aside_for_local_traffic),
+		T(test_full_tx_buffer),
+		T(test_random_bursts),
+		T(test_not_with_filter_gro_or_cache),
+	};
+#undef T
+
+	return cmocka_run_group_tests_name("fwd_fast", tests,
+					   unit_group_setup,
+					   unit_group_teardown);
+}
