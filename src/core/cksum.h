@@ -12,6 +12,30 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+/* A 16-bit field from the wire in host order. Not rte_be_to_cpu_16: for a
+ * value known only at run time DPDK's x86 byte swap is an asm statement
+ * the compiler can neither fold into a compare nor schedule. */
+static inline uint16_t
+lsk_be16(uint16_t v)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return __builtin_bswap16(v);
+#else
+	return v;
+#endif
+}
+
+/* The same for a 32-bit field. */
+static inline uint32_t
+lsk_be32(uint32_t v)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return __builtin_bswap32(v);
+#else
+	return v;
+#endif
+}
+
 /* The IP header follows a 14-byte Ethernet header: 2-byte aligned only. */
 typedef uint32_t __attribute__((aligned(2), may_alias)) lsk_u32_a2;
 

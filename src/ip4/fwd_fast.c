@@ -44,9 +44,48 @@
 /* bursts the pass steps aside for (lsk_fwd_fast_due) */
 #define FAST_SKIP_BURSTS 64
 
-/* How many of pkts[0, n), from the first on, pass the tests of eth_input
- * and ip4_input's fast paths; their destinations (host order) to dst,
- * and whether they all equal the first to *one. */
+/* Does m pass the tests of eth_input's and ip4_input's fast paths? Its
+ * destination (host order) to *dst. The whole of both headers in the
+ * first segment is tested first, once: every test after it reads inside
+ * them. */
+static __rte_always_inline bool
+fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
+	   uint64_t bloom, uint32_t *dst)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv4_hdr *ip =
+		(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
+		return false;
+	if (unlikely(!lsk_eth_fast_hdr(m, p, port, mac48) ||
+		     !lsk_ip4_fast_hdr(bloom, m, ip)))
+		return false;
+	*dst = lsk_be32(ip->dst_addr);
+	return true;
+}
+
+/* pkts[i, end) by fast_frame while they pass, their destinations to dst
+ * and or-ed (xor the first) into *diff; with ahead, each asks for the
+ * frame LSK_RX_AHEAD on (which the caller knows is there). Returns where
+ * it stopped. */
+static __rte_always_inline uint32_t
+fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
+	       uint16_t port, uint64_t mac48, uint64_t bloom, uint32_t first,
+	       uint32_t *dst, uint32_t *diff, const bool ahead)
+{
+	for (; i < end; i++) {
+		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i])))
+			break;
+		*diff |= dst[i] ^ first;
+		if (ahead)
+			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
+	}
+	return i;
+}
+
+/* How many of pkts[0, n), from the first on, pass fast_frame; their
+ * destinations to dst, and whether they all equal the first to *one. */
 static __rte_always_inline uint32_t
 fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 	   uint32_t *dst, bool *one)
@@ -55,41 +94,32 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
 	const uint64_t bloom = t->local_bloom;
 	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
-	uint32_t i, diff = 0, first = 0;
+	uint32_t i, diff = 0;
 
 	lsk_rx_prefetch_start(pkts, n);
-	for (i = 0; i < n; i++) {
-		const struct rte_mbuf *m = pkts[i];
-		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-		const struct rte_ipv4_hdr *ip =
-			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
-		uint32_t d;
-
-		if (unlikely(!lsk_eth_fast(m, p, port, mac48) ||
-			     !lsk_ip4_fast_pass(bloom, m, ip)))
-			break;
-		d = rte_be_to_cpu_32(ip->dst_addr);
-		if (i == 0)
-			first = d;
-		dst[i] = d;
-		diff |= d ^ first;
-		if (i < ahead_end)
-			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
-	}
+	/* the first on its own: the others are compared with its
+	 * destination, kept in a register */
+	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0])))
+		return 0;
+	i = fast_check_run(pkts, 1, ahead_end, port, mac48, bloom, dst[0],
+			   dst, &diff, true);
+	if (i >= ahead_end)
+		i = fast_check_run(pkts, RTE_MAX(i, 1u), n, port, mac48, bloom,
+				   dst[0], dst, &diff, false);
 	*one = diff == 0;
 	return i;
 }
 
 /*
  * Entries of pkts from i on, up to end, while each is the next hop's
- * (nh_idx[i] == nh, or every one when nh_idx is NULL), under the TTL and
- * the MTU: each forwarded (TTL-1, the next hop's Ethernet header: mac_lo,
- * mac_hi) and put at out. Returns where it stopped.
+ * (nh_idx[i] == nh; every one when one), under the TTL and the MTU: each
+ * forwarded (TTL-1, the next hop's Ethernet header: mac_lo, mac_hi) and
+ * put at out. Returns where it stopped.
  */
 static __rte_always_inline uint32_t
 fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
 	 uint32_t end, uint64_t nh, uint32_t mtu, uint64_t mac_lo,
-	 uint32_t mac_hi, struct rte_mbuf **out)
+	 uint32_t mac_hi, struct rte_mbuf **out, const bool one)
 {
 	for (; i < end; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -97,9 +127,9 @@ fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
 			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 
-		if (unlikely((nh_idx != NULL && nh_idx[i] != nh) ||
+		if (unlikely((!one && nh_idx[i] != nh) ||
 			     ip->time_to_live <= 1 ||
-			     rte_be_to_cpu_16(ip->total_length) > mtu))
+			     lsk_be16(ip->total_length) > mtu))
 			break;
 		lsk_ip4_decrease_ttl(ip);
 		memcpy(eh, &mac_lo, sizeof(mac_lo));
@@ -133,8 +163,8 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 		       sizeof(mac_hi));
 		b = &w->tx[nh->port];
 		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
-		j = fast_run(pkts, one ? NULL : nh_idx, done, end, nhi,
-			     nh->mtu, mac_lo, mac_hi, &b->pkts[b->n]);
+		j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu, mac_lo,
+			     mac_hi, &b->pkts[b->n], one);
 		b->n = (uint16_t)(b->n + (j - done));
 		done = j;
 		if (unlikely(b->n == RTE_DIM(b->pkts))) {

@@ -25,22 +25,21 @@ extern const uint8_t lsk_ip4_src_refused[256];
 extern const uint8_t lsk_ip4_dst_refused[256];
 
 /*
- * The datagram at ip, of m, in one pass: a 20-byte header in the first
- * segment, the checksum valid (or the PMD's good), the total length the
- * frame's (nothing to trim), addresses no rule refuses and a source the
- * local Bloom filter rules out (bloom: the table's, kept in a register
- * by the caller).
+ * The datagram at ip, of m, in one pass, the caller having seen that the
+ * first segment holds the Ethernet header and a 20-byte IPv4 header
+ * (lsk_ip4_fast_pass tests it): the checksum valid (or the PMD's good),
+ * the total length the frame's (nothing to trim), addresses no rule
+ * refuses and a source the local Bloom filter rules out (bloom: the
+ * table's, kept in a register by the caller).
  */
 static __rte_always_inline bool
-lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
-		  const struct rte_ipv4_hdr *ip)
+lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
+		 const struct rte_ipv4_hdr *ip)
 {
 	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 	uint32_t tot_len;
 
-	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
-		return false;
-	tot_len = rte_be_to_cpu_16(ip->total_length);
+	tot_len = lsk_be16(ip->total_length);
 	if (unlikely(ip->version_ihl != 0x45 || tot_len < sizeof(*ip) ||
 		     tot_len + RTE_ETHER_HDR_LEN != m->pkt_len))
 		return false;
@@ -59,6 +58,15 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
 		return false;
 	/* a bit test, not a mask built by a shift */
 	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
+}
+
+/* The same, the first segment's length tested first. */
+static __rte_always_inline bool
+lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
+		  const struct rte_ipv4_hdr *ip)
+{
+	return m->data_len >= RTE_ETHER_HDR_LEN + sizeof(*ip) &&
+	       lsk_ip4_fast_hdr(bloom, m, ip);
 }
 
 #endif /* LSK_IP4_IP4_FAST_H */

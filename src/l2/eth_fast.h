@@ -41,6 +41,17 @@ lsk_eth_port_mac48(const struct lsk_fwd_table *t, uint16_t port)
 	return v;
 }
 
+/* lsk_eth_fast for a frame whose first segment the caller knows holds a
+ * whole Ethernet header. */
+static __rte_always_inline bool
+lsk_eth_fast_hdr(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
+		 uint64_t mac48)
+{
+	return m->port == port && lsk_eth_mac48(p) == mac48 &&
+	       ((const struct rte_ether_hdr *)p)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+}
+
 /* Is the frame at p, of m, the fast path's: from the run's port, a whole
  * Ethernet header, to the run's MAC (mac48: the MAC as lsk_eth_mac48
  * reads it), an IPv4 ethertype? */
@@ -48,10 +59,8 @@ static __rte_always_inline bool
 lsk_eth_fast(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
 	     uint64_t mac48)
 {
-	return m->port == port && m->data_len >= RTE_ETHER_HDR_LEN &&
-	       lsk_eth_mac48(p) == mac48 &&
-	       ((const struct rte_ether_hdr *)p)->ether_type ==
-	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	return m->data_len >= RTE_ETHER_HDR_LEN &&
+	       lsk_eth_fast_hdr(m, p, port, mac48);
 }
 
 #endif /* LSK_L2_ETH_FAST_H */
