@@ -336,13 +336,15 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		if (lsk_trace_on(w)) {
 			worker_stages_traced(w, pkts, n, members);
 		} else {
-			if (worker_fast_on(w, members)) {
-				uint16_t fast;
+			struct rte_mbuf *rest[LSK_BURST_MAX];
 
-				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, fast,
-					fast = lsk_fwd_fast(w, pkts, n));
-				pkts += fast;
-				n -= fast;
+			if (worker_fast_on(w, members)) {
+				uint16_t left;
+
+				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, n - left,
+					left = lsk_fwd_fast(w, pkts, n, rest));
+				pkts = rest;
+				n = left;
 			}
 			if (n != 0)
 				worker_stages(w, pkts, n, members);

@@ -11,19 +11,26 @@
  * TTL over 1, not over the MTU. The first pass applies the first two
  * tests and gathers the destinations; one bulk FIB lookup (of one
  * destination when the burst goes to one); the second pass forwards, in
- * runs of one next hop, as ip4_forward's fast runs do. Each pass ends at the first packet it cannot decide: that
- * packet and every one after it go through the stages (core/worker.c),
- * whose full checks decide them as they always did. Only a prefix is
- * taken, so the packets of a flow keep their order, and an ARP reply
- * after forwarded frames is still learnt after them.
+ * runs of one next hop, as ip4_forward's fast runs do.
+ *
+ * The first pass ends at the first frame it cannot decide (an ARP reply
+ * after forwarded frames is then still learnt after them): that frame
+ * and every one after it go to the stages (core/worker.c), whose full
+ * checks decide them as they always did. In the second, a packet it
+ * cannot forward (to us, TTL, MTU, a next hop not resolved) goes to the
+ * stages too, and the others are still forwarded, unless the stages will
+ * send that packet now (fragments, a VLAN): then every later one goes
+ * with it (fast_rest). Each port sends what it sends in the order it
+ * came, as without the fast path, and what goes to the stages keeps the
+ * burst's order.
  *
  * Every counter the stages would have counted for these packets is
  * counted here, once per burst: the port's rx, eth InFrames, ip
  * InReceives and ForwDatagrams. The worker runs it only when no filter,
  * GRO, route cache or trace wants the burst (core/worker.c).
  *
- * Traffic this pass checks and then hands on (to us, to unresolved next
- * hops) would pay its first pass twice: when it hands on more of what it
+ * Traffic it checks and then hands on (to us, to unresolved next hops)
+ * would pay the first pass twice: when it hands on more of what it
  * checked than it took, it steps aside for FAST_SKIP_BURSTS bursts, then
  * tries again.
  */
@@ -178,13 +185,80 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 	return done;
 }
 
+/*
+ * Will the stages send a datagram of this packet, handed on with next
+ * hop nh, in this burst? Only then can handing it on change the order of
+ * what leaves a port: when its next hop is a VLAN (leaving by its parent
+ * port), or when it is too big and may be fragmented. Every other packet
+ * handed on here is dropped, delivered to us, or held for ARP behind the
+ * ones before it to the same next hop, as it would be without the fast
+ * path.
+ */
+static inline bool
+fast_rest_sends(const struct lsk_worker *w, const struct lsk_nexthop *nh,
+		const struct rte_ipv4_hdr *ip)
+{
+	if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
+	    ip->time_to_live <= 1)
+		return false;
+	return nh->port >= w->n_ports ||
+	       (lsk_be16(ip->total_length) > nh->mtu &&
+		!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)));
+}
+
+/*
+ * From the first packet the runs stopped at (pkts[i], which the fast
+ * path cannot forward), pkts[i, k) one at a time: what it cannot forward
+ * goes to rest, in order, and the others are forwarded, unless the
+ * stages will send one of those handed on (fast_rest_sends): then every
+ * later one goes to rest too, so that each port sends its datagrams in
+ * the order they came, as without the fast path. Returns how many it
+ * forwarded; *n_rest counts rest.
+ */
+static uint32_t
+fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
+	  uint32_t k, const uint64_t *nh_idx, const bool one,
+	  struct rte_mbuf **rest, uint32_t *n_rest)
+{
+	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
+	uint32_t forwarded = 0;
+
+	for (; i < k; i++) {
+		struct rte_mbuf *m = pkts[i];
+		const struct lsk_nexthop *nh =
+			&nexthops[(uint32_t)nh_idx[one ? 0 : i]];
+		struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+
+		if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
+		    nh->port >= w->n_ports || ip->time_to_live <= 1 ||
+		    lsk_be16(ip->total_length) > nh->mtu) {
+			rest[(*n_rest)++] = m;
+			if (unlikely(fast_rest_sends(w, nh, ip)))
+				break;
+			continue;
+		}
+		lsk_ip4_decrease_ttl(ip);
+		/* dst and src MAC are adjacent in both headers */
+		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
+		lsk_tx_enqueue(w, nh->port, m);
+		forwarded++;
+	}
+	/* after one the stages send: all of them the stages' */
+	for (i++; i < k; i++)
+		rest[(*n_rest)++] = pkts[i];
+	return forwarded;
+}
+
 uint16_t
-lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	     struct rte_mbuf **rest)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
-	uint32_t k, done;
+	uint32_t k, done, n_rest = 0;
 	uint16_t port;
 	bool one;
 
@@ -192,14 +266,22 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		return 0;
 	port = pkts[0]->port;
 	k = fast_check(t, pkts, n, dst, &one);
-	if (unlikely(k == 0))
-		return 0;
+	if (unlikely(k == 0)) {
+		memcpy(rest, pkts, n * sizeof(pkts[0]));
+		return n;
+	}
 	if (one) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		done = fast_forward(w, pkts, k, nh_idx, true);
+		if (unlikely(done < k))
+			done += fast_rest(w, pkts, done, k, nh_idx, true,
+					  rest, &n_rest);
 	} else {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)k);
 		done = fast_forward(w, pkts, k, nh_idx, false);
+		if (unlikely(done < k))
+			done += fast_rest(w, pkts, done, k, nh_idx, false,
+					  rest, &n_rest);
 	}
 	/* what the stages' counters would have said of these packets */
 	w->stats.ports[port].rx += done;
@@ -207,7 +289,8 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	w->stats.ip.InReceives += done;
 	w->stats.ip.ForwDatagrams += done;
 	/* checked, looked up, then handed on: more than it took */
-	if (unlikely(k - done > done))
+	if (unlikely(n_rest > done))
 		w->ip4w.fast_skip = FAST_SKIP_BURSTS;
-	return (uint16_t)done;
+	memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
+	return (uint16_t)(n_rest + n - k);
 }

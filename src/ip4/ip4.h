@@ -119,13 +119,14 @@ void lsk_ip4_output(struct lsk_worker *w);
 /* Send each packet to its next hop (or ARP); l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
-/* The stage fwd_fast (fwd_fast.c): forward the leading packets of pkts
- * that eth_input, ip4_input, ip4_route and ip4_forward would forward
- * with no other decision; returns how many it took (the rest are the
- * stages').
- * Ownership: takes pkts[0, returned); the rest stay the caller's. */
+/* The stage fwd_fast (fwd_fast.c): forward the packets of pkts that
+ * eth_input, ip4_input, ip4_route and ip4_forward would forward with no
+ * other decision; the others go to rest (room for n), in their order,
+ * for the stages. Returns how many went to rest.
+ * Ownership: takes the packets it forwards; those in rest stay the
+ * caller's. */
 uint16_t lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
-		      uint16_t n);
+		      uint16_t n, struct rte_mbuf **rest);
 /* Is fwd_fast to run on this burst? Not while it steps aside (each
  * burst asked counts one of the bursts it steps aside for). */
 static inline bool
