@@ -1358,3 +1358,93 @@ unit_heap_allocated(void)
 			total += st.heap_allocsz_bytes;
 	return total;
 }
+
+/* A frame the stack made, with what may differ between the two cleared:
+ * ICMP messages are made in stage order by a list and in packet order
+ * alone, so their IP IDs (and header checksums) follow that order. */
+struct own_frame {
+	uint16_t len;
+	uint8_t b[UNIT_FRAME_MAX];
+};
+
+static int
+own_frame_cmp(const void *x, const void *y)
+{
+	const struct own_frame *a = x, *b = y;
+
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->b, b->b, a->len);
+}
+
+/* The frames f made itself on port, canonical and sorted; returns how
+ * many. */
+static unsigned int
+own_frames(const struct unit_fixture *f, uint16_t port, struct own_frame *o)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < f->tx.n[port]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[port][i];
+		uint8_t *b = o[n].b;
+
+		if (!unit_frame_is_icmp(m) && !unit_frame_is_arp(m))
+			continue;
+		assert_true(rte_pktmbuf_data_len(m) <= UNIT_FRAME_MAX);
+		o[n].len = rte_pktmbuf_data_len(m);
+		memcpy(b, rte_pktmbuf_mtod(m, void *), o[n].len);
+		if (unit_frame_is_icmp(m)) {
+			memset(b + UNIT_ETH_LEN + 4, 0, 2);	/* ID */
+			memset(b + UNIT_ETH_LEN + 10, 0, 2);	/* checksum */
+		}
+		n++;
+	}
+	qsort(o, n, sizeof(o[0]), own_frame_cmp);
+	return n;
+}
+
+/*
+ * a and b sent the same datagrams on each port, in the same order, byte
+ * for byte; and the same ICMP and ARP frames, in any order.
+ */
+void
+unit_assert_same_frames(const struct unit_fixture *a,
+			const struct unit_fixture *b)
+{
+	static struct own_frame oa[UNIT_TX_CAP], ob[UNIT_TX_CAP];
+	unsigned int port, i, j, na, nb;
+
+	for (port = 0; port < LSK_MAX_PORTS; port++) {
+		for (i = 0, j = 0;; i++, j++) {
+			struct rte_mbuf *x, *y;
+
+			while (i < a->tx.n[port] &&
+			       (unit_frame_is_icmp(a->tx.pkts[port][i]) ||
+				unit_frame_is_arp(a->tx.pkts[port][i])))
+				i++;
+			while (j < b->tx.n[port] &&
+			       (unit_frame_is_icmp(b->tx.pkts[port][j]) ||
+				unit_frame_is_arp(b->tx.pkts[port][j])))
+				j++;
+			if (i == a->tx.n[port] || j == b->tx.n[port]) {
+				assert_int_equal(i, a->tx.n[port]);
+				assert_int_equal(j, b->tx.n[port]);
+				break;
+			}
+			x = a->tx.pkts[port][i];
+			y = b->tx.pkts[port][j];
+			assert_int_equal(rte_pktmbuf_pkt_len(x),
+					 rte_pktmbuf_pkt_len(y));
+			assert_memory_equal(rte_pktmbuf_mtod(x, void *),
+					    rte_pktmbuf_mtod(y, void *),
+					    rte_pktmbuf_data_len(x));
+		}
+		na = own_frames(a, (uint16_t)port, oa);
+		nb = own_frames(b, (uint16_t)port, ob);
+		assert_int_equal(na, nb);
+		for (i = 0; i < na; i++) {
+			assert_int_equal(oa[i].len, ob[i].len);
+			assert_memory_equal(oa[i].b, ob[i].b, oa[i].len);
+		}
+	}
+}

@@ -271,6 +271,15 @@ void unit_input_pkt(struct unit_fixture *f, const struct unit_pkt *p);
 unsigned int unit_tx_udp_to(const struct unit_fixture *f, uint16_t port,
 			    uint32_t dst);
 
+/*
+ * a and b sent the same datagrams on each port, in the same order, byte
+ * for byte, and the same ICMP and ARP frames in any order, their IP IDs
+ * and header checksums aside: the stack numbers its messages in the order
+ * it makes them, stage by stage in a list, packet by packet alone.
+ */
+void unit_assert_same_frames(const struct unit_fixture *a,
+			     const struct unit_fixture *b);
+
 /* Free everything the hook captured. */
 void unit_tx_free(struct unit_fixture *f);
 

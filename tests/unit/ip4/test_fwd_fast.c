@@ -61,16 +61,23 @@ pair_setup(void **state)
 	return 0;
 }
 
+/* Both fixtures' frames freed, what waits for ARP dropped. */
+static void
+pair_clear(struct pair *pr)
+{
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+	lsk_neigh_drop_held(pr->a->stack);
+	lsk_neigh_drop_held(pr->b->stack);
+}
+
 static int
 pair_teardown(void **state)
 {
 	struct pair *pr = *state;
 	bool a_ok, b_ok;
 
-	unit_tx_free(pr->a);
-	unit_tx_free(pr->b);
-	lsk_neigh_drop_held(pr->a->stack);
-	lsk_neigh_drop_held(pr->b->stack);
+	pair_clear(pr);
 	b_ok = unit_fixture_release(pr->b);
 	a_ok = unit_fixture_release(pr->a);
 	free(pr);
@@ -121,91 +128,11 @@ pair_send(struct pair *pr, const struct frames *fr)
 	unit_input(pr->b, pb, (uint16_t)fr->n);
 }
 
-static bool
-own_frame(const struct rte_mbuf *m)
-{
-	return unit_frame_is_icmp(m) || unit_frame_is_arp(m);
-}
-
-/* A frame the stack made itself, its ICMP ID and checksum cleared: the
- * stack numbers its messages in the order it makes them, which lists
- * change (a list makes them stage by stage, not packet by packet). */
-struct own {
-	uint16_t len;
-	uint8_t b[UNIT_FRAME_MAX];
-};
-
-static int
-own_cmp(const void *x, const void *y)
-{
-	const struct own *a = x, *b = y;
-
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return memcmp(a->b, b->b, a->len);
-}
-
-static unsigned int
-own_frames(const struct unit_fixture *f, uint16_t port, struct own *o)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < f->tx.n[port]; i++) {
-		const struct rte_mbuf *m = f->tx.pkts[port][i];
-
-		if (!own_frame(m))
-			continue;
-		assert_true(rte_pktmbuf_data_len(m) <= UNIT_FRAME_MAX);
-		o[n].len = rte_pktmbuf_data_len(m);
-		memcpy(o[n].b, rte_pktmbuf_mtod(m, const void *), o[n].len);
-		if (unit_frame_is_icmp(m)) {
-			memset(o[n].b + UNIT_ETH_LEN + 4, 0, 2);
-			memset(o[n].b + UNIT_ETH_LEN + 10, 0, 2);
-		}
-		n++;
-	}
-	qsort(o, n, sizeof(o[0]), own_cmp);
-	return n;
-}
-
-/* Both sent the same datagrams on each port, in the same order, byte for
- * byte, and the same ICMP and ARP frames, in any order. */
+/* Both sent the same frames (unit_assert_same_frames). */
 static void
 assert_same_frames(const struct pair *pr)
 {
-	static struct own oa[UNIT_TX_CAP], ob[UNIT_TX_CAP];
-	const struct unit_fixture *a = pr->a, *b = pr->b;
-	unsigned int port, i, j, na, nb;
-
-	for (port = 0; port < LSK_MAX_PORTS; port++) {
-		for (i = 0, j = 0;; i++, j++) {
-			const struct rte_mbuf *x, *y;
-
-			while (i < a->tx.n[port] && own_frame(a->tx.pkts[port][i]))
-				i++;
-			while (j < b->tx.n[port] && own_frame(b->tx.pkts[port][j]))
-				j++;
-			if (i == a->tx.n[port] || j == b->tx.n[port]) {
-				assert_int_equal(i, a->tx.n[port]);
-				assert_int_equal(j, b->tx.n[port]);
-				break;
-			}
-			x = a->tx.pkts[port][i];
-			y = b->tx.pkts[port][j];
-			assert_int_equal(rte_pktmbuf_pkt_len(x),
-					 rte_pktmbuf_pkt_len(y));
-			assert_memory_equal(rte_pktmbuf_mtod(x, const void *),
-					    rte_pktmbuf_mtod(y, const void *),
-					    rte_pktmbuf_data_len(x));
-		}
-		na = own_frames(a, (uint16_t)port, oa);
-		nb = own_frames(b, (uint16_t)port, ob);
-		assert_int_equal(na, nb);
-		for (i = 0; i < na; i++) {
-			assert_int_equal(oa[i].len, ob[i].len);
-			assert_memory_equal(oa[i].b, ob[i].b, oa[i].len);
-		}
-	}
+	unit_assert_same_frames(pr->a, pr->b);
 }
 
 /*
@@ -476,10 +403,7 @@ odd_one_in_the_middle(struct pair *pr, bool mixed)
 			ids[n++] = (uint16_t)i;
 		}
 		assert_ids(pr->a, UNIT_P1, ids, n);
-		unit_tx_free(pr->a);
-		unit_tx_free(pr->b);
-		lsk_neigh_drop_held(pr->a->stack);
-		lsk_neigh_drop_held(pr->b->stack);
+		pair_clear(pr);
 	}
 }
 
@@ -511,10 +435,7 @@ test_odd_one_first(void **state)
 		print_message("odd one %u\n", k);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
-		unit_tx_free(pr->a);
-		unit_tx_free(pr->b);
-		lsk_neigh_drop_held(pr->a->stack);
-		lsk_neigh_drop_held(pr->b->stack);
+		pair_clear(pr);
 	}
 }
 
@@ -619,10 +540,7 @@ test_random_bursts(void **state)
 		pair_send(pr, &fr);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
-		unit_tx_free(pr->a);
-		unit_tx_free(pr->b);
-		lsk_neigh_drop_held(pr->a->stack);
-		lsk_neigh_drop_held(pr->b->stack);
+		pair_clear(pr);
 	}
 	assert_true(fast_packets(pr->a) > 0);
 }
