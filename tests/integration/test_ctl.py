@@ -21,6 +21,7 @@ failed`; exit status 1 if any failed.
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -59,7 +60,11 @@ class Fwd:
     """listack-fwd in workdir, serving sock."""
 
     def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
-                 inputs=None, infinite=False):
+                 inputs=None, infinite=False, vdev1=None):
+        """vdev1: port 1's --vdev instead of a pcap port (net_memif with
+        no peer refuses every frame sent); EAL then runs with a file
+        prefix of its own, as memif needs the multi-process channel
+        that --no-shconf turns off."""
         self.workdir = workdir
         self.sock = sock
         os.makedirs(workdir, exist_ok=True)
@@ -69,10 +74,17 @@ class Fwd:
         for p in range(2):
             lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
                            inputs.get(p, []))
-        cmd = [binary, "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
-               "--log-level=*:warning", "-l", lcores]
+        self.prefix = None if vdev1 is None else \
+            "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
+        shconf = ["--no-shconf"] if vdev1 is None else \
+            ["--file-prefix", self.prefix]
+        cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
+            ["--log-level=*:warning", "-l", lcores]
         for p in range(2):
             inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
+            if p == 1 and vdev1 is not None:
+                cmd += ["--vdev", vdev1]
+                continue
             cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
                     % (p, p, p, inf)]
         cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
@@ -112,6 +124,12 @@ class Fwd:
             self.rc = "killed after SIGTERM timed out"
         self.out.close()
         self.err.close()
+        if self.prefix is not None:     # EAL's run-time files
+            for d in ("/var/run/dpdk", os.path.join(
+                    os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
+                    "dpdk")):
+                shutil.rmtree(os.path.join(d, self.prefix),
+                              ignore_errors=True)
         return self.rc
 
     def stderr(self):
