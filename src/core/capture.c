@@ -163,3 +163,22 @@ lsk_capture_drop_entry(struct lsk_worker *w, struct rte_mbuf *m,
 		lsk_capture_take(w, &d, 1, LSK_CAP_ANY_PORT, LSK_CAP_DIR_IN,
 				 drop_at);
 }
+
+void
+lsk_capture_drop_any_entry(struct lsk_capture *cap, struct rte_mbuf *m,
+			   uint16_t drop_at)
+{
+	struct lsk_cap_worker_stats st = { 0 };
+	bool full = false;
+	struct rte_mbuf *c;
+
+	c = cap_copy(cap, &st, m, LSK_CAP_ANY_PORT, LSK_CAP_DIR_IN, drop_at,
+		     rte_rdtsc(), &full);
+	if (c != NULL && rte_ring_mp_enqueue(cap->ring, c) != 0) {
+		st.lost++;
+		rte_pktmbuf_free(c);
+	}
+	/* a worker's eviction and the control thread may both be here */
+	__atomic_fetch_add(&cap->ctl.seen, st.seen, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&cap->ctl.lost, st.lost, __ATOMIC_RELAXED);
+}

@@ -77,6 +77,8 @@ struct lsk_capture {
 	struct rte_ring *ring;	/* copies to the writer (MP, SC) */
 	struct rte_mempool *pool;	/* the copies */
 	struct lsk_cap_worker_stats w[LSK_MAX_WORKERS];
+	struct lsk_cap_worker_stats ctl;	/* drops off the workers'
+						 * own counts: atomic */
 };
 
 /* The copies of pkts[0..n) that match (core/capture.c): ring them,
@@ -150,6 +152,23 @@ lsk_capture_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 {
 	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_DROP))
 		lsk_capture_drop_entry(w, m, meta, drop_at);
+}
+
+/* A drop on a thread that may be no worker (l2/neigh_hold.c: what a
+ * hold queue held, dropped by the control thread or an eviction): m's
+ * copy to the capture published in *slot, if it takes drops, counted in
+ * its ctl figures. Ownership: m stays the caller's. */
+void lsk_capture_drop_any_entry(struct lsk_capture *cap, struct rte_mbuf *m,
+				uint16_t drop_at);
+
+static inline void
+lsk_capture_drop_any(struct lsk_capture *const *slot, struct rte_mbuf *m,
+		     uint16_t drop_at)
+{
+	struct lsk_capture *cap = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (unlikely(cap != NULL) && (cap->what & LSK_CAP_DROP))
+		lsk_capture_drop_any_entry(cap, m, drop_at);
 }
 
 #endif /* LSK_CORE_CAPTURE_H */

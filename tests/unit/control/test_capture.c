@@ -514,6 +514,58 @@ test_drop_outside(void **state)
 	unlink(path);
 }
 
+/* What the control thread drops from a hold queue (neigh flush, neigh
+ * del, a static entry over an unresolved one, the teardown's
+ * lsk_neigh_drop_held) is a drop in the capture, named as it is
+ * counted, as a worker's drop of what it held is. */
+static void
+test_drop_control(void **state)
+{
+	static const char *const how[] = {
+		"neigh flush", "neigh del 10.0.1.77",
+		"neigh add 10.0.1.77 lladdr 02:00:00:00:01:77", NULL,
+	};
+	struct unit_fixture *f = *state;
+	struct lsk_capture_info in;
+	struct unit_pkt p;
+	struct pcapng pc;
+	unsigned int i, k;
+
+	cap_path();
+	cap_cmd(f, "capture start %s drop", path);
+	for (i = 0; i < RTE_DIM(how); i++) {
+		unit_pkt_init(&p, UNIT_IPV4(10, 0, 1, 77));
+		p.id = (uint16_t)(1 + i);
+		unit_input_pkt(f, &p);
+		if (how[i] != NULL)
+			unit_cmd(f, how[i]);
+		else
+			assert_int_equal(lsk_neigh_drop_held(f->stack), 1);
+		if (i == 2)
+			unit_cmd(f, "neigh del 10.0.1.77");	/* static */
+	}
+	unit_cmd(f, "capture stop");
+	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards, RTE_DIM(how));
+	in = cap_info(f);
+	assert_int_equal(in.seen, RTE_DIM(how));
+	assert_int_equal(in.written, RTE_DIM(how));
+	assert_int_equal(in.lost, 0);
+	pcapng_read(path, &pc);
+	assert_int_equal(pc.n, RTE_DIM(how));
+	for (k = 0; k < pc.n; k++) {
+		const uint8_t *ip = pc.recs[k].data + UNIT_ETH_LEN;
+
+		assert_string_equal(pc.recs[k].comment,
+				    "arp.UnresolvedDiscards");
+		assert_int_equal(pc.recs[k].flags, 1);
+		assert_int_equal(pc.recs[k].ifid, UNIT_P0);
+		assert_int_equal(ip[4] << 8 | ip[5], 1 + k);	/* IP ID */
+	}
+	pcapng_free(&pc);
+	unit_tx_free(f);
+	unlink(path);
+}
+
 /* What the port refuses is one record, outbound on its port and named
  * portN.tx_dropped, never also a tx record as if it had left: of a burst
  * of four the port takes two. `all` holds the four received, the two
@@ -835,6 +887,7 @@ main(void)
 		T(test_drop_other),
 		T(test_drop_outside),
 		T(test_tx_refused),
+		T(test_drop_control),
 		T(test_snaplen_count),
 		T(test_port_filter),
 		T(test_flood_ring),
