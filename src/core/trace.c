@@ -51,6 +51,7 @@ static const char *const stage_names[LSK_TR_COUNT] = {
 	[LSK_TR_NEIGH] = "neigh",
 	[LSK_TR_TX] = "tx",
 	[LSK_TR_DROP] = "drop",
+	[LSK_TR_IP4_OUTPUT] = "ip4_output",
 };
 
 const char *
@@ -823,8 +824,9 @@ lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
 			a);
 }
 
-void
-lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
+static void
+trace_frag_at(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu,
+	      enum lsk_trace_stage stage)
 {
 	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
 	uint32_t hlen, data, per, k;
@@ -835,9 +837,22 @@ lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
 	data = rte_be_to_cpu_16(ip->total_length) - hlen;
 	per = mtu > hlen ? ((mtu - hlen) & ~7u) : 0;
 	k = per != 0 ? (data + per - 1) / per : 0;
-	lsk_trace_rec(w, m, LSK_TR_IP4_FORWARD, true,
+	lsk_trace_rec(w, m, stage, true,
 		      "%u bytes over mtu %u, DF clear: fragmented into %u",
 		      rte_be_to_cpu_16(ip->total_length), mtu, k);
+}
+
+void
+lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
+{
+	trace_frag_at(w, m, mtu, LSK_TR_IP4_FORWARD);
+}
+
+void
+lsk_trace_out_frag(struct lsk_worker *w, const struct rte_mbuf *m,
+		   uint16_t mtu)
+{
+	trace_frag_at(w, m, mtu, LSK_TR_IP4_OUTPUT);
 }
 
 void

@@ -72,6 +72,7 @@ enum lsk_trace_stage {
 	LSK_TR_NEIGH,
 	LSK_TR_TX,
 	LSK_TR_DROP,
+	LSK_TR_IP4_OUTPUT,
 	LSK_TR_COUNT,
 };
 
@@ -253,6 +254,9 @@ void lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
 /* m, over mtu with DF clear, is sent as fragments: its trace ends. */
 void lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m,
 		    uint16_t mtu);
+/* The same for what the stack sends (an echo reply), in ip4_output. */
+void lsk_trace_out_frag(struct lsk_worker *w, const struct rte_mbuf *m,
+			uint16_t mtu);
 /* The name of a record's stage (enum lsk_trace_stage). */
 const char *lsk_trace_stage_name(unsigned int stage);
 /* pkts[0..n) handed to port's queue: recorded, kept (not ended). */
