@@ -138,14 +138,20 @@ trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
 	return p != NULL && p->n_recs == 1 && p->rec[0].stage == LSK_TR_RX;
 }
 
-/* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). */
+/* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). With
+ * no room left (packets taken out of hold queues besides this worker's
+ * own) it ends now, at the record that handed it on: never left open. */
 static void
-trace_keep(struct lsk_worker *w, const struct lsk_trace_pkt *p)
+trace_keep(struct lsk_worker *w, struct lsk_trace_pkt *p)
 {
 	struct lsk_trace_worker *tw = &w->trace->w[w->id];
 
-	if (tw->n_kept < RTE_DIM(tw->kept))
-		tw->kept[tw->n_kept++] = (struct lsk_trace_pkt *)(uintptr_t)p;
+	if (likely(tw->n_kept < RTE_DIM(tw->kept))) {
+		tw->kept[tw->n_kept++] = p;
+		return;
+	}
+	tw->open--;
+	__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
 }
 
 /* Append a record to p, which the caller alone writes; the end takes

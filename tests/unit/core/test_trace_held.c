@@ -225,6 +225,49 @@ test_pushed_out_by_another_worker(void **state)
 	unit_tx_free(f);
 }
 
+/* Worker 1 sends in one flush all it traced itself (LSK_TRACE_PKTS - 1
+ * forwarded, then the ARP answer) and the three it let go from worker 0's
+ * hold queue: more than it keeps to end after the tx function. Those
+ * past its room end at their tx record; none stays in flight. */
+static void
+test_more_sent_than_kept(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *m[LSK_TRACE_PKTS];
+	struct lsk_worker *w1;
+	struct w1_sent s;
+	struct unit_pkt p;
+	char line[64];
+	uint16_t i;
+
+	w1 = worker1(f, &s);
+	snprintf(line, sizeof(line), "trace add %u",
+		 LSK_NEIGH_HOLD + LSK_TRACE_PKTS);
+	unit_cmd(f, line);
+	for (i = 0; i < LSK_NEIGH_HOLD; i++)
+		unit_input_one(f, to_c((uint16_t)(1 + i)));
+	for (i = 0; i < LSK_TRACE_PKTS - 1; i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		p.id = i;
+		m[i] = unit_pkt_mbuf(&p);
+	}
+	m[i] = unit_arp_mbuf(UNIT_P1, 2, &unit_p1_mac, &c_mac, C_IP,
+			     &unit_p1_mac, UNIT_P1_IP);
+	lsk_worker_input(w1, m, LSK_TRACE_PKTS);
+	lsk_worker_flush(w1);
+	lsk_worker_offline(w1);
+	assert_int_equal(s.udp, LSK_TRACE_PKTS - 1 + LSK_NEIGH_HOLD);
+	snprintf(line, sizeof(line), "%u ended, 0 in flight",
+		 LSK_NEIGH_HOLD + LSK_TRACE_PKTS);
+	assert_show(f, line);
+	for (i = 0; i < LSK_NEIGH_HOLD; i++)
+		assert_string_equal(last_text(ended_of(f, 0, i)),
+				    "port 1 queue 1");
+
+	lsk_worker_destroy(w1);
+	unit_tx_free(f);
+}
+
 /* The control thread drops what is held: each way ends the trace. */
 static void
 test_dropped_by_control(void **state)
@@ -273,6 +316,7 @@ main(void)
 		T(test_sent_by_another_worker),
 		T(test_failed_on_another_worker),
 		T(test_pushed_out_by_another_worker),
+		T(test_more_sent_than_kept),
 		T(test_dropped_by_control),
 		cmocka_unit_test_setup_teardown(test_dropped_by_control,
 						unit_setup_single,
