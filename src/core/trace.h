@@ -103,7 +103,7 @@ struct lsk_trace_rec {
 #define LSK_TRACE_HELD 3u	/* in a hold queue: nobody's until it leaves */
 
 struct lsk_trace_pkt {
-	uint32_t state;		/* 0, OPEN, DONE (release store) */
+	uint32_t state;		/* 0, OPEN, HELD, DONE (release store) */
 	uint16_t port;		/* where it came in */
 	uint16_t n_recs;
 	uint32_t recs_lost;	/* records that found no room */
