@@ -304,8 +304,8 @@ def run_refused(fwd_bin, ctl_bin, root):
     sock = os.path.join(work, "s.sock")
     os.makedirs(work, exist_ok=True)
     fwd = Fwd(fwd_bin, work, sock, lcores="0,1", inputs={0: frames},
-              infinite=True, vdev1="net_memif0,role=server,socket=%s"
-              % os.path.join(work, "memif.sock"))
+              infinite=True, vdevs={1: "net_memif0,role=server,socket=%s"
+                                    % os.path.join(work, "memif.sock")})
     ctl = Ctl(ctl_bin, sock)
     if not fwd.wait_ready():
         check("capture_refused", "listack-fwd did not start: %s"

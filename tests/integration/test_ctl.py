@@ -60,11 +60,12 @@ class Fwd:
     """listack-fwd in workdir, serving sock."""
 
     def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
-                 inputs=None, infinite=False, vdev1=None):
-        """vdev1: port 1's --vdev instead of a pcap port (net_memif with
-        no peer refuses every frame sent); EAL then runs with a file
-        prefix of its own, as memif needs the multi-process channel
-        that --no-shconf turns off."""
+                 inputs=None, infinite=False, vdevs=None):
+        """vdevs: {port: --vdev} instead of pcap ports (net_memif with no
+        peer refuses every frame sent; net_pcap on a veth takes frames
+        when the test sends them); EAL then runs with a file prefix of
+        its own, as memif needs the multi-process channel that
+        --no-shconf turns off. lcores with an '@' is --lcores."""
         self.workdir = workdir
         self.sock = sock
         os.makedirs(workdir, exist_ok=True)
@@ -74,16 +75,18 @@ class Fwd:
         for p in range(2):
             lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
                            inputs.get(p, []))
-        self.prefix = None if vdev1 is None else \
+        vdevs = vdevs or {}
+        self.prefix = None if not vdevs else \
             "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
-        shconf = ["--no-shconf"] if vdev1 is None else \
+        shconf = ["--no-shconf"] if not vdevs else \
             ["--file-prefix", self.prefix]
         cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
-            ["--log-level=*:warning", "-l", lcores]
+            ["--log-level=*:warning",
+             "--lcores" if "@" in lcores else "-l", lcores]
         for p in range(2):
             inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
-            if p == 1 and vdev1 is not None:
-                cmd += ["--vdev", vdev1]
+            if p in vdevs:
+                cmd += ["--vdev", vdevs[p]]
                 continue
             cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
                     % (p, p, p, inf)]
