@@ -51,17 +51,9 @@ TTL1 = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "icmp4",
 
 
 def wait_trace(ctl, n):
-    """The JSON of `trace show` once n packets have ended (or the last)."""
-    info = None
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        r = ctl.run("trace", "show", json_out=True)
-        if r.returncode == 0:
-            info = json.loads(r.stdout)
-            if info is not None and len(info["packets"]) >= n:
-                break
-        time.sleep(0.2)
-    return info
+    """The JSON of `trace show` once n packets have ended (or the last;
+    None when there was none)."""
+    return show_until(ctl, lambda i: len(i["packets"]) >= n) or None
 
 
 def stages(p):

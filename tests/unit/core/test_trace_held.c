@@ -15,6 +15,7 @@
 
 #include "unit_common.h"
 #include "core/trace.h"
+#include "trace_records.h"
 #include "l2/l2.h"
 #include "control/command.h"
 
@@ -84,30 +85,6 @@ ended_of(struct unit_fixture *f, unsigned int wid, unsigned int k)
 			return &t->w[wid].pkt[j];
 	}
 	return NULL;
-}
-
-static const char *
-stages(const struct lsk_trace_pkt *p)
-{
-	static char buf[512];
-	size_t len = 0;
-	unsigned int k;
-
-	assert_non_null(p);
-	buf[0] = '\0';
-	for (k = 0; k < p->n_recs; k++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-					k ? " " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
-	return buf;
-}
-
-static const char *
-last_text(const struct lsk_trace_pkt *p)
-{
-	assert_non_null(p);
-	assert_true(p->n_recs > 0);
-	return p->rec[p->n_recs - 1].text;
 }
 
 /* `trace show` says want ("1 ended, 0 in flight"). */

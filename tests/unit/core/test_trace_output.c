@@ -15,6 +15,7 @@
 
 #include "unit_common.h"
 #include "core/trace.h"
+#include "trace_records.h"
 #include "control/command.h"
 
 /* The only ended packet of worker 0's records (asserts there is one). */
@@ -38,28 +39,6 @@ the_ended(struct unit_fixture *f)
 	if (n != 1)
 		fail_msg("%u packets ended", n);
 	return p;
-}
-
-static const char *
-stages(const struct lsk_trace_pkt *p)
-{
-	static char buf[512];
-	size_t len = 0;
-	unsigned int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < p->n_recs; k++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-					k ? " " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
-	return buf;
-}
-
-static const char *
-last_text(const struct lsk_trace_pkt *p)
-{
-	assert_true(p->n_recs > 0);
-	return p->rec[p->n_recs - 1].text;
 }
 
 /* An echo request from src to our address on port, traced. */
