@@ -339,6 +339,8 @@ cap_info_fill(const struct lsk_capture_ctl *ctl, struct lsk_capture_info *o)
 		o->seen += __atomic_load_n(&cap->w[i].seen, __ATOMIC_RELAXED);
 		o->lost += __atomic_load_n(&cap->w[i].lost, __ATOMIC_RELAXED);
 	}
+	o->seen += __atomic_load_n(&cap->ctl.seen, __ATOMIC_RELAXED);
+	o->lost += __atomic_load_n(&cap->ctl.lost, __ATOMIC_RELAXED);
 	o->lost += __atomic_load_n(&ctl->failed, __ATOMIC_RELAXED);
 	o->written = __atomic_load_n(&ctl->written, __ATOMIC_RELAXED);
 	o->bytes = __atomic_load_n(&ctl->bytes, __ATOMIC_RELAXED);

@@ -208,7 +208,9 @@ trace_count(const struct lsk_trace *t, struct trace_totals *tt)
 						      __ATOMIC_ACQUIRE);
 
 			tt->done += st == LSK_TRACE_DONE;
-			tt->open += st == LSK_TRACE_OPEN;
+			/* in flight: on a worker, or waiting for ARP */
+			tt->open += st == LSK_TRACE_OPEN ||
+				    st == LSK_TRACE_HELD;
 		}
 	}
 }

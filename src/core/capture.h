@@ -4,8 +4,9 @@
  * published (s->capture, loaded into w->cap with the tables once per
  * burst, its bit in the observe word w->obs that the trace shares) and
  * the hooks where a worker takes a burst in (RX), hands a port's buffer
- * to the tx function (TX) and drops a packet with a counted reason
- * (drop). With no capture running each hook is one
+ * to the tx function (TX: what the port took; what it refused is a drop)
+ * and drops a packet with a counted reason (drop). With no capture
+ * running each hook is one
  * predictable branch on w->obs per burst, buffer or drop; with one, the
  * matching packets are copied (snaplen bytes) into the capture's pool and
  * handed to its writer thread through a ring. A full ring or an empty
@@ -15,6 +16,7 @@
 #ifndef LSK_CORE_CAPTURE_H
 #define LSK_CORE_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +78,8 @@ struct lsk_capture {
 	struct rte_ring *ring;	/* copies to the writer (MP, SC) */
 	struct rte_mempool *pool;	/* the copies */
 	struct lsk_cap_worker_stats w[LSK_MAX_WORKERS];
+	struct lsk_cap_worker_stats ctl;	/* drops off the workers'
+						 * own counts: atomic */
 };
 
 /* The copies of pkts[0..n) that match (core/capture.c): ring them,
@@ -99,29 +103,46 @@ lsk_capture_rx(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n)
 				 0);
 }
 
-/* TX: what port's buffer hands to the tx function.
- * Ownership: pkts stay the caller's. */
-static inline void
-lsk_capture_tx(struct lsk_worker *w, uint16_t port,
-	       struct rte_mbuf *const *pkts, uint16_t n)
+/* The drop_at (struct lsk_cap_meta) of ports[port].tx_dropped. */
+static inline uint16_t
+lsk_capture_tx_dropped_at(uint16_t port)
 {
-	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_TX))
-		lsk_capture_take(w, pkts, n, port, LSK_CAP_DIR_OUT, 0);
+	return (uint16_t)(offsetof(struct lsk_stats, ports) +
+			  port * sizeof(struct lsk_port_stats) +
+			  offsetof(struct lsk_port_stats, tx_dropped) + 1);
 }
 
-/* TX refused: what port's tx function did not take, dropped, counted
- * in ports[port].tx_dropped.
+/* TX with tx in the capture: pkts[0..n) to port's tx function (w->tx_fn)
+ * and the copies of what matches, taken before it (sent, the mbufs are
+ * the driver's): each written as sent (outbound) if the port took it,
+ * or, if it refused it, as a drop named portN.tx_dropped (outbound)
+ * when the capture takes drops, and not at all when not. One record a
+ * frame, as ports[].tx and tx_dropped count it. Returns what was sent.
+ * Ownership: takes pkts[0..sent); the rest stay the caller's. */
+uint16_t lsk_capture_tx_burst(struct lsk_worker *w, uint16_t port,
+			      uint16_t queue, struct rte_mbuf **pkts,
+			      uint16_t n);
+
+/* Does the capture want what port's buffer sends? Then lsk_capture_tx_burst
+ * sends it. */
+static inline bool
+lsk_capture_tx_on(const struct lsk_worker *w)
+{
+	return unlikely(w->obs & LSK_OBS_CAPTURE) &&
+	       (w->cap->what & LSK_CAP_TX);
+}
+
+/* TX refused with drop but not tx in the capture: what port's tx
+ * function did not take, dropped, counted in ports[port].tx_dropped.
  * Ownership: pkts stay the caller's. */
 static inline void
 lsk_capture_refused(struct lsk_worker *w, uint16_t port,
 		    struct rte_mbuf *const *pkts, uint16_t n)
 {
-	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_DROP))
+	if (unlikely(w->obs & LSK_OBS_CAPTURE) &&
+	    (w->cap->what & (LSK_CAP_TX | LSK_CAP_DROP)) == LSK_CAP_DROP)
 		lsk_capture_take(w, pkts, n, port, LSK_CAP_DIR_OUT,
-			(uint16_t)(offsetof(struct lsk_stats, ports) +
-				   port * sizeof(struct lsk_port_stats) +
-				   offsetof(struct lsk_port_stats, tx_dropped) +
-				   1));
+				 lsk_capture_tx_dropped_at(port));
 }
 
 /* Drop: an entry dropped for a reason whose first counter is drop_at.
@@ -132,6 +153,23 @@ lsk_capture_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 {
 	if (unlikely(w->obs & LSK_OBS_CAPTURE) && (w->cap->what & LSK_CAP_DROP))
 		lsk_capture_drop_entry(w, m, meta, drop_at);
+}
+
+/* A drop on a thread that may be no worker (l2/neigh_hold.c: what a
+ * hold queue held, dropped by the control thread or an eviction): m's
+ * copy to the capture published in *slot, if it takes drops, counted in
+ * its ctl figures. Ownership: m stays the caller's. */
+void lsk_capture_drop_any_entry(struct lsk_capture *cap, struct rte_mbuf *m,
+				uint16_t drop_at);
+
+static inline void
+lsk_capture_drop_any(struct lsk_capture *const *slot, struct rte_mbuf *m,
+		     uint16_t drop_at)
+{
+	struct lsk_capture *cap = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (unlikely(cap != NULL) && (cap->what & LSK_CAP_DROP))
+		lsk_capture_drop_any_entry(cap, m, drop_at);
 }
 
 #endif /* LSK_CORE_CAPTURE_H */

@@ -51,6 +51,7 @@ static const char *const stage_names[LSK_TR_COUNT] = {
 	[LSK_TR_NEIGH] = "neigh",
 	[LSK_TR_TX] = "tx",
 	[LSK_TR_DROP] = "drop",
+	[LSK_TR_IP4_OUTPUT] = "ip4_output",
 };
 
 const char *
@@ -91,27 +92,41 @@ trace_field(const struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, lsk_trace_field, uint32_t *);
 }
 
-/* m's open record slot in this worker's trace, or NULL. */
+/* m's record slot in trace t, whatever its state, or NULL: not marked
+ * for t. The slot may be in another worker's array. */
 static struct lsk_trace_pkt *
-trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
+mark_slot(struct lsk_trace *t, const struct rte_mbuf *m)
 {
-	const struct lsk_trace *t = w->trace;
-	struct lsk_trace_worker *tw;
-	uint32_t v, slot;
+	uint32_t v, slot, wid;
 
-	if (!(w->obs & LSK_OBS_TRACE) || t == NULL || !lsk_traced(m))
+	if (t == NULL || !lsk_traced(m))
 		return NULL;
 	v = *trace_field(m);
 	slot = v & FIELD_SLOT_MASK;
-	if ((v >> FIELD_GEN_SHIFT) != t->gen ||
-	    ((v >> FIELD_WID_SHIFT) & 0x3fu) != w->id)
+	wid = (v >> FIELD_WID_SHIFT) & 0x3fu;
+	if ((v >> FIELD_GEN_SHIFT) != t->gen || wid >= t->n_workers ||
+	    slot >= LSK_TRACE_PKTS)
 		return NULL;
-	tw = &w->trace->w[w->id];
+	return &t->w[wid].pkt[slot];
+}
+
+/* m's open record slot that this worker owns, or NULL. */
+static struct lsk_trace_pkt *
+trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	struct lsk_trace_pkt *p;
+
+	if (!(w->obs & LSK_OBS_TRACE))
+		return NULL;
+	p = mark_slot(w->trace, m);
 	/* a copy that carries the mark (a fragment, a segment) after its
-	 * packet's trace ended finds it DONE: never written again */
-	if (slot >= tw->used || tw->pkt[slot].state != LSK_TRACE_OPEN)
+	 * packet's trace ended finds it DONE: never written again; a slot
+	 * another worker owns, or that waits in a hold queue, is not ours */
+	if (p == NULL ||
+	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != LSK_TRACE_OPEN ||
+	    p->owner != w->id)
 		return NULL;
-	return &tw->pkt[slot];
+	return p;
 }
 
 /* m is traced and nothing but its arrival recorded yet. */
@@ -123,19 +138,27 @@ trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
 	return p != NULL && p->n_recs == 1 && p->rec[0].stage == LSK_TR_RX;
 }
 
-/* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). */
+/* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). With
+ * no room left (packets taken out of hold queues besides this worker's
+ * own) it ends now, at the record that handed it on: never left open. */
 static void
-trace_keep(struct lsk_worker *w, const struct lsk_trace_pkt *p)
+trace_keep(struct lsk_worker *w, struct lsk_trace_pkt *p)
 {
 	struct lsk_trace_worker *tw = &w->trace->w[w->id];
 
-	if (tw->n_kept < RTE_DIM(tw->kept))
-		tw->kept[tw->n_kept++] = (uint16_t)(p - tw->pkt);
+	if (likely(tw->n_kept < RTE_DIM(tw->kept))) {
+		tw->kept[tw->n_kept++] = p;
+		return;
+	}
+	tw->open--;
+	__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
 }
 
+/* Append a record to p, which the caller alone writes; the end takes
+ * the last record when they are all used. */
 static void
-trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
-	   enum lsk_trace_stage stage, bool end, const char *fmt, va_list ap)
+pkt_vrec(struct lsk_trace_pkt *p, enum lsk_trace_stage stage, bool end,
+	 const char *fmt, va_list ap)
 {
 	struct lsk_trace_rec *r;
 
@@ -151,11 +174,35 @@ trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
 	}
 	r->stage = (uint8_t)stage;
 	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+}
+
+static void __attribute__((format(printf, 4, 5)))
+pkt_rec(struct lsk_trace_pkt *p, enum lsk_trace_stage stage, bool end,
+	const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pkt_vrec(p, stage, end, fmt, ap);
+	va_end(ap);
+}
+
+/* p's trace ended: the records above are whole before the control
+ * thread can see it (release). */
+static inline void
+pkt_done(struct lsk_trace_pkt *p)
+{
+	__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+}
+
+static void
+trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
+	   enum lsk_trace_stage stage, bool end, const char *fmt, va_list ap)
+{
+	pkt_vrec(p, stage, end, fmt, ap);
 	if (end) {
 		w->trace->w[w->id].open--;
-		/* the records above are whole before the control thread
-		 * can see the packet ended */
-		__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+		pkt_done(p);
 	}
 }
 
@@ -348,6 +395,7 @@ lsk_trace_rx_burst(struct lsk_worker *w, struct rte_mbuf *const *pkts,
 		p->port = m->port;
 		p->n_recs = 0;
 		p->recs_lost = 0;
+		p->owner = (uint8_t)w->id;
 		p->tsc = rte_rdtsc();
 		__atomic_store_n(&p->state, LSK_TRACE_OPEN, __ATOMIC_RELAXED);
 		tw->open++;
@@ -721,7 +769,7 @@ lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m)
 	if (p == NULL)
 		return;
 	w->trace->w[w->id].open--;
-	__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+	pkt_done(p);
 }
 
 void
@@ -782,8 +830,9 @@ lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
 			a);
 }
 
-void
-lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
+static void
+trace_frag_at(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu,
+	      enum lsk_trace_stage stage)
 {
 	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
 	uint32_t hlen, data, per, k;
@@ -794,9 +843,22 @@ lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
 	data = rte_be_to_cpu_16(ip->total_length) - hlen;
 	per = mtu > hlen ? ((mtu - hlen) & ~7u) : 0;
 	k = per != 0 ? (data + per - 1) / per : 0;
-	lsk_trace_rec(w, m, LSK_TR_IP4_FORWARD, true,
+	lsk_trace_rec(w, m, stage, true,
 		      "%u bytes over mtu %u, DF clear: fragmented into %u",
 		      rte_be_to_cpu_16(ip->total_length), mtu, k);
+}
+
+void
+lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
+{
+	trace_frag_at(w, m, mtu, LSK_TR_IP4_FORWARD);
+}
+
+void
+lsk_trace_out_frag(struct lsk_worker *w, const struct rte_mbuf *m,
+		   uint16_t mtu)
+{
+	trace_frag_at(w, m, mtu, LSK_TR_IP4_OUTPUT);
 }
 
 void
@@ -839,14 +901,64 @@ lsk_trace_kept_end(struct lsk_worker *w)
 		return;
 	tw = &w->trace->w[w->id];
 	for (k = 0; k < tw->n_kept; k++) {
-		struct lsk_trace_pkt *p = &tw->pkt[tw->kept[k]];
+		struct lsk_trace_pkt *p = tw->kept[k];
 
 		if (p->state != LSK_TRACE_OPEN)
 			continue;	/* refused: ended as a drop */
 		tw->open--;
-		__atomic_store_n(&p->state, LSK_TRACE_DONE, __ATOMIC_RELEASE);
+		pkt_done(p);
 	}
 	tw->n_kept = 0;
+}
+
+void
+lsk_trace_hold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	struct lsk_trace_pkt *p = trace_slot(w, m);
+
+	if (p == NULL)
+		return;
+	w->trace->w[w->id].open--;
+	/* the records so far go with m, under the entry's lock */
+	__atomic_store_n(&p->state, LSK_TRACE_HELD, __ATOMIC_RELEASE);
+}
+
+void
+lsk_trace_unhold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	struct lsk_trace *t = w->trace;
+	struct lsk_trace_pkt *p = mark_slot(t, m);
+
+	if (p == NULL ||
+	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != LSK_TRACE_HELD)
+		return;
+	if (w->id >= t->n_workers) {
+		/* a worker made after the trace: it keeps no records */
+		pkt_rec(p, LSK_TR_NEIGH, true, "went on with worker %u, "
+			"which this trace does not follow", w->id);
+		pkt_done(p);
+		return;
+	}
+	p->owner = (uint8_t)w->id;
+	t->w[w->id].open++;
+	__atomic_store_n(&p->state, LSK_TRACE_OPEN, __ATOMIC_RELAXED);
+	/* this burst's hooks record it, whatever else this worker traces */
+	w->obs |= LSK_OBS_TRACE;
+}
+
+void
+lsk_trace_held_drop_entry(struct lsk_trace *t, const struct rte_mbuf *m,
+			  uint16_t drop_at)
+{
+	struct lsk_trace_pkt *p = mark_slot(t, m);
+	char name[64];
+
+	if (p == NULL ||
+	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != LSK_TRACE_HELD)
+		return;
+	lsk_drop_name(drop_at, name, sizeof(name));
+	pkt_rec(p, LSK_TR_DROP, true, "%s", name);
+	pkt_done(p);
 }
 
 static const char *const port_counter_names[] = {

@@ -22,7 +22,12 @@
  * (recs_lost); the worker never waits. A packet's records are written by
  * its worker only, and published whole by a release store of its state
  * when its trace ends (sent, dropped, delivered): the control thread
- * reads only ended packets, which are never written again. `trace add`
+ * reads only ended packets, which are never written again. A packet
+ * held for ARP (the neighbour table's hold queue) is no worker's while
+ * it waits: whoever takes it out, a worker or the control thread, owns
+ * its records from then on, under the mbuf's own hand-over (the entry's
+ * lock), so it ends as sent or dropped wherever it leaves (below,
+ * lsk_trace_hold). `trace add`
  * and `trace clear` publish a new trace (or none) and free the old one
  * after the grace period, so nothing is ever reset under a worker.
  *
@@ -67,6 +72,7 @@ enum lsk_trace_stage {
 	LSK_TR_NEIGH,
 	LSK_TR_TX,
 	LSK_TR_DROP,
+	LSK_TR_IP4_OUTPUT,
 	LSK_TR_COUNT,
 };
 
@@ -92,30 +98,37 @@ struct lsk_trace_rec {
 };
 
 /* states of a packet's slot */
-#define LSK_TRACE_OPEN 1u
-#define LSK_TRACE_DONE 2u
+#define LSK_TRACE_OPEN 1u	/* its owner records */
+#define LSK_TRACE_DONE 2u	/* ended: never written again */
+#define LSK_TRACE_HELD 3u	/* in a hold queue: nobody's until it leaves */
 
 struct lsk_trace_pkt {
-	uint32_t state;		/* 0, OPEN, DONE (release store) */
+	uint32_t state;		/* 0, OPEN, HELD, DONE (release store) */
 	uint16_t port;		/* where it came in */
 	uint16_t n_recs;
 	uint32_t recs_lost;	/* records that found no room */
 	uint8_t rcache;		/* the route cache's answer: 0 none (off),
 				 * 1 bypassed, 2 miss, 3 hit */
+	uint8_t owner;		/* OPEN: the worker that records (and counts
+				 * it open): the one that claimed it, or
+				 * took it out of a hold queue */
 	uint64_t tsc;
 	struct lsk_trace_rec rec[LSK_TRACE_RECS];
 };
 
-/* One worker's records: written by that worker only. */
+/* One worker's records: written by that worker only, but for the packets
+ * another thread took out of a hold queue (then written by it alone). */
 struct lsk_trace_worker {
 	uint32_t used;		/* slots handed out */
-	uint32_t open;		/* of those, not ended */
+	uint32_t open;		/* OPEN slots this worker owns, any array's */
 	uint64_t overflow;	/* claimed packets with no slot (relaxed) */
 	/* recorded as handed on (tx, a UDP ring) but not ended yet: what
 	 * the port or the ring refuses ends as a drop, the rest by
-	 * lsk_trace_kept_end, by slot, once the mbufs are no longer ours */
+	 * lsk_trace_kept_end, by slot, once the mbufs are no longer ours
+	 * (a slot of another worker's array when it came out of a hold
+	 * queue here) */
 	uint32_t n_kept;
-	uint16_t kept[LSK_TRACE_PKTS];
+	struct lsk_trace_pkt *kept[LSK_TRACE_PKTS];
 	struct lsk_trace_pkt pkt[LSK_TRACE_PKTS];
 } __rte_cache_aligned;
 
@@ -241,6 +254,9 @@ void lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
 /* m, over mtu with DF clear, is sent as fragments: its trace ends. */
 void lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m,
 		    uint16_t mtu);
+/* The same for what the stack sends (an echo reply), in ip4_output. */
+void lsk_trace_out_frag(struct lsk_worker *w, const struct rte_mbuf *m,
+			uint16_t mtu);
 /* The name of a record's stage (enum lsk_trace_stage). */
 const char *lsk_trace_stage_name(unsigned int stage);
 /* pkts[0..n) handed to port's queue: recorded, kept (not ended). */
@@ -257,6 +273,59 @@ void lsk_drop_name(uint16_t drop_at, char *buf, size_t len);
 /* A drop whose first counter is drop_at (core/drop.h's place). */
 void lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 			  uint32_t meta, uint16_t drop_at);
+
+/*
+ * The hold queue's hand-over (l2/neigh_table.c, l2/neigh_hold.c). m goes
+ * into a hold queue on w: its trace (open, w's) is nobody's until it
+ * leaves. m leaves one on w (sent, or dropped with a counted reason):
+ * its trace, held, is w's from now on, recorded even when w traces
+ * nothing else. m leaves one dropped on a thread that may be no worker
+ * (the control thread's neigh flush, del and static entries, an
+ * eviction, the teardown), the trace published in *slot current: its
+ * trace, held, ends in drop with drop_at's name (core/drop.h's place).
+ * Ownership: m stays the caller's.
+ */
+void lsk_trace_hold_entry(struct lsk_worker *w, const struct rte_mbuf *m);
+void lsk_trace_unhold_entry(struct lsk_worker *w, const struct rte_mbuf *m);
+void lsk_trace_held_drop_entry(struct lsk_trace *t, const struct rte_mbuf *m,
+			       uint16_t drop_at);
+
+static inline void
+lsk_trace_hold(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	if (lsk_trace_on(w) && lsk_traced(m))
+		lsk_trace_hold_entry(w, m);
+}
+
+/* Slow path: tested on the trace, not on the observe word, which is off
+ * on a worker that traces nothing of its own. */
+static inline void
+lsk_trace_unhold(struct lsk_worker *w, const struct rte_mbuf *m)
+{
+#if LSK_TRACE
+	if (unlikely(w->trace != NULL) && lsk_traced(m))
+		lsk_trace_unhold_entry(w, m);
+#else
+	(void)w;
+	(void)m;
+#endif
+}
+
+static inline void
+lsk_trace_held_drop(struct lsk_trace *const *slot, const struct rte_mbuf *m,
+		    uint16_t drop_at)
+{
+#if LSK_TRACE
+	if (unlikely(lsk_traced(m)))
+		lsk_trace_held_drop_entry(__atomic_load_n(slot,
+							  __ATOMIC_ACQUIRE),
+					  m, drop_at);
+#else
+	(void)slot;
+	(void)m;
+	(void)drop_at;
+#endif
+}
 
 /* RX: claim and mark the burst's matching packets. */
 static inline void

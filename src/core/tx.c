@@ -16,10 +16,12 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	struct lsk_port_stats *ps = &w->stats.ports[port];
 	uint16_t sent;
 
-	lsk_capture_tx(w, port, b->pkts, b->n);
 	if (lsk_trace_on(w))	/* before: sent, they are the driver's */
 		lsk_trace_tx(w, port, b->queue, b->pkts, b->n);
-	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
+	if (lsk_capture_tx_on(w))	/* copies, then the tx function */
+		sent = lsk_capture_tx_burst(w, port, b->queue, b->pkts, b->n);
+	else
+		sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
 	ps->tx += sent;
 	if (unlikely(sent < b->n)) {
 		ps->tx_dropped += b->n - sent;

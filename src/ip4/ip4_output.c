@@ -21,11 +21,14 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "core/capture.h"
 #include "core/cksum.h"
+#include "core/drop.h"
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "core/stage.h"
+#include "core/trace.h"
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
@@ -121,21 +124,34 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
 }
 
+/* m dropped, counted at drop_at (0: counted nowhere, as Linux counts
+ * no ICMP it has no route for); a capture and a trace see it, named. */
+static void
+out_drop_at(struct lsk_worker *w, struct rte_mbuf *m, uint16_t drop_at)
+{
+	if (drop_at != 0)
+		lsk_capture_drop(w, m, 0, drop_at);
+	lsk_trace_drop(w, m, 0, drop_at);
+	rte_pktmbuf_free(m);
+}
+
 static void
 out_drop(struct lsk_worker *w, struct rte_mbuf *m, enum out_verdict v)
 {
 	switch (v) {
 	case OUT_DROP_NO_ROUTE:
 		w->stats.ip.OutNoRoutes++;
+		out_drop_at(w, m, LSK_DROP_AT(ip.OutNoRoutes));
 		break;
 	case OUT_DROP_DISCARD:
 		w->stats.ip.OutDiscards++;
+		out_drop_at(w, m, LSK_DROP_AT(ip.OutDiscards));
 		break;
 	default:
 		w->stats.ip.FragFails++;
+		out_drop_at(w, m, LSK_DROP_AT(ip.FragFails));
 		break;
 	}
-	rte_pktmbuf_free(m);
 }
 
 /* Route and send pkts; udp: fill in sources and checksums (sends). */
@@ -175,7 +191,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
 				sizeof(struct rte_ipv4_hdr)]);
 		if (!udp && v == OUT_DROP_NO_ROUTE) {
-			rte_pktmbuf_free(m);
+			out_drop_at(w, m, 0);
 			continue;
 		}
 		if (v == OUT_SEND) {
@@ -187,6 +203,8 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 		} else if (v == OUT_FRAGMENT) {
 			/* the checksums were made over the whole datagram:
 			 * fragmenting writes each fragment's IP checksum */
+			if (lsk_trace_on(w))	/* an echo reply's ends */
+				lsk_trace_out_frag(w, m, nh->mtu);
 			lsk_ip4_fragment(w, m, nh,
 					 nh->gateway ? nh->gateway : dst[i]);
 		} else if (v == OUT_LOCAL && udp) {
@@ -194,7 +212,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 		} else if (v == OUT_LOCAL) {
 			/* ICMP to ourselves: nothing listens for it */
 			w->stats.ip.OutDiscards++;
-			rte_pktmbuf_free(m);
+			out_drop_at(w, m, LSK_DROP_AT(ip.OutDiscards));
 		} else {
 			out_drop(w, m, v);
 		}

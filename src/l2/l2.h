@@ -58,6 +58,9 @@ struct lsk_neigh_table {
 	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
 	uint32_t held_mbufs;	/* held by all entries; atomic */
 	uint64_t next_timer;
+	/* the stack whose capture and trace see what is dropped from a
+	 * hold queue off a worker (neigh_hold.c) */
+	struct lsk_stack *stack;
 	struct lsk_neigh_entry e[];
 };
 

@@ -9,6 +9,9 @@
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
+#include "core/capture.h"
+#include "core/drop.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/neigh.h"
@@ -58,16 +61,25 @@ lsk_neigh_hold_give(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
 		__atomic_sub_fetch(&t->held_mbufs, segs, __ATOMIC_RELAXED);
 }
 
-/* Drop what an entry held, counted; under its lock. */
+/*
+ * Drop what an entry held, counted; under its lock. On any thread, a
+ * worker or not (the control thread's neigh del, flush and static
+ * entries, an eviction, the teardown): the stack's capture and trace of
+ * the moment see each, named, as a worker's drops are.
+ */
 void
 lsk_neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 		       struct lsk_stats *st)
 {
+	const uint16_t at = LSK_DROP_AT(arp.UnresolvedDiscards);
 	uint32_t k;
 
 	lsk_neigh_hold_give(t, e->held, e->n_held);
-	for (k = 0; k < e->n_held; k++)
+	for (k = 0; k < e->n_held; k++) {
+		lsk_capture_drop_any(&t->stack->capture, e->held[k], at);
+		lsk_trace_held_drop(&t->stack->trace, e->held[k], at);
 		rte_pktmbuf_free(e->held[k]);
+	}
 	st->arp.UnresolvedDiscards += e->n_held;
 	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 }
@@ -76,20 +88,16 @@ uint32_t
 lsk_neigh_drop_held(struct lsk_stack *s)
 {
 	struct lsk_neigh_table *t = s->neigh;
-	uint32_t i, k, n = 0;
+	uint32_t i, n = 0;
 
 	for (i = 0; i < t->n; i++) {
 		struct lsk_neigh_entry *e = &t->e[i];
 
 		rte_spinlock_lock(&e->lock);
-		lsk_neigh_hold_give(t, e->held, e->n_held);
-		for (k = 0; k < e->n_held; k++)
-			rte_pktmbuf_free(e->held[k]);
 		n += e->n_held;
-		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+		lsk_neigh_drop_held_locked(t, e, &s->ctl_stats);
 		rte_spinlock_unlock(&e->lock);
 	}
-	s->ctl_stats.arp.UnresolvedDiscards += n;
 	return n;
 }
 
@@ -146,7 +154,9 @@ lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 		rte_spinlock_unlock(&e->lock);
 		lsk_neigh_hold_give(t, dropped, n_dropped);
 		w->stats.arp.UnresolvedDiscards += n_dropped;
-		for (k = 0; k < n_dropped; k++)
+		for (k = 0; k < n_dropped; k++) {
+			lsk_trace_unhold(w, dropped[k]);	/* any worker's */
 			lsk_list_push(unreach, dropped[k], 0);
+		}
 	}
 }

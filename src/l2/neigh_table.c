@@ -78,6 +78,7 @@ lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 	}
 	rte_spinlock_init(&t->create_lock);
 	t->cap = cap;
+	t->stack = s;
 	s->neigh = t;
 	return 0;
 }
@@ -428,11 +429,13 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
 		lsk_neigh_hold_give(t, e->held, 1);
+		lsk_trace_unhold(w, e->held[0]);	/* maybe another's */
 		neigh_discard(w, e->held[0]);
 		memmove(&e->held[0], &e->held[1],
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
 		e->n_held--;
 	}
+	lsk_trace_hold(w, m);	/* whoever takes it out records it */
 	e->held[e->n_held] = m;
 	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
@@ -511,6 +514,8 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
 	lsk_neigh_hold_give(t, held, n_held);
-	for (i = 0; i < n_held; i++)
+	for (i = 0; i < n_held; i++) {
+		lsk_trace_unhold(w, held[i]);	/* held by any worker */
 		neigh_output(w, port, mac, held[i]);
+	}
 }

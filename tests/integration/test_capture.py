@@ -20,6 +20,10 @@ start_drops: a malformed ARP request, datagrams to a neighbour that
 never answers, a full UDP ring): `capture start FILE drop` holds each
 with its counter's name as the comment (arp.InErrors,
 arp.UnresolvedDiscards, udp.RcvbufErrors), as tshark reads them too.
+A third run makes port 1 a memif server with no peer, which refuses every
+frame: an `all` capture holds each refused frame once, as a drop named
+port1.tx_dropped (outbound on port 1), never also as a frame that left;
+a `tx` capture holds none.
 
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
@@ -288,6 +292,85 @@ def run_drops(fwd_bin, ctl_bin, root):
     check("capture_drops_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
 
 
+def run_refused(fwd_bin, ctl_bin, root):
+    """Port 1 a memif server with no peer: it refuses every frame sent.
+    `capture start FILE all` holds each refused frame once, outbound on
+    port 1 and named port1.tx_dropped, never also as a frame that left;
+    `tx` holds none of them; the counts agree with ports[1]."""
+    frames = [lsk.frame(dst="10.9.%d.1" % i, tag="ref%d" % i)
+              for i in range(4)]
+    out1 = set(lsk.forwarded(f, 1, lsk.B_MAC) for f in frames)
+    work = os.path.join(root, "refused")
+    sock = os.path.join(work, "s.sock")
+    os.makedirs(work, exist_ok=True)
+    fwd = Fwd(fwd_bin, work, sock, lcores="0,1", inputs={0: frames},
+              infinite=True, vdevs={1: "net_memif0,role=server,socket=%s"
+                                    % os.path.join(work, "memif.sock")})
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("capture_refused", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    for what in ("all", "tx"):
+        pcapng = os.path.join(work, "%s.pcapng" % what)
+        reasons = []
+        r = ctl.run("capture", "start", pcapng, what, "count", "64")
+        if r.returncode != 0:
+            reasons.append("capture start: %s" % r.stderr.strip())
+        end = time.monotonic() + WAIT
+        while time.monotonic() < end and what == "all":
+            r = ctl.run("capture", "show", json_out=True)
+            if r.returncode != 0 or json.loads(r.stdout)["seen"] >= 64:
+                break
+            time.sleep(0.2)
+        if what == "tx":
+            time.sleep(1)   # nothing is sent: the capture stays empty
+        ctl.run("capture", "stop")
+        r = ctl.run("show", "stats", json_out=True)
+        ports = json.loads(r.stdout)["ports"] if r.returncode == 0 else []
+        if not ports or ports[1]["tx"] != 0 or ports[1]["tx_dropped"] == 0:
+            reasons.append("port 1 did not refuse: %r" % ports)
+        try:
+            _, pkts = read_pcapng(pcapng)
+            rows = tshark_fields(pcapng, ["frame.interface_id",
+                                          "frame.packet_flags_direction",
+                                          "frame.comment"])
+        except (ValueError, struct.error, OSError,
+                subprocess.TimeoutExpired) as e:
+            pkts, rows = [], []
+            reasons.append(str(e))
+        kinds = {"rx": 0, "tx": 0, "refused": 0}
+        for i, p in enumerate(pkts):
+            if p["flags"] == 1 and not p["comment"] and p["ifid"] == 0 \
+                    and p["data"] in frames:
+                kinds["rx"] += 1
+            elif p["flags"] == 2 and p["ifid"] == 1 and \
+                    p["comment"] == "port1.tx_dropped" and p["data"] in out1:
+                kinds["refused"] += 1
+            elif p["flags"] == 2 and not p["comment"]:
+                kinds["tx"] += 1
+                reasons.append("packet %d: a tx record of a frame port 1 "
+                               "refused: %s" % (i, lsk.describe(p["data"])))
+                break
+            else:
+                reasons.append("packet %d: %r %r on %d: %s"
+                               % (i, p["flags"], p["comment"], p["ifid"],
+                                  lsk.describe(p["data"])))
+                break
+        if len(rows) != len(pkts):
+            reasons.append("tshark read %d of %d" % (len(rows), len(pkts)))
+        if what == "all" and (kinds["rx"] == 0 or kinds["refused"] == 0):
+            reasons.append("kinds %r" % kinds)
+        if what == "tx" and pkts:
+            reasons.append("%d packets in a tx capture, none sent"
+                           % len(pkts))
+        print("refused, capture %s: %r" % (what, kinds))
+        check("capture_refused_%s" % what, reasons)
+    fwd.stop()
+    check("capture_refused_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
@@ -302,6 +385,8 @@ def main():
     try:
         run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
         run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+        run_refused(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
+                    root)
     finally:
         if not args.v:
             shutil.rmtree(root, ignore_errors=True)

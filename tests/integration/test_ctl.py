@@ -21,6 +21,7 @@ failed`; exit status 1 if any failed.
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -59,7 +60,12 @@ class Fwd:
     """listack-fwd in workdir, serving sock."""
 
     def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
-                 inputs=None, infinite=False):
+                 inputs=None, infinite=False, vdevs=None):
+        """vdevs: {port: --vdev} instead of pcap ports (net_memif with no
+        peer refuses every frame sent; net_pcap on a veth takes frames
+        when the test sends them); EAL then runs with a file prefix of
+        its own, as memif needs the multi-process channel that
+        --no-shconf turns off. lcores with an '@' is --lcores."""
         self.workdir = workdir
         self.sock = sock
         os.makedirs(workdir, exist_ok=True)
@@ -69,10 +75,19 @@ class Fwd:
         for p in range(2):
             lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
                            inputs.get(p, []))
-        cmd = [binary, "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
-               "--log-level=*:warning", "-l", lcores]
+        vdevs = vdevs or {}
+        self.prefix = None if not vdevs else \
+            "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
+        shconf = ["--no-shconf"] if not vdevs else \
+            ["--file-prefix", self.prefix]
+        cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
+            ["--log-level=*:warning",
+             "--lcores" if "@" in lcores else "-l", lcores]
         for p in range(2):
             inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
+            if p in vdevs:
+                cmd += ["--vdev", vdevs[p]]
+                continue
             cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
                     % (p, p, p, inf)]
         cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
@@ -112,6 +127,12 @@ class Fwd:
             self.rc = "killed after SIGTERM timed out"
         self.out.close()
         self.err.close()
+        if self.prefix is not None:     # EAL's run-time files
+            for d in ("/var/run/dpdk", os.path.join(
+                    os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
+                    "dpdk")):
+                shutil.rmtree(os.path.join(d, self.prefix),
+                              ignore_errors=True)
         return self.rc
 
     def stderr(self):

@@ -20,6 +20,13 @@ hold queue, the rest when the entry fails, arp.UnresolvedDiscards), and
 burst leaves room for (udp.RcvbufErrors): each is traced to a drop
 record naming its counter, and that counter moved.
 
+A third run (root: veth pairs, both ports net_pcap on them, two workers)
+hands a held packet over: a datagram traced on worker 0 waits for ARP,
+the test's answer comes in on port 1 to worker 1, which sends it (the
+trace ends in tx); another waits until `neigh flush` drops it on the
+control thread (the trace ends in drop arp.UnresolvedDiscards, and a
+drop capture holds it). Skipped (said so) without root.
+
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
@@ -27,6 +34,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,17 +51,9 @@ TTL1 = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "icmp4",
 
 
 def wait_trace(ctl, n):
-    """The JSON of `trace show` once n packets have ended (or the last)."""
-    info = None
-    end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        r = ctl.run("trace", "show", json_out=True)
-        if r.returncode == 0:
-            info = json.loads(r.stdout)
-            if info is not None and len(info["packets"]) >= n:
-                break
-        time.sleep(0.2)
-    return info
+    """The JSON of `trace show` once n packets have ended (or the last;
+    None when there was none)."""
+    return show_until(ctl, lambda i: len(i["packets"]) >= n) or None
 
 
 def stages(p):
@@ -223,6 +223,171 @@ def run_drops(fwd_bin, ctl_bin, root):
     check("drops_run_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
 
 
+C_MAC = "02:00:00:00:01:77"     # 10.0.1.77, answered by the test
+
+
+def veth_pairs(names):
+    """Make the veth pairs (ours, the test's) in names, up, IPv6 off (no
+    stray frames). False when they cannot be made (not root)."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        return False
+    for a, b in names:
+        r = subprocess.run(["ip", "link", "add", a, "type", "veth", "peer",
+                            "name", b], capture_output=True)
+        if r.returncode != 0:
+            return False
+        for i in (a, b):
+            try:
+                with open("/proc/sys/net/ipv6/conf/%s/disable_ipv6" % i,
+                          "w") as f:
+                    f.write("1")
+            except OSError:
+                pass        # then stray frames are dropped, not traced
+            subprocess.run(["ip", "link", "set", i, "up"],
+                           capture_output=True)
+    return True
+
+
+def veth_del(names):
+    for a, _ in names:
+        subprocess.run(["ip", "link", "del", a], capture_output=True)
+
+
+def send_and_see(iface_out, frame, iface_in, pred):
+    """Send frame on iface_out; True once a frame for which pred holds
+    (of bytes) shows on iface_in."""
+    import threading
+    from scapy.all import AsyncSniffer, Ether, sendp
+    listening = threading.Event()
+    sn = AsyncSniffer(iface=iface_in, lfilter=lambda p: pred(bytes(p)),
+                      count=1, timeout=WAIT, started_callback=listening.set)
+    sn.start()
+    listening.wait(WAIT)
+    sendp(Ether(frame), iface=iface_out, verbose=False)
+    sn.join()
+    return len(sn.results) == 1
+
+
+def is_arp_request_for(ip):
+    import socket as so
+    want = so.inet_aton(ip)
+    return lambda d: len(d) >= 42 and d[12:14] == b"\x08\x06" and \
+        d[20:22] == b"\x00\x01" and d[38:42] == want
+
+
+def show_until(ctl, pred):
+    """`trace show -j` once pred holds of it (or the last one)."""
+    info = None
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        r = ctl.run("trace", "show", json_out=True)
+        if r.returncode == 0:
+            info = json.loads(r.stdout)
+            if info is not None and pred(info):
+                break
+        time.sleep(0.2)
+    return info or {}
+
+
+def run_handoff(fwd_bin, ctl_bin, root):
+    """Both ports net_pcap on veths (root only), two workers: port 0's
+    queue is worker 0's, port 1's worker 1's. A traced datagram for
+    10.0.1.77 waits for ARP on worker 0; the test's ARP answer comes in
+    on port 1, to worker 1, which sends it: its trace ends in tx, none
+    stays in flight. Another waits for 10.0.1.78, and `neigh flush`
+    drops it on the control thread: its trace ends in drop
+    arp.UnresolvedDiscards, and a drop capture holds it, named."""
+    from test_capture import read_pcapng
+    tag = "lt%d" % (os.getpid() % 100000)
+    names = [(tag + "p0a", tag + "p0b"), (tag + "p1a", tag + "p1b")]
+    if not veth_pairs(names):
+        veth_del(names)
+        print("SKIP trace_handoff: needs root and ip(8) for veth pairs")
+        return
+    try:
+        run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng)
+    finally:
+        veth_del(names)
+
+
+def run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng):
+    work = os.path.join(root, "handoff")
+    sock = os.path.join(work, "s.sock")
+    vdevs = dict((p, "net_pcap%d,rx_iface_in=%s,tx_iface=%s"
+                  % (p, names[p][0], names[p][0])) for p in range(2))
+    lcores = "0,1,2" if (os.cpu_count() or 1) >= 3 else "0@0,1@1,2@1"
+    fwd = Fwd(fwd_bin, work, sock, lcores=lcores, vdevs=vdevs)
+    ctl = Ctl(ctl_bin, sock)
+    if not fwd.wait_ready():
+        check("trace_handoff_worker", "listack-fwd did not start: %s"
+              % fwd.stderr()[-300:])
+        fwd.stop()
+        return
+    p0, p1 = names[0][1], names[1][1]
+
+    # held on worker 0, sent by worker 1
+    reasons = []
+    ctl.run("trace", "add", "1", "match", "dst", "10.0.1.77")
+    held = lsk.frame(dst="10.0.1.77", tag="handoff")
+    if not send_and_see(p0, held, p1, is_arp_request_for("10.0.1.77")):
+        reasons.append("no ARP request for 10.0.1.77 on port 1")
+    info = show_until(ctl, lambda i: i["in_flight"] == 1)
+    if info.get("in_flight") != 1 or info.get("packets"):
+        reasons.append("before the answer: %r" % info)
+    answer = lsk.arp_frame(2, 1, "10.0.1.77", "10.0.1.254", C_MAC,
+                           lsk.P1_MAC, lsk.P1_MAC)
+    fwd_seen = send_and_see(p1, answer, p1, lambda d: len(d) > 34 and
+                            d[12:14] == b"\x08\x00" and b"handoff" in d)
+    if not fwd_seen:
+        reasons.append("the held datagram did not leave on port 1")
+    info = show_until(ctl, lambda i: len(i["packets"]) == 1 and
+                      i["in_flight"] == 0)
+    pk = info.get("packets", [])
+    if len(pk) != 1 or info.get("in_flight") != 0:
+        reasons.append("after the answer: %r" % info)
+    elif stages(pk[0]) != FWD[:-1] + ["neigh", "tx"] or \
+            not pk[0]["records"][-1]["text"].startswith("port 1 queue ") \
+            or pk[0]["worker"] != 0:
+        reasons.append("trace %r" % pk[0])
+    check("trace_handoff_worker", reasons)
+
+    # held, then dropped by the control thread
+    reasons = []
+    pcapng = os.path.join(work, "flush.pcapng")
+    ctl.run("capture", "start", pcapng, "drop")
+    ctl.run("trace", "add", "1", "match", "dst", "10.0.1.78")
+    held = lsk.frame(dst="10.0.1.78", tag="flushed")
+    if not send_and_see(p0, held, p1, is_arp_request_for("10.0.1.78")):
+        reasons.append("no ARP request for 10.0.1.78 on port 1")
+    info = show_until(ctl, lambda i: i["in_flight"] == 1)
+    if info.get("in_flight") != 1:
+        reasons.append("before the flush: %r" % info)
+    r = ctl.run("neigh", "flush")
+    if r.returncode != 0:
+        reasons.append("neigh flush: %s" % r.stderr.strip())
+    info = show_until(ctl, lambda i: len(i["packets"]) == 1)
+    pk = info.get("packets", [])
+    if len(pk) != 1 or info.get("in_flight") != 0:
+        reasons.append("after the flush: %r" % info)
+    elif stages(pk[0]) != FWD[:-1] + ["neigh", "drop"] or \
+            pk[0]["records"][-1]["text"] != "arp.UnresolvedDiscards":
+        reasons.append("trace %r" % pk[0])
+    ctl.run("capture", "stop")
+    try:
+        _, pkts = read_pcapng(pcapng)
+    except (ValueError, OSError) as e:
+        pkts = []
+        reasons.append(str(e))
+    # the flushed datagram, inbound, named (other drops: stray frames)
+    flushed = [(p["comment"], p["flags"], p["ifid"]) for p in pkts
+               if b"flushed" in p["data"]]
+    if flushed != [("arp.UnresolvedDiscards", 1, 0)]:
+        reasons.append("capture: %r" % flushed)
+    check("trace_handoff_control", reasons)
+    fwd.stop()
+    check("trace_handoff_stops_clean", lsk.stop_reasons(fwd.rc, fwd.stats()))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
@@ -233,6 +398,8 @@ def main():
     try:
         run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
         run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
+        run_handoff(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
+                    root)
     finally:
         if not args.v:
             shutil.rmtree(root, ignore_errors=True)

@@ -514,6 +514,145 @@ test_drop_outside(void **state)
 	unlink(path);
 }
 
+/* What the control thread drops from a hold queue (neigh flush, neigh
+ * del, a static entry over an unresolved one, the teardown's
+ * lsk_neigh_drop_held) is a drop in the capture, named as it is
+ * counted, as a worker's drop of what it held is. */
+static void
+test_drop_control(void **state)
+{
+	static const char *const how[] = {
+		"neigh flush", "neigh del 10.0.1.77",
+		"neigh add 10.0.1.77 lladdr 02:00:00:00:01:77", NULL,
+	};
+	struct unit_fixture *f = *state;
+	struct lsk_capture_info in;
+	struct unit_pkt p;
+	struct pcapng pc;
+	unsigned int i, k;
+
+	cap_path();
+	cap_cmd(f, "capture start %s drop", path);
+	for (i = 0; i < RTE_DIM(how); i++) {
+		unit_pkt_init(&p, UNIT_IPV4(10, 0, 1, 77));
+		p.id = (uint16_t)(1 + i);
+		unit_input_pkt(f, &p);
+		if (how[i] != NULL)
+			unit_cmd(f, how[i]);
+		else
+			assert_int_equal(lsk_neigh_drop_held(f->stack), 1);
+		if (i == 2)
+			unit_cmd(f, "neigh del 10.0.1.77");	/* static */
+	}
+	unit_cmd(f, "capture stop");
+	assert_int_equal(unit_stats(f).arp.UnresolvedDiscards, RTE_DIM(how));
+	in = cap_info(f);
+	assert_int_equal(in.seen, RTE_DIM(how));
+	assert_int_equal(in.written, RTE_DIM(how));
+	assert_int_equal(in.lost, 0);
+	pcapng_read(path, &pc);
+	assert_int_equal(pc.n, RTE_DIM(how));
+	for (k = 0; k < pc.n; k++) {
+		const uint8_t *ip = pc.recs[k].data + UNIT_ETH_LEN;
+
+		assert_string_equal(pc.recs[k].comment,
+				    "arp.UnresolvedDiscards");
+		assert_int_equal(pc.recs[k].flags, 1);
+		assert_int_equal(pc.recs[k].ifid, UNIT_P0);
+		assert_int_equal(ip[4] << 8 | ip[5], 1 + k);	/* IP ID */
+	}
+	pcapng_free(&pc);
+	unit_tx_free(f);
+	unlink(path);
+}
+
+/* What the port refuses is one record, outbound on its port and named
+ * portN.tx_dropped, never also a tx record as if it had left: of a burst
+ * of four the port takes two. `all` holds the four received, the two
+ * sent and the two refused; `tx` only the two sent (what ports[].tx
+ * counts); `drop` only the two refused (what ports[].tx_dropped counts). */
+static void
+test_tx_refused(void **state)
+{
+	static const char *const what[] = { "all", "tx", "drop" };
+	static const unsigned int want_rx[] = { 4, 0, 0 };
+	static const unsigned int want_tx[] = { 2, 2, 0 };
+	static const unsigned int want_drop[] = { 2, 0, 2 };
+	struct unit_fixture *f = *state;
+	unsigned int w, i, k;
+
+	for (w = 0; w < RTE_DIM(what); w++) {
+		uint8_t fed[4][UNIT_FRAME_MAX];
+		unsigned int rx = 0, tx = 0, drop = 0;
+		struct lsk_stats st0 = unit_stats(f), st;
+		struct rte_mbuf *m[4];
+		struct pcapng pc;
+		char line[256];
+
+		cap_path();
+		snprintf(line, sizeof(line), "capture start %s %s", path,
+			 what[w]);
+		unit_cmd(f, line);
+		for (i = 0; i < 4; i++)
+			m[i] = unit_mbuf_from_bytes(fed[i], frame(fed[i], i, 100),
+						    UNIT_P0);
+		f->tx.accept = 2;
+		unit_input(f, m, 4);
+		f->tx.accept = -1;
+		unit_cmd(f, "capture stop");
+		st = unit_stats(f);
+		assert_int_equal(st.ports[UNIT_P1].tx - st0.ports[UNIT_P1].tx,
+				 2);
+		assert_int_equal(st.ports[UNIT_P1].tx_dropped -
+				 st0.ports[UNIT_P1].tx_dropped, 2);
+		assert_int_equal(f->tx.n[UNIT_P1], 2);
+
+		pcapng_read(path, &pc);
+		for (k = 0; k < pc.n; k++) {
+			const struct rec *r = &pc.recs[k];
+			/* the frames' UDP source ports tell them apart */
+			uint16_t sport = (uint16_t)(r->data[34] << 8 |
+						    r->data[35]);
+
+			if (r->flags == 1) {
+				assert_string_equal(r->comment, "");
+				assert_int_equal(r->ifid, UNIT_P0);
+				assert_int_equal(sport, 1000 + rx);
+				rx++;
+				continue;
+			}
+			assert_int_equal(r->flags, 2);
+			assert_int_equal(r->ifid, UNIT_P1);
+			if (r->comment[0] == '\0') {
+				struct rte_mbuf *s = f->tx.pkts[UNIT_P1][tx];
+
+				assert_true(tx < 2);
+				assert_int_equal(r->caplen,
+						 rte_pktmbuf_pkt_len(s));
+				assert_memory_equal(r->data,
+						    rte_pktmbuf_mtod(s, void *),
+						    r->caplen);
+				tx++;
+			} else {
+				assert_string_equal(r->comment,
+						    "port1.tx_dropped");
+				assert_int_equal(sport, 1002 + drop);
+				drop++;
+			}
+		}
+		if (rx != want_rx[w] || tx != want_tx[w] ||
+		    drop != want_drop[w])
+			fail_msg("capture %s: %u rx, %u tx, %u drop records "
+				 "(want %u, %u, %u)", what[w], rx, tx, drop,
+				 want_rx[w], want_tx[w], want_drop[w]);
+		assert_int_equal(cap_info(f).written, rx + tx + drop);
+		assert_int_equal(cap_info(f).seen, rx + tx + drop);
+		pcapng_free(&pc);
+		unit_tx_free(f);
+		unlink(path);
+	}
+}
+
 /* snaplen cuts, count stops: the rest is not taken (nor lost) */
 static void
 test_snaplen_count(void **state)
@@ -747,6 +886,8 @@ main(void)
 		T(test_drop),
 		T(test_drop_other),
 		T(test_drop_outside),
+		T(test_tx_refused),
+		T(test_drop_control),
 		T(test_snaplen_count),
 		T(test_port_filter),
 		T(test_flood_ring),

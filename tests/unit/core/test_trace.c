@@ -16,6 +16,7 @@
 
 #include "unit_common.h"
 #include "core/trace.h"
+#include "trace_records.h"
 #include "l2/l2.h"
 #include "control/command.h"
 
@@ -44,29 +45,6 @@ n_ended(struct unit_fixture *f)
 	while (ended(f, k) != NULL)
 		k++;
 	return k;
-}
-
-/* "rx eth_input ..." : the stages of p's records, space-separated. */
-static const char *
-stages(const struct lsk_trace_pkt *p)
-{
-	static char buf[512];
-	size_t len = 0;
-	unsigned int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < p->n_recs; k++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-					k ? " " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
-	return buf;
-}
-
-static const char *
-last_text(const struct lsk_trace_pkt *p)
-{
-	assert_true(p->n_recs > 0);
-	return p->rec[p->n_recs - 1].text;
 }
 
 /* The record of stage in p, or fail. */
