@@ -9,7 +9,17 @@
  * infinite_rx loads the whole file into mbufs of the RX queue's pool at
  * queue setup and copies each frame into a fresh mbuf in rx_burst, so the
  * pool holds the file plus the working set, and the copy is part of every
- * figure (of l3fwd's too).
+ * figure (of l3fwd's too). As a NIC's RX does, rx_burst writes each mbuf
+ * and frame on the worker's own core (the ring feed's generator writes
+ * them on another).
+ *
+ * The file holds the packets the ring feed's generator would make for the
+ * scenario (bench_gen: flows in turn, per-flow IP IDs where the scenario
+ * wants them), every flow at least once. net_pcap sets no checksum flags;
+ * for a scenario whose traffic a NIC would flag (rx_cksum_good: the GRO
+ * ones), an RX callback sets them as the sfc PMD does, from checksums it
+ * computes (rx_cksum.c): GOOD only for a checksum that is right. Its
+ * cycles are the NIC's work; the bench counts them apart.
  *
  * Forwarded packets are spot-checked in the worker's TX hook (the first
  * calls, then one packet every CHECK_EVERY calls) before they go to the
@@ -48,35 +58,50 @@ struct pcap_feed {
 static const char *const vdev_name[2] = { "net_pcap0", "net_null1" };
 
 static int
-pcap_write_file(struct pcap_feed *pf, const struct bench_traffic *t)
+pcap_write_file(struct pcap_feed *pf, const struct bench_feed *f)
 {
+	const struct bench_traffic *t = f->traffic;
 	uint8_t frame[RTE_ETHER_HDR_LEN + 1500];
 	struct pcap_pkthdr h;
+	struct bench_gen gen;
 	pcap_dumper_t *d;
 	pcap_t *p;
 	unsigned int i;
+	int rc;
 
+	/* the scenario's plan: its variants all send what it plans (a
+	 * scenario whose variants plan otherwise is ring_only) */
+	rc = bench_gen_init(&gen, t, f->scenario, NULL, false);
+	if (rc < 0) {
+		bench_gen_fini(&gen);
+		return rc;
+	}
 	p = pcap_open_dead(DLT_EN10MB, 65535);
-	if (p == NULL)
+	if (p == NULL) {
+		bench_gen_fini(&gen);
 		return -ENOMEM;
+	}
 	d = pcap_dump_open(p, pf->path);
 	if (d == NULL) {
 		fprintf(stderr, "%s: %s\n", pf->path, pcap_geterr(p));
 		pcap_close(p);
+		bench_gen_fini(&gen);
 		return -EIO;
 	}
 	memset(&h, 0, sizeof(h));
 	h.caplen = h.len = t->size;
 	for (i = 0; i < pf->file_packets; i++) {
 		struct bench_flow fl;
+		uint16_t id;
 
-		bench_flow_get(t, i % t->flows, &fl);
-		bench_write_frame(t, frame, &fl, (uint16_t)i);
+		bench_gen_next(t, &gen, &fl, &id);
+		bench_write_frame(t, frame, &fl, id);
 		h.ts.tv_usec = (suseconds_t)i;
 		pcap_dump((u_char *)d, &h, frame);
 	}
 	pcap_dump_close(d);
 	pcap_close(p);
+	bench_gen_fini(&gen);
 	return 0;
 }
 
@@ -158,7 +183,7 @@ pcapfeed_init(struct bench_feed *f)
 	/* every flow at least once; F >= 1024 is one packet per flow */
 	pf->file_packets = t->flows >= FILE_MIN_PACKETS ? t->flows :
 		t->flows * ((FILE_MIN_PACKETS + t->flows - 1) / t->flows);
-	rc = pcap_write_file(pf, t);
+	rc = pcap_write_file(pf, f);
 	if (rc == 0)
 		rc = pcap_write_rules(pf, t);
 	if (rc < 0)
@@ -229,6 +254,10 @@ pcapfeed_open(struct bench_feed *f, struct bench_run *run)
 		}
 		if (rc == 0)
 			rc = lsk_port_configure(pf->port[p], &pp, &info);
+		if (rc == 0 && p == 0 && f->scenario->rx_cksum_good &&
+		    rte_eth_add_rx_callback(pf->port[p], 0, bench_rx_cksum_cb,
+					    &run->emul) == NULL)
+			rc = -rte_errno;
 		if (rc == 0)
 			rc = rte_eth_dev_start(pf->port[p]);
 		if (rc < 0) {

@@ -119,6 +119,21 @@ usage(const char *prog)
 		"within each burst\n"
 		"  (scattered: as a NIC refilled from a mempool cache may "
 		"hand them out)\n"
+		"--feed pcap: the traffic written to a pcap file, replayed by "
+		"net_pcap (infinite_rx)\n"
+		"  on the worker's lcore, whose rx_burst copies each frame "
+		"into a fresh mbuf;\n"
+		"  for gro-fwd and gro-adversarial an RX callback computes "
+		"each frame's IPv4\n"
+		"  and UDP checksums and flags them GOOD or BAD as the sfc PMD "
+		"does (never GOOD\n"
+		"  for a wrong one; no RSS hash): its cycles, the NIC's work, "
+		"are shown apart\n"
+		"--feed ring (default): a generator on the main lcore writes "
+		"the frames into\n"
+		"  mbufs on its own core; for gro-fwd and gro-adversarial it "
+		"sets the checksum\n"
+		"  flags GOOD and the flow's RSS hash, as sfc would\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
 		"as a generator (ports on the EAL command line): -- "
 		"--generate --help;\n"
@@ -414,6 +429,9 @@ result_from_run(const struct bench_scenario *sc, const struct bench_run *run,
 	res->gro_trains = b->gro.Trains - a->gro.Trains;
 	res->gro_merged = b->gro.Merged - a->gro.Merged;
 	res->gso_segments = b->gso.Segments - a->gso.Segments;
+	res->emul.packets = run->emul1.packets - run->emul0.packets;
+	res->emul.good = run->emul1.good - run->emul0.good;
+	res->emul.cycles = run->emul1.cycles - run->emul0.cycles;
 	if (sc->measure != BENCH_MEASURE_FORWARDED)
 		/* delivered locally is what these scenarios want; a full
 		 * endpoint ring is a drop */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The checksum flags a NIC's RX sets, for a PMD that sets none (net_pcap):
+ * the sfc PMD reports the IPv4 header checksum and the UDP/TCP checksum of
+ * every frame it parsed as GOOD or BAD, and the stack's GRO relies on the
+ * GOOD ones (src/udp/gro_run.h, gro_flags_good). Here each checksum is
+ * computed in software from the frame as received, so a flag says what the
+ * frame's bytes say, never more:
+ *
+ *   IPv4 header checksum  GOOD or BAD, for an untagged IPv4 frame that
+ *                         holds its whole header (IHL >= 5)
+ *   UDP checksum          GOOD or BAD, for a UDP datagram of an IPv4
+ *                         header that was GOOD, not a fragment, whose UDP
+ *                         length fits the IP length and the frame, with a
+ *                         non-zero checksum field
+ *   anything else         left UNKNOWN (the stack checks it itself)
+ *
+ * Frames in more than one segment are left UNKNOWN (net_pcap makes none
+ * for frames that fit an mbuf). No RSS hash is set: net_pcap has none.
+ */
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "bench.h"
+
+uint64_t
+bench_rx_cksum_flags(const struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_ipv4_hdr *ip;
+	const struct rte_udp_hdr *uh;
+	uint32_t hlen, tot, ulen, sum;
+	uint64_t flags;
+
+	if (m->nb_segs != 1 ||
+	    m->data_len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
+		return 0;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))
+		return 0;
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	if ((ip->version_ihl >> 4) != 4 || hlen < sizeof(*ip) ||
+	    RTE_ETHER_HDR_LEN + hlen > m->data_len)
+		return 0;
+	if (rte_raw_cksum(ip, hlen) != 0xffff)
+		return RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (ip->next_proto_id != IPPROTO_UDP ||
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG |
+					    RTE_IPV4_HDR_OFFSET_MASK)) ||
+	    tot < hlen + sizeof(*uh) || RTE_ETHER_HDR_LEN + tot > m->data_len)
+		return flags;
+	uh = (const struct rte_udp_hdr *)((const uint8_t *)ip + hlen);
+	ulen = rte_be_to_cpu_16(uh->dgram_len);
+	if (ulen < sizeof(*uh) || ulen > tot - hlen || uh->dgram_cksum == 0)
+		return flags;
+	/* the pseudo header (addresses, protocol, UDP length), then the
+	 * UDP length's bytes from the UDP header on */
+	sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16((uint16_t)ulen);
+	sum = __rte_raw_cksum(uh, ulen, sum);
+	return flags | (__rte_raw_cksum_reduce(sum) == 0xffff ?
+			RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+			RTE_MBUF_F_RX_L4_CKSUM_BAD);
+}
+
+uint16_t
+bench_rx_cksum_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+		  uint16_t n, uint16_t max, void *arg)
+{
+	struct bench_rx_emul *e = arg;
+	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
+			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	uint64_t t0 = rte_rdtsc(), vouched = 0;
+	uint16_t i;
+
+	(void)port;
+	(void)queue;
+	(void)max;
+	for (i = 0; i < n; i++) {
+		uint64_t f = bench_rx_cksum_flags(pkts[i]);
+
+		pkts[i]->ol_flags = (pkts[i]->ol_flags &
+				     ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
+				       RTE_MBUF_F_RX_L4_CKSUM_MASK)) | f;
+		vouched += (f & good) == good;
+	}
+	e->packets += n;
+	e->good += vouched;
+	e->cycles += rte_rdtsc() - t0;
+	return n;
+}
