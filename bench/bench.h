@@ -359,13 +359,17 @@ const struct bench_scenario *bench_scenario_find(const char *name);
 void bench_scenarios_list(FILE *f);
 
 /*
- * The pcap feed's RX callback (rx_cksum.c), as a NIC's RX flags checksums:
- * frames it saw, those it flagged IP and L4 GOOD, and the TSC cycles it
- * took (the NIC's hardware work, which the worker pays here). Written by
- * the worker only.
+ * The pcap feed's work on the worker's lcore that a NIC would not leave
+ * to it, timed on the TSC (the GRO scenarios only, whose figures are read
+ * as the device's cycles per datagram); written by the worker only:
+ *   cb_*    the RX callback that flags checksums (rx_cksum.c), as a NIC's
+ *           hardware does: frames seen, flagged IP and L4 GOOD, cycles
+ *   sink_*  net_null's rte_eth_tx_burst, which frees each mbuf one at a
+ *           time (a NIC frees them later, in bulk): packets, cycles
  */
-struct bench_rx_emul {
-	uint64_t packets, good, cycles;
+struct bench_feed_work {
+	uint64_t cb_packets, cb_good, cb_cycles;
+	uint64_t sink_packets, sink_cycles;
 };
 
 /* What one variant measured. */
@@ -397,7 +401,7 @@ struct bench_result {
 				 * or taken out by the consumer */
 	uint64_t consumer_calls;
 	/* the pcap feed's RX callback over the interval (rx_cksum.c) */
-	struct bench_rx_emul emul;
+	struct bench_feed_work emul;
 	long long mbufs_in_use;
 	/* route-churn: the control thread's changes over the run */
 	bool churned;
@@ -433,7 +437,7 @@ void bench_json_number(FILE *f, double v);
  * (rx_cksum.c). */
 uint64_t bench_rx_cksum_flags(const struct rte_mbuf *m);
 /* rte_eth_add_rx_callback's function: each frame's checksum flags replaced
- * by bench_rx_cksum_flags; arg is a struct bench_rx_emul. */
+ * by bench_rx_cksum_flags; arg is a struct bench_feed_work. */
 uint16_t bench_rx_cksum_cb(uint16_t port, uint16_t queue,
 			   struct rte_mbuf **pkts, uint16_t n, uint16_t max,
 			   void *arg);
@@ -462,7 +466,7 @@ struct bench_run {
 	struct lsk_stats s0, s1;
 	uint64_t polls, empty_polls;
 	/* the pcap feed's checksum flags: running, and at each snapshot */
-	struct bench_rx_emul emul, emul0, emul1;
+	struct bench_feed_work emul, emul0, emul1;
 
 	/* udp-local with the drain in the worker loop */
 	struct bench_feed *drain_feed;

@@ -127,8 +127,10 @@ usage(const char *prog)
 		"each frame's IPv4\n"
 		"  and UDP checksums and flags them GOOD or BAD as the sfc PMD "
 		"does (never GOOD\n"
-		"  for a wrong one; no RSS hash): its cycles, the NIC's work, "
-		"are shown apart\n"
+		"  for a wrong one; no RSS hash); its cycles and those of the "
+		"net_null sink's\n"
+		"  tx_burst (a free per mbuf), the NIC's work, are timed and "
+		"shown apart\n"
 		"--feed ring (default): a generator on the main lcore writes "
 		"the frames into\n"
 		"  mbufs on its own core; for gro-fwd and gro-adversarial it "
@@ -429,9 +431,13 @@ result_from_run(const struct bench_scenario *sc, const struct bench_run *run,
 	res->gro_trains = b->gro.Trains - a->gro.Trains;
 	res->gro_merged = b->gro.Merged - a->gro.Merged;
 	res->gso_segments = b->gso.Segments - a->gso.Segments;
-	res->emul.packets = run->emul1.packets - run->emul0.packets;
-	res->emul.good = run->emul1.good - run->emul0.good;
-	res->emul.cycles = run->emul1.cycles - run->emul0.cycles;
+	res->emul.cb_packets = run->emul1.cb_packets - run->emul0.cb_packets;
+	res->emul.cb_good = run->emul1.cb_good - run->emul0.cb_good;
+	res->emul.cb_cycles = run->emul1.cb_cycles - run->emul0.cb_cycles;
+	res->emul.sink_packets = run->emul1.sink_packets -
+				 run->emul0.sink_packets;
+	res->emul.sink_cycles = run->emul1.sink_cycles -
+				run->emul0.sink_cycles;
 	if (sc->measure != BENCH_MEASURE_FORWARDED)
 		/* delivered locally is what these scenarios want; a full
 		 * endpoint ring is a drop */

@@ -79,8 +79,9 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 	if (sc->rx_cksum_good && o->feed == BENCH_FEED_PCAP)
 		printf("an RX callback on port 0 computes each frame's IPv4 "
 		       "and UDP checksums and flags them\nGOOD or BAD as the "
-		       "sfc PMD does (rx_cksum.c; no RSS hash), on the worker: "
-		       "its cycles\nare the NIC's work, shown apart%s\n",
+		       "sfc PMD does (rx_cksum.c; no RSS hash), on the worker; "
+		       "its cycles and\nthe sink's (net_null frees each mbuf "
+		       "in tx) are the NIC's work, timed and shown apart%s\n",
 		       sc->per_flow_ip_id ? "; IP IDs incrementing per flow" :
 		       "");
 	printf("worker lcore %u, burst %u, TSC %.3f GHz, rdtsc costs %.1f "
@@ -128,7 +129,7 @@ emul_ran(const struct bench_result *r, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (r[i].ran && r[i].emul.packets)
+		if (r[i].ran && r[i].emul.cb_packets)
 			return true;
 	return false;
 }
@@ -240,24 +241,37 @@ bench_print_results(const struct bench_scenario *sc,
 		if (r[i].ran)
 			printf(" %18.1f", per(r[i].tsc, r[i].counted));
 	if (emul_ran(r, n)) {
-		/* the pcap feed's checksum flags: a NIC's hardware work */
+		/* the pcap feed's work that a NIC does (bench.h) */
 		printf("\n  %-36s", "feed's checksum callback (NIC's)");
 		for (i = 0; i < n; i++)
 			if (r[i].ran)
-				printf(" %18.1f", per(r[i].emul.cycles,
+				printf(" %18.1f", per(r[i].emul.cb_cycles,
 						      r[i].counted));
-		printf("\n  %-36s", "whole path less that callback");
+		printf("\n  %-36s", "feed's sink in tx (net_null frees)");
 		for (i = 0; i < n; i++)
 			if (r[i].ran)
-				printf(" %18.1f",
-				       per(r[i].tsc - RTE_MIN(r[i].emul.cycles,
-							      r[i].tsc),
-					   r[i].counted));
+				printf(" %18.1f", per(r[i].emul.sink_cycles,
+						      r[i].counted));
+		printf("\n  %-36s", "whole path less callback and sink");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(r[i].tsc -
+					RTE_MIN(r[i].emul.cb_cycles +
+						r[i].emul.sink_cycles,
+						r[i].tsc), r[i].counted));
+		printf("\n  %-36s", "device: stages less the sink");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(stage_cycles(&r[i]) -
+					RTE_MIN(r[i].emul.sink_cycles,
+						stage_cycles(&r[i])),
+					r[i].counted));
 		printf("\n  %-36s", "frames the callback flagged GOOD");
 		for (i = 0; i < n; i++)
 			if (r[i].ran)
-				printf(" %17.1f%%", 100.0 * per(r[i].emul.good,
-							r[i].emul.packets));
+				printf(" %17.1f%%", 100.0 *
+				       per(r[i].emul.cb_good,
+					   r[i].emul.cb_packets));
 	}
 	printf("\n  %-36s", "stage timers, upper bound (rdtsc)");
 	for (i = 0; i < n; i++)
@@ -439,8 +453,10 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 			x->mbufs_in_use, x->failed ? "true" : "false");
 		fprintf(f, ",\n   \"rx_cksum_callback\": {\"packets\": %"
 			PRIu64 ", \"flagged_good\": %" PRIu64
-			", \"cycles\": %" PRIu64 "}, \"tsc\": %" PRIu64,
-			x->emul.packets, x->emul.good, x->emul.cycles, x->tsc);
+			", \"cycles\": %" PRIu64 "}, \"sink\": {\"packets\": %"
+			PRIu64 ", \"cycles\": %" PRIu64 "}, \"tsc\": %" PRIu64,
+			x->emul.cb_packets, x->emul.cb_good, x->emul.cb_cycles,
+			x->emul.sink_packets, x->emul.sink_cycles, x->tsc);
 		fprintf(f, ",\n   \"stages\": [");
 		for (s = 0; s < LSK_STAGE_COUNT; s++) {
 			const struct bench_stage_result *st = &x->stages[s];

@@ -18,6 +18,8 @@
  * Frames in more than one segment are left UNKNOWN (net_pcap makes none
  * for frames that fit an mbuf). No RSS hash is set: net_pcap has none.
  */
+#include <string.h>
+
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_ether.h>
@@ -25,7 +27,61 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include <rte_vect.h>
+
 #include "bench.h"
+
+/*
+ * The one's complement sum of len bytes at p added to sum (32-bit, not
+ * folded), as __rte_raw_cksum gives it, in about a third of its
+ * instructions: 16 bytes at a time, each 16-bit word biased by -32768
+ * (xor 0x8000) so that the signed pairwise multiply-add by 1 sums them
+ * exactly into 32-bit lanes, the bias added back once.
+ */
+static inline __m128i
+rx_sum16(__m128i acc, const uint8_t *b)
+{
+	const __m128i bias = _mm_set1_epi16((int16_t)0x8000);
+	const __m128i one = _mm_set1_epi16(1);
+
+	return _mm_add_epi32(acc, _mm_madd_epi16(_mm_xor_si128(
+		_mm_loadu_si128((const __m128i *)b), bias), one));
+}
+
+static uint32_t
+rx_sum(const void *p, uint32_t len, uint32_t sum)
+{
+	const uint8_t *b = p;
+	const uint8_t *end64 = b + (len & ~63u), *end16 = b + (len & ~15u);
+	__m128i acc0 = _mm_setzero_si128(), acc1 = acc0;
+	uint64_t total = sum;
+	int32_t lane[4];
+
+	/* a lane takes at most 2 * 32768 a block: 65535 bytes fit */
+	for (; b != end64; b += 64) {
+		acc0 = rx_sum16(acc0, b);
+		acc1 = rx_sum16(acc1, b + 16);
+		acc0 = rx_sum16(acc0, b + 32);
+		acc1 = rx_sum16(acc1, b + 48);
+	}
+	for (; b != end16; b += 16)
+		acc0 = rx_sum16(acc0, b);
+	_mm_storeu_si128((__m128i *)lane, _mm_add_epi32(acc0, acc1));
+	total += (int64_t)lane[0] + lane[1] + lane[2] + lane[3] +
+		 32768 * (uint64_t)(len / 16 * 8);
+	for (len &= 15; len >= 2; len -= 2, b += 2) {
+		uint16_t w;
+
+		memcpy(&w, b, 2);
+		total += w;
+	}
+	if (len)
+		total += *b;	/* the odd byte, as the low one of a word */
+	/* 2^16 = 1 modulo 0xffff: the high half is worth its value */
+	total = (total & 0xffffffff) + (total >> 32);
+	total = (total & 0xffff) + (total >> 16);
+	return (uint32_t)total;
+}
 
 uint64_t
 bench_rx_cksum_flags(const struct rte_mbuf *m)
@@ -65,7 +121,7 @@ bench_rx_cksum_flags(const struct rte_mbuf *m)
 	 * UDP length's bytes from the UDP header on */
 	sum = __rte_raw_cksum(&ip->src_addr, 8, 0);
 	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16((uint16_t)ulen);
-	sum = __rte_raw_cksum(uh, ulen, sum);
+	sum = rx_sum(uh, ulen, sum);
 	return flags | (__rte_raw_cksum_reduce(sum) == 0xffff ?
 			RTE_MBUF_F_RX_L4_CKSUM_GOOD :
 			RTE_MBUF_F_RX_L4_CKSUM_BAD);
@@ -75,7 +131,7 @@ uint16_t
 bench_rx_cksum_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 		  uint16_t n, uint16_t max, void *arg)
 {
-	struct bench_rx_emul *e = arg;
+	struct bench_feed_work *e = arg;
 	const uint64_t good = RTE_MBUF_F_RX_IP_CKSUM_GOOD |
 			      RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	uint64_t t0 = rte_rdtsc(), vouched = 0;
@@ -92,8 +148,8 @@ bench_rx_cksum_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 				       RTE_MBUF_F_RX_L4_CKSUM_MASK)) | f;
 		vouched += (f & good) == good;
 	}
-	e->packets += n;
-	e->good += vouched;
-	e->cycles += rte_rdtsc() - t0;
+	e->cb_packets += n;
+	e->cb_good += vouched;
+	e->cb_cycles += rte_rdtsc() - t0;
 	return n;
 }

@@ -35,7 +35,7 @@ thread_cpu_ns(void)
 }
 
 static void
-snapshot(struct bench_run *r, struct lsk_stats *s, struct bench_rx_emul *e,
+snapshot(struct bench_run *r, struct lsk_stats *s, struct bench_feed_work *e,
 	 uint64_t *t, uint64_t *cpu_ns)
 {
 	*e = r->emul;
