@@ -164,7 +164,8 @@ void
 bench_json_rounds(FILE *f, const struct bench_round *rounds,
 		  unsigned int n_rounds)
 {
-	unsigned int r, i;
+	unsigned int r, i, k;
+	uint64_t stages;
 
 	fprintf(f, ",\n \"rounds\": [");
 	for (r = 0; r < n_rounds; r++) {
@@ -189,6 +190,14 @@ bench_json_rounds(FILE *f, const struct bench_round *rounds,
 			bench_json_number(f, x->cpu_share);
 			fprintf(f, ", \"core_to_core\": ");
 			bench_json_number(f, x->core_to_core);
+			for (k = 0, stages = 0; k < LSK_STAGE_COUNT; k++)
+				stages += x->stages[k].cycles;
+			/* the per-round figures of the device's cycles
+			 * (stages, less the pcap feed's sink) */
+			fprintf(f, ", \"stage_cycles\": %" PRIu64
+				", \"feed_callback_cycles\": %" PRIu64
+				", \"feed_sink_cycles\": %" PRIu64, stages,
+				x->emul.cb_cycles, x->emul.sink_cycles);
 			fprintf(f, ", \"checked\": %" PRIu64 ", \"mbufs_in_use\": "
 				"%lld}", x->checked, x->mbufs_in_use);
 		}
