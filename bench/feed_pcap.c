@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "bench.h"
 #include "listack/port.h"
@@ -57,6 +59,10 @@ struct pcap_feed {
 	uint64_t tx_calls;
 	/* the GRO scenarios: the sink's cycles, timed (bench.h) */
 	struct bench_feed_work *work;
+	/* the checksum callback on port 0 (the GRO scenarios), removed at
+	 * close: ethdev keeps a port id's callbacks after the port is
+	 * closed, so the next variant's port 0 would run them too */
+	const struct rte_eth_rxtx_callback *rx_cb;
 };
 
 static const char *const vdev_name[2] = { "net_pcap0", "net_null1" };
@@ -269,10 +275,12 @@ pcapfeed_open(struct bench_feed *f, struct bench_run *run)
 		}
 		if (rc == 0)
 			rc = lsk_port_configure(pf->port[p], &pp, &info);
-		if (rc == 0 && p == 0 && f->scenario->rx_cksum_good &&
-		    rte_eth_add_rx_callback(pf->port[p], 0, bench_rx_cksum_cb,
-					    &run->emul) == NULL)
-			rc = -rte_errno;
+		if (rc == 0 && p == 0 && f->scenario->rx_cksum_good) {
+			pf->rx_cb = rte_eth_add_rx_callback(pf->port[p], 0,
+				bench_rx_cksum_cb, &run->emul);
+			if (pf->rx_cb == NULL)
+				rc = -rte_errno;
+		}
 		if (rc == 0)
 			rc = rte_eth_dev_start(pf->port[p]);
 		if (rc < 0) {
@@ -295,6 +303,13 @@ pcapfeed_close(struct bench_feed *f)
 	struct pcap_feed *pf = f->priv;
 	unsigned int p;
 
+	if (pf->rx_cb != NULL) {
+		/* the worker has stopped: nothing runs the callback now,
+		 * so its memory (ethdev's, not freed on removal) can go */
+		if (rte_eth_remove_rx_callback(pf->port[0], 0, pf->rx_cb) == 0)
+			rte_free((void *)(uintptr_t)pf->rx_cb);
+		pf->rx_cb = NULL;
+	}
 	for (p = 0; p < 2; p++) {
 		if (!pf->open[p])
 			continue;
