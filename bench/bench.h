@@ -239,6 +239,11 @@ struct bench_gen {
 	uint32_t rss;			/* the RSS hash of the last packet */
 };
 
+/* The Toeplitz hash (host-order fields, the key NICs commonly get) of an
+ * IPv4 4-tuple (l4) or address pair, as a NIC with RSS on computes it. */
+uint32_t bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport,
+		      uint16_t dport, bool l4);
+
 struct bench_scenario;
 struct bench_variant;
 /*
@@ -362,14 +367,18 @@ void bench_scenarios_list(FILE *f);
  * The pcap feed's work on the worker's lcore that a NIC would not leave
  * to it, timed on the TSC (the GRO scenarios only, whose figures are read
  * as the device's cycles per datagram); written by the worker only:
- *   cb_*    the RX callback that flags checksums (rx_cksum.c), as a NIC's
- *           hardware does: frames seen, flagged IP and L4 GOOD, cycles
+ *   cb_*    the RX callback that flags checksums and sets the RSS hash
+ *           (rx_cksum.c), as a NIC's hardware does: frames seen, flagged
+ *           IP and L4 GOOD, cycles
  *   sink_*  net_null's rte_eth_tx_burst, which frees each mbuf one at a
  *           time (a NIC frees them later, in bulk): packets, cycles
  */
 struct bench_feed_work {
 	uint64_t cb_packets, cb_good, cb_cycles;
 	uint64_t sink_packets, sink_cycles;
+	/* the callback's RSS hash of the last tuple (rx_cksum.c) */
+	bool rss_valid, rss_l4;
+	uint32_t rss_src, rss_dst, rss_ports, rss;
 };
 
 /* What one variant measured. */
@@ -437,7 +446,8 @@ void bench_json_number(FILE *f, double v);
  * (rx_cksum.c). */
 uint64_t bench_rx_cksum_flags(const struct rte_mbuf *m);
 /* rte_eth_add_rx_callback's function: each frame's checksum flags replaced
- * by bench_rx_cksum_flags; arg is a struct bench_feed_work. */
+ * by bench_rx_cksum_flags, and an IPv4 frame's RSS hash set (as sfc with
+ * RSS on); arg is a struct bench_feed_work. */
 uint16_t bench_rx_cksum_cb(uint16_t port, uint16_t queue,
 			   struct rte_mbuf **pkts, uint16_t n, uint16_t max,
 			   void *arg);

@@ -79,9 +79,10 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 	if (sc->rx_cksum_good && o->feed == BENCH_FEED_PCAP)
 		printf("an RX callback on port 0 computes each frame's IPv4 "
 		       "and UDP checksums and flags them\nGOOD or BAD as the "
-		       "sfc PMD does (rx_cksum.c; no RSS hash), on the worker; "
-		       "its cycles and\nthe sink's (net_null frees each mbuf "
-		       "in tx) are the NIC's work, timed and shown apart%s\n",
+		       "sfc PMD does, and sets the RSS hash (rx_cksum.c), on "
+		       "the worker; its cycles\nand the sink's (net_null frees "
+		       "each mbuf in tx) are the NIC's work, timed and shown "
+		       "apart%s\n",
 		       sc->per_flow_ip_id ? "; IP IDs incrementing per flow" :
 		       "");
 	printf("worker lcore %u, burst %u, TSC %.3f GHz, rdtsc costs %.1f "

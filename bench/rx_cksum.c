@@ -16,7 +16,13 @@
  *   anything else         left UNKNOWN (the stack checks it itself)
  *
  * Frames in more than one segment are left UNKNOWN (net_pcap makes none
- * for frames that fit an mbuf). No RSS hash is set: net_pcap has none.
+ * for frames that fit an mbuf).
+ *
+ * As sfc with RSS on, the callback also hands over each IPv4 frame's RSS
+ * hash (RTE_MBUF_F_RX_RSS_HASH): the Toeplitz hash of its addresses and,
+ * for TCP and UDP but fragments, its ports, with the key the ring feed's
+ * generator uses (bench_rss_v4), so both feeds give a flow the same hash.
+ * The last tuple's hash is kept: a run of one flow computes it once.
  */
 #include <string.h>
 
@@ -83,6 +89,39 @@ rx_sum(const void *p, uint32_t len, uint32_t sum)
 	return (uint32_t)total;
 }
 
+/*
+ * The RSS hash of an IPv4 frame whose header the frame holds (hlen bytes),
+ * from e's one-entry memo when the tuple repeats.
+ */
+static uint32_t
+rx_rss(struct bench_feed_work *e, const struct rte_mbuf *m,
+       const struct rte_ipv4_hdr *ip, uint32_t hlen)
+{
+	uint32_t ports = 0;
+	bool l4 = (ip->next_proto_id == IPPROTO_UDP ||
+		   ip->next_proto_id == IPPROTO_TCP) &&
+		  !(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG |
+						   RTE_IPV4_HDR_OFFSET_MASK)) &&
+		  RTE_ETHER_HDR_LEN + hlen + 4 <= m->data_len;
+
+	if (l4)
+		memcpy(&ports, (const uint8_t *)ip + hlen, 4);
+	if (e->rss_valid && e->rss_src == ip->src_addr &&
+	    e->rss_dst == ip->dst_addr && e->rss_ports == ports &&
+	    e->rss_l4 == l4)
+		return e->rss;
+	e->rss_valid = true;
+	e->rss_src = ip->src_addr;
+	e->rss_dst = ip->dst_addr;
+	e->rss_ports = ports;
+	e->rss_l4 = l4;
+	e->rss = bench_rss_v4(rte_be_to_cpu_32(ip->src_addr),
+			      rte_be_to_cpu_32(ip->dst_addr),
+			      rte_be_to_cpu_16((uint16_t)ports),
+			      rte_be_to_cpu_16((uint16_t)(ports >> 16)), l4);
+	return e->rss;
+}
+
 uint64_t
 bench_rx_cksum_flags(const struct rte_mbuf *m)
 {
@@ -141,11 +180,24 @@ bench_rx_cksum_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 	(void)queue;
 	(void)max;
 	for (i = 0; i < n; i++) {
-		uint64_t f = bench_rx_cksum_flags(pkts[i]);
+		struct rte_mbuf *m = pkts[i];
+		uint64_t f = bench_rx_cksum_flags(m);
 
-		pkts[i]->ol_flags = (pkts[i]->ol_flags &
-				     ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
-				       RTE_MBUF_F_RX_L4_CKSUM_MASK)) | f;
+		m->ol_flags &= ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
+				 RTE_MBUF_F_RX_L4_CKSUM_MASK |
+				 RTE_MBUF_F_RX_RSS_HASH);
+		/* flags other than none: an IPv4 header the frame holds */
+		if (f != 0) {
+			const struct rte_ipv4_hdr *ip =
+				rte_pktmbuf_mtod_offset(m,
+					const struct rte_ipv4_hdr *,
+					RTE_ETHER_HDR_LEN);
+
+			m->hash.rss = rx_rss(e, m, ip,
+					     (ip->version_ihl & 0xf) * 4u);
+			f |= RTE_MBUF_F_RX_RSS_HASH;
+		}
+		m->ol_flags |= f;
 		vouched += (f & good) == good;
 	}
 	e->cb_packets += n;

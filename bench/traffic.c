@@ -161,6 +161,21 @@ static const uint8_t rss_key[40] = {
 	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 };
 
+uint32_t
+bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+	     bool l4)
+{
+	struct rte_ipv4_tuple tuple;
+
+	memset(&tuple, 0, sizeof(tuple));
+	tuple.src_addr = src;
+	tuple.dst_addr = dst;
+	tuple.sport = sport;
+	tuple.dport = dport;
+	return rte_softrss((uint32_t *)&tuple, l4 ? RTE_THASH_V4_L4_LEN :
+			   RTE_THASH_V4_L3_LEN, rss_key);
+}
+
 /*
  * Each flow's 4-tuple Toeplitz hash, worked out once: a NIC with RSS on
  * hands it over with every packet (the sfc PMD sets RTE_MBUF_F_RX_RSS_HASH),
@@ -177,17 +192,13 @@ gen_rss_table(const struct bench_traffic *t, struct bench_gen *g)
 		return -ENOMEM;
 	bench_flow_cursor_init(&c);
 	for (i = 0; i < t->flows; i++) {
-		struct rte_ipv4_tuple tuple;
 		struct bench_flow fl;
 
 		bench_flow_next(t, &c, &fl);
-		tuple.src_addr = fl.src;
-		tuple.dst_addr = g->plan == BENCH_DST_LOCAL ?
-				 t->port_addr[0] : fl.dst;
-		tuple.sport = fl.sport;
-		tuple.dport = fl.dport;
-		g->flow_rss[i] = rte_softrss((uint32_t *)&tuple,
-					     RTE_THASH_V4_L4_LEN, rss_key);
+		g->flow_rss[i] = bench_rss_v4(fl.src, g->plan ==
+					      BENCH_DST_LOCAL ?
+					      t->port_addr[0] : fl.dst,
+					      fl.sport, fl.dport, true);
 	}
 	return 0;
 }

@@ -263,10 +263,14 @@ test_callback(void **state)
 		assert_non_null(m[i]);
 		m[i]->ol_flags = GOOD_BOTH | RTE_MBUF_F_RX_VLAN;
 	}
+	m[2]->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
 	assert_int_equal(bench_rx_cksum_cb(0, 0, m, 3, 32, &e), 3);
-	assert_int_equal(m[0]->ol_flags, GOOD_BOTH | RTE_MBUF_F_RX_VLAN);
+	assert_int_equal(m[0]->ol_flags, GOOD_BOTH | RTE_MBUF_F_RX_VLAN |
+			 RTE_MBUF_F_RX_RSS_HASH);
 	assert_int_equal(m[1]->ol_flags, RTE_MBUF_F_RX_IP_CKSUM_GOOD |
-			 RTE_MBUF_F_RX_L4_CKSUM_BAD | RTE_MBUF_F_RX_VLAN);
+			 RTE_MBUF_F_RX_L4_CKSUM_BAD | RTE_MBUF_F_RX_VLAN |
+			 RTE_MBUF_F_RX_RSS_HASH);
+	/* not IPv4: no hash either */
 	assert_int_equal(m[2]->ol_flags, RTE_MBUF_F_RX_VLAN);
 	assert_int_equal(e.cb_packets, 3);
 	assert_int_equal(e.cb_good, 1);
@@ -274,6 +278,53 @@ test_callback(void **state)
 	assert_int_equal(bench_rx_cksum_cb(0, 0, m, 0, 32, &e), 0);
 	assert_int_equal(e.cb_packets, 3);
 	rte_pktmbuf_free_bulk(m, 3);
+}
+
+/* The hash the callback sets is the ring feed's for the same flow (its
+ * generator's table), for flows in turn, repeats and all. */
+static void
+test_callback_rss(void **state)
+{
+	struct bench_feed_work e = { 0 };
+	const struct bench_scenario *sc = bench_scenario_find("gro-fwd");
+	struct bench_traffic t;
+	struct bench_gen gen;
+	struct rte_mbuf *m[16];
+	uint32_t want[16];
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(sc);
+	assert_int_equal(bench_traffic_init(&t, 5, 3, 200), 0);
+	assert_int_equal(bench_gen_init(&gen, &t, sc, NULL, true), 0);
+	assert_non_null(gen.flow_rss);
+	for (i = 0; i < 16; i++) {
+		struct bench_flow fl;
+		uint16_t id;
+
+		/* flows 0 0 1 1 2 2 ... 4 4 0 0 ...: repeats and changes */
+		if (i % 2 == 0) {
+			bench_gen_next(&t, &gen, &fl, &id);
+			bench_write_frame(&t, frame, &fl, id);
+		}
+		want[i] = gen.rss;
+		m[i] = unit_mbuf_from_bytes(frame, t.size, 0);
+		assert_non_null(m[i]);
+	}
+	bench_gen_fini(&gen);
+	assert_int_equal(bench_rx_cksum_cb(0, 0, m, 16, 32, &e), 16);
+	for (i = 0; i < 16; i++) {
+		assert_true(m[i]->ol_flags & RTE_MBUF_F_RX_RSS_HASH);
+		assert_int_equal(m[i]->hash.rss, want[i]);
+	}
+	assert_true(want[0] == want[1] && want[1] != want[2]);
+	/* again, each frame after the one before: the memo must not keep
+	 * a hash for another tuple */
+	for (i = 15; i > 0; i--) {
+		assert_int_equal(bench_rx_cksum_cb(0, 0, &m[i], 1, 32, &e), 1);
+		assert_int_equal(m[i]->hash.rss, want[i]);
+	}
+	rte_pktmbuf_free_bulk(m, 16);
 }
 
 int
@@ -288,6 +339,7 @@ main(void)
 		cmocka_unit_test(test_unknown_l4),
 		cmocka_unit_test(test_not_checked),
 		cmocka_unit_test(test_callback),
+		cmocka_unit_test(test_callback_rss),
 	};
 
 	return cmocka_run_group_tests(tests, unit_group_setup,
