@@ -355,6 +355,11 @@ bench_print_results(const struct bench_scenario *sc,
 	else
 		printf("\n\nratio = Mpps / Mpps of the baseline (%s), same "
 		       "traffic, same run\n", sc->baseline);
+	for (i = 0; i < n && strcmp(r[i].name, sc->baseline) != 0; i++)
+		;
+	if (i == n)
+		printf("%s was not run: a variant NAME+X is compared with "
+		       "%s+X\n", sc->baseline, sc->baseline);
 	/* every run's, not only the median one's: a warned run is one the
 	 * medians had to outvote */
 	for (k = 0; k < n_rounds; k++) {
