@@ -6,6 +6,8 @@
  *
  *   ring  the bench's own net_ring ports and a generator on the main lcore
  *   pcap  a pcap written by the bench, replayed by net_pcap infinite_rx
+ *         (the GRO scenarios: checksum flags and RSS hash set by an RX
+ *         callback as sfc sets them, rx_cksum.c)
  *   dut   ports given on the EAL command line, fed from outside
  */
 #ifndef LSK_BENCH_H
