@@ -6,6 +6,8 @@
  *
  *   ring  the bench's own net_ring ports and a generator on the main lcore
  *   pcap  a pcap written by the bench, replayed by net_pcap infinite_rx
+ *         (the GRO scenarios: checksum flags and RSS hash set by an RX
+ *         callback as sfc sets them, rx_cksum.c)
  *   dut   ports given on the EAL command line, fed from outside
  */
 #ifndef LSK_BENCH_H
@@ -222,6 +224,67 @@ enum bench_dst_plan {
 #define BENCH_HOT_SET 256u
 #define BENCH_RANDOM_TABLE (1u << 20)	/* precomputed random routes */
 
+/*
+ * The packets of a variant in order: each one's flow, IP ID and RSS hash,
+ * as the scenario and variant plan them. The ring feed's generator makes
+ * its traffic with it, the pcap feed writes its file with it, so both
+ * feeds carry the same packets.
+ */
+struct bench_gen {
+	struct bench_flow_cursor cursor;
+	uint16_t ip_id;
+	enum bench_dst_plan plan;
+	uint32_t *table;		/* route numbers, HOT and RANDOM */
+	uint32_t tmask, tpos;
+	uint16_t *flow_ids;		/* per-flow IP IDs, or NULL */
+	uint32_t *flow_rss;		/* per-flow RSS hashes, or NULL */
+	uint32_t rss;			/* the RSS hash of the last packet */
+};
+
+/* The Toeplitz hash (host-order fields, the key NICs commonly get) of an
+ * IPv4 4-tuple (l4) or address pair, as a NIC with RSS on computes it. */
+uint32_t bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport,
+		      uint16_t dport, bool l4);
+
+struct bench_scenario;
+struct bench_variant;
+/*
+ * Plan the traffic of sc's variant v (NULL: the scenario's own plan) from
+ * its first packet: destinations, per-flow IP IDs if the scenario wants
+ * them, and with rss each flow's Toeplitz hash (as a NIC with RSS on
+ * computes it) for bench_gen_next to hand out. 0 or -ENOMEM.
+ */
+int bench_gen_init(struct bench_gen *g, const struct bench_traffic *t,
+		   const struct bench_scenario *sc,
+		   const struct bench_variant *v, bool rss);
+void bench_gen_fini(struct bench_gen *g);
+
+/* The next packet's fields and IP ID, by the plan (the ring feed's
+ * per-packet work: inline). */
+static inline void
+bench_gen_next(const struct bench_traffic *t, struct bench_gen *g,
+	       struct bench_flow *fl, uint16_t *id)
+{
+	uint32_t i = g->cursor.i;
+
+	bench_flow_next(t, &g->cursor, fl);
+	switch (g->plan) {
+	case BENCH_DST_LOCAL:
+		fl->dst = t->port_addr[0];
+		break;
+	case BENCH_DST_HOT:
+	case BENCH_DST_RANDOM:
+		fl->dst = bench_route_prefix(t, g->table[g->tpos++ &
+							 g->tmask]) | 1;
+		break;
+	default:
+		break;
+	}
+	*id = g->flow_ids != NULL ? g->flow_ids[i]++ : g->ip_id++;
+	if (g->flow_rss != NULL)
+		g->rss = g->flow_rss[i];
+}
+
 /* What a scenario measures per variant. */
 enum bench_measure {
 	BENCH_MEASURE_FORWARDED = 0,	/* ports[].tx, worker cycles */
@@ -302,6 +365,24 @@ void bench_churn_stop(struct bench_churn *c, struct bench_result *res);
 const struct bench_scenario *bench_scenario_find(const char *name);
 void bench_scenarios_list(FILE *f);
 
+/*
+ * The pcap feed's work on the worker's lcore that a NIC would not leave
+ * to it, timed on the TSC (the GRO scenarios only, whose figures are read
+ * as the device's cycles per datagram); written by the worker only:
+ *   cb_*    the RX callback that flags checksums and sets the RSS hash
+ *           (rx_cksum.c), as a NIC's hardware does: frames seen, flagged
+ *           IP and L4 GOOD, cycles
+ *   sink_*  net_null's rte_eth_tx_burst, which frees each mbuf one at a
+ *           time (a NIC frees them later, in bulk): packets, cycles
+ */
+struct bench_feed_work {
+	uint64_t cb_packets, cb_good, cb_cycles;
+	uint64_t sink_packets, sink_cycles;
+	/* the callback's RSS hash of the last tuple (rx_cksum.c) */
+	bool rss_valid, rss_l4;
+	uint32_t rss_src, rss_dst, rss_ports, rss;
+};
+
 /* What one variant measured. */
 struct bench_stage_result {
 	uint64_t calls, packets, cycles;
@@ -330,6 +411,8 @@ struct bench_result {
 	uint64_t counted;	/* what mpps counts: forwarded, delivered
 				 * or taken out by the consumer */
 	uint64_t consumer_calls;
+	/* the pcap feed's RX callback over the interval (rx_cksum.c) */
+	struct bench_feed_work emul;
 	long long mbufs_in_use;
 	/* route-churn: the control thread's changes over the run */
 	bool churned;
@@ -361,6 +444,16 @@ void bench_json_rounds(FILE *f, const struct bench_round *rounds,
 		       unsigned int n_rounds);
 void bench_json_number(FILE *f, double v);
 
+/* The checksum flags the sfc PMD would set on m, computed from its bytes
+ * (rx_cksum.c). */
+uint64_t bench_rx_cksum_flags(const struct rte_mbuf *m);
+/* rte_eth_add_rx_callback's function: each frame's checksum flags replaced
+ * by bench_rx_cksum_flags, and an IPv4 frame's RSS hash set (as sfc with
+ * RSS on); arg is a struct bench_feed_work. */
+uint16_t bench_rx_cksum_cb(uint16_t port, uint16_t queue,
+			   struct rte_mbuf **pkts, uint16_t n, uint16_t max,
+			   void *arg);
+
 /* The worker's side of a run: RX queues, phases, snapshots. */
 struct bench_rxq {
 	uint16_t port, queue;
@@ -384,6 +477,8 @@ struct bench_run {
 	uint64_t cpu0_ns, cpu1_ns;	/* the worker thread's CPU time */
 	struct lsk_stats s0, s1;
 	uint64_t polls, empty_polls;
+	/* the pcap feed's checksum flags: running, and at each snapshot */
+	struct bench_feed_work emul, emul0, emul1;
 
 	/* udp-local with the drain in the worker loop */
 	struct bench_feed *drain_feed;

@@ -9,7 +9,19 @@
  * infinite_rx loads the whole file into mbufs of the RX queue's pool at
  * queue setup and copies each frame into a fresh mbuf in rx_burst, so the
  * pool holds the file plus the working set, and the copy is part of every
- * figure (of l3fwd's too).
+ * figure (of l3fwd's too). As a NIC's RX does, rx_burst writes each mbuf
+ * and frame on the worker's own core (the ring feed's generator writes
+ * them on another).
+ *
+ * The file holds the packets the ring feed's generator would make for the
+ * scenario (bench_gen: flows in turn, per-flow IP IDs where the scenario
+ * wants them), every flow at least once. net_pcap sets no checksum flags;
+ * for a scenario whose traffic a NIC would flag (rx_cksum_good: the GRO
+ * ones), an RX callback sets them as the sfc PMD does, from checksums it
+ * computes (rx_cksum.c): GOOD only for a checksum that is right. Its
+ * cycles are the NIC's work, and so are most of the sink's (net_null frees
+ * each mbuf alone, a NIC's TX completion in bulk): for these scenarios the
+ * bench times both and shows them apart.
  *
  * Forwarded packets are spot-checked in the worker's TX hook (the first
  * calls, then one packet every CHECK_EVERY calls) before they go to the
@@ -17,6 +29,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +41,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "bench.h"
 #include "listack/port.h"
@@ -43,40 +57,61 @@ struct pcap_feed {
 	uint16_t port[2];
 	bool open[2];
 	uint64_t tx_calls;
+	/* the GRO scenarios: the sink's cycles, timed (bench.h) */
+	struct bench_feed_work *work;
+	/* the checksum callback on port 0 (the GRO scenarios), removed at
+	 * close: ethdev keeps a port id's callbacks after the port is
+	 * closed, so the next variant's port 0 would run them too */
+	const struct rte_eth_rxtx_callback *rx_cb;
 };
 
 static const char *const vdev_name[2] = { "net_pcap0", "net_null1" };
 
 static int
-pcap_write_file(struct pcap_feed *pf, const struct bench_traffic *t)
+pcap_write_file(struct pcap_feed *pf, const struct bench_feed *f)
 {
+	const struct bench_traffic *t = f->traffic;
 	uint8_t frame[RTE_ETHER_HDR_LEN + 1500];
 	struct pcap_pkthdr h;
+	struct bench_gen gen;
 	pcap_dumper_t *d;
 	pcap_t *p;
 	unsigned int i;
+	int rc;
 
+	/* the scenario's plan: its variants all send what it plans (a
+	 * scenario whose variants plan otherwise is ring_only) */
+	rc = bench_gen_init(&gen, t, f->scenario, NULL, false);
+	if (rc < 0) {
+		bench_gen_fini(&gen);
+		return rc;
+	}
 	p = pcap_open_dead(DLT_EN10MB, 65535);
-	if (p == NULL)
+	if (p == NULL) {
+		bench_gen_fini(&gen);
 		return -ENOMEM;
+	}
 	d = pcap_dump_open(p, pf->path);
 	if (d == NULL) {
 		fprintf(stderr, "%s: %s\n", pf->path, pcap_geterr(p));
 		pcap_close(p);
+		bench_gen_fini(&gen);
 		return -EIO;
 	}
 	memset(&h, 0, sizeof(h));
 	h.caplen = h.len = t->size;
 	for (i = 0; i < pf->file_packets; i++) {
 		struct bench_flow fl;
+		uint16_t id;
 
-		bench_flow_get(t, i % t->flows, &fl);
-		bench_write_frame(t, frame, &fl, (uint16_t)i);
+		bench_gen_next(t, &gen, &fl, &id);
+		bench_write_frame(t, frame, &fl, id);
 		h.ts.tv_usec = (suseconds_t)i;
 		pcap_dump((u_char *)d, &h, frame);
 	}
 	pcap_dump_close(d);
 	pcap_close(p);
+	bench_gen_fini(&gen);
 	return 0;
 }
 
@@ -158,7 +193,7 @@ pcapfeed_init(struct bench_feed *f)
 	/* every flow at least once; F >= 1024 is one packet per flow */
 	pf->file_packets = t->flows >= FILE_MIN_PACKETS ? t->flows :
 		t->flows * ((FILE_MIN_PACKETS + t->flows - 1) / t->flows);
-	rc = pcap_write_file(pf, t);
+	rc = pcap_write_file(pf, f);
 	if (rc == 0)
 		rc = pcap_write_rules(pf, t);
 	if (rc < 0)
@@ -188,10 +223,20 @@ pcap_tx_checked(void *arg, uint16_t port, uint16_t queue,
 	struct bench_feed *f = arg;
 	struct pcap_feed *pf = f->priv;
 
+	struct bench_feed_work *work = pf->work;
+	uint64_t t0;
+	uint16_t sent;
+
 	if (unlikely(pf->tx_calls++ < CHECK_FIRST ||
 		     pf->tx_calls % CHECK_EVERY == 0))
 		bench_feed_check(f, pkts[0], port);
-	return rte_eth_tx_burst(port, queue, pkts, n);
+	if (work == NULL)
+		return rte_eth_tx_burst(port, queue, pkts, n);
+	t0 = rte_rdtsc();
+	sent = rte_eth_tx_burst(port, queue, pkts, n);
+	work->sink_cycles += rte_rdtsc() - t0;
+	work->sink_packets += sent;
+	return sent;
 }
 
 static int
@@ -203,6 +248,7 @@ pcapfeed_open(struct bench_feed *f, struct bench_run *run)
 	int rc;
 
 	pf->tx_calls = 0;
+	pf->work = f->scenario->rx_cksum_good ? &run->emul : NULL;
 	for (p = 0; p < 2; p++) {
 		struct lsk_port_params pp = { .n_rxq = 1, .n_txq = 1,
 					      .pool = f->pool };
@@ -229,6 +275,12 @@ pcapfeed_open(struct bench_feed *f, struct bench_run *run)
 		}
 		if (rc == 0)
 			rc = lsk_port_configure(pf->port[p], &pp, &info);
+		if (rc == 0 && p == 0 && f->scenario->rx_cksum_good) {
+			pf->rx_cb = rte_eth_add_rx_callback(pf->port[p], 0,
+				bench_rx_cksum_cb, &run->emul);
+			if (pf->rx_cb == NULL)
+				rc = -rte_errno;
+		}
 		if (rc == 0)
 			rc = rte_eth_dev_start(pf->port[p]);
 		if (rc < 0) {
@@ -251,6 +303,13 @@ pcapfeed_close(struct bench_feed *f)
 	struct pcap_feed *pf = f->priv;
 	unsigned int p;
 
+	if (pf->rx_cb != NULL) {
+		/* the worker has stopped: nothing runs the callback now,
+		 * so its memory (ethdev's, not freed on removal) can go */
+		if (rte_eth_remove_rx_callback(pf->port[0], 0, pf->rx_cb) == 0)
+			rte_free((void *)(uintptr_t)pf->rx_cb);
+		pf->rx_cb = NULL;
+	}
 	for (p = 0; p < 2; p++) {
 		if (!pf->open[p])
 			continue;

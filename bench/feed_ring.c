@@ -41,7 +41,6 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
-#include <rte_thash.h>
 
 #include "bench.h"
 #include "listack/port.h"
@@ -59,86 +58,13 @@ struct ring_feed {
 	uint16_t port[2];
 	char name[2][RTE_ETH_NAME_MAX_LEN];
 	unsigned int opened;		/* variants so far: unique names */
-	struct bench_flow_cursor cursor;
-	uint16_t ip_id;
+	struct bench_gen gen;		/* the traffic plan of the variant */
 	unsigned int population;	/* mbufs the generator keeps going */
 	uint32_t mbuf_to_data;		/* mbuf address -> frame address */
-	/* the traffic plan of the variant running */
-	enum bench_dst_plan plan;
-	uint32_t *table;		/* route numbers, HOT and RANDOM */
-	uint32_t tmask, tpos;
-	uint16_t *flow_ids;		/* per-flow IP IDs, or NULL */
-	uint32_t *flow_rss;		/* per-flow RSS hashes, or NULL */
-	uint32_t rss;			/* the RSS hash of gen_next's flow */
 	uint64_t ol_flags;		/* what the "PMD" flags on RX */
 	uint64_t drain_calls;		/* bench_drain_ep bursts */
 	uint32_t shuffle;		/* --rx-order scattered's state */
 };
-
-/* The next packet's fields and IP ID, by the variant's plan. */
-static inline void
-gen_next(const struct bench_traffic *t, struct ring_feed *rf,
-	 struct bench_flow *fl, uint16_t *id)
-{
-	uint32_t i = rf->cursor.i;
-
-	bench_flow_next(t, &rf->cursor, fl);
-	switch (rf->plan) {
-	case BENCH_DST_LOCAL:
-		fl->dst = t->port_addr[0];
-		break;
-	case BENCH_DST_HOT:
-	case BENCH_DST_RANDOM:
-		fl->dst = bench_route_prefix(t, rf->table[rf->tpos++ &
-							  rf->tmask]) | 1;
-		break;
-	default:
-		break;
-	}
-	*id = rf->flow_ids != NULL ? rf->flow_ids[i]++ : rf->ip_id++;
-	if (rf->flow_rss != NULL)
-		rf->rss = rf->flow_rss[i];
-}
-
-/* The Toeplitz key NICs are commonly programmed with. */
-static const uint8_t rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
-/*
- * Each flow's 4-tuple Toeplitz hash, worked out once: a NIC with RSS on
- * hands it over with every packet (the sfc PMD sets RTE_MBUF_F_RX_RSS_HASH),
- * and the generator must not spend its time computing it.
- */
-static int
-rss_table(const struct bench_traffic *t, struct ring_feed *rf)
-{
-	struct bench_flow_cursor c;
-	uint32_t i;
-
-	rf->flow_rss = malloc(t->flows * sizeof(uint32_t));
-	if (rf->flow_rss == NULL)
-		return -ENOMEM;
-	bench_flow_cursor_init(&c);
-	for (i = 0; i < t->flows; i++) {
-		struct rte_ipv4_tuple tuple;
-		struct bench_flow fl;
-
-		bench_flow_next(t, &c, &fl);
-		tuple.src_addr = fl.src;
-		tuple.dst_addr = rf->plan == BENCH_DST_LOCAL ?
-				 t->port_addr[0] : fl.dst;
-		tuple.sport = fl.sport;
-		tuple.dport = fl.dport;
-		rf->flow_rss[i] = rte_softrss((uint32_t *)&tuple,
-					      RTE_THASH_V4_L4_LEN, rss_key);
-	}
-	return 0;
-}
 
 static int
 ring_init(struct bench_feed *f)
@@ -232,46 +158,17 @@ ring_open(struct bench_feed *f, struct bench_run *run)
 			return rc;
 		}
 	}
-	/* every variant sees the same packets in the same order */
-	bench_flow_cursor_init(&rf->cursor);
-	rf->ip_id = 0;
+	/* every variant sees the same packets in the same order; as sfc
+	 * with RSS on, the flow's hash with each packet */
+	rc = bench_gen_init(&rf->gen, f->traffic, f->scenario, f->variant,
+			    f->scenario->rx_cksum_good);
+	if (rc < 0)
+		return rc;
 	rf->drain_calls = 0;
-	rf->plan = f->variant->dst ? f->variant->dst : f->scenario->dst;
 	rf->ol_flags = f->scenario->rx_cksum_good ?
 		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD : 0;
-	/* as sfc with RSS on: the flow's hash with each packet */
-	if (f->scenario->rx_cksum_good && (rf->plan == BENCH_DST_ROUTES ||
-					   rf->plan == BENCH_DST_LOCAL)) {
-		int rc = rss_table(f->traffic, rf);
-
-		if (rc < 0)
-			return rc;
+	if (rf->gen.flow_rss != NULL)
 		rf->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
-	}
-	if (f->scenario->per_flow_ip_id) {
-		rf->flow_ids = calloc(f->traffic->flows, sizeof(uint16_t));
-		if (rf->flow_ids == NULL)
-			return -ENOMEM;
-	}
-	if (rf->plan == BENCH_DST_HOT || rf->plan == BENCH_DST_RANDOM) {
-		/* a fixed seed: the same destinations for every variant */
-		uint64_t x = 0x9e3779b97f4a7c15ull;
-		uint32_t size = rf->plan == BENCH_DST_HOT ? BENCH_HOT_SET :
-				BENCH_RANDOM_TABLE, k;
-
-		rf->table = malloc(size * sizeof(uint32_t));
-		if (rf->table == NULL)
-			return -ENOMEM;
-		for (k = 0; k < size; k++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			rf->table[k] = (uint32_t)((x >> 11) %
-						  f->traffic->routes);
-		}
-		rf->tmask = size - 1;
-		rf->tpos = 0;
-	}
 	run->n_rxq = 1;
 	run->rxq[0].port = rf->port[0];
 	run->rxq[0].queue = 0;
@@ -325,9 +222,9 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 		struct bench_flow fl;
 		uint16_t id;
 
-		gen_next(t, rf, &fl, &id);
+		bench_gen_next(t, &rf->gen, &fl, &id);
 		mbuf_as_received(m, t->size, rf->port[0], rf->ol_flags);
-		m->hash.rss = rf->rss;
+		m->hash.rss = rf->gen.rss;
 		/* the frame's address from the mbuf's: no load to wait on */
 		bench_write_headers(t, (uint8_t *)m + rf->mbuf_to_data, &fl,
 				    id);
@@ -351,9 +248,9 @@ ring_fresh(struct bench_feed *f, struct ring_feed *rf, struct rte_mbuf **b,
 		struct bench_flow fl;
 		uint16_t id;
 
-		gen_next(t, rf, &fl, &id);
+		bench_gen_next(t, &rf->gen, &fl, &id);
 		mbuf_as_received(b[i], t->size, rf->port[0], rf->ol_flags);
-		b[i]->hash.rss = rf->rss;
+		b[i]->hash.rss = rf->gen.rss;
 		bench_write_frame(t, rte_pktmbuf_mtod(b[i], uint8_t *), &fl,
 				  id);
 	}
@@ -479,10 +376,10 @@ ring_drive_fill(struct bench_feed *f, struct bench_run *run)
 				struct bench_flow fl;
 				uint16_t id;
 
-				gen_next(t, rf, &fl, &id);
+				bench_gen_next(t, &rf->gen, &fl, &id);
 				mbuf_as_received(m[i], t->size, rf->port[0],
 						 rf->ol_flags);
-				m[i]->hash.rss = rf->rss;
+				m[i]->hash.rss = rf->gen.rss;
 				bench_write_frame(t, rte_pktmbuf_mtod(m[i],
 						  uint8_t *), &fl, id);
 			}
@@ -643,12 +540,7 @@ ring_close(struct bench_feed *f)
 	struct rte_mbuf *b[GEN_BURST];
 	unsigned int n, p;
 
-	free(rf->table);
-	rf->table = NULL;
-	free(rf->flow_ids);
-	rf->flow_ids = NULL;
-	free(rf->flow_rss);
-	rf->flow_rss = NULL;
+	bench_gen_fini(&rf->gen);
 	for (p = 0; p < 2; p++) {
 		if (rf->name[p][0] == '\0')
 			continue;

@@ -39,18 +39,43 @@ median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The run of the round named name (a prefix of len bytes, then suffix),
+ * if it ran and counted something; NULL otherwise. */
+static const struct bench_result *
+round_run(const struct bench_round *round, const char *name, size_t len,
+	  const char *suffix)
+{
+	unsigned int i;
+
+	for (i = 0; i < round->n; i++) {
+		const struct bench_result *x = &round->r[i];
+
+		if (strncmp(x->name, name, len) == 0 &&
+		    strcmp(x->name + len, suffix) == 0 && x->ran &&
+		    x->mpps > 0 && strlen(x->name) == len + strlen(suffix))
+			return x;
+	}
+	return NULL;
+}
+
 void
 bench_round_ratios(const struct bench_scenario *sc, struct bench_round *round)
 {
-	const struct bench_result *base = NULL;
+	const struct bench_result *base = round_run(round, sc->baseline,
+						    strlen(sc->baseline), "");
 	unsigned int i;
 
-	for (i = 0; i < round->n; i++)
-		if (strcmp(round->r[i].name, sc->baseline) == 0 &&
-		    round->r[i].ran && round->r[i].mpps > 0)
-			base = &round->r[i];
-	for (i = 0; i < round->n; i++)
-		round->r[i].ratio = base ? round->r[i].mpps / base->mpps : NAN;
+	for (i = 0; i < round->n; i++) {
+		const struct bench_result *b = base;
+		const char *plus = strchr(round->r[i].name, '+');
+
+		/* without the baseline's run, a variant NAME+X (gro-fwd's
+		 * fraglist+acl) is compared with BASELINE+X (off+acl) */
+		if (b == NULL && plus != NULL)
+			b = round_run(round, sc->baseline,
+				      strlen(sc->baseline), plus);
+		round->r[i].ratio = b ? round->r[i].mpps / b->mpps : NAN;
+	}
 }
 
 static void
@@ -164,7 +189,8 @@ void
 bench_json_rounds(FILE *f, const struct bench_round *rounds,
 		  unsigned int n_rounds)
 {
-	unsigned int r, i;
+	unsigned int r, i, k;
+	uint64_t stages;
 
 	fprintf(f, ",\n \"rounds\": [");
 	for (r = 0; r < n_rounds; r++) {
@@ -189,6 +215,14 @@ bench_json_rounds(FILE *f, const struct bench_round *rounds,
 			bench_json_number(f, x->cpu_share);
 			fprintf(f, ", \"core_to_core\": ");
 			bench_json_number(f, x->core_to_core);
+			for (k = 0, stages = 0; k < LSK_STAGE_COUNT; k++)
+				stages += x->stages[k].cycles;
+			/* the per-round figures of the device's cycles
+			 * (stages, less the pcap feed's sink) */
+			fprintf(f, ", \"stage_cycles\": %" PRIu64
+				", \"feed_callback_cycles\": %" PRIu64
+				", \"feed_sink_cycles\": %" PRIu64, stages,
+				x->emul.cb_cycles, x->emul.sink_cycles);
 			fprintf(f, ", \"checked\": %" PRIu64 ", \"mbufs_in_use\": "
 				"%lld}", x->checked, x->mbufs_in_use);
 		}

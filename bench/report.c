@@ -70,10 +70,20 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 		       "out of a 65536-datagram ring pre-filled by the worker "
 		       "with 32768 per round; cycles = consumer loop only "
 		       "(recv + free), TSC\n");
-	if (sc->rx_cksum_good)
+	if (sc->rx_cksum_good && o->feed == BENCH_FEED_RING)
 		printf("generator mbufs flagged RTE_MBUF_F_RX_IP_CKSUM_GOOD | "
-		       "RTE_MBUF_F_RX_L4_CKSUM_GOOD (as sfc sets them)%s\n",
+		       "RTE_MBUF_F_RX_L4_CKSUM_GOOD and the flow's RSS hash (as "
+		       "sfc sets them)%s\n",
 		       sc->per_flow_ip_id ? ", IP IDs incrementing per flow" :
+		       "");
+	if (sc->rx_cksum_good && o->feed == BENCH_FEED_PCAP)
+		printf("an RX callback on port 0 computes each frame's IPv4 "
+		       "and UDP checksums and flags them\nGOOD or BAD as the "
+		       "sfc PMD does, and sets the RSS hash (rx_cksum.c), on "
+		       "the worker; its cycles\nand the sink's (net_null frees "
+		       "each mbuf in tx) are the NIC's work, timed and shown "
+		       "apart%s\n",
+		       sc->per_flow_ip_id ? "; IP IDs incrementing per flow" :
 		       "");
 	printf("worker lcore %u, burst %u, TSC %.3f GHz, rdtsc costs %.1f "
 	       "cycles\n\n", worker, BENCH_BURST,
@@ -111,6 +121,18 @@ timer_reads_per_packet(const struct bench_result *r)
 	reads += r->stages[LSK_STAGE_ETH_INPUT].calls;
 	reads += r->stages[LSK_STAGE_TX].calls;
 	return per(reads, r->counted);
+}
+
+/* Did the pcap feed's checksum callback run in any of the results? */
+static bool
+emul_ran(const struct bench_result *r, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].ran && r[i].emul.cb_packets)
+			return true;
+	return false;
 }
 
 void
@@ -219,6 +241,39 @@ bench_print_results(const struct bench_scenario *sc,
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
 			printf(" %18.1f", per(r[i].tsc, r[i].counted));
+	if (emul_ran(r, n)) {
+		/* the pcap feed's work that a NIC does (bench.h) */
+		printf("\n  %-36s", "feed's checksum callback (NIC's)");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(r[i].emul.cb_cycles,
+						      r[i].counted));
+		printf("\n  %-36s", "feed's sink in tx (net_null frees)");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(r[i].emul.sink_cycles,
+						      r[i].counted));
+		printf("\n  %-36s", "whole path less callback and sink");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(r[i].tsc -
+					RTE_MIN(r[i].emul.cb_cycles +
+						r[i].emul.sink_cycles,
+						r[i].tsc), r[i].counted));
+		printf("\n  %-36s", "device: stages less the sink");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %18.1f", per(stage_cycles(&r[i]) -
+					RTE_MIN(r[i].emul.sink_cycles,
+						stage_cycles(&r[i])),
+					r[i].counted));
+		printf("\n  %-36s", "frames the callback flagged GOOD");
+		for (i = 0; i < n; i++)
+			if (r[i].ran)
+				printf(" %17.1f%%", 100.0 *
+				       per(r[i].emul.cb_good,
+					   r[i].emul.cb_packets));
+	}
 	printf("\n  %-36s", "stage timers, upper bound (rdtsc)");
 	for (i = 0; i < n; i++)
 		if (r[i].ran)
@@ -300,6 +355,11 @@ bench_print_results(const struct bench_scenario *sc,
 	else
 		printf("\n\nratio = Mpps / Mpps of the baseline (%s), same "
 		       "traffic, same run\n", sc->baseline);
+	for (i = 0; i < n && strcmp(r[i].name, sc->baseline) != 0; i++)
+		;
+	if (i == n)
+		printf("%s was not run: a variant NAME+X is compared with "
+		       "%s+X\n", sc->baseline, sc->baseline);
 	/* every run's, not only the median one's: a warned run is one the
 	 * medians had to outvote */
 	for (k = 0; k < n_rounds; k++) {
@@ -397,6 +457,12 @@ bench_write_json(const char *path, const struct bench_scenario *sc,
 			x->gro_merged, x->cache_hits, x->cache_misses,
 			x->cache_bypassed,
 			x->mbufs_in_use, x->failed ? "true" : "false");
+		fprintf(f, ",\n   \"rx_cksum_callback\": {\"packets\": %"
+			PRIu64 ", \"flagged_good\": %" PRIu64
+			", \"cycles\": %" PRIu64 "}, \"sink\": {\"packets\": %"
+			PRIu64 ", \"cycles\": %" PRIu64 "}, \"tsc\": %" PRIu64,
+			x->emul.cb_packets, x->emul.cb_good, x->emul.cb_cycles,
+			x->emul.sink_packets, x->emul.sink_cycles, x->tsc);
 		fprintf(f, ",\n   \"stages\": [");
 		for (s = 0; s < LSK_STAGE_COUNT; s++) {
 			const struct bench_stage_result *st = &x->stages[s];

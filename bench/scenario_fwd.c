@@ -137,7 +137,10 @@ udp_recv_configure(struct lsk_stack *s, const struct bench_traffic *t,
 /*
  * gro-fwd: 1460-byte payloads (1502-byte frames) forwarded, GRO off, the
  * payload-merging GRO and fraglist GRO, without and with 1000 filter rules
- * (none matching: every datagram is classified and accepted).
+ * (none matching: every datagram is classified and accepted). The GRO
+ * scenarios' frames carry the checksum flags a NIC sets (rx_cksum_good):
+ * the ring feed's generator sets them, the pcap feed's RX callback
+ * computes them (rx_cksum.c).
  */
 static const struct bench_variant gro_fwd_variants[] = {
 	{ .name = "off", .mode = LSK_MODE_LIST, .config = { "gro off" } },
@@ -244,7 +247,6 @@ static const struct bench_scenario scenarios[] = {
 		.defaults = gro_fwd_defaults,
 		.rx_cksum_good = true,
 		.per_flow_ip_id = true,
-		.ring_only = true,
 	},
 	{
 		.name = "gro-adversarial",
@@ -257,8 +259,6 @@ static const struct bench_scenario scenarios[] = {
 		.defaults = gro_adv_defaults,
 		.rx_cksum_good = true,
 		.per_flow_ip_id = true,
-		/* --feed pcap too: nothing merges, so neither the checksum
-		 * flags nor the RSS hash the ring feed adds are needed */
 	},
 	{
 		.name = "route-cache",

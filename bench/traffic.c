@@ -15,10 +15,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
 #include <rte_ip.h>
+#include <rte_thash.h>
 #include <rte_udp.h>
 
 #include "bench.h"
@@ -148,6 +150,110 @@ bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
 	for (j = 0; j < t->payload_len; j++)
 		payload[j] = payload_byte(j);
 	bench_write_headers(t, frame, f, ip_id);
+}
+
+/* The Toeplitz key NICs are commonly programmed with. */
+static const uint8_t rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+uint32_t
+bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+	     bool l4)
+{
+	struct rte_ipv4_tuple tuple;
+
+	memset(&tuple, 0, sizeof(tuple));
+	tuple.src_addr = src;
+	tuple.dst_addr = dst;
+	tuple.sport = sport;
+	tuple.dport = dport;
+	return rte_softrss((uint32_t *)&tuple, l4 ? RTE_THASH_V4_L4_LEN :
+			   RTE_THASH_V4_L3_LEN, rss_key);
+}
+
+/*
+ * Each flow's 4-tuple Toeplitz hash, worked out once: a NIC with RSS on
+ * hands it over with every packet (the sfc PMD sets RTE_MBUF_F_RX_RSS_HASH),
+ * and the generator must not spend its time computing it.
+ */
+static int
+gen_rss_table(const struct bench_traffic *t, struct bench_gen *g)
+{
+	struct bench_flow_cursor c;
+	uint32_t i;
+
+	g->flow_rss = malloc(t->flows * sizeof(uint32_t));
+	if (g->flow_rss == NULL)
+		return -ENOMEM;
+	bench_flow_cursor_init(&c);
+	for (i = 0; i < t->flows; i++) {
+		struct bench_flow fl;
+
+		bench_flow_next(t, &c, &fl);
+		g->flow_rss[i] = bench_rss_v4(fl.src, g->plan ==
+					      BENCH_DST_LOCAL ?
+					      t->port_addr[0] : fl.dst,
+					      fl.sport, fl.dport, true);
+	}
+	return 0;
+}
+
+int
+bench_gen_init(struct bench_gen *g, const struct bench_traffic *t,
+	       const struct bench_scenario *sc, const struct bench_variant *v,
+	       bool rss)
+{
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	bench_flow_cursor_init(&g->cursor);
+	g->plan = v != NULL && v->dst ? v->dst : sc->dst;
+	if (rss && (g->plan == BENCH_DST_ROUTES ||
+		    g->plan == BENCH_DST_LOCAL)) {
+		rc = gen_rss_table(t, g);
+		if (rc < 0)
+			return rc;
+	}
+	if (sc->per_flow_ip_id) {
+		g->flow_ids = calloc(t->flows, sizeof(uint16_t));
+		if (g->flow_ids == NULL)
+			return -ENOMEM;
+	}
+	if (g->plan == BENCH_DST_HOT || g->plan == BENCH_DST_RANDOM) {
+		/* a fixed seed: the same destinations for every variant */
+		uint64_t x = 0x9e3779b97f4a7c15ull;
+		uint32_t size = g->plan == BENCH_DST_HOT ? BENCH_HOT_SET :
+				BENCH_RANDOM_TABLE, k;
+
+		g->table = malloc(size * sizeof(uint32_t));
+		if (g->table == NULL)
+			return -ENOMEM;
+		for (k = 0; k < size; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			g->table[k] = (uint32_t)((x >> 11) % t->routes);
+		}
+		g->tmask = size - 1;
+		g->tpos = 0;
+	}
+	return 0;
+}
+
+void
+bench_gen_fini(struct bench_gen *g)
+{
+	free(g->table);
+	free(g->flow_ids);
+	free(g->flow_rss);
+	g->table = NULL;
+	g->flow_ids = NULL;
+	g->flow_rss = NULL;
 }
 
 #define CHECK(cond, ...) do {					\

@@ -35,9 +35,10 @@ thread_cpu_ns(void)
 }
 
 static void
-snapshot(struct bench_run *r, struct lsk_stats *s, uint64_t *t,
-	 uint64_t *cpu_ns)
+snapshot(struct bench_run *r, struct lsk_stats *s, struct bench_feed_work *e,
+	 uint64_t *t, uint64_t *cpu_ns)
 {
+	*e = r->emul;
 	lsk_worker_stats_read(r->w, s);
 	*cpu_ns = thread_cpu_ns();
 	*t = rte_rdtsc();
@@ -87,7 +88,7 @@ bench_worker_loop(void *arg)
 			}
 		} else if (phase == PHASE_WARMUP) {
 			if (rte_rdtsc() >= deadline) {
-				snapshot(r, &r->s0, &r->t0, &r->cpu0_ns);
+				snapshot(r, &r->s0, &r->emul0, &r->t0, &r->cpu0_ns);
 				phase = PHASE_MEASURE;
 				deadline = r->t0 + r->measure_tsc;
 				measured_rx = received;
@@ -102,7 +103,7 @@ bench_worker_loop(void *arg)
 	 * must not wait for this one */
 	lsk_worker_offline(r->w);
 	if (phase == PHASE_MEASURE) {
-		snapshot(r, &r->s1, &r->t1, &r->cpu1_ns);
+		snapshot(r, &r->s1, &r->emul1, &r->t1, &r->cpu1_ns);
 		r->polls = polls;
 		r->empty_polls = empty;
 		r->measured = true;

@@ -32,7 +32,9 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
 	const int link = lsk_train_next_offset;
 	const uint32_t max_segs = w->set.gro_segs;
-	uint16_t i = 0, k = 0;
+	/* not uint16_t: the index is in every member's loop, whose
+	 * compares and loads would widen it each time */
+	uint32_t i = 0, k = 0;
 
 	/* this pass is the first to read the burst */
 	lsk_rx_prefetch_start(pkts, n);
@@ -42,7 +44,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		struct gro_view v;
 		struct gro_run r;
 
-		lsk_rx_prefetch(pkts, i, n);
+		lsk_rx_prefetch(pkts, (uint16_t)i, n);
 		head = tail = pkts[i++];
 		w->udpw.gro.rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
@@ -53,7 +55,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			end = RTE_MIN((uint32_t)n, i + gro_room(&r, 1,
 					28u + r.seg_bytes, max_segs));
 			while (i < end && gro_continues(&r, pkts[i])) {
-				lsk_rx_prefetch(pkts, i, n);
+				lsk_rx_prefetch(pkts, (uint16_t)i, n);
 				*RTE_MBUF_DYNFIELD(tail, link,
 						   struct rte_mbuf **) = pkts[i];
 				tail = pkts[i++];
@@ -66,5 +68,5 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		w->udpw.gro.rx_members[k++] = (uint8_t)(count - 1);
 	}
 	w->udpw.gro.no_runs = k == n;
-	return k;
+	return (uint16_t)k;
 }

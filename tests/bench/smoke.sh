@@ -25,6 +25,7 @@ run --scenario udp-local --drain worker
 run --scenario udp-recv
 run --scenario gro-fwd
 run --scenario gro-fwd --flows 10 --rx-order scattered
+run --scenario gro-fwd --feed pcap
 run --scenario gro-adversarial --flows 5000
 run --scenario gro-adversarial --flows 5000 --feed pcap
 run --scenario route-cache --routes 4096
