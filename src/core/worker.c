@@ -291,16 +291,20 @@ worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 }
 
 /* The burst may take the forwarding fast path (ip4/fwd_fast.c): no
- * trains, no GRO to feed, no filter to ask (rte_acl classifies a list),
- * no route cache (it counts every lookup, and what the fast path hands on
- * would be looked up twice). A traced burst takes the stages, whose
- * records the trace shows. */
+ * trains, no filter to ask (rte_acl classifies a list), no route cache
+ * (it counts every lookup, and what the fast path hands on would be
+ * looked up twice); with GRO on, only a burst in which no train can form
+ * (udp/gro.h, lsk_gro_burst_repeats). A traced burst takes the stages,
+ * whose records the trace shows. */
 static inline bool
-worker_fast_on(struct lsk_worker *w, const uint8_t *members)
+worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	       const uint8_t *members)
 {
-	return members == NULL && w->set.gro_flows == 0 &&
-	       w->filter == NULL && w->ip4w.rcache == NULL &&
-	       lsk_fwd_fast_due(&w->ip4w);
+	if (members != NULL || w->filter != NULL || w->ip4w.rcache != NULL ||
+	    !lsk_fwd_fast_due(&w->ip4w))
+		return false;
+	return w->set.gro_flows == 0 ||
+	       !lsk_gro_burst_repeats(&w->udpw.gro, pkts, n);
 }
 
 void
@@ -338,7 +342,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		} else {
 			struct rte_mbuf *rest[LSK_BURST_MAX];
 
-			if (worker_fast_on(w, members)) {
+			if (worker_fast_on(w, pkts, n, members)) {
 				uint16_t left;
 
 				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, n - left,

@@ -175,6 +175,26 @@ lsk_gro_note_list(struct lsk_gro_table *t, bool gro_on,
 		t->noted = UINT32_MAX;	/* udp4_gro checks */
 }
 
+/*
+ * Can a train form in the burst pkts[0, n) at all: do two of its frames
+ * hash alike (lsk_gro_note's test, on every frame as it came, a superset
+ * of the IPv4 list eth_input notes)? When not, GRO leaves the burst as
+ * it is, and the worker may forward it by the fast path. Stops at the
+ * first repeat.
+ * Ownership: pkts stay the caller's.
+ */
+static inline bool
+lsk_gro_burst_repeats(struct lsk_gro_table *t, struct rte_mbuf *const *pkts,
+		      uint16_t n)
+{
+	uint32_t list = lsk_gro_note_start(t);
+	uint16_t i;
+
+	for (i = 0; i < n && !t->repeat; i++)
+		lsk_gro_note(t, pkts[i], 0, list);
+	return t->repeat;
+}
+
 /* bursts between two tries of lsk_gro_rx_runs while it finds no run;
  * prime, so the tries do not always fall on the bursts whose stages are
  * timed (one in LSK_STAGE_SAMPLE) */
