@@ -27,7 +27,8 @@
  * Every counter the stages would have counted for these packets is
  * counted here, once per burst: the port's rx, eth InFrames, ip
  * InReceives and ForwDatagrams. The worker runs it only when no filter,
- * GRO, route cache or trace wants the burst (core/worker.c).
+ * route cache or trace wants the burst, and with GRO on only when no
+ * train can form in it (core/worker.c).
  *
  * Traffic it checks and then hands on (to us, to unresolved next hops)
  * would pay the first pass twice: when it hands on more of what it
