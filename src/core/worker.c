@@ -347,7 +347,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, n - left,
 					left = lsk_fwd_fast(w, pkts, n, rest));
-				pkts = rest;
+				if (left != n)	/* else: pkts, as they came */
+					pkts = rest;
 				n = left;
 			}
 			if (n != 0)

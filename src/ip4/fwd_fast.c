@@ -120,9 +120,9 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 
 /*
  * Entries of pkts from i on, up to end, while each is the next hop's
- * (nh_idx[i] == nh; every one when one), under the TTL and the MTU: each
- * forwarded (TTL-1, the next hop's Ethernet header: mac_lo, mac_hi) and
- * put at out. Returns where it stopped.
+ * (nh_idx[i] == nh; every one when one) and lsk_ip4_fast_rewrite
+ * forwards it (under the TTL and the MTU, the next hop's Ethernet header:
+ * mac_lo, mac_hi): each put at out. Returns where it stopped.
  */
 static __rte_always_inline uint32_t
 fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
@@ -130,19 +130,11 @@ fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
 	 uint32_t mac_hi, struct rte_mbuf **out, const bool one)
 {
 	for (; i < end; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rte_ether_hdr *eh =
-			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
-
 		if (unlikely((!one && nh_idx[i] != nh) ||
-			     ip->time_to_live <= 1 ||
-			     lsk_be16(ip->total_length) > mtu))
+			     !lsk_ip4_fast_rewrite(pkts[i], mtu, mac_lo,
+						   mac_hi)))
 			break;
-		lsk_ip4_decrease_ttl(ip);
-		memcpy(eh, &mac_lo, sizeof(mac_lo));
-		memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
-		*out++ = m;
+		*out++ = pkts[i];
 	}
 	return i;
 }
@@ -166,9 +158,7 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 		if (unlikely(nh->type != LSK_NH_FORWARD || !nh->resolved ||
 			     nh->port >= w->n_ports))
 			break;
-		memcpy(&mac_lo, &nh->dst_mac, sizeof(mac_lo));
-		memcpy(&mac_hi, (const uint8_t *)&nh->dst_mac + sizeof(mac_lo),
-		       sizeof(mac_hi));
+		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
 		b = &w->tx[nh->port];
 		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
 		j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu, mac_lo,
@@ -228,21 +218,21 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 		struct rte_mbuf *m = pkts[i];
 		const struct lsk_nexthop *nh =
 			&nexthops[(uint32_t)nh_idx[one ? 0 : i]];
-		struct rte_ether_hdr *eh =
-			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+		uint64_t mac_lo;
+		uint32_t mac_hi;
 
+		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
 		if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
-		    nh->port >= w->n_ports || ip->time_to_live <= 1 ||
-		    lsk_be16(ip->total_length) > nh->mtu) {
+		    nh->port >= w->n_ports ||
+		    !lsk_ip4_fast_rewrite(m, nh->mtu, mac_lo, mac_hi)) {
 			rest[(*n_rest)++] = m;
-			if (unlikely(fast_rest_sends(w, nh, ip)))
+			if (unlikely(fast_rest_sends(w, nh,
+				rte_pktmbuf_mtod_offset(m,
+					const struct rte_ipv4_hdr *,
+					RTE_ETHER_HDR_LEN))))
 				break;
 			continue;
 		}
-		lsk_ip4_decrease_ttl(ip);
-		/* dst and src MAC are adjacent in both headers */
-		memcpy(eh, &nh->dst_mac, 2 * RTE_ETHER_ADDR_LEN);
 		lsk_tx_enqueue(w, nh->port, m);
 		forwarded++;
 	}
@@ -267,10 +257,8 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		return 0;
 	port = pkts[0]->port;
 	k = fast_check(t, pkts, n, dst, &one);
-	if (unlikely(k == 0)) {
-		memcpy(rest, pkts, n * sizeof(pkts[0]));
-		return n;
-	}
+	if (unlikely(k == 0))
+		return n;	/* rest untouched: it would be pkts itself */
 	if (one) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		done = fast_forward(w, pkts, k, nh_idx, true);

@@ -122,7 +122,8 @@ void lsk_ip4_forward(struct lsk_worker *w, struct lsk_list *l);
 /* The stage fwd_fast (fwd_fast.c): forward the packets of pkts that
  * eth_input, ip4_input, ip4_route and ip4_forward would forward with no
  * other decision; the others go to rest (room for n), in their order,
- * for the stages. Returns how many went to rest.
+ * for the stages. Returns how many went to rest; when that is n (none
+ * forwarded), they are pkts as they came, and rest may not hold them.
  * Ownership: takes the packets it forwards; those in rest stay the
  * caller's. */
 uint16_t lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts,

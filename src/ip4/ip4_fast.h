@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ip4_input's test of the common datagram, shared with the forwarding
- * fast path (ip4/fwd_fast.c). True only for what ip4_input's full checks
- * (ip4_input.c) pass too; everything else, any doubt, is theirs.
+ * ip4_input's test of the common datagram, and ip4_forward's rewrite of
+ * it, shared with the forwarding fast path (ip4/fwd_fast.c). The test is
+ * true only for what ip4_input's full checks (ip4_input.c) pass too;
+ * everything else, any doubt, is theirs.
  */
 #ifndef LSK_IP4_IP4_FAST_H
 #define LSK_IP4_IP4_FAST_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
@@ -67,6 +69,39 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
 {
 	return m->data_len >= RTE_ETHER_HDR_LEN + sizeof(*ip) &&
 	       lsk_ip4_fast_hdr(bloom, m, ip);
+}
+
+/*
+ * Forward the datagram in m as a fast run does, with the next hop's MTU
+ * and Ethernet header (mac_lo, mac_hi: its first 8 and last 4 bytes):
+ * false, m untouched, when the TTL runs out or it is too big (the full
+ * checks' cases, ip4_forward.c); else TTL-1 with the checksum, the
+ * header written, true.
+ */
+static __rte_always_inline bool
+lsk_ip4_fast_rewrite(struct rte_mbuf *m, uint32_t mtu, uint64_t mac_lo,
+		     uint32_t mac_hi)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+
+	if (unlikely(ip->time_to_live <= 1 ||
+		     lsk_be16(ip->total_length) > mtu))
+		return false;
+	lsk_ip4_decrease_ttl(ip);
+	memcpy(eh, &mac_lo, sizeof(mac_lo));
+	memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+	return true;
+}
+
+/* The next hop's Ethernet header as lsk_ip4_fast_rewrite takes it. */
+static inline void
+lsk_ip4_fast_macs(const struct lsk_nexthop *nh, uint64_t *mac_lo,
+		  uint32_t *mac_hi)
+{
+	memcpy(mac_lo, &nh->dst_mac, sizeof(*mac_lo));
+	memcpy(mac_hi, (const uint8_t *)&nh->dst_mac + sizeof(*mac_lo),
+	       sizeof(*mac_hi));
 }
 
 #endif /* LSK_IP4_IP4_FAST_H */

@@ -30,6 +30,7 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip4/ip4_fast.h"
 #include "udp/udp.h"
 
 enum fwd_verdict {
@@ -203,9 +204,7 @@ fwd_run_start(struct lsk_worker *w, struct fwd_run *r,
 		r->nh = meta & LSK_META_NH_MASK;
 		r->port = nh->port;
 		r->mtu = nh->mtu;
-		memcpy(&r->mac_lo, &nh->dst_mac, sizeof(r->mac_lo));
-		memcpy(&r->mac_hi, (const uint8_t *)&nh->dst_mac +
-		       sizeof(r->mac_lo), sizeof(r->mac_hi));
+		lsk_ip4_fast_macs(nh, &r->mac_lo, &r->mac_hi);
 		r->b = &w->tx[r->port];
 	} else {
 		r->nh = UINT32_MAX;
@@ -226,20 +225,12 @@ fwd_run_fast_inline(struct rte_mbuf *const *pkts, const uint32_t *meta,
 		    uint32_t i, uint32_t end, uint32_t nh, uint32_t mtu,
 		    uint64_t mac_lo, uint32_t mac_hi, struct rte_mbuf **out)
 {
-
 	for (; i < end; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rte_ether_hdr *eh =
-			rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
-
-		if (unlikely(meta[i] != nh || ip->time_to_live <= 1 ||
-			     rte_be_to_cpu_16(ip->total_length) > mtu))
+		if (unlikely(meta[i] != nh ||
+			     !lsk_ip4_fast_rewrite(pkts[i], mtu, mac_lo,
+						   mac_hi)))
 			break;
-		lsk_ip4_decrease_ttl(ip);
-		memcpy(eh, &mac_lo, sizeof(mac_lo));
-		memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
-		*out++ = m;
+		*out++ = pkts[i];
 	}
 	return i;
 }
