@@ -18,7 +18,6 @@
 
 #include "core/list.h"
 #include "core/cksum.h"
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/fwd.h"
 #include "core/trace.h"
@@ -210,8 +209,7 @@ void
 lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	     const struct lsk_drop *r, uint16_t mtu)
 {
-	lsk_drop_count(w, r, lsk_meta_count(meta));
-	lsk_capture_drop(w, m, meta, r->counter[0]);
+	lsk_drop_note(w, m, meta, r, lsk_meta_count(meta));
 	if (r->icmp_type != 0) {
 		bool frag = r->icmp_type == LSK_ICMP_DEST_UNREACH &&
 			    r->icmp_code == LSK_ICMP_FRAG_NEEDED;
@@ -219,25 +217,22 @@ lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_icmp4_error_entry(w, m, meta, r->icmp_type, r->icmp_code,
 				      frag ? mtu : 0);
 	}
-	lsk_trace_drop(w, m, meta, r->counter[0]);	/* after its ICMP */
-	lsk_entry_free(m, meta);
+	lsk_drop_done(w, m, meta, r);	/* traced after its ICMP */
 }
+
+/* What waited in vain for ARP: counted arp.UnresolvedDiscards when its
+ * entry failed (l2/neigh_table.c), named so here. */
+static const struct lsk_drop unreach_drop =
+	LSK_DROP_ELSEWHERE(arp.UnresolvedDiscards, LSK_ICMP_DEST_UNREACH,
+			   LSK_ICMP_HOST_UNREACH);
 
 void
 lsk_icmp4_unreach_host(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
-	for (i = 0; i < l->n; i++) {
-		/* counted arp.UnresolvedDiscards when their entry failed */
-		lsk_capture_drop(w, l->pkts[i], l->meta[i],
-				 LSK_DROP_AT(arp.UnresolvedDiscards));
-		lsk_icmp4_error(w, l->pkts[i], l->meta[i], LSK_ICMP_DEST_UNREACH,
-				LSK_ICMP_HOST_UNREACH, 0);
-		lsk_trace_drop(w, l->pkts[i], l->meta[i],
-			       LSK_DROP_AT(arp.UnresolvedDiscards));
-		rte_pktmbuf_free(l->pkts[i]);
-	}
+	for (i = 0; i < l->n; i++)
+		lsk_ip4_drop(w, l->pkts[i], l->meta[i], &unreach_drop, 0);
 	l->n = 0;
 }
 

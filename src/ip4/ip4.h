@@ -108,6 +108,17 @@ void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
  * Ownership: takes m and its members. */
 void lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		  const struct lsk_drop *r, uint16_t mtu);
+/* ip4_local's drop reasons (ip4_local.c), reassembly's among them. */
+enum lsk_ip4_local_drop {
+	LSK_LOCAL_DROP_PROTO,
+	LSK_LOCAL_DROP_REASM_FAILS,
+	LSK_LOCAL_DROP_REASM_TIMEOUT,
+	LSK_LOCAL_DROP_REASM_OVERLAPS,
+	LSK_LOCAL_DROP_REASM_DUPLICATES,
+	LSK_LOCAL_DROP_COUNT,
+};
+/* (a pointer: struct lsk_drop is complete in core/drop.h only) */
+extern const struct lsk_drop *const lsk_ip4_local_drops;
 /* Count an ICMP message by type once it is on its way. */
 void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
 /* Route and send what icmp_out holds.

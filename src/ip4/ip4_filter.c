@@ -9,13 +9,18 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
+
+/* a rule's drop: counted as the rule's and as a discard, as Linux's
+ * PRE_ROUTING drop counts in InDiscards */
+static const struct lsk_drop filter_drops[] = {
+	LSK_DROP2(filter.Dropped, ip.InDiscards),
+};
 
 /* The 5-tuple as on the wire; ports are 0 when there are none to read. */
 static inline void
@@ -66,13 +71,7 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 			kept++;
 			continue;
 		}
-		w->stats.filter.Dropped += lsk_meta_count(l->meta[i]);
-		w->stats.ip.InDiscards += lsk_meta_count(l->meta[i]);
-		lsk_capture_drop(w, l->pkts[i], l->meta[i],
-				 LSK_DROP_AT(filter.Dropped));
-		lsk_trace_drop(w, l->pkts[i], l->meta[i],
-			       LSK_DROP_AT(filter.Dropped));
-		lsk_entry_free(l->pkts[i], l->meta[i]);
+		lsk_drop(w, l->pkts[i], l->meta[i], &filter_drops[0]);
 	}
 	l->n = kept;
 }

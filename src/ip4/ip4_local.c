@@ -14,12 +14,22 @@
 #include <rte_ip_frag.h>
 #include <rte_mbuf.h>
 
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
-#include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
+
+/* ip4_local's drop reasons, reassembly's among them (ip4_reasm.c) */
+static const struct lsk_drop local_drops[LSK_LOCAL_DROP_COUNT] = {
+	[LSK_LOCAL_DROP_PROTO] = LSK_DROP_ICMP(ip.InUnknownProtos,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_PROT_UNREACH),
+	[LSK_LOCAL_DROP_REASM_FAILS] = LSK_DROP1(ip.ReasmFails),
+	/* counted per datagram by the reassembly table, not per drop */
+	[LSK_LOCAL_DROP_REASM_TIMEOUT] = LSK_DROP1(ip.ReasmTimeout),
+	[LSK_LOCAL_DROP_REASM_OVERLAPS] = LSK_DROP1(ip.ReasmOverlaps),
+	[LSK_LOCAL_DROP_REASM_DUPLICATES] = LSK_DROP1(ip.ReasmDuplicates),
+};
+const struct lsk_drop *const lsk_ip4_local_drops = local_drops;
 
 void
 lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
@@ -48,15 +58,9 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 			w->stats.ip.InDelivers++;
 			lsk_list_push(icmp, m, l->meta[i]);
 		} else {
-			w->stats.ip.InUnknownProtos++;
-			lsk_capture_drop(w, m, l->meta[i],
-					 LSK_DROP_AT(ip.InUnknownProtos));
-			lsk_icmp4_error(w, m, l->meta[i],
-					LSK_ICMP_DEST_UNREACH,
-					LSK_ICMP_PROT_UNREACH, 0);
-			lsk_trace_drop(w, m, l->meta[i],
-				       LSK_DROP_AT(ip.InUnknownProtos));
-			rte_pktmbuf_free(m);
+			lsk_ip4_drop(w, m, l->meta[i],
+				     &lsk_ip4_local_drops[LSK_LOCAL_DROP_PROTO],
+				     0);
 		}
 	}
 	l->n = 0;

@@ -21,7 +21,6 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "core/capture.h"
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/list.h"
@@ -35,14 +34,16 @@
 #include "udp/udp.h"
 #include "control/control.h"
 
+/* the drops first: they index out_drops */
 enum out_verdict {
+	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
+	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
+	OUT_DROP_MTU,		/* FragFails: DF set */
+	OUT_DROP_ICMP_NO_ROUTE,	/* not a verdict: an error's no route */
 	OUT_SEND,
 	OUT_RESOLVE,		/* no MAC yet: ARP */
 	OUT_LOCAL,
-	OUT_DROP_NO_ROUTE,	/* OutNoRoutes */
-	OUT_DROP_DISCARD,	/* OutDiscards: blackhole */
 	OUT_FRAGMENT,		/* over the MTU: fragments (or ARP first) */
-	OUT_DROP_MTU,		/* FragFails: DF set */
 };
 
 static void
@@ -124,35 +125,14 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
 }
 
-/* m dropped, counted at drop_at (0: counted nowhere, as Linux counts
- * no ICMP it has no route for); a capture and a trace see it, named. */
-static void
-out_drop_at(struct lsk_worker *w, struct rte_mbuf *m, uint16_t drop_at)
-{
-	if (drop_at != 0)
-		lsk_capture_drop(w, m, 0, drop_at);
-	lsk_trace_drop(w, m, 0, drop_at);
-	rte_pktmbuf_free(m);
-}
-
-static void
-out_drop(struct lsk_worker *w, struct rte_mbuf *m, enum out_verdict v)
-{
-	switch (v) {
-	case OUT_DROP_NO_ROUTE:
-		w->stats.ip.OutNoRoutes++;
-		out_drop_at(w, m, LSK_DROP_AT(ip.OutNoRoutes));
-		break;
-	case OUT_DROP_DISCARD:
-		w->stats.ip.OutDiscards++;
-		out_drop_at(w, m, LSK_DROP_AT(ip.OutDiscards));
-		break;
-	default:
-		w->stats.ip.FragFails++;
-		out_drop_at(w, m, LSK_DROP_AT(ip.FragFails));
-		break;
-	}
-}
+static const struct lsk_drop out_drops[] = {
+	[OUT_DROP_NO_ROUTE] = LSK_DROP1(ip.OutNoRoutes),
+	[OUT_DROP_DISCARD] = LSK_DROP1(ip.OutDiscards),
+	[OUT_DROP_MTU] = LSK_DROP1(ip.FragFails),
+	/* an ICMP error with no route back: counted nowhere, as Linux
+	 * counts none */
+	[OUT_DROP_ICMP_NO_ROUTE] = LSK_DROP_NONE,
+};
 
 /* Route and send pkts; udp: fill in sources and checksums (sends). */
 static void
@@ -191,7 +171,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
 				sizeof(struct rte_ipv4_hdr)]);
 		if (!udp && v == OUT_DROP_NO_ROUTE) {
-			out_drop_at(w, m, 0);
+			lsk_drop(w, m, 0, &out_drops[OUT_DROP_ICMP_NO_ROUTE]);
 			continue;
 		}
 		if (v == OUT_SEND) {
@@ -211,10 +191,9 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			lsk_list_push(local, m, (uint32_t)nh_idx[i]);
 		} else if (v == OUT_LOCAL) {
 			/* ICMP to ourselves: nothing listens for it */
-			w->stats.ip.OutDiscards++;
-			out_drop_at(w, m, LSK_DROP_AT(ip.OutDiscards));
+			lsk_drop(w, m, 0, &out_drops[OUT_DROP_DISCARD]);
 		} else {
-			out_drop(w, m, v);
+			lsk_drop(w, m, 0, &out_drops[v]);
 		}
 	}
 	/* the loopback runs the receiving stages as stages: their counters

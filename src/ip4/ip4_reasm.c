@@ -34,7 +34,6 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -283,10 +282,7 @@ piece_trim(struct rte_mbuf *m, uint32_t want)
 static void
 fragment_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
-	w->stats.ip.ReasmFails++;
-	lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.ReasmFails));
-	lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.ReasmFails));
-	rte_pktmbuf_free(m);
+	lsk_drop(w, m, meta, &lsk_ip4_local_drops[LSK_LOCAL_DROP_REASM_FAILS]);
 }
 
 struct rte_mbuf *
@@ -357,10 +353,8 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	if (v == PIECE_DUP) {
 		/* dropped alone, the datagram kept (Linux counts it
 		 * nowhere; listack's own counter) */
-		w->stats.ip.ReasmDuplicates++;
-		lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.ReasmDuplicates));
-		lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.ReasmDuplicates));
-		rte_pktmbuf_free(m);
+		lsk_drop(w, m, meta,
+			 &lsk_ip4_local_drops[LSK_LOCAL_DROP_REASM_DUPLICATES]);
 		return NULL;
 	}
 	if (v == PIECE_OVERLAP)

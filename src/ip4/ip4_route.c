@@ -12,7 +12,6 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/fwd.h"
@@ -21,10 +20,16 @@
 #include "ip4/ip4.h"
 
 enum route_verdict {
+	ROUTE_DROP_NO_ROUTE,
+	ROUTE_DROP_BLACKHOLE,
 	ROUTE_FORWARD,
 	ROUTE_LOCAL,
-	ROUTE_DROP_NO_ROUTE,	/* InNoRoutes */
-	ROUTE_DROP_BLACKHOLE,	/* InDiscards */
+};
+
+static const struct lsk_drop route_drops[] = {
+	[ROUTE_DROP_NO_ROUTE] = LSK_DROP_ICMP(ip.InNoRoutes,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_NET_UNREACH),
+	[ROUTE_DROP_BLACKHOLE] = LSK_DROP1(ip.InDiscards),
 };
 
 static inline enum route_verdict
@@ -63,25 +68,16 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 		lsk_list_push(local, m, meta);
 		break;
 	case ROUTE_DROP_BLACKHOLE:
-		w->stats.ip.InDiscards += lsk_meta_count(meta);
-		lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
 		if (lsk_trace_on(w))
 			lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
 					false, "blackhole");
-		lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InDiscards));
-		lsk_entry_free(m, meta);
+		lsk_drop(w, m, meta, &route_drops[ROUTE_DROP_BLACKHOLE]);
 		break;
 	case ROUTE_DROP_NO_ROUTE:
-		w->stats.ip.InNoRoutes += lsk_meta_count(meta);
-		lsk_capture_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
 		if (lsk_trace_on(w))
 			lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
 					false, "no route");
-		lsk_icmp4_error_entry(w, m, meta,
-				      LSK_ICMP_DEST_UNREACH,
-				      LSK_ICMP_NET_UNREACH, 0);
-		lsk_trace_drop(w, m, meta, LSK_DROP_AT(ip.InNoRoutes));
-		lsk_entry_free(m, meta);
+		lsk_ip4_drop(w, m, meta, &route_drops[ROUTE_DROP_NO_ROUTE], 0);
 		break;
 	}
 }

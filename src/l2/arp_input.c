@@ -12,7 +12,6 @@
 
 #include "core/list.h"
 #include "core/fwd.h"
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -20,9 +19,15 @@
 #include "control/control.h"
 
 enum arp_verdict {
+	ARP_DROP_MALFORMED,	/* arp.InErrors */
 	ARP_REPLY_SENT,		/* the mbuf became the reply */
 	ARP_CONSUMED,		/* learnt from, freed */
-	ARP_DROP_MALFORMED,	/* arp.InErrors */
+};
+
+static const struct lsk_drop arp_drops[] = {
+	[ARP_DROP_MALFORMED] = LSK_DROP1(arp.InErrors),
+	/* no mbuf for a request or a reply (arp_output.c): nothing to free */
+	LSK_DROP1(arp.OutDiscards),
 };
 
 static bool
@@ -102,10 +107,7 @@ lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
 		case ARP_REPLY_SENT:
 			break;
 		case ARP_DROP_MALFORMED:
-			w->stats.arp.InErrors++;
-			lsk_capture_drop(w, m, 0, LSK_DROP_AT(arp.InErrors));
-			lsk_trace_drop(w, m, 0, LSK_DROP_AT(arp.InErrors));
-			rte_pktmbuf_free(m);
+			lsk_drop(w, m, 0, &arp_drops[ARP_DROP_MALFORMED]);
 			break;
 		default:
 			if (lsk_trace_on(w))	/* learnt from, or not */

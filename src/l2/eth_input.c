@@ -15,7 +15,6 @@
 #include <rte_mbuf.h>
 
 #include "core/fwd.h"
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/list.h"
 #include "core/rx.h"
@@ -137,12 +136,7 @@ static void
 eth_drop(struct lsk_worker *w, struct rte_mbuf *m, enum eth_verdict v,
 	 uint32_t count)
 {
-	lsk_drop_count(w, &eth_drops[v], count);
-	lsk_capture_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
-			 eth_drops[v].counter[0]);
-	lsk_trace_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT,
-		       eth_drops[v].counter[0]);
-	lsk_entry_free(m, (count - 1) << LSK_META_COUNT_SHIFT);
+	lsk_drop(w, m, (count - 1) << LSK_META_COUNT_SHIFT, &eth_drops[v]);
 }
 
 /* How many frames of pkts[0, n), from the first on, are the fast path's

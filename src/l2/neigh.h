@@ -19,6 +19,17 @@
 #include "l2/l2.h"
 
 struct lsk_worker;
+struct lsk_drop;
+
+/* The hold queue's drop reasons (neigh_table.c): what waited in vain for
+ * ARP, and an entry refused for a full table (no packet of its own). */
+enum lsk_neigh_drop {
+	LSK_NEIGH_DROP_UNRESOLVED,
+	LSK_NEIGH_DROP_TABLE_FULL,
+	LSK_NEIGH_DROP_COUNT,
+};
+/* (a pointer: struct lsk_drop is complete in core/drop.h only) */
+extern const struct lsk_drop *const lsk_neigh_drops;
 
 #define NEIGH_REACHABLE_S 30
 #define NEIGH_RETRANS_MS 1000

@@ -71,7 +71,8 @@ void
 lsk_neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 		       struct lsk_stats *st)
 {
-	const uint16_t at = LSK_DROP_AT(arp.UnresolvedDiscards);
+	const uint16_t at =
+		lsk_neigh_drops[LSK_NEIGH_DROP_UNRESOLVED].counter[0];
 	uint32_t k;
 
 	lsk_neigh_hold_give(t, e->held, e->n_held);

@@ -43,7 +43,6 @@
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
-#include "core/capture.h"
 #include "core/drop.h"
 #include "core/fwd.h"
 #include "core/trace.h"
@@ -52,6 +51,12 @@
 #include "l2/l2.h"
 #include "l2/neigh.h"
 #include "control/control.h"
+
+static const struct lsk_drop neigh_drops[LSK_NEIGH_DROP_COUNT] = {
+	[LSK_NEIGH_DROP_UNRESOLVED] = LSK_DROP1(arp.UnresolvedDiscards),
+	[LSK_NEIGH_DROP_TABLE_FULL] = LSK_DROP1(arp.TableFulls),
+};
+const struct lsk_drop *const lsk_neigh_drops = neigh_drops;
 
 int
 lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
@@ -387,10 +392,7 @@ neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
 static void
 neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
 {
-	w->stats.arp.UnresolvedDiscards++;
-	lsk_capture_drop(w, m, 0, LSK_DROP_AT(arp.UnresolvedDiscards));
-	lsk_trace_drop(w, m, 0, LSK_DROP_AT(arp.UnresolvedDiscards));
-	rte_pktmbuf_free(m);
+	lsk_drop(w, m, 0, &lsk_neigh_drops[LSK_NEIGH_DROP_UNRESOLVED]);
 }
 
 /*

@@ -16,7 +16,6 @@
 #include <rte_udp.h>
 
 #include "core/list.h"
-#include "core/capture.h"
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/fwd.h"
@@ -31,6 +30,7 @@ enum udp_verdict {
 	UDP_DROP_CSUM,		/* InCsumErrors and InErrors */
 	UDP_DROP_NO_PORT,	/* NoPorts */
 	UDP_DROP_IGNORED_BCAST,	/* IgnoredMulti: broadcast, no listener */
+	UDP_DROP_RCVBUF,	/* RcvbufErrors and InErrors: ring full */
 };
 
 /* The same over a datagram in segments (reassembled from fragments). */
@@ -133,6 +133,8 @@ static const struct lsk_drop udp_drops[] = {
 	[UDP_DROP_NO_PORT] = LSK_DROP_ICMP(udp.NoPorts,
 			LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH),
 	[UDP_DROP_IGNORED_BCAST] = LSK_DROP1(udp.IgnoredMulti),
+	/* as Linux, a full receive queue counts twice */
+	[UDP_DROP_RCVBUF] = LSK_DROP2(udp.RcvbufErrors, udp.InErrors),
 };
 
 /*
@@ -194,18 +196,10 @@ udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
 					   sizeof(p->slots[0]), p->n, NULL);
 	w->stats.udp.InDatagrams += udp_datagrams(p, 0, done);
 	if (unlikely(done < p->n)) {
-		uint64_t lost = udp_datagrams(p, done, p->n);
-
-		/* as Linux, a full receive queue counts twice */
-		w->stats.udp.RcvbufErrors += lost;
-		w->stats.udp.InErrors += lost;
-		for (; done < p->n; done++) {
-			struct rte_mbuf *m = p->slots[done].mbuf;
-
-			lsk_capture_drop(w, m, 0, LSK_DROP_AT(udp.RcvbufErrors));
-			lsk_trace_drop(w, m, 0, LSK_DROP_AT(udp.RcvbufErrors));
-			rte_pktmbuf_free(m);
-		}
+		for (; done < p->n; done++)
+			lsk_drop_n(w, p->slots[done].mbuf, 0,
+				   &udp_drops[UDP_DROP_RCVBUF],
+				   udp_datagrams(p, done, done + 1));
 	}
 	p->n = 0;
 }
