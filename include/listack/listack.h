@@ -376,22 +376,26 @@ struct lsk_port_stats {
 	uint64_t rx, tx, rx_dropped, tx_dropped;
 };
 
-/* The stages, in pipeline order: X(ID, name) makes LSK_STAGE_ID and the
- * name the counters use (src/control/stats.c). */
-#define LSK_STAGES(X) \
-	X(FWD_FAST, fwd_fast) X(ETH_INPUT, eth_input) X(ARP_INPUT, arp_input) \
-	X(UDP4_GRO, udp4_gro) X(IP4_INPUT, ip4_input) \
-	X(IP4_FILTER, ip4_filter) X(IP4_ROUTE, ip4_route) \
-	X(IP4_LOCAL, ip4_local) X(IP4_FORWARD, ip4_forward) \
-	X(UDP4_INPUT, udp4_input) X(ICMP4_INPUT, icmp4_input) \
-	X(IP4_OUTPUT, ip4_output) X(TX, tx)
-
-#define LSK_STAGE_ENUM(id, name) LSK_STAGE_##id,
+/* The stages counted in struct lsk_stats, in pipeline order (the order
+ * of the stats' "stages" array). Each stage's name, the stages it hands
+ * packets to and its drop reasons are in its declaration, at the top of
+ * its file; lsk_stage_name gives the name. */
 enum lsk_stage_id {
-	LSK_STAGES(LSK_STAGE_ENUM)
+	LSK_STAGE_FWD_FAST,
+	LSK_STAGE_ETH_INPUT,
+	LSK_STAGE_ARP_INPUT,
+	LSK_STAGE_UDP4_GRO,
+	LSK_STAGE_IP4_INPUT,
+	LSK_STAGE_IP4_FILTER,
+	LSK_STAGE_IP4_ROUTE,
+	LSK_STAGE_IP4_LOCAL,
+	LSK_STAGE_IP4_FORWARD,
+	LSK_STAGE_UDP4_INPUT,
+	LSK_STAGE_ICMP4_INPUT,
+	LSK_STAGE_IP4_OUTPUT,
+	LSK_STAGE_TX,
 	LSK_STAGE_COUNT,
 };
-#undef LSK_STAGE_ENUM
 
 struct lsk_stage_stats {
 	uint64_t calls, packets, cycles;

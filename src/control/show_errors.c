@@ -7,7 +7,10 @@
  * A counter is named as a trace's drop record and a capture's comment
  * name it ("ip.InNoRoutes", "port1.tx_dropped"). Some counters count in
  * two stages (ip.InHdrErrors: a bad header in ip4_input, TTL expired in
- * ip4_forward): both are named, the row sits with the first.
+ * ip4_forward): both are named, the row sits with the first. The rows
+ * are the stages' declared drop reasons (the first counter of each row
+ * of their drop tables, core/stage.h), and the ports' rx_dropped (rx)
+ * and tx_dropped (tx).
  * Counts are since the last `stats clear`.
  */
 #include <inttypes.h>
@@ -17,66 +20,21 @@
 
 #include "control/control.h"
 #include "control/cmd.h"
+#include "core/drop.h"
+#include "worker/pipeline.h"
 
-/* The stages, in pipeline order (LSK_STAGES's names; rx and tx are the
- * ports' side, neigh the hold queue after ip4_forward). */
-enum err_stage {
-	ES_RX, ES_ETH, ES_ARP, ES_IP4_INPUT, ES_FILTER, ES_ROUTE, ES_LOCAL,
-	ES_FORWARD, ES_NEIGH, ES_UDP, ES_ICMP, ES_OUTPUT, ES_TX, ES_NONE,
-};
+#define STAGES_MAX 4	/* stages that count one counter */
+#define ROWS_MAX 96	/* declared drop counters */
 
-static const char *const stage_names[] = {
-	[ES_RX] = "rx", [ES_ETH] = "eth_input", [ES_ARP] = "arp_input",
-	[ES_IP4_INPUT] = "ip4_input", [ES_FILTER] = "ip4_filter",
-	[ES_ROUTE] = "ip4_route", [ES_LOCAL] = "ip4_local",
-	[ES_FORWARD] = "ip4_forward", [ES_NEIGH] = "neigh",
-	[ES_UDP] = "udp4_input", [ES_ICMP] = "icmp4_input",
-	[ES_OUTPUT] = "ip4_output", [ES_TX] = "tx",
-};
-
-static const struct {
-	const char *section, *name;
-	uint8_t stage, also;	/* enum err_stage; also: ES_NONE or another */
-} drop_counters[] = {
-	{ "eth", "NotForUs", ES_ETH, ES_NONE },
-	{ "eth", "UnknownType", ES_ETH, ES_NONE },
-	{ "eth", "UnknownVlan", ES_ETH, ES_NONE },
-	{ "eth", "Runts", ES_ETH, ES_NONE },
-	{ "arp", "InErrors", ES_ARP, ES_NONE },
-	{ "arp", "OutDiscards", ES_ARP, ES_NONE },
-	{ "ip", "InHdrErrors", ES_IP4_INPUT, ES_FORWARD },
-	{ "ip", "InTruncatedPkts", ES_IP4_INPUT, ES_NONE },
-	{ "ip", "InCsumErrors", ES_IP4_INPUT, ES_NONE },
-	{ "ip", "InAddrErrors", ES_IP4_INPUT, ES_FORWARD },
-	{ "ip", "InDiscards", ES_IP4_INPUT, ES_ROUTE },
-	{ "filter", "Dropped", ES_FILTER, ES_NONE },
-	{ "ip", "InNoRoutes", ES_ROUTE, ES_NONE },
-	{ "ip", "InUnknownProtos", ES_LOCAL, ES_NONE },
-	{ "ip", "ReasmFails", ES_LOCAL, ES_NONE },
-	{ "ip", "ReasmTimeout", ES_LOCAL, ES_NONE },
-	{ "ip", "ReasmOverlaps", ES_LOCAL, ES_NONE },
-	{ "ip", "ReasmDuplicates", ES_LOCAL, ES_NONE },
-	{ "ip", "FragFails", ES_FORWARD, ES_NONE },
-	{ "arp", "UnresolvedDiscards", ES_NEIGH, ES_NONE },
-	{ "arp", "TableFulls", ES_NEIGH, ES_NONE },
-	{ "udp", "NoPorts", ES_UDP, ES_NONE },
-	{ "udp", "InErrors", ES_UDP, ES_NONE },
-	{ "udp", "InCsumErrors", ES_UDP, ES_NONE },
-	{ "udp", "RcvbufErrors", ES_UDP, ES_NONE },
-	{ "icmp", "InErrors", ES_ICMP, ES_NONE },
-	{ "icmp", "InCsumErrors", ES_ICMP, ES_NONE },
-	{ "icmp", "OutErrors", ES_ICMP, ES_NONE },
-	{ "icmp", "OutRateLimited", ES_ICMP, ES_NONE },
-	{ "icmp", "OutNoAddrs", ES_ICMP, ES_NONE },
-	{ "ip", "OutDiscards", ES_OUTPUT, ES_NONE },
-	{ "ip", "OutNoRoutes", ES_OUTPUT, ES_NONE },
-};
-
+/* A counter and the stages that count it, the first its row's place
+ * (their places in the pipeline, worker/pipeline.h). */
 struct drop_row {
 	char section[16];
 	const char *name;
+	uint16_t at;		/* core/drop.h's place; 0: a port's */
 	uint64_t value;
-	uint8_t stage, also;
+	uint8_t stage[STAGES_MAX];
+	uint8_t n_stages;
 	unsigned int order;
 };
 
@@ -88,80 +46,126 @@ drop_cmp(const void *a, const void *b)
 
 	if ((x->value != 0) != (y->value != 0))
 		return x->value != 0 ? -1 : 1;
-	if (x->stage != y->stage)
-		return x->stage < y->stage ? -1 : 1;
+	if (x->stage[0] != y->stage[0])
+		return x->stage[0] < y->stage[0] ? -1 : 1;
 	if (x->value != y->value)
 		return x->value > y->value ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static uint64_t
-counter_by_name(const struct lsk_stats *st, const char *section,
-		const char *name)
+/* The counter of struct lsk_stats at core/drop.h's place at. */
+static const struct lsk_counter_desc *
+counter_at(uint16_t at)
 {
 	const struct lsk_counter_desc *d;
 	unsigned int i, n;
 
 	d = lsk_counters(&n);
 	for (i = 0; i < n; i++)
-		if (strcmp(d[i].section, section) == 0 &&
-		    strcmp(d[i].name, name) == 0)
-			return lsk_counter_value(st, &d[i]);
-	return 0;
+		if (d[i].offset + 1 == at)
+			return &d[i];
+	return NULL;
+}
+
+/* The rows of every declared drop reason, by the first counter of each:
+ * a counter two stages count is one row naming both. */
+static unsigned int
+stage_rows(struct drop_row *rows, unsigned int max, const struct lsk_stats *st)
+{
+	unsigned int i, k, j, n = 0;
+
+	for (i = 0; i < lsk_pipeline_n; i++) {
+		const struct lsk_stage_desc *s = lsk_pipeline[i];
+
+		for (k = 0; k < s->n_drops; k++) {
+			const uint16_t at = s->drops[k].counter[0];
+			const struct lsk_counter_desc *c = counter_at(at);
+
+			if (c == NULL)
+				continue;	/* a hole, or counted nowhere */
+			for (j = 0; j < n && rows[j].at != at; j++)
+				;
+			if (j < n) {
+				if (rows[j].n_stages < STAGES_MAX &&
+				    rows[j].stage[rows[j].n_stages - 1] != i)
+					rows[j].stage[rows[j].n_stages++] =
+						(uint8_t)i;
+				continue;
+			}
+			if (n == max)
+				break;
+			snprintf(rows[n].section, sizeof(rows[n].section),
+				 "%s", c->section);
+			rows[n].name = c->name;
+			rows[n].at = at;
+			rows[n].value = lsk_counter_value(st, c);
+			rows[n].stage[0] = (uint8_t)i;
+			rows[n].n_stages = 1;
+			rows[n].order = n;
+			n++;
+		}
+	}
+	return n;
 }
 
 static void
 port_row(struct drop_row *r, unsigned int port, const char *name,
-	 uint64_t value, uint8_t stage, unsigned int order)
+	 uint64_t value, const char *stage, unsigned int order)
 {
 	snprintf(r->section, sizeof(r->section), "port%u", port);
 	r->name = name;
+	r->at = 0;
 	r->value = value;
-	r->stage = stage;
-	r->also = ES_NONE;
+	r->stage[0] = (uint8_t)lsk_pipeline_index(lsk_pipeline_find(stage));
+	r->n_stages = 1;
 	r->order = order;
+}
+
+/* "ip4_input,ip4_forward" (sep ","), or as a JSON list (sep "\", \""). */
+static void
+stages_text(const struct drop_row *r, const char *sep, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < r->n_stages && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       k ? sep : "",
+				       lsk_pipeline[r->stage[k]]->name);
 }
 
 static int
 row_json(struct lsk_out *o, const struct drop_row *r, bool first)
 {
-	return lsk_out_printf(o, "%s{\"stage\": \"%s\", \"stages\": [\"%s\"%s%s"
-			      "%s], \"section\": \"%s\", \"counter\": \"%s\", "
+	char list[128];
+
+	stages_text(r, "\", \"", list, sizeof(list));
+	return lsk_out_printf(o, "%s{\"stage\": \"%s\", \"stages\": [\"%s\"], "
+			      "\"section\": \"%s\", \"counter\": \"%s\", "
 			      "\"packets\": %" PRIu64 "}", first ? "" : ", ",
-			      stage_names[r->stage], stage_names[r->stage],
-			      r->also != ES_NONE ? ", \"" : "",
-			      r->also != ES_NONE ? stage_names[r->also] : "",
-			      r->also != ES_NONE ? "\"" : "", r->section,
-			      r->name, r->value);
+			      lsk_pipeline[r->stage[0]]->name, list,
+			      r->section, r->name, r->value);
 }
 
 int
 cmd_show_errors(struct cmd_ctx *c)
 {
 	static const char *const head[] = { "STAGE", "COUNTER", "PACKETS" };
-	struct drop_row rows[RTE_DIM(drop_counters) + 2 * LSK_MAX_PORTS];
+	struct drop_row rows[ROWS_MAX + 2 * LSK_MAX_PORTS];
 	bool all = c->argc == 3;	/* show errors -a (cmd_show checks it) */
 	struct lsk_stats st;
 	struct cmd_table t;
-	unsigned int i, n = 0;
+	unsigned int i, n;
 
 	lsk_stats_read(c->s, &st);
-	for (i = 0; i < RTE_DIM(drop_counters); i++, n++) {
-		snprintf(rows[n].section, sizeof(rows[n].section), "%s",
-			 drop_counters[i].section);
-		rows[n].name = drop_counters[i].name;
-		rows[n].value = counter_by_name(&st, drop_counters[i].section,
-						drop_counters[i].name);
-		rows[n].stage = drop_counters[i].stage;
-		rows[n].also = drop_counters[i].also;
-		rows[n].order = n;
-	}
+	n = stage_rows(rows, ROWS_MAX, &st);
 	for (i = 0; i < c->s->n_ports && i < LSK_MAX_PORTS; i++) {
 		port_row(&rows[n], i, "rx_dropped", st.ports[i].rx_dropped,
-			 ES_RX, n);
+			 "rx", n);
 		n++;
 		port_row(&rows[n], i, "tx_dropped", st.ports[i].tx_dropped,
-			 ES_TX, n);
+			 "tx", n);
 		n++;
 	}
 	qsort(rows, n, sizeof(rows[0]), drop_cmp);
@@ -179,11 +183,10 @@ cmd_show_errors(struct cmd_ctx *c)
 	for (i = 0; i < n; i++) {
 		if (cmd_table_add(&t) < 0)
 			break;
-		if (rows[i].also != ES_NONE)
-			cmd_table_set(&t, 0, "%s,%s", stage_names[rows[i].stage],
-				      stage_names[rows[i].also]);
-		else
-			cmd_table_set(&t, 0, "%s", stage_names[rows[i].stage]);
+		char list[128];
+
+		stages_text(&rows[i], ",", list, sizeof(list));
+		cmd_table_set(&t, 0, "%s", list);
 		cmd_table_set(&t, 1, "%s.%s", rows[i].section, rows[i].name);
 		cmd_table_set(&t, 2, "%" PRIu64, rows[i].value);
 	}

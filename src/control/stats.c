@@ -11,17 +11,6 @@
 #include "core/worker.h"
 #include "control/control.h"
 
-#define STAGE_NAME(id, name) [LSK_STAGE_##id] = #name,
-static const char *const stage_names[LSK_STAGE_COUNT] = {
-	LSK_STAGES(STAGE_NAME)
-};
-
-const char *
-lsk_stage_name(enum lsk_stage_id id)
-{
-	return (unsigned int)id < LSK_STAGE_COUNT ? stage_names[id] : "?";
-}
-
 /* Every member of struct lsk_stats is a uint64_t counter. */
 static void
 stats_add(struct lsk_stats *sum, const struct lsk_stats *one)
@@ -177,7 +166,7 @@ lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 		const struct lsk_stage_stats *sg = &st->stages[i];
 
 		fprintf(f, "%s{\"name\": \"%s\", ", i ? ", " : "",
-			stage_names[i]);
+			lsk_stage_name(i));
 		JSON_FIELD(f, sg, calls, ", ");
 		JSON_FIELD(f, sg, packets, ", ");
 		JSON_FIELD(f, sg, cycles, "}");

@@ -64,8 +64,24 @@ lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
 }
 
 /*
- * The stages, in pipeline order (core/worker.c runs them), are declared
- * in their layers' headers: l2/l2.h, udp/gro.h, ip4/ip4.h, udp/udp.h.
+ * A stage declares itself once, at the top of its file:
+ *
+ *	LSK_STAGE_DECLARE(lsk_ip4_route_stage,
+ *		.name = "ip4_route", .id = LSK_STAGE_IP4_ROUTE,
+ *		.next = LSK_NEXT("ip4_local", "ip4_forward", "icmp"),
+ *		.drops = route_drops, .n_drops = RTE_DIM(route_drops),
+ *		.trace = route_trace);
+ *
+ * its name (the stats' "stages" names, `show runtime`, the trace's
+ * records), its stats slot (enum lsk_stage_id, include/listack/listack.h;
+ * LSK_STAGE_NONE for a node that is not timed: rx, the hold queue, gso,
+ * what feeds ip4_output), the nodes it hands packets to (`show pipeline`
+ * draws them), its drop reasons (core/drop.h: `show errors` groups their
+ * counters by stage) and its trace formatter. The worker module lists
+ * the declarations in pipeline order (worker/pipeline.c); nothing else
+ * names a stage. A declaration is read by the views and the trace, never
+ * per packet: a stage calls its own functions directly.
+ *
  * A stage owns its input list's mbufs for the call. Most leave the list
  * empty: each mbuf is passed on in an output list, sent, queued, held or
  * freed and counted. Four compact their input in place and leave what
@@ -76,5 +92,35 @@ lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
  * returns how many it took. Each prototype's comment ends with its
  * Ownership line (docs/ARCHITECTURE.md).
  */
+struct lsk_drop;
+struct lsk_list;
+
+/* A stage's trace formatter: records, for each traced packet of l, what
+ * the stage decided (arg: what else it decided on, the stage's own). */
+typedef void lsk_trace_fmt_t(struct lsk_worker *w, const struct lsk_list *l,
+			     const void *arg);
+
+#define LSK_STAGE_NONE (-1)
+
+struct lsk_stage_desc {
+	const char *name;
+	int id;				/* enum lsk_stage_id or LSK_STAGE_NONE */
+	const char *const *next;	/* the nodes it hands to, NULL-ended */
+	const struct lsk_drop *drops;	/* its reasons; a row with no
+					 * counter (a verdict's hole) is none */
+	unsigned int n_drops;
+	lsk_trace_fmt_t *trace;		/* NULL: it records nothing */
+};
+
+#define LSK_NEXT(...) ((const char *const []){ __VA_ARGS__, NULL })
+#define LSK_STAGE_DECLARE(var, ...) \
+	const struct lsk_stage_desc var = { __VA_ARGS__ }
+
+/* A stage's record formatter called when a trace is on: the one branch
+ * a list pays (the call is direct: s is the stage's own const object). */
+#define LSK_STAGE_TRACE(w, s, l, arg) do {				\
+	if (lsk_trace_on(w))						\
+		(s)->trace((w), (l), (arg));				\
+} while (0)
 
 #endif /* LSK_CORE_STAGE_H */

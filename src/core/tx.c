@@ -4,10 +4,16 @@
  */
 #include <rte_mbuf.h>
 
+#include "core/stage.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "core/capture.h"
 #include "core/trace.h"
+
+/* The ports' TX buffers and the tx function: port N's tx_dropped is its
+ * drop (what the port refused, core/tx.c), a per-port counter. */
+LSK_STAGE_DECLARE(lsk_tx_stage,
+	.name = "tx", .id = LSK_STAGE_TX);
 
 void
 lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)

@@ -18,6 +18,9 @@
 /* Send what port's buffer holds; what the port refuses is freed and
  * counted in ports[port].tx_dropped (core/tx.c).
  * Ownership: takes the buffered mbufs. */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_tx_stage;	/* core/stage.h */
+
 void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);
 /* Tag m for its VLAN sub-interface; returns the port it leaves by, or
  * UINT16_MAX when m had to be dropped, counted in the parent's

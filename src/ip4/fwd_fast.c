@@ -43,11 +43,18 @@
 #include "core/cksum.h"
 #include "core/fwd.h"
 #include "core/rx.h"
+#include "core/stage.h"
 #include "core/tx.h"
 #include "core/worker.h"
 #include "l2/eth_fast.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_fast.h"
+
+/* It forwards what it takes; what it cannot decide on goes on to the
+ * stages as received (rx -> eth_input), so it drops nothing. */
+LSK_STAGE_DECLARE(lsk_fwd_fast_stage,
+	.name = "fwd_fast", .id = LSK_STAGE_FWD_FAST,
+	.next = LSK_NEXT("tx"));
 
 /* bursts the pass steps aside for (lsk_fwd_fast_due) */
 #define FAST_SKIP_BURSTS 64

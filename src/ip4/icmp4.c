@@ -19,12 +19,42 @@
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
 #include "control/control.h"
+
+enum icmp_in_drop {
+	ICMP_DROP_MALFORMED,
+	ICMP_DROP_CSUM,
+	/* the errors and replies it could not send (no packet of its own:
+	 * counted where they fail) */
+	ICMP_DROP_OUT_ERRORS,
+	ICMP_DROP_RATE_LIMITED,
+	ICMP_DROP_NO_ADDRS,
+};
+
+static const struct lsk_drop icmp_in_drops[] = {
+	[ICMP_DROP_MALFORMED] = LSK_DROP1(icmp.InErrors),
+	[ICMP_DROP_CSUM] = LSK_DROP2(icmp.InCsumErrors, icmp.InErrors),
+	[ICMP_DROP_OUT_ERRORS] = LSK_DROP1(icmp.OutErrors),
+	[ICMP_DROP_RATE_LIMITED] = LSK_DROP1(icmp.OutRateLimited),
+	[ICMP_DROP_NO_ADDRS] = LSK_DROP1(icmp.OutNoAddrs),
+};
+
+LSK_STAGE_DECLARE(lsk_icmp4_input_stage,
+	.name = "icmp4_input", .id = LSK_STAGE_ICMP4_INPUT,
+	.next = LSK_NEXT("icmp"),
+	.drops = icmp_in_drops, .n_drops = RTE_DIM(icmp_in_drops));
+
+/* The ICMP messages the stages queue (errors, echo replies): routed and
+ * sent by ip4_output after each burst (a node, not a timed stage). */
+LSK_STAGE_DECLARE(lsk_icmp_node,
+	.name = "icmp", .id = LSK_STAGE_NONE,
+	.next = LSK_NEXT("ip4_output"));
 
 #define ICMP_MSGS_PER_SEC 1000
 #define ICMP_MSGS_BURST 50
@@ -369,14 +399,11 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 		st->InMsgs++;
 		if (len < sizeof(*ih) || m->nb_segs != 1 ||
 		    RTE_ETHER_HDR_LEN + hlen + len > m->data_len) {
-			st->InErrors++;
-			rte_pktmbuf_free(m);
+			lsk_drop(w, m, 0, &icmp_in_drops[ICMP_DROP_MALFORMED]);
 			continue;
 		}
 		if (rte_raw_cksum(ih, len) != 0xffff) {
-			st->InCsumErrors++;
-			st->InErrors++;
-			rte_pktmbuf_free(m);
+			lsk_drop(w, m, 0, &icmp_in_drops[ICMP_DROP_CSUM]);
 			continue;
 		}
 		if (ih->icmp_type == RTE_IP_ICMP_ECHO_REQUEST) {

@@ -59,6 +59,18 @@ struct lsk_filter_table {
 
 /* ip4_input leaves the packets it passes in l, compacted in place.
  * Ownership: takes the mbufs it drops; the rest stay in l. */
+/* The stages' and nodes' declarations (core/stage.h). */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_fwd_fast_stage;
+extern const struct lsk_stage_desc lsk_ip4_input_stage;
+extern const struct lsk_stage_desc lsk_ip4_filter_stage;
+extern const struct lsk_stage_desc lsk_ip4_route_stage;
+extern const struct lsk_stage_desc lsk_ip4_local_stage;
+extern const struct lsk_stage_desc lsk_ip4_forward_stage;
+extern const struct lsk_stage_desc lsk_icmp4_input_stage;
+extern const struct lsk_stage_desc lsk_icmp_node;
+extern const struct lsk_stage_desc lsk_ip4_output_stage;
+
 void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_filter leaves the packets it passes in l, compacted in place.
  * Ownership: takes the mbufs it drops; the rest stay in l. */

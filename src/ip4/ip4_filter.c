@@ -10,6 +10,7 @@
 #include <rte_mbuf.h>
 
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/trace.h"
@@ -21,6 +22,11 @@
 static const struct lsk_drop filter_drops[] = {
 	LSK_DROP2(filter.Dropped, ip.InDiscards),
 };
+
+LSK_STAGE_DECLARE(lsk_ip4_filter_stage,
+	.name = "ip4_filter", .id = LSK_STAGE_IP4_FILTER,
+	.next = LSK_NEXT("ip4_route"),
+	.drops = filter_drops, .n_drops = RTE_DIM(filter_drops));
 
 /* The 5-tuple as on the wire; ports are 0 when there are none to read. */
 static inline void

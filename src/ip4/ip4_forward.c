@@ -24,6 +24,7 @@
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -41,6 +42,19 @@ enum fwd_verdict {
 	FWD_FRAGMENT,		/* too big, DF clear: fragments */
 	FWD_RESOLVE,		/* no MAC yet: to ARP */
 };
+
+static const struct lsk_drop fwd_drops[] = {
+	[FWD_DROP_L2_BCAST] = LSK_DROP1(ip.InAddrErrors),
+	[FWD_DROP_TTL] = LSK_DROP_ICMP(ip.InHdrErrors,
+			LSK_ICMP_TIME_EXCEEDED, LSK_ICMP_EXC_TTL),
+	[FWD_DROP_MTU] = LSK_DROP_ICMP(ip.FragFails,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED),
+};
+
+LSK_STAGE_DECLARE(lsk_ip4_forward_stage,
+	.name = "ip4_forward", .id = LSK_STAGE_IP4_FORWARD,
+	.next = LSK_NEXT("icmp", "tx"),
+	.drops = fwd_drops, .n_drops = RTE_DIM(fwd_drops));
 
 static inline enum fwd_verdict
 fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
@@ -61,15 +75,6 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
 		return FWD_RESOLVE;
 	return FWD_SEND;
 }
-
-static const struct lsk_drop fwd_drops[] = {
-	[FWD_DROP_L2_BCAST] = LSK_DROP1(ip.InAddrErrors),
-	[FWD_DROP_TTL] = LSK_DROP_ICMP(ip.InHdrErrors,
-			LSK_ICMP_TIME_EXCEEDED, LSK_ICMP_EXC_TTL),
-	[FWD_DROP_MTU] = LSK_DROP_ICMP(ip.FragFails,
-			LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED),
-};
-
 
 /*
  * A train over the egress MTU: its datagrams but the last are the head's

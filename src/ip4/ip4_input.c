@@ -14,6 +14,7 @@
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -28,6 +29,19 @@ enum ip4_verdict {
 	IP4_DROP_MARTIAN,	/* InAddrErrors */
 	IP4_DROP_DISCARD,	/* InDiscards: multicast dst, source route */
 };
+
+static const struct lsk_drop ip4_drops[] = {
+	[IP4_DROP_HDR] = LSK_DROP1(ip.InHdrErrors),
+	[IP4_DROP_CSUM] = LSK_DROP2(ip.InCsumErrors, ip.InHdrErrors),
+	[IP4_DROP_TRUNCATED] = LSK_DROP1(ip.InTruncatedPkts),
+	[IP4_DROP_MARTIAN] = LSK_DROP1(ip.InAddrErrors),
+	[IP4_DROP_DISCARD] = LSK_DROP1(ip.InDiscards),
+};
+
+LSK_STAGE_DECLARE(lsk_ip4_input_stage,
+	.name = "ip4_input", .id = LSK_STAGE_IP4_INPUT,
+	.next = LSK_NEXT("ip4_filter", "ip4_route", "icmp"),
+	.drops = ip4_drops, .n_drops = RTE_DIM(ip4_drops));
 
 /* option types that carry pointers */
 #define IP4_OPT_RR 7
@@ -244,15 +258,6 @@ ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m)
 	return lsk_ip4_fast_pass(bloom, m, rte_pktmbuf_mtod_offset(m,
 			const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN));
 }
-
-static const struct lsk_drop ip4_drops[] = {
-	[IP4_DROP_HDR] = LSK_DROP1(ip.InHdrErrors),
-	[IP4_DROP_CSUM] = LSK_DROP2(ip.InCsumErrors, ip.InHdrErrors),
-	[IP4_DROP_TRUNCATED] = LSK_DROP1(ip.InTruncatedPkts),
-	[IP4_DROP_MARTIAN] = LSK_DROP1(ip.InAddrErrors),
-	[IP4_DROP_DISCARD] = LSK_DROP1(ip.InDiscards),
-};
-
 
 /* How many of pkts[0, n) pass the fast test, from the first on. */
 static uint32_t

@@ -15,6 +15,7 @@
 #include <rte_mbuf.h>
 
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -30,6 +31,11 @@ static const struct lsk_drop local_drops[LSK_LOCAL_DROP_COUNT] = {
 	[LSK_LOCAL_DROP_REASM_DUPLICATES] = LSK_DROP1(ip.ReasmDuplicates),
 };
 const struct lsk_drop *const lsk_ip4_local_drops = local_drops;
+
+LSK_STAGE_DECLARE(lsk_ip4_local_stage,
+	.name = "ip4_local", .id = LSK_STAGE_IP4_LOCAL,
+	.next = LSK_NEXT("udp4_input", "icmp4_input", "icmp"),
+	.drops = local_drops, .n_drops = RTE_DIM(local_drops));
 
 void
 lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,

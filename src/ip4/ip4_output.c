@@ -46,6 +46,22 @@ enum out_verdict {
 	OUT_FRAGMENT,		/* over the MTU: fragments (or ARP first) */
 };
 
+static const struct lsk_drop out_drops[] = {
+	[OUT_DROP_NO_ROUTE] = LSK_DROP1(ip.OutNoRoutes),
+	[OUT_DROP_DISCARD] = LSK_DROP1(ip.OutDiscards),
+	[OUT_DROP_MTU] = LSK_DROP1(ip.FragFails),
+	/* an ICMP error with no route back: counted nowhere, as Linux
+	 * counts none */
+	[OUT_DROP_ICMP_NO_ROUTE] = LSK_DROP_NONE,
+};
+
+/* Routes what the stack sends (the send ring, ICMP), loops back what is
+ * for us (a known departure: it runs ip4_local and udp4_input itself). */
+LSK_STAGE_DECLARE(lsk_ip4_output_stage,
+	.name = "ip4_output", .id = LSK_STAGE_IP4_OUTPUT,
+	.next = LSK_NEXT("ip4_local", "tx"),
+	.drops = out_drops, .n_drops = RTE_DIM(out_drops));
+
 static void
 out_udp_checksums(const struct rte_mbuf *m, struct rte_ipv4_hdr *ip)
 {
@@ -124,15 +140,6 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 		out_udp_checksums(m, ip);
 	return nh->resolved ? OUT_SEND : OUT_RESOLVE;
 }
-
-static const struct lsk_drop out_drops[] = {
-	[OUT_DROP_NO_ROUTE] = LSK_DROP1(ip.OutNoRoutes),
-	[OUT_DROP_DISCARD] = LSK_DROP1(ip.OutDiscards),
-	[OUT_DROP_MTU] = LSK_DROP1(ip.FragFails),
-	/* an ICMP error with no route back: counted nowhere, as Linux
-	 * counts none */
-	[OUT_DROP_ICMP_NO_ROUTE] = LSK_DROP_NONE,
-};
 
 /* Route and send pkts; udp: fill in sources and checksums (sends). */
 static void

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/trace.h"
@@ -31,6 +32,11 @@ static const struct lsk_drop route_drops[] = {
 			LSK_ICMP_DEST_UNREACH, LSK_ICMP_NET_UNREACH),
 	[ROUTE_DROP_BLACKHOLE] = LSK_DROP1(ip.InDiscards),
 };
+
+LSK_STAGE_DECLARE(lsk_ip4_route_stage,
+	.name = "ip4_route", .id = LSK_STAGE_IP4_ROUTE,
+	.next = LSK_NEXT("ip4_local", "ip4_forward", "icmp"),
+	.drops = route_drops, .n_drops = RTE_DIM(route_drops));
 
 static inline enum route_verdict
 route_verdict_of(const struct lsk_nexthop *nh)

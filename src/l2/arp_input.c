@@ -13,6 +13,7 @@
 #include "core/list.h"
 #include "core/fwd.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
@@ -29,6 +30,11 @@ static const struct lsk_drop arp_drops[] = {
 	/* no mbuf for a request or a reply (arp_output.c): nothing to free */
 	LSK_DROP1(arp.OutDiscards),
 };
+
+LSK_STAGE_DECLARE(lsk_arp_input_stage,
+	.name = "arp_input", .id = LSK_STAGE_ARP_INPUT,
+	.next = LSK_NEXT("tx"),
+	.drops = arp_drops, .n_drops = RTE_DIM(arp_drops));
 
 static bool
 arp_well_formed(const struct rte_mbuf *m, const struct rte_arp_hdr *ah)

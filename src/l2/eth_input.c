@@ -16,6 +16,7 @@
 
 #include "core/fwd.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/rx.h"
 #include "core/trace.h"
@@ -34,6 +35,18 @@ enum eth_verdict {
 	ETH_DROP_UNKNOWN_TYPE,
 	ETH_DROP_UNKNOWN_VLAN,
 };
+
+static const struct lsk_drop eth_drops[] = {
+	[ETH_DROP_RUNT] = LSK_DROP1(eth.Runts),
+	[ETH_DROP_NOT_FOR_US] = LSK_DROP1(eth.NotForUs),
+	[ETH_DROP_UNKNOWN_TYPE] = LSK_DROP1(eth.UnknownType),
+	[ETH_DROP_UNKNOWN_VLAN] = LSK_DROP1(eth.UnknownVlan),
+};
+
+LSK_STAGE_DECLARE(lsk_eth_input_stage,
+	.name = "eth_input", .id = LSK_STAGE_ETH_INPUT,
+	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input"),
+	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops));
 
 /* IPv4 all-hosts group 224.0.0.1, which every IPv4 interface joins. */
 static const struct rte_ether_addr all_hosts_mac = {
@@ -123,13 +136,6 @@ eth_is_arp(const struct rte_mbuf *m)
 	       m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
 	       p[16] == 0x08 && p[17] == 0x06;
 }
-
-static const struct lsk_drop eth_drops[] = {
-	[ETH_DROP_RUNT] = LSK_DROP1(eth.Runts),
-	[ETH_DROP_NOT_FOR_US] = LSK_DROP1(eth.NotForUs),
-	[ETH_DROP_UNKNOWN_TYPE] = LSK_DROP1(eth.UnknownType),
-	[ETH_DROP_UNKNOWN_VLAN] = LSK_DROP1(eth.UnknownVlan),
-};
 
 /* A frame, or a train of frames (count datagrams), dropped. */
 static void

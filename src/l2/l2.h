@@ -72,6 +72,12 @@ struct lsk_neigh_table {
  * Ownership: takes the pkts it took; those it keeps pass to ip4 and arp,
  * the rest stay the caller's.
  */
+/* The stages' and nodes' declarations (core/stage.h). */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_eth_input_stage;
+extern const struct lsk_stage_desc lsk_arp_input_stage;
+extern const struct lsk_stage_desc lsk_neigh_node;
+
 uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       uint16_t n, const uint8_t *members,
 		       struct lsk_list *ip4, struct lsk_list *arp);

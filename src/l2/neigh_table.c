@@ -44,6 +44,7 @@
 #include <rte_malloc.h>
 
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -57,6 +58,13 @@ static const struct lsk_drop neigh_drops[LSK_NEIGH_DROP_COUNT] = {
 	[LSK_NEIGH_DROP_TABLE_FULL] = LSK_DROP1(arp.TableFulls),
 };
 const struct lsk_drop *const lsk_neigh_drops = neigh_drops;
+
+/* The hold queue and its timer: what waits for ARP leaves for tx when
+ * its neighbour resolves (a node, not a timed stage). */
+LSK_STAGE_DECLARE(lsk_neigh_node,
+	.name = "neigh", .id = LSK_STAGE_NONE,
+	.next = LSK_NEXT("tx"),
+	.drops = neigh_drops, .n_drops = RTE_DIM(neigh_drops));
 
 int
 lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)

@@ -229,6 +229,9 @@ uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,
  * heads and the rest, compacted in place.
  * Ownership: takes the mbufs it drops or merges; the rest stay in l
  * (members chained behind their heads). */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_udp4_gro_stage;	/* core/stage.h */
+
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 
 #endif /* LSK_UDP_GRO_H */

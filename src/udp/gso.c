@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/trace.h"
@@ -19,6 +20,11 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "udp/udp.h"
+
+/* Part of the output of ip4_forward and ip4_output (not a timed stage,
+ * no edge of its own): its trace records the segments. */
+LSK_STAGE_DECLARE(lsk_gso_node,
+	.name = "gso", .id = LSK_STAGE_NONE);
 
 /* The addresses and ports as UDP's checksum covers them, as 16-bit words. */
 #define FLOW_WORDS 6

@@ -88,6 +88,12 @@ struct lsk_udp_worker {
 
 /* Deliver to the endpoints, answer or drop the rest; l is left empty.
  * Ownership: takes l's mbufs. */
+/* The stages' and nodes' declarations (core/stage.h). */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_udp4_input_stage;
+extern const struct lsk_stage_desc lsk_gso_node;
+extern const struct lsk_stage_desc lsk_send_node;
+
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 
 /* Give a train's members the head's headers; returns the first member

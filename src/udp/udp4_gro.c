@@ -33,11 +33,18 @@
 #include <rte_udp.h>
 #include <rte_vect.h>
 
+#include "core/stage.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/worker.h"
 #include "udp/gro.h"
 #include "udp/gro_run.h"
+
+/* It joins datagrams into trains and drops none: what cannot join goes
+ * on alone. */
+LSK_STAGE_DECLARE(lsk_udp4_gro_stage,
+	.name = "udp4_gro", .id = LSK_STAGE_UDP4_GRO,
+	.next = LSK_NEXT("ip4_input"));
 
 /*
  * Trains and Merged are counted here only: n datagrams joined a train

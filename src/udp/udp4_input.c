@@ -18,6 +18,7 @@
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/drop.h"
+#include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -32,6 +33,21 @@ enum udp_verdict {
 	UDP_DROP_IGNORED_BCAST,	/* IgnoredMulti: broadcast, no listener */
 	UDP_DROP_RCVBUF,	/* RcvbufErrors and InErrors: ring full */
 };
+
+static const struct lsk_drop udp_drops[] = {
+	[UDP_DROP_LENGTH] = LSK_DROP1(udp.InErrors),
+	[UDP_DROP_CSUM] = LSK_DROP2(udp.InCsumErrors, udp.InErrors),
+	[UDP_DROP_NO_PORT] = LSK_DROP_ICMP(udp.NoPorts,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH),
+	[UDP_DROP_IGNORED_BCAST] = LSK_DROP1(udp.IgnoredMulti),
+	/* as Linux, a full receive queue counts twice */
+	[UDP_DROP_RCVBUF] = LSK_DROP2(udp.RcvbufErrors, udp.InErrors),
+};
+
+LSK_STAGE_DECLARE(lsk_udp4_input_stage,
+	.name = "udp4_input", .id = LSK_STAGE_UDP4_INPUT,
+	.next = LSK_NEXT("icmp"),
+	.drops = udp_drops, .n_drops = RTE_DIM(udp_drops));
 
 /* The same over a datagram in segments (reassembled from fragments). */
 static bool
@@ -126,16 +142,6 @@ udp_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 				 rte_be_to_cpu_16(uh->dst_port), false);
 	return *ep != NULL ? UDP_DELIVER : UDP_DROP_NO_PORT;
 }
-
-static const struct lsk_drop udp_drops[] = {
-	[UDP_DROP_LENGTH] = LSK_DROP1(udp.InErrors),
-	[UDP_DROP_CSUM] = LSK_DROP2(udp.InCsumErrors, udp.InErrors),
-	[UDP_DROP_NO_PORT] = LSK_DROP_ICMP(udp.NoPorts,
-			LSK_ICMP_DEST_UNREACH, LSK_ICMP_PORT_UNREACH),
-	[UDP_DROP_IGNORED_BCAST] = LSK_DROP1(udp.IgnoredMulti),
-	/* as Linux, a full receive queue counts twice */
-	[UDP_DROP_RCVBUF] = LSK_DROP2(udp.RcvbufErrors, udp.InErrors),
-};
 
 /*
  * A train for a UDP_GRO-like endpoint becomes one datagram: the members'

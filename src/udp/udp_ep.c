@@ -21,8 +21,15 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "core/stage.h"
 #include "udp/udp.h"
 #include "control/control.h"
+
+/* The datagrams applications send (lsk_udp_send*): ip4_output takes
+ * them from the send ring (a node, not a timed stage). */
+LSK_STAGE_DECLARE(lsk_send_node,
+	.name = "send", .id = LSK_STAGE_NONE,
+	.next = LSK_NEXT("ip4_output"));
 
 #define UDP_HDRS_LEN (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 /* The most a receive call hands out at once. */

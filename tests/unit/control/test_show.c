@@ -525,17 +525,19 @@ test_show_errors(void **state)
 		      "ip4_input              ip.InCsumErrors  2\n"
 		      "ip4_route              ip.InNoRoutes    1\n");
 	a = answer(f, "show errors -a", false);
-	/* -a: the column as wide as arp.UnresolvedDiscards */
-	assert_prefix(a, "STAGE                  COUNTER                 PACKETS\n"
-			 "eth_input              eth.Runts               1\n"
-			 "ip4_input,ip4_forward  ip.InHdrErrors          3\n"
-			 "ip4_input              ip.InCsumErrors         2\n"
-			 "ip4_route              ip.InNoRoutes           1\n"
-			 "rx                     port0.rx_dropped        0\n"
-			 "rx                     port1.rx_dropped        0\n"
-			 "eth_input              eth.NotForUs            0\n");
-	assert_non_null(strstr(a, "\nip4_input,ip4_route    ip.InDiscards "));
-	assert_non_null(strstr(a, "\ntx                     port1.tx_dropped"
+	/* -a: the columns as wide as ip.FragFails's stages (ip4_forward
+	 * and ip4_output both count it) and arp.UnresolvedDiscards */
+	assert_prefix(a, "STAGE                   COUNTER                 PACKETS\n"
+			 "eth_input               eth.Runts               1\n"
+			 "ip4_input,ip4_forward   ip.InHdrErrors          3\n"
+			 "ip4_input               ip.InCsumErrors         2\n"
+			 "ip4_route               ip.InNoRoutes           1\n"
+			 "rx                      port0.rx_dropped        0\n"
+			 "rx                      port1.rx_dropped        0\n"
+			 "eth_input               eth.NotForUs            0\n");
+	assert_non_null(strstr(a, "\nip4_input,ip4_route     ip.InDiscards "));
+	assert_non_null(strstr(a, "\nip4_forward,ip4_output  ip.FragFails "));
+	assert_non_null(strstr(a, "\ntx                      port1.tx_dropped"
 				  "        0\n"));
 	free(a);
 	a = answer(f, "show errors -a", true);
