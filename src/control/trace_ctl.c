@@ -243,7 +243,7 @@ trace_show_json(struct lsk_out *o, const struct lsk_trace *t,
 			for (k = 0; k < p->n_recs && rc == 0; k++) {
 				rc = lsk_out_printf(o, "%s{\"stage\": \"%s\", "
 					"\"text\": ", k ? ", " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
+					p->rec[k].stage);
 				if (rc == 0)
 					rc = lsk_out_json_str(o,
 							      p->rec[k].text);
@@ -291,7 +291,7 @@ trace_show(struct cmd_ctx *c)
 					    "");
 			for (k = 0; k < p->n_recs && rc == 0; k++)
 				rc = lsk_out_printf(c->o, "  %-12s %s\n",
-					lsk_trace_stage_name(p->rec[k].stage),
+					p->rec[k].stage,
 					p->rec[k].text);
 		}
 	}

@@ -112,6 +112,9 @@ struct lsk_stage_desc {
 	lsk_trace_fmt_t *trace;		/* NULL: it records nothing */
 };
 
+/* core's own node on the way in (core/stage.c) */
+extern const struct lsk_stage_desc lsk_rx_node;
+
 #define LSK_NEXT(...) ((const char *const []){ __VA_ARGS__, NULL })
 #define LSK_STAGE_DECLARE(var, ...) \
 	const struct lsk_stage_desc var = { __VA_ARGS__ }

@@ -24,6 +24,8 @@
 #include "core/trace.h"
 #include "core/fwd.h"
 #include "core/list.h"
+#include "core/stage.h"
+#include "core/tx.h"
 #include "control/control.h"
 
 uint64_t lsk_trace_flag;
@@ -34,31 +36,6 @@ int lsk_trace_field = -1;
 #define FIELD_GEN_SHIFT 16
 #define FIELD_WID_SHIFT 10
 #define FIELD_SLOT_MASK 0x3ffu
-
-static const char *const stage_names[LSK_TR_COUNT] = {
-	[LSK_TR_RX] = "rx",
-	[LSK_TR_ETH_INPUT] = "eth_input",
-	[LSK_TR_ARP] = "arp",
-	[LSK_TR_UDP4_GRO] = "udp4_gro",
-	[LSK_TR_IP4_INPUT] = "ip4_input",
-	[LSK_TR_IP4_FILTER] = "ip4_filter",
-	[LSK_TR_IP4_ROUTE] = "ip4_route",
-	[LSK_TR_IP4_LOCAL] = "ip4_local",
-	[LSK_TR_IP4_FORWARD] = "ip4_forward",
-	[LSK_TR_GSO] = "gso",
-	[LSK_TR_UDP4_INPUT] = "udp4_input",
-	[LSK_TR_ICMP4] = "icmp4",
-	[LSK_TR_NEIGH] = "neigh",
-	[LSK_TR_TX] = "tx",
-	[LSK_TR_DROP] = "drop",
-	[LSK_TR_IP4_OUTPUT] = "ip4_output",
-};
-
-const char *
-lsk_trace_stage_name(unsigned int stage)
-{
-	return stage < LSK_TR_COUNT ? stage_names[stage] : "?";
-}
 
 int
 lsk_trace_register(void)
@@ -111,8 +88,8 @@ mark_slot(struct lsk_trace *t, const struct rte_mbuf *m)
 }
 
 /* m's open record slot that this worker owns, or NULL. */
-static struct lsk_trace_pkt *
-trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
+struct lsk_trace_pkt *
+lsk_trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
 {
 	struct lsk_trace_pkt *p;
 
@@ -129,20 +106,20 @@ trace_slot(struct lsk_worker *w, const struct rte_mbuf *m)
 	return p;
 }
 
-/* m is traced and nothing but its arrival recorded yet. */
-static bool
-trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
+bool
+lsk_trace_fresh(struct lsk_worker *w, const struct rte_mbuf *m)
 {
-	const struct lsk_trace_pkt *p = trace_slot(w, m);
+	const struct lsk_trace_pkt *p = lsk_trace_slot(w, m);
 
-	return p != NULL && p->n_recs == 1 && p->rec[0].stage == LSK_TR_RX;
+	return p != NULL && p->n_recs == 1 &&
+	       p->rec[0].stage == lsk_rx_node.name;
 }
 
 /* Keep p: recorded as handed on, ended later (lsk_trace_kept_end). With
  * no room left (packets taken out of hold queues besides this worker's
  * own) it ends now, at the record that handed it on: never left open. */
-static void
-trace_keep(struct lsk_worker *w, struct lsk_trace_pkt *p)
+void
+lsk_trace_keep(struct lsk_worker *w, struct lsk_trace_pkt *p)
 {
 	struct lsk_trace_worker *tw = &w->trace->w[w->id];
 
@@ -157,7 +134,7 @@ trace_keep(struct lsk_worker *w, struct lsk_trace_pkt *p)
 /* Append a record to p, which the caller alone writes; the end takes
  * the last record when they are all used. */
 static void
-pkt_vrec(struct lsk_trace_pkt *p, enum lsk_trace_stage stage, bool end,
+pkt_vrec(struct lsk_trace_pkt *p, const char *stage, bool end,
 	 const char *fmt, va_list ap)
 {
 	struct lsk_trace_rec *r;
@@ -172,12 +149,12 @@ pkt_vrec(struct lsk_trace_pkt *p, enum lsk_trace_stage stage, bool end,
 			return;
 		r = &p->rec[LSK_TRACE_RECS - 1];
 	}
-	r->stage = (uint8_t)stage;
+	r->stage = stage;
 	vsnprintf(r->text, sizeof(r->text), fmt, ap);
 }
 
 static void __attribute__((format(printf, 4, 5)))
-pkt_rec(struct lsk_trace_pkt *p, enum lsk_trace_stage stage, bool end,
+pkt_rec(struct lsk_trace_pkt *p, const char *stage, bool end,
 	const char *fmt, ...)
 {
 	va_list ap;
@@ -197,7 +174,7 @@ pkt_done(struct lsk_trace_pkt *p)
 
 static void
 trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
-	   enum lsk_trace_stage stage, bool end, const char *fmt, va_list ap)
+	   const char *stage, bool end, const char *fmt, va_list ap)
 {
 	pkt_vrec(p, stage, end, fmt, ap);
 	if (end) {
@@ -206,23 +183,32 @@ trace_vrec(struct lsk_worker *w, struct lsk_trace_pkt *p,
 	}
 }
 
+static void
+trace_rec_end(struct lsk_worker *w, struct lsk_trace_pkt *p, const char *stage,
+	      const char *text)
+{
+	pkt_rec(p, stage, true, "%s", text);
+	w->trace->w[w->id].open--;
+	pkt_done(p);
+}
+
 void
 lsk_trace_rec(struct lsk_worker *w, const struct rte_mbuf *m,
-	      enum lsk_trace_stage stage, bool end, const char *fmt, ...)
+	      const struct lsk_stage_desc *s, bool end, const char *fmt, ...)
 {
-	struct lsk_trace_pkt *p = trace_slot(w, m);
+	struct lsk_trace_pkt *p = lsk_trace_slot(w, m);
 	va_list ap;
 
 	if (p == NULL)
 		return;
 	va_start(ap, fmt);
-	trace_vrec(w, p, stage, end, fmt, ap);
+	trace_vrec(w, p, s->name, end, fmt, ap);
 	va_end(ap);
 }
 
 /* The datagrams of a list entry: m, then its train's members. */
-static inline const struct rte_mbuf *
-entry_next(const struct rte_mbuf *d, uint32_t meta)
+const struct rte_mbuf *
+lsk_trace_entry_next(const struct rte_mbuf *d, uint32_t meta)
 {
 	if (!(meta & LSK_META_COUNT_MASK) || lsk_train_next_offset < 0)
 		return NULL;
@@ -231,12 +217,12 @@ entry_next(const struct rte_mbuf *d, uint32_t meta)
 
 /* Any datagram of the entry traced: tested before a record is made, so
  * the packets not traced cost a flag test, not a formatted line. */
-static inline bool
-entry_traced(const struct rte_mbuf *m, uint32_t meta)
+bool
+lsk_trace_entry_traced(const struct rte_mbuf *m, uint32_t meta)
 {
 	const struct rte_mbuf *d;
 
-	for (d = m; d != NULL; d = entry_next(d, meta))
+	for (d = m; d != NULL; d = lsk_trace_entry_next(d, meta))
 		if (lsk_traced(d))
 			return true;
 	return false;
@@ -244,31 +230,25 @@ entry_traced(const struct rte_mbuf *m, uint32_t meta)
 
 void
 lsk_trace_entry(struct lsk_worker *w, const struct rte_mbuf *m,
-		uint32_t meta, enum lsk_trace_stage stage, bool end,
+		uint32_t meta, const struct lsk_stage_desc *s, bool end,
 		const char *fmt, ...)
 {
 	const struct rte_mbuf *d;
 	va_list ap;
 
-	for (d = m; d != NULL; d = entry_next(d, meta)) {
-		struct lsk_trace_pkt *p = trace_slot(w, d);
+	for (d = m; d != NULL; d = lsk_trace_entry_next(d, meta)) {
+		struct lsk_trace_pkt *p = lsk_trace_slot(w, d);
 
 		if (p == NULL)
 			continue;
 		va_start(ap, fmt);
-		trace_vrec(w, p, stage, end, fmt, ap);
+		trace_vrec(w, p, s->name, end, fmt, ap);
 		va_end(ap);
 	}
 }
 
-static void
-mac_text(const struct rte_ether_addr *a, char *buf, size_t len)
-{
-	rte_ether_format_addr(buf, (uint16_t)len, a);
-}
-
-static void
-ip_text(uint32_t a, char *buf, size_t len)
+void
+lsk_trace_addr(uint32_t a, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
 		 (a >> 8) & 0xff, a & 0xff);
@@ -286,6 +266,12 @@ frame_ip4(const struct rte_mbuf *m, uint32_t off)
 	if ((ip->version_ihl >> 4) != 4)
 		return NULL;
 	return ip;
+}
+
+const struct rte_ipv4_hdr *
+lsk_trace_ip4(const struct rte_mbuf *m)
+{
+	return frame_ip4(m, RTE_ETHER_HDR_LEN);
 }
 
 /* Source and destination ports, when m's first segment has them. */
@@ -402,463 +388,20 @@ lsk_trace_rx_burst(struct lsk_worker *w, struct rte_mbuf *const *pkts,
 		*trace_field(m) = (uint32_t)t->gen << FIELD_GEN_SHIFT |
 				  w->id << FIELD_WID_SHIFT | slot;
 		m->ol_flags |= lsk_trace_flag;
-		lsk_trace_rec(w, m, LSK_TR_RX, false, "port %u len %u",
+		lsk_trace_rec(w, m, &lsk_rx_node, false, "port %u len %u",
 			      m->port, m->pkt_len);
-	}
-}
-
-void
-lsk_trace_eth(struct lsk_worker *w, struct rte_mbuf *const *pkts, uint16_t n,
-	      const uint8_t *members)
-{
-	uint16_t i;
-
-	for (i = 0; i < n; i++) {
-		uint32_t meta = (members != NULL ? members[i] : 0u)
-				<< LSK_META_COUNT_SHIFT;
-		const struct rte_mbuf *d;
-
-		for (d = pkts[i]; d != NULL; d = entry_next(d, meta)) {
-			const struct rte_ether_hdr *eh;
-			char src[RTE_ETHER_ADDR_FMT_SIZE];
-			char dst[RTE_ETHER_ADDR_FMT_SIZE];
-			uint16_t type, vlan = 0;
-
-			/* eth_input may stop short (ARP after IPv4) and be
-			 * called again on the rest: each frame once */
-			if (!lsk_traced(d) || !trace_fresh(w, d))
-				continue;
-			if (d->data_len < RTE_ETHER_HDR_LEN) {
-				lsk_trace_rec(w, d, LSK_TR_ETH_INPUT, false,
-					      "%u bytes: no Ethernet header",
-					      d->data_len);
-				continue;
-			}
-			eh = rte_pktmbuf_mtod(d, const struct rte_ether_hdr *);
-			type = rte_be_to_cpu_16(eh->ether_type);
-			if (type == RTE_ETHER_TYPE_VLAN &&
-			    d->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN) {
-				const struct rte_vlan_hdr *vh =
-					(const void *)(eh + 1);
-
-				vlan = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
-				type = rte_be_to_cpu_16(vh->eth_proto);
-			}
-			mac_text(&eh->src_addr, src, sizeof(src));
-			mac_text(&eh->dst_addr, dst, sizeof(dst));
-			lsk_trace_rec(w, d, LSK_TR_ETH_INPUT, false,
-				      "%s > %s vlan %u type 0x%04x: %s", src,
-				      dst, vlan, type,
-				      type == RTE_ETHER_TYPE_IPV4 ? "ip4" :
-				      type == RTE_ETHER_TYPE_ARP ? "arp" :
-				      "other");
-		}
-	}
-}
-
-void
-lsk_trace_ip4_input(struct lsk_worker *w, const struct lsk_list *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d;
-
-		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
-			const struct rte_ipv4_hdr *ip;
-			char src[16], dst[16];
-			uint32_t hlen;
-			bool ok;
-
-			if (!lsk_traced(d))
-				continue;
-			ip = frame_ip4(d, RTE_ETHER_HDR_LEN);
-			if (ip == NULL) {
-				lsk_trace_rec(w, d, LSK_TR_IP4_INPUT, false,
-					      "no IPv4 header");
-				continue;
-			}
-			hlen = (ip->version_ihl & 0xf) * 4u;
-			ok = hlen >= sizeof(*ip) &&
-			     d->data_len >= RTE_ETHER_HDR_LEN + hlen &&
-			     rte_raw_cksum(ip, hlen) == 0xffff;
-			ip_text(rte_be_to_cpu_32(ip->src_addr), src,
-				sizeof(src));
-			ip_text(rte_be_to_cpu_32(ip->dst_addr), dst,
-				sizeof(dst));
-			lsk_trace_rec(w, d, LSK_TR_IP4_INPUT, false,
-				      "%s > %s proto %u ttl %u len %u cksum %s",
-				      src, dst, ip->next_proto_id,
-				      ip->time_to_live,
-				      rte_be_to_cpu_16(ip->total_length),
-				      ok ? "good" : "bad");
-		}
-	}
-}
-
-/* Why a datagram stayed alone: what GRO needs that it lacks. */
-static const char *
-gro_alone_why(const struct rte_mbuf *m)
-{
-	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
-
-	if (ip == NULL || ip->next_proto_id != IPPROTO_UDP)
-		return "not UDP";
-	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG |
-					   RTE_IPV4_HDR_OFFSET_MASK))
-		return "a fragment";
-	if ((ip->version_ihl & 0xf) != 5)
-		return "IP options";
-	return "no datagram of its flow beside it";
-}
-
-void
-lsk_trace_gro(struct lsk_worker *w, const struct lsk_list *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		uint32_t meta = l->meta[i], k = lsk_meta_count(meta), j = 0;
-		const bool merged = (meta & LSK_META_MERGED) != 0;
-		const struct rte_mbuf *d;
-
-		if (k == 1) {
-			if (lsk_traced(l->pkts[i]))
-				lsk_trace_rec(w, l->pkts[i], LSK_TR_UDP4_GRO,
-					      false, "alone: %s",
-					      gro_alone_why(l->pkts[i]));
-			continue;
-		}
-		for (d = l->pkts[i]; d != NULL; d = entry_next(d, meta), j++) {
-			if (!lsk_traced(d))
-				continue;
-			/* a merged member's payload is in the head now: its
-			 * own trace ends here */
-			lsk_trace_rec(w, d, LSK_TR_UDP4_GRO, merged && j != 0,
-				      "train of %u, position %u%s", k, j + 1,
-				      merged ? (j != 0 ? ": merged into the "
-					       "head" : " (merged)") : "");
-		}
-	}
-}
-
-void
-lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
-		 const uint32_t *verdict, const bool *drop)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		uint32_t v = verdict[i];
-
-		if (!entry_traced(l->pkts[i], l->meta[i]))
-			continue;
-		if (v == 0)
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_FILTER, false,
-					"no rule matched: accept");
-		else if (!drop[v - 1])
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_FILTER, false,
-					"rule %u: accept", v);
-		else
-			lsk_trace_entry(w, l->pkts[i], l->meta[i],
-					LSK_TR_IP4_FILTER, false,
-					"rule %u: drop", v);
-	}
-}
-
-/* The TTL ip4_forward will write, or that it expires there. */
-static void
-trace_forward(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta)
-{
-	const struct rte_mbuf *d;
-
-	for (d = m; d != NULL; d = entry_next(d, meta)) {
-		const struct rte_ipv4_hdr *ip;
-
-		if (!lsk_traced(d) ||
-		    (ip = frame_ip4(d, RTE_ETHER_HDR_LEN)) == NULL)
-			continue;
-		if (ip->time_to_live <= 1)
-			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
-				      "ttl %u: expires here", ip->time_to_live);
-		else
-			lsk_trace_rec(w, d, LSK_TR_IP4_FORWARD, false,
-				      "ttl %u -> %u", ip->time_to_live,
-				      ip->time_to_live - 1);
-	}
-}
-
-void
-lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
-		      const uint32_t *dst)
-{
-	uint32_t i;
-
-	if (w->ip4w.rcache == NULL)
-		return;
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d;
-		uint8_t a;
-
-		if (!entry_traced(l->pkts[i], l->meta[i]))
-			continue;
-		a = (uint8_t)(2 + lsk_route_cache_probe(w, dst[i]));
-		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
-			struct lsk_trace_pkt *p = trace_slot(w, d);
-
-			if (p != NULL)
-				p->rcache = a;
-		}
-	}
-}
-
-/* "10.9.0.0/16": the FIB's prefix that dst matched, or "?". */
-static void
-route_prefix(const struct lsk_fwd_table *t, uint32_t dst, char *buf,
-	     size_t len)
-{
-	struct rte_rib *rib = rte_fib_get_rib(t->fib);
-	struct rte_rib_node *n = rib ? rte_rib_lookup(rib, dst) : NULL;
-	uint32_t ip;
-	uint8_t depth;
-	char a[16];
-
-	if (n == NULL || rte_rib_get_ip(n, &ip) < 0 ||
-	    rte_rib_get_depth(n, &depth) < 0) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	ip_text(ip, a, sizeof(a));
-	snprintf(buf, len, "%s/%u", a, depth);
-}
-
-/* The record of d, one datagram of an entry routed to next hop k. */
-static void
-trace_route_one(struct lsk_worker *w, const struct rte_mbuf *d,
-		unsigned int k)
-{
-	static const char *const cache[] = { "", ", cache bypassed",
-					     ", cache miss", ", cache hit" };
-	const struct lsk_nexthop *nh = &w->fwd->nexthops[k];
-	const struct rte_ipv4_hdr *ip = frame_ip4(d, RTE_ETHER_HDR_LEN);
-	struct lsk_trace_pkt *p = trace_slot(w, d);
-	uint32_t dst;
-	char pfx[24], via[16];
-
-	if (p == NULL || ip == NULL)
-		return;
-	dst = rte_be_to_cpu_32(ip->dst_addr);
-	route_prefix(w->fwd, dst, pfx, sizeof(pfx));
-	ip_text(nh->gateway ? nh->gateway : dst, via, sizeof(via));
-	if (nh->type == LSK_NH_FORWARD)
-		lsk_trace_rec(w, d, LSK_TR_IP4_ROUTE, false, "%s via %s port %u "
-			      "mtu %u, next hop %u%s", pfx, via, nh->port,
-			      nh->mtu, k, cache[p->rcache & 3]);
-	else
-		lsk_trace_rec(w, d, LSK_TR_IP4_ROUTE, false, "%s local%s, "
-			      "next hop %u%s", pfx, nh->type ==
-			      LSK_NH_LOCAL_BCAST ? " broadcast" : "", k,
-			      cache[p->rcache & 3]);
-}
-
-void
-lsk_trace_route(struct lsk_worker *w, const struct lsk_list *l)
-{
-	const struct lsk_fwd_table *t = w->fwd;
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const unsigned int k = l->meta[i] & LSK_META_NH_MASK;
-		const struct lsk_nexthop *nh = &t->nexthops[k];
-		const struct rte_mbuf *d;
-
-		if (!entry_traced(l->pkts[i], l->meta[i]))
-			continue;
-		if (nh->type != LSK_NH_FORWARD && nh->type != LSK_NH_LOCAL &&
-		    nh->type != LSK_NH_LOCAL_BCAST)
-			continue;	/* dropped: recorded by ip4_route itself */
-		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i]))
-			trace_route_one(w, d, k);
-		/* ip4_forward takes the list next, whole: its TTL written
-		 * here saves the forwarding loop a hook */
-		if (nh->type == LSK_NH_FORWARD)
-			trace_forward(w, l->pkts[i], l->meta[i]);
-	}
-}
-
-void
-lsk_trace_list(struct lsk_worker *w, const struct lsk_list *l,
-	       enum lsk_trace_stage stage, bool end, const char *what)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (entry_traced(l->pkts[i], l->meta[i]))
-			lsk_trace_entry(w, l->pkts[i], l->meta[i], stage, end,
-					"%s", what);
-}
-
-void
-lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *m = l->pkts[i];
-		const struct rte_ipv4_hdr *ip;
-		const uint8_t *ih;
-		uint32_t hlen;
-
-		if (!lsk_traced(m) ||
-		    (ip = frame_ip4(m, RTE_ETHER_HDR_LEN)) == NULL)
-			continue;
-		hlen = (ip->version_ihl & 0xf) * 4u;
-		if (m->data_len < RTE_ETHER_HDR_LEN + hlen + 4) {
-			lsk_trace_rec(w, m, LSK_TR_ICMP4, true,
-				      "no ICMP header: icmp.InErrors");
-			continue;
-		}
-		ih = (const uint8_t *)ip + hlen;
-		/* an echo request goes on as its reply, in place; the rest
-		 * is counted and ends here */
-		lsk_trace_rec(w, m, LSK_TR_ICMP4, ih[0] != 8,
-			      "type %u code %u: %s", ih[0], ih[1],
-			      ih[0] == 8 ? "echo reply" : "counted");
-	}
-}
-
-void
-lsk_trace_arp(struct lsk_worker *w, const struct lsk_list *l)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *m = l->pkts[i];
-		const struct rte_arp_hdr *ah;
-		char s[16], t[16];
-		unsigned int op;
-
-		if (!lsk_traced(m))
-			continue;
-		if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ah)) {
-			lsk_trace_rec(w, m, LSK_TR_ARP, false, "%u bytes: "
-				      "truncated", m->data_len);
-			continue;
-		}
-		ah = rte_pktmbuf_mtod_offset(m, const struct rte_arp_hdr *,
-					     RTE_ETHER_HDR_LEN);
-		op = rte_be_to_cpu_16(ah->arp_opcode);
-		ip_text(rte_be_to_cpu_32(ah->arp_data.arp_sip), s, sizeof(s));
-		ip_text(rte_be_to_cpu_32(ah->arp_data.arp_tip), t, sizeof(t));
-		lsk_trace_rec(w, m, LSK_TR_ARP, false, "%s %s > %s (hrd %u pro "
-			      "0x%04x hln %u pln %u)", op == RTE_ARP_OP_REQUEST ?
-			      "request" : op == RTE_ARP_OP_REPLY ? "reply" :
-			      "op ?", s, t, rte_be_to_cpu_16(ah->arp_hardware),
-			      rte_be_to_cpu_16(ah->arp_protocol), ah->arp_hlen,
-			      ah->arp_plen);
 	}
 }
 
 void
 lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m)
 {
-	struct lsk_trace_pkt *p = trace_slot(w, m);
+	struct lsk_trace_pkt *p = lsk_trace_slot(w, m);
 
 	if (p == NULL)
 		return;
 	w->trace->w[w->id].open--;
 	pkt_done(p);
-}
-
-void
-lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < d->n; i++) {
-		const struct lsk_udp_pending *p = &d->ep[i];
-
-		for (j = 0; j < p->n; j++) {
-			char a[16];
-
-			struct lsk_trace_pkt *t = trace_slot(w,
-							     p->slots[j].mbuf);
-
-			if (t == NULL)
-				continue;
-			ip_text(p->ep->addr, a, sizeof(a));
-			/* kept: a full ring ends it as udp.RcvbufErrors */
-			lsk_trace_rec(w, p->slots[j].mbuf, LSK_TR_UDP4_INPUT,
-				      false, "endpoint %s:%u, ring %s", a,
-				      p->ep->port, p->ep->ring->name);
-			trace_keep(w, t);
-		}
-	}
-}
-
-void
-lsk_trace_gso(struct lsk_worker *w, const struct rte_mbuf *head)
-{
-	const struct rte_mbuf *d;
-	unsigned int k = 0, j = 0;
-
-	if (lsk_train_next_offset < 0)
-		return;
-	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
-						      (uintptr_t)d))
-		k++;
-	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
-						      (uintptr_t)d)) {
-		j++;
-		if (lsk_traced(d))
-			lsk_trace_rec(w, d, LSK_TR_GSO, false,
-				      "segment %u of %u", j, k);
-	}
-}
-
-void
-lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,
-		uint32_t meta, uint32_t to)
-{
-	char a[16];
-
-	ip_text(to, a, sizeof(a));
-	lsk_trace_entry(w, m, meta, LSK_TR_NEIGH, false,
-			"%s not resolved: held for ARP, or sent if it is now",
-			a);
-}
-
-static void
-trace_frag_at(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu,
-	      enum lsk_trace_stage stage)
-{
-	const struct rte_ipv4_hdr *ip = frame_ip4(m, RTE_ETHER_HDR_LEN);
-	uint32_t hlen, data, per, k;
-
-	if (ip == NULL)
-		return;
-	hlen = (ip->version_ihl & 0xf) * 4u;
-	data = rte_be_to_cpu_16(ip->total_length) - hlen;
-	per = mtu > hlen ? ((mtu - hlen) & ~7u) : 0;
-	k = per != 0 ? (data + per - 1) / per : 0;
-	lsk_trace_rec(w, m, stage, true,
-		      "%u bytes over mtu %u, DF clear: fragmented into %u",
-		      rte_be_to_cpu_16(ip->total_length), mtu, k);
-}
-
-void
-lsk_trace_frag(struct lsk_worker *w, const struct rte_mbuf *m, uint16_t mtu)
-{
-	trace_frag_at(w, m, mtu, LSK_TR_IP4_FORWARD);
-}
-
-void
-lsk_trace_out_frag(struct lsk_worker *w, const struct rte_mbuf *m,
-		   uint16_t mtu)
-{
-	trace_frag_at(w, m, mtu, LSK_TR_IP4_OUTPUT);
 }
 
 void
@@ -868,13 +411,13 @@ lsk_trace_tx(struct lsk_worker *w, uint16_t port, uint16_t queue,
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		struct lsk_trace_pkt *p = trace_slot(w, pkts[i]);
+		struct lsk_trace_pkt *p = lsk_trace_slot(w, pkts[i]);
 
 		if (p == NULL)
 			continue;
-		lsk_trace_rec(w, pkts[i], LSK_TR_TX, false, "port %u queue %u",
-			      port, queue);
-		trace_keep(w, p);
+		lsk_trace_rec(w, pkts[i], &lsk_tx_stage, false,
+			      "port %u queue %u", port, queue);
+		lsk_trace_keep(w, p);
 	}
 }
 
@@ -914,7 +457,7 @@ lsk_trace_kept_end(struct lsk_worker *w)
 void
 lsk_trace_hold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
 {
-	struct lsk_trace_pkt *p = trace_slot(w, m);
+	struct lsk_trace_pkt *p = lsk_trace_slot(w, m);
 
 	if (p == NULL)
 		return;
@@ -924,7 +467,8 @@ lsk_trace_hold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
 }
 
 void
-lsk_trace_unhold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
+lsk_trace_unhold_entry(struct lsk_worker *w, const struct rte_mbuf *m,
+		       const struct lsk_stage_desc *hold)
 {
 	struct lsk_trace *t = w->trace;
 	struct lsk_trace_pkt *p = mark_slot(t, m);
@@ -934,7 +478,7 @@ lsk_trace_unhold_entry(struct lsk_worker *w, const struct rte_mbuf *m)
 		return;
 	if (w->id >= t->n_workers) {
 		/* a worker made after the trace: it keeps no records */
-		pkt_rec(p, LSK_TR_NEIGH, true, "went on with worker %u, "
+		pkt_rec(p, hold->name, true, "went on with worker %u, "
 			"which this trace does not follow", w->id);
 		pkt_done(p);
 		return;
@@ -957,7 +501,7 @@ lsk_trace_held_drop_entry(struct lsk_trace *t, const struct rte_mbuf *m,
 	    __atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != LSK_TRACE_HELD)
 		return;
 	lsk_drop_name(drop_at, name, sizeof(name));
-	pkt_rec(p, LSK_TR_DROP, true, "%s", name);
+	pkt_rec(p, "drop", true, "%s", name);
 	pkt_done(p);
 }
 
@@ -1002,11 +546,17 @@ void
 lsk_trace_drop_entry(struct lsk_worker *w, const struct rte_mbuf *m,
 		     uint32_t meta, uint16_t drop_at)
 {
+	const struct rte_mbuf *d;
 	char name[64];
 
-	if (!entry_traced(m, meta))
+	if (!lsk_trace_entry_traced(m, meta))
 		return;
 	lsk_drop_name(drop_at, name, sizeof(name));
-	lsk_trace_entry(w, m, meta, LSK_TR_DROP, true, "%s",
-			strcmp(name, "drop") == 0 ? "uncounted" : name);
+	for (d = m; d != NULL; d = lsk_trace_entry_next(d, meta)) {
+		struct lsk_trace_pkt *p = lsk_trace_slot(w, d);
+
+		if (p != NULL)
+			trace_rec_end(w, p, "drop", strcmp(name, "drop") == 0 ?
+				      "uncounted" : name);
+	}
 }

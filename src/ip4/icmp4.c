@@ -45,10 +45,13 @@ static const struct lsk_drop icmp_in_drops[] = {
 	[ICMP_DROP_NO_ADDRS] = LSK_DROP1(icmp.OutNoAddrs),
 };
 
+static lsk_trace_fmt_t icmp_in_trace;
+
 LSK_STAGE_DECLARE(lsk_icmp4_input_stage,
 	.name = "icmp4_input", .id = LSK_STAGE_ICMP4_INPUT,
 	.next = LSK_NEXT("icmp"),
-	.drops = icmp_in_drops, .n_drops = RTE_DIM(icmp_in_drops));
+	.drops = icmp_in_drops, .n_drops = RTE_DIM(icmp_in_drops),
+	.trace = icmp_in_trace);
 
 /* The ICMP messages the stages queue (errors, echo replies): routed and
  * sent by ip4_output after each burst (a node, not a timed stage). */
@@ -141,13 +144,44 @@ lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 		w->stats.icmp.OutEchoReps++;
 }
 
+/* icmp4_input's record, before the stage: the message's type and what
+ * becomes of it (an echo request goes on as its reply, in place; the
+ * rest is counted and ends here). */
+static void
+icmp_in_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		const struct rte_ipv4_hdr *ip;
+		const uint8_t *ih;
+		uint32_t hlen;
+
+		if (!lsk_traced(m) ||
+		    (ip = lsk_trace_ip4(m)) == NULL)
+			continue;
+		hlen = (ip->version_ihl & 0xf) * 4u;
+		if (m->data_len < RTE_ETHER_HDR_LEN + hlen + 4) {
+			lsk_trace_rec(w, m, &lsk_icmp4_input_stage, true,
+				      "no ICMP header: icmp.InErrors");
+			continue;
+		}
+		ih = (const uint8_t *)ip + hlen;
+		lsk_trace_rec(w, m, &lsk_icmp4_input_stage, ih[0] != 8,
+			      "type %u code %u: %s", ih[0], ih[1],
+			      ih[0] == 8 ? "echo reply" : "counted");
+	}
+}
+
 /* The error about a traced packet, made or why not (core/trace.h). */
 static inline void
 icmp_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint8_t type,
 	   uint8_t code, const char *what)
 {
 	if (lsk_trace_on(w))
-		lsk_trace_rec(w, m, LSK_TR_ICMP4, false,
+		lsk_trace_rec(w, m, &lsk_icmp_node, false,
 			      "error type %u code %u: %s", type, code, what);
 }
 
@@ -385,8 +419,7 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 	struct lsk_icmp_stats *st = &w->stats.icmp;
 	uint32_t i;
 
-	if (lsk_trace_on(w))
-		lsk_trace_icmp(w, l);
+	LSK_STAGE_TRACE(w, &lsk_icmp4_input_stage, l, NULL);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = icmp_one_segment(l->pkts[i]);
 		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(

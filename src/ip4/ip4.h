@@ -120,6 +120,10 @@ void lsk_icmp4_error_entry(struct lsk_worker *w, struct rte_mbuf *m,
  * Ownership: takes m and its members. */
 void lsk_ip4_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		  const struct lsk_drop *r, uint16_t mtu);
+/* m, over mtu with DF clear, is sent as fragments by stage: its trace
+ * ends (ip4_frag.c). Ownership: m stays the caller's. */
+void lsk_ip4_frag_trace(struct lsk_worker *w, const struct rte_mbuf *m,
+			uint16_t mtu, const struct lsk_stage_desc *stage);
 /* ip4_local's drop reasons (ip4_local.c), reassembly's among them. */
 enum lsk_ip4_local_drop {
 	LSK_LOCAL_DROP_PROTO,

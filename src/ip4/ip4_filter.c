@@ -23,10 +23,18 @@ static const struct lsk_drop filter_drops[] = {
 	LSK_DROP2(filter.Dropped, ip.InDiscards),
 };
 
+static lsk_trace_fmt_t filter_trace;
+
 LSK_STAGE_DECLARE(lsk_ip4_filter_stage,
 	.name = "ip4_filter", .id = LSK_STAGE_IP4_FILTER,
 	.next = LSK_NEXT("ip4_route"),
-	.drops = filter_drops, .n_drops = RTE_DIM(filter_drops));
+	.drops = filter_drops, .n_drops = RTE_DIM(filter_drops),
+	.trace = filter_trace);
+
+struct filter_trace_arg {
+	const uint32_t *verdict;	/* per entry: 0 none, else rule + 1 */
+	const bool *drop;		/* per rule */
+};
 
 /* The 5-tuple as on the wire; ports are 0 when there are none to read. */
 static inline void
@@ -44,6 +52,35 @@ filter_key(const struct rte_mbuf *m, struct lsk_filter_key *k)
 	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK)) == 0 &&
 	    RTE_ETHER_HDR_LEN + hlen + 4 <= m->data_len)
 		k->ports = lsk_udp_ports((const uint8_t *)ip + hlen);
+}
+
+/* ip4_filter's record: the rule that matched and what it said. */
+static void
+filter_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct filter_trace_arg *a = arg;
+	const uint32_t *verdict = a->verdict;
+	const bool *drop = a->drop;
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++) {
+		uint32_t v = verdict[i];
+
+		if (!lsk_trace_entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		if (v == 0)
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					&lsk_ip4_filter_stage, false,
+					"no rule matched: accept");
+		else if (!drop[v - 1])
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					&lsk_ip4_filter_stage, false,
+					"rule %u: accept", v);
+		else
+			lsk_trace_entry(w, l->pkts[i], l->meta[i],
+					&lsk_ip4_filter_stage, false,
+					"rule %u: drop", v);
+	}
 }
 
 void
@@ -67,8 +104,8 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 				     RTE_ACL_CLASSIFY_SCALAR);
 	else
 		rte_acl_classify(t->ctx, data, verdict, l->n, 1);
-	if (lsk_trace_on(w))
-		lsk_trace_filter(w, l, verdict, t->drop);
+	LSK_STAGE_TRACE(w, &lsk_ip4_filter_stage, l,
+			(&(struct filter_trace_arg){ verdict, t->drop }));
 	for (i = 0; i < l->n; i++) {
 		/* verdict: 0 = no rule matched (accept), else rule + 1 */
 		if (likely(verdict[i] == 0 || !t->drop[verdict[i] - 1])) {

@@ -51,10 +51,41 @@ static const struct lsk_drop fwd_drops[] = {
 			LSK_ICMP_DEST_UNREACH, LSK_ICMP_FRAG_NEEDED),
 };
 
+static lsk_trace_fmt_t forward_trace;
+
 LSK_STAGE_DECLARE(lsk_ip4_forward_stage,
 	.name = "ip4_forward", .id = LSK_STAGE_IP4_FORWARD,
 	.next = LSK_NEXT("icmp", "tx"),
-	.drops = fwd_drops, .n_drops = RTE_DIM(fwd_drops));
+	.drops = fwd_drops, .n_drops = RTE_DIM(fwd_drops),
+	.trace = forward_trace);
+
+/* ip4_forward's record, before the stage: the TTL it will write, or
+ * that it expires here. */
+static void
+forward_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct rte_ipv4_hdr *ip;
+	const struct rte_mbuf *d;
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		for (d = l->pkts[i]; d != NULL;
+		     d = lsk_trace_entry_next(d, l->meta[i])) {
+			if (!lsk_traced(d) || (ip = lsk_trace_ip4(d)) == NULL)
+				continue;
+			if (ip->time_to_live <= 1)
+				lsk_trace_rec(w, d, &lsk_ip4_forward_stage,
+					      false, "ttl %u: expires here",
+					      ip->time_to_live);
+			else
+				lsk_trace_rec(w, d, &lsk_ip4_forward_stage,
+					      false, "ttl %u -> %u",
+					      ip->time_to_live,
+					      ip->time_to_live - 1);
+		}
+	}
+}
 
 static inline enum fwd_verdict
 fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
@@ -108,7 +139,7 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 				  : rte_be_to_cpu_32(ip->dst_addr);
 
 	if (lsk_trace_on(w))
-		lsk_trace_neigh(w, m, meta, to);
+		lsk_neigh_trace(w, m, meta, to);
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;
@@ -138,7 +169,7 @@ fwd_fragment(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	w->stats.ip.ForwDatagrams++;
 	lsk_ip4_decrease_ttl(ip);
 	if (lsk_trace_on(w))	/* the fragments are packets of their own */
-		lsk_trace_frag(w, m, nh->mtu);
+		lsk_ip4_frag_trace(w, m, nh->mtu, &lsk_ip4_forward_stage);
 	lsk_ip4_fragment(w, m, nh, to);
 }
 

@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
@@ -67,4 +68,24 @@ lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 		else
 			lsk_neigh_resolve(w, to, nh->port, f);
 	}
+}
+
+/* The record of m, over mtu with DF clear, sent as fragments by stage
+ * (ip4_forward, or ip4_output for what the stack sends): its trace ends. */
+void
+lsk_ip4_frag_trace(struct lsk_worker *w, const struct rte_mbuf *m,
+		   uint16_t mtu, const struct lsk_stage_desc *stage)
+{
+	const struct rte_ipv4_hdr *ip = lsk_trace_ip4(m);
+	uint32_t hlen, data, per, k;
+
+	if (ip == NULL)
+		return;
+	hlen = (ip->version_ihl & 0xf) * 4u;
+	data = rte_be_to_cpu_16(ip->total_length) - hlen;
+	per = mtu > hlen ? ((mtu - hlen) & ~7u) : 0;
+	k = per != 0 ? (data + per - 1) / per : 0;
+	lsk_trace_rec(w, m, stage, true,
+		      "%u bytes over mtu %u, DF clear: fragmented into %u",
+		      rte_be_to_cpu_16(ip->total_length), mtu, k);
 }

@@ -38,10 +38,13 @@ static const struct lsk_drop ip4_drops[] = {
 	[IP4_DROP_DISCARD] = LSK_DROP1(ip.InDiscards),
 };
 
+static lsk_trace_fmt_t ip4_input_trace;
+
 LSK_STAGE_DECLARE(lsk_ip4_input_stage,
 	.name = "ip4_input", .id = LSK_STAGE_IP4_INPUT,
 	.next = LSK_NEXT("ip4_filter", "ip4_route", "icmp"),
-	.drops = ip4_drops, .n_drops = RTE_DIM(ip4_drops));
+	.drops = ip4_drops, .n_drops = RTE_DIM(ip4_drops),
+	.trace = ip4_input_trace);
 
 /* option types that carry pointers */
 #define IP4_OPT_RR 7
@@ -271,6 +274,49 @@ ip4_fast_prefix(const struct lsk_fwd_table *t, struct rte_mbuf *const *pkts,
 		if (unlikely(!ip4_fast_pass(bloom, pkts[i])))
 			break;
 	return i;
+}
+
+/* ip4_input's record: the header as it came (before the stage). */
+static void
+ip4_input_trace(struct lsk_worker *w, const struct lsk_list *l,
+		const void *arg)
+{
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *d;
+
+		for (d = l->pkts[i]; d != NULL; d = lsk_trace_entry_next(d, l->meta[i])) {
+			const struct rte_ipv4_hdr *ip;
+			char src[16], dst[16];
+			uint32_t hlen;
+			bool ok;
+
+			if (!lsk_traced(d))
+				continue;
+			ip = lsk_trace_ip4(d);
+			if (ip == NULL) {
+				lsk_trace_rec(w, d, &lsk_ip4_input_stage, false,
+					      "no IPv4 header");
+				continue;
+			}
+			hlen = (ip->version_ihl & 0xf) * 4u;
+			ok = hlen >= sizeof(*ip) &&
+			     d->data_len >= RTE_ETHER_HDR_LEN + hlen &&
+			     rte_raw_cksum(ip, hlen) == 0xffff;
+			lsk_trace_addr(rte_be_to_cpu_32(ip->src_addr), src,
+				sizeof(src));
+			lsk_trace_addr(rte_be_to_cpu_32(ip->dst_addr), dst,
+				sizeof(dst));
+			lsk_trace_rec(w, d, &lsk_ip4_input_stage, false,
+				      "%s > %s proto %u ttl %u len %u cksum %s",
+				      src, dst, ip->next_proto_id,
+				      ip->time_to_live,
+				      rte_be_to_cpu_16(ip->total_length),
+				      ok ? "good" : "bad");
+		}
+	}
 }
 
 void

@@ -191,7 +191,8 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 			/* the checksums were made over the whole datagram:
 			 * fragmenting writes each fragment's IP checksum */
 			if (lsk_trace_on(w))	/* an echo reply's ends */
-				lsk_trace_out_frag(w, m, nh->mtu);
+				lsk_ip4_frag_trace(w, m, nh->mtu,
+						   &lsk_ip4_output_stage);
 			lsk_ip4_fragment(w, m, nh,
 					 nh->gateway ? nh->gateway : dst[i]);
 		} else if (v == OUT_LOCAL && udp) {

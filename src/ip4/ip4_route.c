@@ -11,6 +11,7 @@
 #include <rte_fib.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_rib.h>
 
 #include "core/drop.h"
 #include "core/stage.h"
@@ -33,10 +34,112 @@ static const struct lsk_drop route_drops[] = {
 	[ROUTE_DROP_BLACKHOLE] = LSK_DROP1(ip.InDiscards),
 };
 
+static lsk_trace_fmt_t route_trace;
+
 LSK_STAGE_DECLARE(lsk_ip4_route_stage,
 	.name = "ip4_route", .id = LSK_STAGE_IP4_ROUTE,
 	.next = LSK_NEXT("ip4_local", "ip4_forward", "icmp"),
-	.drops = route_drops, .n_drops = RTE_DIM(route_drops));
+	.drops = route_drops, .n_drops = RTE_DIM(route_drops),
+	.trace = route_trace);
+
+/* Before the lookup: what the route cache answers, kept for the record
+ * route_trace makes. */
+static void
+route_cache_trace(struct lsk_worker *w, const struct lsk_list *l,
+		  const uint32_t *dst)
+{
+	uint32_t i;
+
+	if (w->ip4w.rcache == NULL)
+		return;
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *d;
+		uint8_t a;
+
+		if (!lsk_trace_entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		a = (uint8_t)(2 + lsk_route_cache_probe(w, dst[i]));
+		for (d = l->pkts[i]; d != NULL; d = lsk_trace_entry_next(d, l->meta[i])) {
+			struct lsk_trace_pkt *p = lsk_trace_slot(w, d);
+
+			if (p != NULL)
+				p->rcache = a;
+		}
+	}
+}
+
+static void
+route_prefix(const struct lsk_fwd_table *t, uint32_t dst, char *buf,
+	     size_t len)
+{
+	struct rte_rib *rib = rte_fib_get_rib(t->fib);
+	struct rte_rib_node *n = rib ? rte_rib_lookup(rib, dst) : NULL;
+	uint32_t ip;
+	uint8_t depth;
+	char a[16];
+
+	if (n == NULL || rte_rib_get_ip(n, &ip) < 0 ||
+	    rte_rib_get_depth(n, &depth) < 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	lsk_trace_addr(ip, a, sizeof(a));
+	snprintf(buf, len, "%s/%u", a, depth);
+}
+
+static void
+route_trace_one(struct lsk_worker *w, const struct rte_mbuf *d,
+		unsigned int k)
+{
+	static const char *const cache[] = { "", ", cache bypassed",
+					     ", cache miss", ", cache hit" };
+	const struct lsk_nexthop *nh = &w->fwd->nexthops[k];
+	const struct rte_ipv4_hdr *ip = lsk_trace_ip4(d);
+	struct lsk_trace_pkt *p = lsk_trace_slot(w, d);
+	uint32_t dst;
+	char pfx[24], via[16];
+
+	if (p == NULL || ip == NULL)
+		return;
+	dst = rte_be_to_cpu_32(ip->dst_addr);
+	route_prefix(w->fwd, dst, pfx, sizeof(pfx));
+	lsk_trace_addr(nh->gateway ? nh->gateway : dst, via, sizeof(via));
+	if (nh->type == LSK_NH_FORWARD)
+		lsk_trace_rec(w, d, &lsk_ip4_route_stage, false, "%s via %s port %u "
+			      "mtu %u, next hop %u%s", pfx, via, nh->port,
+			      nh->mtu, k, cache[p->rcache & 3]);
+	else
+		lsk_trace_rec(w, d, &lsk_ip4_route_stage, false, "%s local%s, "
+			      "next hop %u%s", pfx, nh->type ==
+			      LSK_NH_LOCAL_BCAST ? " broadcast" : "", k,
+			      cache[p->rcache & 3]);
+}
+
+/* After the lookup: l's entries carry their next hop in the meta; the
+ * record names the prefix that matched (the published FIB's RIB: never
+ * changed while a worker can read it), the next hop's address, port and
+ * MTU, and the cache's answer. */
+static void
+route_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct lsk_fwd_table *t = w->fwd;
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const unsigned int k = l->meta[i] & LSK_META_NH_MASK;
+		const struct lsk_nexthop *nh = &t->nexthops[k];
+		const struct rte_mbuf *d;
+
+		if (!lsk_trace_entry_traced(l->pkts[i], l->meta[i]))
+			continue;
+		if (nh->type != LSK_NH_FORWARD && nh->type != LSK_NH_LOCAL &&
+		    nh->type != LSK_NH_LOCAL_BCAST)
+			continue;	/* dropped: recorded by ip4_route itself */
+		for (d = l->pkts[i]; d != NULL; d = lsk_trace_entry_next(d, l->meta[i]))
+			route_trace_one(w, d, k);
+	}
+}
 
 static inline enum route_verdict
 route_verdict_of(const struct lsk_nexthop *nh)
@@ -75,13 +178,13 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 		break;
 	case ROUTE_DROP_BLACKHOLE:
 		if (lsk_trace_on(w))
-			lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+			lsk_trace_entry(w, m, meta, &lsk_ip4_route_stage,
 					false, "blackhole");
 		lsk_drop(w, m, meta, &route_drops[ROUTE_DROP_BLACKHOLE]);
 		break;
 	case ROUTE_DROP_NO_ROUTE:
 		if (lsk_trace_on(w))
-			lsk_trace_entry(w, m, meta, LSK_TR_IP4_ROUTE,
+			lsk_trace_entry(w, m, meta, &lsk_ip4_route_stage,
 					false, "no route");
 		lsk_ip4_drop(w, m, meta, &route_drops[ROUTE_DROP_NO_ROUTE], 0);
 		break;
@@ -138,7 +241,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 	}
 	if (w->ip4w.rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
-			lsk_trace_route_cache(w, l, dst);
+			route_cache_trace(w, l, dst);
 		lsk_route_cache_lookup(w, dst, nh_idx, n);
 	} else if (diff == 0 && n != 0) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);

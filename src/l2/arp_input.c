@@ -31,10 +31,13 @@ static const struct lsk_drop arp_drops[] = {
 	LSK_DROP1(arp.OutDiscards),
 };
 
+static lsk_trace_fmt_t arp_trace;
+
 LSK_STAGE_DECLARE(lsk_arp_input_stage,
 	.name = "arp_input", .id = LSK_STAGE_ARP_INPUT,
 	.next = LSK_NEXT("tx"),
-	.drops = arp_drops, .n_drops = RTE_DIM(arp_drops));
+	.drops = arp_drops, .n_drops = RTE_DIM(arp_drops),
+	.trace = arp_trace);
 
 static bool
 arp_well_formed(const struct rte_mbuf *m, const struct rte_arp_hdr *ah)
@@ -99,13 +102,47 @@ arp_process(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	return ARP_CONSUMED;
 }
 
+/* arp_input's record: each traced packet's operation and addresses (not
+ * ended: it ends below, or in tx as our reply). */
+static void
+arp_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		const struct rte_arp_hdr *ah;
+		char s[16], t[16];
+		unsigned int op;
+
+		if (!lsk_traced(m))
+			continue;
+		if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ah)) {
+			lsk_trace_rec(w, m, &lsk_arp_input_stage, false, "%u bytes: "
+				      "truncated", m->data_len);
+			continue;
+		}
+		ah = rte_pktmbuf_mtod_offset(m, const struct rte_arp_hdr *,
+					     RTE_ETHER_HDR_LEN);
+		op = rte_be_to_cpu_16(ah->arp_opcode);
+		lsk_trace_addr(rte_be_to_cpu_32(ah->arp_data.arp_sip), s, sizeof(s));
+		lsk_trace_addr(rte_be_to_cpu_32(ah->arp_data.arp_tip), t, sizeof(t));
+		lsk_trace_rec(w, m, &lsk_arp_input_stage, false, "%s %s > %s (hrd %u pro "
+			      "0x%04x hln %u pln %u)", op == RTE_ARP_OP_REQUEST ?
+			      "request" : op == RTE_ARP_OP_REPLY ? "reply" :
+			      "op ?", s, t, rte_be_to_cpu_16(ah->arp_hardware),
+			      rte_be_to_cpu_16(ah->arp_protocol), ah->arp_hlen,
+			      ah->arp_plen);
+	}
+}
+
 void
 lsk_arp_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
-	if (lsk_trace_on(w))	/* ends below, or in tx as our reply */
-		lsk_trace_arp(w, l);
+	LSK_STAGE_TRACE(w, &lsk_arp_input_stage, l, NULL);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 

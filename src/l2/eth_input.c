@@ -43,10 +43,13 @@ static const struct lsk_drop eth_drops[] = {
 	[ETH_DROP_UNKNOWN_VLAN] = LSK_DROP1(eth.UnknownVlan),
 };
 
+static lsk_trace_fmt_t eth_trace;
+
 LSK_STAGE_DECLARE(lsk_eth_input_stage,
 	.name = "eth_input", .id = LSK_STAGE_ETH_INPUT,
 	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input"),
-	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops));
+	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops),
+	.trace = eth_trace);
 
 /* IPv4 all-hosts group 224.0.0.1, which every IPv4 interface joins. */
 static const struct rte_ether_addr all_hosts_mac = {
@@ -135,6 +138,61 @@ eth_is_arp(const struct rte_mbuf *m)
 	return p[12] == 0x81 && p[13] == 0x00 &&
 	       m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
 	       p[16] == 0x08 && p[17] == 0x06;
+}
+
+/* eth_input's record, the frames as they came, tags and all (before the
+ * stage: it may stop short, ARP after IPv4, and be called again on the
+ * rest: each frame once). */
+static void
+eth_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct lsk_eth_trace_arg *a = arg;
+	struct rte_mbuf *const *pkts = a->pkts;
+	const uint8_t *members = a->members;
+	const uint16_t n = a->n;
+	uint16_t i;
+
+	RTE_SET_USED(l);
+
+	for (i = 0; i < n; i++) {
+		uint32_t meta = (members != NULL ? members[i] : 0u)
+				<< LSK_META_COUNT_SHIFT;
+		const struct rte_mbuf *d;
+
+		for (d = pkts[i]; d != NULL; d = lsk_trace_entry_next(d, meta)) {
+			const struct rte_ether_hdr *eh;
+			char src[RTE_ETHER_ADDR_FMT_SIZE];
+			char dst[RTE_ETHER_ADDR_FMT_SIZE];
+			uint16_t type, vlan = 0;
+
+			if (!lsk_traced(d) || !lsk_trace_fresh(w, d))
+				continue;
+			if (d->data_len < RTE_ETHER_HDR_LEN) {
+				lsk_trace_rec(w, d, &lsk_eth_input_stage, false,
+					      "%u bytes: no Ethernet header",
+					      d->data_len);
+				continue;
+			}
+			eh = rte_pktmbuf_mtod(d, const struct rte_ether_hdr *);
+			type = rte_be_to_cpu_16(eh->ether_type);
+			if (type == RTE_ETHER_TYPE_VLAN &&
+			    d->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN) {
+				const struct rte_vlan_hdr *vh =
+					(const void *)(eh + 1);
+
+				vlan = rte_be_to_cpu_16(vh->vlan_tci) & 0xfff;
+				type = rte_be_to_cpu_16(vh->eth_proto);
+			}
+			rte_ether_format_addr(src, sizeof(src), &eh->src_addr);
+			rte_ether_format_addr(dst, sizeof(dst), &eh->dst_addr);
+			lsk_trace_rec(w, d, &lsk_eth_input_stage, false,
+				      "%s > %s vlan %u type 0x%04x: %s", src,
+				      dst, vlan, type,
+				      type == RTE_ETHER_TYPE_IPV4 ? "ip4" :
+				      type == RTE_ETHER_TYPE_ARP ? "arp" :
+				      "other");
+		}
+	}
 }
 
 /* A frame, or a train of frames (count datagrams), dropped. */

@@ -156,7 +156,8 @@ lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 		lsk_neigh_hold_give(t, dropped, n_dropped);
 		w->stats.arp.UnresolvedDiscards += n_dropped;
 		for (k = 0; k < n_dropped; k++) {
-			lsk_trace_unhold(w, dropped[k]);	/* any worker's */
+			/* any worker's */
+			lsk_trace_unhold(w, dropped[k], &lsk_neigh_node);
 			lsk_list_push(unreach, dropped[k], 0);
 		}
 	}

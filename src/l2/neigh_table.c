@@ -110,6 +110,18 @@ lsk_neigh_table_free(struct lsk_neigh_table *t)
 	rte_free(t);
 }
 
+
+void
+lsk_neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
+		uint32_t to)
+{
+	char a[16];
+
+	lsk_trace_addr(to, a, sizeof(a));
+	lsk_trace_entry(w, m, meta, &lsk_neigh_node, false,
+			"%s not resolved: held for ARP, or sent if it is now",
+			a);
+}
 /* The entry the hash gives for addr; its slot may since have gone to
  * another address (neigh_read, or e->addr under e->lock, tells). */
 struct lsk_neigh_entry *
@@ -439,7 +451,7 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	if (e->n_held == LSK_NEIGH_HOLD) {
 		/* as Linux's unres_qlen: the oldest makes room */
 		lsk_neigh_hold_give(t, e->held, 1);
-		lsk_trace_unhold(w, e->held[0]);	/* maybe another's */
+		lsk_trace_unhold(w, e->held[0], &lsk_neigh_node);	/* maybe another's */
 		neigh_discard(w, e->held[0]);
 		memmove(&e->held[0], &e->held[1],
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
@@ -525,7 +537,7 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	rte_spinlock_unlock(&e->lock);
 	lsk_neigh_hold_give(t, held, n_held);
 	for (i = 0; i < n_held; i++) {
-		lsk_trace_unhold(w, held[i]);	/* held by any worker */
+		lsk_trace_unhold(w, held[i], &lsk_neigh_node);	/* held by any worker */
 		neigh_output(w, port, mac, held[i]);
 	}
 }

@@ -52,22 +52,40 @@ gro_view(struct rte_mbuf *m, struct gro_view *v)
 	v->uh = (struct rte_udp_hdr *)(v->ip + 1);
 }
 
-/* Could this packet be in a train at all (its shape, not its checksums)? */
-static inline bool
-gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
+/* Could this packet be in a train at all (its shape, not its checksums)?
+ * Not: why (the trace says it, udp4_gro.c). */
+enum gro_shape {
+	GRO_SHAPE_OK,
+	GRO_SHAPE_NOT_UDP,
+	GRO_SHAPE_FRAGMENT,
+	GRO_SHAPE_OPTIONS,
+	GRO_SHAPE_LENGTHS,	/* not one whole datagram with a checksum */
+};
+
+static inline enum gro_shape
+gro_shape(const struct rte_mbuf *m, const struct gro_view *v)
 {
 	uint16_t tot;
 
 	if (m->data_len < GRO_HDRS || m->nb_segs != 1)
-		return false;
-	if (v->ip->version_ihl != 0x45 || v->ip->next_proto_id != IPPROTO_UDP)
-		return false;
+		return GRO_SHAPE_LENGTHS;
+	if (v->ip->next_proto_id != IPPROTO_UDP)
+		return GRO_SHAPE_NOT_UDP;
 	if ((v->ip->fragment_offset & ~RTE_BE16(RTE_IPV4_HDR_DF_FLAG)) != 0)
-		return false;
+		return GRO_SHAPE_FRAGMENT;
+	if (v->ip->version_ihl != 0x45)
+		return GRO_SHAPE_OPTIONS;
 	tot = rte_be_to_cpu_16(v->ip->total_length);
 	return tot == m->pkt_len - RTE_ETHER_HDR_LEN &&
 	       rte_be_to_cpu_16(v->uh->dgram_len) == tot - 20 &&
-	       tot > 28 && v->uh->dgram_cksum != 0;
+	       tot > 28 && v->uh->dgram_cksum != 0 ? GRO_SHAPE_OK :
+						      GRO_SHAPE_LENGTHS;
+}
+
+static inline bool
+gro_shape_ok(const struct rte_mbuf *m, const struct gro_view *v)
+{
+	return gro_shape(m, v) == GRO_SHAPE_OK;
 }
 
 /*

@@ -23,9 +23,36 @@
 
 /* Part of the output of ip4_forward and ip4_output (not a timed stage,
  * no edge of its own): its trace records the segments. */
-LSK_STAGE_DECLARE(lsk_gso_node,
-	.name = "gso", .id = LSK_STAGE_NONE);
+static lsk_trace_fmt_t gso_trace;
 
+LSK_STAGE_DECLARE(lsk_gso_node,
+	.name = "gso", .id = LSK_STAGE_NONE,
+	.trace = gso_trace);
+
+
+/* gso's record: each datagram's place among the train's segments (arg:
+ * the head). */
+static void
+gso_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct rte_mbuf *head = arg;
+	const struct rte_mbuf *d;
+	unsigned int k = 0, j = 0;
+
+	RTE_SET_USED(l);
+	if (lsk_train_next_offset < 0)
+		return;
+	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
+						      (uintptr_t)d))
+		k++;
+	for (d = head; d != NULL; d = *lsk_train_next((struct rte_mbuf *)
+						      (uintptr_t)d)) {
+		j++;
+		if (lsk_traced(d))
+			lsk_trace_rec(w, d, &lsk_gso_node, false,
+				      "segment %u of %u", j, k);
+	}
+}
 /* The addresses and ports as UDP's checksum covers them, as 16-bit words. */
 #define FLOW_WORDS 6
 
@@ -204,8 +231,8 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	struct rte_mbuf *m, *next;
 	uint64_t n = 1;
 
-	if (lsk_trace_on(w))	/* each member: its segment of the train */
-		lsk_trace_gso(w, head);
+	/* each member: its segment of the train */
+	LSK_STAGE_TRACE(w, &lsk_gso_node, NULL, head);
 	if (likely(port < w->n_ports)) {
 		gso_send_port(w, head, port);
 		return;

@@ -44,11 +44,43 @@ static const struct lsk_drop udp_drops[] = {
 	[UDP_DROP_RCVBUF] = LSK_DROP2(udp.RcvbufErrors, udp.InErrors),
 };
 
+static lsk_trace_fmt_t udp_trace;
+
 LSK_STAGE_DECLARE(lsk_udp4_input_stage,
 	.name = "udp4_input", .id = LSK_STAGE_UDP4_INPUT,
 	.next = LSK_NEXT("icmp"),
-	.drops = udp_drops, .n_drops = RTE_DIM(udp_drops));
+	.drops = udp_drops, .n_drops = RTE_DIM(udp_drops),
+	.trace = udp_trace);
 
+
+/* udp4_input's record, once the deliveries are known: the endpoint and
+ * its ring (kept: a full ring ends it as udp.RcvbufErrors). */
+static void
+udp_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	const struct lsk_udp_deliveries *d = arg;
+	unsigned int i, j;
+
+	RTE_SET_USED(l);
+	for (i = 0; i < d->n; i++) {
+		const struct lsk_udp_pending *p = &d->ep[i];
+
+		for (j = 0; j < p->n; j++) {
+			char a[16];
+
+			struct lsk_trace_pkt *t = lsk_trace_slot(w,
+							     p->slots[j].mbuf);
+
+			if (t == NULL)
+				continue;
+			lsk_trace_addr(p->ep->addr, a, sizeof(a));
+			lsk_trace_rec(w, p->slots[j].mbuf, &lsk_udp4_input_stage,
+				      false, "endpoint %s:%u, ring %s", a,
+				      p->ep->port, p->ep->ring->name);
+			lsk_trace_keep(w, t);
+		}
+	}
+}
 /* The same over a datagram in segments (reassembled from fragments). */
 static bool
 udp_csum_valid_segs(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip,
@@ -267,8 +299,8 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 				udp_pend(w, d, ep, m);
 		}
 	}
-	if (lsk_trace_on(w))	/* before: delivered, they are the app's */
-		lsk_trace_udp(w, d);
+	/* before: delivered, they are the app's */
+	LSK_STAGE_TRACE(w, &lsk_udp4_input_stage, NULL, d);
 	for (i = 0; i < d->n; i++)
 		udp_deliver(w, &d->ep[i]);
 	if (lsk_trace_on(w))	/* delivered: ended by slot */

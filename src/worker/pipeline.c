@@ -15,14 +15,8 @@
 #include "udp/udp.h"
 #include "core/tx.h"
 
-/* The ports' received frames: the worker loop takes them (a node, not a
- * timed stage; port N's rx_dropped is its drop, counted by the PMD). */
-static LSK_STAGE_DECLARE(rx_node,
-	.name = "rx", .id = LSK_STAGE_NONE,
-	.next = LSK_NEXT("fwd_fast", "eth_input"));
-
 const struct lsk_stage_desc *const lsk_pipeline[] = {
-	&rx_node,
+	&lsk_rx_node,
 	&lsk_fwd_fast_stage,
 	&lsk_eth_input_stage,
 	&lsk_arp_input_stage,

@@ -183,12 +183,12 @@ worker_run_ip4(struct lsk_worker *w, const bool trace)
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
 			       lsk_udp4_gro(w, &w->ip4));
 		if (trace)	/* every member its own record */
-			lsk_trace_gro(w, &w->ip4);
+			lsk_udp4_gro_stage.trace(w, &w->ip4, NULL);
 	}
 
 	n = (uint16_t)w->ip4.n;
 	if (trace)	/* ip4_input's record: the header as it came */
-		lsk_trace_ip4_input(w, &w->ip4);
+		lsk_ip4_input_stage.trace(w, &w->ip4, NULL);
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
 	if (unlikely(w->ip4.n == 0))
 		return;
@@ -205,8 +205,8 @@ worker_run_ip4(struct lsk_worker *w, const bool trace)
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
 		       lsk_ip4_route(w, &w->ip4, &w->local));
 	if (trace) {	/* ip4_route's: the next hop in the meta */
-		lsk_trace_route(w, &w->ip4);
-		lsk_trace_route(w, &w->local);
+		lsk_ip4_route_stage.trace(w, &w->ip4, NULL);
+		lsk_ip4_route_stage.trace(w, &w->local, NULL);
 	}
 
 	if (w->local.n) {
@@ -226,6 +226,8 @@ worker_run_ip4(struct lsk_worker *w, const bool trace)
 	}
 	if (w->ip4.n) {
 		n = (uint16_t)w->ip4.n;
+		if (trace)	/* the TTL it will write */
+			lsk_ip4_forward_stage.trace(w, &w->ip4, NULL);
 		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FORWARD, n,
 			       lsk_ip4_forward(w, &w->ip4));
 	}
@@ -256,8 +258,10 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	while (done < n) {
 		/* eth_input's record, the frames as they came, tags and all */
 		if (trace)
-			lsk_trace_eth(w, pkts + done, n - done,
-				      members != NULL ? members + done : NULL);
+			lsk_eth_input_stage.trace(w, NULL,
+				&(struct lsk_eth_trace_arg){ pkts + done,
+					members != NULL ? members + done :
+					NULL, (uint16_t)(n - done) });
 		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
 			used = lsk_eth_input(w, pkts + done, n - done,
 				members != NULL ? members + done : NULL,

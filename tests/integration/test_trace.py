@@ -46,7 +46,7 @@ from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
 WAIT = 20
 FWD = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "tx"]
 CSUM = ["rx", "eth_input", "ip4_input", "drop"]
-TTL1 = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "icmp4",
+TTL1 = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "icmp",
         "drop"]
 
 
@@ -191,7 +191,7 @@ def run_drops(fwd_bin, ctl_bin, root):
     fwd, ctl, _ = started
     cases = [
         ("trace_drop_arp_errors", ["add", "64"], "arp.InErrors",
-         ["rx", "eth_input", "arp", "drop"], "arp", "InErrors"),
+         ["rx", "eth_input", "arp_input", "drop"], "arp", "InErrors"),
         ("trace_drop_hold_queue", ["add", "8", "match", "dst", "10.0.1.77"],
          "arp.UnresolvedDiscards", None, "arp", "UnresolvedDiscards"),
         ("trace_drop_rcvbuf", ["add", "16", "match", "dport", "7000"],

@@ -133,7 +133,7 @@ test_sent_by_another_worker(void **state)
 	assert_int_equal(s.udp, 1);
 	assert_int_equal(s.queue, 1);
 	/* the ARP reply: worker 1's; the packet it let go: worker 0's */
-	assert_string_equal(stages(ended_of(f, 1, 0)), "rx eth_input arp");
+	assert_string_equal(stages(ended_of(f, 1, 0)), "rx eth_input arp_input");
 	assert_string_equal(stages(ended_of(f, 0, 0)), HELD_STAGES " tx");
 	assert_string_equal(last_text(ended_of(f, 0, 0)), "port 1 queue 1");
 	assert_show(f, "2 ended, 0 in flight");
@@ -168,7 +168,7 @@ test_failed_on_another_worker(void **state)
 	}
 	t = ended_of(f, 1, 0);
 	assert_non_null(t);
-	assert_string_equal(stages(t), HELD_STAGES " icmp4 drop");
+	assert_string_equal(stages(t), HELD_STAGES " icmp drop");
 	assert_string_equal(t->rec[t->n_recs - 2].text,
 			    "error type 3 code 1: made");
 	assert_string_equal(last_text(t), "arp.UnresolvedDiscards");

@@ -66,7 +66,7 @@ echo_traced(struct unit_fixture *f, uint16_t port, uint32_t src,
 	unit_input_one(f, unit_mbuf_from_bytes(buf, len, port));
 }
 
-#define ECHO_STAGES "rx eth_input ip4_input ip4_route icmp4"
+#define ECHO_STAGES "rx eth_input ip4_input ip4_route icmp4_input"
 
 static void
 test_echo_sent(void **state)

@@ -24,7 +24,7 @@ stages(const struct lsk_trace_pkt *p)
 	for (k = 0; k < p->n_recs; k++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
 					k ? " " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
+					p->rec[k].stage);
 	return buf;
 }
 
