@@ -24,7 +24,7 @@
 #include "core/trace.h"
 #include "core/fwd.h"
 #include "core/list.h"
-#include "control/control.h"
+#include "core/counters.h"
 
 uint64_t lsk_trace_flag;
 int lsk_trace_field = -1;
@@ -592,19 +592,18 @@ trace_forward(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta)
 
 void
 lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
-		      const uint32_t *dst)
+		      const uint32_t *dst,
+		      int (*probe)(const struct lsk_worker *, uint32_t))
 {
 	uint32_t i;
 
-	if (w->ip4w.rcache == NULL)
-		return;
 	for (i = 0; i < l->n; i++) {
 		const struct rte_mbuf *d;
 		uint8_t a;
 
 		if (!entry_traced(l->pkts[i], l->meta[i]))
 			continue;
-		a = (uint8_t)(2 + lsk_route_cache_probe(w, dst[i]));
+		a = (uint8_t)(2 + probe(w, dst[i]));
 		for (d = l->pkts[i]; d != NULL; d = entry_next(d, l->meta[i])) {
 			struct lsk_trace_pkt *p = trace_slot(w, d);
 
@@ -773,29 +772,19 @@ lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m)
 }
 
 void
-lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
+lsk_trace_udp(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t addr,
+	      uint16_t port, const char *ring)
 {
-	unsigned int i, j;
+	struct lsk_trace_pkt *t = trace_slot(w, m);
+	char a[16];
 
-	for (i = 0; i < d->n; i++) {
-		const struct lsk_udp_pending *p = &d->ep[i];
-
-		for (j = 0; j < p->n; j++) {
-			char a[16];
-
-			struct lsk_trace_pkt *t = trace_slot(w,
-							     p->slots[j].mbuf);
-
-			if (t == NULL)
-				continue;
-			ip_text(p->ep->addr, a, sizeof(a));
-			/* kept: a full ring ends it as udp.RcvbufErrors */
-			lsk_trace_rec(w, p->slots[j].mbuf, LSK_TR_UDP4_INPUT,
-				      false, "endpoint %s:%u, ring %s", a,
-				      p->ep->port, p->ep->ring->name);
-			trace_keep(w, t);
-		}
-	}
+	if (t == NULL)
+		return;
+	ip_text(addr, a, sizeof(a));
+	/* kept: a full ring ends it as udp.RcvbufErrors */
+	lsk_trace_rec(w, m, LSK_TR_UDP4_INPUT, false,
+		      "endpoint %s:%u, ring %s", a, port, ring);
+	trace_keep(w, t);
 }
 
 void

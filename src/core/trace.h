@@ -230,8 +230,11 @@ void lsk_trace_ip4_input(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_gro(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_filter(struct lsk_worker *w, const struct lsk_list *l,
 		      const uint32_t *verdict, const bool *drop);
+/* probe: the route cache's answer for a destination (-1 miss, 0 or 1
+ * hit; ip4/route_cache.c), asked only of traced packets. */
 void lsk_trace_route_cache(struct lsk_worker *w, const struct lsk_list *l,
-			   const uint32_t *dst);
+			   const uint32_t *dst,
+			   int (*probe)(const struct lsk_worker *, uint32_t));
 /* Before ip4_route: what the route cache answers, kept for the record
  * lsk_trace_route makes. After ip4_route: l's entries carry their next
  * hop in the meta; the record names the prefix that matched (the
@@ -245,8 +248,10 @@ void lsk_trace_icmp(struct lsk_worker *w, const struct lsk_list *l);
 void lsk_trace_arp(struct lsk_worker *w, const struct lsk_list *l);
 /* m's trace ends with its last record (ARP that answers nothing). */
 void lsk_trace_end(struct lsk_worker *w, const struct rte_mbuf *m);
-struct lsk_udp_deliveries;
-void lsk_trace_udp(struct lsk_worker *w, const struct lsk_udp_deliveries *d);
+/* udp4_input: m (traced or not) goes to the endpoint addr:port, its
+ * ring named ring; kept until its delivery ends it. */
+void lsk_trace_udp(struct lsk_worker *w, const struct rte_mbuf *m,
+		   uint32_t addr, uint16_t port, const char *ring);
 void lsk_trace_gso(struct lsk_worker *w, const struct rte_mbuf *head);
 /* m, whose next hop to is not resolved, goes to the neighbour table. */
 void lsk_trace_neigh(struct lsk_worker *w, const struct rte_mbuf *m,

@@ -134,9 +134,10 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		dst[i] = d;
 		diff |= d ^ first;
 	}
-	if (w->ip4w.rcache != NULL) {
+	if (w->ip4w->rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
-			lsk_trace_route_cache(w, l, dst);
+			lsk_trace_route_cache(w, l, dst,
+					      lsk_route_cache_probe);
 		lsk_route_cache_lookup(w, dst, nh_idx, n);
 	} else if (diff == 0 && n != 0) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);

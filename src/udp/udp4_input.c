@@ -237,10 +237,25 @@ udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 	d->n++;
 }
 
+/* The trace's record of each datagram about to be delivered. */
+static void
+udp_trace(struct lsk_worker *w, const struct lsk_udp_deliveries *d)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < d->n; i++) {
+		const struct lsk_udp_pending *p = &d->ep[i];
+
+		for (j = 0; j < p->n; j++)
+			lsk_trace_udp(w, p->slots[j].mbuf, p->ep->addr,
+				      p->ep->port, p->ep->ring->name);
+	}
+}
+
 void
 lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_udp_deliveries *d = &w->udpw.pending;
+	struct lsk_udp_deliveries *d = &w->udpw->pending;
 	uint32_t i;
 
 	d->n = 0;
@@ -268,7 +283,7 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		}
 	}
 	if (lsk_trace_on(w))	/* before: delivered, they are the app's */
-		lsk_trace_udp(w, d);
+		udp_trace(w, d);
 	for (i = 0; i < d->n; i++)
 		udp_deliver(w, &d->ep[i]);
 	if (lsk_trace_on(w))	/* delivered: ended by slot */
