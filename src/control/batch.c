@@ -151,7 +151,7 @@ lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr)
 	int rc;
 
 	if (!s->in_batch) {
-		rc = lsk_neigh_forget(s, addr);
+		rc = lsk_neigh_forget(s->sh.neigh, addr, &s->ctl_stats);
 		return rc == -ENOENT ? 0 : rc;
 	}
 	if (addr == 0) {
@@ -178,8 +178,9 @@ stack_set_statics(struct lsk_stack *s)
 
 		if (a == NULL)
 			continue;
-		rc = lsk_neigh_set_static(s, s->neighs[i].addr, a->port,
-					  &s->neighs[i].mac);
+		rc = lsk_neigh_set_static(s->sh.neigh, s->neighs[i].addr,
+					  a->port, &s->neighs[i].mac,
+					  &s->ctl_stats);
 		if (rc < 0)
 			return rc;
 	}
@@ -288,15 +289,15 @@ lsk_config_commit(struct lsk_stack *s)
 	 * with the table that names their MACs (both are looked up again
 	 * by workers that miss) */
 	if (c->forget_all)
-		lsk_neigh_forget_all(s);
+		lsk_neigh_forget_all(s->sh.neigh, &s->ctl_stats);
 	for (i = 0; !c->forget_all && i < c->n_forget; i++)
-		lsk_neigh_forget(s, c->forget[i]);
+		lsk_neigh_forget(s->sh.neigh, c->forget[i], &s->ctl_stats);
 	/* a table full of statics: the batch is in all the same, the
 	 * surplus resolved by the forwarding table's MACs */
 	stack_set_statics(s);
 	lsk_fwd_publish(s, t);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
-	lsk_publish(s, s->filter, ft, lsk_filter_table_free);
+	lsk_publish(s, s->sh.filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);
 	if (s->batch_set.stats_clear)

@@ -2,7 +2,7 @@
 /*
  * Packet capture, the control side (control/capture.h): a capture is a
  * pool of copies, a ring to a writer thread and a pcapng file. It is
- * made whole, then published to the workers like a table (s->capture,
+ * made whole, then published to the workers like a table (s->sh.capture,
  * lsk_publish); a stop publishes NULL, and after the grace period no
  * worker copies any more, so the writer writes what the ring still holds
  * and ends. The writer is a plain pthread, not an EAL thread: it is no
@@ -219,7 +219,7 @@ cap_make(struct lsk_stack *s, const struct lsk_capture_conf *c,
 	if (!rte_is_power_of_2(ring_size) || ring_size < 2 || pool_size < 1)
 		return -EINVAL;
 	cap = rte_zmalloc_socket("lsk_capture", sizeof(*cap),
-				 RTE_CACHE_LINE_SIZE, s->socket_id);
+				 RTE_CACHE_LINE_SIZE, s->sh.socket_id);
 	if (cap == NULL)
 		return -ENOMEM;
 	cap->what = c->what ? c->what : LSK_CAP_ALL;
@@ -227,7 +227,7 @@ cap_make(struct lsk_stack *s, const struct lsk_capture_conf *c,
 	cap->snaplen = c->snaplen ? c->snaplen : LSK_CAP_SNAPLEN_MAX;
 	cap->count = c->count;
 	snprintf(name, sizeof(name), "lsk_capr%u", serial);
-	cap->ring = rte_ring_create(name, ring_size, s->socket_id,
+	cap->ring = rte_ring_create(name, ring_size, s->sh.socket_id,
 				    RING_F_SC_DEQ);
 	snprintf(name, sizeof(name), "lsk_capp%u", serial);
 	/* workers take from their lcore's cache; the writer, no EAL
@@ -235,7 +235,7 @@ cap_make(struct lsk_stack *s, const struct lsk_capture_conf *c,
 	cap->pool = rte_pktmbuf_pool_create(name, pool_size,
 		RTE_MIN(256u, pool_size * 2 / 3),
 		RTE_ALIGN(sizeof(struct lsk_cap_meta), RTE_MBUF_PRIV_ALIGN),
-		RTE_MBUF_DEFAULT_BUF_SIZE, s->socket_id);
+		RTE_MBUF_DEFAULT_BUF_SIZE, s->sh.socket_id);
 	if (cap->ring == NULL || cap->pool == NULL) {
 		cap_free(cap);
 		return -ENOMEM;
@@ -268,7 +268,7 @@ lsk_capture_start(struct lsk_stack *s, const struct lsk_capture_conf *c)
 	bool made = false;
 	int rc;
 
-	if (s->capture != NULL)
+	if (s->sh.capture != NULL)
 		return -EBUSY;
 	rc = cap_check(s, c);
 	if (rc < 0)
@@ -317,7 +317,7 @@ lsk_capture_start(struct lsk_stack *s, const struct lsk_capture_conf *c)
 	}
 	cap_ctl_free(s->capture_ctl);	/* the last capture's figures */
 	s->capture_ctl = ctl;
-	lsk_publish(s, s->capture, cap, (void));
+	lsk_publish(s, s->sh.capture, cap, (void));
 	return 0;
 }
 
@@ -351,13 +351,13 @@ int
 lsk_capture_stop(struct lsk_stack *s)
 {
 	struct lsk_capture_ctl *ctl = s->capture_ctl;
-	struct lsk_capture *cap = s->capture;
+	struct lsk_capture *cap = s->sh.capture;
 	long hdr;
 
 	if (cap == NULL || ctl == NULL || ctl->cap != cap)
 		return -ENOENT;
 	/* after it no worker copies: the ring holds the last copies */
-	lsk_publish(s, s->capture, NULL, (void));
+	lsk_publish(s, s->sh.capture, NULL, (void));
 	__atomic_store_n(&ctl->quit, true, __ATOMIC_RELEASE);
 	pthread_join(ctl->writer, NULL);
 	if (fflush(ctl->f) != 0 && ctl->error == 0)
@@ -402,7 +402,7 @@ lsk_capture_info(const struct lsk_stack *s, struct lsk_capture_info *out)
 void
 lsk_capture_free(struct lsk_stack *s)
 {
-	if (s->capture != NULL)
+	if (s->sh.capture != NULL)
 		lsk_capture_stop(s);
 	cap_ctl_free(s->capture_ctl);
 	s->capture_ctl = NULL;

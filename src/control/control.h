@@ -15,8 +15,10 @@
 
 #include "listack/listack.h"
 #include "listack/udp.h"
+#include "core/counters.h"
 #include "core/fwd.h"
 #include "core/settings.h"
+#include "core/shared.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -72,12 +74,15 @@ struct lsk_neigh {
 };
 
 struct lsk_stack {
+	/* what workers see (core/shared.h): the published tables (fwd,
+	 * udp, filter; the build of fwd: fwd_standby below), the settings
+	 * word, capture and trace, RCU, pools, rings, the neighbours */
+	struct lsk_shared sh;
 	/* serialises control calls: the control socket's batches and the
 	 * application's own (lsk_stack_lock, listack/ctl.h) */
 	pthread_mutex_t lock;
 	char name[32];
 	unsigned int n_ports;
-	int socket_id;
 	enum lsk_mode mode;
 	uint32_t max_routes;
 
@@ -103,18 +108,14 @@ struct lsk_stack {
 	 * into the head instead (the baseline fraglist is measured against) */
 	uint32_t gro_flows, gro_segs;
 	bool gro_merge;
-	/* mode and GRO as workers read them, stored whole from the fields
-	 * above whenever one changes (core/settings.h) */
-	struct lsk_settings settings;
 	/* route cache entries per worker, 0 = off; each worker's cache is
 	 * made by the control thread and published in its worker */
 	uint32_t rcache_entries;
 
-	/* filter rules as given, and the classifier workers read */
+	/* filter rules as given (the classifier workers read: sh.filter) */
 	uint32_t n_filters, filters_cap;
 	struct lsk_filter_rule *filters;
 	uint32_t filter_generation;
-	struct lsk_filter_table *filter;
 
 	bool in_batch;
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
@@ -126,7 +127,6 @@ struct lsk_stack {
 		uint32_t gro_flows, gro_segs, rcache_entries;
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
-	struct lsk_fwd_table *fwd;	/* read by workers */
 	/* the same as fwd, seen by no worker: route changes are made to it
 	 * before it is published (control/fwd_table.c); NULL until routes
 	 * change one at a time, or when it could not be built */
@@ -140,25 +140,19 @@ struct lsk_stack {
 	bool route_log_full;
 	struct lsk_route_delta route_log[LSK_ROUTE_LOG_MAX];
 
-	struct lsk_neigh_table *neigh;	/* learnt and static neighbours */
 	/* what the control path itself counted (added to every read) */
 	struct lsk_stats ctl_stats;
 	/* the sums at the last `stats clear`, which reads subtract: the
 	 * counters themselves are the workers' to write */
 	struct lsk_stats stats_base;
 
-	/* UDP endpoints: the control list and the table workers read */
+	/* UDP endpoints: the control list (the table workers read: sh.udp) */
 	unsigned int n_eps, eps_cap;
 	struct lsk_udp_ep **eps;
 	uint32_t udp_generation;
-	struct lsk_udp_table *udp;
 	/* closed while the published table still names them: freed once a
 	 * table without them is */
 	struct lsk_udp_ep *closed;
-	/* datagrams applications send, drained by worker 0 */
-	struct rte_ring *out_ring;
-	struct rte_mempool *send_pool;
-	struct rte_mempool *indirect_pool;	/* fragments' data references */
 
 	unsigned int n_services, services_cap;
 	struct lsk_service **services;
@@ -166,15 +160,12 @@ struct lsk_stack {
 	struct lsk_service *services_closed;
 	bool udp_defer;		/* endpoint changes wait for the commit */
 
-	/* the capture workers read (NULL: none), and what the last one
-	 * counted (control/capture.c) */
-	struct lsk_capture *capture;
+	/* what the last capture counted (the one workers read: sh.capture;
+	 * control/capture.c) */
 	struct lsk_capture_ctl *capture_ctl;
-	/* the trace workers fill (NULL: none; control/trace_ctl.c) */
-	struct lsk_trace *trace;
+	/* the trace workers fill is sh.trace (control/trace_ctl.c) */
 	uint16_t trace_gen;
 
-	struct rte_rcu_qsbr *qsbr;
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
 };
 
@@ -200,8 +191,9 @@ int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 void lsk_stack_synchronize(struct lsk_stack *s);
 
 /*
- * Hand table t to the workers in slot (s->fwd, s->udp, s->filter), which
- * they load with an acquire load once per burst, and free the table it
+ * Hand table t to the workers in slot (s->sh.fwd, s->sh.udp, s->sh.filter),
+ * which they load once per burst (lsk_published, core/shared.h), and
+ * free the table it
  * replaces once none can be reading it. It cannot fail: what can fail
  * (the build) comes before it, and the old table is kept until then.
  */
@@ -271,16 +263,6 @@ int lsk_trace_arm(struct lsk_stack *s, uint64_t n,
 void lsk_trace_clear(struct lsk_stack *s);
 void lsk_trace_free_stack(struct lsk_stack *s);
 
-/* The MIB counters of struct lsk_stats, for the JSON and telemetry. */
-struct lsk_counter_desc {
-	const char *section;	/* "ip", "udp", ... */
-	const char *name;	/* "InReceives", ... */
-	size_t offset;		/* in struct lsk_stats */
-};
-const struct lsk_counter_desc *lsk_counters(unsigned int *n);
-uint64_t lsk_counter_value(const struct lsk_stats *st,
-			   const struct lsk_counter_desc *c);
-
 /* Build the forwarding table from the lists and publish it (nothing in a
  * batch: its commit does), and the settings word with the ports' MTUs
  * (control/stack.c). */
@@ -299,7 +281,12 @@ int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
  * or now outside a batch. */
 int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
 
-/* UDP endpoints in a batch (udp/udp_ep.c): publish a table built from
+/* UDP endpoints (control/udp_table.c): the table workers read, built
+ * from the endpoint list, and the list's end with the stack. */
+int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
+void lsk_udp_table_free(struct lsk_udp_table *t);
+void lsk_udp_close_all(struct lsk_stack *s);
+/* UDP endpoints in a batch: publish a table built from
  * the endpoint list, then free what was closed before it. */
 void lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t);
 /* Take ep out of the endpoint list, or put it back, without publishing
@@ -309,7 +296,19 @@ void lsk_udp_relist(struct lsk_udp_ep *ep);
 /* Free an endpoint no published table ever named (made in a batch that
  * is put back). */
 void lsk_udp_ep_discard(struct lsk_udp_ep *ep);
-/* Services in a batch (udp/services.c). */
+/* Services (control/services.c): echo, discard and pcap endpoints that
+ * lsk_services_poll runs. */
+enum lsk_service_kind {
+	LSK_SERVICE_ECHO,
+	LSK_SERVICE_DISCARD,
+	LSK_SERVICE_PCAP,
+};
+struct lsk_service;
+int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
+		    uint32_t addr, uint16_t port, const char *path,
+		    uint32_t ring_size);
+void lsk_services_free(struct lsk_stack *s);
+/* Services in a batch. */
 int lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port);
 void lsk_services_batch_end(struct lsk_stack *s, bool commit);
 /* The service on addr:port (NULL: none), and what it is. */

@@ -85,13 +85,13 @@ lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out)
 	if (s->n_filters == 0)
 		return 0;	/* no rules: everything is accepted */
 	t = rte_zmalloc_socket("lsk_filter", sizeof(*t) + s->n_filters,
-			       RTE_CACHE_LINE_SIZE, s->socket_id);
+			       RTE_CACHE_LINE_SIZE, s->sh.socket_id);
 	if (t == NULL)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "%.16s_acl%u", s->name,
 		 ++s->filter_generation);
 	ap.name = name;
-	ap.socket_id = s->socket_id;
+	ap.socket_id = s->sh.socket_id;
 	ap.rule_size = RTE_ACL_RULE_SZ(F_NUM);
 	ap.max_rule_num = s->n_filters;
 	t->ctx = rte_acl_create(&ap);
@@ -132,7 +132,7 @@ filter_publish(struct lsk_stack *s)
 	rc = lsk_filter_table_build(s, &t);
 	if (rc < 0)
 		return rc;
-	lsk_publish(s, s->filter, t, lsk_filter_table_free);
+	lsk_publish(s, s->sh.filter, t, lsk_filter_table_free);
 	return 0;
 }
 

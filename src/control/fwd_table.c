@@ -43,33 +43,10 @@ neigh_find(const struct lsk_stack *s, uint32_t addr)
 	return NULL;
 }
 
-static const struct lsk_ifaddr *
-connected_in(const struct lsk_ifaddr *addrs, unsigned int n, uint32_t addr)
-{
-	const struct lsk_ifaddr *best = NULL;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct lsk_ifaddr *a = &addrs[i];
-		uint32_t mask = lsk_depth_mask(a->depth);
-
-		if ((addr & mask) == (a->addr & mask) &&
-		    (best == NULL || a->depth > best->depth))
-			best = a;
-	}
-	return best;
-}
-
 const struct lsk_ifaddr *
 lsk_connected_lookup(const struct lsk_stack *s, uint32_t addr)
 {
-	return connected_in(s->addrs, s->n_addrs, addr);
-}
-
-const struct lsk_ifaddr *
-lsk_fwd_connected(const struct lsk_fwd_table *t, uint32_t addr)
-{
-	return connected_in(t->addrs, t->n_addrs, addr);
+	return lsk_ifaddr_connected(s->addrs, s->n_addrs, addr);
 }
 
 /* Find or append the next hop; returns its index or a negative errno. */
@@ -320,37 +297,6 @@ build_local(struct fwd_builder *b)
 	return rc;
 }
 
-/* Is addr among the first n of addrs? */
-static inline bool
-addr_in(const uint32_t *addrs, uint32_t n, uint32_t addr)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		if (addrs[i] == addr)
-			return true;
-	return false;
-}
-
-bool
-lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr)
-{
-	return addr_in(t->local_addrs, t->n_local, addr);
-}
-
-bool
-lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr)
-{
-	return addr_in(t->own_addrs, t->n_own, addr);
-}
-
-/* the broadcasts are local_addrs' first n_bcast */
-bool
-lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr)
-{
-	return addr == UINT32_MAX || addr_in(t->local_addrs, t->n_bcast, addr);
-}
-
 /* tbl8 groups 2-byte entries can number (15 bits, the 16th marks them) */
 #define FWD_TBL8_MAX_2B ((1u << 15) - 1)
 /* room a table keeps for changes made in place, beyond what it holds */
@@ -431,13 +377,14 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 
 	b.t = rte_zmalloc_socket("lsk_fwd", sizeof(*b.t) +
 				 2 * LSK_MAX_ADDRS * sizeof(uint32_t),
-				 RTE_CACHE_LINE_SIZE, s->socket_id);
+				 RTE_CACHE_LINE_SIZE, s->sh.socket_id);
 	if (b.t == NULL)
 		return -ENOMEM;
 	fwd_size(s, many_nh, &conf, &b.t->nh_cap);
 	b.t->nexthops = rte_zmalloc_socket("lsk_nh", b.t->nh_cap *
 					   sizeof(struct lsk_nexthop),
-					   RTE_CACHE_LINE_SIZE, s->socket_id);
+					   RTE_CACHE_LINE_SIZE,
+					   s->sh.socket_id);
 	if (b.t->nexthops == NULL) {
 		rte_free(b.t);
 		return -ENOMEM;
@@ -452,7 +399,7 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 	b.t->generation = ++s->fib_generation;
 	snprintf(name, sizeof(name), "%.20s_fib%u", s->name,
 		 b.t->generation);
-	b.t->fib = rte_fib_create(name, s->socket_id, &conf);
+	b.t->fib = rte_fib_create(name, s->sh.socket_id, &conf);
 	if (b.t->fib == NULL) {
 		rc = -(rte_errno ? rte_errno : ENOMEM);
 		lsk_fwd_table_free(b.t);

@@ -2,7 +2,7 @@
 /*
  * Route changes without building the forwarding table whole. The stack
  * keeps two tables with the same content: the one the workers read
- * (s->fwd) and a standby no worker can see. A change is made to the
+ * (s->sh.fwd) and a standby no worker can see. A change is made to the
  * standby, which is published (release store, then an RCU grace period);
  * the table it replaced, which no worker can read any more, gets the same
  * change and becomes the standby. Each table has its own next hop array,
@@ -104,15 +104,15 @@ static void
 fwd_grace_period(struct lsk_stack *s)
 {
 	const struct timespec nap = { .tv_nsec = 20000 };
-	uint64_t token = rte_rcu_qsbr_start(s->qsbr);
+	uint64_t token = rte_rcu_qsbr_start(s->sh.qsbr);
 	unsigned int i;
 
 	for (i = 0; i < 256; i++) {
-		if (rte_rcu_qsbr_check(s->qsbr, token, false))
+		if (rte_rcu_qsbr_check(s->sh.qsbr, token, false))
 			return;
 		rte_pause();
 	}
-	while (!rte_rcu_qsbr_check(s->qsbr, token, false))
+	while (!rte_rcu_qsbr_check(s->sh.qsbr, token, false))
 		nanosleep(&nap, NULL);
 }
 
@@ -120,9 +120,9 @@ fwd_grace_period(struct lsk_stack *s)
 static struct lsk_fwd_table *
 fwd_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
-	struct lsk_fwd_table *old = s->fwd;
+	struct lsk_fwd_table *old = s->sh.fwd;
 
-	__atomic_store_n(&s->fwd, t, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->sh.fwd, t, __ATOMIC_RELEASE);
 	fwd_grace_period(s);
 	return old;
 }

@@ -16,7 +16,6 @@
 
 #include "core/fwd.h"
 #include "l2/l2.h"
-#include "l2/neigh.h"
 #include "control/control.h"
 #include "control/command.h"
 
@@ -25,13 +24,7 @@ static uint8_t
 neigh_state(const struct lsk_stack *s, uint32_t addr,
 	    struct rte_ether_addr *mac)
 {
-	const struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
-	uint64_t w;
-
-	if (e == NULL || !neigh_read(e, addr, &w))
-		return LSK_RNEIGH_NONE;	/* none, or its slot went to another */
-	word_mac(w, mac);
-	switch (word_state(w)) {
+	switch (lsk_neigh_state_of(s->sh.neigh, addr, mac)) {
 	case LSK_NEIGH_INCOMPLETE: return LSK_RNEIGH_INCOMPLETE;
 	case LSK_NEIGH_REACHABLE: return LSK_RNEIGH_REACHABLE;
 	case LSK_NEIGH_STALE: return LSK_RNEIGH_STALE;
@@ -106,8 +99,8 @@ lsk_route_get(struct lsk_stack *s, uint32_t addr,
 	if (s == NULL || a == NULL)
 		return -EINVAL;
 	/* the control thread reads the published table: only it writes
-	 * s->fwd, and it never writes the table itself */
-	t = s->fwd;
+	 * s->sh.fwd, and it never writes the table itself */
+	t = s->sh.fwd;
 	memset(a, 0, sizeof(*a));
 	a->generation = t->generation;
 	rte_fib_lookup_bulk(t->fib, &addr, &idx, 1);
@@ -192,7 +185,7 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
 {
 	struct lsk_route_answer a;
 	char dst[16], pfx[16], hop[16], src[16], dev[24], mac[24];
-	const struct lsk_port_conf *ifaces = s->fwd->ifaces;
+	const struct lsk_port_conf *ifaces = s->sh.fwd->ifaces;
 	int rc = lsk_route_get(s, addr, &a);
 
 	if (rc < 0)

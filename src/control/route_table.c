@@ -40,7 +40,7 @@ index_create(const struct lsk_stack *s, uint32_t entries)
 	hp.entries = entries;
 	hp.key_len = sizeof(uint64_t);
 	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->socket_id;
+	hp.socket_id = s->sh.socket_id;
 	/* full only when it holds `entries` keys, whatever their hashes */
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE;
 	return rte_hash_create(&hp);

@@ -252,7 +252,7 @@ show_neigh(struct cmd_ctx *c)
 	n = malloc(LSK_NEIGH_MAX * sizeof(*n));
 	if (n == NULL)
 		return cmd_error(c, -ENOMEM, "no memory for the view");
-	k = lsk_neigh_list(c->s, n, LSK_NEIGH_MAX);
+	k = lsk_neigh_list(c->s->sh.neigh, n, LSK_NEIGH_MAX);
 	qsort(n, k, sizeof(*n), neigh_by_addr);
 	if (o->json)
 		lsk_out_printf(o, "[");

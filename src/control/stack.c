@@ -32,10 +32,11 @@ stack_out_ring_create(struct lsk_stack *s, uint32_t size)
 
 	snprintf(name, sizeof(name), "%.20s_out", s->name);
 	/* any application thread sends; worker 0 alone drains */
-	s->out_ring = rte_ring_create(name, size ? size : LSK_OUT_RING_DEFAULT,
-				      s->socket_id,
-				      RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	return s->out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
+	s->sh.out_ring = rte_ring_create(name,
+					 size ? size : LSK_OUT_RING_DEFAULT,
+					 s->sh.socket_id,
+					 RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	return s->sh.out_ring ? 0 : -(rte_errno ? rte_errno : ENOMEM);
 }
 
 int
@@ -58,7 +59,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
 	s->n_ports = p->n_ports;
 	s->n_ifaces = p->n_ports;
-	s->socket_id = p->socket_id;
+	s->sh.socket_id = p->socket_id;
 	s->mode = p->mode;
 	s->max_routes = p->max_routes;
 	for (i = 0; i < LSK_MAX_PORTS; i++) {
@@ -70,19 +71,20 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	}
 
 	qsz = rte_rcu_qsbr_get_memsize(LSK_MAX_WORKERS);
-	s->qsbr = rte_zmalloc_socket("lsk_qsbr", qsz, RTE_CACHE_LINE_SIZE,
-				     p->socket_id);
-	if (s->qsbr == NULL || rte_rcu_qsbr_init(s->qsbr, LSK_MAX_WORKERS)) {
+	s->sh.qsbr = rte_zmalloc_socket("lsk_qsbr", qsz, RTE_CACHE_LINE_SIZE,
+					p->socket_id);
+	if (s->sh.qsbr == NULL ||
+	    rte_rcu_qsbr_init(s->sh.qsbr, LSK_MAX_WORKERS)) {
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
 	rc = lsk_route_table_init(s);
 	if (rc == 0)
-		rc = lsk_neigh_table_create(s, LSK_NEIGH_MAX);
+		rc = lsk_neigh_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
 	if (rc == 0)
-		rc = lsk_fwd_table_build(s, &s->fwd);
+		rc = lsk_fwd_table_build(s, &s->sh.fwd);
 	if (rc == 0)
-		rc = lsk_udp_table_build(s, &s->udp);
+		rc = lsk_udp_table_build(s, &s->sh.udp);
 	if (rc == 0)
 		rc = stack_out_ring_create(s, p->out_ring_size);
 	if (rc < 0) {
@@ -90,12 +92,12 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		return rc;
 	}
 	lsk_stack_settings_publish(s);
-	s->send_pool = p->send_pool;
+	s->sh.send_pool = p->send_pool;
 	snprintf(name, sizeof(name), "%.20s_ind", s->name);
 	/* fragments point into the datagram they were cut from */
-	s->indirect_pool = rte_pktmbuf_pool_create(name, 8191, 64, 0, 0,
+	s->sh.indirect_pool = rte_pktmbuf_pool_create(name, 8191, 64, 0, 0,
 						   p->socket_id);
-	if (s->indirect_pool == NULL) {
+	if (s->sh.indirect_pool == NULL) {
 		lsk_stack_destroy(s);
 		return -ENOMEM;
 	}
@@ -115,28 +117,28 @@ lsk_stack_destroy(struct lsk_stack *s)
 	lsk_services_free(s);
 	lsk_udp_close_all(s);
 	free(s->eps);
-	if (s->out_ring != NULL) {
+	if (s->sh.out_ring != NULL) {
 		void *m;
 
-		while (rte_ring_sc_dequeue(s->out_ring, &m) == 0)
+		while (rte_ring_sc_dequeue(s->sh.out_ring, &m) == 0)
 			rte_pktmbuf_free(m);
-		rte_ring_free(s->out_ring);
+		rte_ring_free(s->sh.out_ring);
 	}
-	lsk_fwd_table_free(s->fwd);
+	lsk_fwd_table_free(s->sh.fwd);
 	lsk_route_table_free(s);
-	lsk_neigh_table_free(s->neigh);
-	lsk_filter_table_free(s->filter);
+	lsk_neigh_table_free(s->sh.neigh);
+	lsk_filter_table_free(s->sh.filter);
 	free(s->filters);
 	free(s->neighs);
-	rte_free(s->qsbr);
-	rte_mempool_free(s->indirect_pool);
+	rte_free(s->sh.qsbr);
+	rte_mempool_free(s->sh.indirect_pool);
 	rte_free(s);
 }
 
 void
 lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
 {
-	s->send_pool = pool;
+	s->sh.send_pool = pool;
 }
 
 static bool
@@ -219,7 +221,7 @@ stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
 void
 lsk_stack_synchronize(struct lsk_stack *s)
 {
-	rte_rcu_qsbr_synchronize(s->qsbr, RTE_QSBR_THRID_INVALID);
+	rte_rcu_qsbr_synchronize(s->sh.qsbr, RTE_QSBR_THRID_INVALID);
 }
 
 static void
@@ -249,7 +251,7 @@ lsk_stack_publish(struct lsk_stack *s)
 void
 lsk_stack_settings_publish(struct lsk_stack *s)
 {
-	const struct lsk_fwd_table *t = s->fwd;
+	const struct lsk_fwd_table *t = s->sh.fwd;
 	struct lsk_settings v = {
 		.gro_flows = (uint16_t)s->gro_flows,
 		.gro_segs = (uint8_t)s->gro_segs,
@@ -261,7 +263,7 @@ lsk_stack_settings_publish(struct lsk_stack *s)
 	/* the MTUs the published table has (a batch's come at commit) */
 	for (p = 0; t != NULL && p < t->n_ports; p++)
 		v.max_mtu = RTE_MAX(v.max_mtu, t->ifaces[p].mtu);
-	lsk_settings_store(&s->settings, v);
+	lsk_settings_store(&s->sh.settings, v);
 }
 
 int
@@ -561,9 +563,9 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	 * only once the table that goes with it is built */
 	rc = stack_build(s, &t);
 	if (rc == 0 && !s->in_batch)	/* a batch's wait for its commit */
-		rc = lsk_neigh_set_static(s, addr,
+		rc = lsk_neigh_set_static(s->sh.neigh, addr,
 					  lsk_connected_lookup(s, addr)->port,
-					  mac);
+					  mac, &s->ctl_stats);
 	if (rc < 0) {
 		lsk_fwd_table_free(t);
 		if (added)
@@ -590,7 +592,7 @@ lsk_neigh_del(struct lsk_stack *s, uint32_t addr)
 		;
 	known = i < s->n_neighs;
 	if (!known) {
-		struct lsk_neigh_entry *e = lsk_neigh_lookup(s->neigh, addr);
+		struct lsk_neigh_entry *e = lsk_neigh_lookup(s->sh.neigh, addr);
 
 		known = e != NULL &&
 			__atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;

@@ -91,44 +91,6 @@ lsk_stats_clear(struct lsk_stack *s)
 	stats_sum(s, &s->stats_base);
 }
 
-/* Every MIB counter, by section, in the order they are written: made
- * from the lists of include/listack/listack.h, which the structs are
- * made from too. */
-#define COUNTER_DESC(sec, tag, name) \
-	{ #sec, #name, offsetof(struct lsk_stats, sec) + \
-		       offsetof(struct tag, name) },
-#define COUNTER_SECTION(sec, tag, list) list(COUNTER_##sec)
-#define COUNTER_ip(name) COUNTER_DESC(ip, lsk_ip_stats, name)
-#define COUNTER_udp(name) COUNTER_DESC(udp, lsk_udp_stats, name)
-#define COUNTER_icmp(name) COUNTER_DESC(icmp, lsk_icmp_stats, name)
-#define COUNTER_eth(name) COUNTER_DESC(eth, lsk_eth_stats, name)
-#define COUNTER_arp(name) COUNTER_DESC(arp, lsk_arp_stats, name)
-#define COUNTER_gro(name) COUNTER_DESC(gro, lsk_gro_stats, name)
-#define COUNTER_route_cache(name) \
-	COUNTER_DESC(route_cache, lsk_route_cache_stats, name)
-#define COUNTER_filter(name) COUNTER_DESC(filter, lsk_filter_stats, name)
-#define COUNTER_gso(name) COUNTER_DESC(gso, lsk_gso_stats, name)
-
-static const struct lsk_counter_desc counters[] = {
-	LSK_COUNTER_SECTIONS(COUNTER_SECTION)
-};
-
-const struct lsk_counter_desc *
-lsk_counters(unsigned int *n)
-{
-	*n = RTE_DIM(counters);
-	return counters;
-}
-
-uint64_t
-lsk_counter_value(const struct lsk_stats *st, const struct lsk_counter_desc *c)
-{
-	uint64_t v;
-
-	memcpy(&v, (const char *)st + c->offset, sizeof(v));
-	return v;
-}
-
 #define JSON_FIELD(f, st, name, sep) \
 	fprintf(f, "\"%s\": %" PRIu64 "%s", #name, (st)->name, sep)
 
@@ -136,10 +98,12 @@ int
 lsk_stats_write_json(const struct lsk_stats *st, unsigned int n_ports,
 		     long long mbufs_in_use, const char *extra, FILE *f)
 {
-	unsigned int i;
+	const struct lsk_counter_desc *counters;
+	unsigned int i, n_counters;
 
+	counters = lsk_counters(&n_counters);
 	/* the MIB sections: {"ip": {...},\n "udp": {...}, ... */
-	for (i = 0; i < RTE_DIM(counters); i++) {
+	for (i = 0; i < n_counters; i++) {
 		const struct lsk_counter_desc *c = &counters[i];
 		bool first = i == 0 ||
 			     strcmp(counters[i - 1].section, c->section) != 0;

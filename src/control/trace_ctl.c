@@ -6,7 +6,7 @@
  *   trace clear
  * FIELD: src, dst (an address or a prefix), proto (a number, udp, tcp,
  * icmp), sport, dport, port, vlan. `trace add` builds a trace with fresh
- * record buffers and publishes it like a table (s->trace, lsk_publish),
+ * record buffers and publishes it like a table (s->sh.trace, lsk_publish),
  * replacing the one before (its records go); `trace clear` publishes
  * none. The old trace is freed after the grace period, so no worker can
  * still be writing it. `trace show` reads only packets whose trace has
@@ -53,14 +53,14 @@ lsk_trace_arm(struct lsk_stack *s, uint64_t n,
 			n_workers = i + 1;
 	t = rte_zmalloc_socket("lsk_trace", sizeof(*t) + (size_t)n_workers *
 			       sizeof(t->w[0]), RTE_CACHE_LINE_SIZE,
-			       s->socket_id);
+			       s->sh.socket_id);
 	if (t == NULL)
 		return -ENOMEM;
 	t->gen = ++s->trace_gen;
 	t->budget = n;
 	t->match = *match;
 	t->n_workers = n_workers;
-	lsk_publish(s, s->trace, t, trace_free);
+	lsk_publish(s, s->sh.trace, t, trace_free);
 	return 0;
 }
 
@@ -69,15 +69,15 @@ lsk_trace_clear(struct lsk_stack *s)
 {
 	struct lsk_trace *none = NULL;
 
-	lsk_publish(s, s->trace, none, trace_free);
+	lsk_publish(s, s->sh.trace, none, trace_free);
 }
 
 void
 lsk_trace_free_stack(struct lsk_stack *s)
 {
 	/* the stack goes: no worker runs any more */
-	rte_free(s->trace);
-	s->trace = NULL;
+	rte_free(s->sh.trace);
+	s->sh.trace = NULL;
 }
 
 static int
@@ -262,7 +262,8 @@ trace_show_json(struct lsk_out *o, const struct lsk_trace *t,
 static int
 trace_show(struct cmd_ctx *c)
 {
-	const struct lsk_trace *t = c->s->trace;	/* ours to free only */
+	/* ours to free only */
+	const struct lsk_trace *t = c->s->sh.trace;
 	struct trace_totals tt;
 	unsigned int i, j, k, shown = 0;
 	int rc;

@@ -106,7 +106,7 @@ lsk_local_bloom_bit(uint32_t addr)
 	return UINT64_C(1) << lsk_local_bloom_index_be(rte_cpu_to_be_32(addr));
 }
 
-/* Implemented with the table build (control/fwd_table.c). */
+/* The read side, core/fwd.c (the build: control/fwd_table.c). */
 bool lsk_addr_is_local_slow(const struct lsk_fwd_table *t, uint32_t addr);
 
 /* One of our addresses or subnet broadcasts. */
@@ -117,12 +117,16 @@ lsk_addr_is_local(const struct lsk_fwd_table *t, uint32_t addr)
 		return false;
 	return lsk_addr_is_local_slow(t, addr);
 }
+/* One of our addresses. */
 bool lsk_addr_is_ours(const struct lsk_fwd_table *t, uint32_t addr);
 /* A subnet broadcast of one of our addresses, or 255.255.255.255. */
 bool lsk_fwd_is_broadcast(const struct lsk_fwd_table *t, uint32_t addr);
 /* Our address whose subnet holds addr (the longest), or NULL. */
 const struct lsk_ifaddr *lsk_fwd_connected(const struct lsk_fwd_table *t,
 					   uint32_t addr);
+/* The same over a list of n addresses (the control thread's own). */
+const struct lsk_ifaddr *lsk_ifaddr_connected(const struct lsk_ifaddr *addrs,
+					      unsigned int n, uint32_t addr);
 
 static inline uint32_t
 lsk_depth_mask(uint8_t depth)

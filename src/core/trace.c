@@ -24,9 +24,9 @@
 #include "core/trace.h"
 #include "core/fwd.h"
 #include "core/list.h"
+#include "core/counters.h"
 #include "core/stage.h"
 #include "core/tx.h"
-#include "control/control.h"
 
 uint64_t lsk_trace_flag;
 int lsk_trace_field = -1;

@@ -2,8 +2,12 @@
 /*
  * TX: send what a port's buffer holds (core/tx.h queues).
  */
+#include <string.h>
+
+#include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "core/fwd.h"
 #include "core/stage.h"
 #include "core/worker.h"
 #include "core/tx.h"
@@ -40,4 +44,27 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	if (lsk_trace_on(w))	/* the rest: sent, ended by slot */
 		lsk_trace_kept_end(w);
 	b->n = 0;
+}
+
+/* A VLAN sub-interface's tag goes on as the frame is queued: a plain
+ * header push, so TX needs nothing of l2. */
+uint16_t
+lsk_vlan_tag(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m)
+{
+	const struct lsk_port_conf *pc = &w->fwd->ifaces[iface];
+	struct rte_ether_hdr *eh;
+	struct rte_vlan_hdr *vh;
+
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
+	if (unlikely(eh == NULL)) {
+		w->stats.ports[pc->parent].tx_dropped++;
+		rte_pktmbuf_free(m);
+		return UINT16_MAX;
+	}
+	memmove(eh, (uint8_t *)eh + RTE_VLAN_HLEN, 2 * RTE_ETHER_ADDR_LEN);
+	/* the old ethertype is already where the tag's protocol goes */
+	vh = (struct rte_vlan_hdr *)(eh + 1);
+	vh->vlan_tci = rte_cpu_to_be_16(pc->vlan);
+	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_VLAN);
+	return pc->parent;
 }

@@ -24,7 +24,7 @@ extern const struct lsk_stage_desc lsk_tx_stage;	/* core/stage.h */
 void lsk_tx_flush_port(struct lsk_worker *w, uint16_t port);
 /* Tag m for its VLAN sub-interface; returns the port it leaves by, or
  * UINT16_MAX when m had to be dropped, counted in the parent's
- * ports[].tx_dropped (l2/vlan.c).
+ * ports[].tx_dropped (core/tx.c).
  * Ownership: takes m when it returns UINT16_MAX, else m stays the caller's. */
 uint16_t lsk_vlan_tag(struct lsk_worker *w, uint16_t iface, struct rte_mbuf *m);
 

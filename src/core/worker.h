@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The per-worker state: the lists between stages, the tables loaded for
- * the burst, each layer's state, TX buffers and counters. It includes the
- * layers' headers only for the structs it embeds (struct lsk_ip4_worker,
- * struct lsk_udp_worker): by value, so a stage reaches its state at a
- * fixed offset from w.
+ * the burst, TX buffers and counters, and where each layer keeps its own.
+ *
+ * Core knows no stage, so a layer's per-worker state (struct
+ * lsk_ip4_worker in ip4/ip4.h, struct lsk_udp_worker in udp/udp.h) is
+ * reached through a pointer to a type core leaves incomplete. The worker
+ * loop (worker/worker.c), the one place that knows every layer, allocates
+ * them in the same block as the worker, right behind it, so they stay as
+ * near as when they were embedded; a stage pays one load of the pointer
+ * per call, not per packet. (Embedding them by value would make core
+ * include every layer's header; moving this struct above the layers
+ * would make core's own TX, capture and trace code include a header of
+ * the worker loop.)
  */
 #ifndef LSK_CORE_WORKER_H
 #define LSK_CORE_WORKER_H
@@ -17,11 +25,10 @@
 #include "listack/listack.h"
 #include "core/list.h"
 #include "core/settings.h"
-/* only for the layers' per-worker structs embedded below */
-#include "ip4/ip4.h"
-#include "udp/udp.h"
+#include "core/shared.h"
 
-struct lsk_stack;
+struct lsk_ip4_worker;
+struct lsk_udp_worker;
 struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
@@ -39,7 +46,8 @@ struct lsk_txbuf {
 };
 
 struct lsk_worker {
-	struct lsk_stack *stack;
+	/* what the control thread shares with the workers (core/shared.h) */
+	const struct lsk_shared *sh;
 	unsigned int id;
 	bool online;		/* in the RCU quiescent-state reporting */
 	uint16_t n_ports;	/* the stack's, fixed at its creation */
@@ -66,10 +74,10 @@ struct lsk_worker {
 	struct lsk_list udp4;
 	struct lsk_list unreach;	/* held for ARP in vain: ICMP */
 
-	/* each layer's own state (l2 keeps none: its neighbour table is
-	 * the stack's) */
-	struct lsk_ip4_worker ip4w;	/* ip4/ip4.h */
-	struct lsk_udp_worker udpw;	/* udp/udp.h, GRO's in udp/gro.h */
+	/* each layer's own state, behind the worker in its block (l2 keeps
+	 * none: its neighbour table is shared, sh->neigh) */
+	struct lsk_ip4_worker *ip4w;	/* ip4/ip4.h */
+	struct lsk_udp_worker *udpw;	/* udp/udp.h, GRO's in udp/gro.h */
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;		/* stages[].cycles: timed runs only */

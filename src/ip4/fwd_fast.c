@@ -286,7 +286,7 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	w->stats.ip.ForwDatagrams += done;
 	/* checked, looked up, then handed on: more than it took */
 	if (unlikely(n_rest > done))
-		w->ip4w.fast_skip = FAST_SKIP_BURSTS;
+		w->ip4w->fast_skip = FAST_SKIP_BURSTS;
 	memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
 	return (uint16_t)(n_rest + n - k);
 }

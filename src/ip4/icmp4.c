@@ -25,7 +25,6 @@
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
-#include "control/control.h"
 
 enum icmp_in_drop {
 	ICMP_DROP_MALFORMED,
@@ -115,20 +114,20 @@ icmp_token(struct lsk_worker *w)
 	uint64_t now = rte_rdtsc();
 	uint64_t per_token = hz / ICMP_MSGS_PER_SEC;
 
-	if (w->ip4w.icmp_tokens_tsc == 0) {
-		w->ip4w.icmp_tokens = ICMP_MSGS_BURST;
-		w->ip4w.icmp_tokens_tsc = now;
+	if (w->ip4w->icmp_tokens_tsc == 0) {
+		w->ip4w->icmp_tokens = ICMP_MSGS_BURST;
+		w->ip4w->icmp_tokens_tsc = now;
 	}
-	if (now - w->ip4w.icmp_tokens_tsc >= per_token) {
-		uint64_t add = (now - w->ip4w.icmp_tokens_tsc) / per_token;
+	if (now - w->ip4w->icmp_tokens_tsc >= per_token) {
+		uint64_t add = (now - w->ip4w->icmp_tokens_tsc) / per_token;
 
-		w->ip4w.icmp_tokens = RTE_MIN((uint64_t)ICMP_MSGS_BURST,
-					 w->ip4w.icmp_tokens + add);
-		w->ip4w.icmp_tokens_tsc += add * per_token;
+		w->ip4w->icmp_tokens = RTE_MIN((uint64_t)ICMP_MSGS_BURST,
+					 w->ip4w->icmp_tokens + add);
+		w->ip4w->icmp_tokens_tsc += add * per_token;
 	}
-	if (w->ip4w.icmp_tokens == 0)
+	if (w->ip4w->icmp_tokens == 0)
 		return false;
-	w->ip4w.icmp_tokens--;
+	w->ip4w->icmp_tokens--;
 	return true;
 }
 
@@ -245,7 +244,7 @@ lsk_icmp4_error(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
 			      ICMP_TOS_INTERNETCONTROL;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
 						       sizeof(*ih) + quote));
-	ip->packet_id = rte_cpu_to_be_16(w->ip4w.icmp_ip_id++);
+	ip->packet_id = rte_cpu_to_be_16(w->ip4w->icmp_ip_id++);
 	ip->fragment_offset = 0;
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_ICMP;
@@ -374,7 +373,7 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	ip->dst_addr = ip->src_addr;
 	ip->src_addr = rte_cpu_to_be_32(dst);
 	ip->time_to_live = 64;
-	ip->packet_id = rte_cpu_to_be_16(w->ip4w.icmp_ip_id++);
+	ip->packet_id = rte_cpu_to_be_16(w->ip4w->icmp_ip_id++);
 	ip->fragment_offset = 0;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);

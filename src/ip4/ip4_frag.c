@@ -17,7 +17,6 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
-#include "control/control.h"
 
 /* the most pieces a datagram makes: 65515 bytes of data in pieces of
  * 48, what the smallest IP MTU (68) holds */
@@ -37,7 +36,7 @@ lsk_ip4_fragment(struct lsk_worker *w, struct rte_mbuf *m,
 
 	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 	n = rte_ipv4_fragment_packet(m, out, FRAG_MAX_OUT, nh->mtu, m->pool,
-				     w->stack->indirect_pool);
+				     w->sh->indirect_pool);
 	rte_pktmbuf_free(m);	/* the fragments hold references */
 	if (n < 0) {
 		w->stats.ip.FragFails++;

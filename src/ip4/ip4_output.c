@@ -32,7 +32,6 @@
 #include "l2/l2.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
-#include "control/control.h"
 
 /* the drops first: they index out_drops */
 enum out_verdict {
@@ -147,7 +146,7 @@ out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
 	 bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
-	struct lsk_list *local = &w->ip4w.out_local;
+	struct lsk_list *local = &w->ip4w->out_local;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
 	unsigned int i;
@@ -228,11 +227,11 @@ lsk_ip4_output(struct lsk_worker *w)
 	struct rte_mbuf *pkts[LSK_BURST_MAX];
 	/* what was queued before this flush leaves in it (listack/udp.h);
 	 * what senders queue meanwhile waits for the next */
-	unsigned int left = rte_ring_count(w->stack->out_ring), n;
+	unsigned int left = rte_ring_count(w->sh->out_ring), n;
 
 	while (left != 0) {
 		n = RTE_MIN(left, (unsigned int)LSK_BURST_MAX);
-		n = rte_ring_sc_dequeue_burst(w->stack->out_ring,
+		n = rte_ring_sc_dequeue_burst(w->sh->out_ring,
 					      (void **)pkts, n, NULL);
 		if (n == 0)
 			return;

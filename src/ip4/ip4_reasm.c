@@ -38,7 +38,6 @@
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
-#include "control/control.h"
 
 #define REASM_ENTRIES 256
 #define REASM_PIECES_MAX LSK_REASM_PIECES_MAX
@@ -88,14 +87,14 @@ lsk_reasm_worker_init(struct lsk_worker *w)
 		.entries = REASM_ENTRIES,
 		.key_len = sizeof(struct reasm_key),
 		.hash_func = rte_jhash,
-		.socket_id = w->stack->socket_id,
+		.socket_id = w->sh->socket_id,
 		/* full only when every entry is taken */
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
 	};
 	struct lsk_reasm *r;
 
 	r = rte_zmalloc_socket("lsk_reasm", sizeof(*r), RTE_CACHE_LINE_SIZE,
-			       w->stack->socket_id);
+			       w->sh->socket_id);
 	if (r == NULL)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "lskrsm%p", (void *)r);
@@ -106,8 +105,8 @@ lsk_reasm_worker_init(struct lsk_worker *w)
 	}
 	r->timeout = rte_get_tsc_hz() * REASM_TIMEOUT_S;
 	r->oldest = r->newest = REASM_NONE;
-	w->ip4w.reasm = r;
-	w->ip4w.reasm_expires = UINT64_MAX;
+	w->ip4w->reasm = r;
+	w->ip4w->reasm_expires = UINT64_MAX;
 	return 0;
 }
 
@@ -130,14 +129,14 @@ entry_free(struct lsk_worker *w, struct lsk_reasm *r, uint16_t i)
 		r->e[e->newer].older = e->older;
 	else
 		r->newest = e->older;
-	w->ip4w.reasm_expires = r->oldest == REASM_NONE ? UINT64_MAX :
+	w->ip4w->reasm_expires = r->oldest == REASM_NONE ? UINT64_MAX :
 				r->e[r->oldest].expires;
 }
 
 void
 lsk_reasm_worker_fini(struct lsk_worker *w)
 {
-	struct lsk_reasm *r = w->ip4w.reasm;
+	struct lsk_reasm *r = w->ip4w->reasm;
 
 	if (r == NULL)
 		return;
@@ -145,13 +144,13 @@ lsk_reasm_worker_fini(struct lsk_worker *w)
 		entry_free(w, r, r->oldest);
 	rte_hash_free(r->index);
 	rte_free(r);
-	w->ip4w.reasm = NULL;
+	w->ip4w->reasm = NULL;
 }
 
 int
 lsk_frag_drop_incomplete(struct lsk_worker *w)
 {
-	struct lsk_reasm *r = w->ip4w.reasm;
+	struct lsk_reasm *r = w->ip4w->reasm;
 
 	while (r != NULL && r->oldest != REASM_NONE)
 		entry_free(w, r, r->oldest);
@@ -194,7 +193,7 @@ entry_get(struct lsk_worker *w, struct lsk_reasm *r,
 		r->e[r->newest].newer = (uint16_t)pos;
 	} else {
 		r->oldest = (uint16_t)pos;
-		w->ip4w.reasm_expires = e->expires;
+		w->ip4w->reasm_expires = e->expires;
 	}
 	r->newest = (uint16_t)pos;
 	return (uint16_t)pos;
@@ -288,7 +287,7 @@ fragment_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 struct rte_mbuf *
 lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
-	struct lsk_reasm *r = w->ip4w.reasm;
+	struct lsk_reasm *r = w->ip4w->reasm;
 	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 		m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	uint16_t frag = rte_be_to_cpu_16(ip->fragment_offset);
@@ -310,7 +309,7 @@ lsk_ip4_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 	w->stats.ip.ReasmReqds++;
 	/* a piece never joins a datagram whose time is up */
 	now = rte_rdtsc();
-	if (unlikely(now >= w->ip4w.reasm_expires))
+	if (unlikely(now >= w->ip4w->reasm_expires))
 		lsk_reasm_expire(w);
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) < ihl)) {
 		fragment_drop(w, m, meta);
@@ -392,7 +391,7 @@ discard:
 void
 lsk_reasm_expire(struct lsk_worker *w)
 {
-	struct lsk_reasm *r = w->ip4w.reasm;
+	struct lsk_reasm *r = w->ip4w->reasm;
 	uint64_t now = rte_rdtsc();
 
 	while (r->oldest != REASM_NONE && r->e[r->oldest].expires <= now) {
@@ -412,11 +411,11 @@ lsk_reasm_expire(struct lsk_worker *w)
 void
 lsk_reasm_timeout_set(struct lsk_worker *w, uint64_t tsc)
 {
-	w->ip4w.reasm->timeout = tsc;
+	w->ip4w->reasm->timeout = tsc;
 }
 
 unsigned int
 lsk_reasm_held(const struct lsk_worker *w)
 {
-	return w->ip4w.reasm != NULL ? w->ip4w.reasm->held : 0;
+	return w->ip4w->reasm != NULL ? w->ip4w->reasm->held : 0;
 }

@@ -50,7 +50,7 @@ route_cache_trace(struct lsk_worker *w, const struct lsk_list *l,
 {
 	uint32_t i;
 
-	if (w->ip4w.rcache == NULL)
+	if (w->ip4w->rcache == NULL)
 		return;
 	for (i = 0; i < l->n; i++) {
 		const struct rte_mbuf *d;
@@ -239,7 +239,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 		dst[i] = d;
 		diff |= d ^ first;
 	}
-	if (w->ip4w.rcache != NULL) {
+	if (w->ip4w->rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
 			route_cache_trace(w, l, dst);
 		lsk_route_cache_lookup(w, dst, nh_idx, n);

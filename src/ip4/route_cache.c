@@ -25,7 +25,6 @@
 #include "core/fwd.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
-#include "control/control.h"
 
 #define RC_WAYS 4
 #define RC_SAMPLE 1024		/* lookups judged at once */
@@ -89,7 +88,7 @@ rc_bucket(const struct lsk_route_cache *c, uint32_t dst, uint32_t *b)
 int
 lsk_route_cache_probe(const struct lsk_worker *w, uint32_t dst)
 {
-	const struct lsk_route_cache *c = w->ip4w.rcache;
+	const struct lsk_route_cache *c = w->ip4w->rcache;
 	const struct lsk_rc_entry *e;
 	uint32_t b, k;
 
@@ -130,7 +129,7 @@ void
 lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		       uint64_t *nh, uint32_t n)
 {
-	struct lsk_route_cache *c = w->ip4w.rcache;
+	struct lsk_route_cache *c = w->ip4w->rcache;
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t miss_dst[LSK_BURST_MAX], miss_at[LSK_BURST_MAX];
 	uint32_t miss_bucket[LSK_BURST_MAX];
@@ -181,46 +180,4 @@ lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		rc_insert(w, c, miss_bucket[i], miss_dst[i],
 			  (uint32_t)miss_nh[i]);
 	}
-}
-
-/*
- * The control thread makes every worker's new cache first (a failure
- * changes nothing), then publishes each in its worker, where the worker
- * loads it with the burst's tables; the old ones are freed once no worker
- * can be reading them.
- */
-int
-lsk_route_cache_set(struct lsk_stack *s, uint32_t entries)
-{
-	struct lsk_route_cache *made[LSK_MAX_WORKERS] = { NULL };
-	struct lsk_route_cache *old[LSK_MAX_WORKERS] = { NULL };
-	unsigned int i;
-
-	if (entries > (1u << 24))
-		return -EINVAL;
-	if (entries == s->rcache_entries)
-		return 0;
-	for (i = 0; i < LSK_MAX_WORKERS && entries != 0; i++) {
-		if (s->workers[i] == NULL)
-			continue;
-		made[i] = lsk_route_cache_create(entries, s->socket_id);
-		if (made[i] == NULL) {
-			while (i-- > 0)
-				lsk_route_cache_free(made[i]);
-			return -ENOMEM;
-		}
-	}
-	s->rcache_entries = entries;
-	for (i = 0; i < LSK_MAX_WORKERS; i++) {
-		struct lsk_worker *w = s->workers[i];
-
-		if (w == NULL)
-			continue;
-		old[i] = w->ip4w.rcache_pub;
-		__atomic_store_n(&w->ip4w.rcache_pub, made[i], __ATOMIC_RELEASE);
-	}
-	lsk_stack_synchronize(s);
-	for (i = 0; i < LSK_MAX_WORKERS; i++)
-		lsk_route_cache_free(old[i]);
-	return 0;
 }

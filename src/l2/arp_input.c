@@ -17,7 +17,6 @@
 #include "core/trace.h"
 #include "core/worker.h"
 #include "l2/l2.h"
-#include "control/control.h"
 
 enum arp_verdict {
 	ARP_DROP_MALFORMED,	/* arp.InErrors */

@@ -14,7 +14,6 @@
 #include "core/worker.h"
 #include "core/tx.h"
 #include "l2/l2.h"
-#include "control/control.h"
 
 /* Our address on the subnet of addr, the source of requests. */
 static uint32_t
@@ -29,13 +28,12 @@ void
 lsk_arp_send_request(struct lsk_worker *w, uint16_t port, uint32_t addr,
 		     struct rte_mempool *pool, const struct rte_ether_addr *to)
 {
-	struct lsk_stack *s = w->stack;
 	struct rte_ether_hdr *eh;
 	struct rte_arp_hdr *ah;
 	struct rte_mbuf *m;
 
 	if (pool == NULL)
-		pool = s->send_pool;
+		pool = w->sh->send_pool;
 	if (pool == NULL || (m = rte_pktmbuf_alloc(pool)) == NULL) {
 		w->stats.arp.OutDiscards++;
 		return;

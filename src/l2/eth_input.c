@@ -23,8 +23,6 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/eth_fast.h"
-#include "udp/gro.h"
-#include "control/control.h"
 
 /* Drop reasons, each an eth counter. */
 enum eth_verdict {
@@ -324,14 +322,7 @@ lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	      const uint8_t *members, struct lsk_list *ip4,
 	      struct lsk_list *arp)
 {
-	const uint32_t first_ip4 = ip4->n;
-	uint16_t used;
-
 	if (members != NULL)
-		used = eth_input_loop(w, pkts, n, members, ip4, arp, true);
-	else
-		used = eth_input_loop(w, pkts, n, NULL, ip4, arp, false);
-	/* GRO's repeat check, while these frames are still in cache */
-	lsk_gro_note_list(&w->udpw.gro, w->set.gro_flows != 0, ip4, first_ip4);
-	return used;
+		return eth_input_loop(w, pkts, n, members, ip4, arp, true);
+	return eth_input_loop(w, pkts, n, NULL, ip4, arp, false);
 }

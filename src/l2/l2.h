@@ -13,7 +13,8 @@
 #include <rte_spinlock.h>
 
 struct lsk_worker;
-struct lsk_stack;
+struct lsk_shared;
+struct lsk_stats;
 struct lsk_list;
 struct lsk_fwd_table;
 
@@ -58,9 +59,9 @@ struct lsk_neigh_table {
 	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
 	uint32_t held_mbufs;	/* held by all entries; atomic */
 	uint64_t next_timer;
-	/* the stack whose capture and trace see what is dropped from a
-	 * hold queue off a worker (neigh_hold.c) */
-	struct lsk_stack *stack;
+	/* the shared state whose capture and trace see what is dropped
+	 * from a hold queue off a worker (neigh_hold.c) */
+	const struct lsk_shared *sh;
 	struct lsk_neigh_entry e[];
 };
 
@@ -101,16 +102,27 @@ int lsk_vlan_lookup(const struct lsk_fwd_table *t, uint16_t port,
 		    uint16_t vlan);
 
 /* Neighbours (neigh_table.c). */
-int lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap);
+/* Make the table (sh->neigh) for cap entries; stack_name names its
+ * hash. The control thread's, at the stack's creation. */
+int lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
+			   uint32_t cap);
 void lsk_neigh_table_free(struct lsk_neigh_table *t);
 struct lsk_neigh_entry *lsk_neigh_lookup(const struct lsk_neigh_table *t,
 					 uint32_t addr);
-int lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
-			 const struct rte_ether_addr *mac);
-/* Control side: forget addr's entry, static or learnt (-ENOENT: none),
- * or every entry (returns how many went). */
-int lsk_neigh_forget(struct lsk_stack *s, uint32_t addr);
-uint32_t lsk_neigh_forget_all(struct lsk_stack *s);
+/* Control side, each counting what it drops from a hold queue in st
+ * (the control path's counters): make addr's entry static; forget
+ * addr's entry, static or learnt (-ENOENT: none), or every entry
+ * (returns how many went); drop what every entry holds (returns how
+ * many); bound what all hold together (0: automatic). */
+int lsk_neigh_set_static(struct lsk_neigh_table *t, uint32_t addr,
+			 uint16_t port, const struct rte_ether_addr *mac,
+			 struct lsk_stats *st);
+int lsk_neigh_forget(struct lsk_neigh_table *t, uint32_t addr,
+		     struct lsk_stats *st);
+uint32_t lsk_neigh_forget_all(struct lsk_neigh_table *t, struct lsk_stats *st);
+uint32_t lsk_neigh_table_drop_held(struct lsk_neigh_table *t,
+				   struct lsk_stats *st);
+void lsk_neigh_table_set_hold_max(struct lsk_neigh_table *t, uint32_t mbufs);
 /* One entry as a view shows it. */
 struct lsk_neigh_info {
 	uint32_t addr;
@@ -120,8 +132,12 @@ struct lsk_neigh_info {
 	struct rte_ether_addr mac;	/* zero until resolved */
 };
 /* Copy up to max entries into out, in slot order; returns how many. */
-uint32_t lsk_neigh_list(const struct lsk_stack *s, struct lsk_neigh_info *out,
-			uint32_t max);
+uint32_t lsk_neigh_list(const struct lsk_neigh_table *t,
+			struct lsk_neigh_info *out, uint32_t max);
+/* The state of addr's entry (enum lsk_neigh_state; 0: none) and its MAC,
+ * read as workers read it: for the control thread's views. */
+uint8_t lsk_neigh_state_of(const struct lsk_neigh_table *t, uint32_t addr,
+			   struct rte_ether_addr *mac);
 /* Send m to addr out of port: now (true), or once ARP answers (false:
  * held, or dropped and counted).
  * Ownership: takes m. */

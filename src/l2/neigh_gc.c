@@ -12,7 +12,6 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/neigh.h"
-#include "control/control.h"
 
 /*
  * What the collector loses by taking an entry, least first. Held and

@@ -15,7 +15,6 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/neigh.h"
-#include "control/control.h"
 
 /*
  * Most mbufs all entries together may hold, for a packet from pool. An
@@ -77,8 +76,8 @@ lsk_neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 
 	lsk_neigh_hold_give(t, e->held, e->n_held);
 	for (k = 0; k < e->n_held; k++) {
-		lsk_capture_drop_any(&t->stack->capture, e->held[k], at);
-		lsk_trace_held_drop(&t->stack->trace, e->held[k], at);
+		lsk_capture_drop_any(&t->sh->capture, e->held[k], at);
+		lsk_trace_held_drop(&t->sh->trace, e->held[k], at);
 		rte_pktmbuf_free(e->held[k]);
 	}
 	st->arp.UnresolvedDiscards += e->n_held;
@@ -86,9 +85,8 @@ lsk_neigh_drop_held_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 }
 
 uint32_t
-lsk_neigh_drop_held(struct lsk_stack *s)
+lsk_neigh_table_drop_held(struct lsk_neigh_table *t, struct lsk_stats *st)
 {
-	struct lsk_neigh_table *t = s->neigh;
 	uint32_t i, n = 0;
 
 	for (i = 0; i < t->n; i++) {
@@ -96,22 +94,22 @@ lsk_neigh_drop_held(struct lsk_stack *s)
 
 		rte_spinlock_lock(&e->lock);
 		n += e->n_held;
-		lsk_neigh_drop_held_locked(t, e, &s->ctl_stats);
+		lsk_neigh_drop_held_locked(t, e, st);
 		rte_spinlock_unlock(&e->lock);
 	}
 	return n;
 }
 
 void
-lsk_neigh_set_hold_max(struct lsk_stack *s, uint32_t mbufs)
+lsk_neigh_table_set_hold_max(struct lsk_neigh_table *t, uint32_t mbufs)
 {
-	__atomic_store_n(&s->neigh->hold_max, mbufs, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->hold_max, mbufs, __ATOMIC_RELAXED);
 }
 
 void
 lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 {
-	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_table *t = w->sh->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	uint32_t i, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);

@@ -51,7 +51,6 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "l2/neigh.h"
-#include "control/control.h"
 
 static const struct lsk_drop neigh_drops[LSK_NEIGH_DROP_COUNT] = {
 	[LSK_NEIGH_DROP_UNRESOLVED] = LSK_DROP1(arp.UnresolvedDiscards),
@@ -67,22 +66,23 @@ LSK_STAGE_DECLARE(lsk_neigh_node,
 	.drops = neigh_drops, .n_drops = RTE_DIM(neigh_drops));
 
 int
-lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
+lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
+		       uint32_t cap)
 {
 	struct lsk_neigh_table *t;
 	struct rte_hash_parameters hp = { 0 };
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
-			       RTE_CACHE_LINE_SIZE, s->socket_id);
+			       RTE_CACHE_LINE_SIZE, sh->socket_id);
 	if (t == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "%.20s_neigh", s->name);
+	snprintf(name, sizeof(name), "%.20s_neigh", stack_name);
 	hp.name = name;
 	hp.entries = cap * 2;
 	hp.key_len = sizeof(uint32_t);
 	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->socket_id;
+	hp.socket_id = sh->socket_id;
 	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
 	t->hash = rte_hash_create(&hp);
 	if (t->hash == NULL) {
@@ -91,8 +91,8 @@ lsk_neigh_table_create(struct lsk_stack *s, uint32_t cap)
 	}
 	rte_spinlock_init(&t->create_lock);
 	t->cap = cap;
-	t->stack = s;
-	s->neigh = t;
+	t->sh = sh;
+	sh->neigh = t;
 	return 0;
 }
 
@@ -234,15 +234,14 @@ neigh_lock(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
  * is dropped: static entries are never resolved, so never release it.
  */
 int
-lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
-		     const struct rte_ether_addr *mac)
+lsk_neigh_set_static(struct lsk_neigh_table *t, uint32_t addr, uint16_t port,
+		     const struct rte_ether_addr *mac, struct lsk_stats *st)
 {
-	struct lsk_neigh_table *t = s->neigh;
 	struct lsk_neigh_entry *e;
 	bool created;
 
 	rte_spinlock_lock(&t->create_lock);
-	e = neigh_make_locked(t, addr, port, &created, &s->ctl_stats);
+	e = neigh_make_locked(t, addr, port, &created, st);
 	if (e == NULL) {
 		rte_spinlock_unlock(&t->create_lock);
 		return -ENOSPC;
@@ -250,7 +249,7 @@ lsk_neigh_set_static(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	if (!created)
 		rte_spinlock_lock(&e->lock);
 	e->port = port;
-	lsk_neigh_drop_held_locked(t, e, &s->ctl_stats);
+	lsk_neigh_drop_held_locked(t, e, st);
 	__atomic_store_n(&e->word, neigh_word(mac, LSK_NEIGH_STATIC),
 			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&e->lock);
@@ -278,30 +277,29 @@ neigh_forget_locked(struct lsk_neigh_table *t, struct lsk_neigh_entry *e,
 }
 
 int
-lsk_neigh_forget(struct lsk_stack *s, uint32_t addr)
+lsk_neigh_forget(struct lsk_neigh_table *t, uint32_t addr,
+		 struct lsk_stats *st)
 {
-	struct lsk_neigh_table *t = s->neigh;
 	struct lsk_neigh_entry *e;
 	bool created;
 
 	if (addr == 0)
 		return -ENOENT;	/* the address of free slots */
 	rte_spinlock_lock(&t->create_lock);
-	e = neigh_lock(t, addr, 0, false, &created, &s->ctl_stats);
+	e = neigh_lock(t, addr, 0, false, &created, st);
 	if (e == NULL) {
 		rte_spinlock_unlock(&t->create_lock);
 		return -ENOENT;
 	}
-	neigh_forget_locked(t, e, &s->ctl_stats);
+	neigh_forget_locked(t, e, st);
 	rte_spinlock_unlock(&e->lock);
 	rte_spinlock_unlock(&t->create_lock);
 	return 0;
 }
 
 uint32_t
-lsk_neigh_forget_all(struct lsk_stack *s)
+lsk_neigh_forget_all(struct lsk_neigh_table *t, struct lsk_stats *st)
 {
-	struct lsk_neigh_table *t = s->neigh;
 	uint32_t i, n = 0;
 
 	rte_spinlock_lock(&t->create_lock);
@@ -311,7 +309,7 @@ lsk_neigh_forget_all(struct lsk_stack *s)
 		rte_spinlock_lock(&e->lock);
 		if (e->addr != 0 || e->word != 0) {
 			n += e->addr != 0;
-			neigh_forget_locked(t, e, &s->ctl_stats);
+			neigh_forget_locked(t, e, st);
 		}
 		rte_spinlock_unlock(&e->lock);
 	}
@@ -319,11 +317,23 @@ lsk_neigh_forget_all(struct lsk_stack *s)
 	return n;
 }
 
+uint8_t
+lsk_neigh_state_of(const struct lsk_neigh_table *t, uint32_t addr,
+		   struct rte_ether_addr *mac)
+{
+	const struct lsk_neigh_entry *e = lsk_neigh_lookup(t, addr);
+	uint64_t w;
+
+	if (e == NULL || !neigh_read(e, addr, &w))
+		return 0;	/* none, or its slot went to another */
+	word_mac(w, mac);
+	return word_state(w);
+}
+
 uint32_t
-lsk_neigh_list(const struct lsk_stack *s, struct lsk_neigh_info *out,
+lsk_neigh_list(const struct lsk_neigh_table *t, struct lsk_neigh_info *out,
 	       uint32_t max)
 {
-	const struct lsk_neigh_table *t = s->neigh;
 	uint32_t i, k = 0, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
 	for (i = 0; i < n && k < max; i++) {
@@ -424,7 +434,7 @@ static void
 neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	   bool created, struct rte_mbuf *m)
 {
-	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_table *t = w->sh->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	uint8_t state = word_state(e->word);
@@ -467,7 +477,7 @@ bool
 lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		  struct rte_mbuf *m)
 {
-	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_table *t = w->sh->neigh;
 	struct lsk_neigh_entry *e;
 	bool created;
 	uint64_t word;
@@ -505,7 +515,7 @@ void
 lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 		const struct rte_ether_addr *mac, bool confirmed, bool create)
 {
-	struct lsk_neigh_table *t = w->stack->neigh;
+	struct lsk_neigh_table *t = w->sh->neigh;
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 	struct lsk_neigh_entry *e;
 	uint32_t n_held, i;

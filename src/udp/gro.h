@@ -156,26 +156,6 @@ lsk_gro_note_from(struct lsk_gro_table *t, const struct lsk_list *l,
 }
 
 /*
- * eth_input's one call into GRO: the IPv4 frames it appended to l (from
- * entry `from` on) are noted for the repeat check, right after eth_input
- * read them. A list whose entries before `from` were not noted is left
- * to udp4_gro, which then notes the whole list itself.
- */
-static inline void
-lsk_gro_note_list(struct lsk_gro_table *t, bool gro_on,
-		  const struct lsk_list *l, uint32_t from)
-{
-	if (!gro_on)
-		return;
-	if (from == 0)
-		lsk_gro_note_from(t, l, 0, lsk_gro_note_start(t));
-	else if (t->noted == from)
-		lsk_gro_note_from(t, l, from, t->seen_list);
-	else
-		t->noted = UINT32_MAX;	/* udp4_gro checks */
-}
-
-/*
  * Can a train form in the burst pkts[0, n) at all: do two of its frames
  * hash alike (lsk_gro_note's test, on every frame as it came, a superset
  * of the IPv4 list eth_input notes)? When not, GRO leaves the burst as
@@ -217,14 +197,32 @@ lsk_gro_rx_due(struct lsk_gro_table *t, uint32_t flows, bool merge)
  * Before eth_input: datagrams that continue the frame before them back to
  * back (its first 48 bytes but for IP ID and checksums, checksums the
  * PMD vouched for) are chained behind it into a train, so eth_input and
- * GRO see the run once. Fills w->udpw.gro.rx_heads and w->udpw.gro.rx_members; returns
- * their number. udp4_gro takes these trains as it would have made them.
- * Call it when lsk_gro_rx_due says so.
- * Ownership: pkts stay the caller's, as the heads in w->udpw.gro.rx_heads and
- * the members chained behind them.
+ * GRO see the run once. Fills w->udpw->gro.rx_heads and rx_members;
+ * returns their number. udp4_gro takes these trains as it would have
+ * made them. Call it when lsk_gro_rx_due says so.
+ * Ownership: pkts stay the caller's, as the heads in
+ * w->udpw->gro.rx_heads and the members chained behind them.
  */
 uint16_t lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts,
 			 uint16_t n);
+
+/* A received burst as the stages take it: frames, or the heads of
+ * trains with how many datagrams follow each (members; NULL: none). */
+struct lsk_gro_burst {
+	struct rte_mbuf **pkts;
+	const uint8_t *members;
+	uint16_t n;
+};
+
+/*
+ * GRO's one entry before L2, in list mode: runs of one flow become
+ * trains (lsk_gro_rx_runs, when lsk_gro_rx_due says so), its cycles
+ * counted with udp4_gro's. What the run pass left, GRO's table pass
+ * (lsk_udp4_gro, its stage after eth_input) joins; whether it can join
+ * anything at all, the fast path asks lsk_gro_burst_repeats.
+ * Ownership: b's mbufs stay the caller's, as b says after the call.
+ */
+void lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b);
 /* Chain the datagrams that join a train behind its head: l keeps the
  * heads and the rest, compacted in place.
  * Ownership: takes the mbufs it drops or merges; the rest stay in l

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * UDP: endpoints and the table workers read, delivery to their rings,
- * udp4_input, GSO (trains cut back into datagrams) and the services.
+ * udp4_input, GSO (trains cut back into datagrams). The endpoints' and
+ * the services' control side is control/udp_table.c, control/services.c.
  */
 #ifndef LSK_UDP_H
 #define LSK_UDP_H
@@ -36,7 +37,7 @@ lsk_udp_key(uint32_t addr, uint16_t port)
 }
 
 struct lsk_udp_ep {
-	struct lsk_stack *stack;
+	const struct lsk_shared *sh;	/* its stack's, for the sends */
 	uint32_t addr;
 	uint16_t port;
 	unsigned int flags;
@@ -173,20 +174,5 @@ void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
  * Ownership: takes head and its members. */
 void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
 		     uint32_t addr, uint16_t port);
-
-enum lsk_service_kind {
-	LSK_SERVICE_ECHO,
-	LSK_SERVICE_DISCARD,
-	LSK_SERVICE_PCAP,
-};
-struct lsk_service;
-int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
-		    uint32_t addr, uint16_t port, const char *path,
-		    uint32_t ring_size);
-void lsk_services_free(struct lsk_stack *s);
-
-int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
-void lsk_udp_table_free(struct lsk_udp_table *t);
-void lsk_udp_close_all(struct lsk_stack *s);
 
 #endif /* LSK_UDP_H */

@@ -40,6 +40,7 @@
 #include "core/worker.h"
 #include "udp/gro.h"
 #include "udp/gro_run.h"
+#include "udp/udp.h"
 
 /* It joins datagrams into trains and drops none: what cannot join goes
  * on alone. */
@@ -253,7 +254,7 @@ static void
 gro_open(struct lsk_worker *w, struct lsk_gro_slot *s, struct rte_mbuf *m,
 	 const struct gro_view *v, uint32_t list_idx, bool checked)
 {
-	struct lsk_gro_table *t = &w->udpw.gro;
+	struct lsk_gro_table *t = &w->udpw->gro;
 
 	if (t->n_open >= w->set.gro_flows)
 		gro_close_oldest(t);
@@ -329,7 +330,7 @@ gro_join(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	}
 	gro_joined(w, l, s, tail, 1, ulen - 8u);
 	if (ulen < s->ulen)	/* a shorter datagram ends the train */
-		gro_close(&w->udpw.gro, s);
+		gro_close(&w->udpw->gro, s);
 }
 
 /* Could two entries of the list be one flow? */
@@ -404,7 +405,7 @@ gro_one(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot **last,
 	struct rte_mbuf *m, struct gro_view v, uint32_t kept,
 	uint32_t max_segs, const uint32_t *hash)
 {
-	struct lsk_gro_table *t = &w->udpw.gro;
+	struct lsk_gro_table *t = &w->udpw->gro;
 	struct lsk_gro_slot *s;
 
 	if (!gro_shape_ok(m, &v)) {
@@ -473,7 +474,7 @@ gro_join_fast(struct lsk_worker *w, struct lsk_list *l,
 	      struct lsk_gro_slot **last, struct rte_mbuf *m,
 	      uint32_t hash, uint32_t max_segs)
 {
-	struct lsk_gro_table *t = &w->udpw.gro;
+	struct lsk_gro_table *t = &w->udpw->gro;
 	struct lsk_gro_slot *s;
 	struct gro_run r;
 
@@ -511,7 +512,7 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	struct gro_view v;
 
 	gro_view(m, &v);
-	s = gro_slot(&w->udpw.gro, m, &v);
+	s = gro_slot(&w->udpw->gro, m, &v);
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
@@ -589,7 +590,7 @@ gro_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 void
 lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_gro_table *t = &w->udpw.gro;
+	struct lsk_gro_table *t = &w->udpw->gro;
 	uint32_t max_segs = w->set.gro_segs;
 	const bool merge = w->set.gro_merge;
 	struct lsk_gro_slot *last = NULL;

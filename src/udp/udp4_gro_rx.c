@@ -12,9 +12,11 @@
 
 #include "core/list.h"
 #include "core/rx.h"
+#include "core/stage.h"
 #include "core/worker.h"
 #include "udp/gro.h"
 #include "udp/gro_run.h"
+#include "udp/udp.h"
 
 /* Could m head a train, judged on the raw frame (before eth_input)? */
 static inline bool
@@ -46,7 +48,7 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 
 		lsk_rx_prefetch(pkts, (uint16_t)i, n);
 		head = tail = pkts[i++];
-		w->udpw.gro.rx_heads[k] = head;
+		w->udpw->gro.rx_heads[k] = head;
 		if (i < n && gro_rx_head_ok(head, &v)) {
 			uint32_t end;
 
@@ -65,8 +67,23 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		/* counted when udp4_gro takes it in (gro_train_in) */
 		if (count > 1)
 			*lsk_train_next(tail) = NULL;
-		w->udpw.gro.rx_members[k++] = (uint8_t)(count - 1);
+		w->udpw->gro.rx_members[k++] = (uint8_t)(count - 1);
 	}
-	w->udpw.gro.no_runs = k == n;
+	w->udpw->gro.no_runs = k == n;
 	return (uint16_t)k;
+}
+
+void
+lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b)
+{
+	struct lsk_gro_table *t = &w->udpw->gro;
+	uint64_t tsc;
+
+	if (!lsk_gro_rx_due(t, w->set.gro_flows, w->set.gro_merge))
+		return;
+	tsc = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+	b->n = lsk_gro_rx_runs(w, b->pkts, b->n);
+	lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, tsc);
+	b->pkts = t->rx_heads;
+	b->members = t->rx_members;
 }

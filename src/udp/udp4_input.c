@@ -272,7 +272,7 @@ udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 void
 lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 {
-	struct lsk_udp_deliveries *d = &w->udpw.pending;
+	struct lsk_udp_deliveries *d = &w->udpw->pending;
 	uint32_t i;
 
 	d->n = 0;

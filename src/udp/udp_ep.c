@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * UDP endpoints: bind and close (control path, the endpoint table is
- * rebuilt and published with RCU like the FIB), and the application side
- * of the bulk API: one ring dequeue per receive call, and sends that build
- * whole datagrams and queue them for worker 0 to route.
+ * UDP endpoints, the application side of the bulk API: one ring dequeue
+ * per receive call, and sends that build whole datagrams and queue them
+ * for worker 0 to route. Bind and close (the endpoint table rebuilt and
+ * published with RCU like the FIB) are the control thread's
+ * (control/udp_table.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@
 
 #include "core/stage.h"
 #include "udp/udp.h"
-#include "control/control.h"
+#include "core/shared.h"
 
 /* The datagrams applications send (lsk_udp_send*): ip4_output takes
  * them from the send ring (a node, not a timed stage). */
@@ -34,231 +35,6 @@ LSK_STAGE_DECLARE(lsk_send_node,
 #define UDP_HDRS_LEN (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 /* The most a receive call hands out at once. */
 #define UDP_RECV_MAX 512	/* slots on the stack of one receive call */
-
-void
-lsk_udp_table_free(struct lsk_udp_table *t)
-{
-	if (t == NULL)
-		return;
-	rte_hash_free(t->hash);
-	rte_free(t);
-}
-
-int
-lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out)
-{
-	struct rte_hash_parameters hp = { 0 };
-	struct lsk_udp_table *t;
-	char name[64];
-	unsigned int i;
-
-	t = rte_zmalloc_socket("lsk_udp", sizeof(*t), 0, s->socket_id);
-	if (t == NULL)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%.20s_udp%u", s->name,
-		 ++s->udp_generation);
-	hp.name = name;
-	hp.entries = RTE_MAX(64u, 2 * s->n_eps);
-	hp.key_len = sizeof(uint64_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->socket_id;
-	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL) {
-		rte_free(t);
-		return -(rte_errno ? rte_errno : ENOMEM);
-	}
-	for (i = 0; i < s->n_eps; i++) {
-		uint64_t key = lsk_udp_key(s->eps[i]->addr, s->eps[i]->port);
-
-		if (rte_hash_add_key_data(t->hash, &key, s->eps[i]) < 0) {
-			lsk_udp_table_free(t);
-			return -ENOSPC;
-		}
-	}
-	t->n = s->n_eps;
-	*out = t;
-	return 0;
-}
-
-static void
-udp_ep_free(struct lsk_udp_ep *ep)
-{
-	struct lsk_udp_slot slot;
-
-	if (ep->ring != NULL) {
-		while (rte_ring_sc_dequeue_elem(ep->ring, &slot,
-						sizeof(slot)) == 0)
-			rte_pktmbuf_free(slot.mbuf);
-		rte_ring_free(ep->ring);
-	}
-	rte_free(ep);
-}
-
-/* Endpoints closed before the table now published: no worker can reach
- * them any more. */
-static void
-udp_free_closed(struct lsk_stack *s)
-{
-	while (s->closed != NULL) {
-		struct lsk_udp_ep *ep = s->closed;
-
-		s->closed = ep->next_closed;
-		udp_ep_free(ep);
-	}
-}
-
-void
-lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t)
-{
-	lsk_publish(s, s->udp, t, lsk_udp_table_free);
-	udp_free_closed(s);
-}
-
-/* A failure leaves the published table, and every endpoint it names, as
- * they were. Endpoints a batch changes are published at its commit. */
-static int
-udp_publish(struct lsk_stack *s)
-{
-	struct lsk_udp_table *t;
-	int rc;
-
-	if (s->udp_defer)
-		return 0;
-	rc = lsk_udp_table_build(s, &t);
-	if (rc < 0)
-		return rc;
-	lsk_publish(s, s->udp, t, lsk_udp_table_free);
-	udp_free_closed(s);
-	return 0;
-}
-
-int
-lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
-	     const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **out)
-{
-	static unsigned int ring_id;
-	struct lsk_udp_bind_opts o = { 0 };
-	struct lsk_udp_ep *ep;
-	unsigned int i, flags;
-	char name[RTE_RING_NAMESIZE];
-	int rc;
-
-	if (s == NULL || out == NULL || port == 0)
-		return -EINVAL;
-	if (opts != NULL)
-		o = *opts;
-	if (o.ring_size == 0)
-		o.ring_size = LSK_UDP_RING_DEFAULT;
-	if (o.ring_size > RTE_RING_SZ_MASK)
-		return -EINVAL;
-	if (addr != 0 && !lsk_stack_is_own(s, addr))
-		return -EADDRNOTAVAIL;
-	for (i = 0; i < s->n_eps; i++)
-		if (s->eps[i]->addr == addr && s->eps[i]->port == port)
-			return -EADDRINUSE;
-	if (lsk_array_grow((void **)&s->eps, &s->eps_cap, s->n_eps,
-			   sizeof(*s->eps), 16) < 0)
-		return -ENOMEM;
-	ep = rte_zmalloc_socket("lsk_udp_ep", sizeof(*ep), RTE_CACHE_LINE_SIZE,
-				s->socket_id);
-	if (ep == NULL)
-		return -ENOMEM;
-	ep->stack = s;
-	ep->addr = addr;
-	ep->port = port;
-	ep->flags = o.flags;
-	ep->pool = o.pool;
-	ep->next_ip_id = 1;
-	flags = RING_F_SC_DEQ | RING_F_EXACT_SZ;
-	if (o.flags & LSK_UDP_SP)
-		flags |= RING_F_SP_ENQ;
-	snprintf(name, sizeof(name), "lsk_ep%u",
-		 __atomic_fetch_add(&ring_id, 1, __ATOMIC_RELAXED));
-	ep->ring = rte_ring_create_elem(name, sizeof(struct lsk_udp_slot),
-					o.ring_size,
-					o.socket_id == SOCKET_ID_ANY || !opts ?
-					s->socket_id : o.socket_id, flags);
-	if (ep->ring == NULL) {
-		rc = -(rte_errno ? rte_errno : ENOMEM);
-		udp_ep_free(ep);
-		return rc;
-	}
-	s->eps[s->n_eps++] = ep;
-	rc = udp_publish(s);
-	if (rc < 0) {
-		s->n_eps--;
-		udp_ep_free(ep);
-		return rc;
-	}
-	*out = ep;
-	return 0;
-}
-
-void
-lsk_udp_unlist(struct lsk_udp_ep *ep)
-{
-	struct lsk_stack *s = ep->stack;
-	unsigned int i;
-
-	for (i = 0; i < s->n_eps; i++) {
-		if (s->eps[i] == ep) {
-			s->eps[i] = s->eps[--s->n_eps];
-			break;
-		}
-	}
-}
-
-/* Room is there: the list had ep when it was taken out, and what came
- * in since went out first. */
-void
-lsk_udp_relist(struct lsk_udp_ep *ep)
-{
-	struct lsk_stack *s = ep->stack;
-
-	if (s->n_eps < s->eps_cap)
-		s->eps[s->n_eps++] = ep;
-}
-
-void
-lsk_udp_ep_discard(struct lsk_udp_ep *ep)
-{
-	lsk_udp_unlist(ep);
-	udp_ep_free(ep);
-}
-
-void
-lsk_udp_close(struct lsk_udp_ep *ep)
-{
-	struct lsk_stack *s;
-	unsigned int i;
-
-	if (ep == NULL)
-		return;
-	s = ep->stack;
-	for (i = 0; i < s->n_eps; i++) {
-		if (s->eps[i] == ep) {
-			s->eps[i] = s->eps[--s->n_eps];
-			break;
-		}
-	}
-	/* freed once a table without it is published: now, or, when no
-	 * table can be built now, with the next one (until then the table
-	 * in force still delivers to it) */
-	ep->next_closed = s->closed;
-	s->closed = ep;
-	udp_publish(s);
-}
-
-void
-lsk_udp_close_all(struct lsk_stack *s)
-{
-	while (s->n_eps > 0)
-		lsk_udp_close(s->eps[s->n_eps - 1]);
-	/* the stack is going: no worker reads the table any more */
-	lsk_udp_table_free(s->udp);
-	s->udp = NULL;
-	udp_free_closed(s);
-}
 
 uint32_t
 lsk_udp_ep_addr(const struct lsk_udp_ep *ep)
@@ -352,11 +128,11 @@ lsk_udp_recv_burst_timeout(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 /* The largest port MTU, from the settings word: the sending thread reads
  * no control-plane list (core/settings.h). */
 static uint16_t
-udp_max_mtu(const struct lsk_stack *s)
+udp_max_mtu(const struct lsk_shared *sh)
 {
 	struct lsk_settings set;
 
-	lsk_settings_load(&s->settings, &set);
+	lsk_settings_load(&sh->settings, &set);
 	return set.max_mtu;
 }
 
@@ -439,7 +215,7 @@ udp_build_chain(struct rte_mbuf *m, struct rte_mempool *pool,
 
 /* Datagrams a message becomes, or a negative errno. */
 static int
-udp_segments(const struct lsk_stack *s, const struct lsk_udp_msg *msg)
+udp_segments(const struct lsk_shared *sh, const struct lsk_udp_msg *msg)
 {
 	uint32_t seg = msg->gso_size ? msg->gso_size : msg->len;
 	unsigned int n;
@@ -451,7 +227,7 @@ udp_segments(const struct lsk_stack *s, const struct lsk_udp_msg *msg)
 	if (msg->len == 0 || seg >= msg->len)
 		return 1;	/* one datagram: fragmented if need be */
 	/* GSO's pieces are datagrams of their own: each must fit */
-	if (UDP_HDRS_LEN + seg > udp_max_mtu(s))
+	if (UDP_HDRS_LEN + seg > udp_max_mtu(sh))
 		return -EMSGSIZE;
 	n = (msg->len + seg - 1) / seg;
 	if (n > LSK_UDP_MAX_SEGMENTS)
@@ -469,10 +245,10 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	uint16_t id;
 	int n, i;
 
-	n = udp_segments(ep->stack, msg);
+	n = udp_segments(ep->sh, msg);
 	if (n < 0)
 		return n;
-	pool = ep->pool ? ep->pool : ep->stack->send_pool;
+	pool = ep->pool ? ep->pool : ep->sh->send_pool;
 	if (pool == NULL ||
 	    rte_pktmbuf_alloc_bulk(pool, segs, (unsigned int)n) != 0)
 		return -ENOBUFS;
@@ -503,7 +279,7 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 		off += len;
 	}
 enqueue:
-	if (rte_ring_mp_enqueue_bulk(ep->stack->out_ring, (void **)segs,
+	if (rte_ring_mp_enqueue_bulk(ep->sh->out_ring, (void **)segs,
 				     (unsigned int)n, NULL) == 0) {
 		rte_pktmbuf_free_bulk(segs, (unsigned int)n);
 		return -ENOBUFS;

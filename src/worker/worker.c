@@ -21,7 +21,7 @@
 #include "ip4/ip4.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
-#include "control/control.h"
+#include "worker/worker.h"
 
 static uint16_t
 worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
@@ -31,71 +31,84 @@ worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
 	return rte_eth_tx_burst(port, queue, pkts, n);
 }
 
+/* A worker and, behind it in the same block, each layer's own state
+ * (core/worker.h says why they are not embedded). */
+struct worker_block {
+	struct lsk_worker w;
+	struct lsk_ip4_worker ip4;
+	struct lsk_udp_worker udp;
+};
+
 int
-lsk_worker_create(struct lsk_stack *s, unsigned int id,
-		  struct lsk_worker **out)
+lsk_worker_make(const struct lsk_shared *sh, unsigned int id,
+		uint16_t n_ports, uint32_t rcache_entries,
+		struct lsk_worker **out)
 {
+	struct worker_block *blk;
 	struct lsk_worker *w;
 	unsigned int p;
 
-	if (id >= LSK_MAX_WORKERS || s->workers[id] != NULL)
-		return -EINVAL;
-	w = rte_zmalloc_socket("lsk_worker", sizeof(*w), RTE_CACHE_LINE_SIZE,
-			       s->socket_id);
-	if (w == NULL)
+	blk = rte_zmalloc_socket("lsk_worker", sizeof(*blk),
+				 RTE_CACHE_LINE_SIZE, sh->socket_id);
+	if (blk == NULL)
 		return -ENOMEM;
-	w->stack = s;
+	w = &blk->w;
+	w->ip4w = &blk->ip4;
+	w->udpw = &blk->udp;
+	w->sh = sh;
 	w->id = id;
-	w->n_ports = (uint16_t)s->n_ports;
+	w->n_ports = n_ports;
 	w->tx_fn = worker_tx_ethdev;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		w->tx[p].queue = (uint16_t)id;
-	if (s->rcache_entries != 0) {
-		w->ip4w.rcache_pub = lsk_route_cache_create(s->rcache_entries,
-							s->socket_id);
-		if (w->ip4w.rcache_pub == NULL) {
-			rte_free(w);
+	if (rcache_entries != 0) {
+		w->ip4w->rcache_pub = lsk_route_cache_create(rcache_entries,
+							     sh->socket_id);
+		if (w->ip4w->rcache_pub == NULL) {
+			rte_free(blk);
 			return -ENOMEM;
 		}
 	}
 	if (lsk_reasm_worker_init(w) < 0) {
-		lsk_route_cache_free(w->ip4w.rcache_pub);
-		rte_free(w);
+		lsk_route_cache_free(w->ip4w->rcache_pub);
+		rte_free(blk);
 		return -ENOMEM;
 	}
 	/* online (waited for by table updates) from its first poll on */
-	if (rte_rcu_qsbr_thread_register(s->qsbr, id) != 0) {
+	if (rte_rcu_qsbr_thread_register(sh->qsbr, id) != 0) {
 		lsk_reasm_worker_fini(w);
-		lsk_route_cache_free(w->ip4w.rcache_pub);
-		rte_free(w);
+		lsk_route_cache_free(w->ip4w->rcache_pub);
+		rte_free(blk);
 		return -EINVAL;
 	}
-	s->workers[id] = w;
 	*out = w;
 	return 0;
 }
 
 void
-lsk_worker_destroy(struct lsk_worker *w)
+lsk_worker_retire(struct lsk_worker *w)
 {
 	unsigned int p;
 
-	if (w == NULL)
-		return;
 	w->cap = NULL;	/* the control thread's: no capture of its own */
 	w->obs = 0;	/* nor a trace */
 	w->trace = NULL;
 	for (p = 0; p < LSK_MAX_PORTS; p++)
 		if (w->tx[p].n)
 			lsk_tx_flush_port(w, (uint16_t)p);
-	lsk_route_cache_free(w->ip4w.rcache_pub);
+	lsk_route_cache_free(w->ip4w->rcache_pub);
+	w->ip4w->rcache_pub = NULL;
 	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
 	w->icmp_out.n = 0;
 	lsk_reasm_worker_fini(w);
 	lsk_worker_offline(w);
-	rte_rcu_qsbr_thread_unregister(w->stack->qsbr, w->id);
-	__atomic_store_n(&w->stack->workers[w->id], NULL, __ATOMIC_RELEASE);
-	lsk_telemetry_quiesce();
+	rte_rcu_qsbr_thread_unregister(w->sh->qsbr, w->id);
+}
+
+void
+lsk_worker_free(struct lsk_worker *w)
+{
+	/* the block's first member: its address is the block's */
 	rte_free(w);
 }
 
@@ -103,7 +116,7 @@ void
 lsk_worker_offline(struct lsk_worker *w)
 {
 	if (w->online) {
-		rte_rcu_qsbr_thread_offline(w->stack->qsbr, w->id);
+		rte_rcu_qsbr_thread_offline(w->sh->qsbr, w->id);
 		w->online = false;
 	}
 }
@@ -112,7 +125,7 @@ static inline void
 worker_online(struct lsk_worker *w)
 {
 	if (unlikely(!w->online)) {
-		rte_rcu_qsbr_thread_online(w->stack->qsbr, w->id);
+		rte_rcu_qsbr_thread_online(w->sh->qsbr, w->id);
 		w->online = true;
 	}
 }
@@ -137,16 +150,16 @@ lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
 static inline void
 worker_load(struct lsk_worker *w)
 {
-	const struct lsk_stack *s = w->stack;
+	const struct lsk_shared *sh = w->sh;
 
-	w->fwd = __atomic_load_n(&s->fwd, __ATOMIC_ACQUIRE);
-	w->udp = __atomic_load_n(&s->udp, __ATOMIC_ACQUIRE);
-	w->filter = __atomic_load_n(&s->filter, __ATOMIC_ACQUIRE);
-	w->ip4w.rcache = __atomic_load_n(&w->ip4w.rcache_pub, __ATOMIC_ACQUIRE);
-	lsk_settings_load(&s->settings, &w->set);
-	w->cap = __atomic_load_n(&s->capture, __ATOMIC_ACQUIRE);
+	w->fwd = lsk_published(sh->fwd);
+	w->udp = lsk_published(sh->udp);
+	w->filter = lsk_published(sh->filter);
+	w->ip4w->rcache = lsk_published(w->ip4w->rcache_pub);
+	lsk_settings_load(&sh->settings, &w->set);
+	w->cap = lsk_published(sh->capture);
 	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
-	lsk_trace_load(w, &s->trace);
+	lsk_trace_load(w, &sh->trace);
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -304,11 +317,11 @@ static inline bool
 worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       const uint8_t *members)
 {
-	if (members != NULL || w->filter != NULL || w->ip4w.rcache != NULL ||
-	    !lsk_fwd_fast_due(&w->ip4w))
+	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL ||
+	    !lsk_fwd_fast_due(w->ip4w))
 		return false;
 	return w->set.gro_flows == 0 ||
-	       !lsk_gro_burst_repeats(&w->udpw.gro, pkts, n);
+	       !lsk_gro_burst_repeats(&w->udpw->gro, pkts, n);
 }
 
 void
@@ -327,20 +340,16 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	lsk_trace_rx(w, pkts, n);
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
-		const uint8_t *members = NULL;
+		struct lsk_gro_burst b = { .pkts = pkts, .n = n };
+		const uint8_t *members;
 
 		/* runs of a flow become trains before eth_input, which
-		 * then sees each once */
-		if (lsk_gro_rx_due(&w->udpw.gro, w->set.gro_flows,
-				   w->set.gro_merge)) {
-			uint64_t t = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
-			uint16_t heads = lsk_gro_rx_runs(w, pkts, n);
-
-			lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, t);
-			n = heads;
-			pkts = w->udpw.gro.rx_heads;
-			members = w->udpw.gro.rx_members;
-		}
+		 * then sees each once: GRO's one entry before L2 */
+		if (w->set.gro_flows != 0)
+			lsk_gro_input(w, &b);
+		pkts = b.pkts;
+		n = b.n;
+		members = b.members;
 		if (lsk_trace_on(w)) {
 			worker_stages_traced(w, pkts, n, members);
 		} else {
@@ -382,15 +391,15 @@ lsk_worker_flush(struct lsk_worker *w)
 
 	worker_online(w);
 	/* TX below copies for the capture of this flush, not a stale one */
-	w->cap = __atomic_load_n(&w->stack->capture, __ATOMIC_ACQUIRE);
+	w->cap = lsk_published(w->sh->capture);
 	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
-	lsk_trace_load(w, &w->stack->trace);
+	lsk_trace_load(w, &w->sh->trace);
 	if (w->id == 0) {
 		worker_load(w);
 		lsk_neigh_timer(w, &w->unreach);
 		if (unlikely(w->unreach.n))
 			lsk_icmp4_unreach_host(w, &w->unreach);
-		if (rte_ring_count(w->stack->out_ring) != 0) {
+		if (rte_ring_count(w->sh->out_ring) != 0) {
 			uint64_t out = w->stats.udp.OutDatagrams;
 
 			LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT,
@@ -400,7 +409,7 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	/* datagrams whose pieces stopped coming: their ICMP goes out
 	 * below */
-	if (unlikely(w->ip4w.reasm_expires != UINT64_MAX))
+	if (unlikely(w->ip4w->reasm_expires != UINT64_MAX))
 		lsk_reasm_expire(w);
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
@@ -416,5 +425,5 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	if (sent)
 		lsk_stage_end(w, LSK_STAGE_TX, sent, t);
-	rte_rcu_qsbr_quiescent(w->stack->qsbr, w->id);
+	rte_rcu_qsbr_quiescent(w->sh->qsbr, w->id);
 }

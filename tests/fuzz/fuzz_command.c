@@ -135,7 +135,7 @@ line_printf(const char *fmt, ...)
 static void
 dump_stack(const struct lsk_stack *s, struct dump *d)
 {
-	const struct lsk_neigh_table *nt = s->neigh;
+	const struct lsk_neigh_table *nt = s->sh.neigh;
 	char **lines;
 	unsigned int i, n;
 	uint64_t *keys;
@@ -302,9 +302,9 @@ stack_new(void)
 static void
 check_tables(const struct lsk_stack *s, const char *after)
 {
-	if (s->fwd == NULL || s->udp == NULL)
+	if (s->sh.fwd == NULL || s->sh.udp == NULL)
 		fuzz_fail("no %s table after %s",
-			  s->fwd == NULL ? "forwarding" : "UDP", after);
+			  s->sh.fwd == NULL ? "forwarding" : "UDP", after);
 }
 
 /* An error must name the file and the line: "FILE:LINE: what". */
@@ -422,7 +422,7 @@ obs_req_equal(const struct lsk_obs_req *a, const struct lsk_obs_req *b)
 static void
 check_obs(struct lsk_stack *s, const char *line)
 {
-	const struct lsk_trace *trace = s->trace;
+	const struct lsk_trace *trace = s->sh.trace;
 	struct lsk_obs_req r, again;
 	struct lsk_capture_info ci;
 	struct dump before, after;
@@ -448,7 +448,7 @@ check_obs(struct lsk_stack *s, const char *line)
 	dump_free(&before);
 	dump_free(&after);
 	lsk_capture_info(s, &ci);
-	if (s->trace != trace || ci.running || ci.ever)
+	if (s->sh.trace != trace || ci.running || ci.ever)
 		fuzz_fail("parsing '%.80s' armed a trace or a capture", line);
 	if (work_dir_entries() != files)
 		fuzz_fail("parsing '%.80s' made a file", line);

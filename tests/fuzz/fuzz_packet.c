@@ -392,9 +392,9 @@ stack_create(struct fuzz_stack *fs, enum lsk_mode mode)
 	m->port = 1;
 	lsk_worker_input(fs->worker, &m, 1);
 	drain(fs);
-	if (lsk_neigh_lookup(fs->stack->neigh, GW_UNRESOLVED) == NULL)
+	if (lsk_neigh_lookup(fs->stack->sh.neigh, GW_UNRESOLVED) == NULL)
 		fuzz_fail("the unresolved gateway has no neighbour entry");
-	fs->neigh_base = fs->stack->neigh->n;
+	fs->neigh_base = fs->stack->sh.neigh->n;
 }
 
 /* Take what the endpoints hold, check what they say, free it. */
@@ -447,7 +447,7 @@ static void
 check_pools(const struct fuzz_stack *fs)
 {
 	const struct rte_mempool *pools[] = {
-		frame_pool, send_pool, fs->stack->indirect_pool,
+		frame_pool, send_pool, fs->stack->sh.indirect_pool,
 	};
 	unsigned int i, used;
 
@@ -536,9 +536,9 @@ apply_variant(struct fuzz_stack *fs, uint8_t v)
 		fuzz_fail("lsk_route_cache_set failed");
 	/* what depends on earlier inputs or the clock starts the same:
 	 * GRO's probing of runs, the ICMP rate limit's bucket (full) */
-	w->udpw.gro.no_runs = false;
-	w->udpw.gro.rx_probe = 0;
-	w->ip4w.icmp_tokens_tsc = 0;
+	w->udpw->gro.no_runs = false;
+	w->udpw->gro.rx_probe = 0;
+	w->ip4w->icmp_tokens_tsc = 0;
 }
 
 int
@@ -648,7 +648,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * the table may hold a few before it starts from set-up again (a
 	 * crash file is checked alone before it is kept).
 	 */
-	if (fs->stack->neigh->n > fs->neigh_base + NEIGH_CARRY)
+	if (fs->stack->sh.neigh->n > fs->neigh_base + NEIGH_CARRY)
 		stack_destroy(fs);
 	return 0;
 }

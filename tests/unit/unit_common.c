@@ -556,11 +556,11 @@ unit_teardown(void **state)
 void
 unit_worker_sync(struct unit_fixture *f)
 {
-	f->worker->fwd = f->stack->fwd;
-	f->worker->udp = f->stack->udp;
-	f->worker->filter = f->stack->filter;
-	f->worker->ip4w.rcache = f->worker->ip4w.rcache_pub;
-	f->worker->set = f->stack->settings;
+	f->worker->fwd = f->stack->sh.fwd;
+	f->worker->udp = f->stack->sh.udp;
+	f->worker->filter = f->stack->sh.filter;
+	f->worker->ip4w->rcache = f->worker->ip4w->rcache_pub;
+	f->worker->set = f->stack->sh.settings;
 }
 
 int

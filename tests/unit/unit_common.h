@@ -27,6 +27,7 @@
 #include "listack/listack.h"
 #include "core/list.h"
 #include "core/worker.h"
+#include "ip4/ip4.h"
 #include "udp/udp.h"
 #include "control/control.h"
 

@@ -445,7 +445,7 @@ test_drop_outside(void **state)
 		"arp.UnresolvedDiscards",
 	};
 	unsigned int seen[4] = { 0 }, i, k, probe;
-	struct lsk_neigh_table *nt = f->stack->neigh;
+	struct lsk_neigh_table *nt = f->stack->sh.neigh;
 	struct lsk_udp_ep *ep;
 	struct rte_mbuf *m[8];
 	struct lsk_stats st;

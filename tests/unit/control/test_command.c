@@ -125,7 +125,7 @@ assert_config_has(struct unit_fixture *f, const char *line, bool want)
 static const struct lsk_nexthop *
 lookup(const struct unit_fixture *f, uint32_t dst)
 {
-	const struct lsk_fwd_table *t = f->stack->fwd;
+	const struct lsk_fwd_table *t = f->stack->sh.fwd;
 	uint64_t nh;
 
 	rte_fib_lookup_bulk(t->fib, &dst, &nh, 1);
@@ -138,7 +138,8 @@ static uint8_t
 neigh_state(const struct unit_fixture *f, uint32_t addr)
 {
 	struct lsk_neigh_info n[64];
-	uint32_t i, k = lsk_neigh_list(f->stack, n, RTE_DIM(n));
+	uint32_t i, k = lsk_neigh_list(f->stack->sh.neigh, n,
+					 RTE_DIM(n));
 
 	for (i = 0; i < k; i++)
 		if (n[i].addr == addr)
@@ -164,10 +165,10 @@ snap(struct unit_fixture *f, struct snapshot *s)
 	struct lsk_stats st;
 
 	s->config = show(f, "config");
-	s->fwd = f->stack->fwd;
-	s->fwd_generation = f->stack->fwd->generation;
-	s->filter = f->stack->filter;
-	s->udp = f->stack->udp;
+	s->fwd = f->stack->sh.fwd;
+	s->fwd_generation = f->stack->sh.fwd->generation;
+	s->filter = f->stack->sh.filter;
+	s->udp = f->stack->sh.udp;
 	s->n_eps = f->stack->n_eps;
 	s->n_services = f->stack->n_services;
 	lsk_stats_read(f->stack, &st);
@@ -328,9 +329,9 @@ test_refused_change_mid_batch_changes_nothing(void **state)
 	assert_int_equal(neigh_state(f, UNIT_A_IP), 0);
 	assert_int_equal(neigh_state(f, UNIT_IPV4(10, 0, 5, 7)),
 			 LSK_NEIGH_STATIC);
-	assert_int_equal(f->stack->udp->n, 2);
-	assert_int_equal(f->stack->filter->n_rules, 1);
-	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1400);
+	assert_int_equal(f->stack->sh.udp->n, 2);
+	assert_int_equal(f->stack->sh.filter->n_rules, 1);
+	assert_int_equal(f->stack->sh.fwd->ifaces[1].mtu, 1400);
 	assert_int_equal(lookup(f, UNIT_FAR_IP)->type, LSK_NH_NONE);
 	{
 		struct lsk_stats st;
@@ -517,7 +518,7 @@ test_udp_close(void **state)
 	struct unit_pkt p;
 
 	run_ok(f, "udp listen 10.0.0.254:7 discard");
-	assert_int_equal(f->stack->udp->n, 1);
+	assert_int_equal(f->stack->sh.udp->n, 1);
 	snap(f, &before);
 	run_refused(f, "udp close 10.0.0.254:8", -ENOENT,
 		    "b:1: no 'udp listen' service on 10.0.0.254:8");
@@ -529,7 +530,7 @@ test_udp_close(void **state)
 		    "b:1: bad port in '10.0.0.254:0' (1-65535)");
 	assert_unchanged(f, &before);
 	run_ok(f, "udp close 10.0.0.254:7");
-	assert_int_equal(f->stack->udp->n, 0);
+	assert_int_equal(f->stack->sh.udp->n, 0);
 	assert_int_equal(f->stack->n_eps, 0);
 	/* nobody listens any more: a datagram to it is NoPorts */
 	unit_pkt_init(&p, UNIT_P0_IP);
@@ -545,7 +546,7 @@ test_udp_close(void **state)
 	/* open and closed in one batch: never published */
 	run_ok(f, "udp listen 10.0.0.254:7 echo\nudp close 10.0.0.254:7");
 	assert_int_equal(f->stack->n_eps, 0);
-	assert_int_equal(f->stack->udp->n, 0);
+	assert_int_equal(f->stack->sh.udp->n, 0);
 }
 
 static void
@@ -566,7 +567,7 @@ test_filter_del_and_flush(void **state)
 		    "b:1: bad rule number 'x' (as 'show filter' numbers them)");
 	assert_unchanged(f, &before);
 	run_ok(f, "filter del 2");
-	assert_int_equal(f->stack->filter->n_rules, 2);
+	assert_int_equal(f->stack->sh.filter->n_rules, 2);
 	text = show(f, "filter");
 	assert_string_equal(text,
 		"N  ACTION  PROTO  SRC        DST        SPORT    DPORT\n"
@@ -575,10 +576,10 @@ test_filter_del_and_flush(void **state)
 	free(text);
 	/* numbers as shown: two deletes of rule 1 in one batch */
 	run_ok(f, "filter del 1\nfilter del 1");
-	assert_null(f->stack->filter);	/* no rules: no classifier */
+	assert_null(f->stack->sh.filter);	/* no rules: no classifier */
 	run_ok(f, "filter add accept\nfilter flush");
 	assert_int_equal(f->stack->n_filters, 0);
-	assert_null(f->stack->filter);
+	assert_null(f->stack->sh.filter);
 }
 
 static void
@@ -594,9 +595,9 @@ test_port_mtu_live(void **state)
 	assert_unchanged(f, &before);
 	run_ok(f, "address add 10.0.5.1/24 port 1 vlan 100");
 	run_ok(f, "port 1 mtu 1400");
-	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1400);
-	assert_int_equal(f->stack->fwd->ifaces[2].mtu, 1400);	/* its VLAN */
-	assert_int_equal(f->stack->fwd->ifaces[0].mtu, 1500);
+	assert_int_equal(f->stack->sh.fwd->ifaces[1].mtu, 1400);
+	assert_int_equal(f->stack->sh.fwd->ifaces[2].mtu, 1400);	/* its VLAN */
+	assert_int_equal(f->stack->sh.fwd->ifaces[0].mtu, 1500);
 	assert_config_has(f, "port 1 mtu 1400 mac 02:00:00:00:01:FE", true);
 }
 
@@ -632,7 +633,7 @@ test_port_mtu_reaches_the_device(void **state)
 	run_ok(f, "port 1 mtu 1400");
 	assert_int_equal(d.calls, 1);
 	assert_int_equal(d.mtu[1], 1400);
-	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1400);
+	assert_int_equal(f->stack->sh.fwd->ifaces[1].mtu, 1400);
 	/* the same MTU again, or a MAC alone: the device is not asked */
 	run_ok(f, "port 1 mtu 1400\nport 0 mac 02:00:00:00:00:77");
 	assert_int_equal(d.calls, 1);
@@ -647,7 +648,7 @@ test_port_mtu_reaches_the_device(void **state)
 	assert_int_equal(d.mtu[0], 1500);
 	assert_int_equal(d.mtu[1], 1400);
 	assert_int_equal(d.calls, 4);	/* 0 to 9000, 1 refused, 0 back */
-	assert_int_equal(f->stack->fwd->ifaces[0].mtu, 1500);
+	assert_int_equal(f->stack->sh.fwd->ifaces[0].mtu, 1500);
 
 	/* outside a batch, the library call alike */
 	assert_int_equal(lsk_port_set(f->stack, 1, NULL, 1000), -EINVAL);
@@ -658,7 +659,7 @@ test_port_mtu_reaches_the_device(void **state)
 	assert_int_equal(lsk_port_set(f->stack, 1, NULL, 1000), 0);
 	unit_worker_sync(f);
 	assert_int_equal(d.mtu[1], 1000);
-	assert_int_equal(f->stack->fwd->ifaces[1].mtu, 1000);
+	assert_int_equal(f->stack->sh.fwd->ifaces[1].mtu, 1000);
 	lsk_port_mtu_hook(f->stack, NULL, NULL);
 }
 
@@ -890,7 +891,7 @@ test_refused_batch_keeps_pcap_files(void **state)
 	/* applied: both opened as pcap files */
 	text[n] = '\0';
 	run_ok(f, text);
-	assert_int_equal(f->stack->udp->n, 2);
+	assert_int_equal(f->stack->sh.udp->n, 2);
 	/* truncated (the pcap header may still sit in stdio's buffer) */
 	assert_int_not_equal(file_size(old), 7);
 	assert_int_equal(access(made, F_OK), 0);

@@ -103,7 +103,7 @@ exec_ok(struct config_state *c, const char *line)
 static const struct lsk_nexthop *
 lookup(const struct config_state *c, uint32_t dst)
 {
-	const struct lsk_fwd_table *t = c->s->fwd;
+	const struct lsk_fwd_table *t = c->s->sh.fwd;
 	uint64_t nh;
 
 	rte_fib_lookup_bulk(t->fib, &dst, &nh, 1);
@@ -669,7 +669,7 @@ static void
 test_load_error_changes_nothing(void **state)
 {
 	struct config_state *c = *state;
-	const struct lsk_fwd_table *before = c->s->fwd;
+	const struct lsk_fwd_table *before = c->s->sh.fwd;
 	char err[256];
 	const char *path;
 
@@ -680,7 +680,7 @@ test_load_error_changes_nothing(void **state)
 	assert_int_equal(lsk_config_load(c->s, path, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, ":3: unknown command 'bogus'"));
-	assert_ptr_equal(c->s->fwd, before);
+	assert_ptr_equal(c->s->sh.fwd, before);
 	assert_int_equal(c->s->n_addrs, 0);
 	assert_int_equal(c->s->n_neighs, 0);
 	assert_int_not_equal(lookup(c, UNIT_P0_IP)->type, LSK_NH_LOCAL);

@@ -140,7 +140,7 @@ assert_unresolved(struct unit_fixture *f, uint32_t dst, uint16_t port,
 		assert_int_equal(o.arp_port, port);
 		assert_int_equal(o.arp_tip, next_hop);
 	}
-	e = lsk_neigh_lookup(f->stack->neigh, next_hop);
+	e = lsk_neigh_lookup(f->stack->sh.neigh, next_hop);
 	assert_non_null(e);
 	assert_int_equal(e->word >> 56, LSK_NEIGH_INCOMPLETE);
 	assert_int_equal(e->port, port);
@@ -327,7 +327,7 @@ test_nexthop_dedup(void **state)
 
 	/* none, connected P0, connected P1, A, B (= via B), local, local
 	 * broadcast */
-	base = f->stack->fwd->n_nexthops;
+	base = f->stack->sh.fwd->n_nexthops;
 	assert_int_equal(base, 7);
 
 	for (i = 0; i < 20; i++) {
@@ -335,19 +335,19 @@ test_nexthop_dedup(void **state)
 			 100 + i, i % 2 ? "10.0.1.1" : "10.0.0.1");
 		unit_cmd(f, cmd);
 	}
-	assert_int_equal(f->stack->fwd->n_nexthops, base);
+	assert_int_equal(f->stack->sh.fwd->n_nexthops, base);
 	for (i = 0; i < 3; i++) {
 		snprintf(cmd, sizeof(cmd), "route add 10.%u.0.0/16 blackhole",
 			 200 + i);
 		unit_cmd(f, cmd);
 	}
-	assert_int_equal(f->stack->fwd->n_nexthops, base + 1);
+	assert_int_equal(f->stack->sh.fwd->n_nexthops, base + 1);
 	for (i = 0; i < 3; i++) {
 		snprintf(cmd, sizeof(cmd), "route add 10.%u.0.0/16 via "
 			 "10.0.1.2", 210 + i);
 		unit_cmd(f, cmd);
 	}
-	assert_int_equal(f->stack->fwd->n_nexthops, base + 2);
+	assert_int_equal(f->stack->sh.fwd->n_nexthops, base + 2);
 
 	/* shared or not, each still goes where it should */
 	assert_sent(f, UNIT_IPV4(10, 100, 0, 1), UNIT_P0, &unit_a_mac);
@@ -523,7 +523,7 @@ test_change_without_memory_changes_nothing(void **state)
 		"port 1 mac 02:00:00:00:01:99",
 	};
 	struct unit_fixture *f = *state;
-	const struct lsk_fwd_table *before = f->stack->fwd;
+	const struct lsk_fwd_table *before = f->stack->sh.fwd;
 	struct rte_ether_addr mac;
 	size_t heap = unit_heap_allocated();
 	unsigned int i;
@@ -536,7 +536,7 @@ test_change_without_memory_changes_nothing(void **state)
 		if (rc != -ENOMEM)
 			print_error("'%s': %d\n", changes[i], rc);
 		assert_int_equal(rc, -ENOMEM);
-		assert_ptr_equal(f->stack->fwd, before);
+		assert_ptr_equal(f->stack->sh.fwd, before);
 	}
 	assert_fixture_forwarding(f);
 	assert_int_equal(lsk_port_get(f->stack, UNIT_P1, &mac, &mtu), 0);
@@ -571,7 +571,7 @@ test_batch_without_memory_changes_nothing(void **state)
 		"filter add drop proto udp dport 9",
 	};
 	struct unit_fixture *f = *state;
-	const struct lsk_fwd_table *before = f->stack->fwd;
+	const struct lsk_fwd_table *before = f->stack->sh.fwd;
 	size_t heap = unit_heap_allocated();
 	char err[256];
 	unsigned int i;
@@ -586,8 +586,8 @@ test_batch_without_memory_changes_nothing(void **state)
 	assert_int_equal(lsk_config_commit(f->stack), -ENOMEM);
 	unit_free_memory();
 	unit_worker_sync(f);
-	assert_ptr_equal(f->stack->fwd, before);
-	assert_null(f->stack->filter);
+	assert_ptr_equal(f->stack->sh.fwd, before);
+	assert_null(f->stack->sh.filter);
 	assert_int_equal(unit_heap_allocated(), heap);
 	assert_fixture_forwarding(f);
 	assert_int_equal(lsk_port_get(f->stack, UNIT_P1, NULL, &mtu), 0);

@@ -178,7 +178,7 @@ test_get_verdicts(void **state)
 	assert_int_equal(a.src, UNIT_P1_IP);
 	assert_int_equal(a.neigh_state, LSK_RNEIGH_STATIC);
 	assert_memory_equal(&a.neigh_mac, &unit_b_mac, RTE_ETHER_ADDR_LEN);
-	assert_int_equal(a.generation, f->stack->fwd->generation);
+	assert_int_equal(a.generation, f->stack->sh.fwd->generation);
 
 	/* a neighbour's own /32 is its connected subnet */
 	a = get(f, UNIT_A_IP);
@@ -247,7 +247,7 @@ assert_tables_as_built(struct unit_fixture *f, const uint32_t *addrs,
 	struct lsk_fwd_table *t;
 
 	assert_int_equal(lsk_fwd_table_build(f->stack, &t), 0);
-	assert_same_lookup(f->stack->fwd, t, addrs, n);
+	assert_same_lookup(f->stack->sh.fwd, t, addrs, n);
 	if (f->stack->fwd_standby != NULL)
 		assert_same_lookup(f->stack->fwd_standby, t, addrs, n);
 	lsk_fwd_table_free(t);
@@ -339,7 +339,7 @@ test_in_place_matches_build(void **state)
 			assert_true(rc == 0 || rc == -ENOENT);
 			break;
 		}
-		if (rc == 0 && before != NULL && s->fwd == before)
+		if (rc == 0 && before != NULL && s->sh.fwd == before)
 			in_place++;
 		if (i % 100 == 99)
 			assert_tables_as_built(f, addrs, N_PROBES);
@@ -376,7 +376,7 @@ test_failure_leaves_state_whole(void **state)
 	unit_eat_memory();
 	for (i = 0; i < 4096; i++) {
 		prefix = UNIT_IPV4(10, 40, 0, 1) + (i << 8);
-		fwd = s->fwd;
+		fwd = s->sh.fwd;
 		standby = s->fwd_standby;
 		n_routes = s->n_routes;
 		rc = API(f, lsk_route_add(s, prefix, 32, LSK_ROUTE_VIA,
@@ -384,11 +384,11 @@ test_failure_leaves_state_whole(void **state)
 		if (rc != 0)
 			break;
 		/* made in place, without memory: the tables swapped */
-		assert_ptr_equal(s->fwd, standby);
+		assert_ptr_equal(s->sh.fwd, standby);
 		assert_ptr_equal(s->fwd_standby, fwd);
 	}
 	assert_int_equal(rc, -ENOMEM);
-	assert_ptr_equal(s->fwd, fwd);
+	assert_ptr_equal(s->sh.fwd, fwd);
 	assert_ptr_equal(s->fwd_standby, standby);
 	assert_int_equal(s->n_routes, n_routes);
 	assert_null(lsk_route_find(s, prefix, 32));
@@ -399,7 +399,7 @@ test_failure_leaves_state_whole(void **state)
 					      LSK_ROUTE_BLACKHOLE, 0)),
 			 -ENOMEM);
 	assert_int_equal(API(f, lsk_route_flush(s)), -ENOMEM);
-	assert_ptr_equal(s->fwd, fwd);
+	assert_ptr_equal(s->sh.fwd, fwd);
 	assert_ptr_equal(s->fwd_standby, standby);
 	assert_int_equal(s->n_routes, n_routes);
 	unit_free_memory();
@@ -456,7 +456,7 @@ test_100k_routes(void **state)
 		else
 			assert_int_equal(API(f, lsk_route_add(s, p, 24,
 				LSK_ROUTE_BLACKHOLE, 0)), 0);
-		in_place += s->fwd == standby;
+		in_place += s->sh.fwd == standby;
 	}
 	assert_int_equal(in_place, 2000);
 	assert_tables_as_built(f, addrs, N_PROBES);

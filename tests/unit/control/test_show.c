@@ -788,7 +788,7 @@ static void
 test_show_routes(void **state)
 {
 	struct unit_fixture *f = *state;
-	const struct lsk_fwd_table *fwd = f->stack->fwd;
+	const struct lsk_fwd_table *fwd = f->stack->sh.fwd;
 	struct lsk_out o;
 	char *a;
 
@@ -805,7 +805,7 @@ test_show_routes(void **state)
 	free(a);
 	a = answer(f, "route get 10.9.1.1", true);
 	free(a);
-	assert_ptr_equal(f->stack->fwd, fwd);
+	assert_ptr_equal(f->stack->sh.fwd, fwd);
 	lsk_out_init(&o, false);
 	lsk_worker_offline(f->worker);
 	assert_int_equal(lsk_command_run(f->stack, "show routes 10.9.0.1/33",

@@ -147,7 +147,7 @@ test_settings_follow_between_bursts(void **state)
 	lsk_worker_offline(f->worker);
 	assert_int_equal(lsk_gro_set(f->stack, 0, 0), 0);
 	assert_int_equal(lsk_route_cache_set(f->stack, 16), 0);
-	assert_non_null(f->worker->ip4w.rcache_pub);
+	assert_non_null(f->worker->ip4w->rcache_pub);
 	for (i = 0; i < 16; i++) {
 		unit_pkt_init(&p, UNIT_FAR_IP);
 		pkts[i % 8] = unit_pkt_mbuf(&p);
@@ -166,11 +166,11 @@ test_settings_follow_between_bursts(void **state)
 
 	lsk_worker_offline(f->worker);
 	assert_int_equal(lsk_route_cache_set(f->stack, 0), 0);
-	assert_null(f->worker->ip4w.rcache_pub);
+	assert_null(f->worker->ip4w->rcache_pub);
 	assert_int_equal(lsk_route_cache_set(f->stack, 1u << 25), -EINVAL);
-	assert_null(f->worker->ip4w.rcache_pub);
+	assert_null(f->worker->ip4w->rcache_pub);
 	assert_int_equal(lsk_gro_set(f->stack, 1000, 64), -EINVAL);
-	assert_int_equal(f->stack->settings.gro_flows, 0);
+	assert_int_equal(f->stack->sh.settings.gro_flows, 0);
 }
 
 int

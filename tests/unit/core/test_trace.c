@@ -24,7 +24,7 @@
 static const struct lsk_trace_pkt *
 ended(struct unit_fixture *f, unsigned int k)
 {
-	const struct lsk_trace *t = f->stack->trace;
+	const struct lsk_trace *t = f->stack->sh.trace;
 	unsigned int j;
 
 	assert_non_null(t);
@@ -421,7 +421,7 @@ test_drops_outside(void **state)
 	assert_string_equal(last_text(t), "arp.UnresolvedDiscards");
 	unit_tx_free(f);
 	/* no answer to any request: the rest get host unreachable */
-	nt = f->stack->neigh;
+	nt = f->stack->sh.neigh;
 	for (probe = 0; probe < 4 && n_ended(f) == 1; probe++) {
 		for (k = 0; k < nt->n; k++)
 			nt->e[k].next_probe = 0;
@@ -503,7 +503,7 @@ test_match(void **state)
 	for (i = 0; i < 3; i++)
 		assert_non_null(strstr(text_of(ended(f, i), "ip4_input"),
 				       "10.0.0.1 > 10.9.0.5"));
-	assert_int_equal(f->stack->trace->claimed, 3);
+	assert_int_equal(f->stack->sh.trace->claimed, 3);
 	unit_tx_free(f);
 
 	unit_cmd(f, "trace add 100 match proto icmp");
@@ -514,7 +514,7 @@ test_match(void **state)
 		unit_input_pkt(f, &p);
 	}
 	unit_tx_free(f);
-	assert_int_equal(f->stack->trace->claimed, 0);
+	assert_int_equal(f->stack->sh.trace->claimed, 0);
 
 	/* refused: a batch, bad fields, bad values; the trace unchanged */
 	assert_int_not_equal(unit_cmd_rc(f, "trace add 0"), 0);
@@ -524,7 +524,7 @@ test_match(void **state)
 	assert_int_not_equal(unit_cmd_rc(f, "trace add 5 port 9"), 0);
 	assert_int_not_equal(unit_cmd_rc(f, "trace add 5 match src 1.2.3"),
 			     0);
-	assert_int_equal(f->stack->trace->budget, 100);
+	assert_int_equal(f->stack->sh.trace->budget, 100);
 }
 
 /* N honoured across bursts; claimed never passes it */
@@ -548,7 +548,7 @@ test_budget(void **state)
 		unit_input(f, m, 2);
 	}
 	assert_int_equal(n_ended(f), 3);
-	assert_int_equal(f->stack->trace->claimed, 3);
+	assert_int_equal(f->stack->sh.trace->claimed, 3);
 	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_FAR_IP), 6);
 	/* the budget spent and nothing open: the hooks are off again */
 	assert_int_equal(f->worker->obs, 0);
@@ -579,9 +579,9 @@ test_flood(void **state)
 		unit_tx_free(f);
 	}
 	assert_int_equal(n_ended(f), LSK_TRACE_PKTS);
-	assert_int_equal(f->stack->trace->w[0].used, LSK_TRACE_PKTS);
-	assert_int_equal(f->stack->trace->w[0].overflow, total - LSK_TRACE_PKTS);
-	assert_int_equal(f->stack->trace->claimed, total);
+	assert_int_equal(f->stack->sh.trace->w[0].used, LSK_TRACE_PKTS);
+	assert_int_equal(f->stack->sh.trace->w[0].overflow, total - LSK_TRACE_PKTS);
+	assert_int_equal(f->stack->sh.trace->claimed, total);
 }
 
 static int
@@ -607,7 +607,7 @@ test_clear(void **state)
 	assert_non_null(strstr(o.buf, "\n  tx           port 1 queue 0\n"));
 	lsk_out_free(&o);
 	unit_cmd(f, "trace clear");
-	assert_null(f->stack->trace);
+	assert_null(f->stack->sh.trace);
 	assert_int_equal(show(f, false, &o), 0);
 	assert_string_equal(o.buf, "trace  none\n");
 	lsk_out_free(&o);

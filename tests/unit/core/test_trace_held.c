@@ -73,7 +73,7 @@ w1_input(struct lsk_worker *w1, struct rte_mbuf *m)
 static const struct lsk_trace_pkt *
 ended_of(struct unit_fixture *f, unsigned int wid, unsigned int k)
 {
-	const struct lsk_trace *t = f->stack->trace;
+	const struct lsk_trace *t = f->stack->sh.trace;
 	unsigned int j;
 
 	assert_non_null(t);
@@ -148,7 +148,7 @@ static void
 test_failed_on_another_worker(void **state)
 {
 	struct unit_fixture *f = *state;
-	struct lsk_neigh_table *nt = f->stack->neigh;
+	struct lsk_neigh_table *nt = f->stack->sh.neigh;
 	const struct lsk_trace_pkt *t;
 	struct lsk_worker *w1;
 	struct w1_sent s;

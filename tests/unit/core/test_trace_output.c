@@ -22,7 +22,7 @@
 static const struct lsk_trace_pkt *
 the_ended(struct unit_fixture *f)
 {
-	const struct lsk_trace *t = f->stack->trace;
+	const struct lsk_trace *t = f->stack->sh.trace;
 	const struct lsk_trace_pkt *p = NULL;
 	unsigned int j, n = 0;
 

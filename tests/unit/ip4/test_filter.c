@@ -91,7 +91,7 @@ test_first_match_wins(void **state)
 			 'x');
 	/* flushed: everything passes again */
 	unit_cmd(f, "filter flush");
-	assert_null(f->stack->filter);
+	assert_null(f->stack->sh.filter);
 	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 2000)),
 			 'f');
 	assert_int_equal(unit_stats(f).filter.Dropped, 2);
@@ -347,12 +347,12 @@ test_add_without_memory_changes_nothing(void **state)
 	size_t heap;
 
 	unit_cmd(f, "filter add drop proto udp dport 3000");
-	before = f->stack->filter;
+	before = f->stack->sh.filter;
 	heap = unit_heap_allocated();
 	unit_eat_memory();
 	assert_int_equal(unit_cmd_rc(f, "filter add drop proto udp dport "
 				     "2000"), -ENOMEM);
-	assert_ptr_equal(f->stack->filter, before);
+	assert_ptr_equal(f->stack->sh.filter, before);
 	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 2000)),
 			 'f');
 	assert_int_equal(fate(f, udp(UNIT_A_IP, UNIT_FAR_IP, 1000, 3000)),

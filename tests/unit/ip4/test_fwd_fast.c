@@ -524,8 +524,8 @@ test_random_bursts(void **state)
 		/* ICMP's token bucket full for both: a list makes its errors
 		 * stage by stage, so which of them a bucket running dry
 		 * refuses is the order's (icmp4.c) */
-		pr->a->worker->ip4w.icmp_tokens = 50;
-		pr->b->worker->ip4w.icmp_tokens = 50;
+		pr->a->worker->ip4w->icmp_tokens = 50;
+		pr->b->worker->ip4w->icmp_tokens = 50;
 		memset(&fr, 0, sizeof(fr));
 		for (i = 0; i < n; i++) {
 			uint64_t r = unit_rand(&seed) % (3 * ODD_COUNT);

@@ -363,7 +363,7 @@ test_more_than_a_burst(void **state)
 	for (i = 0; i < n; i++)
 		send_to(ep, UNIT_B_IP, 7000, 20);
 	lsk_worker_flush(f->worker);
-	assert_int_equal(rte_ring_count(f->stack->out_ring), 0);
+	assert_int_equal(rte_ring_count(f->stack->sh.out_ring), 0);
 	assert_int_equal(f->tx.n[UNIT_P1], n);
 	id0 = rte_be_to_cpu_16(unit_ip4(f->tx.pkts[UNIT_P1][0])->packet_id);
 	for (i = 0; i < n; i++)
@@ -434,7 +434,7 @@ test_stage_direct(void **state)
 	send_to(ep, UNIT_A_IP, 7000, 8);
 	unit_worker_sync(f);
 	lsk_ip4_output(f->worker);
-	assert_int_equal(rte_ring_count(f->stack->out_ring), 0);
+	assert_int_equal(rte_ring_count(f->stack->sh.out_ring), 0);
 	assert_int_equal(unit_stats(f).udp.OutDatagrams, 2);
 	assert_int_equal(unit_tx_count(f), 0);
 	lsk_worker_flush(f->worker);

@@ -36,7 +36,7 @@ cache_on(struct unit_fixture *f, uint32_t entries, uint64_t rseed)
 	rte_srand(rseed);
 	/* the control thread makes the worker's cache, drawing its seed */
 	unit_cmd(f, cmd);
-	assert_non_null(f->worker->ip4w.rcache);
+	assert_non_null(f->worker->ip4w->rcache);
 	return seed;
 }
 
@@ -120,7 +120,7 @@ test_hits_and_misses(void **state)
 	/* off: the counters stay where they are */
 	unit_cmd(f, "route-cache off");
 	burst_to(f, dst, 3);
-	assert_null(f->worker->ip4w.rcache);
+	assert_null(f->worker->ip4w->rcache);
 	assert_rc(f, 4, 3, 0);
 }
 

@@ -74,7 +74,7 @@ arp_in(struct unit_fixture *f, uint16_t port, uint16_t op,
 static struct lsk_neigh_entry *
 entry(struct unit_fixture *f, uint32_t addr)
 {
-	return lsk_neigh_lookup(f->stack->neigh, addr);
+	return lsk_neigh_lookup(f->stack->sh.neigh, addr);
 }
 
 static unsigned int
@@ -135,7 +135,7 @@ static void
 make_due(struct unit_fixture *f, uint32_t addr)
 {
 	entry(f, addr)->next_probe = 0;
-	f->stack->neigh->next_timer = 0;
+	f->stack->sh.neigh->next_timer = 0;
 }
 
 /* ---------------------------------------------------------- replies */
@@ -704,7 +704,7 @@ spoof_requests(struct unit_fixture *f, uint32_t first, uint32_t n)
 
 	/* no retries meanwhile: the counts must not depend on how long the
 	 * flood takes */
-	f->stack->neigh->next_timer = UINT64_MAX;
+	f->stack->sh.neigh->next_timer = UINT64_MAX;
 	while (i < n) {
 		for (k = 0; k < FLOOD_BURST && i < n; k++, i++) {
 			struct rte_ether_addr mac = flood_mac(first + i);
@@ -737,7 +737,7 @@ flood_datagrams(struct unit_fixture *f, uint32_t first, uint32_t n,
 	p.src_mac = unit_b_mac;
 	p.src = UNIT_B_IP;
 	p.payload_len = 100;
-	f->stack->neigh->next_timer = UINT64_MAX;	/* as spoof_requests */
+	f->stack->sh.neigh->next_timer = UINT64_MAX;	/* as spoof_requests */
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < n;) {
 			for (k = 0; k < FLOOD_BURST && i < n; k++, i++) {

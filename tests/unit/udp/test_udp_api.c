@@ -454,10 +454,10 @@ send_one(struct unit_fixture *f, struct lsk_udp_ep *ep, uint32_t len,
 	assert_int_equal(rc, 1);
 	n = w.len && w.seg ? (len + w.seg - 1) / w.seg : 1;
 	/* queued for worker 0, which sends them at its flush */
-	assert_int_equal(rte_ring_count(f->stack->out_ring), n);
+	assert_int_equal(rte_ring_count(f->stack->sh.out_ring), n);
 	assert_int_equal(unit_tx_count(f), 0);
 	lsk_worker_flush(f->worker);
-	assert_int_equal(rte_ring_count(f->stack->out_ring), 0);
+	assert_int_equal(rte_ring_count(f->stack->sh.out_ring), 0);
 	assert_int_equal(unit_tx_count(f), f->tx.n[UNIT_P1]);
 	assert_datagrams(f->tx.pkts[UNIT_P1], f->tx.n[UNIT_P1], &w);
 	after = unit_stats(f);
@@ -712,11 +712,11 @@ test_send_ring_full(void **state)
 	for (i = 0; i < 6; i++)		/* 60 of 64 places */
 		assert_int_equal(lsk_udp_send_burst(ep, &m, 1), 1);
 	assert_int_equal(lsk_udp_send_burst(ep, &m, 1), -ENOBUFS);
-	assert_int_equal(rte_ring_count(s->out_ring), 60);
+	assert_int_equal(rte_ring_count(s->sh.out_ring), 60);
 	assert_int_equal(unit_pool_in_use(), start + 60);
 	m.len = 4;
 	assert_int_equal(lsk_udp_send_burst(ep, &m, 1), 1);
-	assert_int_equal(rte_ring_count(s->out_ring), 64);
+	assert_int_equal(rte_ring_count(s->sh.out_ring), 64);
 	lsk_stack_destroy(s);			/* frees what is queued */
 	assert_int_equal(unit_pool_in_use(), start);
 }
