@@ -228,4 +228,8 @@ struct lsk_gro_slot;
  * Ownership: the datagram stays the caller's (freed once it joined). */
 bool lsk_gro_merge(struct lsk_gro_slot *s, const struct gro_view *v);
 
+/* udp4_gro's trace formatter (udp4_gro_trace.c; core/stage.h). */
+void lsk_gro_trace(struct lsk_worker *w, const struct lsk_list *l,
+		   const void *arg);
+
 #endif /* LSK_UDP_GRO_RUN_H */

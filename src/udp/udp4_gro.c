@@ -15,12 +15,11 @@
  *
  * Three ways in, cheapest first: lsk_gro_rx_runs (udp4_gro_rx.c) chains
  * back-to-back runs in the raw burst before eth_input (checksums the PMD
- * vouched for); after eth_input, a list in which no flow came twice (eth_input's
- * repeat check) returns at once; otherwise the flow table below, with a
- * tight loop for datagrams that continue the train just grown and a
- * direct join for a datagram equal to its open train's head (flows
- * interleaved). All make the same trains: the shortcuts only take what
- * the flow table would have joined, and leave it everything else.
+ * vouched for); a list in which no flow came twice returns at once;
+ * otherwise the flow table below, with a tight loop for datagrams that
+ * continue the train just grown and a direct join for a datagram equal
+ * to its open train's head (flows interleaved). All make the same
+ * trains: the shortcuts only take what the flow table would have joined.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -34,7 +33,6 @@
 #include <rte_vect.h>
 
 #include "core/stage.h"
-#include "core/trace.h"
 #include "core/list.h"
 #include "core/cksum.h"
 #include "core/worker.h"
@@ -42,14 +40,11 @@
 #include "udp/gro_run.h"
 #include "udp/udp.h"
 
-/* It joins datagrams into trains and drops none: what cannot join goes
- * on alone. */
-static lsk_trace_fmt_t gro_trace;
-
+/* No drops: what cannot join goes on alone. */
 LSK_STAGE_DECLARE(lsk_udp4_gro_stage,
 	.name = "udp4_gro", .id = LSK_STAGE_UDP4_GRO,
 	.next = LSK_NEXT("ip4_input"),
-	.trace = gro_trace);
+	.trace = lsk_gro_trace);	/* udp4_gro_trace.c */
 
 /*
  * Trains and Merged are counted here only: n datagrams joined a train
@@ -535,56 +530,6 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 		}
 	}
 	return kept;
-}
-
-/* Why a datagram stayed alone: GRO's own shape test says (gro_run.h). */
-static const char *
-gro_alone_why(const struct rte_mbuf *m)
-{
-	static const char *const why[] = {
-		[GRO_SHAPE_OK] = "no datagram of its flow beside it",
-		[GRO_SHAPE_NOT_UDP] = "not UDP",
-		[GRO_SHAPE_FRAGMENT] = "a fragment",
-		[GRO_SHAPE_OPTIONS] = "IP options",
-		[GRO_SHAPE_LENGTHS] = "not one whole datagram with a checksum",
-	};
-	struct gro_view v;
-
-	gro_view((struct rte_mbuf *)(uintptr_t)m, &v);
-	return why[gro_shape(m, &v)];
-}
-
-/* udp4_gro's record, after the stage: each datagram's train and place
- * (every member its own record), or why it stayed alone. */
-static void
-gro_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
-{
-	uint32_t i;
-
-	RTE_SET_USED(arg);
-	for (i = 0; i < l->n; i++) {
-		uint32_t meta = l->meta[i], k = lsk_meta_count(meta), j = 0;
-		const bool merged = (meta & LSK_META_MERGED) != 0;
-		const struct rte_mbuf *d;
-
-		if (k == 1) {
-			if (lsk_traced(l->pkts[i]))
-				lsk_trace_rec(w, l->pkts[i], &lsk_udp4_gro_stage,
-					      false, "alone: %s",
-					      gro_alone_why(l->pkts[i]));
-			continue;
-		}
-		for (d = l->pkts[i]; d != NULL; d = lsk_trace_entry_next(d, meta), j++) {
-			if (!lsk_traced(d))
-				continue;
-			/* a merged member's payload is in the head now: its
-			 * own trace ends here */
-			lsk_trace_rec(w, d, &lsk_udp4_gro_stage, merged && j != 0,
-				      "train of %u, position %u%s", k, j + 1,
-				      merged ? (j != 0 ? ": merged into the "
-					       "head" : " (merged)") : "");
-		}
-	}
 }
 
 void
