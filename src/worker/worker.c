@@ -262,6 +262,10 @@ static __rte_always_inline void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		  const uint8_t *members, const bool trace)
 {
+	struct lsk_list *const eth_next[LSK_ETH_NEXT_COUNT] = {
+		[LSK_ETH_NEXT_IP4] = &w->ip4,
+		[LSK_ETH_NEXT_ARP] = &w->arp,
+	};
 	uint16_t done = 0, used;
 
 	/* ARP after IPv4 starts a new round, as protocol changes split
@@ -274,7 +278,7 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
 			used = lsk_eth_input(w, pkts + done, n - done,
 				members != NULL ? members + done : NULL,
-				&w->ip4, &w->arp));
+				eth_next));
 		done += used;
 		if (unlikely(w->arp.n != 0)) {
 			uint16_t k = (uint16_t)w->arp.n;
