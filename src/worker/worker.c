@@ -2,7 +2,11 @@
 /*
  * A worker runs the pipeline for the bursts its lcore receives. In list
  * mode a burst goes through every stage together; in single mode each
- * packet goes through the same stages alone (the baseline).
+ * packet goes through the same stages alone (the baseline). This is the
+ * one place that calls every stage, above them all: the stages and core
+ * know nothing of it. A worker sees of the stack only the shared state
+ * (w->sh, core/shared.h); the control thread makes and registers it
+ * (control/dataplane.c).
  */
 #include <errno.h>
 #include <string.h>
