@@ -129,7 +129,7 @@ lsk_udp4_csum_valid(const struct rte_ipv4_hdr *ip, const void *udp,
 	return __rte_raw_cksum_reduce(sum) == 0xffff;
 }
 
-/* Cut m to frame_len bytes, segments and all.
+/* Cut m to frame_len bytes, segments and all (core/cksum.c).
  * Ownership: m stays the caller's. */
 void lsk_mbuf_trim_to(struct rte_mbuf *m, uint32_t frame_len);
 /* The folded one's complement sum of len bytes of m from off, in any

@@ -459,3 +459,19 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 	}
 	l->n = 0;
 }
+
+void
+lsk_icmp4_output(struct lsk_worker *w)
+{
+	struct lsk_list *l = &w->icmp_out;
+
+	while (l->n != 0) {
+		struct rte_mbuf *pkts[LSK_BURST_MAX];
+		unsigned int n = l->n;
+
+		/* sending may queue more (host unreachable after ARP) */
+		memcpy(pkts, l->pkts, n * sizeof(pkts[0]));
+		l->n = 0;
+		lsk_ip4_output_burst(w, pkts, n, false);
+	}
+}

@@ -137,9 +137,14 @@ enum lsk_ip4_local_drop {
 extern const struct lsk_drop *const lsk_ip4_local_drops;
 /* Count an ICMP message by type once it is on its way. */
 void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
-/* Route and send what icmp_out holds.
+/* Route and send what icmp_out holds (icmp4.c).
  * Ownership: takes icmp_out's mbufs. */
 void lsk_icmp4_output(struct lsk_worker *w);
+/* Route and send n datagrams we made (ip4_output.c): udp, those
+ * applications queued (sources and checksums filled in), else ICMP.
+ * Ownership: takes pkts. */
+void lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
+			  unsigned int n, bool udp);
 /* Route and send what applications queued on the stack's output ring.
  * Ownership: takes the mbufs it dequeues. */
 void lsk_ip4_output(struct lsk_worker *w);

@@ -141,9 +141,9 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 }
 
 /* Route and send pkts; udp: fill in sources and checksums (sends). */
-static void
-out_send(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n,
-	 bool udp)
+void
+lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
+		     unsigned int n, bool udp)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	struct lsk_list *local = &w->ip4w->out_local;
@@ -237,22 +237,6 @@ lsk_ip4_output(struct lsk_worker *w)
 			return;
 		left -= n;
 		w->stats.udp.OutDatagrams += n;
-		out_send(w, pkts, n, true);
-	}
-}
-
-void
-lsk_icmp4_output(struct lsk_worker *w)
-{
-	struct lsk_list *l = &w->icmp_out;
-
-	while (l->n != 0) {
-		struct rte_mbuf *pkts[LSK_BURST_MAX];
-		unsigned int n = l->n;
-
-		/* sending may queue more (host unreachable after ARP) */
-		memcpy(pkts, l->pkts, n * sizeof(pkts[0]));
-		l->n = 0;
-		out_send(w, pkts, n, false);
+		lsk_ip4_output_burst(w, pkts, n, true);
 	}
 }

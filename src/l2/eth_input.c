@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_input: L2 demux of a received burst. Keeps frames addressed to us
- * (our MAC, broadcast, the all-hosts group) and splits them by ethertype;
- * only IPv4 goes on for now.
+ * (our MAC, broadcast, the all-hosts group) and hands each to the next
+ * stage of its ethertype, from one table (eth_protos): a protocol is one
+ * entry there and one list in enum lsk_eth_next (l2/l2.h).
  *
  * Tagged frames of a configured VLAN are stripped and continue as frames
  * of that VLAN's sub-interface (their port field names it, vlan.c);
@@ -24,11 +25,12 @@
 #include "l2/l2.h"
 #include "l2/eth_fast.h"
 
-/* Drop reasons, each an eth counter. */
+/* A frame's verdict: the next stage whose list it joins (enum
+ * lsk_eth_next, l2/l2.h), or a drop reason, each an eth counter. */
 enum eth_verdict {
-	ETH_IP4,
-	ETH_ARP,
-	ETH_DROP_RUNT,
+	ETH_IP4 = LSK_ETH_NEXT_IP4,
+	ETH_ARP = LSK_ETH_NEXT_ARP,
+	ETH_DROP_RUNT = LSK_ETH_NEXT_COUNT,
 	ETH_DROP_NOT_FOR_US,
 	ETH_DROP_UNKNOWN_TYPE,
 	ETH_DROP_UNKNOWN_VLAN,
@@ -49,6 +51,34 @@ LSK_STAGE_DECLARE(lsk_eth_input_stage,
 	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops),
 	.trace = eth_trace);
 
+/*
+ * The ethertypes eth_input hands on, and to which stage. IPv4 first: it
+ * is the common frame, and the first compare finds it. A protocol that
+ * comes after IPv4 in a burst and ends_round starts a new round of the
+ * stages (the worker loop's), so what it teaches (ARP: a neighbour) is
+ * learnt after the IPv4 before it and before the IPv4 after it.
+ */
+static const struct eth_proto {
+	rte_be16_t type;
+	uint8_t next;		/* enum lsk_eth_next */
+	bool ends_round;
+} eth_protos[] = {
+	{ RTE_BE16(RTE_ETHER_TYPE_IPV4), LSK_ETH_NEXT_IP4, false },
+	{ RTE_BE16(RTE_ETHER_TYPE_ARP), LSK_ETH_NEXT_ARP, true },
+};
+
+/* type's entry in eth_protos, or NULL. */
+static inline const struct eth_proto *
+eth_proto_of(rte_be16_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(eth_protos); i++)
+		if (eth_protos[i].type == type)
+			return &eth_protos[i];
+	return NULL;
+}
+
 /* IPv4 all-hosts group 224.0.0.1, which every IPv4 interface joins. */
 static const struct rte_ether_addr all_hosts_mac = {
 	.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }
@@ -68,6 +98,7 @@ static enum eth_verdict
 eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
 {
 	const struct rte_ether_hdr *eh;
+	const struct eth_proto *pr;
 	uint16_t type;
 
 	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
@@ -92,10 +123,9 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
 	    (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4))
 		return ETH_IP4;
 	type = eh->ether_type;
-	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
-		return ETH_IP4;
-	if (type == RTE_BE16(RTE_ETHER_TYPE_ARP))
-		return ETH_ARP;
+	pr = eth_proto_of(type);
+	if (likely(pr != NULL))
+		return (enum eth_verdict)pr->next;
 	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
 		const struct rte_vlan_hdr *vh = (const void *)(eh + 1);
 
@@ -111,31 +141,37 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
 			if (iface < 0)
 				return ETH_DROP_UNKNOWN_VLAN;
 		}
-		if (vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
-		    vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_ARP))
+		pr = eth_proto_of(vh->eth_proto);
+		if (pr == NULL)
 			return ETH_DROP_UNKNOWN_TYPE;
 		eth_strip_tag(m);
 		/* from here on the frame belongs to its sub-interface */
 		m->port = (uint16_t)iface;
-		return vh->eth_proto == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? ETH_IP4 :
-									ETH_ARP;
+		return (enum eth_verdict)pr->next;
 	}
 	return ETH_DROP_UNKNOWN_TYPE;
 }
 
-/* An ARP frame, tagged or not (looked at before anything is counted). */
+/* A frame, tagged or not, whose protocol ends a round after IPv4
+ * (looked at before anything is counted). */
 static inline bool
-eth_is_arp(const struct rte_mbuf *m)
+eth_ends_round(const struct rte_mbuf *m)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ether_hdr *eh =
+		rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct eth_proto *pr;
+	rte_be16_t type;
 
 	if (m->data_len < RTE_ETHER_HDR_LEN)
 		return false;
-	if (p[12] == 0x08 && p[13] == 0x06)
-		return true;
-	return p[12] == 0x81 && p[13] == 0x00 &&
-	       m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
-	       p[16] == 0x08 && p[17] == 0x06;
+	type = eh->ether_type;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+		if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+			return false;
+		type = ((const struct rte_vlan_hdr *)(eh + 1))->eth_proto;
+	}
+	pr = eth_proto_of(type);
+	return pr != NULL && pr->ends_round;
 }
 
 /* eth_input's record, the frames as they came, tags and all (before the
@@ -245,9 +281,10 @@ eth_fast_prefix(struct rte_mbuf **pkts, uint16_t n, uint16_t port,
  */
 static __rte_always_inline uint16_t
 eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	       const uint8_t *members, struct lsk_list *ip4,
-	       struct lsk_list *arp, const bool trains)
+	       const uint8_t *members, struct lsk_list *const next[],
+	       const bool trains)
 {
+	struct lsk_list *ip4 = next[LSK_ETH_NEXT_IP4];
 	const struct lsk_fwd_table *t = w->fwd;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
@@ -286,7 +323,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		/* as netif_receive_skb_list: ARP after IPv4 ends the list,
 		 * so an ARP reply is learnt before what came after it and
 		 * never before what came before */
-		if (unlikely(n_ip4 != 0 && eth_is_arp(m)))
+		if (unlikely(n_ip4 != 0 && eth_ends_round(m)))
 			break;
 		lsk_rx_prefetch(pkts, i, n);
 		if (unlikely(m->port != run_port)) {
@@ -303,8 +340,8 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
 			n_ip4++;
-		} else if (v == ETH_ARP) {
-			lsk_list_push(arp, m, meta);
+		} else if (v < ETH_DROP_RUNT) {
+			lsk_list_push(next[v], m, meta);
 		} else {
 			eth_drop(w, m, v, 1 + extra);
 		}
@@ -319,10 +356,10 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 
 uint16_t
 lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	      const uint8_t *members, struct lsk_list *ip4,
-	      struct lsk_list *arp)
+	      const uint8_t *members,
+	      struct lsk_list *const next[LSK_ETH_NEXT_COUNT])
 {
 	if (members != NULL)
-		return eth_input_loop(w, pkts, n, members, ip4, arp, true);
-	return eth_input_loop(w, pkts, n, NULL, ip4, arp, false);
+		return eth_input_loop(w, pkts, n, members, next, true);
+	return eth_input_loop(w, pkts, n, NULL, next, false);
 }

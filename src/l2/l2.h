@@ -65,13 +65,22 @@ struct lsk_neigh_table {
 	struct lsk_neigh_entry e[];
 };
 
+/* The stages eth_input hands frames to, by ethertype (eth_input.c's
+ * table eth_protos): the index of each one's list in lsk_eth_input's
+ * next. A protocol is one more entry here and there. */
+enum lsk_eth_next {
+	LSK_ETH_NEXT_IP4,
+	LSK_ETH_NEXT_ARP,
+	LSK_ETH_NEXT_COUNT
+};
+
 /*
  * Returns how many of pkts it took: it stops at ARP following IPv4.
  * members: NULL, or for each of pkts how many datagrams are chained
  * behind it (lsk_gro_rx_runs); a train is classified, counted and
  * dropped as the datagrams it holds.
- * Ownership: takes the pkts it took; those it keeps pass to ip4 and arp,
- * the rest stay the caller's.
+ * Ownership: takes the pkts it took; those it keeps pass to the lists of
+ * next, the rest stay the caller's.
  */
 /* The stages' and nodes' declarations (core/stage.h). */
 struct lsk_stage_desc;
@@ -95,7 +104,7 @@ struct lsk_eth_trace_arg {
 
 uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       uint16_t n, const uint8_t *members,
-		       struct lsk_list *ip4, struct lsk_list *arp);
+		       struct lsk_list *const next[LSK_ETH_NEXT_COUNT]);
 
 /* The sub-interface for (port, vlan), or -1. */
 int lsk_vlan_lookup(const struct lsk_fwd_table *t, uint16_t port,

@@ -2,7 +2,11 @@
 /*
  * A worker runs the pipeline for the bursts its lcore receives. In list
  * mode a burst goes through every stage together; in single mode each
- * packet goes through the same stages alone (the baseline).
+ * packet goes through the same stages alone (the baseline). This is the
+ * one place that calls every stage, above them all: the stages and core
+ * know nothing of it. A worker sees of the stack only the shared state
+ * (w->sh, core/shared.h); the control thread makes and registers it
+ * (control/dataplane.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -264,6 +268,10 @@ static __rte_always_inline void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		  const uint8_t *members, const bool trace)
 {
+	struct lsk_list *const eth_next[LSK_ETH_NEXT_COUNT] = {
+		[LSK_ETH_NEXT_IP4] = &w->ip4,
+		[LSK_ETH_NEXT_ARP] = &w->arp,
+	};
 	uint16_t done = 0, used;
 
 	/* ARP after IPv4 starts a new round, as protocol changes split
@@ -278,7 +286,7 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
 			used = lsk_eth_input(w, pkts + done, n - done,
 				members != NULL ? members + done : NULL,
-				&w->ip4, &w->arp));
+				eth_next));
 		done += used;
 		if (unlikely(w->arp.n != 0)) {
 			uint16_t k = (uint16_t)w->arp.n;

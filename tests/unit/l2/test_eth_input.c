@@ -24,11 +24,15 @@ eth_run_arp(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n,
 	 * it has first): call it again for the rest, as the worker does */
 	while (done < n) {
 		struct lsk_list round;
+		struct lsk_list *next[LSK_ETH_NEXT_COUNT] = {
+			[LSK_ETH_NEXT_IP4] = &round,
+			[LSK_ETH_NEXT_ARP] = arp ? arp : &scratch,
+		};
 		uint32_t i;
 
 		round.n = 0;
-		done += lsk_eth_input(f->worker, pkts + done, n - done, NULL, &round,
-				      arp ? arp : &scratch);
+		done += lsk_eth_input(f->worker, pkts + done, n - done, NULL,
+				      next);
 		for (i = 0; i < round.n; i++)
 			lsk_list_push(out, round.pkts[i], round.meta[i]);
 	}
@@ -232,6 +236,9 @@ test_arp_split(void **state)
 	struct unit_fixture *f = *state;
 	struct rte_mbuf *pkts[3];
 	struct lsk_list out, arp;
+	struct lsk_list *next[LSK_ETH_NEXT_COUNT] = {
+		[LSK_ETH_NEXT_IP4] = &out, [LSK_ETH_NEXT_ARP] = &arp,
+	};
 
 	pkts[0] = frame_with_type(RTE_ETHER_TYPE_ARP);
 	pkts[1] = frame_to_mac(&unit_p0_mac, UNIT_P0);
@@ -239,12 +246,12 @@ test_arp_split(void **state)
 	arp.n = 0;
 	/* one call ends the list at the ARP that follows IPv4 */
 	out.n = 0;
-	assert_int_equal(lsk_eth_input(f->worker, pkts, 3, NULL, &out, &arp), 2);
+	assert_int_equal(lsk_eth_input(f->worker, pkts, 3, NULL, next), 2);
 	assert_int_equal(out.n, 1);
 	assert_int_equal(arp.n, 1);
-	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, &out, &arp), 0);
+	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, next), 0);
 	out.n = 0;
-	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, &out, &arp), 1);
+	assert_int_equal(lsk_eth_input(f->worker, pkts + 2, 1, NULL, next), 1);
 	out.pkts[0] = pkts[1];
 	out.n = 1;
 	assert_int_equal(out.n, 1);
