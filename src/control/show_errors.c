@@ -20,6 +20,7 @@
 
 #include "control/control.h"
 #include "control/cmd.h"
+#include "core/counters.h"
 #include "core/drop.h"
 #include "worker/pipeline.h"
 
@@ -53,20 +54,6 @@ drop_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The counter of struct lsk_stats at core/drop.h's place at. */
-static const struct lsk_counter_desc *
-counter_at(uint16_t at)
-{
-	const struct lsk_counter_desc *d;
-	unsigned int i, n;
-
-	d = lsk_counters(&n);
-	for (i = 0; i < n; i++)
-		if (d[i].offset + 1 == at)
-			return &d[i];
-	return NULL;
-}
-
 /* The rows of every declared drop reason, by the first counter of each:
  * a counter two stages count is one row naming both. */
 static unsigned int
@@ -79,7 +66,8 @@ stage_rows(struct drop_row *rows, unsigned int max, const struct lsk_stats *st)
 
 		for (k = 0; k < s->n_drops; k++) {
 			const uint16_t at = s->drops[k].counter[0];
-			const struct lsk_counter_desc *c = counter_at(at);
+			const struct lsk_counter_desc *c =
+				at != 0 ? lsk_counter_at(at - 1u) : NULL;
 
 			if (c == NULL)
 				continue;	/* a hole, or counted nowhere */

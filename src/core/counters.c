@@ -36,6 +36,17 @@ lsk_counters(unsigned int *n)
 	return counters;
 }
 
+const struct lsk_counter_desc *
+lsk_counter_at(size_t offset)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(counters); i++)
+		if (counters[i].offset == offset)
+			return &counters[i];
+	return NULL;
+}
+
 uint64_t
 lsk_counter_value(const struct lsk_stats *st, const struct lsk_counter_desc *c)
 {

@@ -21,6 +21,9 @@ struct lsk_counter_desc {
 
 /* Every counter, by section, in the order they are written (n of them). */
 const struct lsk_counter_desc *lsk_counters(unsigned int *n);
+/* The counter at offset in struct lsk_stats, or NULL (a port's, or no
+ * counter's: core/drop.h's places are offset + 1). */
+const struct lsk_counter_desc *lsk_counter_at(size_t offset);
 uint64_t lsk_counter_value(const struct lsk_stats *st,
 			   const struct lsk_counter_desc *c);
 

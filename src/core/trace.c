@@ -512,19 +512,15 @@ static const char *const port_counter_names[] = {
 void
 lsk_drop_name(uint16_t drop_at, char *buf, size_t len)
 {
-	const struct lsk_counter_desc *c;
 	const size_t ports = offsetof(struct lsk_stats, ports);
-	unsigned int n, i;
-	size_t off;
+	const size_t off = (size_t)drop_at - 1;
+	const struct lsk_counter_desc *c =
+		drop_at != 0 ? lsk_counter_at(off) : NULL;
 
-	c = lsk_counters(&n);
-	for (i = 0; i < n; i++) {
-		if (c[i].offset + 1 == drop_at) {
-			snprintf(buf, len, "%s.%s", c[i].section, c[i].name);
-			return;
-		}
+	if (c != NULL) {
+		snprintf(buf, len, "%s.%s", c->section, c->name);
+		return;
 	}
-	off = (size_t)drop_at - 1;
 	if (drop_at != 0 && off >= ports &&
 	    off < ports + LSK_MAX_PORTS * sizeof(struct lsk_port_stats) &&
 	    (off - ports) % sizeof(struct lsk_port_stats) % sizeof(uint64_t) ==
