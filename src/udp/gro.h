@@ -160,20 +160,12 @@ lsk_gro_note_from(struct lsk_gro_table *t, const struct lsk_list *l,
  * hash alike (lsk_gro_note's test, on every frame as it came, a superset
  * of the IPv4 list eth_input notes)? When not, GRO leaves the burst as
  * it is, and the worker may forward it by the fast path. Stops at the
- * first repeat.
+ * first repeat. Out of line (udp4_gro_rx.c): its loop then has the
+ * registers to itself, which the worker loop's would not give it.
  * Ownership: pkts stay the caller's.
  */
-static inline bool
-lsk_gro_burst_repeats(struct lsk_gro_table *t, struct rte_mbuf *const *pkts,
-		      uint16_t n)
-{
-	uint32_t list = lsk_gro_note_start(t);
-	uint16_t i;
-
-	for (i = 0; i < n && !t->repeat; i++)
-		lsk_gro_note(t, pkts[i], 0, list);
-	return t->repeat;
-}
+bool lsk_gro_burst_repeats(struct lsk_gro_table *t,
+			   struct rte_mbuf *const *pkts, uint16_t n);
 
 /* bursts between two tries of lsk_gro_rx_runs while it finds no run;
  * prime, so the tries do not always fall on the bursts whose stages are
@@ -214,15 +206,8 @@ struct lsk_gro_burst {
 	uint16_t n;
 };
 
-/*
- * GRO's one entry before L2, in list mode: runs of one flow become
- * trains (lsk_gro_rx_runs, when lsk_gro_rx_due says so), its cycles
- * counted with udp4_gro's. What the run pass left, GRO's table pass
- * (lsk_udp4_gro, its stage after eth_input) joins; whether it can join
- * anything at all, the fast path asks lsk_gro_burst_repeats.
- * Ownership: b's mbufs stay the caller's, as b says after the call.
- */
-void lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b);
+/* GRO's one entry before L2: lsk_gro_input (udp/udp.h, beside the
+ * per-worker state it reaches). */
 /* Chain the datagrams that join a train behind its head: l keeps the
  * heads and the rest, compacted in place.
  * Ownership: takes the mbufs it drops or merges; the rest stay in l

@@ -16,6 +16,8 @@
 #include "listack/udp.h"
 
 #include "core/list.h"
+#include "core/stage.h"
+#include "core/worker.h"
 #include "udp/gro.h"
 
 struct lsk_worker;
@@ -86,6 +88,30 @@ struct lsk_udp_worker {
 	struct lsk_udp_deliveries pending;
 	struct lsk_gro_table gro;
 };
+
+/*
+ * GRO's one entry before L2, in list mode: runs of one flow become
+ * trains (lsk_gro_rx_runs, when lsk_gro_rx_due says so), its cycles
+ * counted with udp4_gro's. What the run pass left, GRO's table pass
+ * (lsk_udp4_gro, its stage after eth_input) joins; whether it can join
+ * anything at all, the fast path asks lsk_gro_burst_repeats. Inline: b
+ * stays in the caller's registers.
+ * Ownership: b's mbufs stay the caller's, as b says after the call.
+ */
+static inline void
+lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b)
+{
+	struct lsk_gro_table *t = &w->udpw->gro;
+	uint64_t tsc;
+
+	if (!lsk_gro_rx_due(t, w->set.gro_flows, w->set.gro_merge))
+		return;
+	tsc = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
+	b->n = lsk_gro_rx_runs(w, b->pkts, b->n);
+	lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, tsc);
+	b->pkts = t->rx_heads;
+	b->members = t->rx_members;
+}
 
 /* Deliver to the endpoints, answer or drop the rest; l is left empty.
  * Ownership: takes l's mbufs. */

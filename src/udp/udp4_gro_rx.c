@@ -12,7 +12,6 @@
 
 #include "core/list.h"
 #include "core/rx.h"
-#include "core/stage.h"
 #include "core/worker.h"
 #include "udp/gro.h"
 #include "udp/gro_run.h"
@@ -73,17 +72,14 @@ lsk_gro_rx_runs(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	return (uint16_t)k;
 }
 
-void
-lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b)
+bool
+lsk_gro_burst_repeats(struct lsk_gro_table *t, struct rte_mbuf *const *pkts,
+		      uint16_t n)
 {
-	struct lsk_gro_table *t = &w->udpw->gro;
-	uint64_t tsc;
+	uint32_t list = lsk_gro_note_start(t);
+	uint16_t i;
 
-	if (!lsk_gro_rx_due(t, w->set.gro_flows, w->set.gro_merge))
-		return;
-	tsc = lsk_stage_begin(w, LSK_STAGE_UDP4_GRO);
-	b->n = lsk_gro_rx_runs(w, b->pkts, b->n);
-	lsk_stage_ahead(w, LSK_STAGE_UDP4_GRO, tsc);
-	b->pkts = t->rx_heads;
-	b->members = t->rx_members;
+	for (i = 0; i < n && !t->repeat; i++)
+		lsk_gro_note(t, pkts[i], 0, list);
+	return t->repeat;
 }
