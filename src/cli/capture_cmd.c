@@ -15,7 +15,7 @@
 
 #include "control/control.h"
 #include "control/capture.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 static const struct {
 	const char *word;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Control commands as the control socket, listack-ctl and configuration
- * files run them: one grammar (control/config.c), answers written into a
- * growable buffer as aligned text or JSON (control/show.c), batches
+ * files run them: one grammar (cli/config.c), answers written into a
+ * growable buffer as aligned text or JSON (cli/show.c), batches
  * applied all or nothing.
  */
-#ifndef LSK_CONTROL_COMMAND_H
-#define LSK_CONTROL_COMMAND_H
+#ifndef LSK_CLI_H
+#define LSK_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,10 +55,10 @@ int lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
  * routes, by prefix, as an aligned table or a JSON array; with PREFIX
  * ("A.B.C.D/N"), only the routes inside it. -EINVAL for a bad PREFIX,
  * -ENOMEM. `route get ADDR`: what lsk_route_get answers, as a line or a
- * JSON object (control/route_show.c).
+ * JSON object (cli/route_show.c).
  */
 int lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 		   const char *prefix_or_null);
 int lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr);
 
-#endif /* LSK_CONTROL_COMMAND_H */
+#endif /* LSK_CLI_H */

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inside the control grammar: what the command table (control/config.c, cmd_*.c),
- * the batch runner (control/command.c) and the views (control/show*.c)
+ * Inside the control grammar: what the command table (cli/config.c, cmd_*.c),
+ * the batch runner (cli/command.c) and the views (cli/show*.c)
  * share. Control thread only.
  */
-#ifndef LSK_CONTROL_CMD_H
-#define LSK_CONTROL_CMD_H
+#ifndef LSK_CLI_CMD_H
+#define LSK_CLI_CMD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "control/command.h"
+#include "cli/cli.h"
 
 struct lsk_stack;
 
@@ -45,15 +45,15 @@ bool cmd_changes(const struct cmd_ctx *c);
 /* Check (c->check) or run the command in c's words. */
 int cmd_dispatch(struct cmd_ctx *c);
 
-/* `show ...` (control/show.c) and `help ...` (control/help.c). */
+/* `show ...` (cli/show.c) and `help ...` (cli/help.c). */
 int cmd_show(struct cmd_ctx *c);
 int cmd_help(struct cmd_ctx *c);
-/* `capture start|stop|show` (control/capture_cmd.c). */
+/* `capture start|stop|show` (cli/capture_cmd.c). */
 int cmd_capture(struct cmd_ctx *c);
-/* `trace add|show|clear` (control/trace_ctl.c). */
+/* `trace add|show|clear` (cli/trace_cmd.c). */
 int cmd_trace(struct cmd_ctx *c);
 /* Their arguments (`capture start ...`, `trace add ...`) into the
- * request: parsing only, nothing opened or armed (control/obs_parse.h
+ * request: parsing only, nothing opened or armed (cli/obs_parse.h
  * drives them alone). 0 or -EINVAL with the error set. */
 struct lsk_capture_conf;
 struct lsk_trace_match;
@@ -63,7 +63,7 @@ int cmd_trace_parse(struct cmd_ctx *c, unsigned long *n,
 /* The usage line(s) of command name ("a | b" when several), or "". */
 const char *cmd_usage(const char *name);
 
-/* The views, one per file part (control/show*.c). */
+/* The views, one per file part (cli/show*.c). */
 int cmd_show_routes(struct cmd_ctx *c);
 int cmd_show_stats(struct cmd_ctx *c);
 int cmd_show_runtime(struct cmd_ctx *c);
@@ -98,7 +98,7 @@ void cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len);
 void cmd_proto_text(uint8_t proto, char *buf, size_t len);
 
 /*
- * The grammar's word parsers (control/cmd_parse.c). Those without a ctx
+ * The grammar's word parsers (cli/cmd_parse.c). Those without a ctx
  * return -EINVAL and leave the error to the caller; those with one write
  * it (cmd_error) and return the negative errno.
  */
@@ -122,7 +122,7 @@ int cmd_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi);
 int cmd_parse_proto(const char *s, uint8_t *proto);
 void cmd_ip_text(uint32_t a, char *buf, size_t len);
 
-/* The commands, one file per group (control/cmd_*.c). */
+/* The commands, one file per group (cli/cmd_*.c). */
 int cmd_port(struct cmd_ctx *c);
 int cmd_address(struct cmd_ctx *c);
 int cmd_route(struct cmd_ctx *c);
@@ -132,4 +132,4 @@ int cmd_udp(struct cmd_ctx *c);
 int cmd_gro(struct cmd_ctx *c);
 int cmd_filter(struct cmd_ctx *c);
 
-#endif /* LSK_CONTROL_CMD_H */
+#endif /* LSK_CLI_CMD_H */

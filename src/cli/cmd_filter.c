@@ -12,7 +12,7 @@
 #include <netinet/in.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* filter add accept|drop [proto P] [src PFX] [dst PFX] [sport A[-B]]
  * [dport A[-B]]; first match wins, no match accepts */

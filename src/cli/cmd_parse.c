@@ -14,7 +14,7 @@
 #include <netinet/in.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 int
 cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* "via GW" or "blackhole" at argv[i..argc) */
 static int

@@ -11,7 +11,7 @@
 #include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N] */
 int

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Command batches (control/command.h): the answer buffer, and the runner
+ * Command batches (cli/cli.h): the answer buffer, and the runner
  * that checks every line of a batch before it applies any, then applies
  * them between lsk_config_begin and lsk_config_commit so that the workers
  * see the whole batch or nothing of it (lsk_config_abort puts back what a
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 void
 lsk_out_init(struct lsk_out *o, bool json)

@@ -3,9 +3,9 @@
  * The control-command grammar (README.md "Configuration"), one command a
  * line, shared by configuration files and run-time control: the table of
  * commands and the dispatch. Each command's words are parsed in its own
- * file (control/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c,
+ * file (cli/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c,
  * capture_cmd.c, trace_ctl.c, show.c, help.c); every error names
- * FILE:LINE (control/cmd_parse.c).
+ * FILE:LINE (cli/cmd_parse.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include <rte_common.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* stats clear */
 static int
@@ -79,9 +79,9 @@ cmd_changes(const struct cmd_ctx *c)
 	if (c->argc == 0 || strcmp(c->argv[0], "show") == 0 ||
 	    strcmp(c->argv[0], "help") == 0)
 		return false;
-	/* an action, not configuration (control/capture_cmd.c) */
+	/* an action, not configuration (cli/capture_cmd.c) */
 	if (strcmp(c->argv[0], "capture") == 0 ||
-	    strcmp(c->argv[0], "trace") == 0)	/* control/trace_ctl.c */
+	    strcmp(c->argv[0], "trace") == 0)	/* cli/trace_cmd.c */
 		return false;
 	/* route get is a view too */
 	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 static const struct {
 	const char *name;

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `capture start` and `trace add` parsed alone (control/obs_parse.h),
- * with the very parsers the commands use (control/capture_cmd.c,
- * control/trace_ctl.c).
+ * `capture start` and `trace add` parsed alone (cli/obs_parse.h),
+ * with the very parsers the commands use (cli/capture_cmd.c,
+ * cli/trace_cmd.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
-#include "control/obs_parse.h"
+#include "cli/cmd.h"
+#include "cli/obs_parse.h"
 
 int
 lsk_obs_parse(struct lsk_stack *s, const char *line, struct lsk_obs_req *req,

@@ -6,8 +6,8 @@
  * it: the commands themselves are actions that write files and run
  * alone, outside the batches it applies. Control thread only.
  */
-#ifndef LSK_CONTROL_OBS_PARSE_H
-#define LSK_CONTROL_OBS_PARSE_H
+#ifndef LSK_CLI_OBS_PARSE_H
+#define LSK_CLI_OBS_PARSE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,4 +39,4 @@ struct lsk_obs_req {
 int lsk_obs_parse(struct lsk_stack *s, const char *line,
 		  struct lsk_obs_req *req, char *err, size_t err_len);
 
-#endif /* LSK_CONTROL_OBS_PARSE_H */
+#endif /* LSK_CLI_OBS_PARSE_H */

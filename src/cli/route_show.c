@@ -3,7 +3,7 @@
  * What the routes are and do: lsk_route_get (the verdict of the published
  * forwarding table and the neighbour table for one destination), and the
  * views `route get ADDR` and `show routes [PREFIX]`, as aligned text or
- * JSON (control/command.h).
+ * JSON (cli/cli.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include "l2/l2.h"
 #include "l2/neigh.h"
 #include "control/control.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 /* The state of addr's neighbour entry, read as workers read it. */
 static uint8_t

@@ -4,8 +4,8 @@
  * of `ip -br` and grout's grcli, a header row then one row per item.
  * JSON (o->json): one value per view, members named as the text columns
  * (lower case, "/" read as "_per_"). The counter views are in
- * control/show_stats.c, `show config` in control/show_config.c, `show
- * pipeline` in control/show_pipeline.c.
+ * cli/show_stats.c, `show config` in cli/show_config.c, `show
+ * pipeline` in cli/show_pipeline.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +22,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* --- aligned tables ------------------------------------------------- */
 
@@ -446,7 +446,7 @@ show_filter(struct cmd_ctx *c)
 
 /* --- show routes ------------------------------------------------- */
 
-/* `show routes [PREFIX]`: control/route_show.c's view. */
+/* `show routes [PREFIX]`: cli/route_show.c's view. */
 int
 cmd_show_routes(struct cmd_ctx *c)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 struct config_out {
 	struct lsk_out *o;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* The stages, in pipeline order (LSK_STAGES's names; rx and tx are the
  * ports' side, neigh the hold queue after ip4_forward). */

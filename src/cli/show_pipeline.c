@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 /* The nodes: the stages, then what feeds them without being one. */
 enum {

@@ -2,7 +2,7 @@
 /*
  * The counter views: `show stats` (every counter; JSON: the object
  * --stats-json writes), `show runtime` (the stages, as VPP's show
- * runtime); `show errors` is control/show_errors.c.
+ * runtime); `show errors` is cli/show_errors.c.
  * Counts are since the last `stats clear`.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 int
 cmd_show_stats(struct cmd_ctx *c)

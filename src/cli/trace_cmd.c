@@ -26,7 +26,7 @@
 
 #include "core/trace.h"
 #include "control/control.h"
-#include "control/cmd.h"
+#include "cli/cmd.h"
 
 static void
 trace_free(struct lsk_trace *t)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket's file (control/ctl_path.h): its directory made,
+ * The control socket's file (serve/serve.h): its directory made,
  * what is at the path judged (nothing, a stale socket, a live one,
  * something else), the socket bound 0660 before anyone may connect.
  */
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
-#include "control/ctl_path.h"
+#include "serve/serve.h"
 
 /* mkdir -p of path's directory, each new one 0755. */
 static int

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket's header lines (control/ctl_proto.h): split into
+ * The control socket's header lines (serve/ctl_proto.h): split into
  * words, each checked; nothing here trusts a length it was not given.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "listack/ctl.h"
-#include "control/ctl_proto.h"
+#include "serve/ctl_proto.h"
 
 #define WORDS_MAX 5
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control socket's wire protocol (version LSK_CTL_VERSION), shared by
- * the server (control/ctl_server.c) and listack-ctl (app/ctl.c). Plain
+ * the server (serve/ctl_server.c) and listack-ctl (app/ctl.c). Plain
  * C, no DPDK: listack-ctl builds it in.
  *
  * Every header is one line of ASCII words ending in '\n', at most
@@ -25,8 +25,8 @@
  * only once all LEN bytes have arrived: a client that leaves before
  * changes nothing.
  */
-#ifndef LSK_CONTROL_CTL_PROTO_H
-#define LSK_CONTROL_CTL_PROTO_H
+#ifndef LSK_SERVE_CTL_PROTO_H
+#define LSK_SERVE_CTL_PROTO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,4 +80,4 @@ int lsk_ctl_parse_reply(const char *line, size_t len,
 /* A valid SOURCE word? */
 bool lsk_ctl_source_ok(const char *s, size_t len);
 
-#endif /* LSK_CONTROL_CTL_PROTO_H */
+#endif /* LSK_SERVE_CTL_PROTO_H */

@@ -3,7 +3,7 @@
  * The control socket's server (listack/ctl.h): one plain pthread (not an
  * EAL thread, so DPDK multi-process keeps working) polls a listening
  * UNIX socket and its clients, all non-blocking. Each client speaks the
- * protocol of control/ctl_proto.h; a complete batch runs with one
+ * protocol of serve/ctl_proto.h; a complete batch runs with one
  * lsk_command_run under the stack's lock, so a client that leaves or
  * stalls half-way has changed nothing and holds nothing.
  *
@@ -33,10 +33,10 @@
 #include <sys/un.h>
 
 #include "listack/ctl.h"
-#include "control/command.h"
+#include "cli/cli.h"
 #include "control/control.h"
-#include "control/ctl_path.h"
-#include "control/ctl_proto.h"
+#include "serve/serve.h"
+#include "serve/ctl_proto.h"
 
 #define LSK_CTL_CLIENTS 16
 #define CTL_BUFFERED_MAX (128u << 20)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The counters in the Prometheus text exposition format (version 0.0.4),
- * what `GET /metrics` answers (control/metrics_server.c):
+ * what `GET /metrics` answers (serve/metrics_server.c):
  *
  *   listack_<section>_<mib name in snake case>_total   every MIB counter
  *                                       of the stats JSON, one series each
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "control/control.h"
-#include "control/metrics.h"
+#include "serve/metrics.h"
 
 int
 lsk_metrics_snake(const char *mib, char *buf, size_t size)

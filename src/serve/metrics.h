@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The metrics endpoint's parts (listack/metrics.h serves them): the HTTP
- * request parser (control/metrics_http.c: plain C, no DPDK, fuzzed by
+ * request parser (serve/metrics_http.c: plain C, no DPDK, fuzzed by
  * tests/fuzz/fuzz_http.c) and the Prometheus text rendering
- * (control/metrics.c).
+ * (serve/metrics.c).
  */
-#ifndef LSK_CONTROL_METRICS_H
-#define LSK_CONTROL_METRICS_H
+#ifndef LSK_SERVE_METRICS_H
+#define LSK_SERVE_METRICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ int lsk_metrics_write(const struct lsk_metrics_view *v, FILE *f);
  */
 int lsk_metrics_snake(const char *mib, char *buf, size_t size);
 
-#endif /* LSK_CONTROL_METRICS_H */
+#endif /* LSK_SERVE_METRICS_H */

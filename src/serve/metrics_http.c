@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "control/metrics.h"
+#include "serve/metrics.h"
 
 #define METRICS_PATH "/metrics"
 #define METHOD_MAX 16

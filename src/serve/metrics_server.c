@@ -3,8 +3,8 @@
  * The metrics endpoint's server (listack/metrics.h): one plain pthread
  * polls a listening TCP socket and its clients, all non-blocking. A
  * client's request head is gathered in its own fixed buffer and parsed
- * (control/metrics_http.c) as bytes arrive; the answer is rendered whole
- * (control/metrics.c) and written as the client takes it, its next
+ * (serve/metrics_http.c) as bytes arrive; the answer is rendered whole
+ * (serve/metrics.c) and written as the client takes it, its next
  * request read only once it is out. The stack's lock is held while the
  * counters are copied, nowhere else: what a client does (send slowly,
  * not read, leave) costs this thread a slot and a buffer, never the
@@ -35,7 +35,7 @@
 #include "listack/ctl.h"
 #include "listack/metrics.h"
 #include "control/control.h"
-#include "control/metrics.h"
+#include "serve/metrics.h"
 
 #define METRICS_HEAD_MS 5000	/* a head's first byte to its last */
 #define METRICS_STALL_MS 5000	/* an answer not taken */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The control socket's file, for control/ctl_server.c. */
-#ifndef LSK_CONTROL_CTL_PATH_H
-#define LSK_CONTROL_CTL_PATH_H
+/* The control socket's file, for serve/ctl_server.c. */
+#ifndef LSK_SERVE_H
+#define LSK_SERVE_H
 
 #include <sys/types.h>
 
@@ -17,4 +17,4 @@ int lsk_ctl_path_listen(const char *path, int backlog, dev_t *dev,
 /* Remove path if it is still the file (dev, ino) made. */
 void lsk_ctl_path_unlink(const char *path, dev_t dev, ino_t ino);
 
-#endif /* LSK_CONTROL_CTL_PATH_H */
+#endif /* LSK_SERVE_H */

@@ -23,7 +23,7 @@
 #include "ip4/ip4.h"
 #include "l2/l2.h"
 #include "udp/udp.h"
-#include "control/command.h"
+#include "cli/cli.h"
 #include "control/control.h"
 
 /* Run text as one batch, the worker off line meanwhile; the answer stays

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "unit_common.h"
-#include "control/command.h"
+#include "cli/cli.h"
 #include "control/control.h"
 
 /* --- a JSON checker: one value, whole, nothing after it ------------- */
@@ -779,7 +779,7 @@ test_show_config_defaults(void **state)
 	lsk_stack_destroy(s);
 }
 
-/* control/route_show.c's view, reached through `show routes` (its own
+/* cli/route_show.c's view, reached through `show routes` (its own
  * tests are test_route_table's): JSON parses, a prefix narrows it, route
  * get is a view (a batch of it changes nothing). */
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket's server (control/ctl_server.c) on the unit
+ * The control socket's server (serve/ctl_server.c) on the unit
  * fixture: a batch waits for the stack's lock while lsk_services_poll
  * (which never waits for it) goes on; the socket file's rules (a live
  * socket is -EADDRINUSE, a stale one replaced, anything else left alone).
@@ -19,7 +19,7 @@
 
 #include "unit_common.h"
 #include "listack/ctl.h"
-#include "control/ctl_proto.h"
+#include "serve/ctl_proto.h"
 
 static char dir[64];
 

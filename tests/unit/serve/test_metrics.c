@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The metrics endpoint: the HTTP request parser (control/metrics_http.c)
+ * The metrics endpoint: the HTTP request parser (serve/metrics_http.c)
  * on good, bad and partial heads; the Prometheus text of the fixture's
- * counters after known traffic (control/metrics.c); the server
- * (control/metrics_server.c) answering a real TCP client.
+ * counters after known traffic (serve/metrics.c); the server
+ * (serve/metrics_server.c) answering a real TCP client.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "unit_common.h"
 #include "listack/metrics.h"
 #include "control/control.h"
-#include "control/metrics.h"
+#include "serve/metrics.h"
 
 /* Parse text from a buffer of exactly its size (ASan sees overreads). */
 static int
