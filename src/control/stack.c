@@ -14,6 +14,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
+#include "listack/ctl.h"
 #include "core/list.h"
 #include "core/fwd.h"
 #include "l2/l2.h"
@@ -137,6 +138,26 @@ void
 lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
 {
 	s->send_pool = pool;
+}
+
+/* The control calls' lock (listack/ctl.h): the control socket's batches
+ * (serve/ctl_server.c) and the application's own take it. */
+void
+lsk_stack_lock(struct lsk_stack *stack)
+{
+	pthread_mutex_lock(&stack->lock);
+}
+
+void
+lsk_stack_unlock(struct lsk_stack *stack)
+{
+	pthread_mutex_unlock(&stack->lock);
+}
+
+int
+lsk_stack_trylock(struct lsk_stack *stack)
+{
+	return pthread_mutex_trylock(&stack->lock) == 0 ? 0 : -EBUSY;
 }
 
 static bool

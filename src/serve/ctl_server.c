@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control socket's server (listack/ctl.h): one plain pthread (not an
- * EAL thread, so DPDK multi-process keeps working) polls a listening
- * UNIX socket and its clients, all non-blocking. Each client speaks the
+ * The control socket's server (listack/ctl.h): the listeners' poll loop
+ * (serve/serve.h) on a thread of its own polls a listening UNIX socket
+ * and its clients, all non-blocking. Each client speaks the
  * protocol of serve/ctl_proto.h; a complete batch runs with one
  * lsk_command_run under the stack's lock, so a client that leaves or
  * stalls half-way has changed nothing and holds nothing.
@@ -17,15 +17,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -75,39 +72,10 @@ struct lsk_ctl {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	dev_t dev;
 	ino_t ino;
-	int listen_fd;
-	int wake[2];		/* lsk_ctl_stop writes, the thread wakes */
-	pthread_t thread;
+	struct lsk_serve loop;
 	size_t buffered;	/* batch bytes held, over all clients */
 	struct ctl_client clients[LSK_CTL_CLIENTS];
 };
-
-void
-lsk_stack_lock(struct lsk_stack *stack)
-{
-	pthread_mutex_lock(&stack->lock);
-}
-
-void
-lsk_stack_unlock(struct lsk_stack *stack)
-{
-	pthread_mutex_unlock(&stack->lock);
-}
-
-int
-lsk_stack_trylock(struct lsk_stack *stack)
-{
-	return pthread_mutex_trylock(&stack->lock) == 0 ? 0 : -EBUSY;
-}
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ------------------------------------------------------------ clients */
 
@@ -203,7 +171,7 @@ client_run(struct lsk_ctl *ctl, struct ctl_client *c)
 	}
 	lsk_out_free(&o);
 	/* the time the batch took was the server's, not any client's */
-	now = now_ms();
+	now = lsk_serve_now_ms();
 	for (i = 0; i < LSK_CTL_CLIENTS; i++)
 		if (ctl->clients[i].fd >= 0)
 			ctl->clients[i].last_ms = now;
@@ -325,7 +293,7 @@ client_read(struct lsk_ctl *ctl, struct ctl_client *c)
 	if (n < 0)
 		return;
 	c->rx_len += (size_t)n;
-	c->last_ms = now_ms();
+	c->last_ms = lsk_serve_now_ms();
 	client_process(ctl, c);
 }
 
@@ -357,7 +325,7 @@ client_write(struct lsk_ctl *ctl, struct ctl_client *c)
 			return;
 		}
 		c->tx_done += (size_t)n;
-		c->last_ms = now_ms();
+		c->last_ms = lsk_serve_now_ms();
 	}
 	free(c->tx);
 	free(c->tx_body);
@@ -381,7 +349,7 @@ ctl_accept(struct lsk_ctl *ctl)
 	int fd;
 
 	for (;;) {
-		fd = accept4(ctl->listen_fd, NULL, NULL,
+		fd = accept4(ctl->loop.listen_fd, NULL, NULL,
 			     SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
@@ -404,7 +372,7 @@ ctl_accept(struct lsk_ctl *ctl)
 		}
 		ctl->clients[i].fd = fd;
 		ctl->clients[i].state = CLIENT_HELLO;
-		ctl->clients[i].last_ms = now_ms();
+		ctl->clients[i].last_ms = lsk_serve_now_ms();
 	}
 }
 
@@ -427,54 +395,49 @@ ctl_expire(struct lsk_ctl *ctl, int64_t now)
 	}
 }
 
-static void *
-ctl_thread(void *arg)
+static int
+ctl_client_fd(void *arg, unsigned int slot, short *events)
+{
+	const struct ctl_client *c = &((struct lsk_ctl *)arg)->clients[slot];
+
+	*events = c->state == CLIENT_REPLY ? POLLOUT : POLLIN;
+	return c->fd;
+}
+
+static void
+ctl_client_ready(void *arg, unsigned int slot, int64_t now)
 {
 	struct lsk_ctl *ctl = arg;
-	struct pollfd pfd[LSK_CTL_CLIENTS + 2];
-	int slot[LSK_CTL_CLIENTS + 2];
+	struct ctl_client *c = &ctl->clients[slot];
 
-	for (;;) {
-		unsigned int i, n = 0;
-		int rc;
-
-		pfd[n++] = (struct pollfd){ .fd = ctl->wake[0],
-					    .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = ctl->listen_fd,
-					    .events = POLLIN };
-		for (i = 0; i < LSK_CTL_CLIENTS; i++) {
-			struct ctl_client *c = &ctl->clients[i];
-
-			if (c->fd < 0)
-				continue;
-			slot[n] = (int)i;
-			pfd[n++] = (struct pollfd){
-				.fd = c->fd,
-				.events = c->state == CLIENT_REPLY ? POLLOUT :
-					  POLLIN,
-			};
-		}
-		rc = poll(pfd, n, 1000);
-		if (rc < 0 && errno != EINTR)
-			break;
-		if (rc > 0 && pfd[0].revents)
-			break;
-		for (i = 2; rc > 0 && i < n; i++) {
-			struct ctl_client *c = &ctl->clients[slot[i]];
-
-			if (pfd[i].revents == 0 || c->fd != pfd[i].fd)
-				continue;
-			if (c->state == CLIENT_REPLY)
-				client_write(ctl, c);
-			else
-				client_read(ctl, c);
-		}
-		if (rc > 0 && pfd[1].revents)
-			ctl_accept(ctl);
-		ctl_expire(ctl, now_ms());
-	}
-	return NULL;
+	(void)now;	/* the client keeps its own clock */
+	if (c->state == CLIENT_REPLY)
+		client_write(ctl, c);
+	else
+		client_read(ctl, c);
 }
+
+static void
+ctl_accept_ready(void *arg, int64_t now)
+{
+	(void)now;
+	ctl_accept(arg);
+}
+
+static void
+ctl_expire_ready(void *arg, int64_t now)
+{
+	(void)now;
+	/* after the round's batches, which may have taken long */
+	ctl_expire(arg, lsk_serve_now_ms());
+}
+
+static const struct lsk_serve_ops ctl_ops = {
+	.client_fd = ctl_client_fd,
+	.client_ready = ctl_client_ready,
+	.accept = ctl_accept_ready,
+	.expire = ctl_expire_ready,
+};
 
 /* ------------------------------------------------------------ start, stop */
 
@@ -486,19 +449,13 @@ ctl_free(struct lsk_ctl *ctl)
 	for (i = 0; i < LSK_CTL_CLIENTS; i++)
 		if (ctl->clients[i].fd >= 0)
 			client_close(ctl, &ctl->clients[i]);
-	if (ctl->listen_fd >= 0)
-		close(ctl->listen_fd);
-	if (ctl->wake[0] >= 0)
-		close(ctl->wake[0]);
-	if (ctl->wake[1] >= 0)
-		close(ctl->wake[1]);
+	lsk_serve_close(&ctl->loop);
 	free(ctl);
 }
 
 int
 lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 {
-	sigset_t all, old;
 	struct lsk_ctl *ctl;
 	unsigned int i;
 	int rc;
@@ -509,7 +466,6 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 	if (ctl == NULL)
 		return -ENOMEM;
 	ctl->stack = stack;
-	ctl->listen_fd = ctl->wake[0] = ctl->wake[1] = -1;
 	for (i = 0; i < LSK_CTL_CLIENTS; i++)
 		ctl->clients[i].fd = -1;
 	if (strlen(path) >= sizeof(ctl->path)) {
@@ -517,29 +473,24 @@ lsk_ctl_start(struct lsk_stack *stack, const char *path, struct lsk_ctl **out)
 		return -ENAMETOOLONG;
 	}
 	strcpy(ctl->path, path);
-	if (pipe2(ctl->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
-		rc = -errno;
+	rc = lsk_serve_init(&ctl->loop, &ctl_ops, ctl, LSK_CTL_CLIENTS, 1000);
+	if (rc < 0) {
 		ctl_free(ctl);
 		return rc;
 	}
-	ctl->listen_fd = lsk_ctl_path_listen(path, LSK_CTL_CLIENTS, &ctl->dev,
+	ctl->loop.listen_fd = lsk_ctl_path_listen(path, LSK_CTL_CLIENTS, &ctl->dev,
 					     &ctl->ino);
-	if (ctl->listen_fd < 0) {
-		rc = ctl->listen_fd;
+	if (ctl->loop.listen_fd < 0) {
+		rc = ctl->loop.listen_fd;
 		ctl_free(ctl);
 		return rc;
 	}
-	/* the application's signals stay the application's threads' */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&ctl->thread, NULL, ctl_thread, ctl);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lsk_serve_start(&ctl->loop, "lsk-ctl");
 	if (rc < 0) {
 		lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 		ctl_free(ctl);
 		return rc;
 	}
-	pthread_setname_np(ctl->thread, "lsk-ctl");
 	*out = ctl;
 	return 0;
 }
@@ -550,8 +501,7 @@ lsk_ctl_stop(struct lsk_ctl *ctl)
 	if (ctl == NULL)
 		return;
 	/* a batch running now finishes first */
-	(void)!write(ctl->wake[1], "x", 1);
-	pthread_join(ctl->thread, NULL);
+	lsk_serve_stop(&ctl->loop);
 	lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 	ctl_free(ctl);
 }

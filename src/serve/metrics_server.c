@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The metrics endpoint's server (listack/metrics.h): one plain pthread
- * polls a listening TCP socket and its clients, all non-blocking. A
+ * The metrics endpoint's server (listack/metrics.h): the listeners' poll
+ * loop (serve/serve.h) on a thread of its own polls a listening TCP
+ * socket and its clients, all non-blocking. A
  * client's request head is gathered in its own fixed buffer and parsed
  * (serve/metrics_http.c) as bytes arrive; the answer is rendered whole
  * (serve/metrics.c) and written as the client takes it, its next
@@ -17,15 +18,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -36,6 +34,7 @@
 #include "listack/metrics.h"
 #include "control/control.h"
 #include "serve/metrics.h"
+#include "serve/serve.h"
 
 #define METRICS_HEAD_MS 5000	/* a head's first byte to its last */
 #define METRICS_STALL_MS 5000	/* an answer not taken */
@@ -65,24 +64,13 @@ struct mclient {
 
 struct lsk_metrics {
 	struct lsk_stack *stack;
-	int listen_fd;
-	int wake[2];		/* lsk_metrics_stop writes, the thread wakes */
+	struct lsk_serve loop;
 	uint16_t port;
-	pthread_t thread;
 	pthread_mutex_t pools_lock;
 	struct rte_mempool *pools[METRICS_POOLS];
 	unsigned int n_pools;
 	struct mclient clients[LSK_METRICS_CLIENTS];
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ------------------------------------------------------ the answer */
 
@@ -195,7 +183,7 @@ client_answer(struct lsk_metrics *m, struct mclient *c,
 	c->tx_len = (size_t)n + body_len;
 	c->tx_done = 0;
 	c->state = MC_WRITE;
-	c->answer_ms = now_ms();
+	c->answer_ms = lsk_serve_now_ms();
 }
 
 /* ------------------------------------------------------ the clients */
@@ -295,8 +283,9 @@ client_write(struct lsk_metrics *m, struct mclient *c, int64_t now)
 }
 
 static void
-metrics_accept(struct lsk_metrics *m, int64_t now)
+metrics_accept(void *arg, int64_t now)
 {
+	struct lsk_metrics *m = arg;
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
 		"Content-Type: text/plain; charset=utf-8\r\n"
 		"Content-Length: 18\r\nConnection: close\r\n\r\n"
@@ -304,7 +293,8 @@ metrics_accept(struct lsk_metrics *m, int64_t now)
 	unsigned int i;
 	int fd;
 
-	fd = accept4(m->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	fd = accept4(m->loop.listen_fd, NULL, NULL,
+		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
 	for (i = 0; i < LSK_METRICS_CLIENTS; i++) {
@@ -324,8 +314,9 @@ metrics_accept(struct lsk_metrics *m, int64_t now)
 
 /* Close what overstayed; a head too slow to come is answered 408. */
 static void
-metrics_expire(struct lsk_metrics *m, int64_t now)
+metrics_expire(void *arg, int64_t now)
 {
+	struct lsk_metrics *m = arg;
 	static const struct lsk_http_request timeout = {
 		.status = 408, .why = "the request took too long to arrive",
 	};
@@ -354,55 +345,33 @@ metrics_expire(struct lsk_metrics *m, int64_t now)
 	}
 }
 
-static void *
-metrics_thread(void *arg)
+static int
+metrics_client_fd(void *arg, unsigned int slot, short *events)
+{
+	const struct mclient *c = &((struct lsk_metrics *)arg)->clients[slot];
+
+	*events = c->state == MC_WRITE ? POLLOUT : POLLIN;
+	return c->fd;
+}
+
+static void
+metrics_client_ready(void *arg, unsigned int slot, int64_t now)
 {
 	struct lsk_metrics *m = arg;
-	struct pollfd pfd[LSK_METRICS_CLIENTS + 2];
-	int slot[LSK_METRICS_CLIENTS + 2];
+	struct mclient *c = &m->clients[slot];
 
-	for (;;) {
-		unsigned int i, n = 0;
-		int64_t now;
-		int rc;
-
-		pfd[n++] = (struct pollfd){ .fd = m->wake[0], .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = m->listen_fd,
-					    .events = POLLIN };
-		for (i = 0; i < LSK_METRICS_CLIENTS; i++) {
-			struct mclient *c = &m->clients[i];
-
-			if (c->fd < 0)
-				continue;
-			slot[n] = (int)i;
-			pfd[n++] = (struct pollfd){
-				.fd = c->fd,
-				.events = c->state == MC_WRITE ? POLLOUT :
-					  POLLIN,
-			};
-		}
-		rc = poll(pfd, n, 250);
-		if (rc < 0 && errno != EINTR)
-			break;
-		if (rc > 0 && pfd[0].revents)
-			break;
-		now = now_ms();
-		for (i = 2; rc > 0 && i < n; i++) {
-			struct mclient *c = &m->clients[slot[i]];
-
-			if (pfd[i].revents == 0 || c->fd != pfd[i].fd)
-				continue;
-			if (c->state == MC_WRITE)
-				client_write(m, c, now);
-			else
-				client_read(m, c, now);
-		}
-		if (rc > 0 && pfd[1].revents)
-			metrics_accept(m, now);
-		metrics_expire(m, now);
-	}
-	return NULL;
+	if (c->state == MC_WRITE)
+		client_write(m, c, now);
+	else
+		client_read(m, c, now);
 }
+
+static const struct lsk_serve_ops metrics_ops = {
+	.client_fd = metrics_client_fd,
+	.client_ready = metrics_client_ready,
+	.accept = metrics_accept,
+	.expire = metrics_expire,
+};
 
 /* ------------------------------------------------------ start, stop */
 
@@ -423,19 +392,19 @@ metrics_listen(struct lsk_metrics *m, const char *addr, uint16_t port)
 	snprintf(service, sizeof(service), "%u", port);
 	if (getaddrinfo(addr, service, &hints, &ai) != 0)
 		return -EINVAL;
-	m->listen_fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
+	m->loop.listen_fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
 			      SOCK_CLOEXEC, 0);
-	if (m->listen_fd < 0) {
+	if (m->loop.listen_fd < 0) {
 		rc = -errno;
 		freeaddrinfo(ai);
 		return rc;
 	}
-	setsockopt(m->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	rc = bind(m->listen_fd, ai->ai_addr, ai->ai_addrlen) < 0 ? -errno : 0;
+	setsockopt(m->loop.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	rc = bind(m->loop.listen_fd, ai->ai_addr, ai->ai_addrlen) < 0 ? -errno : 0;
 	freeaddrinfo(ai);
-	if (rc == 0 && listen(m->listen_fd, LSK_METRICS_CLIENTS) < 0)
+	if (rc == 0 && listen(m->loop.listen_fd, LSK_METRICS_CLIENTS) < 0)
 		rc = -errno;
-	if (rc == 0 && getsockname(m->listen_fd, (struct sockaddr *)&ss,
+	if (rc == 0 && getsockname(m->loop.listen_fd, (struct sockaddr *)&ss,
 				   &sl) < 0)
 		rc = -errno;
 	if (rc < 0)
@@ -454,12 +423,7 @@ metrics_free(struct lsk_metrics *m)
 	for (i = 0; i < LSK_METRICS_CLIENTS; i++)
 		if (m->clients[i].fd >= 0)
 			client_close(&m->clients[i]);
-	if (m->listen_fd >= 0)
-		close(m->listen_fd);
-	if (m->wake[0] >= 0)
-		close(m->wake[0]);
-	if (m->wake[1] >= 0)
-		close(m->wake[1]);
+	lsk_serve_close(&m->loop);
 	pthread_mutex_destroy(&m->pools_lock);
 	free(m);
 }
@@ -469,7 +433,6 @@ lsk_metrics_start(struct lsk_stack *stack, const char *addr, uint16_t port,
 		  struct lsk_metrics **out)
 {
 	struct lsk_metrics *m;
-	sigset_t all, old;
 	unsigned int i;
 	int rc;
 
@@ -479,27 +442,22 @@ lsk_metrics_start(struct lsk_stack *stack, const char *addr, uint16_t port,
 	if (m == NULL)
 		return -ENOMEM;
 	m->stack = stack;
-	m->listen_fd = m->wake[0] = m->wake[1] = -1;
 	pthread_mutex_init(&m->pools_lock, NULL);
 	for (i = 0; i < LSK_METRICS_CLIENTS; i++)
 		m->clients[i].fd = -1;
-	rc = pipe2(m->wake, O_CLOEXEC | O_NONBLOCK) < 0 ? -errno : 0;
+	rc = lsk_serve_init(&m->loop, &metrics_ops, m, LSK_METRICS_CLIENTS,
+			    250);
 	if (rc == 0)
 		rc = metrics_listen(m, addr, port);
 	if (rc < 0) {
 		metrics_free(m);
 		return rc;
 	}
-	/* the application's signals stay the application's threads' */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&m->thread, NULL, metrics_thread, m);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lsk_serve_start(&m->loop, "lsk-metrics");
 	if (rc < 0) {
 		metrics_free(m);
 		return rc;
 	}
-	pthread_setname_np(m->thread, "lsk-metrics");
 	*out = m;
 	return 0;
 }
@@ -531,7 +489,6 @@ lsk_metrics_stop(struct lsk_metrics *m)
 {
 	if (m == NULL)
 		return;
-	(void)!write(m->wake[1], "x", 1);
-	pthread_join(m->thread, NULL);
+	lsk_serve_stop(&m->loop);
 	metrics_free(m);
 }
