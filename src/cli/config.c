@@ -4,7 +4,7 @@
  * line, shared by configuration files and run-time control: the table of
  * commands and the dispatch. Each command's words are parsed in its own
  * file (cli/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c,
- * capture_cmd.c, trace_ctl.c, show.c, help.c); every error names
+ * capture_cmd.c, trace_cmd.c, show.c, help.c); every error names
  * FILE:LINE (cli/cmd_parse.c).
  */
 #include <errno.h>

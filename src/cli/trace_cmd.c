@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Packet trace, the control side (core/trace.h has the workers'):
+ * Packet trace, the commands (control/trace_arm.c arms and clears the
+ * trace; core/trace.h has the workers' side):
  *   trace add N [port P] [match FIELD VALUE ...]
  *   trace show
  *   trace clear
  * FIELD: src, dst (an address or a prefix), proto (a number, udp, tcp,
- * icmp), sport, dport, port, vlan. `trace add` builds a trace with fresh
- * record buffers and publishes it like a table (s->trace, lsk_publish),
- * replacing the one before (its records go); `trace clear` publishes
- * none. The old trace is freed after the grace period, so no worker can
- * still be writing it. `trace show` reads only packets whose trace has
- * ended (published by the worker with a release store), never written
- * again: no lock on either side. Like capture, these are actions, not
+ * icmp), sport, dport, port, vlan. `trace add` arms a new trace,
+ * replacing the one before (its records go); `trace clear` arms none.
+ * `trace show` reads only packets whose trace has ended (published by
+ * the worker with a release store), never written again: no lock on
+ * either side. Like capture, these are actions, not
  * configuration: they run alone or beside views, never in a batch.
  */
 #include <arpa/inet.h>
@@ -22,63 +21,10 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_malloc.h>
 
 #include "core/trace.h"
 #include "control/control.h"
 #include "cli/cmd.h"
-
-static void
-trace_free(struct lsk_trace *t)
-{
-	rte_free(t);
-}
-
-int
-lsk_trace_arm(struct lsk_stack *s, uint64_t n,
-	      const struct lsk_trace_match *match)
-{
-	unsigned int i, n_workers = 0;
-	struct lsk_trace *t;
-	int rc;
-
-	if (n == 0 || match == NULL)
-		return -EINVAL;
-	rc = lsk_trace_register();
-	if (rc < 0)
-		return rc;
-	/* buffers only for the workers there are */
-	for (i = 0; i < LSK_MAX_WORKERS; i++)
-		if (s->workers[i] != NULL)
-			n_workers = i + 1;
-	t = rte_zmalloc_socket("lsk_trace", sizeof(*t) + (size_t)n_workers *
-			       sizeof(t->w[0]), RTE_CACHE_LINE_SIZE,
-			       s->socket_id);
-	if (t == NULL)
-		return -ENOMEM;
-	t->gen = ++s->trace_gen;
-	t->budget = n;
-	t->match = *match;
-	t->n_workers = n_workers;
-	lsk_publish(s, s->trace, t, trace_free);
-	return 0;
-}
-
-void
-lsk_trace_clear(struct lsk_stack *s)
-{
-	struct lsk_trace *none = NULL;
-
-	lsk_publish(s, s->trace, none, trace_free);
-}
-
-void
-lsk_trace_free_stack(struct lsk_stack *s)
-{
-	/* the stack goes: no worker runs any more */
-	rte_free(s->trace);
-	s->trace = NULL;
-}
 
 static int
 trace_usage(struct cmd_ctx *c)

@@ -170,7 +170,7 @@ struct lsk_stack {
 	 * counted (control/capture.c) */
 	struct lsk_capture *capture;
 	struct lsk_capture_ctl *capture_ctl;
-	/* the trace workers fill (NULL: none; cli/trace_cmd.c) */
+	/* the trace workers fill (NULL: none; control/trace_arm.c) */
 	struct lsk_trace *trace;
 	uint16_t trace_gen;
 
@@ -262,7 +262,7 @@ void lsk_route_batch_begin(struct lsk_stack *s);
 int lsk_route_batch_commit(struct lsk_stack *s);
 void lsk_route_batch_undo(struct lsk_stack *s);
 
-/* Packet trace (cli/trace_cmd.c): arm n packets matching match (a
+/* Packet trace (control/trace_arm.c): arm n packets matching match (a
  * new trace: the last one's records go), clear, and free at the stack's
  * end. 0 or a negative errno; a failure leaves the trace as it was. */
 struct lsk_trace_match;
