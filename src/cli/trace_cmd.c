@@ -161,11 +161,33 @@ trace_count(const struct lsk_trace *t, struct trace_totals *tt)
 	}
 }
 
+/* The ended packets one after the other, worker by worker, from
+ * *pos = 0 (NULL after the last); *worker is the packet's. */
+static const struct lsk_trace_pkt *
+trace_next_done(const struct lsk_trace *t, unsigned int *pos,
+		unsigned int *worker)
+{
+	while (*pos < t->n_workers * LSK_TRACE_PKTS) {
+		unsigned int w = *pos / LSK_TRACE_PKTS;
+		const struct lsk_trace_pkt *p =
+			&t->w[w].pkt[*pos % LSK_TRACE_PKTS];
+
+		(*pos)++;
+		if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) ==
+		    LSK_TRACE_DONE) {
+			*worker = w;
+			return p;
+		}
+	}
+	return NULL;
+}
+
 static int
 trace_show_json(struct lsk_out *o, const struct lsk_trace *t,
 		const struct trace_totals *tt)
 {
-	unsigned int i, j, k;
+	const struct lsk_trace_pkt *p;
+	unsigned int i, k, pos = 0;
 	bool first = true;
 	int rc;
 
@@ -174,31 +196,24 @@ trace_show_json(struct lsk_out *o, const struct lsk_trace *t,
 			    "\"packets\": [", t->budget,
 			    __atomic_load_n(&t->claimed, __ATOMIC_RELAXED),
 			    tt->overflow, tt->open);
-	for (i = 0; i < t->n_workers && rc == 0; i++) {
-		for (j = 0; j < LSK_TRACE_PKTS && rc == 0; j++) {
-			const struct lsk_trace_pkt *p = &t->w[i].pkt[j];
-
-			if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) !=
-			    LSK_TRACE_DONE)
-				continue;
-			rc = lsk_out_printf(o, "%s{\"worker\": %u, \"port\": %u"
-					    ", \"records_lost\": %u, "
-					    "\"records\": [", first ? "" : ", ",
-					    i, p->port, p->recs_lost);
-			first = false;
-			for (k = 0; k < p->n_recs && rc == 0; k++) {
-				rc = lsk_out_printf(o, "%s{\"stage\": \"%s\", "
-					"\"text\": ", k ? ", " : "",
-					lsk_trace_stage_name(p->rec[k].stage));
-				if (rc == 0)
-					rc = lsk_out_json_str(o,
-							      p->rec[k].text);
-				if (rc == 0)
-					rc = lsk_out_printf(o, "}");
-			}
+	while (rc == 0 && (p = trace_next_done(t, &pos, &i)) != NULL) {
+		rc = lsk_out_printf(o, "%s{\"worker\": %u, \"port\": %u, "
+				    "\"records_lost\": %u, \"records\": [",
+				    first ? "" : ", ", i, p->port,
+				    p->recs_lost);
+		first = false;
+		for (k = 0; k < p->n_recs && rc == 0; k++) {
+			rc = lsk_out_printf(o, "%s{\"stage\": \"%s\", "
+					    "\"text\": ", k ? ", " : "",
+					    lsk_trace_stage_name(
+						    p->rec[k].stage));
 			if (rc == 0)
-				rc = lsk_out_printf(o, "]}");
+				rc = lsk_out_json_str(o, p->rec[k].text);
+			if (rc == 0)
+				rc = lsk_out_printf(o, "}");
 		}
+		if (rc == 0)
+			rc = lsk_out_printf(o, "]}");
 	}
 	if (rc == 0)
 		rc = lsk_out_printf(o, "]}\n");
@@ -209,8 +224,9 @@ static int
 trace_show(struct cmd_ctx *c)
 {
 	const struct lsk_trace *t = c->s->trace;	/* ours to free only */
+	const struct lsk_trace_pkt *p;
 	struct trace_totals tt;
-	unsigned int i, j, k, shown = 0;
+	unsigned int i, k, shown = 0, pos = 0;
 	int rc;
 
 	if (t == NULL)
@@ -224,22 +240,15 @@ trace_show(struct cmd_ctx *c)
 			    " overflow\n", t->budget,
 			    __atomic_load_n(&t->claimed, __ATOMIC_RELAXED),
 			    tt.done, tt.open, tt.overflow);
-	for (i = 0; i < t->n_workers && rc == 0; i++) {
-		for (j = 0; j < LSK_TRACE_PKTS && rc == 0; j++) {
-			const struct lsk_trace_pkt *p = &t->w[i].pkt[j];
-
-			if (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) !=
-			    LSK_TRACE_DONE)
-				continue;
-			rc = lsk_out_printf(c->o, "packet %u  worker %u  port "
-					    "%u%s\n", ++shown, i, p->port,
-					    p->recs_lost ? "  (records lost)" :
-					    "");
-			for (k = 0; k < p->n_recs && rc == 0; k++)
-				rc = lsk_out_printf(c->o, "  %-12s %s\n",
-					lsk_trace_stage_name(p->rec[k].stage),
-					p->rec[k].text);
-		}
+	while (rc == 0 && (p = trace_next_done(t, &pos, &i)) != NULL) {
+		rc = lsk_out_printf(c->o, "packet %u  worker %u  port %u%s\n",
+				    ++shown, i, p->port, p->recs_lost ?
+				    "  (records lost)" : "");
+		for (k = 0; k < p->n_recs && rc == 0; k++)
+			rc = lsk_out_printf(c->o, "  %-12s %s\n",
+					    lsk_trace_stage_name(
+						    p->rec[k].stage),
+					    p->rec[k].text);
 	}
 	return rc;
 }
