@@ -31,7 +31,6 @@
 
 #include "listack/ctl.h"
 #include "cli/cli.h"
-#include "control/control.h"
 #include "serve/serve.h"
 #include "serve/ctl_proto.h"
 
