@@ -12,7 +12,7 @@
 
 #include "core/fwd.h"
 #include "control/control.h"
-#include "cli/cli.h"
+#include "cli/cmd.h"
 
 static const char *const verdict_names[] = {
 	[LSK_VERDICT_NO_ROUTE] = "unreachable",
@@ -38,13 +38,6 @@ static const char *const origin_names[] = {
 	[LSK_ORIGIN_LOCAL] = "local",
 };
 
-static void
-ip_text(uint32_t a, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff,
-		 (a >> 8) & 0xff, a & 0xff);
-}
-
 /* "portN", or "portN.VLAN" for a VLAN sub-interface. */
 static void
 iface_text(const struct lsk_port_conf *ifaces, uint16_t iface, char *buf,
@@ -67,10 +60,10 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
 
 	if (rc < 0)
 		return rc;
-	ip_text(addr, dst, sizeof(dst));
-	ip_text(a.prefix, pfx, sizeof(pfx));
-	ip_text(a.next_hop, hop, sizeof(hop));
-	ip_text(a.src, src, sizeof(src));
+	cmd_ip_text(addr, dst, sizeof(dst));
+	cmd_ip_text(a.prefix, pfx, sizeof(pfx));
+	cmd_ip_text(a.next_hop, hop, sizeof(hop));
+	cmd_ip_text(a.src, src, sizeof(src));
 	iface_text(ifaces, a.iface, dev, sizeof(dev));
 	rte_ether_format_addr(mac, sizeof(mac), &a.neigh_mac);
 	if (o->json) {
@@ -177,10 +170,10 @@ show_line(const struct lsk_stack *s, struct lsk_out *o,
 	char dst[24], gw[16], dev[24];
 	bool via = e->kind == SHOW_VIA;
 
-	ip_text(e->prefix, dst, sizeof(dst));
+	cmd_ip_text(e->prefix, dst, sizeof(dst));
 	snprintf(dst + strlen(dst), sizeof(dst) - strlen(dst), "/%u",
 		 e->depth);
-	ip_text(e->gateway, gw, sizeof(gw));
+	cmd_ip_text(e->gateway, gw, sizeof(gw));
 	if (e->kind == SHOW_BLACKHOLE)
 		snprintf(dev, sizeof(dev), "-");
 	else
