@@ -20,7 +20,7 @@
 #include <rte_eal.h>
 
 #include "listack/listack.h"
-#include "control/command.h"
+#include "cli/cli.h"
 #include "control/control.h"
 
 static double

@@ -29,7 +29,7 @@ struct lsk_ctl;
  * Serve path (mode 0660, missing directories made 0755). A live socket
  * at path (another instance) is -EADDRINUSE, a stale one is replaced,
  * anything else there is -EEXIST and left alone; a path too long for a
- * UNIX socket is -ENAMETOOLONG. The protocol: control/ctl_proto.h and
+ * UNIX socket is -ENAMETOOLONG. The protocol: serve/ctl_proto.h and
  * listack-ctl(1).
  */
 int lsk_ctl_start(struct lsk_stack *stack, const char *path,

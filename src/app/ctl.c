@@ -2,7 +2,7 @@
 /*
  * listack-ctl: the control client (docs/listack-ctl.1). It only joins
  * words, sends them over the control socket and prints the answer; the
- * stack parses and runs them (control/command.h).
+ * stack parses and runs them (cli/cli.h).
  *
  *   listack-ctl [-s PATH] [-j] COMMAND WORDS...   one command
  *   listack-ctl [-s PATH] [-j] -f FILE|-          a batch
@@ -106,7 +106,7 @@ ctl_run(struct ctl_conn *c, const char *text, size_t len, const char *source,
 	return rc;
 }
 
-/* The file's name as a batch's SOURCE word (control/ctl_proto.h). */
+/* The file's name as a batch's SOURCE word (serve/ctl_proto.h). */
 static void
 source_name(const char *path, char *out)
 {

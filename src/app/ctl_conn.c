@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * listack-ctl's connection: blocking I/O on a UNIX stream socket, the
- * frames of control/ctl_proto.h. An answer larger than CTL_ANSWER_MAX
+ * frames of serve/ctl_proto.h. An answer larger than CTL_ANSWER_MAX
  * is refused rather than allocated.
  */
 #define _GNU_SOURCE

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* listack-ctl's side of the control socket (control/ctl_proto.h). */
+/* listack-ctl's side of the control socket (serve/ctl_proto.h). */
 #ifndef LSK_APP_CTL_CONN_H
 #define LSK_APP_CTL_CONN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "control/ctl_proto.h"
+#include "serve/ctl_proto.h"
 
 struct ctl_conn {
 	int fd;

@@ -64,4 +64,18 @@ unsigned int fwd_worker_poll(struct fwd_worker *fw);
 uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 		       struct rte_mbuf **pkts, uint16_t n);
 
+/* The main lcore's chores until app->stop (src/app/fwd_loop.c). */
+struct fwd_opts;
+void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);
+
+/* The end of a run (src/app/fwd_report.c): the summary on stdout; the
+ * stats file at path (extra: more JSON members, or NULL), 0 or -errno;
+ * the services' "services": [...] member (malloc'd; NULL: none), taken
+ * before the stack goes. */
+void fwd_print_summary(const struct lsk_stats *st, unsigned int n_ports,
+		       long long in_use);
+int fwd_write_json(const char *path, const struct lsk_stats *st,
+		   unsigned int n_ports, long long in_use, const char *extra);
+char *fwd_services_json(const struct lsk_stack *stack);
+
 #endif

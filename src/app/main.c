@@ -37,191 +37,14 @@
 #include "listack/metrics.h"
 #include "listack/port.h"
 #include "fwd.h"
+#include "fwd_opts.h"
 
 #define EXIT_USAGE 2
-/* --mbufs: more than any EAL memory could hold is a typo */
-#define FWD_MBUFS_MAX (1u << 28)
-
-struct fwd_opts {
-	const char *config;
-	enum lsk_mode mode;
-	const char *stats_json;
-	double stats_interval;	/* seconds, 0 = off */
-	long idle_exit_ms;	/* -1 = off */
-	unsigned int mbufs;	/* per pool; 0 = sized from the ports */
-	unsigned int rx_burst;	/* frames per RX poll of a queue */
-	const char *ctl_socket;	/* NULL: none */
-	bool ctl_explicit;	/* given on the command line */
-	char metrics_addr[64];	/* "" = no metrics */
-	uint16_t metrics_port;
-};
 
 struct fwd_app fwd_app;
 volatile sig_atomic_t fwd_signalled;
 static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
 static unsigned int pool_mbufs;	/* what each pool was made with */
-
-static void
-usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
-		"          [--stats-json FILE] [--stats-interval SECONDS]"
-		" [--idle-exit MS]\n"
-		"          [--ctl-socket PATH|none] [--mbufs N]"
-		" [--metrics ADDR:PORT] [--rx-burst N]\n"
-		"  --ctl-socket: the control socket listack-ctl talks to "
-		"(default %s)\n", prog, LSK_CTL_DEFAULT_PATH);
-}
-
-/* --metrics ADDR:PORT, [ADDR]:PORT for IPv6; the address is checked when
- * it is served. */
-static int
-parse_metrics(const char *arg, struct fwd_opts *o)
-{
-	const char *colon = strrchr(arg, ':'), *a = arg;
-	size_t alen;
-	unsigned long port;
-	char *end;
-
-	if (colon == NULL || colon[1] < '0' || colon[1] > '9')
-		return -EINVAL;
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (errno || *end != '\0' || port > 65535)
-		return -EINVAL;
-	alen = (size_t)(colon - arg);
-	if (alen >= 2 && arg[0] == '[' && arg[alen - 1] == ']') {
-		a++;
-		alen -= 2;
-	}
-	if (alen == 0 || alen >= sizeof(o->metrics_addr))
-		return -EINVAL;
-	memcpy(o->metrics_addr, a, alen);
-	o->metrics_addr[alen] = '\0';
-	o->metrics_port = (uint16_t)port;
-	return 0;
-}
-
-static int
-parse_opts(int argc, char **argv, struct fwd_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "stats-json", required_argument, NULL, 'j' },
-		{ "stats-interval", required_argument, NULL, 'i' },
-		{ "idle-exit", required_argument, NULL, 'x' },
-		{ "mbufs", required_argument, NULL, 'b' },
-		{ "rx-burst", required_argument, NULL, 'r' },
-		{ "ctl-socket", required_argument, NULL, 's' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long n;
-	char *end;
-	int c;
-
-	o->mode = LSK_MODE_LIST;
-	o->idle_exit_ms = -1;
-	o->rx_burst = FWD_BURST_DEFAULT;
-	o->ctl_socket = LSK_CTL_DEFAULT_PATH;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'm':
-			if (strcmp(optarg, "list") == 0)
-				o->mode = LSK_MODE_LIST;
-			else if (strcmp(optarg, "single") == 0)
-				o->mode = LSK_MODE_SINGLE;
-			else {
-				fprintf(stderr, "--mode: '%s' is not list or "
-					"single\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'j':
-			o->stats_json = optarg;
-			break;
-		case 'i':
-			o->stats_interval = strtod(optarg, &end);
-			if (*end != '\0' || o->stats_interval <= 0) {
-				fprintf(stderr, "--stats-interval: '%s' is not "
-					"a positive number of seconds\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'x':
-			errno = 0;
-			o->idle_exit_ms = strtol(optarg, &end, 10);
-			if (errno || *end != '\0' || o->idle_exit_ms < 0) {
-				fprintf(stderr, "--idle-exit: '%s' is not a "
-					"number of milliseconds\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'b':
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end != '\0' || optarg[0] < '0' ||
-			    optarg[0] > '9' || n == 0 || n > FWD_MBUFS_MAX) {
-				fprintf(stderr, "--mbufs: '%s' is not a number "
-					"of mbufs (1-%u)\n", optarg,
-					FWD_MBUFS_MAX);
-				return -EINVAL;
-			}
-			o->mbufs = (unsigned int)n;
-			break;
-		case 'r':
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end != '\0' || optarg[0] < '0' ||
-			    optarg[0] > '9' || n == 0 || n > FWD_BURST_MAX) {
-				fprintf(stderr, "--rx-burst: '%s' is not a "
-					"number of frames (1-%u)\n", optarg,
-					FWD_BURST_MAX);
-				return -EINVAL;
-			}
-			o->rx_burst = (unsigned int)n;
-			break;
-		case 's':
-			o->ctl_explicit = true;
-			o->ctl_socket = strcmp(optarg, "none") == 0 ? NULL :
-					optarg;
-			if (o->ctl_socket != NULL && o->ctl_socket[0] == '\0') {
-				fprintf(stderr, "--ctl-socket: give a PATH or "
-					"none\n");
-				return -EINVAL;
-			}
-			break;
-		case 'M':
-			if (parse_metrics(optarg, o) < 0) {
-				fprintf(stderr, "--metrics: '%s' is not "
-					"ADDR:PORT (a numeric address, "
-					"[ADDR] for IPv6)\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'h':
-		default:
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
-		return -EINVAL;
-	}
-	if (o->config == NULL) {
-		fprintf(stderr, "--config FILE is required\n");
-		return -EINVAL;
-	}
-	return 0;
-}
 
 static void
 on_signal(int sig)
@@ -475,162 +298,6 @@ create_workers(struct fwd_app *app, const struct lsk_port_info *info,
 	return 0;
 }
 
-static uint64_t
-frames_received(const struct fwd_app *app)
-{
-	struct lsk_stats st;
-
-	lsk_stats_read(app->stack, &st);
-	return st.eth.InFrames;
-}
-
-static void
-print_interval(const struct fwd_app *app, struct lsk_stats *prev,
-	       double seconds)
-{
-	struct lsk_stats st;
-	unsigned int p;
-	uint64_t drops;
-
-	lsk_stats_read(app->stack, &st);
-	for (p = 0; p < app->n_ports; p++)
-		printf("%sport %u rx %.0f pps tx %.0f pps", p ? " | " : "", p,
-		       (st.ports[p].rx - prev->ports[p].rx) / seconds,
-		       (st.ports[p].tx - prev->ports[p].tx) / seconds);
-	drops = st.ip.InHdrErrors + st.ip.InTruncatedPkts +
-		st.ip.InAddrErrors + st.ip.InNoRoutes + st.ip.InDiscards +
-		st.ip.FragFails + st.arp.UnresolvedDiscards +
-		st.eth.NotForUs + st.eth.UnknownType + st.eth.UnknownVlan +
-		st.eth.Runts;
-	printf(" | drops %" PRIu64 "\n", drops);
-	fflush(stdout);
-	*prev = st;
-}
-
-/*
- * The main lcore's chores. With worker lcores it only sleeps and checks;
- * alone, it also polls (and checks the clock every few hundred polls).
- *
- * Its sleep doubles from 100 us to 1 ms while the services are idle and
- * is back to 100 us after any datagram: where the main lcore shares a CPU
- * with a worker (2 CPUs, 2 workers), every wake-up is two context
- * switches taken from that worker, and a fixed 100 us sleep woke it some
- * 5000 times a second (several per cent of the worker's CPU).
- */
-#define FWD_IDLE_SLEEP_MIN_NS (100 * 1000L)
-#define FWD_SERVICES_EVERY 8
-#define FWD_IDLE_SLEEP_MAX_NS (1000 * 1000L)
-
-static void
-main_loop(struct fwd_app *app, const struct fwd_opts *o)
-{
-	const uint64_t hz = rte_get_tsc_hz();
-	bool polling = rte_lcore_count() == 1;
-	uint64_t last_rx = 0, last_rx_tsc = rte_rdtsc();
-	uint64_t next_print = last_rx_tsc + (uint64_t)(o->stats_interval * hz);
-	struct lsk_stats prev;
-	unsigned int spins = 0;
-	long idle_ns = FWD_IDLE_SLEEP_MIN_NS;
-
-	memset(&prev, 0, sizeof(prev));
-	while (!app->stop) {
-		unsigned int busy = 0;
-		uint64_t now, rx;
-
-		if (polling)
-			busy = fwd_worker_poll(&app->workers[0]);
-		/* a polling lcore that forwards asks the services every
-		 * FWD_SERVICES_EVERY polls (their lock and rings cost 3
-		 * instructions a frame when asked every poll): their
-		 * endpoint rings hold many times what comes in between */
-		if (!polling || busy == 0 || spins % FWD_SERVICES_EVERY == 0)
-			busy += lsk_services_poll(app->stack);
-		if (!polling && busy == 0) {
-			struct timespec ts = { 0, idle_ns };
-
-			nanosleep(&ts, NULL);
-			idle_ns = RTE_MIN(idle_ns * 2, FWD_IDLE_SLEEP_MAX_NS);
-		} else {
-			idle_ns = FWD_IDLE_SLEEP_MIN_NS;
-		}
-		if (++spins < (polling ? 256u : 16u))
-			continue;
-		spins = 0;
-		now = rte_rdtsc();
-		rx = frames_received(app);
-		if (rx != last_rx) {
-			last_rx = rx;
-			last_rx_tsc = now;
-		}
-		if (o->idle_exit_ms >= 0 &&
-		    (now - last_rx_tsc) * 1000 / hz >= (uint64_t)o->idle_exit_ms)
-			app->stop = true;
-		if (o->stats_interval > 0 && now >= next_print) {
-			print_interval(app, &prev, o->stats_interval);
-			next_print = now + (uint64_t)(o->stats_interval * hz);
-		}
-	}
-}
-
-static void
-print_summary(const struct lsk_stats *st, unsigned int n_ports,
-	      long long in_use)
-{
-	const struct lsk_ip_stats *ip = &st->ip;
-	unsigned int i;
-
-	printf("\n%-6s %12s %12s %12s %12s\n", "port", "rx", "tx",
-	       "rx_dropped", "tx_dropped");
-	for (i = 0; i < n_ports; i++)
-		printf("%-6u %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		       " %12" PRIu64 "\n", i, st->ports[i].rx, st->ports[i].tx,
-		       st->ports[i].rx_dropped, st->ports[i].tx_dropped);
-	printf("\n%-12s %12s %10s %12s %12s\n", "stage", "packets", "calls",
-	       "pkts/call", "cycles/pkt");
-	for (i = 0; i < LSK_STAGE_COUNT; i++) {
-		const struct lsk_stage_stats *s = &st->stages[i];
-
-		printf("%-12s %12" PRIu64 " %10" PRIu64 " %12.1f %12.1f\n",
-		       lsk_stage_name(i), s->packets, s->calls,
-		       s->calls ? (double)s->packets / s->calls : 0.0,
-		       s->packets ? (double)s->cycles / s->packets : 0.0);
-	}
-	printf("\nip: InReceives %" PRIu64 " ForwDatagrams %" PRIu64
-	       " InDelivers %" PRIu64 " InUnknownProtos %" PRIu64
-	       " InHdrErrors %" PRIu64
-	       " InTruncatedPkts %" PRIu64 " InCsumErrors %" PRIu64
-	       " InAddrErrors %" PRIu64 " InNoRoutes %" PRIu64
-	       " InDiscards %" PRIu64 " FragFails %" PRIu64 "\n",
-	       ip->InReceives, ip->ForwDatagrams, ip->InDelivers,
-	       ip->InUnknownProtos, ip->InHdrErrors, ip->InTruncatedPkts, ip->InCsumErrors,
-	       ip->InAddrErrors, ip->InNoRoutes, ip->InDiscards,
-	       ip->FragFails);
-	printf("eth: InFrames %" PRIu64 " NotForUs %" PRIu64
-	       " UnknownType %" PRIu64 " UnknownVlan %" PRIu64
-	       " Runts %" PRIu64 "\n", st->eth.InFrames, st->eth.NotForUs,
-	       st->eth.UnknownType, st->eth.UnknownVlan, st->eth.Runts);
-	printf("arp: InRequests %" PRIu64 " OutRequests %" PRIu64
-	       " OutReplies %" PRIu64 " UnresolvedDiscards %" PRIu64
-	       "; icmp: OutEchoReps %" PRIu64 " OutDestUnreachs %" PRIu64
-	       " OutTimeExcds %" PRIu64 " OutRateLimited %" PRIu64 "\n",
-	       st->arp.InRequests, st->arp.OutRequests, st->arp.OutReplies,
-	       st->arp.UnresolvedDiscards, st->icmp.OutEchoReps,
-	       st->icmp.OutDestUnreachs, st->icmp.OutTimeExcds,
-	       st->icmp.OutRateLimited);
-	printf("gro: Trains %" PRIu64 " Merged %" PRIu64 "; route_cache: Hits %"
-	       PRIu64 " Misses %" PRIu64 "; filter: Dropped %" PRIu64 "\n",
-	       st->gro.Trains, st->gro.Merged, st->route_cache.Hits,
-	       st->route_cache.Misses, st->filter.Dropped);
-	printf("udp: InDatagrams %" PRIu64 " NoPorts %" PRIu64
-	       " InErrors %" PRIu64 " InCsumErrors %" PRIu64
-	       " RcvbufErrors %" PRIu64 " IgnoredMulti %" PRIu64
-	       " OutDatagrams %" PRIu64 "\n", st->udp.InDatagrams,
-	       st->udp.NoPorts, st->udp.InErrors, st->udp.InCsumErrors,
-	       st->udp.RcvbufErrors, st->udp.IgnoredMulti,
-	       st->udp.OutDatagrams);
-	printf("mbufs_in_use %lld\n", in_use);
-}
-
 static long long
 mbufs_in_use(void)
 {
@@ -664,39 +331,6 @@ free_pools(void)
 		rte_mempool_free(pools[s]);
 		pools[s] = NULL;
 	}
-}
-
-static int
-write_json(const char *path, const struct lsk_stats *st, unsigned int n_ports,
-	   long long in_use, const char *extra)
-{
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (f == NULL) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	rc = lsk_stats_write_json(st, n_ports, in_use, extra, f);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
-/* "services": [...] for the stats file, taken before the stack goes. */
-static char *
-services_to_json(const struct lsk_stack *stack)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (f == NULL)
-		return NULL;
-	fprintf(f, "\"services\": ");
-	lsk_services_write_json(stack, f);
-	fclose(f);
-	return buf;
 }
 
 /* The control socket, as --ctl-socket asked (see the top of this file). */
@@ -784,102 +418,71 @@ load_config(struct fwd_app *app, const struct fwd_opts *o)
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+/*
+ * The ports set up, the workers made, the devices started, the control
+ * socket and the metrics served. 0, or (all of it undone, EAL cleaned
+ * up) the status main returns.
+ */
+static int
+fwd_start(struct fwd_app *app, const struct fwd_opts *o,
+	  struct lsk_ctl **ctl, struct lsk_metrics **metrics)
 {
 	struct lsk_port_info info[LSK_MAX_PORTS];
-	struct fwd_app *app = &fwd_app;
-	struct lsk_ctl *ctl = NULL;
-	struct lsk_metrics *metrics = NULL;
 	bool ctl_failed = false;
-	struct fwd_opts o;
-	struct lsk_stats st;
-	char *services_json;
-	long long in_use;
 	unsigned int i;
 	uint16_t p;
-	int rc, eal;
+	int rc;
 
-	catch_signals();
-	eal = rte_eal_init(argc, argv);
-	if (eal < 0) {
-		fprintf(stderr, "EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
-		return EXIT_USAGE;
-	}
-	/* dpdk-dumpcap and dpdk-pdump attach as secondary processes: a
-	 * primary without shared config (--no-shconf, --in-memory, or
-	 * --no-huge) has none to offer them, and says nothing of it */
-	if (rte_pdump_init() < 0 && rte_errno != ENOTSUP)
-		fprintf(stderr, "listack-fwd: no capture by dpdk-dumpcap: %s\n",
-			rte_strerror(rte_errno));
-	memset(&o, 0, sizeof(o));
-	if (parse_opts(argc - eal, argv + eal, &o) < 0) {
-		usage(argv[0]);
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
-	app->n_ports = rte_eth_dev_count_avail();
-	if (app->n_ports == 0 || app->n_ports > LSK_MAX_PORTS) {
-		fprintf(stderr, "%u ports: give 1 to %u ports with --vdev or "
-			"PCI devices\n", app->n_ports, LSK_MAX_PORTS);
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
-	app->n_workers = RTE_MAX(rte_lcore_count() - 1, 1u);
-	if (load_config(app, &o) < 0) {
-		lsk_stack_destroy(app->stack);
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	}
-
-	rc = setup_ports(app, &o, info);
+	rc = setup_ports(app, o, info);
 	if (rc == 0) {
 		lsk_stack_set_send_pool(app->stack, pool_of_port(0));
 		lsk_port_mtu_hook(app->stack, device_mtu_set, NULL);
 	}
 	if (rc == 0)
-		rc = create_workers(app, info, o.rx_burst);
+		rc = create_workers(app, info, o->rx_burst);
 	for (p = 0; p < app->n_ports && rc == 0; p++) {
 		rc = rte_eth_dev_start(p);
 		if (rc < 0)
 			port_error(p, "start", rc);
 	}
-	if (rc == 0 && start_ctl(app, &o, &ctl) < 0) {
+	if (rc == 0 && start_ctl(app, o, ctl) < 0) {
 		ctl_failed = true;
 		rc = -EINVAL;
 	}
-	if (rc == 0 && start_metrics(app, &o, &metrics) < 0) {
+	if (rc == 0 && start_metrics(app, o, metrics) < 0) {
 		ctl_failed = true;
 		rc = -EINVAL;
 	}
-	if (rc < 0) {
-		/* as at the end of a run, with nothing to report */
-		lsk_ctl_stop(ctl);
-		for (p = 0; p < app->n_ports; p++)
-			rte_eth_dev_close(p);
-		for (i = 0; i < app->n_workers; i++)
-			lsk_worker_destroy(app->workers[i].w);
-		lsk_stack_destroy(app->stack);
-		free_pools();
-		rte_eal_cleanup();
-		return ctl_failed ? EXIT_USAGE : 1;
-	}
+	if (rc == 0)
+		return 0;
+	/* as at the end of a run, with nothing to report */
+	lsk_ctl_stop(*ctl);
+	for (p = 0; p < app->n_ports; p++)
+		rte_eth_dev_close(p);
+	for (i = 0; i < app->n_workers; i++)
+		lsk_worker_destroy(app->workers[i].w);
+	lsk_stack_destroy(app->stack);
+	free_pools();
+	rte_eal_cleanup();
+	return ctl_failed ? EXIT_USAGE : 1;
+}
 
-	lsk_telemetry_register(app->stack);
-	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
-	       app->n_workers,
-	       lsk_stack_mode(app->stack) == LSK_MODE_LIST ? "list" : "single");
-	fflush(stdout);
+/*
+ * The end of a run, the workers' loops returned: the servers stopped,
+ * the counters read and the stack freed, what was counted reported
+ * (--stats-json, the summary), EAL cleaned up. The status main returns.
+ */
+static int
+fwd_stop(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl *ctl,
+	 struct lsk_metrics *metrics)
+{
+	struct lsk_stats st;
+	char *services_json;
+	long long in_use;
+	unsigned int i;
+	uint16_t p;
+	int rc;
 
-	if (rte_lcore_count() > 1) {
-		for (i = 0; i < app->n_workers; i++)
-			rte_eal_remote_launch(fwd_worker_loop, &app->workers[i],
-					      app->workers[i].lcore);
-	}
-	main_loop(app, &o);
-	arm_teardown(TEARDOWN_S);
-	rte_eal_mp_wait_lcore();
 	if (rte_lcore_count() == 1)
 		lsk_worker_offline(app->workers[0].w);
 	/* every worker is offline: a batch in progress waits for none of
@@ -898,7 +501,7 @@ main(int argc, char **argv)
 		if (rte_eth_stats_get(p, &es) == 0)
 			st.ports[p].rx_dropped = es.imissed + es.rx_nombuf;
 	}
-	services_json = services_to_json(app->stack);
+	services_json = fwd_services_json(app->stack);
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_close(p);
 	for (i = 0; i < app->n_workers; i++)
@@ -907,11 +510,11 @@ main(int argc, char **argv)
 	in_use = mbufs_in_use();
 
 	rc = 0;
-	if (o.stats_json != NULL)
-		rc = write_json(o.stats_json, &st, app->n_ports, in_use,
-				services_json);
+	if (o->stats_json != NULL)
+		rc = fwd_write_json(o->stats_json, &st, app->n_ports, in_use,
+				    services_json);
 	free(services_json);
-	print_summary(&st, app->n_ports, in_use);
+	fwd_print_summary(&st, app->n_ports, in_use);
 	fflush(stdout);
 	rte_pdump_uninit();
 	free_pools();
@@ -920,4 +523,67 @@ main(int argc, char **argv)
 	rte_eal_cleanup();
 	alarm(0);
 	return rc < 0 ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct fwd_app *app = &fwd_app;
+	struct lsk_ctl *ctl = NULL;
+	struct lsk_metrics *metrics = NULL;
+	struct fwd_opts o;
+	unsigned int i;
+	int rc, eal;
+
+	catch_signals();
+	eal = rte_eal_init(argc, argv);
+	if (eal < 0) {
+		fprintf(stderr, "EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_USAGE;
+	}
+	/* dpdk-dumpcap and dpdk-pdump attach as secondary processes: a
+	 * primary without shared config (--no-shconf, --in-memory, or
+	 * --no-huge) has none to offer them, and says nothing of it */
+	if (rte_pdump_init() < 0 && rte_errno != ENOTSUP)
+		fprintf(stderr, "listack-fwd: no capture by dpdk-dumpcap: %s\n",
+			rte_strerror(rte_errno));
+	memset(&o, 0, sizeof(o));
+	if (fwd_parse_opts(argc - eal, argv + eal, &o) < 0) {
+		fwd_usage(argv[0]);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	app->n_ports = rte_eth_dev_count_avail();
+	if (app->n_ports == 0 || app->n_ports > LSK_MAX_PORTS) {
+		fprintf(stderr, "%u ports: give 1 to %u ports with --vdev or "
+			"PCI devices\n", app->n_ports, LSK_MAX_PORTS);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	app->n_workers = RTE_MAX(rte_lcore_count() - 1, 1u);
+	if (load_config(app, &o) < 0) {
+		lsk_stack_destroy(app->stack);
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	rc = fwd_start(app, &o, &ctl, &metrics);
+	if (rc != 0)
+		return rc;
+
+	lsk_telemetry_register(app->stack);
+	printf("listack-fwd: %u ports, %u workers, %s mode\n", app->n_ports,
+	       app->n_workers,
+	       lsk_stack_mode(app->stack) == LSK_MODE_LIST ? "list" : "single");
+	fflush(stdout);
+
+	if (rte_lcore_count() > 1) {
+		for (i = 0; i < app->n_workers; i++)
+			rte_eal_remote_launch(fwd_worker_loop, &app->workers[i],
+					      app->workers[i].lcore);
+	}
+	fwd_main_loop(app, &o);
+	arm_teardown(TEARDOWN_S);
+	rte_eal_mp_wait_lcore();
+	return fwd_stop(app, &o, ctl, metrics);
 }

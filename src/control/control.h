@@ -163,7 +163,7 @@ struct lsk_stack {
 	/* what the last capture counted (the one workers read: sh.capture;
 	 * control/capture.c) */
 	struct lsk_capture_ctl *capture_ctl;
-	/* the trace workers fill is sh.trace (control/trace_ctl.c) */
+	/* the trace workers fill is sh.trace (control/trace_arm.c) */
 	uint16_t trace_gen;
 
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
@@ -254,7 +254,7 @@ void lsk_route_batch_begin(struct lsk_stack *s);
 int lsk_route_batch_commit(struct lsk_stack *s);
 void lsk_route_batch_undo(struct lsk_stack *s);
 
-/* Packet trace (control/trace_ctl.c): arm n packets matching match (a
+/* Packet trace (control/trace_arm.c): arm n packets matching match (a
  * new trace: the last one's records go), clear, and free at the stack's
  * end. 0 or a negative errno; a failure leaves the trace as it was. */
 struct lsk_trace_match;

@@ -23,7 +23,7 @@
  * a capture writes files too, and both are actions run alone, which a
  * batch of changes refuses though the line alone is valid (test_capture
  * and test_trace have it). Before that, their arguments are parsed alone
- * (control/obs_parse.h) on A as it was made: the request accepted must
+ * (cli/obs_parse.h) on A as it was made: the request accepted must
  * be within its bounds, a refusal must say why, the same line must parse
  * the same twice, and nothing may change: the stack, the trace, the
  * capture, the files.
@@ -51,7 +51,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
-#include "control/obs_parse.h"
+#include "cli/obs_parse.h"
 
 #include "fuzz_common.h"
 

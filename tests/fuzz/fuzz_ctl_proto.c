@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer target for the control socket's header lines
- * (control/ctl_proto.c): each line of the input is parsed as a hello, a
+ * (serve/ctl_proto.c): each line of the input is parsed as a hello, a
  * request header and an answer header. None may read past the line;
  * what one accepts must be what its formatter writes back: format what
  * was parsed, parse that, and the values must be the same.
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "listack/ctl.h"
-#include "control/ctl_proto.h"
+#include "serve/ctl_proto.h"
 
 #include "fuzz_common.h"
 

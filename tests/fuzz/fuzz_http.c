@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer target for the metrics endpoint's HTTP request parser
- * (control/metrics_http.c): the input is what a client sent. The parser
+ * (serve/metrics_http.c): the input is what a client sent. The parser
  * may not read past it; an answer is one of the statuses it documents,
  * consumes no more than it was given nor more than LSK_HTTP_HEAD_MAX,
  * ends a head where a head ends; a head it serves starts with GET or
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control/metrics.h"
+#include "serve/metrics.h"
 
 #include "fuzz_common.h"
 

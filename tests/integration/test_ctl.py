@@ -8,7 +8,7 @@ listack-fwd runs on net_pcap ports (the fixture of lsk.py) with
 it with listack-ctl or, for what listack-ctl never sends (bad versions,
 garbage, a 1 MB line, silence, a disconnect mid-batch, too many
 connections), with raw sockets speaking the protocol of
-src/control/ctl_proto.h. After the hostile clients the stack must still
+src/serve/ctl_proto.h. After the hostile clients the stack must still
 answer, and after SIGTERM exit 0 with mbufs_in_use == 0 and the socket
 file gone. One run uses a worker lcore and replays traffic (infinite_rx)
 while batches change routes; another while `mode list|single` switches

@@ -40,8 +40,8 @@ import test_ctl  # noqa: E402
 from test_ctl import check, Ctl, Fwd  # noqa: E402
 
 CLIENTS = 16        # LSK_METRICS_CLIENTS (listack/metrics.h)
-HEAD_MAX = 8192     # LSK_HTTP_HEAD_MAX (control/metrics.h)
-HEAD_S = 5          # METRICS_HEAD_MS (control/metrics_server.c)
+HEAD_MAX = 8192     # LSK_HTTP_HEAD_MAX (serve/metrics.h)
+HEAD_S = 5          # METRICS_HEAD_MS (serve/metrics_server.c)
 WAIT = 20
 
 

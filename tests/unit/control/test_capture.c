@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "unit_common.h"
-#include "control/command.h"
+#include "cli/cli.h"
 #include "control/control.h"
 #include "control/capture.h"
 #include "l2/l2.h"

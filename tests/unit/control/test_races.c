@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "unit_common.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 #define CHANGES 160		/* control commands, each one publication */
 #define MIN_BURSTS 200		/* the worker's bursts, at least */

@@ -15,7 +15,7 @@
 
 #include "unit_common.h"
 #include "core/fwd.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 /* Call the API as a control thread does: the worker off line meanwhile
  * (a publication waits for it otherwise). */

@@ -18,7 +18,7 @@
 #include "core/trace.h"
 #include "trace_records.h"
 #include "l2/l2.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 /* The k-th ended packet (from 0, worker 0's slot order), or NULL. */
 static const struct lsk_trace_pkt *

@@ -17,7 +17,7 @@
 #include "core/trace.h"
 #include "trace_records.h"
 #include "l2/l2.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 #define C_IP UNIT_IPV4(10, 0, 1, 77)
 

@@ -16,7 +16,7 @@
 #include "unit_common.h"
 #include "core/trace.h"
 #include "trace_records.h"
-#include "control/command.h"
+#include "cli/cli.h"
 
 /* The only ended packet of worker 0's records (asserts there is one). */
 static const struct lsk_trace_pkt *

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inside the control grammar: what the command table (cli/config.c, cmd_*.c),
+ * the batch runner (cli/command.c) and the views (cli/show*.c)
+ * share. Control thread only.
+ */
+#ifndef LSK_CLI_CMD_H
+#define LSK_CLI_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+
+struct lsk_stack;
+
+#define CMD_MAX_WORDS 24
+
+/* One command line being checked or run. */
+struct cmd_ctx {
+	struct lsk_stack *s;
+	const char *source;	/* names the text in errors */
+	unsigned int line;
+	struct lsk_out *o;	/* the answer: views and the error */
+	bool check;		/* parse only: change nothing */
+	int argc;
+	char *argv[CMD_MAX_WORDS];
+};
+
+/* Write "SOURCE:LINE: what is wrong" into c->o->err; returns rc. */
+int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Split line (modified in place: words are cut out of it, '#' ends it)
+ * into c's words. 0 (c->argc may be 0: nothing to do) or -EINVAL with
+ * the error set.
+ */
+int cmd_split(struct cmd_ctx *c, char *line);
+
+/* What a command does: a view (or help) changes nothing. */
+bool cmd_changes(const struct cmd_ctx *c);
+
+/* Check (c->check) or run the command in c's words. */
+int cmd_dispatch(struct cmd_ctx *c);
+
+/* `show ...` (cli/show.c) and `help ...` (cli/help.c). */
+int cmd_show(struct cmd_ctx *c);
+int cmd_help(struct cmd_ctx *c);
+/* `capture start|stop|show` (cli/capture_cmd.c). */
+int cmd_capture(struct cmd_ctx *c);
+/* `trace add|show|clear` (cli/trace_cmd.c). */
+int cmd_trace(struct cmd_ctx *c);
+/* Their arguments (`capture start ...`, `trace add ...`) into the
+ * request: parsing only, nothing opened or armed (cli/obs_parse.h
+ * drives them alone). 0 or -EINVAL with the error set. */
+struct lsk_capture_conf;
+struct lsk_trace_match;
+int cmd_capture_parse(struct cmd_ctx *c, struct lsk_capture_conf *conf);
+int cmd_trace_parse(struct cmd_ctx *c, unsigned long *n,
+		    struct lsk_trace_match *m);
+/* The usage line(s) of command name ("a | b" when several), or "". */
+const char *cmd_usage(const char *name);
+
+/* The views, one per file part (cli/show*.c). */
+int cmd_show_routes(struct cmd_ctx *c);
+int cmd_show_stats(struct cmd_ctx *c);
+int cmd_show_runtime(struct cmd_ctx *c);
+int cmd_show_errors(struct cmd_ctx *c);
+int cmd_show_config(struct cmd_ctx *c);
+int cmd_show_pipeline(struct cmd_ctx *c);
+
+/* An aligned text table: a header row, then rows of cells. */
+#define CMD_CELL 128
+#define CMD_TABLE_COLS 8
+struct cmd_table {
+	const char *const *head;
+	unsigned int ncols, nrows, cap;
+	char (*cells)[CMD_CELL];
+	bool oom;
+};
+void cmd_table_init(struct cmd_table *t, const char *const *head,
+		    unsigned int ncols);
+/* A new row, to be filled with cmd_table_set. */
+int cmd_table_add(struct cmd_table *t);
+void cmd_table_set(struct cmd_table *t, unsigned int col, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
+/* Write the table into o, columns two spaces apart, and free it. */
+int cmd_table_print(struct cmd_table *t, struct lsk_out *o);
+
+/* Names as the views and `show config` write them. */
+struct rte_ether_addr;
+void cmd_iface_name(const struct lsk_stack *s, unsigned int iface, char *buf,
+		    size_t len);
+void cmd_mac_text(const struct rte_ether_addr *mac, char *buf, size_t len);
+void cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len);
+void cmd_proto_text(uint8_t proto, char *buf, size_t len);
+
+/*
+ * The grammar's word parsers (cli/cmd_parse.c). Those without a ctx
+ * return -EINVAL and leave the error to the caller; those with one write
+ * it (cmd_error) and return the negative errno.
+ */
+int cmd_parse_uint(const char *s, unsigned long max, unsigned long *out);
+int cmd_parse_ip(const char *s, uint32_t *out);
+/* "A.B.C.D/L", "A.B.C.D" (a /32) or "default" */
+int cmd_parse_prefix(const char *s, uint32_t *addr, uint8_t *depth);
+/* a prefix without host bits */
+int cmd_parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
+			   uint8_t *depth);
+/* a port of the stack */
+int cmd_parse_port(struct cmd_ctx *c, const char *s, uint16_t *port);
+/* a unicast MAC, aa:bb:cc:dd:ee:ff */
+int cmd_parse_mac(struct cmd_ctx *c, const char *s, struct rte_ether_addr *mac);
+/* ADDR:PORT, ADDR may be 0.0.0.0 */
+int cmd_parse_endpoint(struct cmd_ctx *c, const char *s, uint32_t *addr,
+		       uint16_t *port);
+/* A[-B] */
+int cmd_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi);
+/* udp, tcp, icmp or 1-255 */
+int cmd_parse_proto(const char *s, uint8_t *proto);
+void cmd_ip_text(uint32_t a, char *buf, size_t len);
+
+/* The commands, one file per group (cli/cmd_*.c). */
+int cmd_port(struct cmd_ctx *c);
+int cmd_address(struct cmd_ctx *c);
+int cmd_route(struct cmd_ctx *c);
+int cmd_neigh(struct cmd_ctx *c);
+int cmd_route_cache(struct cmd_ctx *c);
+int cmd_udp(struct cmd_ctx *c);
+int cmd_gro(struct cmd_ctx *c);
+int cmd_filter(struct cmd_ctx *c);
+
+#endif /* LSK_CLI_CMD_H */

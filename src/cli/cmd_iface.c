@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `port N [mtu M] [mac MAC]` and `address add|del A/L port N [vlan V]`:
+ * the stack's own ports and addresses (README.md "Configuration").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/control.h"
+#include "cli/cmd.h"
+
+/* port N [mtu M] [mac MAC] */
+int
+cmd_port(struct cmd_ctx *c)
+{
+	struct rte_ether_addr mac;
+	bool have_mac = false;
+	unsigned long mtu = 0;
+	uint16_t port = 0;
+	int i, rc;
+
+	if (c->argc < 2)
+		return cmd_error(c, -EINVAL, "usage: port N [mtu M] [mac MAC]");
+	rc = cmd_parse_port(c, c->argv[1], &port);
+	if (rc < 0)
+		return rc;
+	for (i = 2; i < c->argc; i += 2) {
+		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
+
+		if (strcmp(c->argv[i], "mtu") == 0) {
+			if (cmd_parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
+				return cmd_error(c, -EINVAL,
+						 "bad mtu '%s' (68-9000)",
+						 val ? val : "");
+		} else if (strcmp(c->argv[i], "mac") == 0) {
+			rc = cmd_parse_mac(c, val, &mac);
+			if (rc < 0)
+				return rc;
+			have_mac = true;
+		} else {
+			return cmd_error(c, -EINVAL,
+					 "unknown port setting '%s'",
+					 c->argv[i]);
+		}
+	}
+	if (c->check)
+		return 0;
+	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot set port %u: %s", port,
+				 strerror(-rc));
+	return 0;
+}
+
+/* A subnet broadcast is nobody's address, and no address is one. */
+static int
+address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
+{
+	const struct lsk_ifaddr *a = lsk_stack_broadcast_of(c->s, addr);
+	uint32_t bcast = addr | ~lsk_depth_mask(depth);
+	char text[16];
+
+	if (a != NULL) {
+		cmd_ip_text(a->addr, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: it is the broadcast address of "
+				 "%s/%u", c->argv[2], text, a->depth);
+	}
+	if (depth < 31 && lsk_stack_is_own(c->s, bcast)) {
+		cmd_ip_text(bcast, text, sizeof(text));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: its broadcast address %s is one of "
+				 "our addresses", c->argv[2], text);
+	}
+	return 0;
+}
+
+/* address del A/L port N [vlan V] */
+static int
+address_del(struct cmd_ctx *c, uint32_t addr, uint8_t depth, uint16_t port,
+	    uint16_t vlan)
+{
+	int iface = lsk_iface_find(c->s, port, vlan);
+	int rc;
+
+	if (iface < 0)
+		return cmd_error(c, -ENODEV, "port %u has no vlan %u", port,
+				 vlan);
+	rc = lsk_address_del(c->s, addr, depth, (uint16_t)iface);
+	if (rc == -EADDRNOTAVAIL)
+		return cmd_error(c, rc, "no address %s on port %u%s", c->argv[2],
+				 port, vlan ? " (that vlan)" : "");
+	if (rc == -EBUSY)
+		return cmd_error(c, rc, "%s is in use by a 'udp listen' service "
+				 "(udp close it first)", c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot delete address %s: %s",
+				 c->argv[2], strerror(-rc));
+	return 0;
+}
+
+/* address add|del A/L port N [vlan V] */
+int
+cmd_address(struct cmd_ctx *c)
+{
+	unsigned int n_ifaces = c->s->n_ifaces;
+	unsigned long vlan = 0;
+	uint32_t addr;
+	uint8_t depth;
+	uint16_t port = 0;
+	bool del;
+	int rc;
+
+	if ((c->argc != 5 && c->argc != 7) ||
+	    (strcmp(c->argv[1], "add") != 0 && strcmp(c->argv[1], "del") != 0) ||
+	    strcmp(c->argv[3], "port") != 0 ||
+	    (c->argc == 7 && strcmp(c->argv[5], "vlan") != 0))
+		return cmd_error(c, -EINVAL, "usage: address add|del A.B.C.D/L "
+				 "port N [vlan V]");
+	del = c->argv[1][0] == 'd';
+	if (strchr(c->argv[2], '/') == NULL ||
+	    cmd_parse_prefix(c->argv[2], &addr, &depth) < 0 || depth == 0)
+		return cmd_error(c, -EINVAL, "bad address '%s' (want A.B.C.D/L)",
+				 c->argv[2]);
+	rc = cmd_parse_port(c, c->argv[4], &port);
+	if (rc < 0)
+		return rc;
+	if (c->argc == 7 && (cmd_parse_uint(c->argv[6], 4094, &vlan) < 0 ||
+			     vlan == 0))
+		return cmd_error(c, -EINVAL, "bad vlan '%s' (1-4094)",
+				 c->argv[6]);
+	if (c->check)
+		return 0;
+	if (del)
+		return address_del(c, addr, depth, port, (uint16_t)vlan);
+	rc = address_broadcast_clash(c, addr, depth);
+	if (rc < 0)
+		return rc;
+	if (c->argc == 7) {
+		rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot make vlan %lu on port "
+					 "%u: %s", vlan, port, strerror(-rc));
+		port = (uint16_t)rc;
+	}
+	rc = lsk_address_add(c->s, addr, depth, port);
+	if (rc < 0 && c->s->n_ifaces > n_ifaces)
+		c->s->n_ifaces = n_ifaces;	/* the VLAN made for it goes */
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, "address %s is already configured",
+				 c->argv[2]);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s cannot be an interface address",
+				 c->argv[2]);
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot add address %s: %s", c->argv[2],
+				 strerror(-rc));
+	return 0;
+}

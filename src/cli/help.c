@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `help [COMMAND]`: every command of the grammar with its usage, and the
+ * words that may follow it (what a client completes). Text: one row per
+ * form of a command. JSON: [{"command", "usage": [forms], "words": [...]}].
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "control/control.h"
+#include "cli/cmd.h"
+
+static const struct {
+	const char *name;
+	const char *usage;	/* forms, " | " between them */
+	const char *words;	/* what may follow the name, space-separated */
+} help[] = {
+	{ "port", "port N [mtu M] [mac MAC]", "" },
+	{ "address", "address add A.B.C.D/L port N [vlan V] | "
+		     "address del A.B.C.D/L port N [vlan V]", "add del" },
+	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
+		   "route replace PREFIX via GATEWAY | "
+		   "route replace PREFIX blackhole | "
+		   "route del PREFIX [via GATEWAY|blackhole] | "
+		   "route get ADDRESS | route flush",
+	  "add replace del get flush" },
+	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
+		   "neigh flush", "add del flush" },
+	{ "udp", "udp listen ADDR:PORT echo|discard|pcap FILE [ring N] | "
+		 "udp close ADDR:PORT", "listen close" },
+	{ "filter", "filter add accept|drop [proto P] [src PFX] [dst PFX] "
+		    "[sport A[-B]] [dport A[-B]] | filter del N | filter flush",
+	  "add del flush" },
+	{ "gro", "gro fraglist|merge [flows F] [segs S] | gro off",
+	  "fraglist merge off" },
+	{ "route-cache", "route-cache on [entries N] | route-cache off",
+	  "on off" },
+	{ "mode", "mode list|single", "list single" },
+	{ "stats", "stats clear", "clear" },
+	{ "capture", "capture start FILE [port P] [rx|tx|drop|all] [count N] "
+		     "[snaplen B] | capture stop | capture show",
+	  "start stop show" },
+	{ "trace", "trace add N [port P] [match FIELD VALUE ...] | "
+		   "trace show | trace clear", "add show clear" },
+	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
+		  "stats|runtime|errors [-a]|config|pipeline [dot]",
+	  "interfaces addresses routes neigh udp filter stats runtime errors "
+	  "config pipeline" },
+	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
+				    "route-cache mode stats capture trace show "
+				    "help" },
+};
+
+const char *
+cmd_usage(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(help); i++)
+		if (strcmp(help[i].name, name) == 0)
+			return help[i].usage;
+	return "";
+}
+
+/* Each piece of list, cut at sep, as a JSON string or a table row. */
+static int
+help_forms(struct lsk_out *o, struct cmd_table *t, const char *name,
+	   const char *list, const char *sep)
+{
+	const char *p = list, *end;
+	bool first = true;
+	int rc = 0;
+
+	while (*p != '\0' && rc == 0) {
+		size_t n;
+
+		end = strstr(p, sep);
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (o->json) {
+			char buf[CMD_CELL * 4];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
+			rc = lsk_out_printf(o, first ? "" : ", ");
+			if (rc == 0)
+				rc = lsk_out_json_str(o, buf);
+		} else {
+			rc = cmd_table_add(t);
+			if (rc == 0) {
+				cmd_table_set(t, 0, "%s", first ? name : "");
+				cmd_table_set(t, 1, "%.*s", (int)n, p);
+			}
+		}
+		first = false;
+		p = end ? end + strlen(sep) : p + n;
+	}
+	return rc;
+}
+
+int
+cmd_help(struct cmd_ctx *c)
+{
+	static const char *const head[] = { "COMMAND", "USAGE" };
+	struct lsk_out *o = c->o;
+	struct cmd_table t;
+	size_t i, n = 0;
+
+	if (c->argc > 2)
+		return cmd_error(c, -EINVAL, "usage: %s", cmd_usage("help"));
+	if (c->argc == 2 && cmd_usage(c->argv[1])[0] == '\0')
+		return cmd_error(c, -EINVAL, "unknown command '%s'", c->argv[1]);
+	if (c->check)
+		return 0;
+	if (o->json)
+		lsk_out_printf(o, "[");
+	cmd_table_init(&t, head, RTE_DIM(head));
+	for (i = 0; i < RTE_DIM(help); i++) {
+		if (c->argc == 2 && strcmp(c->argv[1], help[i].name) != 0)
+			continue;
+		if (o->json) {
+			lsk_out_printf(o, "%s{\"command\": \"%s\", \"usage\": [",
+				       n ? ", " : "", help[i].name);
+			help_forms(o, NULL, NULL, help[i].usage, " | ");
+			lsk_out_printf(o, "], \"words\": [");
+			help_forms(o, NULL, NULL, help[i].words, " ");
+			lsk_out_printf(o, "]}");
+		} else {
+			help_forms(o, &t, help[i].name, help[i].usage, " | ");
+		}
+		n++;
+	}
+	if (o->json)
+		return lsk_out_printf(o, "]\n");
+	return cmd_table_print(&t, o);
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `show config`: the running configuration as a config file, in an order
+ * that loads (ports, then the addresses the rest needs, then routes,
+ * neighbours, services, filters and settings): loading it into a fresh
+ * stack gives the same `show config`. JSON: an array of its lines.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "control/control.h"
+#include "cli/cmd.h"
+
+struct config_out {
+	struct lsk_out *o;
+	unsigned int n;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+config_line(struct config_out *co, const char *fmt, ...)
+{
+	char line[LSK_COMMAND_LINE_MAX + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (co->o->json) {
+		lsk_out_printf(co->o, co->n ? ", " : "");
+		lsk_out_json_str(co->o, line);
+	} else {
+		lsk_out_printf(co->o, "%s\n", line);
+	}
+	co->n++;
+}
+
+static void
+config_ports(struct config_out *co, const struct lsk_stack *s)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < s->n_ports; i++) {
+		cmd_mac_text(&s->ports[i].mac, mac, sizeof(mac));
+		config_line(co, "port %u mtu %u mac %s", i, s->ports[i].mtu,
+			    mac);
+	}
+}
+
+static void
+config_addresses(struct config_out *co, const struct lsk_stack *s)
+{
+	char pfx[24];
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+		const struct lsk_port_conf *p = &s->ports[a->port];
+
+		cmd_prefix_text(a->addr, a->depth, pfx, sizeof(pfx));
+		if (p->vlan != 0)
+			config_line(co, "address add %s port %u vlan %u", pfx,
+				    p->parent, p->vlan);
+		else
+			config_line(co, "address add %s port %u", pfx, a->port);
+	}
+}
+
+static void
+config_routes(struct config_out *co, const struct lsk_stack *s)
+{
+	char pfx[24], gw[16];
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes; i++) {
+		const struct lsk_route *r = &s->routes[i];
+
+		cmd_prefix_text(r->prefix, r->depth, pfx, sizeof(pfx));
+		if (r->type == LSK_ROUTE_BLACKHOLE) {
+			config_line(co, "route add %s blackhole", pfx);
+		} else {
+			cmd_ip_text(r->gateway, gw, sizeof(gw));
+			config_line(co, "route add %s via %s", pfx, gw);
+		}
+	}
+}
+
+static void
+config_neighs(struct config_out *co, const struct lsk_stack *s)
+{
+	char ip[16], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	unsigned int i;
+
+	for (i = 0; i < s->n_neighs; i++) {
+		cmd_ip_text(s->neighs[i].addr, ip, sizeof(ip));
+		cmd_mac_text(&s->neighs[i].mac, mac, sizeof(mac));
+		config_line(co, "neigh add %s lladdr %s", ip, mac);
+	}
+}
+
+static void
+config_services(struct config_out *co, const struct lsk_stack *s)
+{
+	char ip[16], ring[24];
+	unsigned int i;
+
+	for (i = 0; i < s->n_services; i++) {
+		struct lsk_service_info si;
+
+		lsk_service_info(s->services[i], &si);
+		cmd_ip_text(si.addr, ip, sizeof(ip));
+		ring[0] = '\0';
+		if (si.ring_size != 0)
+			snprintf(ring, sizeof(ring), " ring %u", si.ring_size);
+		if (si.path != NULL)
+			config_line(co, "udp listen %s:%u %s %s%s", ip, si.port,
+				    si.kind, si.path, ring);
+		else
+			config_line(co, "udp listen %s:%u %s%s", ip, si.port,
+				    si.kind, ring);
+	}
+}
+
+/* A rule with only the fields it sets. */
+static void
+config_filter(struct config_out *co, const struct lsk_filter_rule *r)
+{
+	char line[256], text[32];
+	size_t n;
+
+	n = (size_t)snprintf(line, sizeof(line), "filter add %s",
+			     r->drop ? "drop" : "accept");
+	if (r->proto != 0) {
+		cmd_proto_text(r->proto, text, sizeof(text));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " proto %s",
+				      text);
+	}
+	if (r->src_depth != 0) {
+		cmd_prefix_text(r->src, r->src_depth, text, sizeof(text));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " src %s",
+				      text);
+	}
+	if (r->dst_depth != 0) {
+		cmd_prefix_text(r->dst, r->dst_depth, text, sizeof(text));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " dst %s",
+				      text);
+	}
+	if (r->sport_lo != 0 || r->sport_hi != UINT16_MAX)
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      r->sport_lo == r->sport_hi ?
+				      " sport %u" : " sport %u-%u",
+				      r->sport_lo, r->sport_hi);
+	if (r->dport_lo != 0 || r->dport_hi != UINT16_MAX)
+		snprintf(line + n, sizeof(line) - n,
+			 r->dport_lo == r->dport_hi ? " dport %u" : " dport %u-%u",
+			 r->dport_lo, r->dport_hi);
+	config_line(co, "%s", line);
+}
+
+static void
+config_settings(struct config_out *co, const struct lsk_stack *s)
+{
+	if (s->gro_flows == 0)
+		config_line(co, "gro off");
+	else
+		config_line(co, "gro %s flows %u segs %u",
+			    s->gro_merge ? "merge" : "fraglist", s->gro_flows,
+			    s->gro_segs);
+	if (s->rcache_entries == 0)
+		config_line(co, "route-cache off");
+	else
+		config_line(co, "route-cache on entries %u", s->rcache_entries);
+	config_line(co, "mode %s", s->mode == LSK_MODE_SINGLE ? "single" :
+		    "list");
+}
+
+int
+cmd_show_config(struct cmd_ctx *c)
+{
+	struct config_out co = { .o = c->o };
+	const struct lsk_stack *s = c->s;
+	uint32_t i;
+
+	if (co.o->json)
+		lsk_out_printf(co.o, "[");
+	config_ports(&co, s);
+	config_addresses(&co, s);
+	config_routes(&co, s);
+	config_neighs(&co, s);
+	config_services(&co, s);
+	for (i = 0; i < s->n_filters; i++)
+		config_filter(&co, &s->filters[i]);
+	config_settings(&co, s);
+	if (co.o->json)
+		return lsk_out_printf(co.o, "]\n");
+	return 0;
+}
