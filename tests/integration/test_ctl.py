@@ -19,6 +19,7 @@ failed`; exit status 1 if any failed.
 """
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -348,6 +349,45 @@ def checks_batches(ctl, workdir):
                        "(re-add exit %d: %s)" % (r2.returncode,
                                                  r2.stderr.strip()))
     check("batch_bad_changes_nothing", reasons)
+
+    # Every line parses; the last is refused only when applied (its
+    # gateway is our own address), after an address, a neighbour and a
+    # route were: all three must be put back.
+    before_routes = ctl.run("show", "routes")
+    before, why = config_text(ctl)
+    applied = os.path.join(workdir, "refused_when_applied.conf")
+    with open(applied, "w") as f:
+        f.write("address add 10.0.9.254/24 port 0\n"
+                "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09\n"
+                "route add 10.13.0.0/16 via 10.0.1.1\n"
+                "route add 10.14.0.0/16 via 10.0.1.254\n")
+    r = ctl.run(batch=applied)
+    reasons = [why] if why else []
+    if r.returncode != 1:
+        reasons.append("exit %d, expected 1" % r.returncode)
+    if "refused_when_applied.conf:4:" not in r.stderr or \
+            "10.0.1.254 is one of our addresses" not in r.stderr:
+        reasons.append("stderr %r does not name line 4 and its gateway"
+                       % r.stderr)
+    after, why = config_text(ctl)
+    if why:
+        reasons.append(why)
+    elif before is not None and before != after:
+        reasons.append("show config changed after a refused batch:\n%s"
+                       % "".join(difflib.unified_diff(
+                           before.splitlines(True), after.splitlines(True))))
+    after_routes = ctl.run("show", "routes")
+    if before_routes.returncode != 0 or after_routes.returncode != 0:
+        reasons.append("show routes: exit %d, %d" % (
+            before_routes.returncode, after_routes.returncode))
+    elif before_routes.stdout != after_routes.stdout:
+        reasons.append("show routes changed after a refused batch")
+    for line in ("address add 10.0.9.254/24 port 0",
+                 "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09",
+                 "route add 10.13.0.0/16 via 10.0.1.1"):
+        if after is not None and line in after:
+            reasons.append("%r remains of the refused batch" % line)
+    check("batch_refused_when_applied_changes_nothing", reasons)
 
     r = ctl.run(batch="-", stdin="route add 10.11.0.0/16 via 10.0.1.1\n"
                 "route add 10.11.0.0/16 via 10.0.1.1\n")
