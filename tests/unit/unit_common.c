@@ -1448,3 +1448,86 @@ unit_assert_same_frames(const struct unit_fixture *a,
 		}
 	}
 }
+
+size_t
+unit_frame_tag(uint8_t *b, size_t len, uint16_t tci)
+{
+	memmove(b + 16, b + 12, len - 12);
+	b[12] = 0x81;
+	b[13] = 0x00;
+	b[14] = (uint8_t)(tci >> 8);
+	b[15] = (uint8_t)tci;
+	return len + 4;
+}
+
+struct rte_mbuf *
+unit_pkt_mbuf_tagged(const struct unit_pkt *p, uint16_t tci)
+{
+	uint8_t b[UNIT_FRAME_MAX + 4];
+	size_t len = unit_pkt_build(p, b, sizeof(b) - 4);
+
+	len = unit_frame_tag(b, len, tci);
+	return unit_mbuf_from_bytes(b, len, p->port);
+}
+
+struct rte_mbuf *
+unit_mbuf_in_pool(struct rte_mempool *mp, const void *buf, size_t len,
+		  uint16_t room, uint16_t port)
+{
+	const uint8_t *b = buf;
+	struct rte_mbuf *head = NULL, *m;
+	size_t off, n;
+	char *d;
+
+	for (off = 0; off < len; off += n) {
+		n = RTE_MIN(len - off, (size_t)room);
+		m = rte_pktmbuf_alloc(mp);
+		assert_non_null(m);
+		d = rte_pktmbuf_append(m, (uint16_t)n);
+		assert_non_null(d);
+		memcpy(d, b + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+	}
+	assert_non_null(head);
+	head->port = port;
+	return head;
+}
+
+static void *
+race_thread(void *arg)
+{
+	struct unit_race *r = arg;
+	struct lsk_worker *w = r->f->worker;
+	struct rte_mbuf *pkts[UNIT_RACE_BURST];
+
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
+	       r->bursts < r->min_bursts) {
+		uint16_t n = r->burst(r->arg, pkts);
+
+		lsk_worker_input(w, pkts, n);
+		lsk_worker_flush(w);
+		r->sent += n;
+		r->bursts++;
+	}
+	lsk_worker_offline(w);
+	return NULL;
+}
+
+void
+unit_race_start(struct unit_race *r)
+{
+	__atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
+	r->sent = r->bursts = 0;
+	lsk_worker_offline(r->f->worker);
+	assert_int_equal(pthread_create(&r->thread, NULL, race_thread, r), 0);
+}
+
+void
+unit_race_join(struct unit_race *r)
+{
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(r->thread, NULL), 0);
+}

@@ -447,12 +447,7 @@ frames_odd(struct frames *fr, enum odd k, uint16_t id)
 		IP(b)[11] ^= 1;
 		break;
 	case ODD_VLAN:	/* VLAN 100: no such sub-interface */
-		memmove(b + 16, b + 12, len - 12);
-		b[12] = 0x81;
-		b[13] = 0x00;
-		b[14] = 0x00;
-		b[15] = 100;
-		fr->len[fr->n - 1] = len + 4;
+		fr->len[fr->n - 1] = unit_frame_tag(b, len, 100);
 		break;
 	case ODD_ARP: {
 		/* a reply from B, already known: learnt again, nothing out */

@@ -482,26 +482,14 @@ static struct rte_mbuf *
 merged_train(struct rte_mempool *mp, uint16_t seg, uint32_t *meta)
 {
 	static uint8_t b[UNIT_FRAME_MAX];
-	struct rte_mbuf *head = NULL, *m;
+	struct rte_mbuf *head;
 	struct unit_pkt p;
-	size_t len, off, n;
-	char *d;
+	size_t len;
 
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	p.payload_len = (uint16_t)(2 * seg);
 	len = unit_pkt_build(&p, b, sizeof(b));
-	for (off = 0; off < len; off += n) {
-		n = RTE_MIN(len - off, (size_t)SMALL_ROOM);
-		m = rte_pktmbuf_alloc(mp);
-		assert_non_null(m);
-		d = rte_pktmbuf_append(m, (uint16_t)n);
-		assert_non_null(d);
-		memcpy(d, b + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-	}
+	head = unit_mbuf_in_pool(mp, b, len, SMALL_ROOM, UNIT_P0);
 	head->tso_segsz = seg;
 	*meta = 1u << LSK_META_COUNT_SHIFT | LSK_META_MERGED;
 	return head;
