@@ -40,7 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
-from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+from lsk import Ctl, Fwd, check  # noqa: E402
 from test_trace import start_drops  # noqa: E402
 
 COUNT = 300
@@ -390,9 +390,7 @@ def main():
     finally:
         if not args.v:
             shutil.rmtree(root, ignore_errors=True)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
-    return 1 if failed else 0
+    return lsk.summary()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ import argparse
 import difflib
 import json
 import os
-import shutil
 import signal
 import socket
 import stat
@@ -34,136 +33,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
+from lsk import Ctl, Fwd, check  # noqa: E402
 
 PROTO = 1                   # LSK_CTL_VERSION
 HEADER_MAX = 256            # LSK_CTL_HEADER_MAX
 CLIENTS = 16                # LSK_CTL_CLIENTS (ctl_server.c)
 STALL_S = 5                 # CTL_STALL_MS
 WAIT = 20                   # bound on every wait, seconds
-
-RESULTS = []
-VERBOSE = False
-
-
-def check(name, reasons):
-    """Record a check: reasons is a list of what was wrong (empty: pass)."""
-    if isinstance(reasons, str):
-        reasons = [reasons]
-    reasons = [r for r in reasons if r]
-    RESULTS.append((name, reasons))
-    if reasons:
-        print("FAIL %s: %s" % (name, "; ".join(reasons)), flush=True)
-    else:
-        print("PASS %s" % name, flush=True)
-
-
-class Fwd:
-    """listack-fwd in workdir, serving sock."""
-
-    def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
-                 inputs=None, infinite=False, vdevs=None):
-        """vdevs: {port: --vdev} instead of pcap ports (net_memif with no
-        peer refuses every frame sent; net_pcap on a veth takes frames
-        when the test sends them); EAL then runs with a file prefix of
-        its own, as memif needs the multi-process channel that
-        --no-shconf turns off. lcores with an '@' is --lcores."""
-        self.workdir = workdir
-        self.sock = sock
-        os.makedirs(workdir, exist_ok=True)
-        lsk.write_config(os.path.join(workdir, "test.conf"),
-                         lsk.fixture_conf())
-        inputs = inputs or {}
-        for p in range(2):
-            lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
-                           inputs.get(p, []))
-        vdevs = vdevs or {}
-        self.prefix = None if not vdevs else \
-            "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
-        shconf = ["--no-shconf"] if not vdevs else \
-            ["--file-prefix", self.prefix]
-        cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
-            ["--log-level=*:warning",
-             "--lcores" if "@" in lcores else "-l", lcores]
-        for p in range(2):
-            inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
-            if p in vdevs:
-                cmd += ["--vdev", vdevs[p]]
-                continue
-            cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
-                    % (p, p, p, inf)]
-        cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
-        cmd += extra_ctl if extra_ctl is not None else ["--ctl-socket", sock]
-        self.cmd = cmd
-        self.out = open(os.path.join(workdir, "fwd.out"), "w")
-        self.err = open(os.path.join(workdir, "fwd.err"), "w")
-        # a sanitizer's report stops the run (and fails its checks)
-        env = dict(os.environ)
-        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
-        self.proc = subprocess.Popen(cmd, cwd=workdir, stdout=self.out,
-                                     stderr=self.err, start_new_session=True,
-                                     env=env)
-        self.rc = None
-
-    def wait_ready(self):
-        """True once the startup line is out (the socket is then served)."""
-        end = time.monotonic() + WAIT
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                return False
-            with open(os.path.join(self.workdir, "fwd.out")) as f:
-                if "listack-fwd: 2 ports" in f.read():
-                    return True
-            time.sleep(0.1)
-        return False
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.rc = self.proc.wait(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.rc = self.proc.wait()
-            self.rc = "killed after SIGTERM timed out"
-        self.out.close()
-        self.err.close()
-        if self.prefix is not None:     # EAL's run-time files
-            for d in ("/var/run/dpdk", os.path.join(
-                    os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
-                    "dpdk")):
-                shutil.rmtree(os.path.join(d, self.prefix),
-                              ignore_errors=True)
-        return self.rc
-
-    def stderr(self):
-        with open(os.path.join(self.workdir, "fwd.err")) as f:
-            return f.read()
-
-    def stats(self):
-        return lsk.read_stats(os.path.join(self.workdir, "stats.json"))
-
-
-class Ctl:
-    def __init__(self, binary, sock):
-        self.binary = binary
-        self.sock = sock
-
-    def run(self, *words, json_out=False, batch=None, stdin=None):
-        cmd = [self.binary, "-s", self.sock]
-        if json_out:
-            cmd.append("-j")
-        if batch is not None:
-            cmd += ["-f", batch]
-        cmd += list(words)
-        r = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=WAIT,
-                           universal_newlines=True)
-        if VERBOSE:
-            sys.stderr.write("$ %s -> %d\n%s%s" % (" ".join(cmd), r.returncode,
-                                                  r.stdout, r.stderr))
-        return r
-
 
 # ---------------------------------------------------------------- raw client
 
@@ -810,7 +686,6 @@ def checks_mode(fwd_bin, ctl_bin, root):
 
 
 def main():
-    global VERBOSE
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
     ap.add_argument("ctl")
@@ -819,7 +694,7 @@ def main():
                     help="only the groups whose name holds SUBSTR: "
                     "commands, batches, hostile, paths, traffic, mode")
     args = ap.parse_args()
-    VERBOSE = args.v
+    lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
     root = tempfile.mkdtemp(prefix="lsk-ctl-")
     sock = os.path.join(root, "ctl", "listack.sock")
@@ -850,8 +725,7 @@ def main():
     finally:
         if fwd.proc.poll() is None:
             os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
+    failed = lsk.summary()
     if failed:
         sys.stderr.write("work directory kept: %s\n" % root)
     else:

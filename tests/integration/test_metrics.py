@@ -36,8 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
-import test_ctl  # noqa: E402
-from test_ctl import check, Ctl, Fwd  # noqa: E402
+from lsk import check, Ctl, Fwd  # noqa: E402
 
 CLIENTS = 16        # LSK_METRICS_CLIENTS (listack/metrics.h)
 HEAD_MAX = 8192     # LSK_HTTP_HEAD_MAX (control/metrics.h)
@@ -368,7 +367,7 @@ def checks_connections(port):
         "status %r, want 408" % got[0] if got[0] != 408 else "",
         "answered after %.1f s (< %d s)" % (waited, HEAD_S)
         if waited < HEAD_S - 0.5 else ""])
-    if test_ctl.VERBOSE:
+    if lsk.VERBOSE:
         sys.stderr.write("scrape beside slowloris: %.3f s\n" % quick)
 
     # a client that asks and never reads: the others are served
@@ -503,7 +502,7 @@ def main():
     ap.add_argument("ctl")
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
-    test_ctl.VERBOSE = args.v
+    lsk.VERBOSE = args.v
     for tool in ("curl", "promtool", "dot"):
         if shutil.which(tool) is None:
             print("%s is missing (scripts/install-deps.sh installs it)" % tool)
@@ -559,8 +558,7 @@ def main():
     finally:
         if fwd.proc.poll() is None:
             os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = sum(1 for _, r in test_ctl.RESULTS if r)
-    print("%d passed, %d failed" % (len(test_ctl.RESULTS) - failed, failed))
+    failed = lsk.summary()
     if failed:
         sys.stderr.write("work directory kept: %s\n" % root)
     else:
