@@ -762,6 +762,31 @@ unit_assert_ip_balance(const struct lsk_stats *st)
 }
 
 void
+unit_assert_reasm_balance(const struct lsk_stats *st)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+
+	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
+			 ip->InTruncatedPkts + ip->InAddrErrors +
+			 ip->InNoRoutes + ip->InDiscards +
+			 ip->InUnknownProtos + ip->FragFails +
+			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
+}
+
+void
+unit_traffic_fwd_noroute(struct unit_fixture *f)
+{
+	struct unit_pkt p;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	unit_input_pkt(f, &p);
+	unit_input_pkt(f, &p);
+	unit_pkt_init(&p, UNIT_IPV4(198, 51, 100, 1));
+	unit_input_pkt(f, &p);
+	unit_tx_free(f);
+}
+
+void
 unit_list_free(struct lsk_list *l)
 {
 	rte_pktmbuf_free_bulk(l->pkts, l->n);

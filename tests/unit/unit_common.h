@@ -382,6 +382,14 @@ void unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want);
  * in exactly one disposition counter, so they add up to InReceives.
  */
 void unit_assert_ip_balance(const struct lsk_stats *st);
+/* The same with fragments reassembled for us: each counts ReasmReqds and
+ * each datagram they make ReasmOKs, so InReceives = the dispositions +
+ * ReasmReqds - ReasmOKs. */
+void unit_assert_reasm_balance(const struct lsk_stats *st);
+/* Two datagrams from A forwarded (by the fast path, ip4/fwd_fast.c) and
+ * one without a route (handed on to the stages), the frames out freed:
+ * the counters the show and metrics views are checked against. */
+void unit_traffic_fwd_noroute(struct unit_fixture *f);
 
 /* Free every mbuf of a list and empty it. */
 void unit_list_free(struct lsk_list *l);

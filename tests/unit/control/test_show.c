@@ -398,25 +398,11 @@ test_show_filter(void **state)
 		"\"sport\": \"0-65535\", \"dport\": \"0-65535\"}]\n");
 }
 
-/* Two forwarded datagrams (by the fast path, ip4/fwd_fast.c) and one
- * without a route (handed on to the stages). */
-static void
-traffic(struct unit_fixture *f)
-{
-	struct unit_pkt p;
-
-	unit_pkt_init(&p, UNIT_FAR_IP);
-	unit_input_pkt(f, &p);
-	unit_input_pkt(f, &p);
-	unit_pkt_init(&p, UNIT_IPV4(198, 51, 100, 1));
-	unit_input_pkt(f, &p);
-	unit_tx_free(f);
-}
-
 /*
- * What `show stats -j` (and --stats-json) writes after traffic(), written
- * out here rather than by the writer under test; each stage's cycles
- * (a measure) stand as C, see stats_cycles_as_c.
+ * What `show stats -j` (and --stats-json) writes after
+ * unit_traffic_fwd_noroute(), written out here rather than by the writer
+ * under test; each stage's cycles (a measure) stand as C, see
+ * stats_cycles_as_c.
  */
 static const char traffic_stats_json[] =
 	"{\"ip\": {\"InReceives\": 3, \"InHdrErrors\": 0, "
@@ -500,7 +486,7 @@ test_show_stats(void **state)
 	size_t len;
 	FILE *m;
 
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	a = answer(f, "show stats", false);
 	assert_prefix(a, "SECTION      COUNTER             VALUE\n"
 			       "ip           InReceives          3\n");
@@ -539,7 +525,7 @@ test_show_runtime(void **state)
 	struct unit_fixture *f = *state;
 	char *a;
 
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	a = answer(f, "show runtime", false);
 	assert_prefix(a, "NAME         CALLS  PACKETS  PACKETS/CALL  "
 			       "CYCLES/PACKET\n"
@@ -580,7 +566,7 @@ test_show_errors(void **state)
 
 	assert_answer(f, "show errors", false, "STAGE  COUNTER  PACKETS\n");
 	assert_answer(f, "show errors", true, "[]\n");
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	assert_answer(f, "show errors", false,
 		      "STAGE      COUNTER        PACKETS\n"
 		      "ip4_route  ip.InNoRoutes  1\n");
@@ -646,7 +632,7 @@ test_show_pipeline(void **state)
 	struct lsk_stats st;
 	char *a, want[128];
 
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	lsk_stats_read(f->stack, &st);
 	a = answer(f, "show pipeline", false);
 	assert_prefix(a, "FROM         TO           PACKETS\n"
