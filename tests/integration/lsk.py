@@ -18,6 +18,7 @@ What is here:
 Nothing here looks at listack's output to build an expectation.
 """
 
+import argparse
 import ipaddress
 import json
 import os
@@ -758,6 +759,38 @@ def summary():
     return 1 if failed else 0
 
 
+def ctl_args(doc):
+    """The arguments of a test against a running listack-fwd: its binary,
+    listack-ctl's, -v (listack-ctl's runs logged, work directory kept)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", action="store_true")
+    return ap
+
+
+def check_groups(groups, errors=(OSError, ValueError,
+                                 subprocess.TimeoutExpired)):
+    """Run each (name, fn) of groups; one that breaks with one of errors
+    is a failed check of that name."""
+    for name, fn in groups:
+        try:
+            fn()
+        except errors as e:
+            check(name, "%s: %s" % (type(e).__name__, e))
+
+
+def finish(root, keep=False):
+    """summary(); the work directory root removed unless keep or a check
+    failed (then its path is said). Returns summary()'s status."""
+    failed = summary()
+    if failed or keep:
+        sys.stderr.write("work directory kept: %s\n" % root)
+    else:
+        shutil.rmtree(root, ignore_errors=True)
+    return failed
+
+
 class Fwd:
     """listack-fwd in workdir, serving sock."""
 
@@ -836,6 +869,12 @@ class Fwd:
                 shutil.rmtree(os.path.join(d, self.prefix),
                               ignore_errors=True)
         return self.rc
+
+    def kill(self):
+        """SIGKILL to its process group if it still runs (a test that
+        broke off)."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
 
     def stderr(self):
         with open(os.path.join(self.workdir, "fwd.err")) as f:

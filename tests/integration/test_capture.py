@@ -28,7 +28,6 @@ a `tx` capture holds none.
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -372,11 +371,7 @@ def run_refused(fwd_bin, ctl_bin, root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
+    args = lsk.ctl_args(__doc__).parse_args()
     for tool in ("tshark", "tcpdump"):
         if shutil.which(tool) is None:
             print("FAIL %s: not installed (scripts/install-deps.sh)" % tool)
@@ -388,9 +383,8 @@ def main():
         run_refused(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
                     root)
     finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    return lsk.summary()
+        status = lsk.finish(root, keep=args.v)
+    return status
 
 
 if __name__ == "__main__":

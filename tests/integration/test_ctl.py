@@ -18,11 +18,9 @@ Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
 """
 
-import argparse
 import difflib
 import json
 import os
-import signal
 import socket
 import stat
 import struct
@@ -185,6 +183,37 @@ def checks_commands(ctl):
         "stderr does not name the path" if ctl.sock not in r.stderr else ""])
 
 
+def refused_batch(ctl, workdir, name, text, says):
+    """The batch text, as file name, must be refused (exit 1, each of says
+    on stderr) and change nothing: show config and show routes as before.
+    Returns (what was wrong, show config after)."""
+    before, why = config_text(ctl)
+    routes = ctl.run("show", "routes")
+    path = os.path.join(workdir, name)
+    with open(path, "w") as f:
+        f.write(text)
+    r = ctl.run(batch=path)
+    reasons = [why] if why else []
+    if r.returncode != 1:
+        reasons.append("exit %d, expected 1" % r.returncode)
+    reasons += ["stderr %r lacks %r" % (r.stderr, s) for s in says
+                if s not in r.stderr]
+    after, why = config_text(ctl)
+    if why:
+        reasons.append(why)
+    elif before is not None and before != after:
+        reasons.append("show config changed after a refused batch:\n%s"
+                       % "".join(difflib.unified_diff(
+                           before.splitlines(True), after.splitlines(True))))
+    routes_after = ctl.run("show", "routes")
+    if routes.returncode != 0 or routes_after.returncode != 0:
+        reasons.append("show routes: exit %d, %d" % (
+            routes.returncode, routes_after.returncode))
+    elif routes.stdout != routes_after.stdout:
+        reasons.append("show routes changed after a refused batch")
+    return reasons, after
+
+
 def checks_batches(ctl, workdir):
     good = os.path.join(workdir, "good.conf")
     with open(good, "w") as f:
@@ -201,23 +230,12 @@ def checks_batches(ctl, workdir):
                            % (pfx, r2.returncode))
     check("batch_good_applied", reasons)
 
-    before, why = config_text(ctl)
-    bad = os.path.join(workdir, "bad.conf")
-    with open(bad, "w") as f:
-        f.write("route add 10.8.0.0/16 via 10.0.1.1\n"
-                "route add 10.8.0.0/33 via 10.0.1.1\n"
-                "route add 10.10.0.0/16 via 10.0.1.1\n")
-    r = ctl.run(batch=bad)
-    reasons = [why] if why else []
-    if r.returncode != 1:
-        reasons.append("exit %d, expected 1" % r.returncode)
-    if "bad.conf:2:" not in r.stderr:
-        reasons.append("stderr %r does not name bad.conf:2:" % r.stderr)
-    after, why = config_text(ctl)
-    if why:
-        reasons.append(why)
-    elif before is not None and before != after:
-        reasons.append("show config changed after a refused batch")
+    # a line that is no command: refused before any line is applied
+    reasons, _ = refused_batch(
+        ctl, workdir, "bad.conf",
+        "route add 10.8.0.0/16 via 10.0.1.1\n"
+        "route add 10.8.0.0/33 via 10.0.1.1\n"
+        "route add 10.10.0.0/16 via 10.0.1.1\n", ["bad.conf:2:"])
     # nothing applied: the first line's route can still be added
     r2 = ctl.run("route", "add", "10.8.0.0/16", "via", "10.0.1.1")
     if r2.returncode != 0:
@@ -229,40 +247,17 @@ def checks_batches(ctl, workdir):
     # Every line parses; the last is refused only when applied (its
     # gateway is our own address), after an address, a neighbour and a
     # route were: all three must be put back.
-    before_routes = ctl.run("show", "routes")
-    before, why = config_text(ctl)
-    applied = os.path.join(workdir, "refused_when_applied.conf")
-    with open(applied, "w") as f:
-        f.write("address add 10.0.9.254/24 port 0\n"
-                "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09\n"
-                "route add 10.13.0.0/16 via 10.0.1.1\n"
-                "route add 10.14.0.0/16 via 10.0.1.254\n")
-    r = ctl.run(batch=applied)
-    reasons = [why] if why else []
-    if r.returncode != 1:
-        reasons.append("exit %d, expected 1" % r.returncode)
-    if "refused_when_applied.conf:4:" not in r.stderr or \
-            "10.0.1.254 is one of our addresses" not in r.stderr:
-        reasons.append("stderr %r does not name line 4 and its gateway"
-                       % r.stderr)
-    after, why = config_text(ctl)
-    if why:
-        reasons.append(why)
-    elif before is not None and before != after:
-        reasons.append("show config changed after a refused batch:\n%s"
-                       % "".join(difflib.unified_diff(
-                           before.splitlines(True), after.splitlines(True))))
-    after_routes = ctl.run("show", "routes")
-    if before_routes.returncode != 0 or after_routes.returncode != 0:
-        reasons.append("show routes: exit %d, %d" % (
-            before_routes.returncode, after_routes.returncode))
-    elif before_routes.stdout != after_routes.stdout:
-        reasons.append("show routes changed after a refused batch")
-    for line in ("address add 10.0.9.254/24 port 0",
-                 "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09",
-                 "route add 10.13.0.0/16 via 10.0.1.1"):
-        if after is not None and line in after:
-            reasons.append("%r remains of the refused batch" % line)
+    lines = ("address add 10.0.9.254/24 port 0",
+             "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09",
+             "route add 10.13.0.0/16 via 10.0.1.1")
+    reasons, after = refused_batch(
+        ctl, workdir, "refused_when_applied.conf",
+        "".join(x + "\n" for x in lines) +
+        "route add 10.14.0.0/16 via 10.0.1.254\n",
+        ["refused_when_applied.conf:4:",
+         "10.0.1.254 is one of our addresses"])
+    reasons += ["%r remains of the refused batch" % x for x in lines
+                if after is not None and x in after]
     check("batch_refused_when_applied_changes_nothing", reasons)
 
     r = ctl.run(batch="-", stdin="route add 10.11.0.0/16 via 10.0.1.1\n"
@@ -686,10 +681,7 @@ def checks_mode(fwd_bin, ctl_bin, root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
+    ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
                     "commands, batches, hostile, paths, traffic, mode")
@@ -709,29 +701,16 @@ def main():
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
-            for name, fn in groups:
-                if args.filter in name:
-                    try:
-                        fn()
-                    except (OSError, ValueError,
-                            subprocess.TimeoutExpired) as e:
-                        # a broken check is a failed check
-                        check(name, "%s: %s" % (type(e).__name__, e))
+            # a broken check is a failed check
+            lsk.check_groups([g for g in groups if args.filter in g[0]])
         check_stopped("sigterm_stops_clean", fwd, sock)
         if args.filter in "traffic":
             checks_traffic(fwd_bin, ctl_bin, root)
         if args.filter in "mode":
             checks_mode(fwd_bin, ctl_bin, root)
     finally:
-        if fwd.proc.poll() is None:
-            os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = lsk.summary()
-    if failed:
-        sys.stderr.write("work directory kept: %s\n" % root)
-    else:
-        subprocess.run(["rm", "-rf", root])
-    return 1 if failed else 0
-
+        fwd.kill()
+    return lsk.finish(root, keep=args.v)
 
 if __name__ == "__main__":
     sys.exit(main())

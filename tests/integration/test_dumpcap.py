@@ -227,9 +227,8 @@ def main():
     try:
         run(os.path.abspath(args.fwd), root)
     finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    return lsk.summary()
+        status = lsk.finish(root, keep=args.v)
+    return status
 
 
 if __name__ == "__main__":

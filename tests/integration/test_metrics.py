@@ -22,12 +22,10 @@ Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
 """
 
-import argparse
 import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -497,11 +495,7 @@ def checks_options(fwd_bin, root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
+    args = lsk.ctl_args(__doc__).parse_args()
     lsk.VERBOSE = args.v
     for tool in ("curl", "promtool", "dot"):
         if shutil.which(tool) is None:
@@ -525,17 +519,12 @@ def main():
             check("start", "listack-fwd did not start: %s"
                   % fwd.stderr()[-400:])
         else:
-            for name, fn in [("scrape", lambda: checks_scrape(port, ctl,
-                                                              len(frames))),
-                             ("pipeline", lambda: checks_pipeline(ctl)),
-                             ("bad_requests",
-                              lambda: checks_bad_requests(port, ctl)),
-                             ("connections", lambda: checks_connections(port))]:
-                try:
-                    fn()
-                except (OSError, ValueError, KeyError,
-                        subprocess.TimeoutExpired) as e:
-                    check(name, "%s: %s" % (type(e).__name__, e))
+            lsk.check_groups([
+                ("scrape", lambda: checks_scrape(port, ctl, len(frames))),
+                ("pipeline", lambda: checks_pipeline(ctl)),
+                ("bad_requests", lambda: checks_bad_requests(port, ctl)),
+                ("connections", lambda: checks_connections(port))],
+                (OSError, ValueError, KeyError, subprocess.TimeoutExpired))
             st, _, _ = get_metrics(port)
             check("still_serving", "status %r" % st if st != 200 else "")
         rc = fwd.stop()
@@ -556,14 +545,8 @@ def main():
         checks_options(fwd_bin, root)
         checks_under_traffic(fwd_bin, ctl_bin, root)
     finally:
-        if fwd.proc.poll() is None:
-            os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = lsk.summary()
-    if failed:
-        sys.stderr.write("work directory kept: %s\n" % root)
-    else:
-        subprocess.run(["rm", "-rf", root])
-    return 1 if failed else 0
+        fwd.kill()
+    return lsk.finish(root, keep=args.v)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ drop capture holds it). Skipped (said so) without root.
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -389,11 +388,7 @@ def run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
+    args = lsk.ctl_args(__doc__).parse_args()
     root = tempfile.mkdtemp(prefix="lsk-trace-")
     try:
         run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
@@ -401,9 +396,8 @@ def main():
         run_handoff(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
                     root)
     finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    return lsk.summary()
+        status = lsk.finish(root, keep=args.v)
+    return status
 
 
 if __name__ == "__main__":
