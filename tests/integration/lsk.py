@@ -27,6 +27,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -778,6 +779,19 @@ def check_groups(groups, errors=(OSError, ValueError,
             fn()
         except errors as e:
             check(name, "%s: %s" % (type(e).__name__, e))
+
+
+def run_in_workdir(args, prefix, runs):
+    """Each of runs, fn(fwd binary, ctl binary, work directory), in a
+    fresh directory named from prefix; then finish(). args: ctl_args'."""
+    fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
+    root = tempfile.mkdtemp(prefix=prefix)
+    try:
+        for fn in runs:
+            fn(fwd_bin, ctl_bin, root)
+    finally:
+        status = finish(root, keep=args.v)
+    return status
 
 
 def finish(root, keep=False):

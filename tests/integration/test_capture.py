@@ -34,7 +34,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -376,15 +375,8 @@ def main():
         if shutil.which(tool) is None:
             print("FAIL %s: not installed (scripts/install-deps.sh)" % tool)
             return 1
-    root = tempfile.mkdtemp(prefix="lsk-capture-")
-    try:
-        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_refused(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
-                    root)
-    finally:
-        status = lsk.finish(root, keep=args.v)
-    return status
+    return lsk.run_in_workdir(args, "lsk-capture-",
+                              [run, run_drops, run_refused])
 
 
 if __name__ == "__main__":

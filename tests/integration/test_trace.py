@@ -35,7 +35,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -389,15 +388,8 @@ def run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng):
 
 def main():
     args = lsk.ctl_args(__doc__).parse_args()
-    root = tempfile.mkdtemp(prefix="lsk-trace-")
-    try:
-        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_handoff(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
-                    root)
-    finally:
-        status = lsk.finish(root, keep=args.v)
-    return status
+    return lsk.run_in_workdir(args, "lsk-trace-",
+                              [run, run_drops, run_handoff])
 
 
 if __name__ == "__main__":

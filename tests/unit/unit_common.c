@@ -762,6 +762,20 @@ unit_assert_ip_balance(const struct lsk_stats *st)
 }
 
 void
+unit_assert_same_counters(const struct unit_fixture *a,
+			  const struct unit_fixture *b, bool ports)
+{
+	struct lsk_stats x = unit_stats(a), y = unit_stats(b);
+
+	assert_memory_equal(&x.ip, &y.ip, sizeof(x.ip));
+	assert_memory_equal(&x.udp, &y.udp, sizeof(x.udp));
+	assert_memory_equal(&x.icmp, &y.icmp, sizeof(x.icmp));
+	assert_memory_equal(&x.arp, &y.arp, sizeof(x.arp));
+	if (ports)
+		assert_memory_equal(x.ports, y.ports, sizeof(x.ports));
+}
+
+void
 unit_assert_reasm_balance(const struct lsk_stats *st)
 {
 	const struct lsk_ip_stats *ip = &st->ip;

@@ -313,6 +313,10 @@ unsigned int unit_tx_udp_to(const struct unit_fixture *f, uint16_t port,
  */
 void unit_assert_same_frames(const struct unit_fixture *a,
 			     const struct unit_fixture *b);
+/* The same datagram counters (ip, udp, icmp, arp), and with ports the
+ * ports' too: GRO and GSO must leave them as without. */
+void unit_assert_same_counters(const struct unit_fixture *a,
+			       const struct unit_fixture *b, bool ports);
 
 /* Free everything the hook captured. */
 void unit_tx_free(struct unit_fixture *f);
