@@ -3,8 +3,8 @@ meets them (issue 10, finding 10): what is not a config file, lines that
 make no sense for a router (our own address as a gateway or neighbour, a
 broadcast as an address), --mbufs, and a signal while listack-fwd starts.
 
-run_pcap_tests.py registers these cases (register(module)); they run with
-its -k and report as its own.
+test_pcap_config.py registers these cases (register(module)); they run
+with its -k and report as its own.
 """
 
 import os
@@ -168,7 +168,7 @@ def _as_recorded(fr):
 
 
 def register(rt):
-    """Add the cases to run_pcap_tests (the module rt)."""
+    """Add the cases to test_pcap_config (the module rt)."""
 
     def short_ulen(n):
         fr = rt._udp_raw("10.0.0.254", 5000, b"|%s|" % n.encode(),

@@ -18,11 +18,16 @@ What is here:
 Nothing here looks at listack's output to build an expectation.
 """
 
+import argparse
 import ipaddress
 import json
 import os
+import shutil
+import signal
 import struct
 import subprocess
+import sys
+import tempfile
 import threading
 import time
 
@@ -726,3 +731,189 @@ def run_fwd(binary, workdir, conf_text=None, inputs=None, *, nports=2,
     except Exception as e:
         res.stats_error = "stats.json unreadable: %s" % e
     return res
+
+# ---------------------------------------------------------------- checks
+# of a running listack-fwd (test_ctl.py, test_metrics.py, test_trace.py,
+# test_capture.py, test_dumpcap.py)
+
+CTL_WAIT = 20               # bound on a start, a stop, a listack-ctl run
+RESULTS = []                # (name, reasons) of every check made
+VERBOSE = False             # listack-ctl's runs logged on stderr
+
+
+def check(name, reasons):
+    """Record a check: reasons is a list of what was wrong (empty: pass)."""
+    if isinstance(reasons, str):
+        reasons = [reasons]
+    reasons = [r for r in reasons if r]
+    RESULTS.append((name, reasons))
+    if reasons:
+        print("FAIL %s: %s" % (name, "; ".join(reasons)), flush=True)
+    else:
+        print("PASS %s" % name, flush=True)
+
+
+def summary():
+    """Print `N passed, N failed` of the checks made; 1 if any failed."""
+    failed = sum(1 for _, r in RESULTS if r)
+    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
+    return 1 if failed else 0
+
+
+def ctl_args(doc):
+    """The arguments of a test against a running listack-fwd: its binary,
+    listack-ctl's, -v (listack-ctl's runs logged, work directory kept)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", action="store_true")
+    return ap
+
+
+def check_groups(groups, errors=(OSError, ValueError,
+                                 subprocess.TimeoutExpired)):
+    """Run each (name, fn) of groups; one that breaks with one of errors
+    is a failed check of that name."""
+    for name, fn in groups:
+        try:
+            fn()
+        except errors as e:
+            check(name, "%s: %s" % (type(e).__name__, e))
+
+
+def run_in_workdir(args, prefix, runs):
+    """Each of runs, fn(fwd binary, ctl binary, work directory), in a
+    fresh directory named from prefix; then finish(). args: ctl_args'."""
+    fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
+    root = tempfile.mkdtemp(prefix=prefix)
+    try:
+        for fn in runs:
+            fn(fwd_bin, ctl_bin, root)
+    finally:
+        status = finish(root, keep=args.v)
+    return status
+
+
+def finish(root, keep=False):
+    """summary(); the work directory root removed unless keep or a check
+    failed (then its path is said). Returns summary()'s status."""
+    failed = summary()
+    if failed or keep:
+        sys.stderr.write("work directory kept: %s\n" % root)
+    else:
+        shutil.rmtree(root, ignore_errors=True)
+    return failed
+
+
+class Fwd:
+    """listack-fwd in workdir, serving sock."""
+
+    def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
+                 inputs=None, infinite=False, vdevs=None):
+        """vdevs: {port: --vdev} instead of pcap ports (net_memif with no
+        peer refuses every frame sent; net_pcap on a veth takes frames
+        when the test sends them); EAL then runs with a file prefix of
+        its own, as memif needs the multi-process channel that
+        --no-shconf turns off. lcores with an '@' is --lcores."""
+        self.workdir = workdir
+        self.sock = sock
+        os.makedirs(workdir, exist_ok=True)
+        write_config(os.path.join(workdir, "test.conf"),
+                         fixture_conf())
+        inputs = inputs or {}
+        for p in range(2):
+            write_pcap(os.path.join(workdir, "in%d.pcap" % p),
+                           inputs.get(p, []))
+        vdevs = vdevs or {}
+        self.prefix = None if not vdevs else \
+            "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
+        shconf = ["--no-shconf"] if not vdevs else \
+            ["--file-prefix", self.prefix]
+        cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
+            ["--log-level=*:warning",
+             "--lcores" if "@" in lcores else "-l", lcores]
+        for p in range(2):
+            inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
+            if p in vdevs:
+                cmd += ["--vdev", vdevs[p]]
+                continue
+            cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
+                    % (p, p, p, inf)]
+        cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
+        cmd += extra_ctl if extra_ctl is not None else ["--ctl-socket", sock]
+        self.cmd = cmd
+        self.out = open(os.path.join(workdir, "fwd.out"), "w")
+        self.err = open(os.path.join(workdir, "fwd.err"), "w")
+        # a sanitizer's report stops the run (and fails its checks)
+        env = dict(os.environ)
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+        self.proc = subprocess.Popen(cmd, cwd=workdir, stdout=self.out,
+                                     stderr=self.err, start_new_session=True,
+                                     env=env)
+        self.rc = None
+
+    def wait_ready(self):
+        """True once the startup line is out (the socket is then served)."""
+        end = time.monotonic() + CTL_WAIT
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                return False
+            with open(os.path.join(self.workdir, "fwd.out")) as f:
+                if "listack-fwd: 2 ports" in f.read():
+                    return True
+            time.sleep(0.1)
+        return False
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.rc = self.proc.wait(timeout=CTL_WAIT)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.rc = self.proc.wait()
+            self.rc = "killed after SIGTERM timed out"
+        self.out.close()
+        self.err.close()
+        if self.prefix is not None:     # EAL's run-time files
+            for d in ("/var/run/dpdk", os.path.join(
+                    os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
+                    "dpdk")):
+                shutil.rmtree(os.path.join(d, self.prefix),
+                              ignore_errors=True)
+        return self.rc
+
+    def kill(self):
+        """SIGKILL to its process group if it still runs (a test that
+        broke off)."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def stderr(self):
+        with open(os.path.join(self.workdir, "fwd.err")) as f:
+            return f.read()
+
+    def stats(self):
+        return read_stats(os.path.join(self.workdir, "stats.json"))
+
+
+class Ctl:
+    def __init__(self, binary, sock):
+        self.binary = binary
+        self.sock = sock
+
+    def run(self, *words, json_out=False, batch=None, stdin=None):
+        cmd = [self.binary, "-s", self.sock]
+        if json_out:
+            cmd.append("-j")
+        if batch is not None:
+            cmd += ["-f", batch]
+        cmd += list(words)
+        r = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=CTL_WAIT,
+                           universal_newlines=True)
+        if VERBOSE:
+            sys.stderr.write("$ %s -> %d\n%s%s" % (" ".join(cmd), r.returncode,
+                                                  r.stdout, r.stderr))
+        return r

@@ -28,19 +28,17 @@ a `tx` capture holds none.
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
-import argparse
 import json
 import os
 import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
-from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+from lsk import Ctl, Fwd, check  # noqa: E402
 from test_trace import start_drops  # noqa: E402
 
 COUNT = 300
@@ -372,27 +370,13 @@ def run_refused(fwd_bin, ctl_bin, root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
+    args = lsk.ctl_args(__doc__).parse_args()
     for tool in ("tshark", "tcpdump"):
         if shutil.which(tool) is None:
             print("FAIL %s: not installed (scripts/install-deps.sh)" % tool)
             return 1
-    root = tempfile.mkdtemp(prefix="lsk-capture-")
-    try:
-        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_refused(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
-                    root)
-    finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
-    return 1 if failed else 0
+    return lsk.run_in_workdir(args, "lsk-capture-",
+                              [run, run_drops, run_refused])
 
 
 if __name__ == "__main__":

@@ -18,11 +18,9 @@ Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
 """
 
-import argparse
+import difflib
 import json
 import os
-import shutil
-import signal
 import socket
 import stat
 import struct
@@ -33,136 +31,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
+from lsk import Ctl, Fwd, check  # noqa: E402
 
 PROTO = 1                   # LSK_CTL_VERSION
 HEADER_MAX = 256            # LSK_CTL_HEADER_MAX
 CLIENTS = 16                # LSK_CTL_CLIENTS (ctl_server.c)
 STALL_S = 5                 # CTL_STALL_MS
 WAIT = 20                   # bound on every wait, seconds
-
-RESULTS = []
-VERBOSE = False
-
-
-def check(name, reasons):
-    """Record a check: reasons is a list of what was wrong (empty: pass)."""
-    if isinstance(reasons, str):
-        reasons = [reasons]
-    reasons = [r for r in reasons if r]
-    RESULTS.append((name, reasons))
-    if reasons:
-        print("FAIL %s: %s" % (name, "; ".join(reasons)), flush=True)
-    else:
-        print("PASS %s" % name, flush=True)
-
-
-class Fwd:
-    """listack-fwd in workdir, serving sock."""
-
-    def __init__(self, binary, workdir, sock, lcores="0", extra_ctl=None,
-                 inputs=None, infinite=False, vdevs=None):
-        """vdevs: {port: --vdev} instead of pcap ports (net_memif with no
-        peer refuses every frame sent; net_pcap on a veth takes frames
-        when the test sends them); EAL then runs with a file prefix of
-        its own, as memif needs the multi-process channel that
-        --no-shconf turns off. lcores with an '@' is --lcores."""
-        self.workdir = workdir
-        self.sock = sock
-        os.makedirs(workdir, exist_ok=True)
-        lsk.write_config(os.path.join(workdir, "test.conf"),
-                         lsk.fixture_conf())
-        inputs = inputs or {}
-        for p in range(2):
-            lsk.write_pcap(os.path.join(workdir, "in%d.pcap" % p),
-                           inputs.get(p, []))
-        vdevs = vdevs or {}
-        self.prefix = None if not vdevs else \
-            "lsk-fwdtest-%d-%d" % (os.getpid(), id(self))
-        shconf = ["--no-shconf"] if not vdevs else \
-            ["--file-prefix", self.prefix]
-        cmd = [binary, "--no-huge", "--no-pci", "-m", "512"] + shconf + \
-            ["--log-level=*:warning",
-             "--lcores" if "@" in lcores else "-l", lcores]
-        for p in range(2):
-            inf = ",infinite_rx=1" if infinite and inputs.get(p) else ""
-            if p in vdevs:
-                cmd += ["--vdev", vdevs[p]]
-                continue
-            cmd += ["--vdev", "net_pcap%d,rx_pcap=in%d.pcap,tx_pcap=out%d.pcap%s"
-                    % (p, p, p, inf)]
-        cmd += ["--", "--config", "test.conf", "--stats-json", "stats.json"]
-        cmd += extra_ctl if extra_ctl is not None else ["--ctl-socket", sock]
-        self.cmd = cmd
-        self.out = open(os.path.join(workdir, "fwd.out"), "w")
-        self.err = open(os.path.join(workdir, "fwd.err"), "w")
-        # a sanitizer's report stops the run (and fails its checks)
-        env = dict(os.environ)
-        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
-        env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
-        self.proc = subprocess.Popen(cmd, cwd=workdir, stdout=self.out,
-                                     stderr=self.err, start_new_session=True,
-                                     env=env)
-        self.rc = None
-
-    def wait_ready(self):
-        """True once the startup line is out (the socket is then served)."""
-        end = time.monotonic() + WAIT
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                return False
-            with open(os.path.join(self.workdir, "fwd.out")) as f:
-                if "listack-fwd: 2 ports" in f.read():
-                    return True
-            time.sleep(0.1)
-        return False
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.rc = self.proc.wait(timeout=WAIT)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.rc = self.proc.wait()
-            self.rc = "killed after SIGTERM timed out"
-        self.out.close()
-        self.err.close()
-        if self.prefix is not None:     # EAL's run-time files
-            for d in ("/var/run/dpdk", os.path.join(
-                    os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"),
-                    "dpdk")):
-                shutil.rmtree(os.path.join(d, self.prefix),
-                              ignore_errors=True)
-        return self.rc
-
-    def stderr(self):
-        with open(os.path.join(self.workdir, "fwd.err")) as f:
-            return f.read()
-
-    def stats(self):
-        return lsk.read_stats(os.path.join(self.workdir, "stats.json"))
-
-
-class Ctl:
-    def __init__(self, binary, sock):
-        self.binary = binary
-        self.sock = sock
-
-    def run(self, *words, json_out=False, batch=None, stdin=None):
-        cmd = [self.binary, "-s", self.sock]
-        if json_out:
-            cmd.append("-j")
-        if batch is not None:
-            cmd += ["-f", batch]
-        cmd += list(words)
-        r = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=WAIT,
-                           universal_newlines=True)
-        if VERBOSE:
-            sys.stderr.write("$ %s -> %d\n%s%s" % (" ".join(cmd), r.returncode,
-                                                  r.stdout, r.stderr))
-        return r
-
 
 # ---------------------------------------------------------------- raw client
 
@@ -308,6 +183,37 @@ def checks_commands(ctl):
         "stderr does not name the path" if ctl.sock not in r.stderr else ""])
 
 
+def refused_batch(ctl, workdir, name, text, says):
+    """The batch text, as file name, must be refused (exit 1, each of says
+    on stderr) and change nothing: show config and show routes as before.
+    Returns (what was wrong, show config after)."""
+    before, why = config_text(ctl)
+    routes = ctl.run("show", "routes")
+    path = os.path.join(workdir, name)
+    with open(path, "w") as f:
+        f.write(text)
+    r = ctl.run(batch=path)
+    reasons = [why] if why else []
+    if r.returncode != 1:
+        reasons.append("exit %d, expected 1" % r.returncode)
+    reasons += ["stderr %r lacks %r" % (r.stderr, s) for s in says
+                if s not in r.stderr]
+    after, why = config_text(ctl)
+    if why:
+        reasons.append(why)
+    elif before is not None and before != after:
+        reasons.append("show config changed after a refused batch:\n%s"
+                       % "".join(difflib.unified_diff(
+                           before.splitlines(True), after.splitlines(True))))
+    routes_after = ctl.run("show", "routes")
+    if routes.returncode != 0 or routes_after.returncode != 0:
+        reasons.append("show routes: exit %d, %d" % (
+            routes.returncode, routes_after.returncode))
+    elif routes.stdout != routes_after.stdout:
+        reasons.append("show routes changed after a refused batch")
+    return reasons, after
+
+
 def checks_batches(ctl, workdir):
     good = os.path.join(workdir, "good.conf")
     with open(good, "w") as f:
@@ -324,23 +230,12 @@ def checks_batches(ctl, workdir):
                            % (pfx, r2.returncode))
     check("batch_good_applied", reasons)
 
-    before, why = config_text(ctl)
-    bad = os.path.join(workdir, "bad.conf")
-    with open(bad, "w") as f:
-        f.write("route add 10.8.0.0/16 via 10.0.1.1\n"
-                "route add 10.8.0.0/33 via 10.0.1.1\n"
-                "route add 10.10.0.0/16 via 10.0.1.1\n")
-    r = ctl.run(batch=bad)
-    reasons = [why] if why else []
-    if r.returncode != 1:
-        reasons.append("exit %d, expected 1" % r.returncode)
-    if "bad.conf:2:" not in r.stderr:
-        reasons.append("stderr %r does not name bad.conf:2:" % r.stderr)
-    after, why = config_text(ctl)
-    if why:
-        reasons.append(why)
-    elif before is not None and before != after:
-        reasons.append("show config changed after a refused batch")
+    # a line that is no command: refused before any line is applied
+    reasons, _ = refused_batch(
+        ctl, workdir, "bad.conf",
+        "route add 10.8.0.0/16 via 10.0.1.1\n"
+        "route add 10.8.0.0/33 via 10.0.1.1\n"
+        "route add 10.10.0.0/16 via 10.0.1.1\n", ["bad.conf:2:"])
     # nothing applied: the first line's route can still be added
     r2 = ctl.run("route", "add", "10.8.0.0/16", "via", "10.0.1.1")
     if r2.returncode != 0:
@@ -348,6 +243,22 @@ def checks_batches(ctl, workdir):
                        "(re-add exit %d: %s)" % (r2.returncode,
                                                  r2.stderr.strip()))
     check("batch_bad_changes_nothing", reasons)
+
+    # Every line parses; the last is refused only when applied (its
+    # gateway is our own address), after an address, a neighbour and a
+    # route were: all three must be put back.
+    lines = ("address add 10.0.9.254/24 port 0",
+             "neigh add 10.0.1.9 lladdr 02:00:00:00:01:09",
+             "route add 10.13.0.0/16 via 10.0.1.1")
+    reasons, after = refused_batch(
+        ctl, workdir, "refused_when_applied.conf",
+        "".join(x + "\n" for x in lines) +
+        "route add 10.14.0.0/16 via 10.0.1.254\n",
+        ["refused_when_applied.conf:4:",
+         "10.0.1.254 is one of our addresses"])
+    reasons += ["%r remains of the refused batch" % x for x in lines
+                if after is not None and x in after]
+    check("batch_refused_when_applied_changes_nothing", reasons)
 
     r = ctl.run(batch="-", stdin="route add 10.11.0.0/16 via 10.0.1.1\n"
                 "route add 10.11.0.0/16 via 10.0.1.1\n")
@@ -770,16 +681,12 @@ def checks_mode(fwd_bin, ctl_bin, root):
 
 
 def main():
-    global VERBOSE
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
+    ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
                     "commands, batches, hostile, paths, traffic, mode")
     args = ap.parse_args()
-    VERBOSE = args.v
+    lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
     root = tempfile.mkdtemp(prefix="lsk-ctl-")
     sock = os.path.join(root, "ctl", "listack.sock")
@@ -794,30 +701,16 @@ def main():
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
-            for name, fn in groups:
-                if args.filter in name:
-                    try:
-                        fn()
-                    except (OSError, ValueError,
-                            subprocess.TimeoutExpired) as e:
-                        # a broken check is a failed check
-                        check(name, "%s: %s" % (type(e).__name__, e))
+            # a broken check is a failed check
+            lsk.check_groups([g for g in groups if args.filter in g[0]])
         check_stopped("sigterm_stops_clean", fwd, sock)
         if args.filter in "traffic":
             checks_traffic(fwd_bin, ctl_bin, root)
         if args.filter in "mode":
             checks_mode(fwd_bin, ctl_bin, root)
     finally:
-        if fwd.proc.poll() is None:
-            os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
-    if failed:
-        sys.stderr.write("work directory kept: %s\n" % root)
-    else:
-        subprocess.run(["rm", "-rf", root])
-    return 1 if failed else 0
-
+        fwd.kill()
+    return lsk.finish(root, keep=args.v)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -43,6 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
+from lsk import check  # noqa: E402
 from test_capture import read_pcapng  # noqa: E402
 
 SKIP = 77
@@ -54,16 +55,6 @@ WAIT = 30
 # shadow (which ends at 0x10007fff8000), below executables (0x55...) and
 # libraries (0x7f...)
 BASE = 0x200000000000
-RESULTS = []
-
-
-def check(name, reasons):
-    if isinstance(reasons, str):
-        reasons = [reasons]
-    reasons = [r for r in reasons if r]
-    RESULTS.append((name, reasons))
-    print(("FAIL %s: %s" % (name, "; ".join(reasons))) if reasons
-          else "PASS %s" % name, flush=True)
 
 
 def read_int(path):
@@ -236,11 +227,8 @@ def main():
     try:
         run(os.path.abspath(args.fwd), root)
     finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
-    return 1 if failed else 0
+        status = lsk.finish(root, keep=args.v)
+    return status
 
 
 if __name__ == "__main__":

@@ -22,12 +22,10 @@ Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
 """
 
-import argparse
 import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -36,8 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
-import test_ctl  # noqa: E402
-from test_ctl import check, Ctl, Fwd  # noqa: E402
+from lsk import check, Ctl, Fwd  # noqa: E402
 
 CLIENTS = 16        # LSK_METRICS_CLIENTS (listack/metrics.h)
 HEAD_MAX = 8192     # LSK_HTTP_HEAD_MAX (serve/metrics.h)
@@ -368,7 +365,7 @@ def checks_connections(port):
         "status %r, want 408" % got[0] if got[0] != 408 else "",
         "answered after %.1f s (< %d s)" % (waited, HEAD_S)
         if waited < HEAD_S - 0.5 else ""])
-    if test_ctl.VERBOSE:
+    if lsk.VERBOSE:
         sys.stderr.write("scrape beside slowloris: %.3f s\n" % quick)
 
     # a client that asks and never reads: the others are served
@@ -498,12 +495,8 @@ def checks_options(fwd_bin, root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
-    test_ctl.VERBOSE = args.v
+    args = lsk.ctl_args(__doc__).parse_args()
+    lsk.VERBOSE = args.v
     for tool in ("curl", "promtool", "dot"):
         if shutil.which(tool) is None:
             print("%s is missing (scripts/install-deps.sh installs it)" % tool)
@@ -526,17 +519,12 @@ def main():
             check("start", "listack-fwd did not start: %s"
                   % fwd.stderr()[-400:])
         else:
-            for name, fn in [("scrape", lambda: checks_scrape(port, ctl,
-                                                              len(frames))),
-                             ("pipeline", lambda: checks_pipeline(ctl)),
-                             ("bad_requests",
-                              lambda: checks_bad_requests(port, ctl)),
-                             ("connections", lambda: checks_connections(port))]:
-                try:
-                    fn()
-                except (OSError, ValueError, KeyError,
-                        subprocess.TimeoutExpired) as e:
-                    check(name, "%s: %s" % (type(e).__name__, e))
+            lsk.check_groups([
+                ("scrape", lambda: checks_scrape(port, ctl, len(frames))),
+                ("pipeline", lambda: checks_pipeline(ctl)),
+                ("bad_requests", lambda: checks_bad_requests(port, ctl)),
+                ("connections", lambda: checks_connections(port))],
+                (OSError, ValueError, KeyError, subprocess.TimeoutExpired))
             st, _, _ = get_metrics(port)
             check("still_serving", "status %r" % st if st != 200 else "")
         rc = fwd.stop()
@@ -557,15 +545,8 @@ def main():
         checks_options(fwd_bin, root)
         checks_under_traffic(fwd_bin, ctl_bin, root)
     finally:
-        if fwd.proc.poll() is None:
-            os.killpg(fwd.proc.pid, signal.SIGKILL)
-    failed = sum(1 for _, r in test_ctl.RESULTS if r)
-    print("%d passed, %d failed" % (len(test_ctl.RESULTS) - failed, failed))
-    if failed:
-        sys.stderr.write("work directory kept: %s\n" % root)
-    else:
-        subprocess.run(["rm", "-rf", root])
-    return 1 if failed else 0
+        fwd.kill()
+    return lsk.finish(root, keep=args.v)
 
 
 if __name__ == "__main__":

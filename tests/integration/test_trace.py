@@ -30,18 +30,16 @@ drop capture holds it). Skipped (said so) without root.
 Output: `PASS name` / `FAIL name: reason`, then `N passed, N failed`.
 """
 
-import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lsk  # noqa: E402
-from test_ctl import Ctl, Fwd, check, RESULTS  # noqa: E402
+from lsk import Ctl, Fwd, check  # noqa: E402
 
 WAIT = 20
 FWD = ["rx", "eth_input", "ip4_input", "ip4_route", "ip4_forward", "tx"]
@@ -389,23 +387,9 @@ def run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", action="store_true")
-    args = ap.parse_args()
-    root = tempfile.mkdtemp(prefix="lsk-trace-")
-    try:
-        run(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_drops(os.path.abspath(args.fwd), os.path.abspath(args.ctl), root)
-        run_handoff(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
-                    root)
-    finally:
-        if not args.v:
-            shutil.rmtree(root, ignore_errors=True)
-    failed = sum(1 for _, r in RESULTS if r)
-    print("%d passed, %d failed" % (len(RESULTS) - failed, failed))
-    return 1 if failed else 0
+    args = lsk.ctl_args(__doc__).parse_args()
+    return lsk.run_in_workdir(args, "lsk-trace-",
+                              [run, run_drops, run_handoff])
 
 
 if __name__ == "__main__":

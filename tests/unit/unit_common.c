@@ -762,6 +762,45 @@ unit_assert_ip_balance(const struct lsk_stats *st)
 }
 
 void
+unit_assert_same_counters(const struct unit_fixture *a,
+			  const struct unit_fixture *b, bool ports)
+{
+	struct lsk_stats x = unit_stats(a), y = unit_stats(b);
+
+	assert_memory_equal(&x.ip, &y.ip, sizeof(x.ip));
+	assert_memory_equal(&x.udp, &y.udp, sizeof(x.udp));
+	assert_memory_equal(&x.icmp, &y.icmp, sizeof(x.icmp));
+	assert_memory_equal(&x.arp, &y.arp, sizeof(x.arp));
+	if (ports)
+		assert_memory_equal(x.ports, y.ports, sizeof(x.ports));
+}
+
+void
+unit_assert_reasm_balance(const struct lsk_stats *st)
+{
+	const struct lsk_ip_stats *ip = &st->ip;
+
+	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
+			 ip->InTruncatedPkts + ip->InAddrErrors +
+			 ip->InNoRoutes + ip->InDiscards +
+			 ip->InUnknownProtos + ip->FragFails +
+			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
+}
+
+void
+unit_traffic_fwd_noroute(struct unit_fixture *f)
+{
+	struct unit_pkt p;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	unit_input_pkt(f, &p);
+	unit_input_pkt(f, &p);
+	unit_pkt_init(&p, UNIT_IPV4(198, 51, 100, 1));
+	unit_input_pkt(f, &p);
+	unit_tx_free(f);
+}
+
+void
 unit_list_free(struct lsk_list *l)
 {
 	rte_pktmbuf_free_bulk(l->pkts, l->n);
@@ -1447,4 +1486,87 @@ unit_assert_same_frames(const struct unit_fixture *a,
 			assert_memory_equal(oa[i].b, ob[i].b, oa[i].len);
 		}
 	}
+}
+
+size_t
+unit_frame_tag(uint8_t *b, size_t len, uint16_t tci)
+{
+	memmove(b + 16, b + 12, len - 12);
+	b[12] = 0x81;
+	b[13] = 0x00;
+	b[14] = (uint8_t)(tci >> 8);
+	b[15] = (uint8_t)tci;
+	return len + 4;
+}
+
+struct rte_mbuf *
+unit_pkt_mbuf_tagged(const struct unit_pkt *p, uint16_t tci)
+{
+	uint8_t b[UNIT_FRAME_MAX + 4];
+	size_t len = unit_pkt_build(p, b, sizeof(b) - 4);
+
+	len = unit_frame_tag(b, len, tci);
+	return unit_mbuf_from_bytes(b, len, p->port);
+}
+
+struct rte_mbuf *
+unit_mbuf_in_pool(struct rte_mempool *mp, const void *buf, size_t len,
+		  uint16_t room, uint16_t port)
+{
+	const uint8_t *b = buf;
+	struct rte_mbuf *head = NULL, *m;
+	size_t off, n;
+	char *d;
+
+	for (off = 0; off < len; off += n) {
+		n = RTE_MIN(len - off, (size_t)room);
+		m = rte_pktmbuf_alloc(mp);
+		assert_non_null(m);
+		d = rte_pktmbuf_append(m, (uint16_t)n);
+		assert_non_null(d);
+		memcpy(d, b + off, n);
+		if (head == NULL)
+			head = m;
+		else
+			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
+	}
+	assert_non_null(head);
+	head->port = port;
+	return head;
+}
+
+static void *
+race_thread(void *arg)
+{
+	struct unit_race *r = arg;
+	struct lsk_worker *w = r->f->worker;
+	struct rte_mbuf *pkts[UNIT_RACE_BURST];
+
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
+	       r->bursts < r->min_bursts) {
+		uint16_t n = r->burst(r->arg, pkts);
+
+		lsk_worker_input(w, pkts, n);
+		lsk_worker_flush(w);
+		r->sent += n;
+		r->bursts++;
+	}
+	lsk_worker_offline(w);
+	return NULL;
+}
+
+void
+unit_race_start(struct unit_race *r)
+{
+	__atomic_store_n(&r->done, 0, __ATOMIC_RELAXED);
+	r->sent = r->bursts = 0;
+	lsk_worker_offline(r->f->worker);
+	assert_int_equal(pthread_create(&r->thread, NULL, race_thread, r), 0);
+}
+
+void
+unit_race_join(struct unit_race *r)
+{
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(r->thread, NULL), 0);
 }

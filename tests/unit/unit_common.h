@@ -11,6 +11,7 @@
 #ifndef UNIT_COMMON_H
 #define UNIT_COMMON_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -98,6 +99,11 @@ size_t unit_pkt_build(const struct unit_pkt *p, uint8_t *buf, size_t cap);
  */
 size_t unit_icmp_build(const struct unit_pkt *p, uint8_t type, uint8_t code,
 		       uint32_t rest, uint8_t *buf, size_t cap);
+/* Put an 802.1Q tag of tci after the MACs of the frame at b (len bytes,
+ * 4 more of room); returns the tagged frame's length. */
+size_t unit_frame_tag(uint8_t *b, size_t len, uint16_t tci);
+/* The frame of p tagged so, in a fresh mbuf (one segment). */
+struct rte_mbuf *unit_pkt_mbuf_tagged(const struct unit_pkt *p, uint16_t tci);
 /* Build the frame in a fresh mbuf (one segment). */
 struct rte_mbuf *unit_pkt_mbuf(const struct unit_pkt *p);
 /* Copy bytes into a fresh mbuf; with first_len < len the frame is split in
@@ -160,6 +166,10 @@ fold(uint32_t sum)
 extern bool unit_nic_csum;
 struct rte_mbuf *unit_mbuf_chain_from_bytes(const void *buf, size_t len,
 					    size_t first_len, uint16_t port);
+/* The frame in mbufs of mp, each filled to room bytes (the pool's data
+ * room, unit_small_pool), chained as a PMD receiving into them would. */
+struct rte_mbuf *unit_mbuf_in_pool(struct rte_mempool *mp, const void *buf,
+				   size_t len, uint16_t room, uint16_t port);
 /* Copy bytes into a chain of n segments of seg_len[0..n-2] bytes, the
  * last holding the rest (at most UNIT_FRAME_MAX bytes a segment). */
 struct rte_mbuf *unit_mbuf_segs_from_bytes(const void *buf, size_t len,
@@ -238,6 +248,30 @@ int unit_teardown(void **state);
 int unit_cmd_rc(struct unit_fixture *f, const char *line);
 void unit_cmd(struct unit_fixture *f, const char *line);
 
+/*
+ * A worker thread racing the control thread (the publication tests):
+ * burst(arg, pkts) makes the next burst (at most UNIT_RACE_BURST mbufs)
+ * and returns its size; the thread runs bursts through the worker until
+ * unit_race_join is called and min_bursts are done, then goes off line.
+ */
+#define UNIT_RACE_BURST 64
+
+struct unit_race {
+	struct unit_fixture *f;
+	uint16_t (*burst)(void *arg, struct rte_mbuf **pkts);
+	void *arg;
+	uint64_t min_bursts;
+	int done;			/* __atomic: set by unit_race_join */
+	uint64_t sent, bursts;		/* the thread's alone until joined */
+	pthread_t thread;
+};
+
+/* Take the fixture's worker off line (its thread polls from now on) and
+ * start the thread. */
+void unit_race_start(struct unit_race *r);
+/* Let the thread finish (after min_bursts at least) and join it. */
+void unit_race_join(struct unit_race *r);
+
 /* Let stage functions called directly see the stack's current tables
  * (forwarding, UDP endpoints, filter). */
 void unit_worker_sync(struct unit_fixture *f);
@@ -280,6 +314,10 @@ unsigned int unit_tx_udp_to(const struct unit_fixture *f, uint16_t port,
  */
 void unit_assert_same_frames(const struct unit_fixture *a,
 			     const struct unit_fixture *b);
+/* The same datagram counters (ip, udp, icmp, arp), and with ports the
+ * ports' too: GRO and GSO must leave them as without. */
+void unit_assert_same_counters(const struct unit_fixture *a,
+			       const struct unit_fixture *b, bool ports);
 
 /* Free everything the hook captured. */
 void unit_tx_free(struct unit_fixture *f);
@@ -349,6 +387,14 @@ void unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want);
  * in exactly one disposition counter, so they add up to InReceives.
  */
 void unit_assert_ip_balance(const struct lsk_stats *st);
+/* The same with fragments reassembled for us: each counts ReasmReqds and
+ * each datagram they make ReasmOKs, so InReceives = the dispositions +
+ * ReasmReqds - ReasmOKs. */
+void unit_assert_reasm_balance(const struct lsk_stats *st);
+/* Two datagrams from A forwarded (by the fast path, ip4/fwd_fast.c) and
+ * one without a route (handed on to the stages), the frames out freed:
+ * the counters the show and metrics views are checked against. */
+void unit_traffic_fwd_noroute(struct unit_fixture *f);
 
 /* Free every mbuf of a list and empty it. */
 void unit_list_free(struct lsk_list *l);

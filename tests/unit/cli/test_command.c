@@ -663,26 +663,86 @@ test_port_mtu_reaches_the_device(void **state)
 	lsk_port_mtu_hook(f->stack, NULL, NULL);
 }
 
+/* What a burst moved of the GRO and route cache counters. */
+struct switch_counts {
+	uint64_t trains, merged, hits, misses;
+};
+
+/*
+ * A burst of 4 datagrams of one flow to B's far subnet: all 4 go out on
+ * P1 (GSO splits what GRO merged); what it moved of the counters (no
+ * `stats clear`: a batch between two bursts could hide a cache hit).
+ */
+static struct switch_counts
+forward_flow(struct unit_fixture *f)
+{
+	struct lsk_stats a = unit_stats(f), b;
+	struct rte_mbuf *pkts[4];
+	struct unit_pkt p;
+	uint16_t i;
+
+	for (i = 0; i < RTE_DIM(pkts); i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		p.id = (uint16_t)(i + 1);
+		pkts[i] = unit_pkt_mbuf(&p);
+	}
+	unit_input(f, pkts, RTE_DIM(pkts));
+	assert_int_equal(unit_tx_udp_to(f, UNIT_P1, UNIT_FAR_IP), 4);
+	unit_tx_free(f);
+	b = unit_stats(f);
+	return (struct switch_counts){
+		.trains = b.gro.Trains - a.gro.Trains,
+		.merged = b.gro.Merged - a.gro.Merged,
+		.hits = b.route_cache.Hits - a.route_cache.Hits,
+		.misses = b.route_cache.Misses - a.route_cache.Misses,
+	};
+}
+
+/* The switches took effect: GRO makes trains of the flow (Trains,
+ * Merged) and the route cache is asked (Hits, Misses) while on, and
+ * neither while off; `show config` says which. */
 static void
 test_gro_and_route_cache_live(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct snapshot before;
+	struct switch_counts st;
 
+	/* both off by default */
+	st = forward_flow(f);
+	assert_int_equal(st.trains + st.merged, 0);
+	assert_int_equal(st.hits + st.misses, 0);
 	snap(f, &before);
 	run_refused(f, "gro fraglist segs 1", -EINVAL,
 		    "b:1: bad segs '1' (2-64)");
 	run_refused(f, "route-cache on entries 0", -EINVAL,
 		    "b:1: bad entries '0' (1-16777216)");
 	assert_unchanged(f, &before);
+
 	run_ok(f, "gro merge flows 16 segs 4\nroute-cache on entries 128");
 	assert_config_has(f, "gro merge flows 16 segs 4", true);
 	assert_config_has(f, "route-cache on entries 128", true);
-	forward_one(f);		/* the worker takes the settings */
+	assert_config_has(f, "gro off", false);
+	assert_config_has(f, "route-cache off", false);
+	st = forward_flow(f);
+	/* one train of the 4; its lookup misses the empty cache */
+	assert_int_equal(st.trains, 1);
+	assert_int_equal(st.merged, 3);
+	assert_int_equal(st.misses, 1);
+	assert_int_equal(st.hits, 0);
+	st = forward_flow(f);
+	assert_int_equal(st.trains, 1);
+	assert_int_equal(st.misses, 0);
+	assert_int_equal(st.hits, 1);
+
 	run_ok(f, "gro off\nroute-cache off");
 	assert_config_has(f, "gro off", true);
 	assert_config_has(f, "route-cache off", true);
-	forward_one(f);
+	assert_config_has(f, "gro merge flows 16 segs 4", false);
+	assert_config_has(f, "route-cache on entries 128", false);
+	st = forward_flow(f);
+	assert_int_equal(st.trains + st.merged, 0);
+	assert_int_equal(st.hits + st.misses, 0);
 }
 
 /* A burst of n datagrams to B's far subnet; returns the calls the first

@@ -10,7 +10,6 @@
  * iterations and no timing: under ThreadSanitizer the interleavings are
  * what is tested.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,10 +29,8 @@ static const struct rte_ether_addr p1_mac_alt = {
 	.addr_bytes = { 0x02, 0, 0, 0, 0x01, 0xfd } };
 
 struct race {
-	struct unit_fixture *f;
-	int control_done;		/* __atomic */
-	/* the worker thread's alone until it is joined */
-	uint64_t sent, bursts;
+	struct unit_race w;		/* the worker thread (unit_common.h) */
+	/* what it sent, its alone until it is joined */
 	uint64_t udp_out, icmp_out, other_out, misrouted;
 };
 
@@ -75,30 +72,18 @@ race_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 	return n;
 }
 
-static struct rte_mbuf *
-tagged(const struct unit_pkt *p, uint16_t vid)
-{
-	uint8_t b[UNIT_FRAME_MAX + 4];
-	size_t len = unit_pkt_build(p, b, sizeof(b) - 4);
-
-	memmove(b + 16, b + 12, len - 12);
-	b[12] = 0x81;
-	b[13] = 0x00;
-	b[14] = (uint8_t)(vid >> 8);
-	b[15] = (uint8_t)vid;
-	return unit_mbuf_from_bytes(b, len + 4, p->port);
-}
-
 /* A third to 10.9.0.5 (routed the whole test), a third to FLIP_IP, a
  * third from hosts on VLANs 1..N_VLANS of port 0 (made as it goes). */
 static uint16_t
-race_burst(struct race *r, struct rte_mbuf **pkts)
+race_burst(void *arg, struct rte_mbuf **pkts)
 {
+	struct race *r = arg;
 	struct unit_pkt p;
 	uint16_t i;
 
 	for (i = 0; i < BURST; i++) {
-		unsigned int vid = (unsigned int)(r->bursts + i) % N_VLANS + 1;
+		unsigned int vid =
+			(unsigned int)(r->w.bursts + i) % N_VLANS + 1;
 
 		switch (i % 3) {
 		case 0:
@@ -113,7 +98,7 @@ race_burst(struct race *r, struct rte_mbuf **pkts)
 			unit_pkt_init(&p, UNIT_FAR_IP);
 			p.src = UNIT_IPV4(192, 168, vid, 2);
 			p.src_mac = host_mac;
-			pkts[i] = tagged(&p, (uint16_t)vid);
+			pkts[i] = unit_pkt_mbuf_tagged(&p, (uint16_t)vid);
 			break;
 		}
 		assert_non_null(pkts[i]);
@@ -121,32 +106,11 @@ race_burst(struct race *r, struct rte_mbuf **pkts)
 	return BURST;
 }
 
-static void *
-race_worker(void *arg)
-{
-	struct race *r = arg;
-	struct lsk_worker *w = r->f->worker;
-	struct rte_mbuf *pkts[BURST];
-
-	while (!__atomic_load_n(&r->control_done, __ATOMIC_ACQUIRE) ||
-	       r->bursts < MIN_BURSTS) {
-		uint16_t n = race_burst(r, pkts);
-
-		lsk_worker_input(w, pkts, n);
-		lsk_worker_flush(w);
-		r->sent += n;
-		r->bursts++;
-	}
-	/* the control thread's publications stop waiting for us */
-	lsk_worker_offline(w);
-	return NULL;
-}
-
 static void
 race_exec(struct race *r, const char *line)
 {
 	char err[256];
-	int rc = lsk_config_exec(r->f->stack, line, "race", 1, err,
+	int rc = lsk_config_exec(r->w.f->stack, line, "race", 1, err,
 				 sizeof(err));
 
 	if (rc != 0)
@@ -198,27 +162,24 @@ test_control_changes_while_forwarding(void **state)
 	struct unit_fixture *f = *state;
 	static struct race r;
 	struct lsk_stats st;
-	pthread_t t;
 	uint64_t dropped;
 
 	memset(&r, 0, sizeof(r));
-	r.f = f;
+	r.w = (struct unit_race){ .f = f, .burst = race_burst, .arg = &r,
+				  .min_bursts = MIN_BURSTS };
 	lsk_worker_set_tx_fn(f->worker, race_tx, &r);
 	unit_cmd(f, "route add 10.50.0.0/16 via 10.0.1.1");
-	/* the worker polls from its own thread from here on */
-	lsk_worker_offline(f->worker);
 
-	assert_int_equal(pthread_create(&t, NULL, race_worker, &r), 0);
+	unit_race_start(&r.w);
 	race_control(&r);
-	__atomic_store_n(&r.control_done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(pthread_join(t, NULL), 0);
+	unit_race_join(&r.w);
 
 	assert_int_equal(lsk_stats_read(f->stack, &st), 0);
 	assert_int_equal(r.misrouted, 0);
 	assert_int_equal(r.other_out, 0);
 	/* no route (between del and add), blackholed, VLAN not made yet */
 	dropped = st.ip.InNoRoutes + st.ip.InDiscards + st.eth.UnknownVlan;
-	assert_int_equal(r.sent, r.udp_out + dropped);
+	assert_int_equal(r.w.sent, r.udp_out + dropped);
 	assert_int_equal(st.ip.ForwDatagrams, r.udp_out);
 	assert_true(r.udp_out > 0);
 	assert_int_equal(st.eth.NotForUs + st.eth.Runts + st.ip.InHdrErrors +
@@ -263,29 +224,19 @@ churn_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 	return n;
 }
 
-static void *
-churn_worker(void *arg)
+static uint16_t
+churn_burst(void *arg, struct rte_mbuf **pkts)
 {
-	struct race *r = arg;
-	struct lsk_worker *w = r->f->worker;
-	struct rte_mbuf *pkts[BURST];
 	struct unit_pkt p;
 	uint16_t i;
 
-	while (!__atomic_load_n(&r->control_done, __ATOMIC_ACQUIRE) ||
-	       r->bursts < MIN_BURSTS) {
-		for (i = 0; i < BURST; i++) {
-			unit_pkt_init(&p, i % 2 ? CHURN_IP : UNIT_FAR_IP);
-			pkts[i] = unit_pkt_mbuf(&p);
-			assert_non_null(pkts[i]);
-		}
-		lsk_worker_input(w, pkts, BURST);
-		lsk_worker_flush(w);
-		r->sent += BURST;
-		r->bursts++;
+	(void)arg;
+	for (i = 0; i < BURST; i++) {
+		unit_pkt_init(&p, i % 2 ? CHURN_IP : UNIT_FAR_IP);
+		pkts[i] = unit_pkt_mbuf(&p);
+		assert_non_null(pkts[i]);
 	}
-	lsk_worker_offline(w);
-	return NULL;
+	return BURST;
 }
 
 static void
@@ -295,7 +246,7 @@ churn_batch(struct race *r, const char *text)
 	int rc;
 
 	lsk_out_init(&o, false);
-	rc = lsk_command_run(r->f->stack, text, strlen(text), "race", &o);
+	rc = lsk_command_run(r->w.f->stack, text, strlen(text), "race", &o);
 	if (rc != 0)
 		print_error("%s\n", o.err);
 	lsk_out_free(&o);
@@ -306,7 +257,7 @@ churn_batch(struct race *r, const char *text)
 static void
 churn_control(struct race *r)
 {
-	struct lsk_stack *s = r->f->stack;
+	struct lsk_stack *s = r->w.f->stack;
 	const uint32_t p16 = UNIT_IPV4(10, 60, 0, 0);
 	const uint32_t p24 = UNIT_IPV4(10, 60, 1, 0);
 	unsigned int i;
@@ -344,18 +295,16 @@ test_route_churn_while_forwarding(void **state)
 	struct unit_fixture *f = *state;
 	static struct race r;
 	struct lsk_stats st;
-	pthread_t t;
 
 	memset(&r, 0, sizeof(r));
-	r.f = f;
+	r.w = (struct unit_race){ .f = f, .burst = churn_burst, .arg = &r,
+				  .min_bursts = MIN_BURSTS };
 	lsk_worker_set_tx_fn(f->worker, churn_tx, &r);
 	unit_cmd(f, "route add 10.60.0.0/16 via 10.0.0.1");
-	lsk_worker_offline(f->worker);
 
-	assert_int_equal(pthread_create(&t, NULL, churn_worker, &r), 0);
+	unit_race_start(&r.w);
 	churn_control(&r);
-	__atomic_store_n(&r.control_done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(pthread_join(t, NULL), 0);
+	unit_race_join(&r.w);
 
 	assert_int_equal(lsk_stats_read(f->stack, &st), 0);
 	/* the changes were made in place but for the batches */
@@ -363,8 +312,8 @@ test_route_churn_while_forwarding(void **state)
 	assert_int_equal(r.misrouted, 0);
 	assert_int_equal(r.other_out, 0);
 	/* nothing lost: never a moment without a route */
-	assert_int_equal(r.udp_out, r.sent);
-	assert_int_equal(st.ip.ForwDatagrams, r.sent);
+	assert_int_equal(r.udp_out, r.w.sent);
+	assert_int_equal(st.ip.ForwDatagrams, r.w.sent);
 	assert_int_equal(st.ip.InNoRoutes + st.ip.InDiscards, 0);
 }
 

@@ -6,7 +6,6 @@
  * datagram leaves, none is lost or duplicated, every mbuf comes back
  * (the fixture checks at teardown). Bounded iterations and no timing.
  */
-#include <pthread.h>
 #include <string.h>
 
 #include "unit_common.h"
@@ -16,10 +15,9 @@
 #define BURST 32
 
 struct settings_race {
-	struct unit_fixture *f;
-	int control_done;		/* __atomic */
+	struct unit_race w;		/* the worker thread (unit_common.h) */
 	/* the worker thread's alone until it is joined */
-	uint64_t sent, bursts, out, bad;
+	uint64_t out, bad;
 	uint16_t next_id;
 };
 
@@ -51,33 +49,23 @@ settings_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 }
 
 /* Two flows: GRO, when on, makes trains of them. */
-static void *
-settings_worker(void *arg)
+static uint16_t
+settings_burst(void *arg, struct rte_mbuf **pkts)
 {
 	struct settings_race *r = arg;
-	struct lsk_worker *w = r->f->worker;
-	struct rte_mbuf *pkts[BURST];
 	struct unit_pkt p;
 	uint16_t i;
 
-	while (!__atomic_load_n(&r->control_done, __ATOMIC_ACQUIRE) ||
-	       r->bursts < MIN_BURSTS) {
-		for (i = 0; i < BURST; i++) {
-			unit_pkt_init(&p, UNIT_FAR_IP);
-			p.id = r->next_id++;
-			/* two flows interleaved: with one train open at
-			 * most, each closes the other's */
-			p.sport = (uint16_t)(1000 + (i & 1));
-			pkts[i] = unit_pkt_mbuf(&p);
-			assert_non_null(pkts[i]);
-		}
-		lsk_worker_input(w, pkts, BURST);
-		lsk_worker_flush(w);
-		r->sent += BURST;
-		r->bursts++;
+	for (i = 0; i < BURST; i++) {
+		unit_pkt_init(&p, UNIT_FAR_IP);
+		p.id = r->next_id++;
+		/* two flows interleaved: with one train open at most, each
+		 * closes the other's */
+		p.sport = (uint16_t)(1000 + (i & 1));
+		pkts[i] = unit_pkt_mbuf(&p);
+		assert_non_null(pkts[i]);
 	}
-	lsk_worker_offline(w);
-	return NULL;
+	return BURST;
 }
 
 static void
@@ -89,17 +77,15 @@ test_settings_change_while_forwarding(void **state)
 	struct unit_fixture *f = *state;
 	static struct settings_race r;
 	struct lsk_stats st;
-	pthread_t t;
 	unsigned int i;
 
 	memset(&r, 0, sizeof(r));
-	r.f = f;
+	r.w = (struct unit_race){ .f = f, .burst = settings_burst, .arg = &r,
+				  .min_bursts = MIN_BURSTS };
 	lsk_worker_set_tx_fn(f->worker, settings_tx, &r);
 	unit_cmd(f, "gro fraglist flows 64 segs 64");
-	/* the worker polls from its own thread from here on */
-	lsk_worker_offline(f->worker);
 
-	assert_int_equal(pthread_create(&t, NULL, settings_worker, &r), 0);
+	unit_race_start(&r.w);
 	for (i = 0; i < CHANGES; i++) {
 		unsigned int g = i % RTE_DIM(flows);
 
@@ -107,13 +93,12 @@ test_settings_change_while_forwarding(void **state)
 		assert_int_equal(lsk_route_cache_set(f->stack,
 				 entries[i % RTE_DIM(entries)]), 0);
 	}
-	__atomic_store_n(&r.control_done, 1, __ATOMIC_RELEASE);
-	assert_int_equal(pthread_join(t, NULL), 0);
+	unit_race_join(&r.w);
 
 	assert_int_equal(lsk_stats_read(f->stack, &st), 0);
 	assert_int_equal(r.bad, 0);
-	assert_int_equal(r.out, r.sent);
-	assert_int_equal(st.ip.ForwDatagrams, r.sent);
+	assert_int_equal(r.out, r.w.sent);
+	assert_int_equal(st.ip.ForwDatagrams, r.w.sent);
 	assert_int_equal(st.ip.InDiscards + st.ip.OutDiscards +
 			 st.ip.InNoRoutes + st.ip.InHdrErrors, 0);
 	/* the worker did see GRO and the cache on at times */

@@ -615,20 +615,6 @@ frag8(uint16_t id, uint16_t ofs, bool mf)
 	return unit_mbuf_from_bytes(b, len, UNIT_P0);
 }
 
-/* Fragments count ReasmReqds each and deliver one datagram per ReasmOKs:
- * InReceives = the dispositions + ReasmReqds - ReasmOKs. */
-static void
-assert_reasm_balance(const struct lsk_stats *st)
-{
-	const struct lsk_ip_stats *ip = &st->ip;
-
-	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
-			 ip->InTruncatedPkts + ip->InAddrErrors +
-			 ip->InNoRoutes + ip->InDiscards +
-			 ip->InUnknownProtos + ip->FragFails +
-			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
-}
-
 /* n datagrams from A to us:2000 with IDs from id, into pkts. */
 static void
 add_datagrams(struct rte_mbuf **pkts, unsigned int n, uint16_t id)
@@ -676,7 +662,7 @@ test_reasm_duplicates_burst(void **state)
 	assert_int_equal(st.udp.InDatagrams, 111);
 	assert_int_equal(lsk_reasm_held(f->worker), 145);
 	assert_int_equal(unit_pool_in_use() - f->in_use_start, 145);
-	assert_reasm_balance(&st);
+	unit_assert_reasm_balance(&st);
 	unit_close(f, ep);
 }
 
@@ -724,7 +710,7 @@ test_reasm_spoilt_entries_burst(void **state)
 	assert_int_equal(st.udp.InDatagrams, 192);
 	assert_int_equal(lsk_reasm_held(f->worker), 0);
 	assert_int_equal(unit_pool_in_use(), f->in_use_start);
-	assert_reasm_balance(&st);
+	unit_assert_reasm_balance(&st);
 	unit_close(f, ep);
 }
 

@@ -193,6 +193,65 @@ assert_ids(const struct unit_fixture *f, uint16_t port, const uint16_t *ids,
 	assert_int_equal(k, n);
 }
 
+/* The next hop's MAC for a destination of these tests, all out of P1. */
+static const struct rte_ether_addr *
+p1_next_hop_mac(uint32_t dst)
+{
+	return dst == NEAR_IP ? &c_mac : &unit_b_mac;
+}
+
+/*
+ * What forwarding makes of frame i of fr, written here from scratch and
+ * not by the code under test: the next hop's MAC and P1's, TTL-1, the
+ * header checksum summed anew over the whole header (what RFC 1624's
+ * update must give, 0x0000 never written as 0xffff).
+ */
+static size_t
+expected_forward(const struct frames *fr, unsigned int i, uint8_t *e)
+{
+	uint32_t dst;
+
+	memcpy(e, fr->b[i], fr->len[i]);
+	dst = get32(IP(e) + 16);
+	memcpy(e, p1_next_hop_mac(dst), RTE_ETHER_ADDR_LEN);
+	memcpy(e + RTE_ETHER_ADDR_LEN, &unit_p1_mac, RTE_ETHER_ADDR_LEN);
+	IP(e)[8]--;
+	unit_ip4_fix_cksum(IP(e));
+	return fr->len[i];
+}
+
+/* Every UDP frame f sent on P1 is, byte for byte, expected_forward of the
+ * frame of fr with its IP ID (IDs unique in fr); all n of them went. */
+static void
+assert_forwarded_as_built(const struct unit_fixture *f,
+			  const struct frames *fr, unsigned int n)
+{
+	static uint8_t got[UNIT_FRAME_MAX], want[UNIT_FRAME_MAX];
+	unsigned int i, k, seen = 0;
+
+	for (i = 0; i < f->tx.n[UNIT_P1]; i++) {
+		const struct rte_mbuf *m = f->tx.pkts[UNIT_P1][i];
+		size_t len = unit_mbuf_bytes(m, got, sizeof(got)), wlen;
+		uint16_t id = get16(IP(got) + 4);
+
+		if (unit_frame_is_icmp(m) || unit_frame_is_arp(m))
+			continue;
+		for (k = 0; k < fr->n && get16(IP(fr->b[k]) + 4) != id; k++)
+			;
+		assert_true(k < fr->n);
+		wlen = expected_forward(fr, k, want);
+		assert_int_equal(len, wlen);
+		if (memcmp(got, want, len) != 0)
+			print_error("frame of ID %u: checksum %04x, TTL %u, "
+				    "expected %04x, %u\n", id,
+				    get16(IP(got) + 10), IP(got)[8],
+				    get16(IP(want) + 10), IP(want)[8]);
+		assert_memory_equal(got, want, len);
+		seen++;
+	}
+	assert_int_equal(seen, n);
+}
+
 /* A burst of one flow: all of it by the fast path, byte for byte what
  * the stages make. */
 static void
@@ -211,6 +270,71 @@ test_one_flow_all_fast(void **state)
 			 0);
 	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), 32);
 	assert_int_equal(unit_stats(pr->a).ip.ForwDatagrams, 32);
+	/* and what both make is right, not only the same */
+	assert_forwarded_as_built(pr->a, &fr, 32);
+	assert_forwarded_as_built(pr->b, &fr, 32);
+}
+
+/*
+ * The header checksum's edges through the rewrite: datagrams whose IDs
+ * are chosen so that their checksum before TTL-1 is each value about
+ * the end-around carry (0x0000, 0x00ff, 0xfeff, 0xfffe ...), and the TTL
+ * at 2 and 255; the frames out are the ones built from scratch.
+ */
+static void
+test_rewrite_checksum_edges(void **state)
+{
+	static const uint16_t edges[] = {
+		0x0000, 0x0001, 0x00fe, 0x00ff, 0x0100, 0x0101, 0x7fff,
+		0x8000, 0xfeff, 0xff00, 0xfefe, 0xfffe,
+	};
+	static const uint8_t ttls[] = { 2, 64, 255 };
+	static struct frames fr;
+	struct pair *pr = *state;
+	unsigned int t, e, n = 0;
+	struct unit_pkt p;
+	uint8_t *b;
+
+	memset(&fr, 0, sizeof(fr));
+	for (t = 0; t < RTE_DIM(ttls); t++) {
+		for (e = 0; e < RTE_DIM(edges); e++) {
+			uint32_t base, id;
+
+			unit_pkt_init(&p, e % 2 ? NEAR_IP : UNIT_FAR_IP);
+			p.payload_len = 18;
+			p.ttl = ttls[t];
+			p.id = 0;
+			b = frames_add(&fr, &p);
+			/* the sum without the checksum and the ID; the ID
+			 * that makes the checksum the edge */
+			put16(IP(b) + 10, 0);
+			base = sum16(IP(b), 20, 0);
+			for (id = 0; id <= UINT16_MAX; id++) {
+				uint16_t ck;
+
+				ck = (uint16_t)(0xffff - fold(base + id));
+
+				if (ck == edges[e])
+					break;
+			}
+			if (id > UINT16_MAX) {
+				fr.n--;		/* no ID gives it */
+				continue;
+			}
+			put16(IP(b) + 4, (uint16_t)id);
+			unit_ip4_fix_cksum(IP(b));
+			assert_int_equal(get16(IP(b) + 10), edges[e]);
+			n++;
+		}
+	}
+	/* a few edges are out of reach of the ID alone, not most */
+	assert_true(n >= RTE_DIM(ttls) * (RTE_DIM(edges) - 2));
+	pair_send(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), n);
+	assert_forwarded_as_built(pr->a, &fr, n);
+	assert_forwarded_as_built(pr->b, &fr, n);
 }
 
 /* Destinations by two next hops, interleaved, and one connected: runs of
@@ -245,6 +369,8 @@ test_next_hop_runs(void **state)
 		assert_memory_equal(rte_pktmbuf_mtod(m, uint8_t *),
 				    dst == NEAR_IP ? &c_mac : &unit_b_mac, 6);
 	}
+	assert_forwarded_as_built(pr->a, &fr, 40);
+	assert_forwarded_as_built(pr->b, &fr, 40);
 }
 
 /* What the fast path must hand on, one kind each. */
@@ -321,12 +447,7 @@ frames_odd(struct frames *fr, enum odd k, uint16_t id)
 		IP(b)[11] ^= 1;
 		break;
 	case ODD_VLAN:	/* VLAN 100: no such sub-interface */
-		memmove(b + 16, b + 12, len - 12);
-		b[12] = 0x81;
-		b[13] = 0x00;
-		b[14] = 0x00;
-		b[15] = 100;
-		fr->len[fr->n - 1] = len + 4;
+		fr->len[fr->n - 1] = unit_frame_tag(b, len, 100);
 		break;
 	case ODD_ARP: {
 		/* a reply from B, already known: learnt again, nothing out */
@@ -642,6 +763,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_one_flow_all_fast),
 		T(test_next_hop_runs),
+		T(test_rewrite_checksum_edges),
 		T(test_odd_one_in_the_middle),
 		T(test_odd_one_among_next_hops),
 		T(test_odd_one_first),

@@ -575,30 +575,6 @@ test_frag_needed_not_limited(void **state)
 /* What the small pools' mbufs hold after the headroom. */
 #define SMALL_ROOM 256
 
-/* The frame in mbufs of mp, as a PMD receiving into them chains it. */
-static struct rte_mbuf *
-small_chain(struct rte_mempool *mp, const uint8_t *b, size_t len)
-{
-	struct rte_mbuf *head = NULL, *m;
-	size_t off, n;
-	char *d;
-
-	for (off = 0; off < len; off += n) {
-		n = RTE_MIN(len - off, (size_t)SMALL_ROOM);
-		m = rte_pktmbuf_alloc(mp);
-		assert_non_null(m);
-		d = rte_pktmbuf_append(m, (uint16_t)n);
-		assert_non_null(d);
-		memcpy(d, b + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-	}
-	head->port = UNIT_P0;
-	return head;
-}
-
 /*
  * Issue 10, finding 8: an error is built in an mbuf of the pool of the
  * datagram it is about. When that mbuf cannot hold it (a pool with a
@@ -619,7 +595,8 @@ test_error_in_small_pool(void **state)
 	unit_pkt_init(&p, UNIT_FAR_IP);		/* a 590-byte error */
 	p.ttl = 1;
 	len = unit_pkt_build(&p, b, sizeof(b));
-	unit_input_one(f, small_chain(mp, b, len));
+	unit_input_one(f, unit_mbuf_in_pool(mp, b, len, SMALL_ROOM,
+					    UNIT_P0));
 	st = unit_stats(f);
 	assert_int_equal(st.ip.InHdrErrors, 1);
 	assert_int_equal(st.icmp.OutErrors, 1);
@@ -628,7 +605,8 @@ test_error_in_small_pool(void **state)
 
 	p.payload_len = 100;			/* a 170-byte one */
 	len = unit_pkt_build(&p, b, sizeof(b));
-	unit_input_one(f, small_chain(mp, b, len));
+	unit_input_one(f, unit_mbuf_in_pool(mp, b, len, SMALL_ROOM,
+					    UNIT_P0));
 	assert_int_equal(unit_tx_count(f), 1);
 	unit_assert_icmp_error(unit_tx_icmp_nth(f, UNIT_P0, 11, 0, 0),
 		&(struct unit_icmp_want){ .type = 11, .src = UNIT_P0_IP,

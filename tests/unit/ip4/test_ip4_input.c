@@ -3,6 +3,8 @@
  * ip4_input: Linux's ip_rcv_core checks in their order and with their
  * counters, padding trim, the martian address rules and the options policy
  * (Linux cases B1-B21, C1-C7, C13; README.md "What happens to a packet").
+ * Most cases are rows of a table (a packet, how it is spoiled, what
+ * ip4_input must do with it and count), each run alone by one runner.
  */
 #include <string.h>
 
@@ -11,13 +13,19 @@
 #include "ip4/ip4.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
+/* a frame holding n bytes of L3 */
+#define L3(n) (UNIT_ETH_LEN + (n))
+
+/* payload lengths: a 60-byte frame, the fixture's default (1042 bytes) */
+#define SMALL 18
+#define BIG 1000
 
 /* A short default datagram (60-byte frame) from A on P0 to dst. */
 static void
 small_pkt(struct unit_pkt *p, uint32_t dst)
 {
 	unit_pkt_init(p, dst);
-	p->payload_len = 18;
+	p->payload_len = SMALL;
 }
 
 /* Run ip4_input alone on one mbuf; true when it passes. A passed mbuf is
@@ -40,218 +48,183 @@ ip4_run(struct unit_fixture *f, struct rte_mbuf *m, struct rte_mbuf **kept)
 	return true;
 }
 
-static bool
-ip4_passes(struct unit_fixture *f, struct rte_mbuf *m)
+/* What ip4_input does with one datagram, and the counters it moves. */
+enum want {
+	PASS,		/* InReceives only */
+	HDR,		/* InHdrErrors */
+	CSUM,		/* InCsumErrors and InHdrErrors */
+	TRUNC,		/* InTruncatedPkts */
+	MARTIAN,	/* InAddrErrors */
+	DISCARD,	/* InDiscards */
+};
+
+static const char *const want_name[] = {
+	[PASS] = "pass", [HDR] = "InHdrErrors", [CSUM] = "InCsumErrors",
+	[TRUNC] = "InTruncatedPkts", [MARTIAN] = "InAddrErrors",
+	[DISCARD] = "InDiscards",
+};
+
+/* The counters one datagram with this fate leaves, from zero. */
+static struct lsk_ip_stats
+want_stats(enum want w)
 {
-	return ip4_run(f, m, NULL);
+	struct lsk_ip_stats s = { .InReceives = 1 };
+
+	switch (w) {
+	case PASS:
+		break;
+	case HDR:
+		s.InHdrErrors = 1;
+		break;
+	case CSUM:
+		s.InCsumErrors = 1;
+		s.InHdrErrors = 1;
+		break;
+	case TRUNC:
+		s.InTruncatedPkts = 1;
+		break;
+	case MARTIAN:
+		s.InAddrErrors = 1;
+		break;
+	case DISCARD:
+		s.InDiscards = 1;
+		break;
+	}
+	return s;
 }
 
-static bool
-ip4_passes_bytes(struct unit_fixture *f, const uint8_t *b, size_t len)
+/* m alone through ip4_input, the counters cleared first: it must pass or
+ * be dropped as w says, and move only w's counters. */
+static void
+assert_fate(struct unit_fixture *f, const char *what, struct rte_mbuf *m,
+	    enum want w)
 {
-	return ip4_passes(f, unit_mbuf_from_bytes(b, len, UNIT_P0));
-}
+	bool pass;
 
-static bool
-ip4_passes_pkt(struct unit_fixture *f, const struct unit_pkt *p)
-{
-	return ip4_passes(f, unit_pkt_mbuf(p));
+	lsk_stats_clear(f->stack);
+	pass = ip4_run(f, m, NULL);
+	if (pass != (w == PASS))
+		print_error("%s: %s, expected %s\n", what,
+			    pass ? "passed" : "dropped", want_name[w]);
+	assert_int_equal(pass, w == PASS);
+	unit_assert_ip(f, want_stats(w));
 }
 
 /* ------------------------------------------------- ip_rcv_core checks */
 
-static void
-test_valid_passes(void **state)
-{
-	struct unit_fixture *f = *state;
-	struct unit_pkt p;
+/* how a case's header checksum is set after its bytes are spoiled */
+enum fix {
+	STALE,		/* left as unit_pkt_build wrote it */
+	FIXED,		/* over the whole header, as IHL says */
+	FIXED20,	/* over the first 20 bytes only */
+};
 
-	unit_pkt_init(&p, UNIT_P0_IP);
-	assert_true(ip4_passes_pkt(f, &p));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 1 });
-}
+struct hdr_case {
+	const char *what;
+	uint16_t payload_len;
+	uint8_t opt_len;		/* option bytes (zeros: EOL) */
+	struct {
+		uint8_t at, val;
+	} set[2];			/* IP header bytes written */
+	uint8_t n_set;
+	enum fix fix;
+	struct {
+		uint8_t at, mask;
+	} flip;				/* then xor-ed (mask 0: none) */
+	uint16_t frame_len;		/* bytes of the frame kept (0: all) */
+	uint64_t ol_flags;		/* the PMD's checksum flag */
+	enum want want;
+};
 
-/* B1: fewer than 20 bytes of L3. */
-static void
-test_l3_shorter_than_20(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
+#define SET1(a, v) .set = { { a, v } }, .n_set = 1
+#define SET2(a, v, b, w) .set = { { a, v }, { b, w } }, .n_set = 2
 
-	small_pkt(&p, UNIT_P0_IP);
-	unit_pkt_build(&p, b, sizeof(b));
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 19));
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InHdrErrors = 2 });
-}
-
-/* B2: version 6 in an IPv4 frame: a header error, not a checksum one. */
-static void
-test_bad_version(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	size_t len;
-
-	small_pkt(&p, UNIT_P0_IP);
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[0] = 0x65;
-	unit_ip4_fix_cksum(IP(b));
-	assert_false(ip4_passes_bytes(f, b, len));
+static const struct hdr_case hdr_cases[] = {
+	{ "valid 1042-byte datagram", BIG, .want = PASS },
+	{ "B1 19 bytes of L3", SMALL, .frame_len = L3(19), .want = HDR },
+	{ "B1 no L3 at all", SMALL, .frame_len = L3(0), .want = HDR },
+	{ "B2 version 6", SMALL, SET1(0, 0x65), .fix = FIXED, .want = HDR },
 	/* even with the checksum left wrong, the version is seen first */
-	IP(b)[10] ^= 0x11;
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InHdrErrors = 2 });
-}
+	{ "B2 version 6, checksum wrong", SMALL, SET1(0, 0x65), .fix = FIXED,
+	  .flip = { 10, 0x11 }, .want = HDR },
+	{ "B3 IHL 4", SMALL, SET1(0, 0x44), .fix = FIXED, .want = HDR },
+	{ "B3 IHL 0, checksum wrong", SMALL, SET1(0, 0x40), .want = HDR },
+	{ "B4 IHL 15 in 40 bytes of L3", 12, SET1(0, 0x4f), .frame_len = L3(40),
+	  .want = HDR },
+	{ "B4 IHL 6 in 20 bytes of L3", 12, SET1(0, 0x46), .frame_len = L3(20),
+	  .want = HDR },
+	{ "B5 checksum one bit off", BIG, .flip = { 11, 0x01 },
+	  .want = CSUM },
+	/* B10: the checksum covers the options too: right over the first 20
+	 * bytes, wrong over the 24 (NOP NOP EOL EOL) IHL says */
+	{ "B10 checksum over 20 bytes of a 24-byte header", SMALL,
+	  .opt_len = 4, SET2(20, 1, 21, 1), .fix = FIXED20, .want = CSUM },
+	{ "B6 tot_len 1028 in 600 bytes of L3", BIG, .frame_len = L3(600),
+	  .want = TRUNC },
+	{ "B6 one byte short", BIG, .frame_len = L3(1027), .want = TRUNC },
+	{ "B7 tot_len 16", SMALL, SET2(2, 0, 3, 16), .fix = FIXED,
+	  .want = HDR },
+	{ "B7 tot_len 20 below IHL 6", SMALL, .opt_len = 4,
+	  SET2(2, 0, 3, 20), .fix = FIXED, .want = HDR },
+	/* the checksum is tested before the lengths: a broken header that
+	 * is also truncated or too short counts as a checksum error */
+	{ "bad checksum and truncated", BIG, .flip = { 11, 0x40 },
+	  .frame_len = L3(600), .want = CSUM },
+	{ "bad checksum and tot_len 16", SMALL, SET1(3, 16), .want = CSUM },
+	/* the PMD's flags: BAD drops a valid header, GOOD passes a broken
+	 * one, none leaves it to the software check */
+	{ "PMD BAD on a valid header", SMALL,
+	  .ol_flags = RTE_MBUF_F_RX_IP_CKSUM_BAD, .want = CSUM },
+	{ "PMD GOOD on a broken checksum", SMALL, .flip = { 10, 0xff },
+	  .ol_flags = RTE_MBUF_F_RX_IP_CKSUM_GOOD, .want = PASS },
+	{ "no PMD flag on a broken checksum", SMALL, .flip = { 10, 0xff },
+	  .want = CSUM },
+};
 
-/* B3: IHL below 5. */
-static void
-test_ihl_below_5(void **state)
+/* The frame of case c, spoiled as it says; returns the bytes kept. */
+static size_t
+hdr_case_build(const struct hdr_case *c, uint8_t *b, size_t cap)
 {
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
 	struct unit_pkt p;
-	size_t len;
-
-	small_pkt(&p, UNIT_P0_IP);
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[0] = 0x44;
-	unit_ip4_fix_cksum(IP(b));
-	assert_false(ip4_passes_bytes(f, b, len));
-	IP(b)[0] = 0x40;
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InHdrErrors = 2 });
-}
-
-/* B4: IHL says 60 bytes of header, the frame holds 40 bytes of L3. */
-static void
-test_ihl_past_frame(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-
-	unit_pkt_init(&p, UNIT_P0_IP);
-	p.payload_len = 12;			/* 40 bytes of L3 */
-	unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[0] = 0x4f;
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 40));
-	/* IHL 6 with exactly 20 bytes of L3 */
-	IP(b)[0] = 0x46;
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 20));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InHdrErrors = 2 });
-}
-
-/* B5: checksum off by one counts InCsumErrors and InHdrErrors. */
-static void
-test_bad_checksum(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
+	uint8_t *ip = IP(b);
+	unsigned int k;
 	size_t len;
 
 	unit_pkt_init(&p, UNIT_P0_IP);
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[11] += 1;
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 1,
-		.InCsumErrors = 1, .InHdrErrors = 1 });
+	p.payload_len = c->payload_len;
+	p.opt_len = c->opt_len;
+	len = unit_pkt_build(&p, b, cap);
+	for (k = 0; k < c->n_set; k++)
+		ip[c->set[k].at] = c->set[k].val;
+	if (c->fix == FIXED) {
+		unit_ip4_fix_cksum(ip);
+	} else if (c->fix == FIXED20) {
+		/* the sum of the first 20 bytes is right, not the whole
+		 * header's: a check that stops at 20 bytes passes it */
+		put16(ip + 10, 0);
+		put16(ip + 10, (uint16_t)~fold(sum16(ip, 20, 0)));
+		assert_int_equal(fold(sum16(ip, 20, 0)), 0xffff);
+		assert_int_not_equal(unit_ip4_hdr_sum(ip), 0);
+	}
+	ip[c->flip.at] ^= c->flip.mask;
+	return c->frame_len != 0 ? c->frame_len : len;
 }
 
-/* B10: the checksum covers the options too. */
 static void
-test_checksum_covers_options(void **state)
-{
-	static const uint8_t nops[] = { 0x01, 0x01, 0x01, 0x00 };
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	size_t len;
-
-	small_pkt(&p, UNIT_P0_IP);
-	p.opt_len = sizeof(nops);
-	memcpy(p.opts, nops, sizeof(nops));
-	len = unit_pkt_build(&p, b, sizeof(b));
-	/* checksum over the first 20 bytes only */
-	IP(b)[0] = 0x45;
-	unit_ip4_fix_cksum(IP(b));
-	IP(b)[0] = 0x46;
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 1,
-		.InCsumErrors = 1, .InHdrErrors = 1 });
-}
-
-/* B6: tot_len 1028 with 600 bytes of L3: truncated, not a header error. */
-static void
-test_truncated(void **state)
+test_header_checks(void **state)
 {
 	struct unit_fixture *f = *state;
 	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
+	unsigned int i;
 
-	unit_pkt_init(&p, UNIT_P0_IP);
-	unit_pkt_build(&p, b, sizeof(b));
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 600));
-	/* one byte short is enough */
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 1027));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InTruncatedPkts = 2 });
-}
+	for (i = 0; i < RTE_DIM(hdr_cases); i++) {
+		const struct hdr_case *c = &hdr_cases[i];
+		size_t len = hdr_case_build(c, b, sizeof(b));
+		struct rte_mbuf *m = unit_mbuf_from_bytes(b, len, UNIT_P0);
 
-/* B7: tot_len smaller than the header. */
-static void
-test_tot_len_below_ihl(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	size_t len;
-
-	small_pkt(&p, UNIT_P0_IP);
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[2] = 0;
-	IP(b)[3] = 16;
-	unit_ip4_fix_cksum(IP(b));
-	assert_false(ip4_passes_bytes(f, b, len));
-	/* with options: tot_len 20 < IHL 6 */
-	p.opt_len = 4;
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[2] = 0;
-	IP(b)[3] = 20;
-	unit_ip4_fix_cksum(IP(b));
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InHdrErrors = 2 });
-}
-
-/* The checksum is tested before the lengths: a broken header that is also
- * truncated or too short counts as a checksum error. */
-static void
-test_checksum_before_lengths(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	size_t len;
-
-	unit_pkt_init(&p, UNIT_P0_IP);
-	unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[11] ^= 0x40;
-	assert_false(ip4_passes_bytes(f, b, UNIT_ETH_LEN + 600));
-
-	small_pkt(&p, UNIT_P0_IP);
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[3] = 16;				/* tot_len 16, checksum stale */
-	assert_false(ip4_passes_bytes(f, b, len));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 2,
-		.InCsumErrors = 2, .InHdrErrors = 2 });
+		m->ol_flags |= c->ol_flags;
+		assert_fate(f, c->what, m, c->want);
+	}
 }
 
 /* A11: a 29-byte datagram in a 60-byte frame is cut to 14 + 29 bytes. */
@@ -389,35 +362,6 @@ test_trim_to_never_past_the_data(void **state)
 		assert_int_equal(rte_pktmbuf_data_len(m), len);
 	}
 	rte_pktmbuf_free(m);
-}
-
-/* PMD checksum flags: BAD drops a valid header, GOOD passes a broken one. */
-static void
-test_pmd_checksum_flags(void **state)
-{
-	struct unit_fixture *f = *state;
-	uint8_t b[UNIT_FRAME_MAX];
-	struct unit_pkt p;
-	struct rte_mbuf *m;
-	size_t len;
-
-	small_pkt(&p, UNIT_P0_IP);
-	m = unit_pkt_mbuf(&p);
-	m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_BAD;
-	assert_false(ip4_passes(f, m));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 1,
-		.InCsumErrors = 1, .InHdrErrors = 1 });
-
-	len = unit_pkt_build(&p, b, sizeof(b));
-	IP(b)[10] ^= 0xff;
-	m = unit_mbuf_from_bytes(b, len, UNIT_P0);
-	m->ol_flags |= RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-	assert_true(ip4_passes(f, m));
-	/* without a flag the software check catches it */
-	m = unit_mbuf_from_bytes(b, len, UNIT_P0);
-	assert_false(ip4_passes(f, m));
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 3,
-		.InCsumErrors = 2, .InHdrErrors = 2 });
 }
 
 /* A14: drops leave the others in order, each with its meta word. */
@@ -565,127 +509,89 @@ test_fast_and_full_checks_in_one_list(void **state)
 		.InHdrErrors = 1, .InCsumErrors = 1, .InTruncatedPkts = 1 });
 }
 
+
 /* ------------------------------------------------- martian addresses */
 
 struct addr_case {
 	const char *what;
 	uint32_t src, dst;
+	enum want want;
 };
 
-/* Each case alone through ip4_input: returns how many passed. */
-static unsigned int
-run_addr_cases(struct unit_fixture *f, const struct addr_case *c,
-	       unsigned int n, bool want_pass)
+/* C1-C7, C13, B18-B20 and README.md's list of martian sources. */
+static const struct addr_case addr_cases[] = {
+	{ "C1 multicast source 224.0.0.5", UNIT_IPV4(224, 0, 0, 5),
+	  UNIT_P0_IP, MARTIAN },
+	{ "multicast source 239.1.1.1", UNIT_IPV4(239, 1, 1, 1), UNIT_P0_IP,
+	  MARTIAN },
+	{ "class E source 240.0.0.1", UNIT_IPV4(240, 0, 0, 1), UNIT_P0_IP,
+	  MARTIAN },
+	{ "C2 source 255.255.255.255", UINT32_MAX, UNIT_P0_IP, MARTIAN },
+	{ "C3 0.0.0.0 to unicast", 0, UNIT_P0_IP, MARTIAN },
+	{ "C4 source 0.1.2.3", UNIT_IPV4(0, 1, 2, 3), UNIT_P0_IP, MARTIAN },
+	{ "0.1.2.3 to 255.255.255.255", UNIT_IPV4(0, 1, 2, 3), UINT32_MAX,
+	  MARTIAN },
+	{ "0.0.0.0 to a subnet broadcast", 0, UNIT_IPV4(10, 0, 0, 255),
+	  MARTIAN },
+	{ "C6 loopback source 127.0.0.1", UNIT_IPV4(127, 0, 0, 1),
+	  UNIT_P0_IP, MARTIAN },
+	{ "loopback source 127.255.0.9", UNIT_IPV4(127, 255, 0, 9),
+	  UNIT_FAR_IP, MARTIAN },
+	{ "C7 our address 10.0.0.254 as source", UNIT_P0_IP, UNIT_P0_IP,
+	  MARTIAN },
+	{ "our P1 address as source on P0", UNIT_P1_IP, UNIT_FAR_IP,
+	  MARTIAN },
+	{ "P0 subnet broadcast as source", UNIT_IPV4(10, 0, 0, 255),
+	  UNIT_P0_IP, MARTIAN },
+	{ "P1 subnet broadcast as source", UNIT_IPV4(10, 0, 1, 255),
+	  UNIT_B_IP, MARTIAN },
+	/* C5, C6: martian destinations */
+	{ "C5 destination 0.1.2.3", UNIT_A_IP, UNIT_IPV4(0, 1, 2, 3),
+	  MARTIAN },
+	{ "destination 0.0.0.0", UNIT_A_IP, 0, MARTIAN },
+	{ "C6 destination 127.0.0.1", UNIT_A_IP, UNIT_IPV4(127, 0, 0, 1),
+	  MARTIAN },
+	{ "destination 127.1.2.3", UNIT_A_IP, UNIT_IPV4(127, 1, 2, 3),
+	  MARTIAN },
+	/* addresses that look odd but are fine */
+	{ "B20 0.0.0.0 to 255.255.255.255", 0, UINT32_MAX, PASS },
+	{ "B19 limited broadcast", UNIT_A_IP, UINT32_MAX, PASS },
+	{ "B18 subnet broadcast", UNIT_A_IP, UNIT_IPV4(10, 0, 0, 255), PASS },
+	{ "other subnet's broadcast", UNIT_A_IP, UNIT_IPV4(10, 0, 1, 255),
+	  PASS },
+	{ "C23 P1's address", UNIT_A_IP, UNIT_P1_IP, PASS },
+	{ "from a peer on P1's subnet", UNIT_B_IP, UNIT_P0_IP, PASS },
+	{ "class E destination", UNIT_A_IP, UNIT_IPV4(240, 0, 0, 1), PASS },
+	{ "1.0.0.0 source", UNIT_IPV4(1, 0, 0, 0), UNIT_P0_IP, PASS },
+	{ "network address as source", UNIT_IPV4(10, 0, 0, 0), UNIT_P0_IP,
+	  PASS },
+	{ "126.255.255.255 source", UNIT_IPV4(126, 255, 255, 255),
+	  UNIT_P0_IP, PASS },
+	{ "223.255.255.255 source", UNIT_IPV4(223, 255, 255, 255),
+	  UNIT_P0_IP, PASS },
+	/* C13: multicast destinations are discarded (no groups, no
+	 * multicast routing) */
+	{ "destination 239.1.1.1", UNIT_A_IP, UNIT_IPV4(239, 1, 1, 1),
+	  DISCARD },
+	{ "all-hosts 224.0.0.1", UNIT_A_IP, UNIT_IPV4(224, 0, 0, 1),
+	  DISCARD },
+	{ "destination 239.255.255.255", UNIT_A_IP,
+	  UNIT_IPV4(239, 255, 255, 255), DISCARD },
+};
+
+static void
+test_addresses(void **state)
 {
-	unsigned int i, passed = 0;
+	struct unit_fixture *f = *state;
 	struct unit_pkt p;
+	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		bool pass;
-
-		small_pkt(&p, c[i].dst);
-		p.src = c[i].src;
-		pass = ip4_passes_pkt(f, &p);
-		if (pass != want_pass)
-			print_error("%s: %s, expected %s\n", c[i].what,
-				    pass ? "passed" : "dropped",
-				    want_pass ? "to pass" : "a drop");
-		passed += pass;
+	for (i = 0; i < RTE_DIM(addr_cases); i++) {
+		small_pkt(&p, addr_cases[i].dst);
+		p.src = addr_cases[i].src;
+		assert_fate(f, addr_cases[i].what, unit_pkt_mbuf(&p),
+			    addr_cases[i].want);
 	}
-	return passed;
-}
-
-/* C1-C4, C6, C7 and README.md's list of martian sources. */
-static void
-test_martian_sources(void **state)
-{
-	static const struct addr_case cases[] = {
-		{ "C1 multicast 224.0.0.5", UNIT_IPV4(224, 0, 0, 5), UNIT_P0_IP },
-		{ "multicast 239.1.1.1", UNIT_IPV4(239, 1, 1, 1), UNIT_P0_IP },
-		{ "class E 240.0.0.1", UNIT_IPV4(240, 0, 0, 1), UNIT_P0_IP },
-		{ "C2 255.255.255.255", UINT32_MAX, UNIT_P0_IP },
-		{ "C3 0.0.0.0 to unicast", 0, UNIT_P0_IP },
-		{ "C4 0.1.2.3", UNIT_IPV4(0, 1, 2, 3), UNIT_P0_IP },
-		{ "0.1.2.3 to 255.255.255.255", UNIT_IPV4(0, 1, 2, 3),
-		  UINT32_MAX },
-		{ "0.0.0.0 to a subnet broadcast", 0, UNIT_IPV4(10, 0, 0, 255) },
-		{ "C6 loopback 127.0.0.1", UNIT_IPV4(127, 0, 0, 1), UNIT_P0_IP },
-		{ "loopback 127.255.0.9", UNIT_IPV4(127, 255, 0, 9),
-		  UNIT_FAR_IP },
-		{ "C7 our address 10.0.0.254", UNIT_P0_IP, UNIT_P0_IP },
-		{ "our P1 address on P0", UNIT_P1_IP, UNIT_FAR_IP },
-		{ "P0 subnet broadcast", UNIT_IPV4(10, 0, 0, 255), UNIT_P0_IP },
-		{ "P1 subnet broadcast", UNIT_IPV4(10, 0, 1, 255), UNIT_B_IP },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	assert_int_equal(run_addr_cases(f, cases, RTE_DIM(cases), false), 0);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InAddrErrors = n });
-}
-
-/* C5, C6: martian destinations. */
-static void
-test_martian_destinations(void **state)
-{
-	static const struct addr_case cases[] = {
-		{ "C5 0.1.2.3", UNIT_A_IP, UNIT_IPV4(0, 1, 2, 3) },
-		{ "0.0.0.0", UNIT_A_IP, 0 },
-		{ "C6 127.0.0.1", UNIT_A_IP, UNIT_IPV4(127, 0, 0, 1) },
-		{ "127.1.2.3", UNIT_A_IP, UNIT_IPV4(127, 1, 2, 3) },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	assert_int_equal(run_addr_cases(f, cases, RTE_DIM(cases), false), 0);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InAddrErrors = n });
-}
-
-/* Addresses that look odd but are fine. */
-static void
-test_not_martian(void **state)
-{
-	static const struct addr_case cases[] = {
-		{ "B20 0.0.0.0 to 255.255.255.255", 0, UINT32_MAX },
-		{ "B19 limited broadcast", UNIT_A_IP, UINT32_MAX },
-		{ "B18 subnet broadcast", UNIT_A_IP, UNIT_IPV4(10, 0, 0, 255) },
-		{ "other subnet's broadcast", UNIT_A_IP,
-		  UNIT_IPV4(10, 0, 1, 255) },
-		{ "C23 P1's address", UNIT_A_IP, UNIT_P1_IP },
-		{ "from a peer on P1's subnet", UNIT_B_IP, UNIT_P0_IP },
-		{ "class E destination", UNIT_A_IP, UNIT_IPV4(240, 0, 0, 1) },
-		{ "1.0.0.0 source", UNIT_IPV4(1, 0, 0, 0), UNIT_P0_IP },
-		{ "network address as source", UNIT_IPV4(10, 0, 0, 0),
-		  UNIT_P0_IP },
-		{ "126.255.255.255 source", UNIT_IPV4(126, 255, 255, 255),
-		  UNIT_P0_IP },
-		{ "223.255.255.255 source", UNIT_IPV4(223, 255, 255, 255),
-		  UNIT_P0_IP },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	assert_int_equal(run_addr_cases(f, cases, RTE_DIM(cases), true), n);
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = n });
-}
-
-/* C13: multicast destinations are discarded (no groups, no mrouting). */
-static void
-test_multicast_destination(void **state)
-{
-	static const struct addr_case cases[] = {
-		{ "239.1.1.1", UNIT_A_IP, UNIT_IPV4(239, 1, 1, 1) },
-		{ "all-hosts 224.0.0.1", UNIT_A_IP, UNIT_IPV4(224, 0, 0, 1) },
-		{ "239.255.255.255", UNIT_A_IP, UNIT_IPV4(239, 255, 255, 255) },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	assert_int_equal(run_addr_cases(f, cases, RTE_DIM(cases), false), 0);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InDiscards = n });
 }
 
 /* ------------------------------------------------------------ options */
@@ -694,135 +600,69 @@ struct opt_case {
 	const char *what;
 	uint8_t len;
 	uint8_t bytes[40];
+	enum want want;
+	uint32_t src;			/* 0: A */
 };
 
-static bool
-ip4_passes_opts(struct unit_fixture *f, const struct opt_case *c,
-		uint32_t src)
-{
-	struct unit_pkt p;
-
-	small_pkt(&p, UNIT_P0_IP);
-	p.src = src;
-	p.opt_len = c->len;
-	memcpy(p.opts, c->bytes, c->len);
-	return ip4_passes_pkt(f, &p);
-}
+static const struct opt_case opt_cases[] = {
+	/* B11 and other well-formed options pass (and are not processed) */
+	{ "B11 NOP NOP NOP EOL", 4, { 1, 1, 1, 0 }, .want = PASS },
+	{ "40 NOPs", 40, { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1 }, .want = PASS },
+	{ "record route, one free slot", 8, { 7, 7, 4, 0, 0, 0, 0, 0 },
+	  .want = PASS },
+	{ "timestamp, two free slots", 12,
+	  { 0x44, 12, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, .want = PASS },
+	{ "router alert", 4, { 0x94, 4, 0, 0 }, .want = PASS },
+	{ "EOL then garbage", 4, { 0, 0x83, 0xff, 0xff }, .want = PASS },
+	/* B13: source routes are refused (README.md) */
+	{ "LSRR", 8, { 0x83, 7, 4, 10, 0, 1, 1, 0 }, .want = DISCARD },
+	{ "SSRR", 8, { 0x89, 7, 4, 10, 0, 1, 1, 0 }, .want = DISCARD },
+	{ "NOP then LSRR", 8, { 1, 0x83, 7, 4, 10, 0, 1, 1 }, .want = DISCARD },
+	/* B12: malformed options are header errors */
+	{ "B12 record route of length 2", 4, { 7, 2, 1, 0 }, .want = HDR },
+	{ "record route pointer 3", 8, { 7, 7, 3, 0, 0, 0, 0, 0 },
+	  .want = HDR },
+	{ "timestamp of length 3", 4, { 0x44, 3, 5, 0 }, .want = HDR },
+	{ "timestamp pointer 4", 12,
+	  { 0x44, 12, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, .want = HDR },
+	{ "LSRR of length 2", 4, { 0x83, 2, 1, 0 }, .want = HDR },
+	{ "LSRR pointer 3", 8, { 0x83, 7, 3, 10, 0, 1, 1, 0 }, .want = HDR },
+	{ "option longer than the header", 4, { 0x94, 8, 0, 0 }, .want = HDR },
+	{ "option length 1", 4, { 0x94, 1, 0, 0 }, .want = HDR },
+	{ "option length 0", 4, { 0x94, 0, 0, 0 }, .want = HDR },
+	{ "type byte with no length", 4, { 1, 1, 1, 0x94 }, .want = HDR },
+	/* ip_options_compile also refuses a record route or timestamp
+	 * whose pointer leaves less than a whole slot before its end */
+	{ "record route, 3-byte slot", 8, { 7, 6, 4, 0, 0, 0, 1, 0 },
+	  .want = HDR },
+	{ "timestamp, 2-byte slot", 8, { 0x44, 6, 5, 0, 0, 0, 1, 0 },
+	  .want = HDR },
+	/* a martian source is caught before its options are looked at */
+	{ "LSRR from 127.0.0.1", 8, { 0x83, 7, 4, 10, 0, 1, 1, 0 },
+	  .want = MARTIAN, .src = UNIT_IPV4(127, 0, 0, 1) },
+	{ "bad record route from 224.0.0.5", 4, { 7, 2, 1, 0 },
+	  .want = MARTIAN, .src = UNIT_IPV4(224, 0, 0, 5) },
+};
 
 static void
-run_opt_cases(struct unit_fixture *f, const struct opt_case *c,
-	      unsigned int n, bool want_pass)
+test_options(void **state)
 {
+	struct unit_fixture *f = *state;
+	struct unit_pkt p;
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		bool pass = ip4_passes_opts(f, &c[i], UNIT_A_IP);
+	for (i = 0; i < RTE_DIM(opt_cases); i++) {
+		const struct opt_case *c = &opt_cases[i];
 
-		if (pass != want_pass)
-			print_error("%s: %s\n", c[i].what,
-				    pass ? "passed" : "dropped");
-		assert_int_equal(pass, want_pass);
+		small_pkt(&p, UNIT_P0_IP);
+		if (c->src != 0)
+			p.src = c->src;
+		p.opt_len = c->len;
+		memcpy(p.opts, c->bytes, c->len);
+		assert_fate(f, c->what, unit_pkt_mbuf(&p), c->want);
 	}
-}
-
-/* B11 and other well-formed options pass (and are not processed). */
-static void
-test_valid_options(void **state)
-{
-	static const struct opt_case cases[] = {
-		{ "B11 NOP NOP NOP EOL", 4, { 1, 1, 1, 0 } },
-		{ "40 NOPs", 40, { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-			1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-			1, 1, 1, 1, 1, 1, 1, 1, 1, 1 } },
-		{ "record route, one free slot", 8,
-		  { 7, 7, 4, 0, 0, 0, 0, 0 } },
-		{ "timestamp, two free slots", 12,
-		  { 0x44, 12, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
-		{ "router alert", 4, { 0x94, 4, 0, 0 } },
-		{ "EOL then garbage", 4, { 0, 0x83, 0xff, 0xff } },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	run_opt_cases(f, cases, RTE_DIM(cases), true);
-	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = n });
-}
-
-/* B13: source routes are refused, counted InDiscards (README.md). */
-static void
-test_source_route_discarded(void **state)
-{
-	static const struct opt_case cases[] = {
-		{ "LSRR", 8, { 0x83, 7, 4, 10, 0, 1, 1, 0 } },
-		{ "SSRR", 8, { 0x89, 7, 4, 10, 0, 1, 1, 0 } },
-		{ "NOP then LSRR", 8, { 1, 0x83, 7, 4, 10, 0, 1, 1 } },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	run_opt_cases(f, cases, RTE_DIM(cases), false);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InDiscards = n });
-}
-
-/* B12: malformed options are header errors. */
-static void
-test_malformed_options(void **state)
-{
-	static const struct opt_case cases[] = {
-		{ "B12 record route of length 2", 4, { 7, 2, 1, 0 } },
-		{ "record route pointer 3", 8, { 7, 7, 3, 0, 0, 0, 0, 0 } },
-		{ "timestamp of length 3", 4, { 0x44, 3, 5, 0 } },
-		{ "timestamp pointer 4", 12,
-		  { 0x44, 12, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0 } },
-		{ "LSRR of length 2", 4, { 0x83, 2, 1, 0 } },
-		{ "LSRR pointer 3", 8, { 0x83, 7, 3, 10, 0, 1, 1, 0 } },
-		{ "option longer than the header", 4, { 0x94, 8, 0, 0 } },
-		{ "option length 1", 4, { 0x94, 1, 0, 0 } },
-		{ "option length 0", 4, { 0x94, 0, 0, 0 } },
-		{ "type byte with no length", 4, { 1, 1, 1, 0x94 } },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	run_opt_cases(f, cases, RTE_DIM(cases), false);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InHdrErrors = n });
-}
-
-/*
- * ip_options_compile also refuses a record route or timestamp whose
- * pointer leaves less than a whole slot before the option's end.
- */
-static void
-test_options_partial_slot(void **state)
-{
-	static const struct opt_case cases[] = {
-		{ "record route, 3-byte slot", 8, { 7, 6, 4, 0, 0, 0, 1, 0 } },
-		{ "timestamp, 2-byte slot", 8,
-		  { 0x44, 6, 5, 0, 0, 0, 1, 0 } },
-	};
-	struct unit_fixture *f = *state;
-	uint64_t n = RTE_DIM(cases);
-
-	run_opt_cases(f, cases, RTE_DIM(cases), false);
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = n, .InHdrErrors = n });
-}
-
-/* A martian source is caught before its options are looked at. */
-static void
-test_martian_before_options(void **state)
-{
-	static const struct opt_case lsrr = {
-		"LSRR", 8, { 0x83, 7, 4, 10, 0, 1, 1, 0 } };
-	static const struct opt_case bad = { "bad", 4, { 7, 2, 1, 0 } };
-	struct unit_fixture *f = *state;
-
-	assert_false(ip4_passes_opts(f, &lsrr, UNIT_IPV4(127, 0, 0, 1)));
-	assert_false(ip4_passes_opts(f, &bad, UNIT_IPV4(224, 0, 0, 5)));
-	unit_assert_ip(f, (struct lsk_ip_stats){
-		.InReceives = 2, .InAddrErrors = 2 });
 }
 
 /* ------------------------------------------------ through the worker */
@@ -929,32 +769,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_valid_passes),
-		T(test_l3_shorter_than_20),
-		T(test_bad_version),
-		T(test_ihl_below_5),
-		T(test_ihl_past_frame),
-		T(test_bad_checksum),
-		T(test_checksum_covers_options),
-		T(test_truncated),
-		T(test_tot_len_below_ihl),
-		T(test_checksum_before_lengths),
+		T(test_header_checks),
 		T(test_padding_trimmed),
 		T(test_padding_trimmed_chained),
 		T(test_trim_to_never_past_the_data),
-		T(test_pmd_checksum_flags),
 		T(test_hdr20_valid_matches_fold),
 		T(test_fast_and_full_checks_in_one_list),
 		T(test_drops_keep_order_and_meta),
-		T(test_martian_sources),
-		T(test_martian_destinations),
-		T(test_not_martian),
-		T(test_multicast_destination),
-		T(test_valid_options),
-		T(test_source_route_discarded),
-		T(test_malformed_options),
-		T(test_options_partial_slot),
-		T(test_martian_before_options),
+		T(test_addresses),
+		T(test_options),
 		T(test_local_edge_cases_delivered),
 		T(test_mixed_burst_balances),
 	};

@@ -15,21 +15,6 @@
 static const struct rte_ether_addr host_mac = {
 	.addr_bytes = { 0x02, 0, 0, 0, 0x05, 0x02 } };
 
-/* A frame for p, with an 802.1Q tag of vid put in after the MACs. */
-static struct rte_mbuf *
-tagged(const struct unit_pkt *p, uint16_t vid)
-{
-	uint8_t b[UNIT_FRAME_MAX + 4];
-	size_t len = unit_pkt_build(p, b, sizeof(b) - 4);
-
-	memmove(b + 16, b + 12, len - 12);
-	b[12] = 0x81;
-	b[13] = 0x00;
-	b[14] = (uint8_t)(vid >> 8);
-	b[15] = (uint8_t)vid;
-	return unit_mbuf_from_bytes(b, len + 4, p->port);
-}
-
 static void
 vlan_setup(struct unit_fixture *f)
 {
@@ -63,7 +48,7 @@ test_forward_in_and_out(void **state)
 	unit_pkt_init(&p, UNIT_B_IP);
 	p.src = VLAN_HOST;
 	p.src_mac = host_mac;
-	unit_input_one(f, tagged(&p, VLAN));
+	unit_input_one(f, unit_pkt_mbuf_tagged(&p, VLAN));
 	assert_int_equal(f->tx.n[UNIT_P1], 1);
 	m = f->tx.pkts[UNIT_P1][0];
 	assert_int_equal(tag_of(m), -1);
@@ -104,9 +89,9 @@ test_local_and_unknown_vlan(void **state)
 	unit_pkt_init(&p, VLAN_IP);
 	p.src = VLAN_HOST;
 	p.src_mac = host_mac;
-	unit_input_one(f, tagged(&p, VLAN));
+	unit_input_one(f, unit_pkt_mbuf_tagged(&p, VLAN));
 	assert_int_equal(unit_stats(f).ip.InDelivers, 1);
-	unit_input_one(f, tagged(&p, 200));
+	unit_input_one(f, unit_pkt_mbuf_tagged(&p, 200));
 	assert_int_equal(unit_stats(f).eth.UnknownVlan, 1);
 	assert_int_equal(unit_stats(f).ip.InReceives, 1);
 	/* port unreachable for the first goes back tagged */

@@ -181,21 +181,6 @@ test_snake(void **state)
 	assert_int_equal(lsk_metrics_snake("InReceives", buf, 12), 0);
 }
 
-/* Two forwarded datagrams (by the fast path) and one without a route (as
- * test_show.c). */
-static void
-traffic(struct unit_fixture *f)
-{
-	struct unit_pkt p;
-
-	unit_pkt_init(&p, UNIT_FAR_IP);
-	unit_input_pkt(f, &p);
-	unit_input_pkt(f, &p);
-	unit_pkt_init(&p, UNIT_IPV4(198, 51, 100, 1));
-	unit_input_pkt(f, &p);
-	unit_tx_free(f);
-}
-
 static char *
 render(struct unit_fixture *f, long long mbufs)
 {
@@ -241,7 +226,7 @@ test_render(void **state)
 	unsigned int n_mib, families = 0, samples = 0;
 	char *a, *line, *save = NULL, *prev_help = NULL;
 
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	a = render(f, -1);
 	assert_line(a, "listack_ip_in_receives_total 3");
 	assert_line(a, "listack_ip_forw_datagrams_total 2");
@@ -339,7 +324,7 @@ test_server(void **state)
 	uint16_t port;
 	char *a, addr[32];
 
-	traffic(f);
+	unit_traffic_fwd_noroute(f);
 	assert_int_equal(lsk_metrics_start(f->stack, "1.2.3.4.5", 0, &m), -EINVAL);
 	assert_int_equal(lsk_metrics_start(NULL, "127.0.0.1", 0, &m), -EINVAL);
 	assert_int_equal(lsk_metrics_start(f->stack, "127.0.0.1", 0, &m), 0);

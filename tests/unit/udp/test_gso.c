@@ -107,19 +107,6 @@ assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 }
 
 static void
-assert_same_counters(const struct unit_fixture *a,
-		     const struct unit_fixture *b)
-{
-	struct lsk_stats x = unit_stats(a), y = unit_stats(b);
-
-	assert_memory_equal(&x.ip, &y.ip, sizeof(x.ip));
-	assert_memory_equal(&x.udp, &y.udp, sizeof(x.udp));
-	assert_memory_equal(&x.icmp, &y.icmp, sizeof(x.icmp));
-	assert_memory_equal(&x.arp, &y.arp, sizeof(x.arp));
-	assert_memory_equal(x.ports, y.ports, sizeof(x.ports));
-}
-
-static void
 free_both(struct unit_fixture *a, struct unit_fixture *b)
 {
 	unit_tx_free(a);
@@ -178,7 +165,7 @@ test_gro_on_off_identical(void **state)
 	feed(off, &fr);
 	feed(on, &fr);
 	assert_same_tx(off, on);
-	assert_same_counters(off, on);
+	unit_assert_same_counters(off, on, true);
 	assert_int_equal(on->tx.n[UNIT_P1], 10 + 20 + 64);
 	assert_int_equal(on->tx.n[UNIT_P0], 5);
 	assert_int_equal(unit_stats(on).gso.Segments, 10 + 20 + 5 + 64);
@@ -241,7 +228,7 @@ test_interleaved_flows_keep_flow_order(void **state)
 		for (i = 0; i < nx; i++)
 			assert_same_bytes(x[i], y[i]);
 	}
-	assert_same_counters(off, on);
+	unit_assert_same_counters(off, on, true);
 	free_both(off, on);
 	unit_fixture_destroy(off);
 }
@@ -288,7 +275,7 @@ test_resolve_and_fragment_identical(void **state)
 	for (i = 0; i < 3; i++)
 		assert_int_equal(rte_be_to_cpu_16(
 			unit_ip4(on->tx.pkts[UNIT_P1][i])->packet_id), 12 + i);
-	assert_same_counters(off, on);
+	unit_assert_same_counters(off, on, true);
 	assert_int_equal(unit_stats(on).arp.UnresolvedDiscards, 2);
 	free_both(off, on);
 
@@ -305,7 +292,7 @@ test_resolve_and_fragment_identical(void **state)
 	feed(off, &fr);
 	feed(on, &fr);
 	assert_same_tx(off, on);
-	assert_same_counters(off, on);
+	unit_assert_same_counters(off, on, true);
 	assert_int_equal(on->tx.n[UNIT_P1], 6);
 	assert_int_equal(unit_stats(on).ip.FragOKs, 3);
 	assert_int_equal(unit_stats(on).ip.FragCreates, 6);
@@ -482,26 +469,14 @@ static struct rte_mbuf *
 merged_train(struct rte_mempool *mp, uint16_t seg, uint32_t *meta)
 {
 	static uint8_t b[UNIT_FRAME_MAX];
-	struct rte_mbuf *head = NULL, *m;
+	struct rte_mbuf *head;
 	struct unit_pkt p;
-	size_t len, off, n;
-	char *d;
+	size_t len;
 
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	p.payload_len = (uint16_t)(2 * seg);
 	len = unit_pkt_build(&p, b, sizeof(b));
-	for (off = 0; off < len; off += n) {
-		n = RTE_MIN(len - off, (size_t)SMALL_ROOM);
-		m = rte_pktmbuf_alloc(mp);
-		assert_non_null(m);
-		d = rte_pktmbuf_append(m, (uint16_t)n);
-		assert_non_null(d);
-		memcpy(d, b + off, n);
-		if (head == NULL)
-			head = m;
-		else
-			assert_int_equal(rte_pktmbuf_chain(head, m), 0);
-	}
+	head = unit_mbuf_in_pool(mp, b, len, SMALL_ROOM, UNIT_P0);
 	head->tso_segsz = seg;
 	*meta = 1u << LSK_META_COUNT_SHIFT | LSK_META_MERGED;
 	return head;

@@ -875,20 +875,6 @@ jumbo_dgram(uint8_t *dg, uint32_t total, uint16_t ulen, bool csum_ok)
 	put16(dg + 6, sum == 0 ? 0xffff : (uint16_t)sum);
 }
 
-/* Fragments that reassemble for us count ReasmReqds for each and are
- * one datagram: InReceives = the dispositions + ReasmReqds - ReasmOKs. */
-static void
-assert_reasm_balance(const struct lsk_stats *st)
-{
-	const struct lsk_ip_stats *ip = &st->ip;
-
-	assert_int_equal(ip->ForwDatagrams + ip->InDelivers + ip->InHdrErrors +
-			 ip->InTruncatedPkts + ip->InAddrErrors +
-			 ip->InNoRoutes + ip->InDiscards +
-			 ip->InUnknownProtos + ip->FragFails +
-			 ip->ReasmReqds - ip->ReasmOKs, ip->InReceives);
-}
-
 /*
  * The largest datagram, 65535 bytes of IP in 8 jumbo fragments of 8 KiB
  * in segments, is reassembled and delivered whole, checksum and all.
@@ -917,7 +903,7 @@ test_reassembled_65535_delivered(void **state)
 	assert_int_equal(st.ip.ReasmFails, 0);
 	assert_int_equal(st.udp.InDatagrams, 1);
 	assert_int_equal(st.udp.InErrors, 0);
-	assert_reasm_balance(&st);
+	unit_assert_reasm_balance(&st);
 	unit_close(f, e0);
 }
 
@@ -961,7 +947,7 @@ test_reassembly_past_65535_dropped(void **state)
 		assert_int_equal(st.ip.InDelivers, 0);
 		assert_int_equal(st.udp.InErrors + st.udp.InDatagrams +
 				 st.udp.NoPorts, 0);
-		assert_reasm_balance(&st);
+		unit_assert_reasm_balance(&st);
 	}
 	assert_int_equal(unit_tx_count(f), 0);
 	unit_close(f, e0);
