@@ -143,16 +143,8 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;
-	if (lsk_meta_fraglist(meta)) {
-		/* members rewritten like the head */
-		lsk_gso_resolve(w, m, to, nh->port);
-	} else {
-		struct lsk_dgram_iter it;
-
-		for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
-		     m = lsk_dgram_next(&it))
-			lsk_neigh_resolve(w, to, nh->port, m);
-	}
+	/* a train's members rewritten like the head */
+	lsk_gso_output(w, m, meta, nh->port, to);
 }
 
 /* Too big for the egress MTU with DF clear: forwarded as fragments (a
@@ -207,16 +199,8 @@ fwd_entry(struct lsk_worker *w, const struct lsk_nexthop *nh,
 		lsk_tx_enqueue(w, nh->port, m);
 		return 1;
 	}
-	if (lsk_meta_fraglist(meta)) {
-		/* members carry the head's decisions out */
-		lsk_gso_send(w, m, nh->port);
-	} else {
-		struct lsk_dgram_iter it;
-
-		for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
-		     m = lsk_dgram_next(&it))
-			lsk_tx_enqueue(w, nh->port, m);
-	}
+	/* a train's members carry the head's decisions out */
+	lsk_gso_output(w, m, meta, nh->port, 0);
 	return lsk_meta_count(meta);
 }
 

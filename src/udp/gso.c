@@ -136,10 +136,10 @@ lsk_gso_unchain(struct rte_mbuf *head)
 	return first;
 }
 
-/* As lsk_gso_send, for a next hop whose MAC ARP must find first. */
-void
-lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
-		uint16_t port)
+/* As gso_send, for a next hop whose MAC ARP must find first. */
+static void
+gso_resolve(struct lsk_worker *w, struct rte_mbuf *head, uint32_t addr,
+	    uint16_t port)
 {
 	struct rte_mbuf *m = lsk_gso_unchain(head), *next;
 	uint64_t n = 1;
@@ -223,8 +223,9 @@ gso_send_port(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 	w->stats.gso.Segments += segs;
 }
 
-void
-lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
+/* Unchain a fraglist train to TX, members rewritten like the head. */
+static void
+gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 {
 	const struct rte_ether_hdr *heh =
 		rte_pktmbuf_mtod(head, const struct rte_ether_hdr *);
@@ -248,6 +249,33 @@ lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 		n++;
 	}
 	w->stats.gso.Segments += n;
+}
+
+/*
+ * The one way a train leaves the stack (udp/udp.h): a fraglist train is
+ * unchained, its members rewritten like the head; a merged one is cut
+ * back into its datagrams; a datagram alone goes as it is.
+ */
+void
+lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	       uint16_t port, uint32_t next_hop)
+{
+	struct lsk_dgram_iter it;
+
+	if (lsk_meta_fraglist(meta)) {
+		if (next_hop != 0)
+			gso_resolve(w, m, next_hop, port);
+		else
+			gso_send(w, m, port);
+		return;
+	}
+	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+	     m = lsk_dgram_next(&it)) {
+		if (next_hop != 0)
+			lsk_neigh_resolve(w, next_hop, port, m);
+		else
+			lsk_tx_enqueue(w, port, m);
+	}
 }
 
 /* Copy len bytes at off of m (in segments or not) to dst. */

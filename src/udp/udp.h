@@ -193,12 +193,13 @@ lsk_dgram_first(struct lsk_dgram_iter *it, struct lsk_worker *w,
  * Ownership: head stays the caller's; returns a new mbuf the caller owns. */
 struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 
-/* Unchain a train to TX, members rewritten like the head (gso.c).
- * Ownership: takes head and its members. */
-void lsk_gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port);
-/* The same towards a neighbour ARP has yet to find (or confirm).
- * Ownership: takes head and its members. */
-void lsk_gso_resolve(struct lsk_worker *w, struct rte_mbuf *head,
-		     uint32_t addr, uint16_t port);
+/*
+ * GSO, the one egress of a list entry that may be a train (gso.c): each
+ * datagram it stands for out of port, to TX when its Ethernet header is
+ * written (next_hop 0), or through ARP to next_hop (l2/neigh_hold.c).
+ * Ownership: takes m and its members.
+ */
+void lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		    uint16_t port, uint32_t next_hop);
 
 #endif /* LSK_UDP_H */

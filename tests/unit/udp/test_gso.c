@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gso: unchaining a train on its way out. With GRO on, what leaves is
- * byte for byte what per-packet forwarding sends (README.md "Trains":
+ * byte for byte what per-packet forwarding sends (docs/configuration.md "Trains":
  * every member gets the decremented TTL, the rewritten MACs and a correct
  * IP checksum), through a resolved next hop, one ARP resolves, and
  * fragmentation. A stage that rewrites the head's addresses or ports (a
@@ -197,7 +197,7 @@ flow_frames(const struct unit_fixture *f, uint16_t port, uint16_t sport,
 /*
  * Interleaved flows: trains leave where their heads were, so flows may
  * overtake each other, but each flow's datagrams leave in arrival order,
- * byte for byte as without GRO (README.md: per-flow order holds).
+ * byte for byte as without GRO (docs/configuration.md: per-flow order holds).
  */
 static void
 test_interleaved_flows_keep_flow_order(void **state)
@@ -354,7 +354,7 @@ aim_zero_checksum(uint8_t *b, const struct rewrite *r)
 
 /*
  * E3: a stage rewrites the train's head only (source and destination
- * address and port, TOS, TTL-1, MACs, full checksums). lsk_gso_send
+ * address and port, TOS, TTL-1, MACs, full checksums). lsk_gso_output
  * gives every member the same, each keeping its IP ID, lengths and
  * payload, with correct IP and UDP checksums: the frames are those a
  * per-packet NAT would send, a member whose UDP checksum comes out 0
@@ -396,7 +396,8 @@ test_nat_rewrite_carried_to_members(void **state)
 	/* the head rewritten, as a NAT stage would */
 	rewrite_frame(rte_pktmbuf_mtod(m[0], uint8_t *), &r);
 
-	lsk_gso_send(f->worker, m[0], UNIT_P1);
+	lsk_gso_output(f->worker, m[0],
+		       (uint32_t)(N - 1) << LSK_META_COUNT_SHIFT, UNIT_P1, 0);
 	lsk_worker_flush(f->worker);
 	assert_int_equal(f->tx.n[UNIT_P1], N);
 	for (i = 0; i < N; i++) {
@@ -445,7 +446,8 @@ test_tos_rewrite_carried_to_members(void **state)
 	*lsk_train_next(m[2]) = NULL;
 	memcpy(rte_pktmbuf_mtod(m[0], void *), want[0], len[0]);
 
-	lsk_gso_send(f->worker, m[0], UNIT_P1);
+	lsk_gso_output(f->worker, m[0],
+		       (uint32_t)(N - 1) << LSK_META_COUNT_SHIFT, UNIT_P1, 0);
 	lsk_worker_flush(f->worker);
 	assert_int_equal(f->tx.n[UNIT_P1], N);
 	for (i = 0; i < N; i++) {
