@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control socket: a UNIX stream socket on which listack-ctl (or any
- * client speaking its protocol, README.md "Operating listack-fwd") runs
+ * client speaking its protocol, docs/operating.md) runs
  * control commands against a running stack. One call starts a thread
  * that serves it; that thread is not an EAL thread, so DPDK
  * multi-process (dpdk-dumpcap) keeps working.

@@ -124,87 +124,8 @@ int lsk_address_add(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
  */
 int lsk_vlan_iface(struct lsk_stack *stack, uint16_t port, uint16_t vlan);
 
-enum lsk_route_type {
-	LSK_ROUTE_VIA = 0,	/* forward to a gateway on a connected subnet */
-	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
-};
-
-/*
- * Routes (addresses in host order). A change outside a batch is made to
- * the forwarding table in place, in time independent of the number of
- * routes (the table is built whole when it is full, or when the change
- * decides which neighbour /32s it needs); there is no fixed limit.
- *
- * lsk_route_add: -ENETUNREACH when a gateway is not on a connected
- * subnet, -EINVAL for a bad prefix or a gateway that is ours or a
- * broadcast, -EEXIST when the prefix is already routed (or is a
- * connected subnet).
- */
-int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
-		  enum lsk_route_type type, uint32_t gateway);
-/* Add, or replace the route of (prefix, depth) (iproute2's `route
- * replace`); errors as lsk_route_add's, but -EEXIST only for a connected
- * subnet. */
-int lsk_route_replace(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
-		      enum lsk_route_type type, uint32_t gateway);
-/* -ENOENT when no such route was added. */
-int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
-/* Delete every route lsk_route_add and lsk_route_replace made (not the
- * connected subnets of our addresses): how many, or a negative errno. */
-int lsk_route_flush(struct lsk_stack *stack);
-
-/* What the data path does with a destination (lsk_route_get). */
-enum lsk_route_verdict {
-	LSK_VERDICT_NO_ROUTE = 0,	/* dropped, ICMP net unreachable */
-	LSK_VERDICT_LOCAL,		/* one of our addresses */
-	LSK_VERDICT_BROADCAST,		/* a subnet broadcast, or all-ones */
-	LSK_VERDICT_BLACKHOLE,		/* dropped silently */
-	LSK_VERDICT_FORWARD,		/* sent out iface to next_hop */
-};
-
-/* The state of the next hop's neighbour entry, as Linux's NUD_*. */
-enum lsk_route_neigh {
-	LSK_RNEIGH_NONE = 0,	/* no entry yet: the first packet asks ARP */
-	LSK_RNEIGH_INCOMPLETE,	/* ARP asked, no answer yet */
-	LSK_RNEIGH_REACHABLE,
-	LSK_RNEIGH_STALE,	/* known, unconfirmed: used, and probed */
-	LSK_RNEIGH_FAILED,	/* no answer: packets to it are dropped */
-	LSK_RNEIGH_STATIC,	/* `neigh add` */
-};
-
-/* What the prefix that matched is. */
-enum lsk_route_origin {
-	LSK_ORIGIN_NONE = 0,	/* nothing matched */
-	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace */
-	LSK_ORIGIN_CONNECTED,	/* the subnet of one of our addresses */
-	LSK_ORIGIN_LOCAL,	/* our address, or a broadcast (a /32) */
-};
-
-struct lsk_route_answer {
-	uint8_t verdict;	/* enum lsk_route_verdict */
-	uint8_t origin;		/* enum lsk_route_origin */
-	uint8_t depth;		/* of the matching prefix */
-	uint8_t neigh_state;	/* enum lsk_route_neigh (FORWARD only) */
-	uint32_t prefix;	/* the matching prefix */
-	/* FORWARD: the gateway, or the destination itself when on a
-	 * connected subnet */
-	uint32_t next_hop;
-	uint32_t src;		/* the source our own packets get (0: none) */
-	uint16_t iface;		/* interface id: a port or a VLAN of one */
-	uint16_t port;		/* the physical port */
-	uint16_t vlan;		/* 0: untagged */
-	uint16_t mtu;		/* IP MTU out of iface */
-	struct rte_ether_addr neigh_mac;	/* when the state has one */
-	uint32_t generation;	/* of the forwarding table answered from */
-};
-
-/*
- * What a packet to addr would meet now: read from the forwarding table
- * the workers use and the neighbour table, not from the configuration
- * (in a batch, the table before it). 0, or -EINVAL.
- */
-int lsk_route_get(struct lsk_stack *stack, uint32_t addr,
-		  struct lsk_route_answer *answer);
+/* Routes: listack/route.h. */
+#include "listack/route.h"
 
 /*
  * Remove one of our addresses (the interface it was added to, and its
@@ -242,8 +163,8 @@ int lsk_config_commit(struct lsk_stack *stack);
 void lsk_config_abort(struct lsk_stack *stack);
 
 /*
- * Read a configuration file (the control-command grammar, README.md
- * "Configuration") and apply it as one batch: every line is checked,
+ * Read a configuration file (the control-command grammar,
+ * docs/configuration.md) and apply it as one batch: every line is checked,
  * then all are applied, or none. On error returns a negative errno,
  * writes "FILE:LINE: what is wrong" into err and changes nothing.
  */
@@ -255,184 +176,11 @@ int lsk_config_exec(struct lsk_stack *stack, const char *line,
 		    const char *file, unsigned int lineno, char *err,
 		    size_t err_len);
 
-/*
- * Transmit hook. The default sends with rte_eth_tx_burst on the queue set
- * by lsk_worker_set_txq. Must return how many of pkts it took; the worker
- * frees the rest and counts them ports[].tx_dropped.
- * Ownership: takes the first (returned) of pkts; the rest stay the
- * caller's.
- */
-typedef uint16_t (*lsk_tx_fn)(void *arg, uint16_t port, uint16_t queue,
-			      struct rte_mbuf **pkts, uint16_t n);
+/* The workers: listack/worker.h. */
+#include "listack/worker.h"
 
-/* Create the per-lcore state of worker `id` (0-based, < LSK_MAX_WORKERS). */
-int lsk_worker_create(struct lsk_stack *stack, unsigned int id,
-		      struct lsk_worker **worker);
-void lsk_worker_destroy(struct lsk_worker *worker);
-/*
- * Table updates (lsk_route_add, lsk_udp_bind, ...) wait until every
- * worker that has polled since it was created or last taken offline has
- * passed a lsk_worker_flush. A worker whose lcore stops polling (before
- * exiting its loop, or to sleep) must say so with lsk_worker_offline, or
- * updates wait for it; its next lsk_worker_input/flush brings it back.
- */
-void lsk_worker_offline(struct lsk_worker *worker);
-
-/*
- * Drop the packets still waiting for ARP answers, counted
- * arp.UnresolvedDiscards; for shutdown, once the workers stopped.
- * Returns how many.
- */
-uint32_t lsk_neigh_drop_held(struct lsk_stack *stack);
-/*
- * Most mbufs all neighbours together may hold while ARP resolves them;
- * more are dropped (arp.UnresolvedDiscards). 0, the default: an eighth
- * of the pool the packet to hold came from.
- */
-void lsk_neigh_set_hold_max(struct lsk_stack *stack, uint32_t mbufs);
-void lsk_worker_set_txq(struct lsk_worker *worker, uint16_t port,
-			uint16_t queue);
-void lsk_worker_set_tx_fn(struct lsk_worker *worker, lsk_tx_fn fn,
-			  void *arg);
-
-/*
- * Push a received burst (each mbuf's port field says where it arrived).
- * Each mbuf is sent, queued for sending, or counted and freed before
- * this call returns. n may be at most LSK_BURST_MAX.
- * Ownership: takes every mbuf of pkts.
- */
-void lsk_worker_input(struct lsk_worker *worker, struct rte_mbuf **pkts,
-		      uint16_t n);
-/*
- * Send what the TX buffers hold and report a quiescent state to the
- * stack's RCU. Call once per poll loop iteration.
- */
-void lsk_worker_flush(struct lsk_worker *worker);
-
-/*
- * Counters, named after the Linux SNMP MIB. Summed over workers. Each
- * section's counters are listed once, here: X(name) for each, in the
- * order the JSON writes them; the structs below and the names the JSON
- * and telemetry use (src/control/stats.c) are made from these lists.
- */
-#define LSK_IP_COUNTERS(X) \
-	X(InReceives) X(InHdrErrors) X(InTruncatedPkts) X(InCsumErrors) \
-	X(InAddrErrors) X(InNoRoutes) X(InDiscards) X(InUnknownProtos) \
-	X(ForwDatagrams) X(OutDiscards) X(InDelivers) X(OutNoRoutes) \
-	X(FragFails) X(FragOKs) X(FragCreates) X(ReasmReqds) X(ReasmOKs) \
-	X(ReasmFails) X(ReasmTimeout) X(ReasmOverlaps) \
-	X(ReasmDuplicates)	/* pieces dropped alone: Linux counts none */
-#define LSK_UDP_COUNTERS(X) \
-	X(InDatagrams) X(NoPorts) X(InErrors) X(InCsumErrors) \
-	X(RcvbufErrors) X(OutDatagrams) X(IgnoredMulti)
-#define LSK_ICMP_COUNTERS(X) \
-	X(InMsgs) X(InErrors) X(InCsumErrors) X(InEchos) X(InEchoReps) \
-	X(InDestUnreachs) X(InTimeExcds) \
-	X(OutMsgs) X(OutErrors) X(OutEchoReps) X(OutDestUnreachs) \
-	X(OutTimeExcds) X(OutRateLimited) \
-	X(OutNoAddrs)		/* errors not sent: no address to send from */
-#define LSK_ETH_COUNTERS(X) \
-	X(InFrames) X(NotForUs) X(UnknownType) X(UnknownVlan) X(Runts)
-#define LSK_ARP_COUNTERS(X) \
-	X(InRequests) X(InReplies) X(InErrors) X(OutRequests) X(OutReplies) \
-	X(Updates)		/* neighbour entries learnt or refreshed */ \
-	X(ResFailed)		/* resolutions that got no answer */ \
-	X(UnresolvedDiscards)	/* packets dropped for want of a MAC */ \
-	X(TableFulls)		/* neighbours not made: no entry could go */ \
-	X(Evictions)		/* entries the collector took for new ones */ \
-	X(OutDiscards)		/* requests not sent: no mbuf */
-#define LSK_GRO_COUNTERS(X) \
-	X(Trains)		/* trains formed with at least two members */ \
-	X(Merged)		/* datagrams that joined a train */
-#define LSK_ROUTE_CACHE_COUNTERS(X) \
-	X(Hits) X(Misses) X(Evictions) \
-	/* lookups sent straight to the FIB while the cache hit too little \
-	 * to pay for itself (fewer than 1 in 8 of 1024 lookups) */ \
-	X(Bypassed)
-#define LSK_FILTER_COUNTERS(X) \
-	X(Dropped)		/* datagrams a filter rule dropped */
-#define LSK_GSO_COUNTERS(X) \
-	X(Segments)		/* datagrams sent by unchaining trains */
-
-/* The sections in the JSON's order: S(section, struct tag, list). */
-#define LSK_COUNTER_SECTIONS(S) \
-	S(ip, lsk_ip_stats, LSK_IP_COUNTERS) \
-	S(udp, lsk_udp_stats, LSK_UDP_COUNTERS) \
-	S(icmp, lsk_icmp_stats, LSK_ICMP_COUNTERS) \
-	S(eth, lsk_eth_stats, LSK_ETH_COUNTERS) \
-	S(arp, lsk_arp_stats, LSK_ARP_COUNTERS) \
-	S(gro, lsk_gro_stats, LSK_GRO_COUNTERS) \
-	S(route_cache, lsk_route_cache_stats, LSK_ROUTE_CACHE_COUNTERS) \
-	S(filter, lsk_filter_stats, LSK_FILTER_COUNTERS) \
-	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS)
-
-#define LSK_COUNTER_FIELD(name) uint64_t name;
-#define LSK_COUNTER_STRUCT(section, tag, list) \
-	struct tag { list(LSK_COUNTER_FIELD) };
-LSK_COUNTER_SECTIONS(LSK_COUNTER_STRUCT)
-#undef LSK_COUNTER_STRUCT
-
-struct lsk_port_stats {
-	uint64_t rx, tx, rx_dropped, tx_dropped;
-};
-
-/* The stages counted in struct lsk_stats, in pipeline order (the order
- * of the stats' "stages" array). Each stage's name, the stages it hands
- * packets to and its drop reasons are in its declaration, at the top of
- * its file; lsk_stage_name gives the name. */
-enum lsk_stage_id {
-	LSK_STAGE_FWD_FAST,
-	LSK_STAGE_ETH_INPUT,
-	LSK_STAGE_ARP_INPUT,
-	LSK_STAGE_UDP4_GRO,
-	LSK_STAGE_IP4_INPUT,
-	LSK_STAGE_IP4_FILTER,
-	LSK_STAGE_IP4_ROUTE,
-	LSK_STAGE_IP4_LOCAL,
-	LSK_STAGE_IP4_FORWARD,
-	LSK_STAGE_UDP4_INPUT,
-	LSK_STAGE_ICMP4_INPUT,
-	LSK_STAGE_IP4_OUTPUT,
-	LSK_STAGE_TX,
-	LSK_STAGE_COUNT,
-};
-
-struct lsk_stage_stats {
-	uint64_t calls, packets, cycles;
-};
-
-struct lsk_stats {
-	struct lsk_ip_stats ip;
-	struct lsk_udp_stats udp;
-	struct lsk_icmp_stats icmp;
-	struct lsk_eth_stats eth;
-	struct lsk_arp_stats arp;
-	struct lsk_gro_stats gro;
-	struct lsk_gso_stats gso;
-	struct lsk_route_cache_stats route_cache;
-	struct lsk_filter_stats filter;
-	struct lsk_port_stats ports[LSK_MAX_PORTS];
-	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
-};
-
-const char *lsk_stage_name(enum lsk_stage_id id);
-
-/* Sum the counters of every worker of the stack into *out. */
-int lsk_stats_read(const struct lsk_stack *stack, struct lsk_stats *out);
-/* Counters read from now on count from zero (the workers' own counters
- * are left alone: reads subtract what they were now). */
-void lsk_stats_clear(struct lsk_stack *stack);
-/* Counters of one worker only. */
-void lsk_worker_stats_read(const struct lsk_worker *worker,
-			   struct lsk_stats *out);
-
-/*
- * Write the counters object (what --stats-json writes). mbufs_in_use < 0
- * leaves the field out (it is meaningful only after shutdown). extra, when
- * not NULL, is more members written as they are ("\"services\": [...]").
- */
-int lsk_stats_write_json(const struct lsk_stats *stats, unsigned int n_ports,
-			 long long mbufs_in_use, const char *extra, FILE *out);
+/* Counters: listack/stats.h. */
+#include "listack/stats.h"
 
 /*
  * Services of `udp listen ADDR:PORT echo | discard | pcap FILE`: the

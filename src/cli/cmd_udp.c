@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `udp listen|close ...` (the built-in services) and `gro ...`
- * (README.md "Configuration").
+ * (docs/configuration.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 #include "cli/cmd.h"
 
 /* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N] */

@@ -22,6 +22,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 #include "cli/cmd.h"
 
 /* --- aligned tables ------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "control/control.h"
+#include "control/udp_ctl.h"
 #include "cli/cmd.h"
 
 struct config_out {

@@ -15,6 +15,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 
 /*
  * The configuration lists as a batch found them, so that a batch refused

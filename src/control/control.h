@@ -19,6 +19,7 @@
 #include "core/fwd.h"
 #include "core/settings.h"
 #include "core/shared.h"
+#include "control/routes.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -38,35 +39,6 @@ struct lsk_filter_rule {
 };
 
 #define LSK_FILTER_MAX_RULES 65536
-
-struct lsk_route {
-	uint32_t prefix;
-	uint8_t depth;
-	uint8_t type;		/* enum lsk_route_type */
-	uint32_t gateway;
-};
-
-/*
- * One route change as the FIB sees it: the route of (prefix, depth)
- * before and after (none when !before_set / !now_set). The forwarding
- * tables apply it, or its inverse to undo it.
- */
-struct lsk_route_delta {
-	struct lsk_route before, now;
-	bool before_set, now_set;
-};
-
-/* A change a batch made to s->routes, to undo it (route_table.c). */
-struct lsk_route_undo {
-	uint8_t op;		/* enum in route_table.c */
-	unsigned int pos, n;	/* the place changed; n: a flush's count */
-	struct lsk_route r;	/* what was there */
-	struct lsk_route *saved;	/* a flush's list */
-};
-
-/* route changes a batch applies to the tables one by one at commit;
- * more, or a flush, and the commit builds them whole */
-#define LSK_ROUTE_LOG_MAX 64
 
 struct lsk_neigh {
 	uint32_t addr;
@@ -204,7 +176,8 @@ void lsk_stack_synchronize(struct lsk_stack *s);
 	free_fn(lsk_old_);						\
 } while (0)
 
-/* Tables (control path). */
+/* The filter's rules and the classifier workers read, built from them
+ * (control/filter_table.c). */
 int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
 void lsk_filter_table_free(struct lsk_filter_table *t);
 int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
@@ -212,48 +185,6 @@ int lsk_filter_flush(struct lsk_stack *s);
 int lsk_filter_commit(struct lsk_stack *s);
 /* Rule n (from 0, as `show filter` numbers them from 1) goes. */
 int lsk_filter_del(struct lsk_stack *s, uint32_t n);
-int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
-void lsk_fwd_table_free(struct lsk_fwd_table *t);
-/* Route r in t, a table no worker sees, or (prefix, depth) out of it: a
- * failure leaves t as it was (control/fwd_table.c). */
-int lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
-		      const struct lsk_route *r);
-int lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix,
-			uint8_t depth);
-/* A change of (prefix, depth) touches no entry a build adds besides it. */
-bool lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
-			    uint8_t depth);
-/* Hand a table built whole to the workers (lsk_publish); the standby
- * is built anew. Cannot fail (a standby that cannot be built is none). */
-void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
-/*
- * Make route changes d[0..n) (already made to s->routes) to the tables:
- * to the standby, which is then published, then to the table it
- * replaced once no worker reads it. When that cannot be done (no
- * standby, a change touching neighbour or local entries, a full FIB)
- * and whole is set, a table is built whole instead. A failure (-ENOMEM,
- * -ENOSPC; or -EAGAIN: not done in place and !whole) leaves both tables
- * as they were. Control thread only.
- */
-int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
-			 unsigned int n, bool whole);
-
-/* The routes (control/route_table.c): the index made at stack creation,
- * rebuilt from s->routes when a failed batch puts the list back. */
-int lsk_route_table_init(struct lsk_stack *s);
-void lsk_route_table_free(struct lsk_stack *s);
-void lsk_route_index_rebuild(struct lsk_stack *s);
-/* The route of (prefix, depth) in s->routes, or NULL. */
-const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
-				       uint32_t prefix, uint8_t depth);
-/* A batch's start; at its commit, when it changed nothing but routes:
- * make them to the tables in place (0), or -EAGAIN: build them whole.
- * lsk_route_batch_undo puts the list and its index back as the batch
- * found them (for a batch refused or whose tables cannot be built). */
-void lsk_route_batch_begin(struct lsk_stack *s);
-int lsk_route_batch_commit(struct lsk_stack *s);
-void lsk_route_batch_undo(struct lsk_stack *s);
-
 /* Packet trace (control/trace_arm.c): arm n packets matching match (a
  * new trace: the last one's records go), clear, and free at the stack's
  * end. 0 or a negative errno; a failure leaves the trace as it was. */
@@ -280,50 +211,6 @@ int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
 /* Forget addr's neighbour entry (0: every entry): at the batch's commit,
  * or now outside a batch. */
 int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
-
-/* UDP endpoints (control/udp_table.c): the table workers read, built
- * from the endpoint list, and the list's end with the stack. */
-int lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out);
-void lsk_udp_table_free(struct lsk_udp_table *t);
-void lsk_udp_close_all(struct lsk_stack *s);
-/* UDP endpoints in a batch: publish a table built from
- * the endpoint list, then free what was closed before it. */
-void lsk_udp_table_publish(struct lsk_stack *s, struct lsk_udp_table *t);
-/* Take ep out of the endpoint list, or put it back, without publishing
- * (a batch publishes at its commit). */
-void lsk_udp_unlist(struct lsk_udp_ep *ep);
-void lsk_udp_relist(struct lsk_udp_ep *ep);
-/* Free an endpoint no published table ever named (made in a batch that
- * is put back). */
-void lsk_udp_ep_discard(struct lsk_udp_ep *ep);
-/* Services (control/services.c): echo, discard and pcap endpoints that
- * lsk_services_poll runs. */
-enum lsk_service_kind {
-	LSK_SERVICE_ECHO,
-	LSK_SERVICE_DISCARD,
-	LSK_SERVICE_PCAP,
-};
-struct lsk_service;
-int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
-		    uint32_t addr, uint16_t port, const char *path,
-		    uint32_t ring_size);
-void lsk_services_free(struct lsk_stack *s);
-/* Services in a batch. */
-int lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port);
-void lsk_services_batch_end(struct lsk_stack *s, bool commit);
-/* The service on addr:port (NULL: none), and what it is. */
-const struct lsk_service *lsk_service_find(const struct lsk_stack *s,
-					   uint32_t addr, uint16_t port);
-struct lsk_service_info {
-	uint32_t addr;
-	uint16_t port;
-	const char *kind;	/* "echo", "discard", "pcap" */
-	const char *path;	/* pcap only */
-	uint32_t ring_size;
-	uint64_t datagrams;
-};
-void lsk_service_info(const struct lsk_service *svc,
-		      struct lsk_service_info *out);
 
 /* Stop serving a stack that is going away. */
 void lsk_telemetry_forget(const struct lsk_stack *stack);

@@ -17,6 +17,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 
 static bool
 addr_has_broadcast(uint8_t depth)

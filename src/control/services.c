@@ -20,6 +20,7 @@
 #include "listack/ctl.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 
 #define SERVICE_BURST 64
 

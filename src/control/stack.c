@@ -21,6 +21,7 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 #include "control/capture.h"
 
 #define LSK_DEFAULT_MTU 1500

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Counters: each worker keeps its own (no atomics on the fast path); a read
- * sums them. The JSON writer uses the Linux MIB names (README.md "What
+ * sums them. The JSON writer uses the Linux MIB names (docs/configuration.md "What
  * happens to a packet").
  */
 #include <errno.h>

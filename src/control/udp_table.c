@@ -18,6 +18,7 @@
 
 #include "udp/udp.h"
 #include "control/control.h"
+#include "control/udp_ctl.h"
 
 /* The stack whose list ep is on. */
 static struct lsk_stack *

@@ -17,6 +17,7 @@
 
 #include "unit_common.h"
 #include "ip4/ip4.h"
+#include "control/udp_ctl.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
 

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack: routes, and what the data path does with a destination.
+ * Part of listack/listack.h, which includes it; include that.
+ */
+#ifndef LISTACK_ROUTE_H
+#define LISTACK_ROUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ether.h>
+
+#include "listack/listack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lsk_stack;
+struct lsk_worker;
+
+enum lsk_route_type {
+	LSK_ROUTE_VIA = 0,	/* forward to a gateway on a connected subnet */
+	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
+};
+
+/*
+ * Routes (addresses in host order). A change outside a batch is made to
+ * the forwarding table in place, in time independent of the number of
+ * routes (the table is built whole when it is full, or when the change
+ * decides which neighbour /32s it needs); there is no fixed limit.
+ *
+ * lsk_route_add: -ENETUNREACH when a gateway is not on a connected
+ * subnet, -EINVAL for a bad prefix or a gateway that is ours or a
+ * broadcast, -EEXIST when the prefix is already routed (or is a
+ * connected subnet).
+ */
+int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
+		  enum lsk_route_type type, uint32_t gateway);
+/* Add, or replace the route of (prefix, depth) (iproute2's `route
+ * replace`); errors as lsk_route_add's, but -EEXIST only for a connected
+ * subnet. */
+int lsk_route_replace(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
+		      enum lsk_route_type type, uint32_t gateway);
+/* -ENOENT when no such route was added. */
+int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
+/* Delete every route lsk_route_add and lsk_route_replace made (not the
+ * connected subnets of our addresses): how many, or a negative errno. */
+int lsk_route_flush(struct lsk_stack *stack);
+
+/* What the data path does with a destination (lsk_route_get). */
+enum lsk_route_verdict {
+	LSK_VERDICT_NO_ROUTE = 0,	/* dropped, ICMP net unreachable */
+	LSK_VERDICT_LOCAL,		/* one of our addresses */
+	LSK_VERDICT_BROADCAST,		/* a subnet broadcast, or all-ones */
+	LSK_VERDICT_BLACKHOLE,		/* dropped silently */
+	LSK_VERDICT_FORWARD,		/* sent out iface to next_hop */
+};
+
+/* The state of the next hop's neighbour entry, as Linux's NUD_*. */
+enum lsk_route_neigh {
+	LSK_RNEIGH_NONE = 0,	/* no entry yet: the first packet asks ARP */
+	LSK_RNEIGH_INCOMPLETE,	/* ARP asked, no answer yet */
+	LSK_RNEIGH_REACHABLE,
+	LSK_RNEIGH_STALE,	/* known, unconfirmed: used, and probed */
+	LSK_RNEIGH_FAILED,	/* no answer: packets to it are dropped */
+	LSK_RNEIGH_STATIC,	/* `neigh add` */
+};
+
+/* What the prefix that matched is. */
+enum lsk_route_origin {
+	LSK_ORIGIN_NONE = 0,	/* nothing matched */
+	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace */
+	LSK_ORIGIN_CONNECTED,	/* the subnet of one of our addresses */
+	LSK_ORIGIN_LOCAL,	/* our address, or a broadcast (a /32) */
+};
+
+struct lsk_route_answer {
+	uint8_t verdict;	/* enum lsk_route_verdict */
+	uint8_t origin;		/* enum lsk_route_origin */
+	uint8_t depth;		/* of the matching prefix */
+	uint8_t neigh_state;	/* enum lsk_route_neigh (FORWARD only) */
+	uint32_t prefix;	/* the matching prefix */
+	/* FORWARD: the gateway, or the destination itself when on a
+	 * connected subnet */
+	uint32_t next_hop;
+	uint32_t src;		/* the source our own packets get (0: none) */
+	uint16_t iface;		/* interface id: a port or a VLAN of one */
+	uint16_t port;		/* the physical port */
+	uint16_t vlan;		/* 0: untagged */
+	uint16_t mtu;		/* IP MTU out of iface */
+	struct rte_ether_addr neigh_mac;	/* when the state has one */
+	uint32_t generation;	/* of the forwarding table answered from */
+};
+
+/*
+ * What a packet to addr would meet now: read from the forwarding table
+ * the workers use and the neighbour table, not from the configuration
+ * (in a batch, the table before it). 0, or -EINVAL.
+ */
+int lsk_route_get(struct lsk_stack *stack, uint32_t addr,
+		  struct lsk_route_answer *answer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LISTACK_ROUTE_H */

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The routes as the control thread keeps them (control/route_table.c)
+ * and the forwarding tables built from them (control/fwd_table.c,
+ * control/fwd_update.c): a route, a change of one, and the calls that
+ * make changes to a table no worker sees before it is published.
+ */
+#ifndef LSK_CONTROL_ROUTES_H
+#define LSK_CONTROL_ROUTES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct lsk_stack;
+struct lsk_fwd_table;
+
+struct lsk_route {
+	uint32_t prefix;
+	uint8_t depth;
+	uint8_t type;		/* enum lsk_route_type */
+	uint32_t gateway;
+};
+
+/*
+ * One route change as the FIB sees it: the route of (prefix, depth)
+ * before and after (none when !before_set / !now_set). The forwarding
+ * tables apply it, or its inverse to undo it.
+ */
+struct lsk_route_delta {
+	struct lsk_route before, now;
+	bool before_set, now_set;
+};
+
+/* A change a batch made to s->routes, to undo it (route_table.c). */
+struct lsk_route_undo {
+	uint8_t op;		/* enum in route_table.c */
+	unsigned int pos, n;	/* the place changed; n: a flush's count */
+	struct lsk_route r;	/* what was there */
+	struct lsk_route *saved;	/* a flush's list */
+};
+
+/* route changes a batch applies to the tables one by one at commit;
+ * more, or a flush, and the commit builds them whole */
+#define LSK_ROUTE_LOG_MAX 64
+
+int lsk_fwd_table_build(struct lsk_stack *s, struct lsk_fwd_table **out);
+void lsk_fwd_table_free(struct lsk_fwd_table *t);
+/* Route r in t, a table no worker sees, or (prefix, depth) out of it: a
+ * failure leaves t as it was (control/fwd_table.c). */
+int lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
+		      const struct lsk_route *r);
+int lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix,
+			uint8_t depth);
+/* A change of (prefix, depth) touches no entry a build adds besides it. */
+bool lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
+			    uint8_t depth);
+/* Hand a table built whole to the workers (lsk_publish); the standby
+ * is built anew. Cannot fail (a standby that cannot be built is none). */
+void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
+/*
+ * Make route changes d[0..n) (already made to s->routes) to the tables:
+ * to the standby, which is then published, then to the table it
+ * replaced once no worker reads it. When that cannot be done (no
+ * standby, a change touching neighbour or local entries, a full FIB)
+ * and whole is set, a table is built whole instead. A failure (-ENOMEM,
+ * -ENOSPC; or -EAGAIN: not done in place and !whole) leaves both tables
+ * as they were. Control thread only.
+ */
+int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
+			 unsigned int n, bool whole);
+
+/* The routes (control/route_table.c): the index made at stack creation,
+ * rebuilt from s->routes when a failed batch puts the list back. */
+int lsk_route_table_init(struct lsk_stack *s);
+void lsk_route_table_free(struct lsk_stack *s);
+void lsk_route_index_rebuild(struct lsk_stack *s);
+/* The route of (prefix, depth) in s->routes, or NULL. */
+const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
+				       uint32_t prefix, uint8_t depth);
+/* A batch's start; at its commit, when it changed nothing but routes:
+ * make them to the tables in place (0), or -EAGAIN: build them whole.
+ * lsk_route_batch_undo puts the list and its index back as the batch
+ * found them (for a batch refused or whose tables cannot be built). */
+void lsk_route_batch_begin(struct lsk_stack *s);
+int lsk_route_batch_commit(struct lsk_stack *s);
+void lsk_route_batch_undo(struct lsk_stack *s);
+
+#endif /* LSK_CONTROL_ROUTES_H */
