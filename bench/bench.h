@@ -300,7 +300,7 @@ struct bench_variant {
 	enum bench_dst_plan dst;	/* overrides the scenario's if set */
 	unsigned int recv_batch;	/* udp-recv: datagrams per recv call */
 	unsigned int acl_rules;		/* filter rules added in the batch */
-	/* control commands (README.md "Configuration") applied after the scenario's
+	/* control commands (docs/configuration.md) applied after the scenario's
 	 * own; a variant whose command the stack refuses with -ENOTSUP is
 	 * reported as skipped */
 	const char *config[BENCH_MAX_VARIANT_CONFIG];

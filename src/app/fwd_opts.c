@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * listack-fwd's options (src/app/fwd_opts.h): each checked as it comes,
- * its error said on stderr in the words the README's "Command line" and
+ * its error said on stderr in the words the docs/operating.md's "Running listack-fwd" and
  * the integration tests know.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What listack-fwd says at the end of a run: the summary on stdout and
- * the --stats-json file (its counters as README.md's "What happens to a
+ * the --stats-json file (its counters as docs/configuration.md\'s "What happens to a
  * packet" names them).
  */
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `filter add|del|flush ...`: the ACL in front of forwarding and local
- * delivery; first match wins, no match accepts (README.md
- * "Configuration").
+ * delivery; first match wins, no match accepts (docs/configuration.md
+ * ).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `port N [mtu M] [mac MAC]` and `address add|del A/L port N [vlan V]`:
- * the stack's own ports and addresses (README.md "Configuration").
+ * the stack's own ports and addresses (docs/configuration.md).
  */
 #include <errno.h>
 #include <stdio.h>

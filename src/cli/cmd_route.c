@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * `route ...`, `neigh ...` and `route-cache ...`: where packets go and
- * to which MAC (README.md "Configuration").
+ * to which MAC (docs/configuration.md).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control-command grammar (README.md "Configuration"), one command a
+ * The control-command grammar (docs/configuration.md), one command a
  * line, shared by configuration files and run-time control: the table of
  * commands and the dispatch. Each command's words are parsed in its own
  * file (cli/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c,

@@ -3,7 +3,7 @@
  * libFuzzer target for the packet path: whatever bytes arrive on a port,
  * pushed through lsk_worker_input in bursts of up to LSK_BURST_MAX, must
  * neither crash the stack, nor read or write outside a frame, nor keep an
- * mbuf, nor break the IPv4 counting identity (README.md "What happens to
+ * mbuf, nor break the IPv4 counting identity (docs/configuration.md "What happens to
  * a packet"), nor count a valid datagram as a checksum error (whatever
  * its segments).
  *
@@ -463,7 +463,7 @@ check_pools(const struct fuzz_stack *fs)
 }
 
 /*
- * README.md: apart from InCsumErrors every IPv4 packet received lands
+ * docs/configuration.md: apart from InCsumErrors every IPv4 packet received lands
  * in one disposition (unit_assert_ip_balance's sum); a fragment for us
  * lands in none, its datagram once reassembled lands in one.
  */

@@ -8,7 +8,7 @@ What is here:
   - expected-output builders (forwarded frame = input with TTL-1, full
     header checksum recompute, neighbour/egress MACs, L2 trailer trimmed;
     fragments; ICMP errors, echo replies, UDP echo replies and ARP by
-    the rules README.md states);
+    the rules docs/configuration.md states);
   - canon() / out_key(): how output frames are compared (IP ID and header
     checksum of what listack originates masked) and which order they keep;
   - write_pcap / read_pcap (exact bytes, classic pcap, LINKTYPE_ETHERNET);
@@ -289,7 +289,7 @@ def forwarded(fr, egress, next_hop_mac):
 # ------------------------------------------------ what listack originates
 #
 # ICMP errors, echo replies, UDP replies and ARP are built here from the
-# input frame with scapy, by the rules README.md states, never from
+# input frame with scapy, by the rules docs/configuration.md states, never from
 # listack's output. listack numbers the IP IDs of what it originates from
 # per-worker (ICMP) or per-endpoint (UDP) counters, so comparisons mask the
 # ID and the header checksum (canon()); ip_hdr_ok() checks the checksum of

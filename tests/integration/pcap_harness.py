@@ -8,7 +8,7 @@ net_pcap ports and compares what comes out (output pcaps, byte for byte)
 and the counters of --stats-json with what this file expects. Expected
 frames are built from the input frames (forwarded: TTL-1, full checksum
 recompute, new MACs; ICMP errors, echo replies, UDP echo replies and ARP
-built with scapy by the rules README.md states), never copied from listack's
+built with scapy by the rules docs/configuration.md states), never copied from listack's
 output. What listack originates itself carries IP IDs from its own
 counters: those frames are compared with the IP ID and header checksum
 masked, and their header checksum is verified separately.

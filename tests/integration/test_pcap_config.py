@@ -95,7 +95,7 @@ bad_config("badconf_absolute_path", "frobnicate", conf_name="/abs.conf")
 
 
 def later_feature(name, line):
-    """A command of the config grammar (README.md "Configuration") that the brief listed as answering
+    """A command of the config grammar (docs/configuration.md) that the brief listed as answering
     'FILE:LINE: not supported yet'. Either that (exit 2, nothing sent), or
     the command is implemented: exit 0 and the frames (which it does not
     concern) forwarded as usual. Anything else fails."""

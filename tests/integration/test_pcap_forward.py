@@ -115,7 +115,7 @@ case("fwd_b8_header_only_padded", "main", _hdr_only(True))
 F("fwd_mtu_1500_exact", plen=1500 - 28)
 D("fwd_mtu_1501_df_fragfails", ["FragFails"], icmp=FRAG_NEEDED(1500),
   plen=1501 - 28)
-# DF clear: fragmented (README.md "What happens to a packet"); this case
+# DF clear: fragmented (docs/configuration.md "What happens to a packet"); this case
 # expected FragFails before listack fragmented
 case("fwd_mtu_1501_nodf_fragmented", "main", lambda n: fwd_frag(
     frame(tag=n, plen=1501 - 28, df=False), 1, B_MAC, 1500))

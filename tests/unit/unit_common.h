@@ -346,7 +346,7 @@ unsigned int unit_tx_arp_requests(const struct unit_fixture *f,
 unsigned int unit_tx_count(const struct unit_fixture *f);
 
 /*
- * What an ICMP error about a datagram must be (README.md "What happens
+ * What an ICMP error about a datagram must be (docs/configuration.md "What happens
  * to a packet"): Ethernet from src_mac to dst_mac, type IPv4; IPv4
  * header 0x45, TOS (orig TOS & 0x1e) | 0xc0, no fragment bits, TTL 64,
  * protocol 1, valid checksum, from src to the original source; ICMP
@@ -383,7 +383,7 @@ struct lsk_stats unit_stats(const struct unit_fixture *f);
 void unit_assert_ip(const struct unit_fixture *f, struct lsk_ip_stats want);
 
 /*
- * README.md: apart from InCsumErrors, every IPv4 packet received lands
+ * docs/configuration.md: apart from InCsumErrors, every IPv4 packet received lands
  * in exactly one disposition counter, so they add up to InReceives.
  */
 void unit_assert_ip_balance(const struct lsk_stats *st);

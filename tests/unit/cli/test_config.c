@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * config: the control-command grammar of README.md, as files and as single
+ * config: the control-command grammar of docs/configuration.md, as files and as single
  * lines, and its error texts "FILE:LINE: what is wrong". What a command
  * did is read back from the forwarding table it published.
  */

@@ -4,7 +4,7 @@
  * path counted; lsk_counters names every MIB counter of struct lsk_stats
  * once; lsk_stats_write_json writes valid JSON with every counter of that
  * table under its section, the ports and the stages (what --stats-json
- * writes, README.md "What happens to a packet").
+ * writes, docs/configuration.md "What happens to a packet").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,7 +228,7 @@ test_counter_table(void **state)
 		assert_int_equal(lsk_counter_value(&st, &c[i]),
 				 0x1000 + c[i].offset / 8);
 	}
-	/* the names the README and Linux's MIB use, spot-checked */
+	/* the names docs/configuration.md and Linux's MIB use, spot-checked */
 	for (i = 0; i < n; i++)
 		if (c[i].offset == offsetof(struct lsk_stats, ip) +
 		    offsetof(struct lsk_ip_stats, ReasmFails))

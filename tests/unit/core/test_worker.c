@@ -215,7 +215,7 @@ pair_teardown(void **state)
 	return 0;
 }
 
-/* The counters of datagrams (README.md: the same with GRO on or off). */
+/* The counters of datagrams (docs/configuration.md: the same with GRO on or off). */
 static void
 assert_same_datagram_counters(const struct lsk_stats *a,
 			      const struct lsk_stats *b)
@@ -403,7 +403,7 @@ burst_build_trains(struct burst *bu)
 		burst_add_pkt(bu, &p);
 }
 
-/* README.md: GRO is invisible outside the gro and gso counters, and
+/* docs/configuration.md: GRO is invisible outside the gro and gso counters, and
  * GSO output is byte-identical to per-packet forwarding. */
 static void
 test_gro_on_and_off_agree(void **state)

@@ -6,7 +6,7 @@
  * an ICMP error, a later fragment, an L2 or IP broadcast or multicast, a
  * martian source), the source address rule, the 576-byte limit of what is
  * quoted, and the rate limit (icmp_msgs_burst 50, icmp_msgs_per_sec 1000:
- * every error is sent or counted OutRateLimited). README.md
+ * every error is sent or counted OutRateLimited). docs/configuration.md
  * "What happens to a packet"; Linux cases B15, C9, C16, C18, F3.
  */
 #include <string.h>

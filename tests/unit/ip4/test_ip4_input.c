@@ -2,7 +2,7 @@
 /*
  * ip4_input: Linux's ip_rcv_core checks in their order and with their
  * counters, padding trim, the martian address rules and the options policy
- * (Linux cases B1-B21, C1-C7, C13; README.md "What happens to a packet").
+ * (Linux cases B1-B21, C1-C7, C13; docs/configuration.md "What happens to a packet").
  * Most cases are rows of a table (a packet, how it is spoiled, what
  * ip4_input must do with it and count), each run alone by one runner.
  */
@@ -518,7 +518,7 @@ struct addr_case {
 	enum want want;
 };
 
-/* C1-C7, C13, B18-B20 and README.md's list of martian sources. */
+/* C1-C7, C13, B18-B20 and docs/configuration.md's list of martian sources. */
 static const struct addr_case addr_cases[] = {
 	{ "C1 multicast source 224.0.0.5", UNIT_IPV4(224, 0, 0, 5),
 	  UNIT_P0_IP, MARTIAN },
@@ -616,7 +616,7 @@ static const struct opt_case opt_cases[] = {
 	  { 0x44, 12, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, .want = PASS },
 	{ "router alert", 4, { 0x94, 4, 0, 0 }, .want = PASS },
 	{ "EOL then garbage", 4, { 0, 0x83, 0xff, 0xff }, .want = PASS },
-	/* B13: source routes are refused (README.md) */
+	/* B13: source routes are refused (docs/configuration.md) */
 	{ "LSRR", 8, { 0x83, 7, 4, 10, 0, 1, 1, 0 }, .want = DISCARD },
 	{ "SSRR", 8, { 0x89, 7, 4, 10, 0, 1, 1, 0 }, .want = DISCARD },
 	{ "NOP then LSRR", 8, { 1, 0x83, 7, 4, 10, 0, 1, 1 }, .want = DISCARD },

@@ -274,7 +274,7 @@ test_unresolved_next_hop(void **state)
  * A send to one of our addresses loops back into local delivery from
  * that address; the stack's counters see it received and delivered
  * (InReceives = InDelivers, as Linux's loopback counts). A send to our
- * subnet broadcast is delivered locally only (README's known gap), from
+ * subnet broadcast is delivered locally only (docs/configuration.md's known gap), from
  * our address on that subnet.
  */
 static void

@@ -7,7 +7,7 @@
  * of next hops: the request, a hold queue of 3 that drops the oldest,
  * release in order on the answer, retries every second and failure after
  * 3 unanswered requests (held datagrams then get ICMP host unreachable),
- * aging of confirmed entries (Linux's defaults, README.md).
+ * aging of confirmed entries (Linux's defaults, docs/configuration.md).
  *
  * Time is driven by making entries due (next_probe) and calling the
  * timer, except in one test that waits the 3.5 s a failure takes.

@@ -2,7 +2,7 @@
 /*
  * eth_input: which frames are ours (port MAC, broadcast, all-hosts group),
  * the ethertype and VLAN demux, and the eth counters of every drop
- * (Linux cases A1-A9, README.md "What happens to a packet").
+ * (Linux cases A1-A9, docs/configuration.md "What happens to a packet").
  */
 #include <string.h>
 

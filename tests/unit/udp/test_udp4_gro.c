@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * udp4_gro: the merge and flush rules of README.md "Trains", one by
+ * udp4_gro: the merge and flush rules of docs/configuration.md "Trains", one by
  * one, run on the stage alone (what trains a burst becomes) and through
  * the worker (what endpoints and the wire see): each join condition, the
  * segs and 64 KiB limits (Linux cases D5, D6), many flows in one burst
@@ -772,7 +772,7 @@ assert_same_tx(const struct unit_fixture *a, const struct unit_fixture *b)
 }
 
 /*
- * E9 with README.md's counting: a TTL-1 datagram in the middle of a flow
+ * E9 with docs/configuration.md's counting: a TTL-1 datagram in the middle of a flow
  * ends the train and is answered alone; a train made of TTL-1 datagrams
  * is dropped whole with one time exceeded per datagram. Wire and counters
  * equal GRO off.

@@ -6,7 +6,7 @@
  * to the UDP length), the checksum (PMD flags, software, zero = none),
  * NoPorts with ICMP port unreachable, a full endpoint ring (RcvbufErrors
  * and InErrors, what fits kept in order) and InDatagrams
- * (Linux cases B8, B16, B18-B20, F1-F12; README.md).
+ * (Linux cases B8, B16, B18-B20, F1-F12; docs/configuration.md).
  */
 #include <string.h>
 
