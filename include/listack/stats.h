@@ -22,7 +22,7 @@ struct lsk_worker;
  * Counters, named after the Linux SNMP MIB. Summed over workers. Each
  * section's counters are listed once, here: X(name) for each, in the
  * order the JSON writes them; the structs below and the names the JSON
- * and telemetry use (src/control/stats.c) are made from these lists.
+ * and telemetry use (src/core/counters.c) are made from these lists.
  */
 #define LSK_IP_COUNTERS(X) \
 	X(InReceives) X(InHdrErrors) X(InTruncatedPkts) X(InCsumErrors) \

@@ -27,7 +27,7 @@ cmd_stats(struct cmd_ctx *c)
 }
 
 /*
- * mode list|single: how workers run a burst (core/worker.c). In a batch
+ * mode list|single: how workers run a burst (worker/worker.c). In a batch
  * it waits for the commit, as the other settings do.
  */
 static int

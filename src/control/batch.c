@@ -22,7 +22,7 @@
  * (lsk_config_abort) or whose tables cannot be built puts them back. The
  * settings a batch makes (GRO, route cache, stats clear) and the
  * neighbours it forgets wait for its commit (s->batch_set); services it
- * opens are discarded, those it closes kept (udp/services.c).
+ * opens are discarded, those it closes kept (control/services.c).
  */
 struct lsk_rib_copy {
 	unsigned int n_ifaces, n_addrs, n_routes, n_neighs, n_services;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Packet capture, the worker's side: the capture the control thread
- * published (s->capture, loaded into w->cap with the tables once per
- * burst, its bit in the observe word w->obs that the trace shares) and
- * the hooks where a worker takes a burst in (RX), hands a port's buffer
- * to the tx function (TX: what the port took; what it refused is a drop)
- * and drops a packet with a counted reason (drop). With no capture
- * running each hook is one
- * predictable branch on w->obs per burst, buffer or drop; with one, the
- * matching packets are copied (snaplen bytes) into the capture's pool and
- * handed to its writer thread through a ring. A full ring or an empty
+ * published (sh->capture, core/shared.h; loaded into w->cap with the
+ * tables once per burst, its bit in the observe word w->obs that the
+ * trace shares) and the hooks where a worker takes a burst in (RX),
+ * hands a port's buffer to the tx function (TX: what the port took; what
+ * it refused is a drop) and drops a packet with a counted reason (drop).
+ * With no capture running each hook is one predictable branch on w->obs
+ * per burst, buffer or drop; with one, the matching packets are copied
+ * (snaplen bytes) into the capture's pool and handed to its writer
+ * thread through a ring. A full ring or an empty
  * pool loses the copy, counted in the capture: the worker never waits.
  * The control side and the writer are control/capture.c.
  */

@@ -8,7 +8,7 @@
 #include "core/counters.h"
 
 /* Every MIB counter, by section, in the order they are written: made
- * from the lists of include/listack/listack.h, which the structs are
+ * from the lists of include/listack/stats.h, which the structs are
  * made from too. */
 #define COUNTER_DESC(sec, tag, name) \
 	{ #sec, #name, offsetof(struct lsk_stats, sec) + \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The MIB counters of struct lsk_stats by name, made from the lists of
- * include/listack/listack.h: what the stats JSON, telemetry, metrics and
+ * include/listack/stats.h: what the stats JSON, telemetry, metrics and
  * the trace's drop records name. In core, so that the trace (a worker's
  * machinery) names a counter without asking the control side.
  */

@@ -73,7 +73,7 @@ lsk_stage_ahead(struct lsk_worker *w, enum lsk_stage_id id, uint64_t start)
  *		.trace = route_trace);
  *
  * its name (the stats' "stages" names, `show runtime`, the trace's
- * records), its stats slot (enum lsk_stage_id, include/listack/listack.h;
+ * records), its stats slot (enum lsk_stage_id, include/listack/stats.h;
  * LSK_STAGE_NONE for a node that is not timed: rx, the hold queue, gso,
  * what feeds ip4_output), the nodes it hands packets to (`show pipeline`
  * draws them), its drop reasons (core/drop.h: `show errors` groups their

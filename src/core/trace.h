@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Packet trace, the worker's side: the trace the control thread
- * published (s->trace, loaded with the tables once per burst) and the
- * record helpers every stage calls for a traced packet.
+ * published (sh->trace, core/shared.h; loaded with the tables once per
+ * burst) and the record helpers every stage calls for a traced packet.
  *
  * Cost when no trace is armed: each stage's hook is one predictable
  * branch per list on the worker's observe word (w->obs), loaded with the

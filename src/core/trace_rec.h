@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Packet trace, the records: the trace the control thread publishes and
- * the workers write into (core/trace.h has the hooks; the control side,
- * control/trace_ctl.c, arms it and reads the ended packets).
+ * the workers write into (core/trace.h has the hooks; control/trace_arm.c
+ * arms it, cli/trace_cmd.c reads the ended packets).
  *
  * Records live in the published trace: per worker a fixed number of
  * packets, each a fixed number of stage records. A packet with no slot

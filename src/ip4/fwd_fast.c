@@ -15,7 +15,7 @@
  *
  * The first pass ends at the first frame it cannot decide (an ARP reply
  * after forwarded frames is then still learnt after them): that frame
- * and every one after it go to the stages (core/worker.c), whose full
+ * and every one after it go to the stages (worker/worker.c), whose full
  * checks decide them as they always did. In the second, a packet it
  * cannot forward (to us, TTL, MTU, a next hop not resolved) goes to the
  * stages too, and the others are still forwarded, unless the stages will
@@ -28,7 +28,7 @@
  * counted here, once per burst: the port's rx, eth InFrames, ip
  * InReceives and ForwDatagrams. The worker runs it only when no filter,
  * route cache or trace wants the burst, and with GRO on only when no
- * train can form in it (core/worker.c).
+ * train can form in it (worker/worker.c).
  *
  * Traffic it checks and then hands on (to us, to unresolved next hops)
  * would pay the first pass twice: when it hands on more of what it

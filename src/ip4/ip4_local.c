@@ -8,7 +8,7 @@
  * A protocol with no handler counts InUnknownProtos and is answered with
  * ICMP protocol unreachable.
  *
- * Fragments are reassembled first (ip4_frag.c).
+ * Fragments are reassembled first (ip4_reasm.c).
  */
 #include <rte_ip.h>
 #include <rte_ip_frag.h>

@@ -74,14 +74,6 @@ enum lsk_eth_next {
 	LSK_ETH_NEXT_COUNT
 };
 
-/*
- * Returns how many of pkts it took: it stops at ARP following IPv4.
- * members: NULL, or for each of pkts how many datagrams are chained
- * behind it (lsk_gro_rx_runs); a train is classified, counted and
- * dropped as the datagrams it holds.
- * Ownership: takes the pkts it took; those it keeps pass to the lists of
- * next, the rest stay the caller's.
- */
 /* The stages' and nodes' declarations (core/stage.h). */
 struct lsk_stage_desc;
 extern const struct lsk_stage_desc lsk_eth_input_stage;
@@ -102,6 +94,14 @@ struct lsk_eth_trace_arg {
 	uint16_t n;
 };
 
+/*
+ * Returns how many of pkts it took: it stops at ARP following IPv4.
+ * members: NULL, or for each of pkts how many datagrams are chained
+ * behind it (lsk_gro_rx_runs); a train is classified, counted and
+ * dropped as the datagrams it holds.
+ * Ownership: takes the pkts it took; those it keeps pass to the lists of
+ * next, the rest stay the caller's.
+ */
 uint16_t lsk_eth_input(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       uint16_t n, const uint8_t *members,
 		       struct lsk_list *const next[LSK_ETH_NEXT_COUNT]);

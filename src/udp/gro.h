@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * udp4_gro: the flow table of fraglist GRO, its repeat check, and its two
- * passes (the run pass before eth_input, the stage after ip4_input).
+ * passes (the run pass before eth_input, the stage between eth_input and
+ * ip4_input).
  */
 #ifndef LSK_UDP_GRO_H
 #define LSK_UDP_GRO_H

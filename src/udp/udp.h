@@ -113,14 +113,14 @@ lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b)
 	b->members = t->rx_members;
 }
 
-/* Deliver to the endpoints, answer or drop the rest; l is left empty.
- * Ownership: takes l's mbufs. */
 /* The stages' and nodes' declarations (core/stage.h). */
 struct lsk_stage_desc;
 extern const struct lsk_stage_desc lsk_udp4_input_stage;
 extern const struct lsk_stage_desc lsk_gso_node;
 extern const struct lsk_stage_desc lsk_send_node;
 
+/* Deliver to the endpoints, answer or drop the rest; l is left empty.
+ * Ownership: takes l's mbufs. */
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 
 /* Give a train's members the head's headers; returns the first member
@@ -196,7 +196,7 @@ struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 /*
  * GSO, the one egress of a list entry that may be a train (gso.c): each
  * datagram it stands for out of port, to TX when its Ethernet header is
- * written (next_hop 0), or through ARP to next_hop (l2/neigh_hold.c).
+ * written (next_hop 0), or through ARP to next_hop (lsk_neigh_resolve, l2/l2.h).
  * Ownership: takes m and its members.
  */
 void lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
