@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control path: the stack (the configuration as given and the tables
- * published from it), the table builds, counters and telemetry.
+ * published from it), the table builds and the counters.
  */
 #ifndef LSK_CONTROL_H
 #define LSK_CONTROL_H
@@ -212,10 +212,19 @@ int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
  * or now outside a batch. */
 int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
 
-/* Stop serving a stack that is going away. */
-void lsk_telemetry_forget(const struct lsk_stack *stack);
-/* Wait for a telemetry read in progress: after it, a worker no longer
- * listed in its stack may be freed. */
-void lsk_telemetry_quiesce(void);
+/*
+ * A reader of the stack on a thread of its own (telemetry,
+ * serve/telemetry.c), one per process: told when a stack goes, and
+ * waited for before a worker is freed, so that a read in progress ends
+ * first. Set by the reader; the control side calls it, knowing nothing
+ * above it.
+ */
+struct lsk_stack_reader {
+	void (*forget)(const struct lsk_stack *s);
+	void (*quiesce)(void);
+};
+void lsk_stack_reader_set(const struct lsk_stack_reader *r);
+void lsk_stack_reader_forget(const struct lsk_stack *s);
+void lsk_stack_reader_quiesce(void);
 
 #endif /* LSK_CONTROL_H */

@@ -54,7 +54,7 @@ lsk_worker_destroy(struct lsk_worker *w)
 	lsk_worker_retire(w);
 	__atomic_store_n(&s->workers[w->id], NULL, __ATOMIC_RELEASE);
 	/* a telemetry read that still found it listed ends first */
-	lsk_telemetry_quiesce();
+	lsk_stack_reader_quiesce();
 	lsk_worker_free(w);
 }
 

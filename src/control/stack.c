@@ -113,7 +113,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 {
 	if (s == NULL)
 		return;
-	lsk_telemetry_forget(s);
+	lsk_stack_reader_forget(s);
 	lsk_capture_free(s);	/* its file written whole */
 	lsk_trace_free_stack(s);
 	lsk_config_abort(s);	/* a batch left open: its lists go back */
@@ -229,4 +229,32 @@ lsk_gro_set_merge(struct lsk_stack *s, bool merge)
 {
 	s->gro_merge = merge;
 	lsk_stack_settings_publish(s);
+}
+
+static const struct lsk_stack_reader *stack_reader;
+
+void
+lsk_stack_reader_set(const struct lsk_stack_reader *r)
+{
+	__atomic_store_n(&stack_reader, r, __ATOMIC_RELEASE);
+}
+
+void
+lsk_stack_reader_forget(const struct lsk_stack *s)
+{
+	const struct lsk_stack_reader *r =
+		__atomic_load_n(&stack_reader, __ATOMIC_ACQUIRE);
+
+	if (r != NULL)
+		r->forget(s);
+}
+
+void
+lsk_stack_reader_quiesce(void)
+{
+	const struct lsk_stack_reader *r =
+		__atomic_load_n(&stack_reader, __ATOMIC_ACQUIRE);
+
+	if (r != NULL)
+		r->quiesce();
 }

@@ -93,8 +93,8 @@ tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-void
-lsk_telemetry_forget(const struct lsk_stack *stack)
+static void
+tel_forget(const struct lsk_stack *stack)
 {
 	pthread_mutex_lock(&tel_lock);
 	if (served_stack == stack)
@@ -102,13 +102,18 @@ lsk_telemetry_forget(const struct lsk_stack *stack)
 	pthread_mutex_unlock(&tel_lock);
 }
 
-void
-lsk_telemetry_quiesce(void)
+static void
+tel_quiesce(void)
 {
 	/* a read that found the worker still listed ends before we return */
 	pthread_mutex_lock(&tel_lock);
 	pthread_mutex_unlock(&tel_lock);
 }
+
+static const struct lsk_stack_reader tel_reader = {
+	.forget = tel_forget,
+	.quiesce = tel_quiesce,
+};
 
 int
 lsk_telemetry_register(const struct lsk_stack *stack)
@@ -116,6 +121,7 @@ lsk_telemetry_register(const struct lsk_stack *stack)
 	bool first;
 	int rc;
 
+	lsk_stack_reader_set(&tel_reader);
 	pthread_mutex_lock(&tel_lock);
 	first = !tel_registered;
 	tel_registered = true;

@@ -8,10 +8,15 @@ Checks, on the source tree and on the built library:
    header of src/control, cli, serve or app.
 2. No file under src/core includes a header of a stage layer (l2, ip4,
    ip6, udp, host) or of the worker loop (worker).
-3. With the static library given: the data plane's objects refer to no
-   symbol the control side's objects define, and core's objects to none
-   a stage's or the worker loop's define (a call made through a
-   declaration typed by hand, which the include rule cannot see).
+3. Above the data plane the control side stands in floors too: control
+   (the stack and its tables) under cli (the grammar and views) under
+   serve (the listeners) under app. No file includes a header of a floor
+   above its own.
+4. With the static library given: the data plane's objects refer to no
+   symbol the control side's objects define, core's objects to none a
+   stage's or the worker loop's define, and no control-side object to
+   one a floor above it defines (a call made through a declaration typed
+   by hand, which the include rule cannot see).
 
 Before checking the tree it checks itself: it plants each kind of
 forbidden include (and call) in a scratch copy of the rules' inputs and
@@ -27,6 +32,8 @@ import sys
 DATA_PLANE = ('core', 'l2', 'ip4', 'ip6', 'udp', 'host', 'worker')
 ABOVE = ('control', 'cli', 'serve', 'app')
 STAGES = ('l2', 'ip4', 'ip6', 'udp', 'host', 'worker')
+# the control side's floors, lowest first
+FLOORS = ('control', 'cli', 'serve', 'app')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z0-9_]+)/[^"]+"', re.M)
 
 
@@ -35,6 +42,15 @@ def include_faults(files):
     faults = []
     for path, text in sorted(files.items()):
         layer = path.split('/')[0]
+        if layer in FLOORS:
+            above = FLOORS[FLOORS.index(layer) + 1:]
+            for m in INCLUDE.finditer(text):
+                if m.group(1) in above:
+                    line = text.count('\n', 0, m.start()) + 1
+                    faults.append(f'src/{path}:{line}: {layer}/ includes '
+                                  f'{m.group(1)}/, a floor above it '
+                                  f'("{m.group(0).strip()}")')
+            continue
         if layer not in DATA_PLANE:
             continue
         for m in INCLUDE.finditer(text):
@@ -66,6 +82,14 @@ def link_faults(symbols):
     faults = []
     for obj, (_, undefs) in sorted(symbols.items()):
         layer = object_layer(obj)
+        if layer in FLOORS:
+            above = set(FLOORS[FLOORS.index(layer) + 1:])
+            for s in sorted(undefs):
+                bad = defined_by.get(s, set()) & above
+                if bad:
+                    faults.append(f'{obj}: calls {s}, defined in '
+                                  f'{"/".join(sorted(bad))}, a floor above')
+            continue
         if layer not in DATA_PLANE:
             continue
         for s in sorted(undefs):
@@ -100,7 +124,9 @@ def self_test():
     """Each rule must report what it is there to find."""
     good = {'core/tx.c': '#include "core/worker.h"\n',
             'ip4/icmp4.c': '#include "core/tx.h"\n#include "udp/udp.h"\n',
-            'control/stack.c': '#include "ip4/ip4.h"\n'}
+            'control/stack.c': '#include "ip4/ip4.h"\n',
+            'cli/show.c': '#include "control/control.h"\n',
+            'serve/ctl_server.c': '#include "cli/cli.h"\n'}
     planted = [
         ('ip4/icmp4.c', '#include "control/control.h"\n'),
         ('udp/udp_ep.c', '  #  include "serve/metrics.h"\n'),
@@ -108,6 +134,9 @@ def self_test():
         ('l2/arp_input.c', '#include "app/fwd.h"\n'),
         ('core/trace.c', '#include "ip4/ip4.h"\n'),
         ('core/worker.h', '#include "worker/worker.h"\n'),
+        ('control/stack.c', '#include "serve/serve.h"\n'),
+        ('cli/show.c', '#include "serve/metrics.h"\n'),
+        ('serve/ctl_server.c', '#include "app/fwd_opts.h"\n'),
     ]
     errors = []
     if include_faults(good):
@@ -119,11 +148,14 @@ def self_test():
             errors.append(f'not reported: {text.strip()} in src/{path}')
     syms = {'src_ip4_icmp4.c.o': ({'lsk_icmp4_input'}, {'lsk_tx_flush'}),
             'src_core_tx.c.o': ({'lsk_tx_flush'}, set()),
-            'src_control_stack.c.o': ({'lsk_stack_lock'}, {'lsk_tx_flush'})}
+            'src_control_stack.c.o': ({'lsk_stack_lock'}, {'lsk_tx_flush'}),
+            'src_serve_telemetry.c.o': ({'lsk_telemetry_register'},
+                                        {'lsk_stack_lock'})}
     if link_faults(syms):
         errors.append(f'clean objects are faulted: {link_faults(syms)}')
     for obj, sym in (('src_udp_udp_ep.c.o', 'lsk_stack_lock'),
-                     ('src_core_tx.c.o', 'lsk_icmp4_input')):
+                     ('src_core_tx.c.o', 'lsk_icmp4_input'),
+                     ('src_control_stack.c.o', 'lsk_telemetry_register')):
         bad = {k: (set(d), set(u)) for k, (d, u) in syms.items()}
         bad.setdefault(obj, (set(), set()))[1].add(sym)
         if not link_faults(bad):
