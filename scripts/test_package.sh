@@ -127,7 +127,7 @@ done
 [ -x /usr/bin/dpdk-hugepages.py ] || bad="$bad (no dpdk-hugepages.py)"
 [ -z "$bad" ] && pass unit || fail unit "listack.service lacks$bad"
 if command -v systemd-analyze >/dev/null; then
-	systemd-analyze verify "$unit" >"$TMP/verify.log" 2>&1 &&
+	systemd-analyze verify --man=no "$unit" >"$TMP/verify.log" 2>&1 &&
 		pass unit-verify ||
 		fail unit-verify "systemd-analyze verify" "$TMP/verify.log"
 fi
