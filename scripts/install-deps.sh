@@ -1,13 +1,15 @@
 #!/bin/sh
 # Install from Debian 12 what listack needs to build, test and fuzz,
 # those packages only that are missing (curl, prometheus's promtool and
-# graphviz's dot: the metrics and pipeline tests). setup.sh and fuzz.sh run it.
+# graphviz's dot: the metrics and pipeline tests; debhelper and fakeroot:
+# the Debian packages, scripts/test_package.sh). setup.sh and fuzz.sh run it.
 set -eu
 
 PKGS="dpdk dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libcmocka-dev \
 meson ninja-build pkg-config gcc python3-scapy iproute2 \
 iputils-ping traceroute ethtool clang-14 libclang-rt-14-dev libedit-dev \
-curl prometheus graphviz tshark tcpdump"
+curl prometheus graphviz tshark tcpdump libsystemd-dev debhelper \
+dpkg-dev fakeroot"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

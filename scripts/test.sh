@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build listack (release, and with ASan+UBSan for the tests) and run the
 # whole test suite: cmocka unit tests, the integration tests that run
-# the real listack-fwd on pcap ports, and the fuzz targets (build-fuzz).
+# the real listack-fwd on pcap ports, the fuzz targets (build-fuzz), the
+# example against an installed listack and the Debian packages.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -18,6 +19,10 @@ meson test -C build-fuzz --no-rebuild --suite fuzz --print-errorlogs \
 # the example application, built against an installed listack
 scripts/test_install.sh > build-asan/test-install.log 2>&1 || rc=1
 tail -n 3 build-asan/test-install.log
+# the Debian packages: built, installed, run, purged (as root)
+scripts/test_package.sh > build-asan/test-package.log 2>&1 || rc=1
+tail -n 3 build-asan/test-package.log
 /usr/bin/python3 scripts/test_summary.py build-asan/meson-logs/testlog.json \
-	build-fuzz/meson-logs/testlog.json build-asan/test-install.log || rc=1
+	build-fuzz/meson-logs/testlog.json build-asan/test-install.log \
+	build-asan/test-package.log || rc=1
 exit $rc

@@ -44,7 +44,10 @@ for h in listack.h port.h udp.h ctl.h; do
 	[ -f "$TMP/prefix/include/listack/$h" ] ||
 		fail "include/listack/$h was not installed"
 done
-for f in bin/listack-fwd bin/listack-ctl share/man/man1/listack-ctl.1; do
+for f in bin/listack-fwd bin/listack-ctl share/man/man8/listack-fwd.8 \
+	share/man/man8/listack-ctl.8 lib/systemd/system/listack.service \
+	libexec/listack/listack-start \
+	share/bash-completion/completions/listack-ctl; do
 	[ -f "$TMP/prefix/$f" ] || fail "$f was not installed"
 done
 export PKG_CONFIG_PATH="$(dirname "$pc")"

@@ -30,7 +30,7 @@ struct lsk_ctl;
  * at path (another instance) is -EADDRINUSE, a stale one is replaced,
  * anything else there is -EEXIST and left alone; a path too long for a
  * UNIX socket is -ENAMETOOLONG. The protocol: serve/ctl_proto.h and
- * listack-ctl(1).
+ * listack-ctl(8).
  */
 int lsk_ctl_start(struct lsk_stack *stack, const char *path,
 		  struct lsk_ctl **ctl);

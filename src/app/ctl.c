@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * listack-ctl: the control client (docs/listack-ctl.1). It only joins
+ * listack-ctl: the control client (docs/listack-ctl.8). It only joins
  * words, sends them over the control socket and prints the answer; the
  * stack parses and runs them (cli/cli.h).
  *
@@ -33,7 +33,7 @@ usage(FILE *f)
 		"  -f FILE  run FILE (- for stdin) as one batch: all or "
 		"nothing\n"
 		"  listack-ctl help   lists every command\n"
-		"protocol version %d; see listack-ctl(1)\n",
+		"protocol version %d; see listack-ctl(8)\n",
 		LSK_CTL_DEFAULT_PATH, LSK_CTL_VERSION);
 }
 

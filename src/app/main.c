@@ -37,6 +37,7 @@
 #include "listack/metrics.h"
 #include "listack/port.h"
 #include "fwd.h"
+#include "fwd_notify.h"
 #include "fwd_opts.h"
 
 #define EXIT_USAGE 2
@@ -582,7 +583,10 @@ main(int argc, char **argv)
 			rte_eal_remote_launch(fwd_worker_loop, &app->workers[i],
 					      app->workers[i].lcore);
 	}
+	/* the ports are up, the config applied, the socket served */
+	fwd_notify_ready(app->n_ports, app->n_workers);
 	fwd_main_loop(app, &o);
+	fwd_notify_stopping();
 	arm_teardown(TEARDOWN_S);
 	rte_eal_mp_wait_lcore();
 	return fwd_stop(app, &o, ctl, metrics);
