@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * listack-fwd tells systemd how it is (sd_notify(3), Type=notify in
- * config/listack.service): ready once the ports are up and the config
+ * config/listack.service.in): ready once the ports are up and the config
  * applied, reloading and ready again around a reload, stopping at
  * shutdown. Without $NOTIFY_SOCKET, or built without libsystemd, each
  * call does nothing.

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 tests/integration/test_notify.py build/listack-fwd build/listack-ctl [-v]
 
-As systemd does for a Type=notify service (config/listack.service), the
+As systemd does for a Type=notify service (config/listack.service.in), the
 test binds a datagram socket and gives its path to listack-fwd in
 $NOTIFY_SOCKET. listack-fwd runs on the pcap fixture of lsk.py with a
 worker lcore. Its first message must be READY=1, with a STATUS line
