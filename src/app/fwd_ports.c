@@ -5,6 +5,7 @@
  * deserves: which option would cure it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
 static unsigned int pool_mbufs;	/* what each pool was made with */
 static unsigned int pool_data;	/* bytes of data an mbuf holds */
+static struct rte_mempool *probe_pool;	/* port_error's */
 
 static int
 create_pools(unsigned int n_ports, unsigned int n_workers,
@@ -76,23 +78,40 @@ fwd_pool_of_port(uint16_t port)
 }
 
 /*
+ * Would the device take its RX queue from a pool of the largest mbufs?
+ * A few of them (the pool stays until the ports are closed: the queue
+ * now names it).
+ */
+static bool
+larger_mbufs_fit(uint16_t port)
+{
+	int sock = rte_eth_dev_socket_id(port);
+
+	if (probe_pool == NULL)
+		probe_pool = rte_pktmbuf_pool_create("fwd_probe", 64, 0, 0,
+						     UINT16_MAX,
+						     sock < 0 ? 0 : sock);
+	return probe_pool != NULL &&
+	       rte_eth_rx_queue_setup(port, 0, 0, (unsigned int)RTE_MAX(sock,
+				      0), NULL, probe_pool) == 0;
+}
+
+/*
  * A device that runs short of mbufs fails its queue set-up or its start
  * (net_pcap with infinite_rx holds its whole file in them) with an errno
  * that does not say so, and so does one whose frames do not fit in an
  * mbuf (net_af_packet with a framesz above the data room: "8160 bytes
- * will not fit in mbuf (2048 bytes)"). The pool tells them apart: the
- * first took every mbuf there was, the second refused before taking
- * any. The operator is told which option cures it.
+ * will not fit in mbuf (2048 bytes)"). A queue set up from a few of the
+ * largest mbufs tells them apart: the operator is told which option
+ * cures it.
  */
 static void
 port_error(uint16_t port, const char *what, int rc)
 {
-	struct rte_mempool *mp = fwd_pool_of_port(port);
-
-	if (mp != NULL && rte_mempool_avail_count(mp) > 0)
+	if (strcmp(what, "configure") == 0 && larger_mbufs_fit(port))
 		fprintf(stderr, "port %u: cannot %s: %s (an mbuf holds %u "
-			"bytes of data: if the device's frames are larger, "
-			"give --mbuf-size BYTES)\n", port, what, strerror(-rc),
+			"bytes of data, the device's frames need more: give "
+			"--mbuf-size BYTES)\n", port, what, strerror(-rc),
 			pool_data);
 	else
 		fprintf(stderr, "port %u: cannot %s: %s (the mbuf pool holds %u "
@@ -198,4 +217,6 @@ fwd_free_pools(void)
 		rte_mempool_free(pools[s]);
 		pools[s] = NULL;
 	}
+	rte_mempool_free(probe_pool);
+	probe_pool = NULL;
 }

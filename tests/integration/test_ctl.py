@@ -21,6 +21,7 @@ failed`; exit status 1 if any failed.
 import difflib
 import json
 import os
+import re
 import socket
 import stat
 import struct
@@ -109,6 +110,40 @@ def config_text(ctl):
         return None, "show config: exit %d: %s" % (r.returncode,
                                                   r.stderr.strip())
     return r.stdout, None
+
+
+def checks_version(ctl):
+    """listack-ctl --version; show version as text and JSON (issue 22)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "meson.build")) as f:
+        version = re.search(r"version: '([^']+)'", f.read()).group(1)
+    r = subprocess.run([ctl.binary, "--version"], capture_output=True,
+                       text=True, timeout=WAIT)
+    check("ctl_version_option", [
+        "exit %d" % r.returncode if r.returncode != 0 else "",
+        "" if r.stdout.startswith("listack-ctl %s " % version) else
+        "stdout %r" % r.stdout])
+    r = ctl.run("show", "version")
+    lines = r.stdout.splitlines()
+    row = lines[1].split() if len(lines) == 2 else []
+    check("show_version_text", [
+        "exit %d" % r.returncode if r.returncode != 0 else "",
+        "" if lines[:1] and lines[0].split() == ["VERSION", "DPDK", "UPTIME"]
+        else "stdout %r" % r.stdout,
+        "" if row[:1] == [version] and len(row) == 3 and
+        re.fullmatch(r"\d+:\d\d:\d\d", row[2]) else
+        "stdout %r" % r.stdout])
+    r = ctl.run("show", "version", json_out=True)
+    try:
+        obj = json.loads(r.stdout)
+    except ValueError:
+        obj = {}
+    check("show_version_json", [
+        "" if obj.get("version") == version else "stdout %r" % r.stdout,
+        "" if re.fullmatch(r"\d+\.\d+.*", str(obj.get("dpdk"))) else
+        "dpdk %r" % obj.get("dpdk"),
+        "" if isinstance(obj.get("uptime"), int) and obj["uptime"] >= 0
+        else "uptime %r" % obj.get("uptime")])
 
 
 def checks_commands(ctl):
@@ -468,10 +503,22 @@ def checks_paths(fwd_bin, ctl, root):
         rc = None
     other.stop()
     r = ctl.run("route", "add", "10.23.0.0/16", "via", "10.0.1.1")
+    err = other.stderr()
+    with open(os.path.join(other.workdir, "fwd.out")) as f:
+        out = f.read()
+    # found before any port starts (issue 22): one line says why, no
+    # device is configured, started and closed for nothing
     check("live_socket_refused", [
         "second instance: exit %r, expected 2" % rc if rc != 2 else "",
-        "its stderr does not say why" if "another listack" not in
-        other.stderr() else "",
+        "its stderr does not say why" if "--ctl-socket: %s: another "
+        "listack serves it" % sock not in err else "",
+        "a port was set up: %r" % out[-200:] if "port 0:" in out else "",
+        "DPDK's noise on stderr: %r" % err[-300:]
+        if "Cannot close" in err or "ETHDEV" in err else "",
+        "more than the one line: %r" % err
+        if len([ln for ln in err.splitlines()
+                if not ln.startswith(("EAL:", "TELEMETRY:"))]) != 1
+        else "",
         "the first no longer answers (exit %d)" % r.returncode
         if r.returncode != 0 else ""])
 
@@ -684,7 +731,8 @@ def main():
     ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
-                    "commands, batches, hostile, paths, traffic, mode")
+                    "commands, version, batches, hostile, paths, traffic, "
+                    "mode")
     args = ap.parse_args()
     lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
@@ -698,6 +746,7 @@ def main():
                   % fwd.stderr()[-400:])
         else:
             groups = [("commands", lambda: checks_commands(ctl)),
+                      ("version", lambda: checks_version(ctl)),
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
