@@ -146,6 +146,44 @@ def checks_version(ctl):
         else "uptime %r" % obj.get("uptime")])
 
 
+def _man_usage_lines():
+    """The usage lines of docs/listack-ctl.1's COMMANDS (the line after
+    each .TP or .TQ), troff's fonts and escapes taken out."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "docs", "listack-ctl.1")) as f:
+        text = f.read()
+    body = text.split("COMMANDS-BEGIN", 1)[1].split("COMMANDS-END", 1)[0]
+    lines = body.splitlines()
+    out = []
+    for i, ln in enumerate(lines[:-1]):
+        if ln in (".TP", ".TQ"):
+            u = re.sub(r"\\f[BIRP]", "", lines[i + 1]).replace("\\-", "-")
+            out.append(u)
+    return lines, out
+
+
+def checks_manpage(ctl):
+    """The man page lists each command of the server's help once, with
+    every form help gives (issue 22: show was listed twice, the second
+    without errors -a and pipeline, and ran into capture start)."""
+    r = ctl.run("help", json_out=True)
+    forms = [u for c in json.loads(r.stdout) for u in c["usage"]]
+    lines, man = _man_usage_lines()
+    reasons = []
+    for u in forms:
+        if man.count(u) != 1:
+            reasons.append("%r is listed %d times" % (u, man.count(u)))
+    for u in man:
+        if u not in forms:
+            reasons.append("%r is not a form of help" % u)
+    # a usage line follows .TP or .TQ, a paragraph follows its usage
+    for i, ln in enumerate(lines[1:], 1):
+        if re.match(r"\\fB[a-z]", ln) and lines[i - 1] not in (".TP",
+                                                                ".TQ"):
+            reasons.append("line %r runs into the paragraph before" % ln)
+    check("manpage_lists_each_command_once", reasons)
+
+
 def checks_commands(ctl):
     r = ctl.run(*ROUTE_NEW.split())
     check("single_command_ok", [
@@ -731,8 +769,8 @@ def main():
     ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
-                    "commands, version, batches, hostile, paths, traffic, "
-                    "mode")
+                    "commands, version, manpage, batches, hostile, paths, "
+                    "traffic, mode")
     args = ap.parse_args()
     lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
@@ -747,6 +785,7 @@ def main():
         else:
             groups = [("commands", lambda: checks_commands(ctl)),
                       ("version", lambda: checks_version(ctl)),
+                      ("manpage", lambda: checks_manpage(ctl)),
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
