@@ -21,7 +21,10 @@ failed`; exit status 1 if any failed.
 import difflib
 import json
 import os
+import pty
 import re
+import select
+import signal
 import socket
 import stat
 import struct
@@ -144,6 +147,75 @@ def checks_version(ctl):
         "dpdk %r" % obj.get("dpdk"),
         "" if isinstance(obj.get("uptime"), int) and obj["uptime"] >= 0
         else "uptime %r" % obj.get("uptime")])
+
+
+def _on_terminal(ctl, keys, tmpdir):
+    """listack-ctl at a prompt on a pseudo-terminal (cwd tmpdir, whose
+    file names a wrong completion would offer): keys typed one group at
+    a time, then what it wrote and its exit status."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(tmpdir)
+        os.environ["TERM"] = "dumb"
+        os.environ["HOME"] = tmpdir
+        os.execv(ctl.binary, [ctl.binary, "-s", ctl.sock])
+    out = b""
+
+    def drain(t):
+        nonlocal out
+        end = time.monotonic() + t
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                out += chunk
+    drain(1.0)
+    for k in keys:
+        os.write(fd, k)
+        drain(0.5)
+    status = None
+    end = time.monotonic() + WAIT
+    while status is None and time.monotonic() < end:
+        drain(0.1)
+        p, st = os.waitpid(pid, os.WNOHANG)
+        if p == pid:
+            status = st
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode(errors="replace"), status
+
+
+def checks_interactive(ctl, root):
+    """At the prompt, TAB completes the grammar's words, never file
+    names of the current directory; Ctrl-D leaves a newline (issue 22)."""
+    tmp = os.path.join(root, "tty")
+    os.makedirs(tmp, exist_ok=True)
+    for name in ("versionfile", "runtime.txt", "addr-notes"):
+        open(os.path.join(tmp, name), "w").close()
+    # "ver" begins a file name only: no word of the grammar fits there
+    out, status = _on_terminal(ctl, [b"show vers\t", b"\n",
+                                     b"route add ver\t", b"\n", b"\x04"],
+                               tmp)
+    lines = out.replace("\r", "").split("\n")
+    check("interactive_completes_words", [
+        "" if "show version" in out else "no 'show version' in %r" % out,
+        "" if re.search(r"VERSION +DPDK +UPTIME", out) else
+        "the view did not run: %r" % out,
+        "a file name offered: %r" % out
+        if "versionfile" in out or "runtime.txt" in out or
+        "addr-notes" in out else ""])
+    check("interactive_ctrl_d_newline", [
+        "exit status %r" % status if status != 0 else "",
+        "" if out.replace("\r", "").endswith("\n") else
+        "no newline after Ctrl-D: %r" % out[-60:],
+        "" if lines[-1] == "" else "ends with %r" % lines[-1]])
 
 
 def _man_usage_lines():
@@ -769,8 +841,8 @@ def main():
     ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
-                    "commands, version, manpage, batches, hostile, paths, "
-                    "traffic, mode")
+                    "commands, version, manpage, interactive, batches, "
+                    "hostile, paths, traffic, mode")
     args = ap.parse_args()
     lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
@@ -786,6 +858,7 @@ def main():
             groups = [("commands", lambda: checks_commands(ctl)),
                       ("version", lambda: checks_version(ctl)),
                       ("manpage", lambda: checks_manpage(ctl)),
+                      ("interactive", lambda: checks_interactive(ctl, root)),
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
