@@ -69,13 +69,16 @@ struct fwd_opts;
 void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);
 
 /* The mbuf pools and the ports (src/app/fwd_ports.c): the pools made
- * and every port configured (its line printed), then started; 0 or a
+ * and every port configured (its line printed), then started (or
+ * closed, when the start is given up); 0 or a
  * negative errno, said on stderr with the option that would cure it. */
 struct lsk_port_info;
 struct rte_mempool;
 int fwd_setup_ports(struct fwd_app *app, const struct fwd_opts *o,
 		    struct lsk_port_info *info);
 int fwd_start_ports(struct fwd_app *app);
+/* Every port closed, those started stopped first. */
+void fwd_close_ports(struct fwd_app *app);
 struct rte_mempool *fwd_pool_of_port(uint16_t port);
 /* Each pool once; the mbufs taken from them all; free them. */
 void fwd_pools_each(void (*fn)(void *arg, struct rte_mempool *mp), void *arg);

@@ -22,6 +22,7 @@ static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
 static unsigned int pool_mbufs;	/* what each pool was made with */
 static unsigned int pool_data;	/* bytes of data an mbuf holds */
 static struct rte_mempool *probe_pool;	/* port_error's */
+static uint16_t n_started;	/* ports 0 .. n_started - 1 run */
 
 static int
 create_pools(unsigned int n_ports, unsigned int n_workers,
@@ -165,8 +166,23 @@ fwd_start_ports(struct fwd_app *app)
 			port_error(p, "start", rc);
 			return rc;
 		}
+		n_started = p + 1;
 	}
 	return 0;
+}
+
+void
+fwd_close_ports(struct fwd_app *app)
+{
+	uint16_t p;
+
+	/* a started device is stopped first, else ethdev refuses to close
+	 * it ("Cannot close started device") */
+	for (p = 0; p < n_started; p++)
+		rte_eth_dev_stop(p);
+	n_started = 0;
+	for (p = 0; p < app->n_ports; p++)
+		rte_eth_dev_close(p);
 }
 
 /* Each pool once (a node without one shares node 0's). */

@@ -265,14 +265,14 @@ probe_servers(const struct fwd_opts *o)
 	return 0;
 }
 
-/* The metrics endpoint, as --metrics asked: one that cannot be served is
- * an error. Every pool's mbufs count in listack_mbufs_in_use. */
 static void
 add_pool(void *arg, struct rte_mempool *mp)
 {
 	lsk_metrics_add_pool(arg, mp);
 }
 
+/* The metrics endpoint, as --metrics asked: one that cannot be served is
+ * an error. Every pool's mbufs count in listack_mbufs_in_use. */
 static int
 start_metrics(struct fwd_app *app, const struct fwd_opts *o,
 	      struct lsk_metrics **m)
@@ -338,7 +338,6 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 	struct lsk_port_info info[LSK_MAX_PORTS];
 	bool ctl_failed = false;
 	unsigned int i;
-	uint16_t p;
 	int rc;
 
 	rc = probe_servers(o);
@@ -366,10 +365,7 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 		return 0;
 	/* as at the end of a run, with nothing to report */
 	lsk_ctl_stop(*ctl);
-	for (p = 0; p < app->n_ports; p++) {
-		rte_eth_dev_stop(p);	/* a started one: else EAL complains */
-		rte_eth_dev_close(p);
-	}
+	fwd_close_ports(app);
 	for (i = 0; i < app->n_workers; i++)
 		lsk_worker_destroy(app->workers[i].w);
 	lsk_stack_destroy(app->stack);
