@@ -35,6 +35,12 @@ struct lsk_ctl;
 int lsk_ctl_start(struct lsk_stack *stack, const char *path,
 		  struct lsk_ctl **ctl);
 /*
+ * What lsk_ctl_start would say of path, without serving it or changing
+ * anything there: 0 (nothing, or a stale socket), -EADDRINUSE,
+ * -EEXIST, -ENAMETOOLONG.
+ */
+int lsk_ctl_probe(const char *path);
+/*
  * Stop serving, close every client, remove the socket file. A batch in
  * progress is finished first: call it without holding lsk_stack_lock,
  * and while the workers still poll or once they are offline

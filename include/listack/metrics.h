@@ -39,6 +39,12 @@ struct rte_mempool;
  */
 int lsk_metrics_start(struct lsk_stack *stack, const char *addr,
 		      uint16_t port, struct lsk_metrics **metrics);
+/*
+ * Whether lsk_metrics_start could serve addr:port now (bound, then
+ * closed): 0, -EADDRINUSE, -EADDRNOTAVAIL, -EINVAL (a bad address). An
+ * application checks it before it starts what is costly to undo.
+ */
+int lsk_metrics_probe(const char *addr, uint16_t port);
 /* The TCP port served. */
 uint16_t lsk_metrics_port(const struct lsk_metrics *metrics);
 /*

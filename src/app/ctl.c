@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "listack/ctl.h"
+#include "lsk_version.h"
 #include "ctl.h"
 
 static void
@@ -28,6 +29,7 @@ usage(FILE *f)
 		"usage: listack-ctl [-s PATH] [-j] COMMAND WORDS...\n"
 		"       listack-ctl [-s PATH] [-j] -f FILE|-\n"
 		"       listack-ctl [-s PATH] [-j]          (interactive)\n"
+		"       listack-ctl --version | --help\n"
 		"  -s PATH  the control socket (default %s)\n"
 		"  -j       answers, errors included, as JSON\n"
 		"  -f FILE  run FILE (- for stdin) as one batch: all or "
@@ -196,6 +198,11 @@ join_words(int argc, char **argv, size_t *len)
 int
 main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *path = LSK_CTL_DEFAULT_PATH, *file = NULL;
 	struct ctl_conn conn;
 	char why[512], source[LSK_CTL_SOURCE_MAX + 1];
@@ -205,7 +212,8 @@ main(int argc, char **argv)
 	int c, rc;
 
 	/* '+': the command's own words are not options */
-	while ((c = getopt(argc, argv, "+s:jf:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:jf:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 's':
 			path = optarg;
@@ -218,6 +226,10 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("listack-ctl %s (protocol version %d)\n",
+			       LSK_VERSION, LSK_CTL_VERSION);
 			return 0;
 		default:
 			usage(stderr);

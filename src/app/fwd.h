@@ -68,6 +68,23 @@ uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 struct fwd_opts;
 void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);
 
+/* The mbuf pools and the ports (src/app/fwd_ports.c): the pools made
+ * and every port configured (its line printed), then started (or
+ * closed, when the start is given up); 0 or a
+ * negative errno, said on stderr with the option that would cure it. */
+struct lsk_port_info;
+struct rte_mempool;
+int fwd_setup_ports(struct fwd_app *app, const struct fwd_opts *o,
+		    struct lsk_port_info *info);
+int fwd_start_ports(struct fwd_app *app);
+/* Every port closed, those started stopped first. */
+void fwd_close_ports(struct fwd_app *app);
+struct rte_mempool *fwd_pool_of_port(uint16_t port);
+/* Each pool once; the mbufs taken from them all; free them. */
+void fwd_pools_each(void (*fn)(void *arg, struct rte_mempool *mp), void *arg);
+long long fwd_mbufs_in_use(void);
+void fwd_free_pools(void);
+
 /* The end of a run (src/app/fwd_report.c): the summary on stdout; the
  * stats file at path (extra: more JSON members, or NULL), 0 or -errno;
  * the services' "services": [...] member (malloc'd; NULL: none), taken

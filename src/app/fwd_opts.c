@@ -10,21 +10,74 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_version.h>
+
 #include "listack/ctl.h"
+#include "lsk_version.h"
 #include "fwd.h"
 #include "fwd_opts.h"
 
 void
-fwd_usage(const char *prog)
+fwd_usage(const char *prog, FILE *f, bool all)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: %s [EAL options] -- --config FILE [--mode list|single]\n"
 		"          [--stats-json FILE] [--stats-interval SECONDS]"
 		" [--idle-exit MS]\n"
-		"          [--ctl-socket PATH|none] [--mbufs N]"
-		" [--metrics ADDR:PORT] [--rx-burst N]\n"
-		"  --ctl-socket: the control socket listack-ctl talks to "
-		"(default %s)\n", prog, LSK_CTL_DEFAULT_PATH);
+		"          [--ctl-socket PATH|none] [--mbufs N] [--mbuf-size BYTES]"
+		"\n          [--metrics ADDR:PORT] [--rx-burst N]\n"
+		"       %s --version | --help | --eal-help\n", prog, prog);
+	if (!all) {
+		fprintf(f, "  --ctl-socket: the control socket listack-ctl talks "
+			"to (default %s)\n", LSK_CTL_DEFAULT_PATH);
+		return;
+	}
+	fprintf(f,
+		"\nEAL options (before --) choose the lcores and the ports "
+		"(-l, --vdev, -a);\n%s --eal-help lists them.\n\n"
+		"  --config FILE          the configuration: control commands, "
+		"one a line\n"
+		"  --mode list|single     packets through the stages as lists "
+		"(default), or one\n                         by one (the "
+		"baseline)\n"
+		"  --stats-json FILE      the counters as JSON, written at exit\n"
+		"  --stats-interval S     a line of rates every S seconds\n"
+		"  --idle-exit MS         stop once no port received for MS ms\n"
+		"  --ctl-socket PATH|none the control socket listack-ctl talks "
+		"to\n                         (default %s)\n"
+		"  --mbufs N              mbufs in each pool (default: sized "
+		"from the ports)\n"
+		"  --mbuf-size BYTES      bytes of data an mbuf holds "
+		"(default 2048)\n"
+		"  --metrics ADDR:PORT    serve the counters as Prometheus "
+		"metrics over HTTP\n"
+		"  --rx-burst N           frames asked of an RX queue per poll "
+		"(default %u)\n"
+		"  --version              the version, and DPDK's\n",
+		prog, LSK_CTL_DEFAULT_PATH, FWD_BURST_DEFAULT);
+}
+
+int
+fwd_early_opts(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("listack-fwd %s (%s)\n", LSK_VERSION,
+			       rte_version());
+			return 1;
+		}
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			fwd_usage(argv[0], stdout, true);
+			return 1;
+		}
+		/* EAL prints its own usage and exits */
+		if (strcmp(argv[i], "--eal-help") == 0)
+			argv[i] = (char *)"--help";
+	}
+	return 0;
 }
 
 /* --metrics ADDR:PORT, [ADDR]:PORT for IPv6; the address is checked when
@@ -56,24 +109,32 @@ parse_metrics(const char *arg, struct fwd_opts *o)
 	return 0;
 }
 
-/* --mbufs N, --rx-burst N: a count of what, from 1 to max. */
+/* --mbufs N, --rx-burst N, --mbuf-size BYTES: a count of what, from min
+ * to max. */
 static int
-parse_count(const char *opt, const char *arg, const char *what,
-	    unsigned int max, unsigned int *out)
+parse_range(const char *opt, const char *arg, const char *what,
+	    unsigned int min, unsigned int max, unsigned int *out)
 {
 	unsigned long n;
 	char *end;
 
 	errno = 0;
 	n = strtoul(arg, &end, 10);
-	if (errno || *end != '\0' || arg[0] < '0' || arg[0] > '9' || n == 0 ||
+	if (errno || *end != '\0' || arg[0] < '0' || arg[0] > '9' || n < min ||
 	    n > max) {
-		fprintf(stderr, "%s: '%s' is not a number of %s (1-%u)\n", opt,
-			arg, what, max);
+		fprintf(stderr, "%s: '%s' is not a number of %s (%u-%u)\n", opt,
+			arg, what, min, max);
 		return -EINVAL;
 	}
 	*out = (unsigned int)n;
 	return 0;
+}
+
+static int
+parse_count(const char *opt, const char *arg, const char *what,
+	    unsigned int max, unsigned int *out)
+{
+	return parse_range(opt, arg, what, 1, max, out);
 }
 
 static int
@@ -151,6 +212,10 @@ parse_opt(int c, const char *arg, struct fwd_opts *o)
 	case 'b':
 		return parse_count("--mbufs", arg, "mbufs", FWD_MBUFS_MAX,
 				   &o->mbufs);
+	case 'z':
+		return parse_range("--mbuf-size", arg, "bytes",
+				   FWD_MBUF_SIZE_MIN, FWD_MBUF_SIZE_MAX,
+				   &o->mbuf_size);
 	case 'r':
 		return parse_count("--rx-burst", arg, "frames", FWD_BURST_MAX,
 				   &o->rx_burst);
@@ -178,6 +243,7 @@ fwd_parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "stats-interval", required_argument, NULL, 'i' },
 		{ "idle-exit", required_argument, NULL, 'x' },
 		{ "mbufs", required_argument, NULL, 'b' },
+		{ "mbuf-size", required_argument, NULL, 'z' },
 		{ "rx-burst", required_argument, NULL, 'r' },
 		{ "ctl-socket", required_argument, NULL, 's' },
 		{ "metrics", required_argument, NULL, 'M' },

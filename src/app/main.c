@@ -44,8 +44,6 @@
 
 struct fwd_app fwd_app;
 volatile sig_atomic_t fwd_signalled;
-static struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
-static unsigned int pool_mbufs;	/* what each pool was made with */
 
 static void
 on_signal(int sig)
@@ -115,103 +113,6 @@ arm_teardown(unsigned int seconds)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(seconds);
-}
-
-static int
-create_pools(unsigned int n_ports, unsigned int n_workers,
-	     const struct lsk_port_info *guess, unsigned int mbufs)
-{
-	unsigned int per_socket[RTE_MAX_NUMA_NODES] = { 0 };
-	unsigned int p, s;
-
-	for (p = 0; p < n_ports; p++) {
-		int sock = rte_eth_dev_socket_id((uint16_t)p);
-
-		if (sock < 0 || sock >= RTE_MAX_NUMA_NODES)
-			sock = 0;
-		per_socket[sock] += guess->nb_rxd * n_workers +
-				    guess->nb_txd * n_workers;
-	}
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		char name[32];
-		unsigned int n;
-
-		if (per_socket[s] == 0)
-			continue;
-		n = mbufs ? mbufs : lsk_pool_size(per_socket[s], 0, n_workers,
-						  n_ports, rte_lcore_count());
-		pool_mbufs = n;
-		snprintf(name, sizeof(name), "fwd_pool_%u", s);
-		pools[s] = rte_pktmbuf_pool_create(name, n, LSK_POOL_CACHE, 0,
-						   RTE_MBUF_DEFAULT_BUF_SIZE,
-						   (int)s);
-		if (pools[s] == NULL && s != 0)
-			pools[s] = pools[0];
-		if (pools[s] == NULL) {
-			fprintf(stderr, "cannot create a pool of %u mbufs: %s "
-				"(give EAL more memory with -m, or fewer mbufs "
-				"with --mbufs N)\n", n, rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-static struct rte_mempool *
-pool_of_port(uint16_t port)
-{
-	int sock = rte_eth_dev_socket_id(port);
-
-	if (sock < 0 || sock >= RTE_MAX_NUMA_NODES || pools[sock] == NULL)
-		sock = 0;
-	return pools[sock];
-}
-
-/*
- * A device that runs short of mbufs fails its queue set-up or its start
- * (net_pcap with infinite_rx holds its whole file in them) with an errno
- * that does not say so: the operator is told which option gives more.
- */
-static void
-port_error(uint16_t port, const char *what, int rc)
-{
-	fprintf(stderr, "port %u: cannot %s: %s (the mbuf pool holds %u "
-		"mbufs: if the device needs more, give --mbufs N)\n", port,
-		what, strerror(-rc), pool_mbufs);
-}
-
-static int
-setup_ports(struct fwd_app *app, const struct fwd_opts *o,
-	    struct lsk_port_info *info)
-{
-	struct lsk_port_info guess = { .nb_rxd = 1024, .nb_txd = 1024 };
-	uint16_t p;
-	int rc;
-
-	rc = create_pools(app->n_ports, app->n_workers, &guess, o->mbufs);
-	if (rc < 0)
-		return rc;
-	for (p = 0; p < app->n_ports; p++) {
-		struct lsk_port_params pp = {
-			.n_rxq = (uint16_t)app->n_workers,
-			.n_txq = (uint16_t)app->n_workers,
-			.pool = pool_of_port(p),
-		};
-		char desc[256];
-
-		lsk_port_get(app->stack, p, NULL, &pp.mtu);
-		rc = lsk_port_configure(p, &pp, &info[p]);
-		if (rc < 0) {
-			port_error(p, "configure", rc);
-			return rc;
-		}
-		app->txq_shared[p] = info[p].n_txq < app->n_workers;
-		/* frames to the MAC the config gave must reach us */
-		rte_eth_promiscuous_enable(p);
-		lsk_port_describe(p, &info[p], desc, sizeof(desc));
-		printf("%s\n", desc);
-	}
-	return 0;
 }
 
 /*
@@ -299,39 +200,24 @@ create_workers(struct fwd_app *app, const struct lsk_port_info *info,
 	return 0;
 }
 
-static long long
-mbufs_in_use(void)
+static void
+ctl_error(const struct fwd_opts *o, int rc)
 {
-	long long n = 0;
-	unsigned int s, t;
-
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		bool seen = false;
-
-		if (pools[s] == NULL)
-			continue;
-		for (t = 0; t < s; t++)
-			seen |= pools[t] == pools[s];
-		if (!seen)
-			n += rte_mempool_in_use_count(pools[s]);
-	}
-	return n;
+	fprintf(stderr, "%s: %s: %s%s\n", o->ctl_explicit ? "--ctl-socket" :
+		"warning: control socket", o->ctl_socket,
+		rc == -EADDRINUSE ? "another listack serves it" :
+		rc == -EEXIST ? "something that is not a socket is there" :
+		strerror(-rc),
+		o->ctl_explicit ? "" : " (running without one; choose one "
+		"with --ctl-socket PATH, or none)");
 }
 
 static void
-free_pools(void)
+metrics_error(const struct fwd_opts *o, int rc)
 {
-	unsigned int s, t;
-
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		if (pools[s] == NULL)
-			continue;
-		for (t = s + 1; t < RTE_MAX_NUMA_NODES; t++)
-			if (pools[t] == pools[s])
-				pools[t] = NULL;
-		rte_mempool_free(pools[s]);
-		pools[s] = NULL;
-	}
+	fprintf(stderr, "--metrics: %s:%u: %s\n", o->metrics_addr,
+		o->metrics_port, rc == -EINVAL ? "not a numeric address" :
+		strerror(-rc));
 }
 
 /* The control socket, as --ctl-socket asked (see the top of this file). */
@@ -348,12 +234,42 @@ start_ctl(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl **ctl)
 		printf("listack-fwd: control socket %s\n", o->ctl_socket);
 		return 0;
 	}
-	fprintf(stderr, "%s: %s: %s%s\n", o->ctl_explicit ? "--ctl-socket" :
-		"warning: control socket", o->ctl_socket,
-		rc == -EADDRINUSE ? "another listack serves it" : strerror(-rc),
-		o->ctl_explicit ? "" : " (running without one; choose one "
-		"with --ctl-socket PATH, or none)");
+	ctl_error(o, rc);
 	return o->ctl_explicit ? rc : 0;
+}
+
+/*
+ * What can be known before any port starts: a --ctl-socket PATH another
+ * instance serves, a --metrics address taken. One line, and no device
+ * started and stopped for nothing (a second listack-fwd on the same
+ * socket). 0, or the error said on stderr.
+ */
+static int
+probe_servers(const struct fwd_opts *o)
+{
+	int rc;
+
+	if (o->ctl_socket != NULL && o->ctl_explicit) {
+		rc = lsk_ctl_probe(o->ctl_socket);
+		if (rc < 0) {
+			ctl_error(o, rc);
+			return rc;
+		}
+	}
+	if (o->metrics_addr[0] != '\0') {
+		rc = lsk_metrics_probe(o->metrics_addr, o->metrics_port);
+		if (rc < 0) {
+			metrics_error(o, rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void
+add_pool(void *arg, struct rte_mempool *mp)
+{
+	lsk_metrics_add_pool(arg, mp);
 }
 
 /* The metrics endpoint, as --metrics asked: one that cannot be served is
@@ -362,7 +278,6 @@ static int
 start_metrics(struct fwd_app *app, const struct fwd_opts *o,
 	      struct lsk_metrics **m)
 {
-	unsigned int s, t;
 	int rc;
 
 	*m = NULL;
@@ -370,17 +285,10 @@ start_metrics(struct fwd_app *app, const struct fwd_opts *o,
 		return 0;
 	rc = lsk_metrics_start(app->stack, o->metrics_addr, o->metrics_port, m);
 	if (rc < 0) {
-		fprintf(stderr, "--metrics: %s:%u: %s\n", o->metrics_addr,
-			o->metrics_port, rc == -EINVAL ? "not a numeric address"
-			: strerror(-rc));
+		metrics_error(o, rc);
 		return rc;
 	}
-	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
-		for (t = 0; t < s && pools[t] != pools[s]; t++)
-			;
-		if (pools[s] != NULL && t == s)
-			lsk_metrics_add_pool(*m, pools[s]);
-	}
+	fwd_pools_each(add_pool, *m);
 	printf("listack-fwd: metrics on %s:%u\n", o->metrics_addr,
 	       lsk_metrics_port(*m));
 	return 0;
@@ -431,21 +339,21 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 	struct lsk_port_info info[LSK_MAX_PORTS];
 	bool ctl_failed = false;
 	unsigned int i;
-	uint16_t p;
 	int rc;
 
-	rc = setup_ports(app, o, info);
+	rc = probe_servers(o);
+	if (rc < 0)
+		ctl_failed = true;
+	if (rc == 0)
+		rc = fwd_setup_ports(app, o, info);
 	if (rc == 0) {
-		lsk_stack_set_send_pool(app->stack, pool_of_port(0));
+		lsk_stack_set_send_pool(app->stack, fwd_pool_of_port(0));
 		lsk_port_mtu_hook(app->stack, device_mtu_set, NULL);
 	}
 	if (rc == 0)
 		rc = create_workers(app, info, o->rx_burst);
-	for (p = 0; p < app->n_ports && rc == 0; p++) {
-		rc = rte_eth_dev_start(p);
-		if (rc < 0)
-			port_error(p, "start", rc);
-	}
+	if (rc == 0)
+		rc = fwd_start_ports(app);
 	if (rc == 0 && start_ctl(app, o, ctl) < 0) {
 		ctl_failed = true;
 		rc = -EINVAL;
@@ -458,12 +366,11 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 		return 0;
 	/* as at the end of a run, with nothing to report */
 	lsk_ctl_stop(*ctl);
-	for (p = 0; p < app->n_ports; p++)
-		rte_eth_dev_close(p);
+	fwd_close_ports(app);
 	for (i = 0; i < app->n_workers; i++)
 		lsk_worker_destroy(app->workers[i].w);
 	lsk_stack_destroy(app->stack);
-	free_pools();
+	fwd_free_pools();
 	rte_eal_cleanup();
 	return ctl_failed ? EXIT_USAGE : 1;
 }
@@ -508,7 +415,7 @@ fwd_stop(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl *ctl,
 	for (i = 0; i < app->n_workers; i++)
 		lsk_worker_destroy(app->workers[i].w);
 	lsk_stack_destroy(app->stack);
-	in_use = mbufs_in_use();
+	in_use = fwd_mbufs_in_use();
 
 	rc = 0;
 	if (o->stats_json != NULL)
@@ -518,7 +425,7 @@ fwd_stop(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl *ctl,
 	fwd_print_summary(&st, app->n_ports, in_use);
 	fflush(stdout);
 	rte_pdump_uninit();
-	free_pools();
+	fwd_free_pools();
 	teardown_rc = rc < 0 ? 1 : 0;
 	arm_teardown(EAL_CLEANUP_S);
 	rte_eal_cleanup();
@@ -536,6 +443,8 @@ main(int argc, char **argv)
 	unsigned int i;
 	int rc, eal;
 
+	if (fwd_early_opts(argc, argv) != 0)
+		return 0;
 	catch_signals();
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
@@ -551,7 +460,7 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 	memset(&o, 0, sizeof(o));
 	if (fwd_parse_opts(argc - eal, argv + eal, &o) < 0) {
-		fwd_usage(argv[0]);
+		fwd_usage(argv[0], stderr, false);
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}

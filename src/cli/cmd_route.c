@@ -3,6 +3,7 @@
  * `route ...`, `neigh ...` and `route-cache ...`: where packets go and
  * to which MAC (docs/configuration.md).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,27 @@ parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
 			 "route get ADDRESS; route flush");
 }
 
+/* what the route has, then what the command named: "is via A, not B" */
+static int
+route_not_that_one(struct cmd_ctx *c, const struct lsk_route *r,
+		   enum lsk_route_type asked)
+{
+	char has[32], gw[INET_ADDRSTRLEN];
+
+	if (r->type == LSK_ROUTE_VIA) {
+		cmd_ip_text(r->gateway, gw, sizeof(gw));
+		snprintf(has, sizeof(has), "via %s", gw);
+	} else {
+		snprintf(has, sizeof(has), "blackhole");
+	}
+	if (asked == LSK_ROUTE_VIA && r->type == LSK_ROUTE_VIA)
+		return cmd_error(c, -ENOENT, "route %s is %s, not %s",
+				 c->argv[2], has, c->argv[4]);
+	return cmd_error(c, -ENOENT, "route %s is %s, not %s%s%s", c->argv[2],
+			 has, c->argv[3], c->argc > 4 ? " " : "",
+			 c->argc > 4 ? c->argv[4] : "");
+}
+
 /* route del PFX [via GW | blackhole]: the route must be that one */
 static int
 cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
@@ -48,8 +70,7 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 			return rc;
 		r = lsk_route_find(c->s, prefix, depth);
 		if (r != NULL && (r->type != type || r->gateway != gw))
-			return cmd_error(c, -ENOENT, "route %s is not %s",
-					 c->argv[2], c->argv[3]);
+			return route_not_that_one(c, r, type);
 	} else if (c->check) {
 		return 0;
 	}

@@ -44,9 +44,9 @@ static const struct {
 	{ "trace", "trace add N [port P] [match FIELD VALUE ...] | "
 		   "trace show | trace clear", "add show clear" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
-		  "stats|runtime|errors [-a]|config|pipeline [dot]",
+		  "stats|runtime|errors [-a]|config|pipeline [dot]|version",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
-	  "config pipeline" },
+	  "config pipeline version" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
 				    "route-cache mode stats capture trace show "
 				    "help" },

@@ -5,7 +5,7 @@
  * JSON (o->json): one value per view, members named as the text columns
  * (lower case, "/" read as "_per_"). The counter views are in
  * cli/show_stats.c, `show config` in cli/show_config.c, `show
- * pipeline` in cli/show_pipeline.c.
+ * pipeline` in cli/show_pipeline.c; `show version` is here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <netinet/in.h>
 
 #include <rte_ring.h>
+#include <rte_version.h>
 
 #include "core/fwd.h"
 #include "l2/l2.h"
@@ -24,6 +26,7 @@
 #include "control/control.h"
 #include "control/udp_ctl.h"
 #include "cli/cmd.h"
+#include "lsk_version.h"
 
 /* --- aligned tables ------------------------------------------------- */
 
@@ -459,6 +462,43 @@ cmd_show_routes(struct cmd_ctx *c)
 	return rc;
 }
 
+/* --- show version ------------------------------------------------ */
+
+/* `show version`: listack's version, DPDK's, and how long the stack has
+ * run (text: [Nd ]H:MM:SS; JSON: seconds). */
+static int
+show_version(struct cmd_ctx *c)
+{
+	static const char *const head[] = { "VERSION", "DPDK", "UPTIME" };
+	const char *dpdk = rte_version();
+	struct cmd_table t;
+	struct timespec now;
+	uint64_t up;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	up = (uint64_t)(((int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+			 c->s->created) / 1000000000);
+	if (strncmp(dpdk, "DPDK ", 5) == 0)
+		dpdk += 5;
+	if (c->o->json)
+		return lsk_out_printf(c->o, "{\"version\": \"%s\", \"dpdk\": "
+				      "\"%s\", \"uptime\": %" PRIu64 "}\n",
+				      LSK_VERSION, dpdk, up);
+	cmd_table_init(&t, head, RTE_DIM(head));
+	if (cmd_table_add(&t) < 0)
+		return -ENOMEM;
+	cmd_table_set(&t, 0, "%s", LSK_VERSION);
+	cmd_table_set(&t, 1, "%s", dpdk);
+	if (up >= 86400)
+		cmd_table_set(&t, 2, "%" PRIu64 "d %" PRIu64 ":%02" PRIu64
+			      ":%02" PRIu64, up / 86400, up % 86400 / 3600,
+			      up % 3600 / 60, up % 60);
+	else
+		cmd_table_set(&t, 2, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64,
+			      up / 3600, up % 3600 / 60, up % 60);
+	return cmd_table_print(&t, c->o);
+}
+
 /* --- show VIEW ---------------------------------------------------- */
 
 /* word: the one word more a view takes ("*": any, the view checks it) */
@@ -478,6 +518,7 @@ static const struct {
 	{ "errors", cmd_show_errors, "-a" },
 	{ "config", cmd_show_config, NULL },
 	{ "pipeline", cmd_show_pipeline, "dot" },
+	{ "version", show_version, NULL },
 };
 
 int

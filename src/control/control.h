@@ -117,6 +117,15 @@ struct lsk_stack {
 	/* the sums at the last `stats clear`, which reads subtract: the
 	 * counters themselves are the workers' to write */
 	struct lsk_stats stats_base;
+	/* and each worker's own stage counts then, unscaled: cycles per
+	 * packet since the clear come from the runs timed since */
+	struct lsk_stage_base {
+		const struct lsk_worker *w;	/* whose they were */
+		uint64_t packets[LSK_STAGE_COUNT];
+		uint64_t cycles[LSK_STAGE_COUNT];	/* sampled */
+		uint64_t timed[LSK_STAGE_COUNT];
+	} stage_base[LSK_MAX_WORKERS];
+	int64_t created;	/* CLOCK_MONOTONIC ns: `show version`'s uptime */
 
 	/* UDP endpoints: the control list (the table workers read: sh.udp) */
 	unsigned int n_eps, eps_cap;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_malloc.h>
 #include <rte_errno.h>
@@ -47,6 +48,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct lsk_stack *s;
+	struct timespec now;
 	size_t qsz;
 	unsigned int i;
 	int rc;
@@ -59,6 +61,8 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	if (s == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&s->lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	s->created = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	snprintf(s->name, sizeof(s->name), "%s", p->name ? p->name : "lsk");
 	s->n_ports = p->n_ports;
 	s->n_ifaces = p->n_ports;

@@ -71,24 +71,89 @@ stats_sum(const struct lsk_stack *s, struct lsk_stats *out)
 	}
 }
 
+static uint64_t
+since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+/*
+ * The cycles of stage id since the clear on one worker: the cycles of the
+ * runs timed since, scaled to the packets since. Scaled estimates are not
+ * subtracted from each other: at low rates their difference is noise
+ * (0 or the old figure), not the stage's cost. No run timed since: no
+ * cycles.
+ */
+static uint64_t
+stage_cycles_since(const struct lsk_worker *w, const struct lsk_stage_base *b,
+		   unsigned int id)
+{
+	const struct lsk_stage_stats *st = &w->stats.stages[id];
+	uint64_t packets = st->packets, cycles = st->cycles;
+	uint64_t timed = w->stage_timed[id];
+
+	if (b->w == w) {
+		packets = since(packets, b->packets[id]);
+		cycles = since(cycles, b->cycles[id]);
+		timed = since(timed, b->timed[id]);
+	}
+	if (timed == 0 || timed == packets)
+		return cycles;
+	return (uint64_t)((double)cycles * packets / timed);
+}
+
 int
 lsk_stats_read(const struct lsk_stack *s, struct lsk_stats *out)
 {
+	unsigned int i, id;
+
 	if (s == NULL || out == NULL)
 		return -EINVAL;
 	stats_sum(s, out);
 	stats_sub(out, &s->stats_base);
+	for (id = 0; id < LSK_STAGE_COUNT; id++)
+		out->stages[id].cycles = since(s->ctl_stats.stages[id].cycles,
+					       s->stats_base.stages[id].cycles);
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		const struct lsk_worker *w =
+			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);
+
+		if (w == NULL)
+			continue;
+		for (id = 0; id < LSK_STAGE_COUNT; id++)
+			out->stages[id].cycles +=
+				stage_cycles_since(w, &s->stage_base[i], id);
+	}
 	return 0;
 }
 
 void
 lsk_stats_clear(struct lsk_stack *s)
 {
+	unsigned int i, id;
+
 	if (s->in_batch) {
 		s->batch_set.stats_clear = true;	/* at the commit */
 		return;
 	}
 	stats_sum(s, &s->stats_base);
+	for (id = 0; id < LSK_STAGE_COUNT; id++)
+		s->stats_base.stages[id].cycles =
+			s->ctl_stats.stages[id].cycles;
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		const struct lsk_worker *w =
+			__atomic_load_n(&s->workers[i], __ATOMIC_ACQUIRE);
+		struct lsk_stage_base *b = &s->stage_base[i];
+
+		b->w = w;
+		if (w == NULL)
+			continue;
+		for (id = 0; id < LSK_STAGE_COUNT; id++) {
+			b->packets[id] = w->stats.stages[id].packets;
+			b->cycles[id] = w->stats.stages[id].cycles;
+			b->timed[id] = w->stage_timed[id];
+		}
+	}
 }
 
 #define JSON_FIELD(f, st, name, sep) \

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "listack/ctl.h"
 #include "serve/serve.h"
 
 /* mkdir -p of path's directory, each new one 0755. */
@@ -45,11 +46,12 @@ make_parent(const char *path)
 }
 
 /*
- * What is at path: nothing (0), a stale socket, removed (0), a live one
- * (-EADDRINUSE) or something that is not a socket, left alone (-EEXIST).
+ * What is at path: nothing (0), a stale socket (1), a live one
+ * (-EADDRINUSE) or something that is not a socket (-EEXIST). Nothing is
+ * changed; clear_path removes a stale one.
  */
 static int
-clear_path(const struct sockaddr_un *sa)
+judge_path(const struct sockaddr_un *sa)
 {
 	struct stat st;
 	int fd, rc;
@@ -67,7 +69,32 @@ clear_path(const struct sockaddr_un *sa)
 		return -EADDRINUSE;
 	if (errno != ECONNREFUSED)
 		return -errno;
+	return 1;	/* stale */
+}
+
+static int
+clear_path(const struct sockaddr_un *sa)
+{
+	int rc = judge_path(sa);
+
+	if (rc <= 0)
+		return rc;
 	return unlink(sa->sun_path) < 0 ? -errno : 0;
+}
+
+int
+lsk_ctl_probe(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int rc;
+
+	if (path == NULL)
+		return -EINVAL;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	rc = judge_path(&sa);
+	return rc > 0 ? 0 : rc;
 }
 
 int

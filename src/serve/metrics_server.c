@@ -375,33 +375,57 @@ static const struct lsk_serve_ops metrics_ops = {
 
 /* ------------------------------------------------------ start, stop */
 
+/* A TCP socket bound to addr:port (*fd, to close even on error). */
 static int
-metrics_listen(struct lsk_metrics *m, const char *addr, uint16_t port)
+metrics_bind(const char *addr, uint16_t port, int *fd)
 {
 	struct addrinfo hints = {
 		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_STREAM,
 	};
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
 	struct addrinfo *ai;
 	char service[8];
 	int one = 1, rc;
 
+	*fd = -1;
 	snprintf(service, sizeof(service), "%u", port);
 	if (getaddrinfo(addr, service, &hints, &ai) != 0)
 		return -EINVAL;
-	m->loop.listen_fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK |
-			      SOCK_CLOEXEC, 0);
-	if (m->loop.listen_fd < 0) {
+	*fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		     0);
+	if (*fd < 0) {
 		rc = -errno;
 		freeaddrinfo(ai);
 		return rc;
 	}
-	setsockopt(m->loop.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	rc = bind(m->loop.listen_fd, ai->ai_addr, ai->ai_addrlen) < 0 ? -errno : 0;
+	setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	rc = bind(*fd, ai->ai_addr, ai->ai_addrlen) < 0 ? -errno : 0;
 	freeaddrinfo(ai);
+	return rc;
+}
+
+int
+lsk_metrics_probe(const char *addr, uint16_t port)
+{
+	int fd, rc;
+
+	if (addr == NULL)
+		return -EINVAL;
+	rc = metrics_bind(addr, port, &fd);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int
+metrics_listen(struct lsk_metrics *m, const char *addr, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int rc;
+
+	rc = metrics_bind(addr, port, &m->loop.listen_fd);
 	if (rc == 0 && listen(m->loop.listen_fd, LSK_METRICS_CLIENTS) < 0)
 		rc = -errno;
 	if (rc == 0 && getsockname(m->loop.listen_fd, (struct sockaddr *)&ss,

@@ -8,6 +8,7 @@ with its -k and report as its own.
 """
 
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -229,7 +230,9 @@ def register(rt):
     def _mbufs_small(ctx):
         r = _run(ctx, "mbufs-small", rt.MAIN_CONF, big(), app_args=args,
                  vdev_extra=",infinite_rx=1", timeout=60)
-        reasons = _refused(r, ["--mbufs"], rc=1)
+        reasons = _refused(r, ["give --mbufs N"], rc=1)
+        if "--mbuf-size" in r.stderr:
+            reasons.append("the hint names --mbuf-size: %s" % _tail(r.stderr))
         if "listack-fwd:" in r.stdout:
             reasons.append("it started: %s" % _tail(r.stdout))
         return reasons
@@ -251,6 +254,101 @@ def register(rt):
         rt.bad_option("badopt_mbufs_%s" % bad.strip("-"),
                       ["--config", "test.conf", "--mbufs", bad,
                        "--idle-exit", "300"])
+
+    # --mbuf-size: net_af_packet with framesz=8192 hands frames of 8160
+    # bytes, which the default mbuf (2048 bytes of data) cannot take: the
+    # hint names --mbuf-size, not --mbufs (issue 22); with --mbuf-size
+    # 8192 it runs. Port 0 is af_packet on the loopback of a network
+    # namespace of its own (unshare -n), port 1 a pcap file.
+    def af_packet_run(ctx, label, extra):
+        wd = ctx.workdir(label)
+        _prepare(wd, rt.MAIN_CONF, {})
+        cmd = ["unshare", "-n", ctx.binary, "--no-huge", "--no-pci", "-m",
+               "512", "--no-shconf", "--log-level=*:warning",
+               "--vdev", "net_af_packet0,iface=lo,framesz=8192,"
+               "blocksz=8192,framecnt=64",
+               "--vdev", "net_pcap1,rx_pcap=in1.pcap,tx_pcap=out1.pcap",
+               "-l", "0", "--"] + args + extra
+        r = _Run()
+        r.timed_out = False
+        with lsk.RUN_SLOTS:
+            proc = subprocess.Popen(cmd, cwd=wd, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE,
+                                    start_new_session=True)
+            try:
+                out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                r.timed_out = True
+                os.killpg(proc.pid, signal.SIGKILL)
+                out, err = proc.communicate()
+        r.rc = proc.returncode
+        r.stdout = out.decode(errors="replace")
+        r.stderr = err.decode(errors="replace")
+        r.stats = lsk.read_stats(os.path.join(wd, "stats.json"))
+        return r
+
+    @rt.special("mbuf_size_too_small_names_the_option")
+    def _mbuf_size_small(ctx):
+        r = af_packet_run(ctx, "mbuf-size-small", ["--idle-exit", "300"])
+        reasons = _refused(r, ["port 0: cannot configure",
+                               "give --mbuf-size BYTES"], rc=1)
+        if "--mbufs N" in r.stderr:
+            reasons.append("the hint names --mbufs: %s" % _tail(r.stderr))
+        return reasons
+
+    @rt.special("mbuf_size_option_fits_the_device")
+    def _mbuf_size_big(ctx):
+        r = af_packet_run(ctx, "mbuf-size-big", ["--mbuf-size", "8192",
+                                            "--idle-exit", "300"])
+        return _clean_exit(r)
+
+    for bad in ("100", "lots", "70000"):
+        rt.bad_option("badopt_mbuf_size_%s" % bad,
+                      ["--config", "test.conf", "--mbuf-size", bad,
+                       "--idle-exit", "300"])
+
+    # --version and --help answer before EAL starts, on stdout, exit 0;
+    # --help lists listack-fwd's own options and says how to see EAL's
+    # (--eal-help), which EAL prints.
+    def plain(ctx, argv):
+        wd = ctx.workdir("plain")
+        os.makedirs(wd, exist_ok=True)
+        r = subprocess.run([ctx.binary] + argv, capture_output=True,
+                           timeout=30, cwd=wd)
+        return (r.returncode, r.stdout.decode(errors="replace"),
+                r.stderr.decode(errors="replace"))
+
+    def project_version():
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "..", "meson.build")) as f:
+            return re.search(r"version: '([^']+)'", f.read()).group(1)
+
+    @rt.special("version_option")
+    def _version(ctx):
+        rc, out, err = plain(ctx, ["--version"])
+        want = "listack-fwd %s (DPDK " % project_version()
+        reasons = ["exit %d" % rc if rc != 0 else "",
+                   "" if out.startswith(want) else
+                   "stdout %r, want %r..." % (out, want),
+                   "EAL started: %r" % err if "EAL" in err else ""]
+        return [r for r in reasons if r]
+
+    @rt.special("help_option_lists_our_options")
+    def _help(ctx):
+        reasons = []
+        for argv in (["--help"], ["-h"], ["--no-huge", "--", "--help"]):
+            rc, out, err = plain(ctx, argv)
+            if rc != 0:
+                reasons.append("%s: exit %d" % (argv, rc))
+            for opt in ("--config FILE", "--ctl-socket", "--mbufs N",
+                        "--mbuf-size BYTES", "--metrics", "--idle-exit",
+                        "--eal-help"):
+                if opt not in out:
+                    reasons.append("%s: %r not in stdout" % (argv, opt))
+        rc, out, err = plain(ctx, ["--eal-help"])
+        if rc != 0 or "EAL common options" not in out:
+            reasons.append("--eal-help: exit %d, stdout %r" % (rc, out[:200]))
+        return reasons
 
     # A signal while listack-fwd starts (EAL, config, ports) stops it in
     # order, as one later does: exit 0, stats written, no mbuf kept.

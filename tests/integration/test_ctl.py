@@ -21,6 +21,10 @@ failed`; exit status 1 if any failed.
 import difflib
 import json
 import os
+import pty
+import re
+import select
+import signal
 import socket
 import stat
 import struct
@@ -109,6 +113,147 @@ def config_text(ctl):
         return None, "show config: exit %d: %s" % (r.returncode,
                                                   r.stderr.strip())
     return r.stdout, None
+
+
+def checks_version(ctl):
+    """listack-ctl --version; show version as text and JSON (issue 22)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "meson.build")) as f:
+        version = re.search(r"version: '([^']+)'", f.read()).group(1)
+    r = subprocess.run([ctl.binary, "--version"], capture_output=True,
+                       text=True, timeout=WAIT)
+    check("ctl_version_option", [
+        "exit %d" % r.returncode if r.returncode != 0 else "",
+        "" if r.stdout.startswith("listack-ctl %s " % version) else
+        "stdout %r" % r.stdout])
+    r = ctl.run("show", "version")
+    lines = r.stdout.splitlines()
+    row = lines[1].split() if len(lines) == 2 else []
+    check("show_version_text", [
+        "exit %d" % r.returncode if r.returncode != 0 else "",
+        "" if lines[:1] and lines[0].split() == ["VERSION", "DPDK", "UPTIME"]
+        else "stdout %r" % r.stdout,
+        "" if row[:1] == [version] and len(row) == 3 and
+        re.fullmatch(r"\d+:\d\d:\d\d", row[2]) else
+        "stdout %r" % r.stdout])
+    r = ctl.run("show", "version", json_out=True)
+    try:
+        obj = json.loads(r.stdout)
+    except ValueError:
+        obj = {}
+    check("show_version_json", [
+        "" if obj.get("version") == version else "stdout %r" % r.stdout,
+        "" if re.fullmatch(r"\d+\.\d+.*", str(obj.get("dpdk"))) else
+        "dpdk %r" % obj.get("dpdk"),
+        "" if isinstance(obj.get("uptime"), int) and obj["uptime"] >= 0
+        else "uptime %r" % obj.get("uptime")])
+
+
+def _on_terminal(ctl, keys, tmpdir):
+    """listack-ctl at a prompt on a pseudo-terminal (cwd tmpdir, whose
+    file names a wrong completion would offer): keys typed one group at
+    a time, then what it wrote and its exit status."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(tmpdir)
+        os.environ["TERM"] = "dumb"
+        os.environ["HOME"] = tmpdir
+        os.execv(ctl.binary, [ctl.binary, "-s", ctl.sock])
+    out = b""
+
+    def drain(t):
+        nonlocal out
+        end = time.monotonic() + t
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                out += chunk
+    drain(1.0)
+    for k in keys:
+        os.write(fd, k)
+        drain(0.5)
+    status = None
+    end = time.monotonic() + WAIT
+    while status is None and time.monotonic() < end:
+        drain(0.1)
+        p, st = os.waitpid(pid, os.WNOHANG)
+        if p == pid:
+            status = st
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode(errors="replace"), status
+
+
+def checks_interactive(ctl, root):
+    """At the prompt, TAB completes the grammar's words, never file
+    names of the current directory; Ctrl-D leaves a newline (issue 22)."""
+    tmp = os.path.join(root, "tty")
+    os.makedirs(tmp, exist_ok=True)
+    for name in ("versionfile", "runtime.txt", "addr-notes"):
+        open(os.path.join(tmp, name), "w").close()
+    # "ver" begins a file name only: no word of the grammar fits there
+    out, status = _on_terminal(ctl, [b"show vers\t", b"\n",
+                                     b"route add ver\t", b"\n", b"\x04"],
+                               tmp)
+    lines = out.replace("\r", "").split("\n")
+    check("interactive_completes_words", [
+        "" if "show version" in out else "no 'show version' in %r" % out,
+        "" if re.search(r"VERSION +DPDK +UPTIME", out) else
+        "the view did not run: %r" % out,
+        "a file name offered: %r" % out
+        if "versionfile" in out or "runtime.txt" in out or
+        "addr-notes" in out else ""])
+    check("interactive_ctrl_d_newline", [
+        "exit status %r" % status if status != 0 else "",
+        "" if out.replace("\r", "").endswith("\n") else
+        "no newline after Ctrl-D: %r" % out[-60:],
+        "" if lines[-1] == "" else "ends with %r" % lines[-1]])
+
+
+def _man_usage_lines():
+    """The usage lines of docs/listack-ctl.8's COMMANDS (the line after
+    each .TP or .TQ), troff's fonts and escapes taken out."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "docs", "listack-ctl.8")) as f:
+        text = f.read()
+    body = text.split("COMMANDS-BEGIN", 1)[1].split("COMMANDS-END", 1)[0]
+    lines = body.splitlines()
+    out = []
+    for i, ln in enumerate(lines[:-1]):
+        if ln in (".TP", ".TQ"):
+            u = re.sub(r"\\f[BIRP]", "", lines[i + 1]).replace("\\-", "-")
+            out.append(u)
+    return lines, out
+
+
+def checks_manpage(ctl):
+    """The man page lists each command of the server's help once, with
+    every form help gives (issue 22: show was listed twice, the second
+    without errors -a and pipeline, and ran into capture start)."""
+    r = ctl.run("help", json_out=True)
+    forms = [u for c in json.loads(r.stdout) for u in c["usage"]]
+    lines, man = _man_usage_lines()
+    reasons = []
+    for u in forms:
+        if man.count(u) != 1:
+            reasons.append("%r is listed %d times" % (u, man.count(u)))
+    for u in man:
+        if u not in forms:
+            reasons.append("%r is not a form of help" % u)
+    # a usage line follows .TP or .TQ, a paragraph follows its usage
+    for i, ln in enumerate(lines[1:], 1):
+        if re.match(r"\\fB[a-z]", ln) and lines[i - 1] not in (".TP",
+                                                                ".TQ"):
+            reasons.append("line %r runs into the paragraph before" % ln)
+    check("manpage_lists_each_command_once", reasons)
 
 
 def checks_commands(ctl):
@@ -468,10 +613,22 @@ def checks_paths(fwd_bin, ctl, root):
         rc = None
     other.stop()
     r = ctl.run("route", "add", "10.23.0.0/16", "via", "10.0.1.1")
+    err = other.stderr()
+    with open(os.path.join(other.workdir, "fwd.out")) as f:
+        out = f.read()
+    # found before any port starts (issue 22): one line says why, no
+    # device is configured, started and closed for nothing
     check("live_socket_refused", [
         "second instance: exit %r, expected 2" % rc if rc != 2 else "",
-        "its stderr does not say why" if "another listack" not in
-        other.stderr() else "",
+        "its stderr does not say why" if "--ctl-socket: %s: another "
+        "listack serves it" % sock not in err else "",
+        "a port was set up: %r" % out[-200:] if "port 0:" in out else "",
+        "DPDK's noise on stderr: %r" % err[-300:]
+        if "Cannot close" in err or "ETHDEV" in err else "",
+        "more than the one line: %r" % err
+        if len([ln for ln in err.splitlines()
+                if not ln.startswith(("EAL:", "TELEMETRY:"))]) != 1
+        else "",
         "the first no longer answers (exit %d)" % r.returncode
         if r.returncode != 0 else ""])
 
@@ -684,7 +841,8 @@ def main():
     ap = lsk.ctl_args(__doc__)
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
-                    "commands, batches, hostile, paths, traffic, mode")
+                    "commands, version, manpage, interactive, batches, "
+                    "hostile, paths, traffic, mode")
     args = ap.parse_args()
     lsk.VERBOSE = args.v
     fwd_bin, ctl_bin = os.path.abspath(args.fwd), os.path.abspath(args.ctl)
@@ -698,6 +856,9 @@ def main():
                   % fwd.stderr()[-400:])
         else:
             groups = [("commands", lambda: checks_commands(ctl)),
+                      ("version", lambda: checks_version(ctl)),
+                      ("manpage", lambda: checks_manpage(ctl)),
+                      ("interactive", lambda: checks_interactive(ctl, root)),
                       ("batches", lambda: checks_batches(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]

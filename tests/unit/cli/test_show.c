@@ -17,6 +17,8 @@
 #include "cli/cli.h"
 #include "control/control.h"
 
+#include <rte_version.h>
+
 /* --- a JSON checker: one value, whole, nothing after it ------------- */
 
 static const char *json_value(const char *p, int depth);
@@ -550,6 +552,53 @@ test_show_runtime(void **state)
 }
 
 /*
+ * `show version`: listack's version, DPDK's (rte_version without its
+ * "DPDK " prefix) and the stack's uptime, as a table and as JSON; the
+ * uptime counts from the stack's creation.
+ */
+static void
+test_show_version(void **state)
+{
+	struct unit_fixture *f = *state;
+	const char *dpdk = rte_version() + strlen("DPDK ");
+	char want[128], ver[32];
+	unsigned int h, m, sec;
+	struct lsk_out o;
+	char *a, *row;
+
+	a = answer(f, "show version", false);
+	assert_prefix(a, "VERSION  ");
+	row = strchr(a, '\n');
+	assert_non_null(row);
+	assert_int_equal(sscanf(row + 1, "%31s", ver), 1);
+	assert_true(isdigit((unsigned char)ver[0]));
+	assert_non_null(strchr(ver, '.'));
+	assert_non_null(strstr(row, dpdk));
+	assert_int_equal(sscanf(strstr(row, dpdk) + strlen(dpdk),
+				" %u:%u:%u", &h, &m, &sec), 3);
+	assert_true(h == 0 && m < 60 && sec < 60);
+	free(a);
+	a = answer(f, "show version", true);
+	snprintf(want, sizeof(want), "{\"version\": \"%s\", \"dpdk\": \"%s\", "
+		 "\"uptime\": ", ver, dpdk);
+	assert_prefix(a, want);
+	free(a);
+	/* an hour and a day after the stack was made */
+	f->stack->created -= (int64_t)(86400 + 3600 + 61) * 1000000000;
+	a = answer(f, "show version", false);
+	assert_non_null(strstr(a, "  1d 1:01:0"));
+	free(a);
+	f->stack->created += (int64_t)(86400 + 3600 + 61) * 1000000000;
+	lsk_out_init(&o, false);
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_command_run(f->stack, "show version x", 14, "t",
+					 &o), -EINVAL);
+	assert_memory_equal(o.err, "t:1: usage: show ", 17);
+	unit_worker_sync(f);
+	lsk_out_free(&o);
+}
+
+/*
  * Without -a the counters that counted only, grouped by the stage that
  * counts them in pipeline order, the larger first within a stage (the
  * same count: the table's order); -a: then every other one, grouped the
@@ -926,6 +975,7 @@ main(void)
 		T(test_show_filter),
 		T(test_show_stats),
 		T(test_show_runtime),
+		T(test_show_version),
 		T(test_show_errors),
 		T(test_show_pipeline),
 		cmocka_unit_test(test_show_config_round_trip),

@@ -586,7 +586,21 @@ test_commands(void **state)
 	lsk_out_init(&o, false);
 	assert_int_equal(lsk_command_run(f->stack, "route del 10.66.0.0/16 "
 					 "via 10.0.0.1", 35, "t", &o), -ENOENT);
-	assert_non_null(strstr(o.err, "is not via"));
+	assert_non_null(strstr(o.err, "route 10.66.0.0/16 is blackhole, not "
+			       "via 10.0.0.1"));
+	lsk_out_free(&o);
+	/* the error names the gateway the route has (issue 22) */
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_command_run(f->stack, "route del 10.9.0.0/16 "
+					 "via 10.0.1.1", 34, "t", &o), -ENOENT);
+	assert_non_null(strstr(o.err, "route 10.9.0.0/16 is via 10.0.0.1, "
+			       "not 10.0.1.1"));
+	lsk_out_free(&o);
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_command_run(f->stack, "route del 10.9.0.0/16 "
+					 "blackhole", 31, "t", &o), -ENOENT);
+	assert_non_null(strstr(o.err, "route 10.9.0.0/16 is via 10.0.0.1, "
+			       "not blackhole"));
 	assert_int_equal(lsk_route_show(f->stack, &o, NULL), 0);
 	assert_non_null(strstr(o.buf, "destination"));
 	assert_non_null(strstr(o.buf, "10.0.0.0/24         connected  -  "));

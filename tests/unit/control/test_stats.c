@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "cli/cli.h"
 #include "core/worker.h"
 
 #define N_U64 (sizeof(struct lsk_stats) / sizeof(uint64_t))
@@ -154,6 +155,70 @@ test_stage_cycles_scaled(void **state)
 	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].cycles, 50000);
 	/* the worker's own counters are left as they were */
 	assert_int_equal(w->stats.stages[LSK_STAGE_IP4_INPUT].cycles, 5000);
+}
+
+/*
+ * After `stats clear`, cycles per packet come from the runs timed since
+ * the clear (issue 22): the sampled cycles and the timed packets are
+ * subtracted alike, not two scaled estimates (which at low rates gave
+ * 0.0 for one stage and the old figure for another).
+ */
+static void
+test_stage_cycles_after_clear(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_worker *w = f->worker;
+	struct lsk_stage_stats *in = &w->stats.stages[LSK_STAGE_IP4_INPUT];
+	struct lsk_stage_stats *tx = &w->stats.stages[LSK_STAGE_TX];
+	struct lsk_out o;
+	struct lsk_stats st;
+
+	memset(&w->stats.stages, 0, sizeof(w->stats.stages));
+	memset(w->stage_timed, 0, sizeof(w->stage_timed));
+	*in = (struct lsk_stage_stats){ .calls = 160, .packets = 1000,
+					.cycles = 5000 };
+	w->stage_timed[LSK_STAGE_IP4_INPUT] = 100;	/* 50 a packet */
+	*tx = (struct lsk_stage_stats){ .calls = 160, .packets = 1000,
+					.cycles = 5000 };
+	w->stage_timed[LSK_STAGE_TX] = 100;
+	lsk_stats_clear(f->stack);
+	st = unit_stats(f);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].packets, 0);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].cycles, 0);
+
+	/* ip4_input: 20 packets, 10 of them timed at 30 a packet, cheaper
+	 * than before the clear */
+	in->calls += 2;
+	in->packets += 20;
+	in->cycles += 300;
+	w->stage_timed[LSK_STAGE_IP4_INPUT] += 10;
+	/* tx: 20 packets, none timed since the clear */
+	tx->calls += 2;
+	tx->packets += 20;
+	st = unit_stats(f);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].calls, 2);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].packets, 20);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].cycles, 600);
+	assert_int_equal(st.stages[LSK_STAGE_TX].packets, 20);
+	assert_int_equal(st.stages[LSK_STAGE_TX].cycles, 0);
+
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_command_run(f->stack, "show runtime", 12, "t",
+					 &o), 0);
+	assert_non_null(strstr(o.buf, "\nip4_input    2      20       10.0"
+			       "          30.0\n"));
+	lsk_out_free(&o);
+
+	/* a second clear starts again from there */
+	lsk_stats_clear(f->stack);
+	in->calls++;
+	in->packets += 4;
+	in->cycles += 400;
+	w->stage_timed[LSK_STAGE_IP4_INPUT] += 4;
+	st = unit_stats(f);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_INPUT].cycles, 400);
+	memset(&w->stats.stages, 0, sizeof(w->stats.stages));
+	memset(w->stage_timed, 0, sizeof(w->stage_timed));
 }
 
 /* --------------------------------------------------- counter table */
@@ -474,6 +539,7 @@ main(void)
 		T(test_read_sums_workers),
 		T(test_read_errors),
 		T(test_stage_cycles_scaled),
+		T(test_stage_cycles_after_clear),
 		cmocka_unit_test(test_counter_table),
 		cmocka_unit_test(test_json_complete),
 		cmocka_unit_test(test_json_options),
