@@ -23,6 +23,7 @@ fwd_usage(const char *prog)
 		" [--idle-exit MS]\n"
 		"          [--ctl-socket PATH|none] [--mbufs N]"
 		" [--metrics ADDR:PORT] [--rx-burst N]\n"
+		"          [--allow-empty-config]\n"
 		"  --ctl-socket: the control socket listack-ctl talks to "
 		"(default %s)\n", prog, LSK_CTL_DEFAULT_PATH);
 }
@@ -156,6 +157,9 @@ parse_opt(int c, const char *arg, struct fwd_opts *o)
 				   &o->rx_burst);
 	case 's':
 		return parse_ctl_socket(arg, o);
+	case 'E':	/* an empty or missing --config starts empty */
+		o->allow_empty_config = true;
+		return 0;
 	case 'M':
 		if (parse_metrics(arg, o) < 0) {
 			fprintf(stderr, "--metrics: '%s' is not ADDR:PORT (a "
@@ -181,6 +185,7 @@ fwd_parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "rx-burst", required_argument, NULL, 'r' },
 		{ "ctl-socket", required_argument, NULL, 's' },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "allow-empty-config", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
