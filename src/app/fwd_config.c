@@ -7,10 +7,12 @@
  * `config reload` does (docs/configuration.md, "Save and reload").
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <rte_lcore.h>
 
@@ -71,24 +73,59 @@ fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o)
 	return lsk_config_set_path(s, o->config);
 }
 
+struct reload_job {
+	struct fwd_app *app;
+	volatile bool done;
+	int rc;
+	char msg[768];
+};
+
+static void *
+reload_thread(void *arg)
+{
+	struct reload_job *j = arg;
+
+	lsk_stack_lock(j->app->stack);
+	j->rc = lsk_config_reload(j->app->stack, NULL, j->msg, sizeof(j->msg));
+	lsk_stack_unlock(j->app->stack);
+	__atomic_store_n(&j->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The reload runs on a thread of its own, as a listack-ctl's would on
+ * the control socket's: a table change waits for every worker to pass a
+ * quiescent state, and a port's new MTU for each to finish its pass
+ * (main.c, device_mtu_set). A main lcore that is the only worker keeps
+ * polling meanwhile; one that is not just waits.
+ */
 void
 fwd_config_reload(struct fwd_app *app)
 {
-	char msg[768];
-	int rc;
+	struct reload_job j = { .app = app };
+	bool polling = rte_lcore_count() == 1;
+	pthread_t t;
 
 	fwd_reload_asked = 0;
-	/* a main lcore that polls is the worker a table change waits for */
-	if (rte_lcore_count() == 1)
-		lsk_worker_offline(app->workers[0].w);
-	lsk_stack_lock(app->stack);
-	rc = lsk_config_reload(app->stack, NULL, msg, sizeof(msg));
-	lsk_stack_unlock(app->stack);
-	if (rc < 0)
+	if (pthread_create(&t, NULL, reload_thread, &j) != 0) {
+		fprintf(stderr, "listack-fwd: SIGHUP: no thread to reload "
+			"with\n");
+		return;
+	}
+	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 100 * 1000L };
+
+		if (polling)
+			fwd_worker_poll(&app->workers[0]);
+		else
+			nanosleep(&ts, NULL);
+	}
+	pthread_join(t, NULL);
+	if (j.rc < 0)
 		fprintf(stderr, "listack-fwd: SIGHUP: reload refused, nothing "
-			"changed: %s\n", msg);
+			"changed: %s\n", j.msg);
 	else
-		printf("listack-fwd: SIGHUP: reloaded %s\n", msg);
+		printf("listack-fwd: SIGHUP: reloaded %s\n", j.msg);
 	fflush(stdout);
 	fflush(stderr);
 }

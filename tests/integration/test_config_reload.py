@@ -19,6 +19,7 @@ Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
 failed`; exit status 1 if any failed.
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -140,8 +141,11 @@ def checks_running(fwd_bin, ctl_bin, root):
         # SIGHUP: reloads, logs, lives on; a bad file is logged too
         fwd.proc.send_signal(signal.SIGHUP)
         logged = wait_for(lambda: "reload refused" in fwd.stderr())
+        # a new MTU too: the device's change waits for the worker's pass,
+        # which the main lcore makes (one lcore) while it reloads
         with open(conf, "w") as f:
-            f.write(text + "route add 10.7.0.0/16 blackhole\n")
+            f.write(text.replace("port 1 mtu 1500", "port 1 mtu 1400") +
+                    "route add 10.7.0.0/16 blackhole\n")
         fwd.proc.send_signal(signal.SIGHUP)
         out_path = os.path.join(work, "fwd.out")
         reloaded = wait_for(lambda: "SIGHUP: reloaded" in
@@ -152,7 +156,16 @@ def checks_running(fwd_bin, ctl_bin, root):
             "" if reloaded else "no 'SIGHUP: reloaded' line",
             "" if fwd.proc.poll() is None else
             "listack-fwd exited %r" % fwd.proc.returncode,
-            "" if "10.7.0.0/16" in routes else "no 10.7.0.0/16 after it"])
+            "" if "10.7.0.0/16" in routes else "no 10.7.0.0/16 after it",
+            "" if "port 1 mtu 1400" in ctl.run("show", "config").stdout
+            else "port 1's MTU not 1400"])
+        r = ctl.run("config", "reload", json_out=True)
+        try:
+            answer = json.loads(r.stdout)
+        except ValueError as e:
+            answer = {"error": str(e)}
+        check("reload_json", "" if answer.get("added") == 0 and
+              answer.get("commands") == [] else "answer: %r" % r.stdout)
     finally:
         rc = fwd.stop()
     st = fwd.stats()
@@ -165,6 +178,35 @@ def checks_running(fwd_bin, ctl_bin, root):
     check("save_router_down", [
         "exit 0" if r.returncode == 0 else "",
         "" if read(conf) == before else "test.conf changed"])
+
+
+def checks_worker_lcore(fwd_bin, ctl_bin, root):
+    """SIGHUP with a worker lcore of its own (the main lcore only waits),
+    a port's MTU changed with it."""
+    work = os.path.join(root, "lcores")
+    sock = os.path.join(root, "ctl2.sock")
+    fwd = Fwd(fwd_bin, work, sock, lcores="0,1")
+    ctl = Ctl(ctl_bin, sock)
+    try:
+        if not fwd.wait_ready():
+            check("sighup_worker_lcore", "did not start: %s" % fwd.stderr())
+            return
+        lsk.write_config(os.path.join(work, "test.conf"),
+                         lsk.fixture_conf(p1_mtu=1400) +
+                         "route add 10.7.0.0/16 blackhole\n")
+        fwd.proc.send_signal(signal.SIGHUP)
+        out_path = os.path.join(work, "fwd.out")
+        reloaded = wait_for(lambda: "SIGHUP: reloaded" in
+                            read(out_path).decode())
+        shown = ctl.run("show", "config").stdout
+        check("sighup_worker_lcore", [
+            "" if reloaded else "no 'SIGHUP: reloaded' line: %s"
+            % fwd.stderr(),
+            "" if "10.7.0.0/16" in shown and "port 1 mtu 1400" in shown
+            else "show config:\n%s" % shown])
+    finally:
+        rc = fwd.stop()
+    check("stop_clean_worker_lcore", lsk.stop_reasons(rc, fwd.stats()))
 
 
 def checks_start(fwd_bin, ctl_bin, root):
@@ -201,7 +243,8 @@ def main():
     args = lsk.ctl_args(__doc__).parse_args()
     lsk.VERBOSE = args.v
     return lsk.run_in_workdir(args, "lsk-reload-",
-                              [checks_running, checks_start])
+                              [checks_running, checks_worker_lcore,
+                               checks_start])
 
 
 if __name__ == "__main__":
