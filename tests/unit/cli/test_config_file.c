@@ -327,6 +327,18 @@ test_reload_refused(void **state)
 			 "route add 10.9.0.0/16 via 10.7.0.1\n");
 	assert_true(lsk_config_reload(s, path, msg, sizeof(msg)) < 0);
 	assert_memory_equal(msg, "/tmp/lsk_cfg_bad.conf:2: ", 24);
+	/* checked, but refused by the running stack (the scratch stack
+	 * opens no file): the whole batch goes, the new route too */
+	write_file(path, "address add 10.0.0.1/24 port 0\n"
+			 "address add 10.0.1.1/24 port 1\n"
+			 "route add 10.8.0.0/16 blackhole\n"
+			 "udp listen 10.0.0.1:9 pcap /nonexistent/x.pcap\n");
+	assert_true(lsk_config_reload(s, path, msg, sizeof(msg)) < 0);
+	assert_non_null(strstr(msg, "/tmp/lsk_cfg_bad.conf: cannot apply it: "
+			       "reload:"));
+	after = run(s, "show config", 0);
+	assert_string_equal(before, after);
+	free(after);
 	write_file(path, "# nothing\n\n");
 	assert_int_equal(lsk_config_reload(s, path, msg, sizeof(msg)),
 			 -ENODATA);
