@@ -303,6 +303,33 @@ test_reload(void **state)
 	assert_string_equal(msg, "/tmp/lsk_cfg_reload.conf: 0 added, 0 "
 			    "removed, 0 changed");
 	lsk_stack_destroy(fresh);
+
+	/* a neighbour's MAC and a service's kind changed (each deleted and
+	 * added in the one batch), the address of a subnet moved (its
+	 * route kept), a MAC given */
+	write_file(path,
+		   "port 1 mac 02:00:00:00:aa:01\n"
+		   "address add 10.0.0.1/24 port 0\n"
+		   "address add 10.0.1.9/24 port 1\n"
+		   "route add 10.2.0.0/16 via 10.0.1.2\n"
+		   "route add 10.4.0.0/16 blackhole\n"
+		   "neigh add 10.0.1.2 lladdr 02:00:00:00:02:03\n"
+		   "udp listen 10.0.0.1:7 discard\n"
+		   "gro fraglist\n");
+	assert_int_equal(lsk_config_reload(s, NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "/tmp/lsk_cfg_reload.conf: 1 added, 1 "
+			    "removed, 3 changed");
+	fresh = bare_stack();
+	assert_int_equal(lsk_config_load(fresh, path, err, sizeof(err)), 0);
+	a = run(s, "show config", 0);
+	b = run(fresh, "show config", 0);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	a = run(s, "show neigh", 0);
+	assert_non_null(strstr(a, "02:00:00:00:02:03"));
+	free(a);
+	lsk_stack_destroy(fresh);
 	lsk_stack_destroy(s);
 	unlink(path);
 }
