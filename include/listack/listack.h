@@ -170,6 +170,22 @@ void lsk_config_abort(struct lsk_stack *stack);
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);
+/*
+ * config save and config reload (docs/configuration.md). The file they
+ * use when given none (NULL: none): listack-fwd's --config. Save writes
+ * the running configuration (`show config`) to path (NULL: that file)
+ * atomically: a temporary file in its directory, fsync, rename. Reload
+ * applies the difference between the running configuration and the file
+ * as one batch (what both have is not touched); msg gets what it did
+ * ("FILE: N added, N removed, N changed"). Both return 0, or a negative
+ * errno with the reason in err/msg ("FILE:LINE: ..." for a bad line),
+ * nothing changed. Under lsk_stack_lock when a control socket serves.
+ */
+int lsk_config_set_path(struct lsk_stack *stack, const char *path);
+int lsk_config_save(struct lsk_stack *stack, const char *path, char *err,
+		    size_t err_len);
+int lsk_config_reload(struct lsk_stack *stack, const char *path, char *msg,
+		      size_t msg_len);
 /* Apply one command line (inside a batch, as part of it); file/line are
  * used in the error text only. */
 int lsk_config_exec(struct lsk_stack *stack, const char *line,

@@ -195,6 +195,23 @@ join_words(int argc, char **argv, size_t *len)
 	return line;
 }
 
+/*
+ * `config save|reload FILE`: listack-fwd reads and writes FILE, in its
+ * own directory; a relative FILE is meant as from here.
+ */
+static char *
+absolute_file(int argc, char **argv)
+{
+	char cwd[4096], *abs;
+
+	if (argc != 3 || strcmp(argv[0], "config") != 0 ||
+	    argv[2][0] == '/' || getcwd(cwd, sizeof(cwd)) == NULL ||
+	    asprintf(&abs, "%s/%s", cwd, argv[2]) < 0)
+		return NULL;
+	argv[2] = abs;
+	return abs;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -252,7 +269,10 @@ main(int argc, char **argv)
 		}
 		source_name(file, source);
 	} else if (optind < argc) {
+		char *abs = absolute_file(argc - optind, argv + optind);
+
 		text = join_words(argc - optind, argv + optind, &len);
+		free(abs);
 		if (text == NULL) {
 			fprintf(stderr, "listack-ctl: a command is one line\n");
 			return CTL_EXIT_USAGE;

@@ -64,6 +64,13 @@ unsigned int fwd_worker_poll(struct fwd_worker *fw);
 uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 		       struct rte_mbuf **pkts, uint16_t n);
 
+/* The --config file (src/app/fwd_config.c): loaded at start (its error
+ * said on stderr), reloaded when SIGHUP set fwd_reload_asked. */
+struct fwd_opts;
+extern volatile sig_atomic_t fwd_reload_asked;
+int fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o);
+void fwd_config_reload(struct fwd_app *app);
+
 /* The main lcore's chores until app->stop (src/app/fwd_loop.c). */
 struct fwd_opts;
 void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);

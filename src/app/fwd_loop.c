@@ -2,7 +2,7 @@
 /*
  * listack-fwd's loops: the workers' run-to-completion loop (RX burst,
  * stack, flush), and the main lcore's chores (services, --idle-exit,
- * --stats-interval).
+ * --stats-interval, a reload SIGHUP asked for).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -153,6 +153,8 @@ fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o)
 		} else {
 			idle_ns = FWD_IDLE_SLEEP_MIN_NS;
 		}
+		if (fwd_reload_asked)
+			fwd_config_reload(app);
 		if (++spins < (polling ? 256u : 16u))
 			continue;
 		spins = 0;

@@ -25,7 +25,8 @@ fwd_usage(const char *prog, FILE *f, bool all)
 		"          [--stats-json FILE] [--stats-interval SECONDS]"
 		" [--idle-exit MS]\n"
 		"          [--ctl-socket PATH|none] [--mbufs N] [--mbuf-size BYTES]"
-		"\n          [--metrics ADDR:PORT] [--rx-burst N]\n"
+		"\n          [--metrics ADDR:PORT] [--rx-burst N]"
+		" [--allow-empty-config]\n"
 		"       %s --version | --help | --eal-help\n", prog, prog);
 	if (!all) {
 		fprintf(f, "  --ctl-socket: the control socket listack-ctl talks "
@@ -53,6 +54,8 @@ fwd_usage(const char *prog, FILE *f, bool all)
 		"metrics over HTTP\n"
 		"  --rx-burst N           frames asked of an RX queue per poll "
 		"(default %u)\n"
+		"  --allow-empty-config   start on an empty or missing --config "
+		"file\n"
 		"  --version              the version, and DPDK's\n",
 		prog, LSK_CTL_DEFAULT_PATH, FWD_BURST_DEFAULT);
 }
@@ -221,6 +224,9 @@ parse_opt(int c, const char *arg, struct fwd_opts *o)
 				   &o->rx_burst);
 	case 's':
 		return parse_ctl_socket(arg, o);
+	case 'E':	/* an empty or missing --config starts empty */
+		o->allow_empty_config = true;
+		return 0;
 	case 'M':
 		if (parse_metrics(arg, o) < 0) {
 			fprintf(stderr, "--metrics: '%s' is not ADDR:PORT (a "
@@ -247,6 +253,7 @@ fwd_parse_opts(int argc, char **argv, struct fwd_opts *o)
 		{ "rx-burst", required_argument, NULL, 'r' },
 		{ "ctl-socket", required_argument, NULL, 's' },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "allow-empty-config", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -18,6 +18,7 @@
 
 struct fwd_opts {
 	const char *config;
+	bool allow_empty_config;	/* else an empty --config is an error */
 	enum lsk_mode mode;
 	const char *stats_json;
 	double stats_interval;	/* seconds, 0 = off */

@@ -53,6 +53,13 @@ on_signal(int sig)
 	fwd_app.stop = true;
 }
 
+static void
+on_hup(int sig)
+{
+	(void)sig;
+	fwd_reload_asked = 1;
+}
+
 /*
  * Before anything else: a signal while EAL, the config and the ports
  * start must not kill the process (no stats, nothing freed). It only
@@ -71,6 +78,8 @@ catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_hup;		/* reload (src/app/fwd_config.c) */
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /*
@@ -304,7 +313,6 @@ load_config(struct fwd_app *app, const struct fwd_opts *o)
 		.mode = o->mode,
 		.name = "fwd",
 	};
-	char err[512];
 	uint16_t p;
 	int rc;
 
@@ -321,10 +329,7 @@ load_config(struct fwd_app *app, const struct fwd_opts *o)
 		    !rte_is_zero_ether_addr(&mac))
 			lsk_port_set(app->stack, p, &mac, 0);
 	}
-	rc = lsk_config_load(app->stack, o->config, err, sizeof(err));
-	if (rc < 0)
-		fprintf(stderr, "%s\n", err);
-	return rc;
+	return fwd_config_load(app->stack, o);
 }
 
 /*

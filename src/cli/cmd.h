@@ -124,6 +124,7 @@ void cmd_ip_text(uint32_t a, char *buf, size_t len);
 
 /* The commands, one file per group (cli/cmd_*.c). */
 int cmd_port(struct cmd_ctx *c);
+int cmd_config(struct cmd_ctx *c);	/* cli/config_file.c */
 int cmd_address(struct cmd_ctx *c);
 int cmd_route(struct cmd_ctx *c);
 int cmd_neigh(struct cmd_ctx *c);

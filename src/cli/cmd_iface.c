@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `port N [mtu M] [mac MAC]` and `address add|del A/L port N [vlan V]`:
+ * `port N [mtu M] [mac MAC]`, `port N vlan V` and `address add|del A/L
+ * port N [vlan V]`:
  * the stack's own ports and addresses (docs/configuration.md).
  */
 #include <errno.h>
@@ -11,12 +12,45 @@
 #include "control/control.h"
 #include "cli/cmd.h"
 
-/* port N [mtu M] [mac MAC] */
+/*
+ * port N vlan V: the VLAN sub-interface, with no address yet. `show
+ * config` writes one for each, in interface order, so that a restart
+ * from a saved file numbers the interfaces as before.
+ */
+static int
+port_vlan(struct cmd_ctx *c, uint16_t port)
+{
+	unsigned int n_ifaces;
+	unsigned long vlan;
+	int rc;
+
+	if (c->argc != 4 || cmd_parse_uint(c->argv[3], 4094, &vlan) < 0 ||
+	    vlan == 0)
+		return cmd_error(c, -EINVAL, "usage: port N vlan V (1-4094)");
+	if (c->check)
+		return 0;
+	n_ifaces = c->s->n_ifaces;
+	rc = lsk_vlan_iface(c->s, port, (uint16_t)vlan);
+	if (rc >= 0 && !c->s->in_batch && c->s->n_ifaces != n_ifaces) {
+		rc = lsk_stack_publish(c->s);
+		if (rc < 0)
+			c->s->n_ifaces = n_ifaces;
+	}
+	if (rc < 0)
+		return cmd_error(c, rc, "cannot make vlan %lu on port %u: %s",
+				 vlan, port, strerror(-rc));
+	return 0;
+}
+
+/*
+ * port N [mtu M] [mac MAC|default]: `mac default` gives the port back
+ * the MAC it had before a `port N mac` (the device's, in listack-fwd).
+ */
 int
 cmd_port(struct cmd_ctx *c)
 {
 	struct rte_ether_addr mac;
-	bool have_mac = false;
+	bool have_mac = false, mac_default = false;
 	unsigned long mtu = 0;
 	uint16_t port = 0;
 	int i, rc;
@@ -26,6 +60,8 @@ cmd_port(struct cmd_ctx *c)
 	rc = cmd_parse_port(c, c->argv[1], &port);
 	if (rc < 0)
 		return rc;
+	if (c->argc > 2 && strcmp(c->argv[2], "vlan") == 0)
+		return port_vlan(c, port);
 	for (i = 2; i < c->argc; i += 2) {
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
@@ -34,6 +70,9 @@ cmd_port(struct cmd_ctx *c)
 				return cmd_error(c, -EINVAL,
 						 "bad mtu '%s' (68-9000)",
 						 val ? val : "");
+		} else if (strcmp(c->argv[i], "mac") == 0 && val != NULL &&
+			   strcmp(val, "default") == 0) {
+			mac_default = true;
 		} else if (strcmp(c->argv[i], "mac") == 0) {
 			rc = cmd_parse_mac(c, val, &mac);
 			if (rc < 0)
@@ -47,10 +86,18 @@ cmd_port(struct cmd_ctx *c)
 	}
 	if (c->check)
 		return 0;
+	if (mac_default && c->s->mac_given[port]) {
+		mac = c->s->dev_mac[port];
+		have_mac = true;
+	}
+	if (have_mac && !mac_default && !c->s->mac_given[port])
+		c->s->dev_mac[port] = c->s->ports[port].mac;
 	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
 	if (rc < 0)
 		return cmd_error(c, rc, "cannot set port %u: %s", port,
 				 strerror(-rc));
+	if (have_mac)
+		c->s->mac_given[port] = !mac_default;
 	return 0;
 }
 

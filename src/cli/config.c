@@ -67,6 +67,7 @@ static const struct {
 	{ "mode", cmd_mode },
 	{ "filter", cmd_filter },
 	{ "stats", cmd_stats },
+	{ "config", cmd_config },
 	{ "capture", cmd_capture },
 	{ "trace", cmd_trace },
 	{ "show", cmd_show },
@@ -81,7 +82,8 @@ cmd_changes(const struct cmd_ctx *c)
 		return false;
 	/* an action, not configuration (cli/capture_cmd.c) */
 	if (strcmp(c->argv[0], "capture") == 0 ||
-	    strcmp(c->argv[0], "trace") == 0)	/* cli/trace_cmd.c */
+	    strcmp(c->argv[0], "trace") == 0 ||	/* cli/trace_cmd.c */
+	    strcmp(c->argv[0], "config") == 0)	/* cli/config_file.c */
 		return false;
 	/* route get is a view too */
 	return !(c->argc > 1 && strcmp(c->argv[0], "route") == 0 &&

@@ -16,7 +16,7 @@ static const struct {
 	const char *usage;	/* forms, " | " between them */
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
-	{ "port", "port N [mtu M] [mac MAC]", "" },
+	{ "port", "port N [mtu M] [mac MAC|default] | port N vlan V", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
@@ -38,6 +38,8 @@ static const struct {
 	  "on off" },
 	{ "mode", "mode list|single", "list single" },
 	{ "stats", "stats clear", "clear" },
+	{ "config", "config save [FILE] | config reload [FILE]",
+	  "save reload" },
 	{ "capture", "capture start FILE [port P] [rx|tx|drop|all] [count N] "
 		     "[snaplen B] | capture stop | capture show",
 	  "start stop show" },
@@ -48,7 +50,8 @@ static const struct {
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
 	  "config pipeline version" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache mode stats capture trace show "
+				    "route-cache mode stats config capture trace "
+				    "show "
 				    "help" },
 };
 

@@ -38,6 +38,11 @@ config_line(struct config_out *co, const char *fmt, ...)
 	co->n++;
 }
 
+/*
+ * A port's MAC only when `port N mac` gave it: a replaced NIC keeps its
+ * own. Then its VLAN sub-interfaces in interface order, those without an
+ * address too, so that a restart numbers the interfaces as before.
+ */
 static void
 config_ports(struct config_out *co, const struct lsk_stack *s)
 {
@@ -46,9 +51,15 @@ config_ports(struct config_out *co, const struct lsk_stack *s)
 
 	for (i = 0; i < s->n_ports; i++) {
 		cmd_mac_text(&s->ports[i].mac, mac, sizeof(mac));
-		config_line(co, "port %u mtu %u mac %s", i, s->ports[i].mtu,
-			    mac);
+		if (s->mac_given[i])
+			config_line(co, "port %u mtu %u mac %s", i,
+				    s->ports[i].mtu, mac);
+		else
+			config_line(co, "port %u mtu %u", i, s->ports[i].mtu);
 	}
+	for (i = s->n_ports; i < s->n_ifaces; i++)
+		config_line(co, "port %u vlan %u", s->ports[i].parent,
+			    s->ports[i].vlan);
 }
 
 static void

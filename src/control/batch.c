@@ -28,6 +28,8 @@ struct lsk_rib_copy {
 	unsigned int n_ifaces, n_addrs, n_routes, n_neighs, n_services;
 	uint32_t n_filters;
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	bool mac_given[LSK_MAX_PORTS];
+	struct rte_ether_addr dev_mac[LSK_MAX_PORTS];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
@@ -74,6 +76,8 @@ rib_copy(const struct lsk_stack *s)
 	c->n_filters = s->n_filters;
 	c->n_services = s->n_services;
 	memcpy(c->ports, s->ports, sizeof(c->ports));
+	memcpy(c->mac_given, s->mac_given, sizeof(c->mac_given));
+	memcpy(c->dev_mac, s->dev_mac, sizeof(c->dev_mac));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
@@ -95,6 +99,8 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	s->n_ifaces = c->n_ifaces;
 	s->n_addrs = c->n_addrs;
 	memcpy(s->ports, c->ports, sizeof(s->ports));
+	memcpy(s->mac_given, c->mac_given, sizeof(s->mac_given));
+	memcpy(s->dev_mac, c->dev_mac, sizeof(s->dev_mac));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)

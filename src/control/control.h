@@ -60,6 +60,16 @@ struct lsk_stack {
 
 	unsigned int n_ifaces;	/* ports, then VLAN sub-interfaces */
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	/* `port N mac` given (show config writes it only then: a replaced
+	 * NIC keeps its own), and the MAC the port had before it */
+	bool mac_given[LSK_MAX_PORTS];
+	struct rte_ether_addr dev_mac[LSK_MAX_PORTS];
+	/* config save|reload (cli/config_file.c): the file (NULL: none),
+	 * the mode a fresh start from it gets; scratch: a stack a reload
+	 * loads the file into to check it, which opens no file */
+	char *config_path;
+	enum lsk_mode start_mode;
+	bool scratch;
 	/* the devices follow the ports' MTUs (lsk_port_mtu_hook) */
 	lsk_port_mtu_hook_t mtu_hook;
 	void *mtu_hook_arg;

@@ -64,8 +64,10 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 		uint32_t addr, uint16_t port, const char *path,
 		uint32_t ring_size)
 {
-	struct lsk_udp_bind_opts opts = { .ring_size = ring_size,
-					  .socket_id = SOCKET_ID_ANY };
+	/* a scratch stack's (cli/config_file.c) rings never fill */
+	struct lsk_udp_bind_opts opts = {
+		.ring_size = s->scratch ? 0 : ring_size,
+		.socket_id = SOCKET_ID_ANY };
 	struct lsk_service *svc;
 	int rc;
 
@@ -94,7 +96,9 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	/* the file is opened (truncated) only once the endpoint is ours; in
 	 * a batch only once the batch is applied (lsk_services_batch_end):
 	 * until then it is only made if missing, to know it can be */
-	if (kind == LSK_SERVICE_PCAP && svc->fresh) {
+	if (kind == LSK_SERVICE_PCAP && s->scratch) {
+		/* checked only: the running stack's file stays as it is */
+	} else if (kind == LSK_SERVICE_PCAP && svc->fresh) {
 		const int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC;
 		int fd = open(path, flags | O_CREAT | O_EXCL, 0644);
 
@@ -352,7 +356,8 @@ lsk_services_batch_end(struct lsk_stack *s, bool commit)
 			service_free(svc);
 			continue;
 		}
-		if (svc->fresh && svc->kind == LSK_SERVICE_PCAP) {
+		if (svc->fresh && svc->kind == LSK_SERVICE_PCAP &&
+		    !s->scratch) {
 			service_pcap_open(svc);
 		}
 		svc->fresh = false;

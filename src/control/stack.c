@@ -68,6 +68,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	s->n_ifaces = p->n_ports;
 	s->sh.socket_id = p->socket_id;
 	s->mode = p->mode;
+	s->start_mode = p->mode;
 	s->max_routes = p->max_routes;
 	for (i = 0; i < LSK_MAX_PORTS; i++) {
 		s->ports[i].parent = (uint16_t)i;
@@ -139,6 +140,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	free(s->neighs);
 	rte_free(s->sh.qsbr);
 	rte_mempool_free(s->sh.indirect_pool);
+	free(s->config_path);
 	rte_free(s);
 }
 
