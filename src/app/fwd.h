@@ -64,6 +64,18 @@ unsigned int fwd_worker_poll(struct fwd_worker *fw);
 uint16_t fwd_tx_shared(void *arg, uint16_t port, uint16_t queue,
 		       struct rte_mbuf **pkts, uint16_t n);
 
+/* The ports (src/app/fwd_port.c): keep workers out of a port's rx and
+ * tx calls while its device changes (false: stopping), and let them back;
+ * the stack's port calls (facts, admin state: listack/iface.h) set, the
+ * ports the config left down set down, link interrupts asked for where
+ * info says the PMD has them (the devices started); log the ports whose
+ * link changed (all: look at every port, else those an interrupt named). */
+struct lsk_port_info;
+bool fwd_port_pause(struct fwd_app *app, uint16_t port);
+void fwd_port_resume(struct fwd_app *app, uint16_t port);
+void fwd_ports_ops_set(struct fwd_app *app, const struct lsk_port_info *info);
+void fwd_ports_link_check(struct fwd_app *app, bool all);
+
 /* The main lcore's chores until app->stop (src/app/fwd_loop.c). */
 struct fwd_opts;
 void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);

@@ -16,7 +16,7 @@ static const struct {
 	const char *usage;	/* forms, " | " between them */
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
-	{ "port", "port N [mtu M] [mac MAC]", "" },
+	{ "port", "port N [mtu M] [mac MAC] [name NAME] [up|down]", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "

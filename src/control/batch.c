@@ -28,6 +28,7 @@ struct lsk_rib_copy {
 	unsigned int n_ifaces, n_addrs, n_routes, n_neighs, n_services;
 	uint32_t n_filters;
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
+	char port_names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
@@ -74,6 +75,7 @@ rib_copy(const struct lsk_stack *s)
 	c->n_filters = s->n_filters;
 	c->n_services = s->n_services;
 	memcpy(c->ports, s->ports, sizeof(c->ports));
+	memcpy(c->port_names, s->port_names, sizeof(c->port_names));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
@@ -95,6 +97,7 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	s->n_ifaces = c->n_ifaces;
 	s->n_addrs = c->n_addrs;
 	memcpy(s->ports, c->ports, sizeof(s->ports));
+	memcpy(s->port_names, c->port_names, sizeof(s->port_names));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)
@@ -298,6 +301,7 @@ lsk_config_commit(struct lsk_stack *s)
 	stack_set_statics(s);
 	lsk_fwd_publish(s, t);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_port_admin_follow(s, c->ports, s->ports);
 	lsk_publish(s, s->sh.filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);
