@@ -10,6 +10,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -55,6 +60,36 @@ fwd_port_resume(struct fwd_app *app, uint16_t port)
 	app->port_paused[port] = false;
 }
 
+/*
+ * The port's link. DPDK 22.11's af_packet PMD says "up" from its start
+ * on, whatever the interface it opened does (its link_update does
+ * nothing): for it the kernel interface's carrier (IFF_RUNNING) is asked
+ * instead, so that a veth whose peer went down is seen down.
+ */
+static int
+port_link_get(uint16_t port, struct rte_eth_link *link)
+{
+	struct rte_eth_dev_info di;
+	struct ifreq ifr;
+	int rc, fd;
+
+	rc = rte_eth_link_get_nowait(port, link);
+	if (rc < 0 || rte_eth_dev_info_get(port, &di) < 0 ||
+	    di.driver_name == NULL ||
+	    strcmp(di.driver_name, "net_af_packet") != 0 || di.if_index == 0)
+		return rc;
+	memset(&ifr, 0, sizeof(ifr));
+	if (if_indextoname(di.if_index, ifr.ifr_name) == NULL)
+		return rc;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return rc;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 && !(ifr.ifr_flags & IFF_RUNNING))
+		link->link_status = RTE_ETH_LINK_DOWN;
+	close(fd);
+	return rc;
+}
+
 static int
 port_facts(void *arg, uint16_t port, struct lsk_port_facts *f)
 {
@@ -69,7 +104,7 @@ port_facts(void *arg, uint16_t port, struct lsk_port_facts *f)
 		return rc;
 	snprintf(f->driver, sizeof(f->driver), "%s",
 		 di.driver_name ? di.driver_name : "?");
-	if (rte_eth_link_get_nowait(port, &link) == 0) {
+	if (port_link_get(port, &link) == 0) {
 		f->link_up = link.link_status == RTE_ETH_LINK_UP;
 		f->full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
 		if (link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
@@ -154,7 +189,7 @@ fwd_ports_ops_set(struct fwd_app *app, const struct lsk_port_info *info)
 		if (info[p].lsc)
 			rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_LSC,
 						      port_lsc_event, NULL);
-		rte_eth_link_get_nowait(p, &last_link[p]);
+		port_link_get(p, &last_link[p]);
 	}
 }
 
@@ -171,7 +206,7 @@ fwd_ports_link_check(struct fwd_app *app, bool all)
 		if (!all && !__atomic_exchange_n(&link_changed[p], false,
 						 __ATOMIC_ACQ_REL))
 			continue;
-		if (rte_eth_link_get_nowait(p, &link) != 0 ||
+		if (port_link_get(p, &link) != 0 ||
 		    (link.link_status == last_link[p].link_status &&
 		     link.link_speed == last_link[p].link_speed &&
 		     link.link_duplex == last_link[p].link_duplex))
