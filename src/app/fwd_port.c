@@ -135,20 +135,19 @@ port_label(struct fwd_app *app, uint16_t port, char *buf, size_t len)
 		snprintf(buf, len, "port%u", port);
 }
 
-/* The stack has published the port's admin state: the device's link
- * follows where the PMD can set it (else the stack alone drops what the
- * port would send and receive). */
+/* The device's link set as the admin state says, where the PMD can, and
+ * logged either way. pause: workers poll (at start they do not yet). */
 static void
-port_admin(void *arg, uint16_t port, bool up)
+admin_apply(struct fwd_app *app, uint16_t port, bool up, bool pause)
 {
-	struct fwd_app *app = arg;
 	char label[48];
 	int rc = -ECANCELED;
 
-	if (fwd_port_pause(app, port))
+	if (!pause || fwd_port_pause(app, port))
 		rc = up ? rte_eth_dev_set_link_up(port) :
 		     rte_eth_dev_set_link_down(port);
-	fwd_port_resume(app, port);
+	if (pause)
+		fwd_port_resume(app, port);
 	port_label(app, port, label, sizeof(label));
 	if (rc == 0)
 		printf("listack-fwd: %s admin %s\n", label, up ? "up" : "down");
@@ -158,6 +157,15 @@ port_admin(void *arg, uint16_t port, bool up)
 		       rc == -ENOTSUP ? "the driver cannot set it" :
 		       strerror(-rc));
 	fflush(stdout);
+}
+
+/* The stack has published the port's admin state: the device's link
+ * follows where the PMD can set it (else the stack alone drops what the
+ * port would send and receive). */
+static void
+port_admin(void *arg, uint16_t port, bool up)
+{
+	admin_apply(arg, port, up, true);
 }
 
 static int
@@ -183,9 +191,9 @@ fwd_ports_ops_set(struct fwd_app *app, const struct lsk_port_info *info)
 
 	lsk_port_ops_set(app->stack, &ops, app);
 	for (p = 0; p < app->n_ports; p++) {
-		/* no worker runs yet: nothing to pause */
+		/* the config's `port N down`; no worker runs yet */
 		if (!lsk_port_admin_up(app->stack, p))
-			rte_eth_dev_set_link_down(p);
+			admin_apply(app, p, false, false);
 		if (info[p].lsc)
 			rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_LSC,
 						      port_lsc_event, NULL);

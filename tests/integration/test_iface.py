@@ -19,7 +19,12 @@ ports are net_af_packet on veths to two Linux hosts in namespaces:
   config` says `port 1 down`; `port 1 up`: the pings come back;
 - SIGTERM: exit 0, mbufs_in_use 0.
 
-Not root, or no `ip netns`: prints `SKIP iface: reason`, exits 77.
+Before, on net_pcap ports (no root needed): a config that names port 1
+and sets it down; what is routed out of it and what it receives are
+dropped and counted, the log says so, nothing leaks.
+
+Not root, or no `ip netns`: the namespace part prints `SKIP iface:
+reason` (the exit status is 77 when the pcap part passed).
 """
 
 import json
@@ -217,6 +222,30 @@ def cases(r):
           ["port 1 up: %d %s; pings %s" % (res.returncode, res.stderr, ok)])
 
 
+def pcap_admin_down(fwd_bin, work):
+    """`port lan down` in the config of a pcap run."""
+    conf = lsk.fixture_conf(extra="port 1 name lan\nport lan down\n")
+    inputs = {0: [lsk.frame(dst="10.0.1.1", port=0, ident=i)
+                  for i in range(3)],
+              1: [lsk.frame(dst="10.0.0.1", port=1, ident=i)
+                  for i in range(2)]}
+    res = lsk.run_fwd(fwd_bin, os.path.join(work, "pcap"), conf, inputs)
+    st = res.stats or {}
+    ports = st.get("ports") or [{}, {}]
+    reasons = lsk.stop_reasons(res.rc, res.stats)
+    if res.outputs.get(0) or res.outputs.get(1):
+        reasons.append("frames sent: %d on port 0, %d on port 1" %
+                       (len(res.outputs.get(0) or []),
+                        len(res.outputs.get(1) or [])))
+    if ports[1].get("tx_dropped") != 3 or ports[1].get("rx_dropped") != 2:
+        reasons.append("port 1's counters: %r" % ports[1])
+    want = "listack-fwd: port1 (lan) admin down (the device's link stays " \
+        "as it is: the driver cannot set it)"
+    if want not in res.stdout:
+        reasons.append("no %r in:\n%s" % (want, res.stdout))
+    check("config_port_down", reasons)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     lsk.VERBOSE = "-v" in sys.argv
@@ -225,10 +254,11 @@ def main():
         return 2
     fwd_bin, ctl_bin = (os.path.abspath(a) for a in args)
     work = tempfile.mkdtemp(prefix="lsk-iface-")
+    pcap_admin_down(fwd_bin, work)
     try:
         if not hosts_up():
             print("SKIP iface: needs root, ip netns and veth")
-            return 77
+            return lsk.finish(work, lsk.VERBOSE) or 77
         r = Run(fwd_bin, ctl_bin, work)
         try:
             if r.ready():
