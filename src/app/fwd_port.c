@@ -84,7 +84,8 @@ port_link_get(uint16_t port, struct rte_eth_link *link)
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return rc;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 && !(ifr.ifr_flags & IFF_RUNNING))
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 &&
+	    !(ifr.ifr_flags & IFF_RUNNING))
 		link->link_status = RTE_ETH_LINK_DOWN;
 	close(fd);
 	return rc;
@@ -227,12 +228,19 @@ fwd_ports_link_check(struct fwd_app *app, bool all)
 			 link.link_speed == RTE_ETH_SPEED_NUM_NONE)
 			snprintf(text, sizeof(text), "link up");
 		else if (link.link_speed % 1000 == 0)
-			snprintf(text, sizeof(text), "link up %u Gbps %s-duplex",
+			snprintf(text, sizeof(text),
+				 "link up %u Gbps %s-duplex",
 				 link.link_speed / 1000,
 				 link.link_duplex ? "full" : "half");
+		else if (link.link_speed > 1000)	/* as show interfaces */
+			snprintf(text, sizeof(text),
+				 "link up %u.%u Gbps %s-duplex",
+				 link.link_speed / 1000,
+				 link.link_speed % 1000 / 100,
+				 link.link_duplex ? "full" : "half");
 		else
-			snprintf(text, sizeof(text), "link up %u Mbps %s-duplex",
-				 link.link_speed,
+			snprintf(text, sizeof(text),
+				 "link up %u Mbps %s-duplex", link.link_speed,
 				 link.link_duplex ? "full" : "half");
 		printf("listack-fwd: %s %s\n", label, text);
 		fflush(stdout);

@@ -224,8 +224,8 @@ test_port_names(void **state)
 		      "port wan mtu 1400\n", false, "");
 	assert_string_equal(lsk_port_name(f->stack, 0), "wan");
 	assert_int_equal(lsk_port_by_name(f->stack, "wan"), 0);
-	assert_true(config_has(f,
-			       "port 0 mtu 1400 mac 02:00:00:00:00:FE name wan"));
+	assert_true(config_has(f, "port 0 mtu 1400 mac 02:00:00:00:00:FE "
+			       "name wan"));
 	assert_true(config_has(f, "address add 10.7.0.1/24 port 0"));
 	assert_answer(f, "address add 10.7.1.1/24 port wan vlan 7\n"
 		      "address del 10.7.1.1/24 port wan vlan 7\n"
@@ -313,10 +313,10 @@ test_show_interfaces(void **state)
 		"\"mac\": \"02:00:00:00:01:FE\", \"admin\": \"down\", "
 		"\"state\": \"DOWN\", \"link\": null, \"speed_mbps\": null, "
 		"\"duplex\": null, \"driver\": null, "
-		"\"rx\": {\"bytes\": null, \"packets\": null, \"errors\": null, "
-		"\"missed\": null, \"dropped\": 0}, "
-		"\"tx\": {\"bytes\": null, \"packets\": null, \"errors\": null, "
-		"\"dropped\": 1}}, "
+		"\"rx\": {\"bytes\": null, \"packets\": null, "
+		"\"errors\": null, \"missed\": null, \"dropped\": 0}, "
+		"\"tx\": {\"bytes\": null, \"packets\": null, "
+		"\"errors\": null, \"dropped\": 1}}, "
 		"{\"name\": \"port1.100\", \"alias\": null, \"id\": 2, "
 		"\"port\": 1, \"vlan\": 100, \"mtu\": 1500, "
 		"\"mac\": \"02:00:00:00:01:FE\", \"admin\": \"down\", "
