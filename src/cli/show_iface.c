@@ -199,13 +199,15 @@ iface_json(struct lsk_out *o, const struct iface_view *v, bool first)
 static bool
 port_facts(const struct lsk_stack *s, uint16_t port, struct lsk_port_facts *f)
 {
+	size_t k;
+
 	memset(f, 0, sizeof(*f));
 	if (s->port_ops.facts == NULL ||
 	    s->port_ops.facts(s->port_ops_arg, port, f) < 0)
 		return false;
 	f->driver[sizeof(f->driver) - 1] = '\0';
 	/* the driver's name goes into JSON as it is */
-	for (size_t k = 0; f->driver[k] != '\0'; k++)
+	for (k = 0; f->driver[k] != '\0'; k++)
 		if (f->driver[k] == '"' || f->driver[k] == '\\' ||
 		    (unsigned char)f->driver[k] < 0x20)
 			f->driver[k] = '?';
