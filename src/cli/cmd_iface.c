@@ -15,13 +15,18 @@
 #define PORT_USAGE "usage: port N [mtu M] [mac MAC] [name NAME] [up|down]"
 
 /* name NAME: its form, and no other port's (in the check pass, as the
- * batch's earlier lines left the names: cmd_port_names) */
+ * batch's earlier lines left the names: cmd_port_names); "-": no name */
 static int
 port_name_word(struct cmd_ctx *c, uint16_t port, const char *name)
 {
 	char (*names)[LSK_PORT_NAME_MAX] = cmd_port_names(c);
 	int other = cmd_port_by_name(c, name);
 
+	if (name != NULL && strcmp(name, "-") == 0) {	/* no name */
+		if (c->check)
+			names[port][0] = '\0';
+		return 0;
+	}
 	if (name == NULL || lsk_port_name_check(name) < 0)
 		return cmd_error(c, -EINVAL, "bad port name '%s' (a-z, then up "
 				 "to 14 of a-z 0-9 _ . -; not portN)",
@@ -82,7 +87,8 @@ cmd_port(struct cmd_ctx *c)
 	if (c->check)
 		return 0;
 	if (name != NULL) {
-		rc = lsk_port_name_set(c->s, port, name);
+		rc = lsk_port_name_set(c->s, port,
+				       strcmp(name, "-") == 0 ? "" : name);
 		if (rc < 0)
 			return cmd_error(c, rc, "cannot name port %u '%s': %s",
 					 port, name, strerror(-rc));

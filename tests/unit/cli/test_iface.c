@@ -265,6 +265,11 @@ test_port_names(void **state)
 	/* renamed: the old name is free */
 	assert_answer(f, "port 0 name uplink\nport 1 name wan\n", false, "");
 	assert_int_equal(lsk_port_by_name(f->stack, "wan"), 1);
+	/* "-" takes the name away; the name is then free, and not a port */
+	assert_answer(f, "port 1 name -\nport 0 name wan\n", false, "");
+	assert_string_equal(lsk_port_name(f->stack, 1), "");
+	assert_int_equal(lsk_port_by_name(f->stack, "wan"), 0);
+	assert_true(config_has(f, "port 1 mtu 1500 mac 02:00:00:00:01:FE"));
 }
 
 /* --- show interfaces ------------------------------------------------ */
