@@ -98,6 +98,10 @@ lsk_port_configure(uint16_t port, const struct lsk_port_params *p,
 	if (p->mtu != 0 && p->mtu <= di.max_mtu && p->mtu >= di.min_mtu)
 		conf.rxmode.mtu = p->mtu;
 	port_rss(&di, info->n_rxq, &conf, info);
+	if (di.dev_flags != NULL && (*di.dev_flags & RTE_ETH_DEV_INTR_LSC)) {
+		conf.intr_conf.lsc = 1;
+		info->lsc = true;
+	}
 	if (lsk_sfc_is_sfc(&di)) {
 		lsk_sfc_apply(&di, &conf, &txconf);
 		info->sfc_profile = true;

@@ -127,6 +127,9 @@ int lsk_vlan_iface(struct lsk_stack *stack, uint16_t port, uint16_t vlan);
 /* Routes: listack/route.h. */
 #include "listack/route.h"
 
+/* Admin state, names, the device's facts: listack/iface.h. */
+#include "listack/iface.h"
+
 /*
  * Remove one of our addresses (the interface it was added to, and its
  * prefix length, must match: else -EADDRNOTAVAIL). Its subnet and

@@ -36,6 +36,9 @@ struct lsk_port_info {
 	bool tx_fast_free;
 	bool sfc_profile;	/* the sfc profile was applied */
 	bool mtu_set;		/* the device took the MTU */
+	bool lsc;		/* link changes raise an interrupt (the
+				 * application registers for
+				 * RTE_ETH_EVENT_INTR_LSC) */
 };
 
 /* Configure and set up the queues of a port (not started). */

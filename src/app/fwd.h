@@ -71,6 +71,18 @@ extern volatile sig_atomic_t fwd_reload_asked;
 int fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o);
 void fwd_config_reload(struct fwd_app *app);
 
+/* The ports (src/app/fwd_port.c): keep workers out of a port's rx and
+ * tx calls while its device changes (false: stopping), and let them back;
+ * the stack's port calls (facts, admin state: listack/iface.h) set, the
+ * ports the config left down set down, link interrupts asked for where
+ * info says the PMD has them (the devices started); log the ports whose
+ * link changed (all: look at every port, else those an interrupt named). */
+struct lsk_port_info;
+bool fwd_port_pause(struct fwd_app *app, uint16_t port);
+void fwd_port_resume(struct fwd_app *app, uint16_t port);
+void fwd_ports_ops_set(struct fwd_app *app, const struct lsk_port_info *info);
+void fwd_ports_link_check(struct fwd_app *app, bool all);
+
 /* The main lcore's chores until app->stop (src/app/fwd_loop.c). */
 struct fwd_opts;
 void fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o);

@@ -2,7 +2,7 @@
 /*
  * listack-fwd's loops: the workers' run-to-completion loop (RX burst,
  * stack, flush), and the main lcore's chores (services, --idle-exit,
- * --stats-interval, a reload SIGHUP asked for).
+ * --stats-interval, a reload SIGHUP asked for, link changes).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -128,6 +128,7 @@ fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o)
 	bool polling = rte_lcore_count() == 1;
 	uint64_t last_rx = 0, last_rx_tsc = rte_rdtsc();
 	uint64_t next_print = last_rx_tsc + (uint64_t)(o->stats_interval * hz);
+	uint64_t next_link = last_rx_tsc + hz;
 	struct lsk_stats prev;
 	unsigned int spins = 0;
 	long idle_ns = FWD_IDLE_SLEEP_MIN_NS;
@@ -159,6 +160,10 @@ fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o)
 			continue;
 		spins = 0;
 		now = rte_rdtsc();
+		/* links: those an interrupt named now, every port each second */
+		fwd_ports_link_check(app, now >= next_link);
+		if (now >= next_link)
+			next_link = now + hz;
 		rx = frames_received(app);
 		if (rx != last_rx) {
 			last_rx = rx;

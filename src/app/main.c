@@ -134,26 +134,13 @@ static int
 device_mtu_set(void *arg, uint16_t port, uint16_t mtu)
 {
 	struct fwd_app *app = &fwd_app;
-	uint64_t seen[LSK_MAX_WORKERS];
-	unsigned int i;
-	int rc;
+	int rc = -ECANCELED;
 
 	(void)arg;
-	/* A PMD may restart the port to change it (sfc does): no worker
-	 * may be inside its rx or tx calls meanwhile. Once each worker has
-	 * finished the pass it was in, none is, nor comes back until the
-	 * port is resumed; what is sent to it meanwhile is refused. */
-	app->port_paused[port] = true;
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (i = 0; i < app->n_workers; i++)
-		seen[i] = app->workers[i].polls;
-	for (i = 0; i < app->n_workers && !app->stop; i++)
-		while (app->workers[i].polls == seen[i] && !app->stop)
-			rte_delay_us_sleep(100);
-	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
-	/* stopping: workers leave their loops whatever pass they are in */
-	rc = app->stop ? -ECANCELED : rte_eth_dev_set_mtu(port, mtu);
-	app->port_paused[port] = false;
+	/* no worker in the port's rx or tx calls meanwhile (fwd_port.c) */
+	if (fwd_port_pause(app, port))
+		rc = rte_eth_dev_set_mtu(port, mtu);
+	fwd_port_resume(app, port);
 	return rc == -ENOTSUP ? 0 : rc;
 }
 
@@ -359,6 +346,8 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 		rc = create_workers(app, info, o->rx_burst);
 	if (rc == 0)
 		rc = fwd_start_ports(app);
+	if (rc == 0)
+		fwd_ports_ops_set(app, info);
 	if (rc == 0 && start_ctl(app, o, ctl) < 0) {
 		ctl_failed = true;
 		rc = -EINVAL;
@@ -412,7 +401,7 @@ fwd_stop(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl *ctl,
 		struct rte_eth_stats es;
 
 		if (rte_eth_stats_get(p, &es) == 0)
-			st.ports[p].rx_dropped = es.imissed + es.rx_nombuf;
+			st.ports[p].rx_dropped += es.imissed + es.rx_nombuf;
 	}
 	services_json = fwd_services_json(app->stack);
 	for (p = 0; p < app->n_ports; p++)

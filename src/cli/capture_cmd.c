@@ -61,8 +61,12 @@ cmd_capture_parse(struct cmd_ctx *c, struct lsk_capture_conf *conf)
 		if (i + 1 >= c->argc)
 			return cap_usage(c);
 		if (strcmp(w, "port") == 0) {
-			if (cmd_parse_uint(c->argv[i + 1], c->s->n_ports - 1,
-					   &v) < 0)
+			int named = cmd_port_by_name(c, c->argv[i + 1]);
+
+			if (named >= 0)
+				v = (unsigned long)named;
+			else if (cmd_parse_uint(c->argv[i + 1],
+						c->s->n_ports - 1, &v) < 0)
 				return cmd_error(c, -EINVAL, "no port '%s'",
 						 c->argv[i + 1]);
 			conf->port = (uint16_t)v;

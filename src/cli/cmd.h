@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "listack/listack.h"
 #include "cli/cli.h"
 
 struct lsk_stack;
@@ -24,6 +25,9 @@ struct cmd_ctx {
 	unsigned int line;
 	struct lsk_out *o;	/* the answer: views and the error */
 	bool check;		/* parse only: change nothing */
+	/* the check pass's ports' names (cmd_port_names) */
+	bool names_copied;
+	char names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	int argc;
 	char *argv[CMD_MAX_WORDS];
 };
@@ -64,6 +68,7 @@ int cmd_trace_parse(struct cmd_ctx *c, unsigned long *n,
 const char *cmd_usage(const char *name);
 
 /* The views, one per file part (cli/show*.c). */
+int cmd_show_interfaces(struct cmd_ctx *c);
 int cmd_show_routes(struct cmd_ctx *c);
 int cmd_show_stats(struct cmd_ctx *c);
 int cmd_show_runtime(struct cmd_ctx *c);
@@ -109,8 +114,13 @@ int cmd_parse_prefix(const char *s, uint32_t *addr, uint8_t *depth);
 /* a prefix without host bits */
 int cmd_parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
 			   uint8_t *depth);
-/* a port of the stack */
+/* a port of the stack: its number or its name */
 int cmd_parse_port(struct cmd_ctx *c, const char *s, uint16_t *port);
+/* the port named s, or -ENODEV (no error written) */
+int cmd_port_by_name(struct cmd_ctx *c, const char *s);
+/* the ports' names as this line sees them: the stack's, or in the check
+ * pass of a batch those its earlier lines gave */
+char (*cmd_port_names(struct cmd_ctx *c))[LSK_PORT_NAME_MAX];
 /* a unicast MAC, aa:bb:cc:dd:ee:ff */
 int cmd_parse_mac(struct cmd_ctx *c, const char *s, struct rte_ether_addr *mac);
 /* ADDR:PORT, ADDR may be 0.0.0.0 */

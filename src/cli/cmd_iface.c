@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `port N [mtu M] [mac MAC]`, `port N vlan V` and `address add|del A/L
- * port N [vlan V]`:
- * the stack's own ports and addresses (docs/configuration.md).
+ * `port N [mtu M] [mac MAC|default] [name NAME] [up|down]`, `port N vlan
+ * V` and `address add|del A/L port N [vlan V]`: the stack's own ports and
+ * addresses (docs/configuration.md). Wherever a port is given, its name
+ * may be.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,35 @@
 
 #include "control/control.h"
 #include "cli/cmd.h"
+
+#define PORT_USAGE "usage: port N [mtu M] [mac MAC|default] [name NAME] " \
+	"[up|down] | port N vlan V"
+
+/* name NAME: its form, and no other port's (in the check pass, as the
+ * batch's earlier lines left the names: cmd_port_names); "-": no name */
+static int
+port_name_word(struct cmd_ctx *c, uint16_t port, const char *name)
+{
+	char (*names)[LSK_PORT_NAME_MAX] = cmd_port_names(c);
+	int other = cmd_port_by_name(c, name);
+
+	if (name != NULL && strcmp(name, "-") == 0) {	/* no name */
+		if (c->check)
+			names[port][0] = '\0';
+		return 0;
+	}
+	if (name == NULL || lsk_port_name_check(name) < 0)
+		return cmd_error(c, -EINVAL, "bad port name '%s' (a-z, then up "
+				 "to 14 of a-z 0-9 _ . -; not portN)",
+				 name ? name : "");
+	if (other >= 0 && other != port)
+		return cmd_error(c, -EEXIST, "port %d is already named '%s'",
+				 other, name);
+	if (c->check)
+		snprintf(names[port], sizeof(names[port]), "%s", name);
+	return 0;
+}
+
 
 /*
  * port N vlan V: the VLAN sub-interface, with no address yet. `show
@@ -43,7 +73,8 @@ port_vlan(struct cmd_ctx *c, uint16_t port)
 }
 
 /*
- * port N [mtu M] [mac MAC|default]: `mac default` gives the port back
+ * port N|NAME [mtu M] [mac MAC|default] [name NAME] [up|down]: `mac
+ * default` gives the port back
  * the MAC it had before a `port N mac` (the device's, in listack-fwd).
  */
 int
@@ -51,12 +82,14 @@ cmd_port(struct cmd_ctx *c)
 {
 	struct rte_ether_addr mac;
 	bool have_mac = false, mac_default = false;
+	const char *name = NULL;
 	unsigned long mtu = 0;
 	uint16_t port = 0;
+	int admin = -1;		/* 1 up, 0 down, -1 as it is */
 	int i, rc;
 
 	if (c->argc < 2)
-		return cmd_error(c, -EINVAL, "usage: port N [mtu M] [mac MAC]");
+		return cmd_error(c, -EINVAL, PORT_USAGE);
 	rc = cmd_parse_port(c, c->argv[1], &port);
 	if (rc < 0)
 		return rc;
@@ -65,7 +98,11 @@ cmd_port(struct cmd_ctx *c)
 	for (i = 2; i < c->argc; i += 2) {
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
-		if (strcmp(c->argv[i], "mtu") == 0) {
+		if (strcmp(c->argv[i], "up") == 0 ||
+		    strcmp(c->argv[i], "down") == 0) {
+			admin = c->argv[i][0] == 'u';
+			i--;	/* a word alone */
+		} else if (strcmp(c->argv[i], "mtu") == 0) {
 			if (cmd_parse_uint(val, 9000, &mtu) < 0 || mtu < 68)
 				return cmd_error(c, -EINVAL,
 						 "bad mtu '%s' (68-9000)",
@@ -78,6 +115,11 @@ cmd_port(struct cmd_ctx *c)
 			if (rc < 0)
 				return rc;
 			have_mac = true;
+		} else if (strcmp(c->argv[i], "name") == 0) {
+			rc = port_name_word(c, port, val);
+			if (rc < 0)
+				return rc;
+			name = val;
 		} else {
 			return cmd_error(c, -EINVAL,
 					 "unknown port setting '%s'",
@@ -86,18 +128,35 @@ cmd_port(struct cmd_ctx *c)
 	}
 	if (c->check)
 		return 0;
+	if (name != NULL) {
+		rc = lsk_port_name_set(c->s, port,
+				       strcmp(name, "-") == 0 ? "" : name);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot name port %u '%s': %s",
+					 port, name, strerror(-rc));
+	}
 	if (mac_default && c->s->mac_given[port]) {
 		mac = c->s->dev_mac[port];
 		have_mac = true;
 	}
 	if (have_mac && !mac_default && !c->s->mac_given[port])
 		c->s->dev_mac[port] = c->s->ports[port].mac;
-	rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL, (uint16_t)mtu);
-	if (rc < 0)
-		return cmd_error(c, rc, "cannot set port %u: %s", port,
-				 strerror(-rc));
+	if (have_mac || mtu != 0) {
+		rc = lsk_port_set(c->s, port, have_mac ? &mac : NULL,
+				  (uint16_t)mtu);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot set port %u: %s", port,
+					 strerror(-rc));
+	}
 	if (have_mac)
 		c->s->mac_given[port] = !mac_default;
+	if (admin >= 0) {
+		rc = lsk_port_admin_set(c->s, port, admin == 1);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot set port %u %s: %s",
+					 port, admin ? "up" : "down",
+					 strerror(-rc));
+	}
 	return 0;
 }
 

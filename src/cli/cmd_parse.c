@@ -87,11 +87,46 @@ cmd_parse_prefix(const char *s, uint32_t *addr, uint8_t *depth)
 	return 0;
 }
 
+/*
+ * The port a name names. The check pass of a batch applies nothing, so
+ * the names its earlier lines gave are in c->names (a copy of the
+ * stack's, made at the first name looked up or given).
+ */
+char (*cmd_port_names(struct cmd_ctx *c))[LSK_PORT_NAME_MAX]
+{
+	if (!c->check)
+		return c->s->port_names;
+	if (!c->names_copied) {
+		memcpy(c->names, c->s->port_names, sizeof(c->names));
+		c->names_copied = true;
+	}
+	return c->names;
+}
+
+int
+cmd_port_by_name(struct cmd_ctx *c, const char *s)
+{
+	char (*names)[LSK_PORT_NAME_MAX] = cmd_port_names(c);
+	unsigned int p;
+
+	for (p = 0; s != NULL && s[0] != '\0' && p < c->s->n_ports; p++)
+		if (strcmp(names[p], s) == 0)
+			return (int)p;
+	return -ENODEV;
+}
+
 int
 cmd_parse_port(struct cmd_ctx *c, const char *s, uint16_t *port)
 {
 	unsigned long v;
+	int named = cmd_port_by_name(c, s);
 
+	if (named >= 0) {
+		*port = (uint16_t)named;
+		return 0;
+	}
+	if (s != NULL && s[0] >= 'a' && s[0] <= 'z')
+		return cmd_error(c, -ENODEV, "no port named '%s'", s);
 	if (cmd_parse_uint(s, UINT16_MAX, &v) < 0)
 		return cmd_error(c, -EINVAL, "bad port number '%s'",
 				 s ? s : "");

@@ -16,7 +16,8 @@ static const struct {
 	const char *usage;	/* forms, " | " between them */
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
-	{ "port", "port N [mtu M] [mac MAC|default] | port N vlan V", "" },
+	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] [up|down] | "
+		  "port N vlan V", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "

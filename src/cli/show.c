@@ -3,9 +3,10 @@
  * The views (`show ...`) and `help`. Text: an aligned table in the style
  * of `ip -br` and grout's grcli, a header row then one row per item.
  * JSON (o->json): one value per view, members named as the text columns
- * (lower case, "/" read as "_per_"). The counter views are in
- * cli/show_stats.c, `show config` in cli/show_config.c, `show
- * pipeline` in cli/show_pipeline.c; `show version` is here.
+ * (lower case, "/" read as "_per_"). `show interfaces` (blocks, as
+ * `ip -s link`) is in cli/show_iface.c, the counter views in
+ * cli/show_stats.c, `show config` in cli/show_config.c, `show pipeline`
+ * in cli/show_pipeline.c; `show version` is here.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -134,48 +135,6 @@ cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len)
 
 	cmd_ip_text(addr, ip, sizeof(ip));
 	snprintf(buf, len, "%s/%u", ip, depth);
-}
-
-/* --- show interfaces ---------------------------------------------- */
-
-static int
-show_interfaces(struct cmd_ctx *c)
-{
-	static const char *const head[] = { "NAME", "ID", "PORT", "VLAN",
-					    "MTU", "MAC" };
-	const struct lsk_stack *s = c->s;
-	struct lsk_out *o = c->o;
-	struct cmd_table t;
-	char name[24], mac[RTE_ETHER_ADDR_FMT_SIZE];
-	unsigned int i;
-
-	if (o->json)
-		lsk_out_printf(o, "[");
-	cmd_table_init(&t, head, RTE_DIM(head));
-	for (i = 0; i < s->n_ifaces; i++) {
-		const struct lsk_port_conf *p = &s->ports[i];
-
-		cmd_iface_name(s, i, name, sizeof(name));
-		cmd_mac_text(&p->mac, mac, sizeof(mac));
-		if (o->json) {
-			lsk_out_printf(o, "%s{\"name\": \"%s\", \"id\": %u, "
-				       "\"port\": %u, \"vlan\": %u, \"mtu\": %u, "
-				       "\"mac\": \"%s\"}", i ? ", " : "", name,
-				       i, p->parent, p->vlan, p->mtu, mac);
-			continue;
-		}
-		if (cmd_table_add(&t) < 0)
-			break;
-		cmd_table_set(&t, 0, "%s", name);
-		cmd_table_set(&t, 1, "%u", i);
-		cmd_table_set(&t, 2, "%u", p->parent);
-		cmd_table_set(&t, 3, p->vlan ? "%u" : "-", p->vlan);
-		cmd_table_set(&t, 4, "%u", p->mtu);
-		cmd_table_set(&t, 5, "%s", mac);
-	}
-	if (o->json)
-		return lsk_out_printf(o, "]\n");
-	return cmd_table_print(&t, o);
 }
 
 /* --- show addresses ----------------------------------------------- */
@@ -507,7 +466,7 @@ static const struct {
 	int (*fn)(struct cmd_ctx *c);
 	const char *word;
 } views[] = {
-	{ "interfaces", show_interfaces, NULL },
+	{ "interfaces", cmd_show_interfaces, NULL },
 	{ "addresses", show_addresses, NULL },
 	{ "routes", cmd_show_routes, "*" },
 	{ "neigh", show_neigh, NULL },

@@ -50,12 +50,19 @@ config_ports(struct config_out *co, const struct lsk_stack *s)
 	unsigned int i;
 
 	for (i = 0; i < s->n_ports; i++) {
+		const char *name = s->port_names[i];
+
 		cmd_mac_text(&s->ports[i].mac, mac, sizeof(mac));
 		if (s->mac_given[i])
-			config_line(co, "port %u mtu %u mac %s", i,
-				    s->ports[i].mtu, mac);
+			config_line(co, "port %u mtu %u mac %s%s%s", i,
+				    s->ports[i].mtu, mac,
+				    name[0] ? " name " : "", name);
 		else
-			config_line(co, "port %u mtu %u", i, s->ports[i].mtu);
+			config_line(co, "port %u mtu %u%s%s", i,
+				    s->ports[i].mtu,
+				    name[0] ? " name " : "", name);
+		if (s->ports[i].down)
+			config_line(co, "port %u down", i);
 	}
 	for (i = s->n_ports; i < s->n_ifaces; i++)
 		config_line(co, "port %u vlan %u", s->ports[i].parent,

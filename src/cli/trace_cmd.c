@@ -87,7 +87,11 @@ parse_field(struct cmd_ctx *c, struct lsk_trace_match *m, const char *f,
 			m->dport = (uint16_t)x;
 		m->fields |= f[0] == 's' ? LSK_TM_SPORT : LSK_TM_DPORT;
 	} else if (strcmp(f, "port") == 0) {
-		if (cmd_parse_uint(v, c->s->n_ports - 1, &x) < 0)
+		int named = cmd_port_by_name(c, v);
+
+		if (named >= 0)
+			x = (unsigned long)named;
+		else if (cmd_parse_uint(v, c->s->n_ports - 1, &x) < 0)
 			return cmd_error(c, -EINVAL, "no port '%s'", v);
 		m->port = (uint16_t)x;
 		m->fields |= LSK_TM_PORT;

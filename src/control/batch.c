@@ -30,6 +30,7 @@ struct lsk_rib_copy {
 	struct lsk_port_conf ports[LSK_MAX_IFACES];
 	bool mac_given[LSK_MAX_PORTS];
 	struct rte_ether_addr dev_mac[LSK_MAX_PORTS];
+	char port_names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
@@ -78,6 +79,7 @@ rib_copy(const struct lsk_stack *s)
 	memcpy(c->ports, s->ports, sizeof(c->ports));
 	memcpy(c->mac_given, s->mac_given, sizeof(c->mac_given));
 	memcpy(c->dev_mac, s->dev_mac, sizeof(c->dev_mac));
+	memcpy(c->port_names, s->port_names, sizeof(c->port_names));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
@@ -101,6 +103,7 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	memcpy(s->ports, c->ports, sizeof(s->ports));
 	memcpy(s->mac_given, c->mac_given, sizeof(s->mac_given));
 	memcpy(s->dev_mac, c->dev_mac, sizeof(s->dev_mac));
+	memcpy(s->port_names, c->port_names, sizeof(s->port_names));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)
@@ -304,6 +307,7 @@ lsk_config_commit(struct lsk_stack *s)
 	stack_set_statics(s);
 	lsk_fwd_publish(s, t);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_port_admin_follow(s, c->ports, s->ports);
 	lsk_publish(s, s->sh.filter, ft, lsk_filter_table_free);
 	lsk_udp_table_publish(s, ut);
 	lsk_services_batch_end(s, true);

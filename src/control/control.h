@@ -73,6 +73,11 @@ struct lsk_stack {
 	/* the devices follow the ports' MTUs (lsk_port_mtu_hook) */
 	lsk_port_mtu_hook_t mtu_hook;
 	void *mtu_hook_arg;
+	/* the application's port facts and admin-state calls (listack/iface.h)
+	 * and the ports' names ("": none), kept with the batch's copy */
+	struct lsk_port_ops port_ops;
+	void *port_ops_arg;
+	char port_names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	/* the last refusal, for the batch's error: port (-1 none), MTU */
 	int mtu_refused_port;
 	uint16_t mtu_refused;
@@ -224,6 +229,13 @@ void lsk_stack_settings_publish(struct lsk_stack *s);
 int lsk_port_mtus_follow(struct lsk_stack *s,
 			 const struct lsk_port_conf *from,
 			 const struct lsk_port_conf *to);
+
+/* The admin call (listack/iface.h) for each port whose admin state
+ * differs between from and to, once to's tables are published
+ * (control/port_admin.c). */
+void lsk_port_admin_follow(struct lsk_stack *s,
+			   const struct lsk_port_conf *from,
+			   const struct lsk_port_conf *to);
 
 /* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
 int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);

@@ -373,6 +373,7 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 	struct rte_fib_conf conf;
 	struct fwd_builder b = { .s = s };
 	char name[64];
+	unsigned int i;
 	int rc;
 
 	b.t = rte_zmalloc_socket("lsk_fwd", sizeof(*b.t) +
@@ -393,6 +394,9 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 	b.t->n_ports = (uint16_t)s->n_ports;
 	b.t->n_ifaces = (uint16_t)s->n_ifaces;
 	memcpy(b.t->ifaces, s->ports, sizeof(b.t->ifaces));
+	for (i = 0; i < s->n_ports; i++)
+		if (s->ports[i].down)
+			b.t->ports_down |= (uint16_t)(1u << i);
 	b.t->n_addrs = s->n_addrs;
 	memcpy(b.t->addrs, s->addrs, sizeof(b.t->addrs));
 

@@ -47,6 +47,9 @@ struct lsk_port_conf {
 	uint16_t mtu;
 	uint16_t parent;	/* the port itself when untagged */
 	uint16_t vlan;		/* 0: untagged */
+	/* admin down (`port N down`): a VLAN follows its port's */
+	uint8_t down;
+	uint8_t pad;
 };
 
 /* One of our addresses and its subnet. */
@@ -80,6 +83,8 @@ struct lsk_fwd_table {
 	 * from them: the control thread changes its own lists in place */
 	uint16_t n_ports, n_ifaces;
 	struct lsk_port_conf ifaces[LSK_MAX_IFACES];
+	/* bit p: port p is admin down (workers copy it per burst) */
+	uint16_t ports_down;
 	uint32_t n_addrs;
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	/* local_addrs[0, n_bcast) are the subnet broadcasts */

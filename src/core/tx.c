@@ -15,7 +15,8 @@
 #include "core/trace.h"
 
 /* The ports' TX buffers and the tx function: port N's tx_dropped is its
- * drop (what the port refused, core/tx.c), a per-port counter. */
+ * drop (what the port refused, or all it was given while admin down,
+ * core/tx.c), a per-port counter. */
 LSK_STAGE_DECLARE(lsk_tx_stage,
 	.name = "tx", .id = LSK_STAGE_TX);
 
@@ -28,7 +29,9 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 
 	if (lsk_trace_on(w))	/* before: sent, they are the driver's */
 		lsk_trace_tx(w, port, b->queue, b->pkts, b->n);
-	if (lsk_capture_tx_on(w))	/* copies, then the tx function */
+	if (unlikely((w->ports_down >> port) & 1))
+		sent = 0;	/* admin down: refused, as a full device */
+	else if (lsk_capture_tx_on(w))	/* copies, then the tx function */
 		sent = lsk_capture_tx_burst(w, port, b->queue, b->pkts, b->n);
 	else
 		sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);

@@ -58,6 +58,10 @@ struct lsk_worker {
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
 	struct lsk_settings set;	/* mode and GRO */
+	/* the ports that are admin down, bit p for port p: copied from the
+	 * forwarding table per burst, so that a flush outside a burst
+	 * (lsk_worker_retire) reads no table that may be gone */
+	uint16_t ports_down;
 	struct lsk_capture *cap;	/* NULL: none runs (core/capture.h) */
 	struct lsk_trace *trace;	/* NULL: none armed (core/trace.h) */
 	/* the observe word, LSK_OBS_*: what the observers (capture, trace)

@@ -18,6 +18,7 @@
 
 #include "core/worker.h"
 #include "core/capture.h"
+#include "core/fwd.h"
 #include "core/stage.h"
 #include "core/trace.h"
 #include "core/tx.h"
@@ -157,6 +158,7 @@ worker_load(struct lsk_worker *w)
 	const struct lsk_shared *sh = w->sh;
 
 	w->fwd = lsk_published(sh->fwd);
+	w->ports_down = w->fwd->ports_down;
 	w->udp = lsk_published(sh->udp);
 	w->filter = lsk_published(sh->filter);
 	w->ip4w->rcache = lsk_published(w->ip4w->rcache_pub);
@@ -332,6 +334,26 @@ worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       !lsk_gro_burst_repeats(&w->udpw->gro, pkts, n);
 }
 
+/* What a port that is admin down received is dropped before any stage
+ * sees it, counted in its rx_dropped; the rest close up in pkts. */
+static uint16_t
+worker_drop_down(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		uint16_t p = pkts[i]->port;
+
+		if (p < LSK_MAX_PORTS && (w->ports_down >> p) & 1) {
+			w->stats.ports[p].rx_dropped++;
+			rte_pktmbuf_free(pkts[i]);
+		} else {
+			pkts[k++] = pkts[i];
+		}
+	}
+	return k;
+}
+
 void
 lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -344,6 +366,11 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 	worker_online(w);
 	worker_load(w);
+	if (unlikely(w->ports_down != 0)) {
+		n = worker_drop_down(w, pkts, n);
+		if (n == 0)
+			return;
+	}
 	lsk_capture_rx(w, pkts, n);
 	lsk_trace_rx(w, pkts, n);
 	worker_lists_clear(w);

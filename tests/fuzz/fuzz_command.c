@@ -128,7 +128,8 @@ line_printf(const char *fmt, ...)
 }
 
 /*
- * The stack's configuration in one canonical text: interfaces, addresses,
+ * The stack's configuration in one canonical text: interfaces (admin
+ * state and names too), addresses,
  * routes, neighbours (given and in the table), endpoints and services,
  * filter rules (in order: first match wins), GRO and route cache.
  */
@@ -149,10 +150,11 @@ dump_stack(const struct lsk_stack *s, struct dump *d)
 	for (i = 0; i < s->n_ifaces; i++) {
 		const struct lsk_port_conf *p = &s->ports[i];
 
-		fprintf(f, "iface %u parent %u vlan %u mtu %u mac ", i,
-			p->parent, p->vlan, p->mtu);
+		fprintf(f, "iface %u parent %u vlan %u mtu %u down %u mac ",
+			i, p->parent, p->vlan, p->mtu, p->down);
 		put_mac(f, &p->mac);
-		fputc('\n', f);
+		fprintf(f, " name %s\n",
+			i < s->n_ports ? s->port_names[i] : "");
 	}
 	keys = calloc(RTE_MAX(s->n_addrs, 1u), sizeof(*keys));
 	for (i = 0; i < s->n_addrs; i++)

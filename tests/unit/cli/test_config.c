@@ -200,8 +200,10 @@ test_error_texts(void **state)
 		{ "bogus", -EINVAL, "unknown command 'bogus'" },
 		{ "Route add 10.7.0.0/16 via 10.0.1.1", -EINVAL,
 		  "unknown command 'Route'" },
-		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC]" },
-		{ "port x", -EINVAL, "bad port number 'x'" },
+		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC] "
+		  "[name NAME] [up|down]" },
+		{ "port x", -ENODEV, "no port named 'x'" },
+		{ "port 1x", -EINVAL, "bad port number '1x'" },
 		{ "port -1", -EINVAL, "bad port number '-1'" },
 		{ "port 2", -ENODEV, "port 2 does not exist (2 ports)" },
 		{ "port 0 mtu 67", -EINVAL, "bad mtu '67' (68-9000)" },

@@ -234,18 +234,24 @@ test_show_interfaces(void **state)
 	struct unit_fixture *f = *state;
 
 	cmd(f, more_conf);
+	/* the view's layout and its facts: tests/unit/cli/test_iface.c */
 	assert_answer(f, "show interfaces", false,
-		"NAME       ID  PORT  VLAN  MTU   MAC\n"
-		"port0      0   0     -     1500  02:00:00:00:00:FE\n"
-		"port1      1   1     -     1500  02:00:00:00:01:FE\n"
-		"port1.100  2   1     100   1500  02:00:00:00:01:FE\n");
-	assert_answer(f, "show interfaces", true,
-		"[{\"name\": \"port0\", \"id\": 0, \"port\": 0, \"vlan\": 0, "
-		"\"mtu\": 1500, \"mac\": \"02:00:00:00:00:FE\"}, "
-		"{\"name\": \"port1\", \"id\": 1, \"port\": 1, \"vlan\": 0, "
-		"\"mtu\": 1500, \"mac\": \"02:00:00:00:01:FE\"}, "
-		"{\"name\": \"port1.100\", \"id\": 2, \"port\": 1, "
-		"\"vlan\": 100, \"mtu\": 1500, \"mac\": \"02:00:00:00:01:FE\"}]\n");
+		"0: port0: <UP> mtu 1500 state UNKNOWN\n"
+		"    link/ether 02:00:00:00:00:FE\n"
+		"    RX: bytes packets errors missed dropped\n"
+		"            -       -      -      -       0\n"
+		"    TX: bytes packets errors dropped\n"
+		"            -       -      -       0\n"
+		"1: port1: <UP> mtu 1500 state UNKNOWN\n"
+		"    link/ether 02:00:00:00:01:FE\n"
+		"    RX: bytes packets errors missed dropped\n"
+		"            -       -      -      -       0\n"
+		"    TX: bytes packets errors dropped\n"
+		"            -       -      -       0\n"
+		"2: port1.100@port1: <UP> mtu 1500 state UNKNOWN\n"
+		"    link/ether 02:00:00:00:01:FE vlan 100\n"
+		"    counters: port1's (the stack counts none per VLAN)\n");
+	free(answer(f, "show interfaces", true));	/* JSON, checked */
 }
 
 static void
