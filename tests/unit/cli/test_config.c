@@ -200,8 +200,8 @@ test_error_texts(void **state)
 		{ "bogus", -EINVAL, "unknown command 'bogus'" },
 		{ "Route add 10.7.0.0/16 via 10.0.1.1", -EINVAL,
 		  "unknown command 'Route'" },
-		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC] "
-		  "[name NAME] [up|down]" },
+		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC|default] "
+		  "[name NAME] [up|down] | port N vlan V" },
 		{ "port x", -ENODEV, "no port named 'x'" },
 		{ "port 1x", -EINVAL, "bad port number '1x'" },
 		{ "port -1", -EINVAL, "bad port number '-1'" },
