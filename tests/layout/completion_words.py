@@ -47,8 +47,11 @@ def help_table(path):
 
 
 def fwd_options(path):
+    """getopt's long options, and those answered before EAL starts
+    (fwd_early_opts: `strcmp(argv[i], "--version")`)."""
     src = open(path).read()
-    return set(re.findall(r'\{ "([a-z-]+)", (?:required|no)_argument', src))
+    return (set(re.findall(r'\{ "([a-z-]+)", (?:required|no)_argument', src))
+            | set(re.findall(r'strcmp\(argv\[i\], "--([a-z-]+)"\)', src)))
 
 
 def complete(compfile, words):
