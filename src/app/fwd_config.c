@@ -19,6 +19,7 @@
 #include "listack/ctl.h"
 #include "listack/listack.h"
 #include "fwd.h"
+#include "fwd_notify.h"
 #include "fwd_opts.h"
 
 volatile sig_atomic_t fwd_reload_asked;
@@ -107,9 +108,12 @@ fwd_config_reload(struct fwd_app *app)
 	pthread_t t;
 
 	fwd_reload_asked = 0;
+	/* systemd's reload waits for READY=1 again (ExecReload) */
+	fwd_notify_reloading();
 	if (pthread_create(&t, NULL, reload_thread, &j) != 0) {
 		fprintf(stderr, "listack-fwd: SIGHUP: no thread to reload "
 			"with\n");
+		fwd_notify_ready(app->n_ports, app->n_workers);
 		return;
 	}
 	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
@@ -128,4 +132,5 @@ fwd_config_reload(struct fwd_app *app)
 		printf("listack-fwd: SIGHUP: reloaded %s\n", j.msg);
 	fflush(stdout);
 	fflush(stderr);
+	fwd_notify_ready(app->n_ports, app->n_workers);
 }

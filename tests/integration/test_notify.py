@@ -8,8 +8,9 @@ test binds a datagram socket and gives its path to listack-fwd in
 $NOTIFY_SOCKET. listack-fwd runs on the pcap fixture of lsk.py with a
 worker lcore. Its first message must be READY=1, with a STATUS line
 naming its ports; when it comes the ports are up and the config applied:
-listack-ctl answers at once and shows the fixture's addresses. Then
-SIGTERM: STOPPING=1 comes, then the exit, 0, with mbufs_in_use == 0.
+listack-ctl answers at once and shows the fixture's addresses. SIGHUP
+(systemctl reload) brings RELOADING=1, then READY=1 once the file is
+reloaded. Then SIGTERM: STOPPING=1 comes, then the exit, 0, with mbufs_in_use == 0.
 A run without $NOTIFY_SOCKET starts and stops as always (nothing is
 sent anywhere).
 
@@ -71,6 +72,14 @@ def run_notified(fwd_bin, ctl_bin, root):
               [] if r.returncode == 0 and "10.0.0.254" in r.stdout and
               "10.0.1.254" in r.stdout
               else "rc %d: %s%s" % (r.returncode, r.stdout, r.stderr))
+        # systemctl reload (ExecReload: SIGHUP) waits for READY=1 again
+        fwd.proc.send_signal(signal.SIGHUP)
+        reloading = receive(sock, time.monotonic() + WAIT)
+        again = receive(sock, time.monotonic() + WAIT)
+        check("SIGHUP: RELOADING=1, then READY=1 once reloaded",
+              [] if reloading and reloading.get("RELOADING") == "1" and
+              again and again.get("READY") == "1"
+              else "got %r, %r" % (reloading, again))
         fwd.proc.send_signal(signal.SIGTERM)
         second = receive(sock, time.monotonic() + WAIT)
         check("SIGTERM: STOPPING=1",
