@@ -173,6 +173,9 @@ void lsk_config_abort(struct lsk_stack *stack);
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);
+/* 1 when the file at path has a command (a line other than blanks and
+ * comments), 0 when it has none, a negative errno when it cannot be read. */
+int lsk_config_file_has_commands(const char *path);
 /*
  * config save and config reload (docs/configuration.md). The file they
  * use when given none (NULL: none): listack-fwd's --config. Save writes

@@ -24,26 +24,6 @@
 
 volatile sig_atomic_t fwd_reload_asked;
 
-/* 1 when path has a line other than blanks and comments, 0 when not,
- * -errno when it cannot be read. */
-static int
-has_commands(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-	int found = 0;
-
-	if (f == NULL)
-		return -errno;
-	while (!found && fgets(line, sizeof(line), f) != NULL) {
-		const char *p = line + strspn(line, " \t\r\n");
-
-		found = *p != '\0' && *p != '#';
-	}
-	fclose(f);
-	return found;
-}
-
 int
 fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o)
 {
@@ -53,7 +33,7 @@ fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o)
 
 	rc = stat(o->config, &st) < 0 ? -errno : 0;
 	if (rc == 0 && S_ISREG(st.st_mode)) {
-		rc = has_commands(o->config);
+		rc = lsk_config_file_has_commands(o->config);
 		if (rc == 0 && !o->allow_empty_config) {
 			fprintf(stderr, "%s:0: no configuration in it (give "
 				"--allow-empty-config to start with none)\n",

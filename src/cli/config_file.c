@@ -173,9 +173,8 @@ lsk_config_save(struct lsk_stack *s, const char *path, char *err,
 	return rc;
 }
 
-/* Nothing but blanks and comments: a file that would remove everything. */
-static int
-file_has_commands(const char *path)
+int
+lsk_config_file_has_commands(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
@@ -239,7 +238,8 @@ reload(struct lsk_stack *s, const char *path, struct lsk_out *applied,
 	int rc;
 
 	memset(n, 0, sizeof(*n));
-	rc = file_has_commands(path);
+	/* nothing but blanks and comments: it would remove everything */
+	rc = lsk_config_file_has_commands(path);
 	if (rc == 0) {
 		snprintf(err, err_len, "%s:0: no configuration in it (a "
 			 "reload would remove everything)", path);

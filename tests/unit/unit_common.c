@@ -1570,3 +1570,21 @@ unit_race_join(struct unit_race *r)
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	assert_int_equal(pthread_join(r->thread, NULL), 0);
 }
+
+struct lsk_stack *
+unit_bare_stack(const char *prefix)
+{
+	static unsigned int seq;
+	struct lsk_stack_params params = {
+		.n_ports = 2,
+		.socket_id = SOCKET_ID_ANY,
+		.mode = LSK_MODE_LIST,
+	};
+	struct lsk_stack *s;
+	char name[32];
+
+	snprintf(name, sizeof(name), "%.16s%u", prefix, seq++);
+	params.name = name;
+	assert_int_equal(lsk_stack_create(&params, &s), 0);
+	return s;
+}

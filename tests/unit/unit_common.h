@@ -245,6 +245,9 @@ int unit_teardown(void **state);
  * would, the worker off line meanwhile. unit_cmd_rc returns the
  * lsk_config_exec result; unit_cmd fails the test on an error.
  */
+/* A stack of two ports and no workers, named prefix and a number of its
+ * own (the control side alone: show config, reload, ...). */
+struct lsk_stack *unit_bare_stack(const char *prefix);
 int unit_cmd_rc(struct unit_fixture *f, const char *line);
 void unit_cmd(struct unit_fixture *f, const char *line);
 

@@ -802,23 +802,10 @@ static const char rich_show[] =
 	"route-cache on entries 1024\n"
 	"mode single\n";
 
-static unsigned int stack_seq;
-
 static struct lsk_stack *
 bare_stack(void)
 {
-	struct lsk_stack_params params = {
-		.n_ports = 2,
-		.socket_id = SOCKET_ID_ANY,
-		.mode = LSK_MODE_LIST,
-	};
-	struct lsk_stack *s;
-	char name[32];
-
-	snprintf(name, sizeof(name), "show%u", stack_seq++);
-	params.name = name;
-	assert_int_equal(lsk_stack_create(&params, &s), 0);
-	return s;
+	return unit_bare_stack("show");
 }
 
 static char *
