@@ -5,8 +5,8 @@ their veths) as their router.
 
     /usr/bin/python3 tests/netns/test_netns_demo.py SOURCE_ROOT BUILD_DIR
 
-- a leftover of a killed run (its namespace and veth, same names) is
-  removed first, and the demo still comes up;
+- a run killed (SIGKILL) once listack-fwd is up leaves listack-fwd, the
+  namespaces and veths behind: the next run stops and removes them first;
 - the hosts ping their gateways, h1 pings h2 through listack-fwd 3/3,
   h2 echoes h1's UDP datagram back;
 - the views are printed: show interfaces (ports named lan and wan),
@@ -26,6 +26,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 
 PREFIX = "lskt%d" % (os.getpid() % 100000)
 NS = (PREFIX + "-h1", PREFIX + "-h2")
@@ -77,6 +79,30 @@ def section(out, title):
     return m.group(1) if m else ""
 
 
+def killed_run(script, build, env):
+    """Start the demo and SIGKILL it once listack-fwd is up: its
+    listack-fwd, namespaces and veths stay. The leftover listack-fwd's pid,
+    or None."""
+    p = subprocess.Popen(["sh", script, "--batch", "--build", build],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, env=env)
+    pid = None
+    timer = threading.Timer(60, p.kill)
+    timer.start()
+    for line in p.stdout:
+        m = re.match(r"listack-fwd is up \(pid (\d+)\)", line)
+        if m:
+            pid = int(m.group(1))
+            p.kill()
+            break
+    timer.cancel()
+    p.kill()
+    p.wait()
+    p.stdout.close()
+    print("killed run: listack-fwd %s left" % pid)
+    return pid
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
@@ -92,10 +118,9 @@ def main():
     if sh("ip", "netns", "add", NS[0]).returncode != 0:
         print("SKIP netns-demo: cannot make a network namespace")
         return 77
-    # the leftover of a killed run: h1's namespace and the wan veth
-    sh("ip", "link", "add", VETH[1], "type", "veth", "peer", "name",
-       VETH[1] + "p")
+    sh("ip", "netns", "del", NS[0])
     env = dict(os.environ, LSK_DEMO_PREFIX=PREFIX)
+    left_pid = killed_run(script, build, env)
     try:
         r = subprocess.run(["sh", script, "--batch", "--build", build],
                            stdin=subprocess.DEVNULL, capture_output=True,
@@ -108,6 +133,12 @@ def main():
     print(out)
     if err:
         print(err, file=sys.stderr)
+
+    check("a killed run's listack-fwd is stopped first",
+          left_pid is not None and
+          ("stopping listack-fwd %d left by an earlier run" % left_pid) in out
+          and not os.path.exists("/proc/%d" % left_pid),
+          "leftover pid %r" % (left_pid,))
 
     check("exit status 0", r is not None and r.returncode == 0,
           "exit %s" % (r.returncode if r is not None else "(timeout)"))
@@ -153,11 +184,19 @@ def main():
              if os.path.exists(d)]
     check("nothing of the demo is left", not left, ", ".join(left))
 
-    # not root: it says so, makes nothing, builds nothing
+    # not root: it says so, makes nothing, builds nothing (a copy of the
+    # script where nobody can read it: the tree may be root's alone)
+    copy = tempfile.mkdtemp(prefix="lsk-netns-demo-test-")
+    os.chmod(copy, 0o755)
+    os.mkdir(os.path.join(copy, "scripts"), 0o755)
+    shutil.copy(script, os.path.join(copy, "scripts"))
     r2 = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
-                         "--clear-groups", "sh", script, "--batch",
-                         "--build", build], stdin=subprocess.DEVNULL,
+                         "--clear-groups", "sh",
+                         os.path.join(copy, "scripts", "netns-demo.sh"),
+                         "--batch", "--build", build],
+                        stdin=subprocess.DEVNULL, cwd=copy,
                         capture_output=True, text=True, timeout=60, env=env)
+    shutil.rmtree(copy, ignore_errors=True)
     check("not root: refused, says it needs root",
           r2.returncode == 1 and "needs root" in r2.stderr and
           not re.search(r"^%s\b" % NS[0], namespaces(), re.M),
