@@ -62,6 +62,9 @@ static const struct lsk_port_ops fake_ops = {
 /* --- running commands --------------------------------------------- */
 
 /* Run text as one batch; the answer (malloc'd) or the error in err. */
+/* room for all of an answer's error (struct lsk_out's err) */
+#define ERR_LEN sizeof(((struct lsk_out *)0)->err)
+
 static int
 run(struct unit_fixture *f, const char *text, bool json, char **answer,
     char *err, size_t err_len)
@@ -87,7 +90,7 @@ static void
 assert_answer(struct unit_fixture *f, const char *text, bool json,
 	      const char *want)
 {
-	char *a, err[256];
+	char *a, err[ERR_LEN];
 
 	assert_int_equal(run(f, text, json, &a, err, sizeof(err)), 0);
 	if (strcmp(a, want) != 0)
@@ -100,7 +103,7 @@ static void
 assert_refused(struct unit_fixture *f, const char *text, int rc,
 	       const char *want)
 {
-	char err[256];
+	char err[ERR_LEN];
 
 	assert_int_equal(run(f, text, false, NULL, err, sizeof(err)), rc);
 	assert_string_equal(err, want);
