@@ -185,8 +185,8 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 
 /*
  * A subnet's network and broadcast addresses are no host's (where the
- * subnet has them: /30 and shorter), and a subnet is connected on one interface only: on
- * two, which one reaches its hosts would be a guess.
+ * subnet has them: /30 and shorter), and a subnet is connected on one
+ * interface only: on two, which one reaches its hosts would be a guess.
  */
 static int
 address_subnet_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth,
