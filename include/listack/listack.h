@@ -114,7 +114,9 @@ void lsk_port_mtu_hook(struct lsk_stack *stack, lsk_port_mtu_hook_t hook,
 		       void *arg);
 
 /* Interface address: adds the local /32, the connected subnet and its
- * broadcast address. -EEXIST if the address is already configured. */
+ * broadcast address. -EEXIST if the address is already configured;
+ * -EINVAL for a subnet's network or broadcast address (/30 and shorter);
+ * -EADDRINUSE when the subnet overlaps another interface's. */
 int lsk_address_add(struct lsk_stack *stack, uint32_t addr, uint8_t depth,
 		    uint16_t port);
 /*

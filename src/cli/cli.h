@@ -53,7 +53,9 @@ int lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 /*
  * `show routes [PREFIX]`: our addresses (local), connected subnets and
  * routes, by prefix, as an aligned table or a JSON array; with PREFIX
- * ("A.B.C.D/N"), only the routes inside it. -EINVAL for a bad PREFIX,
+ * ("A.B.C.D/N" or "A.B.C.D"), the route that covers it with the longest
+ * prefix (none: the text says so, the array is empty). -EINVAL for a bad
+ * PREFIX,
  * -ENOMEM. `route get ADDR`: what lsk_route_get answers, as a line or a
  * JSON object (cli/route_show.c).
  */

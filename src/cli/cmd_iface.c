@@ -183,6 +183,52 @@ address_broadcast_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth)
 	return 0;
 }
 
+/*
+ * A subnet's network and broadcast addresses are no host's (where the
+ * subnet has them: /30 and shorter), and a subnet is connected on one
+ * interface only: on two, which one reaches its hosts would be a guess.
+ */
+static int
+address_subnet_clash(struct cmd_ctx *c, uint32_t addr, uint8_t depth,
+		     uint16_t port, uint16_t vlan)
+{
+	int iface = lsk_iface_find(c->s, port, vlan);
+	uint32_t host = addr & ~lsk_depth_mask(depth);
+	const struct lsk_port_conf *p;
+	unsigned int i;
+	char text[16], pfx[24];
+
+	if (depth <= 30 && (host == 0 || host == ~lsk_depth_mask(depth))) {
+		cmd_ip_text(addr, text, sizeof(text));
+		cmd_prefix_text(addr - host, depth, pfx, sizeof(pfx));
+		return cmd_error(c, -EINVAL, "%s cannot be an interface "
+				 "address: %s is the %s address of %s",
+				 c->argv[2], text, host == 0 ? "network" :
+				 "broadcast", pfx);
+	}
+	if (lsk_stack_is_own(c->s, addr))
+		return 0;	/* refused as configured already */
+	for (i = 0; i < c->s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &c->s->addrs[i];
+		uint8_t d = RTE_MIN(depth, a->depth);
+
+		if ((int)a->port == iface ||
+		    ((addr ^ a->addr) & lsk_depth_mask(d)) != 0)
+			continue;
+		p = &c->s->ports[a->port];
+		cmd_prefix_text(a->addr, a->depth, pfx, sizeof(pfx));
+		if (p->vlan != 0)
+			return cmd_error(c, -EADDRINUSE, "%s overlaps %s on "
+					 "port %u vlan %u (a subnet is "
+					 "connected on one interface only)",
+					 c->argv[2], pfx, p->parent, p->vlan);
+		return cmd_error(c, -EADDRINUSE, "%s overlaps %s on port %u "
+				 "(a subnet is connected on one interface "
+				 "only)", c->argv[2], pfx, a->port);
+	}
+	return 0;
+}
+
 /* address del A/L port N [vlan V] */
 static int
 address_del(struct cmd_ctx *c, uint32_t addr, uint8_t depth, uint16_t port,
@@ -242,6 +288,9 @@ cmd_address(struct cmd_ctx *c)
 	if (del)
 		return address_del(c, addr, depth, port, (uint16_t)vlan);
 	rc = address_broadcast_clash(c, addr, depth);
+	if (rc == 0)
+		rc = address_subnet_clash(c, addr, depth, port,
+					  (uint16_t)vlan);
 	if (rc < 0)
 		return rc;
 	if (c->argc == 7) {

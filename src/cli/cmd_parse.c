@@ -164,9 +164,15 @@ cmd_parse_route_prefix(struct cmd_ctx *c, const char *s, uint32_t *prefix,
 {
 	if (cmd_parse_prefix(s, prefix, depth) < 0)
 		return cmd_error(c, -EINVAL, "bad prefix '%s'", s ? s : "");
-	if (*prefix & ~lsk_depth_mask(*depth))
-		return cmd_error(c, -EINVAL,
-				 "prefix %s has host bits set", s);
+	if (*prefix & ~lsk_depth_mask(*depth)) {
+		char net[24];
+
+		/* as ip route refuses it: what was meant is a guess */
+		cmd_prefix_text(*prefix & lsk_depth_mask(*depth), *depth, net,
+				sizeof(net));
+		return cmd_error(c, -EINVAL, "prefix %s has host bits set "
+				 "(the prefix is %s)", s, net);
+	}
 	return 0;
 }
 

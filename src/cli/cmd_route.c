@@ -122,6 +122,14 @@ cmd_route(struct cmd_ctx *c)
 	if (c->argc < 3 || (!replace && strcmp(verb, "add") != 0 &&
 			    strcmp(verb, "del") != 0))
 		return parse_route_target(c, c->argc, &type, &gw);
+	/* a route's length is never implied: 10.8.0.0 alone would be a
+	 * host route, rarely what was meant */
+	if (strchr(c->argv[2], '/') == NULL &&
+	    strcmp(c->argv[2], "default") != 0 &&
+	    cmd_parse_ip(c->argv[2], &prefix) == 0)
+		return cmd_error(c, -EINVAL, "route needs a prefix length: "
+				 "%s/LEN (a host route is %s/32)", c->argv[2],
+				 c->argv[2]);
 	rc = cmd_parse_route_prefix(c, c->argv[2], &prefix, &depth);
 	if (rc < 0)
 		return rc;

@@ -191,21 +191,41 @@ show_line(const struct lsk_stack *s, struct lsk_out *o,
 			      kind_names[e->kind], via ? gw : "-", dev);
 }
 
+/*
+ * The entry that covers fprefix/fdepth with the longest prefix (as
+ * `ip route get` and `show ip route A.B.C.D` find it), or -1: the lines
+ * of that prefix are what a filtered view shows.
+ */
+static long
+show_longest(const struct show_entry *e, size_t n, uint32_t fprefix,
+	     uint8_t fdepth)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].depth <= fdepth &&
+		    (fprefix & lsk_depth_mask(e[i].depth)) == e[i].prefix &&
+		    (best < 0 || e[i].depth > e[best].depth))
+			best = (long)i;
+	return best;
+}
+
 int
 lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 	       const char *prefix_or_null)
 {
-	uint32_t fprefix = 0, mask;
+	uint32_t fprefix = 0;
 	uint8_t fdepth = 0;
 	struct show_entry *e;
 	size_t n = 0, i;
 	bool first = true;
+	long best = -1;
 	int rc = 0;
 
 	if (prefix_or_null != NULL &&
 	    parse_filter(prefix_or_null, &fprefix, &fdepth) < 0)
 		return -EINVAL;
-	mask = lsk_depth_mask(fdepth);
 	e = malloc(((size_t)s->n_routes + 2 * s->n_addrs + 1) * sizeof(*e));
 	if (e == NULL)
 		return -ENOMEM;
@@ -230,14 +250,24 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 			.iface = a != NULL ? a->port : 0 };
 	}
 	qsort(e, n, sizeof(*e), show_cmp);
+	if (prefix_or_null != NULL)
+		best = show_longest(e, n, fprefix, fdepth);
 	if (o->json)
 		rc = lsk_out_printf(o, "[");
-	else
+	else if (prefix_or_null != NULL && best < 0)
+		rc = lsk_out_printf(o, "no route covers %s\n",
+				    prefix_or_null);
+	else if (prefix_or_null != NULL)
+		rc = lsk_out_printf(o, "the longest match for %s:\n",
+				    prefix_or_null);
+	if (rc == 0 && !o->json && (prefix_or_null == NULL || best >= 0))
 		rc = lsk_out_printf(o, "%-18s  %-9s  %-15s  %s\n",
 				    "destination", "type", "gateway",
 				    "interface");
 	for (i = 0; i < n && rc == 0; i++) {
-		if (e[i].depth < fdepth || (e[i].prefix & mask) != fprefix)
+		if (prefix_or_null != NULL && (best < 0 ||
+		    e[i].depth != e[best].depth ||
+		    e[i].prefix != e[best].prefix))
 			continue;
 		/* the same subnet on two addresses is one route */
 		if (i > 0 && show_cmp(&e[i], &e[i - 1]) == 0)

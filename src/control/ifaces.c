@@ -189,6 +189,24 @@ lsk_port_get(const struct lsk_stack *s, uint16_t port,
 	return 0;
 }
 
+/* An address of another interface whose subnet overlaps addr/depth's. */
+static const struct lsk_ifaddr *
+address_overlap(const struct lsk_stack *s, uint32_t addr, uint8_t depth,
+		uint16_t iface)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs; i++) {
+		const struct lsk_ifaddr *a = &s->addrs[i];
+		uint8_t d = RTE_MIN(depth, a->depth);
+
+		if (a->port != iface &&
+		    ((addr ^ a->addr) & lsk_depth_mask(d)) == 0)
+			return a;
+	}
+	return NULL;
+}
+
 int
 lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		uint16_t port)
@@ -211,6 +229,15 @@ lsk_address_add(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	    (addr_has_broadcast(depth) &&
 	     lsk_stack_is_own(s, addr_broadcast(addr, depth))))
 		return -EINVAL;
+	/* nor are its own subnet's network and broadcast addresses */
+	if (addr_has_broadcast(depth) &&
+	    ((addr & ~lsk_depth_mask(depth)) == 0 ||
+	     addr == addr_broadcast(addr, depth)))
+		return -EINVAL;
+	/* a subnet connected on two interfaces would make its hosts'
+	 * way out ambiguous */
+	if (address_overlap(s, addr, depth, port) != NULL)
+		return -EADDRINUSE;
 	if (s->n_addrs == LSK_MAX_ADDRS)
 		return -ENOSPC;
 	s->addrs[s->n_addrs++] = (struct lsk_ifaddr){

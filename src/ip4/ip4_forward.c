@@ -138,8 +138,8 @@ fwd_resolve(struct lsk_worker *w, const struct lsk_nexthop *nh,
 	uint32_t to = nh->gateway ? nh->gateway
 				  : rte_be_to_cpu_32(ip->dst_addr);
 
-	if (lsk_trace_on(w))
-		lsk_neigh_trace(w, m, meta, to);
+	/* the neighbour records what it did with each datagram
+	 * (l2/neigh_table.c) */
 	w->stats.ip.ForwDatagrams += lsk_meta_count(meta);
 	lsk_ip4_decrease_ttl(ip);
 	eh->src_addr = nh->src_mac;

@@ -80,11 +80,6 @@ extern const struct lsk_stage_desc lsk_eth_input_stage;
 extern const struct lsk_stage_desc lsk_arp_input_stage;
 extern const struct lsk_stage_desc lsk_neigh_node;
 
-/* The neighbour's record of m (or its train), whose next hop to is not
- * resolved: it goes to the hold queue (neigh_table.c).
- * Ownership: m stays the caller's. */
-void lsk_neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m,
-		     uint32_t meta, uint32_t to);
 
 /* What eth_input's formatter reads: the frames it is handed, and each
  * one's train members (NULL: none). */

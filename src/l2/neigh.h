@@ -103,4 +103,23 @@ void lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 			    struct rte_mempool *pool,
 			    const struct rte_ether_addr *to);
 
+/* What the neighbour did with a packet (its trace record, neigh_trace.c):
+ * sent as its MAC is known, held for ARP (the oldest held dropped to make
+ * room when the entry's queue was full), or dropped (the entry failed,
+ * no room in the hold queues, no entry to be had). */
+enum lsk_neigh_outcome {
+	LSK_NEIGH_SENT,
+	LSK_NEIGH_HELD,
+	LSK_NEIGH_HELD_FULL,
+	LSK_NEIGH_FAILED_DROP,
+	LSK_NEIGH_NO_ROOM,
+	LSK_NEIGH_NO_ENTRY,
+};
+/* Record o for m, bound for addr (word: its entry's, for SENT; n_held:
+ * what the entry holds, for HELD); only for a traced m.
+ * Ownership: m stays the caller's. */
+void lsk_neigh_trace_outcome(struct lsk_worker *w, const struct rte_mbuf *m,
+			     uint32_t addr, enum lsk_neigh_outcome o,
+			     uint64_t word, uint32_t n_held);
+
 #endif /* LSK_L2_NEIGH_H */

@@ -111,17 +111,6 @@ lsk_neigh_table_free(struct lsk_neigh_table *t)
 }
 
 
-void
-lsk_neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t meta,
-		uint32_t to)
-{
-	char a[16];
-
-	lsk_trace_addr(to, a, sizeof(a));
-	lsk_trace_entry(w, m, meta, &lsk_neigh_node, false,
-			"%s not resolved: held for ARP, or sent if it is now",
-			a);
-}
 /* The entry the hash gives for addr; its slot may since have gone to
  * another address (neigh_read, or e->addr under e->lock, tells). */
 struct lsk_neigh_entry *
@@ -419,6 +408,15 @@ neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
 	neigh_output(w, port, &mac, m);
 }
 
+/* m's trace record at the neighbour, when m is traced (neigh_trace.c). */
+static inline void
+neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t addr,
+	    enum lsk_neigh_outcome o, uint64_t word, uint32_t n_held)
+{
+	if (lsk_trace_on(w) && lsk_traced(m))
+		lsk_neigh_trace_outcome(w, m, addr, o, word, n_held);
+}
+
 static void
 neigh_discard(struct lsk_worker *w, struct rte_mbuf *m)
 {
@@ -439,7 +437,10 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	uint64_t now = rte_rdtsc();
 	uint8_t state = word_state(e->word);
 
+	bool full;
+
 	if (state == LSK_NEIGH_FAILED && now < e->next_probe) {
+		neigh_trace(w, m, e->addr, LSK_NEIGH_FAILED_DROP, 0, 0);
 		rte_spinlock_unlock(&e->lock);
 		neigh_discard(w, m);
 		return;
@@ -454,11 +455,13 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 		lsk_neigh_send_request(w, e, m->pool, NULL);
 	}
 	if (!lsk_neigh_hold_take(t, m)) {
+		neigh_trace(w, m, e->addr, LSK_NEIGH_NO_ROOM, 0, 0);
 		rte_spinlock_unlock(&e->lock);
 		neigh_discard(w, m);
 		return;
 	}
-	if (e->n_held == LSK_NEIGH_HOLD) {
+	full = e->n_held == LSK_NEIGH_HOLD;
+	if (full) {
 		/* as Linux's unres_qlen: the oldest makes room */
 		lsk_neigh_hold_give(t, e->held, 1);
 		lsk_trace_unhold(w, e->held[0], &lsk_neigh_node);	/* maybe another's */
@@ -467,7 +470,10 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
 		e->n_held--;
 	}
-	lsk_trace_hold(w, m);	/* whoever takes it out records it */
+	/* recorded before it is held: whoever takes it out records on */
+	neigh_trace(w, m, e->addr, full ? LSK_NEIGH_HELD_FULL : LSK_NEIGH_HELD,
+		    0, e->n_held + 1u);
+	lsk_trace_hold(w, m);
 	e->held[e->n_held] = m;
 	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
 	rte_spinlock_unlock(&e->lock);
@@ -485,11 +491,13 @@ lsk_neigh_resolve(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	for (;;) {
 		e = neigh_get(t, addr, port, &created, &w->stats);
 		if (e == NULL) {
+			neigh_trace(w, m, addr, LSK_NEIGH_NO_ENTRY, 0, 0);
 			neigh_discard(w, m);
 			return false;
 		}
 		if (!created && neigh_read(e, addr, &word) &&
 		    word_resolved(word)) {
+			neigh_trace(w, m, addr, LSK_NEIGH_SENT, word, 0);
 			neigh_send_resolved(w, e, addr, port, word, m);
 			return true;
 		}

@@ -15,15 +15,17 @@ with mbufs_in_use == 0.
 A second run replays the drops outside the stages' tables: an ARP
 request with a hardware address length of 5 (arp.InErrors), datagrams to
 a neighbour that never answers (held, then dropped: the oldest past the
-hold queue, the rest when the entry fails, arp.UnresolvedDiscards), and
+hold queue, the rest when the entry fails, arp.UnresolvedDiscards; the
+neigh record says held, or dropped as the entry failed), and
 8 datagrams in a row to a `udp listen ... ring 2` service, more than a
 burst leaves room for (udp.RcvbufErrors): each is traced to a drop
 record naming its counter, and that counter moved.
 
 A third run (root: veth pairs, both ports net_pcap on them, two workers)
-hands a held packet over: a datagram traced on worker 0 waits for ARP,
-the test's answer comes in on port 1 to worker 1, which sends it (the
-trace ends in tx); another waits until `neigh flush` drops it on the
+hands a held packet over: a datagram traced on worker 0 waits for ARP
+(its neigh record says held), the test's answer comes in on port 1 to
+worker 1, which sends it (the trace ends in tx); the next one to that
+neighbour is sent at once (its neigh record says resolved); another waits until `neigh flush` drops it on the
 control thread (the trace ends in drop arp.UnresolvedDiscards, and a
 drop capture holds it). Skipped (said so) without root.
 
@@ -158,6 +160,16 @@ def ends_in(counter):
         and p["records"][-1]["text"] == counter
 
 
+def neigh_said_why(p):
+    """A datagram for 10.0.1.77, never answered, says at the neighbour
+    what happened to it: held (then pushed out or given up on), or
+    dropped at once as the entry had failed."""
+    r = p["records"]
+    return len(r) >= 2 and r[-2]["stage"] == "neigh" and (
+        r[-2]["text"].startswith("10.0.1.77 not resolved: held for ARP (")
+        or r[-2]["text"] == "10.0.1.77 failed (ARP unanswered): dropped")
+
+
 def start_drops(fwd_bin, ctl_bin, root, name):
     """listack-fwd replaying on port 0 the drops outside the stages'
     tables, with a `udp listen 10.0.0.254:7000 discard ring 2`: a bad ARP
@@ -212,6 +224,8 @@ def run_drops(fwd_bin, ctl_bin, root):
             if want is None and st[:5] != ["rx", "eth_input", "ip4_input",
                                            "ip4_route", "ip4_forward"]:
                 reasons.append("%r" % st)
+            if want is None and not neigh_said_why(p):
+                reasons.append("neigh record %r" % p["records"][-2:])
         r = ctl.run("show", "stats", json_out=True)
         if r.returncode != 0 or \
                 not json.loads(r.stdout).get(sec, {}).get(field):
@@ -345,9 +359,29 @@ def run_handoff_on(fwd_bin, ctl_bin, root, names, read_pcapng):
         reasons.append("after the answer: %r" % info)
     elif stages(pk[0]) != FWD[:-1] + ["neigh", "tx"] or \
             not pk[0]["records"][-1]["text"].startswith("port 1 queue ") \
+            or pk[0]["records"][-2]["text"] != \
+            "10.0.1.77 not resolved: held for ARP (1 waiting)" \
             or pk[0]["worker"] != 0:
         reasons.append("trace %r" % pk[0])
     check("trace_handoff_worker", reasons)
+
+    # now resolved (the forwarding table keeps no learnt MAC): sent
+    reasons = []
+    ctl.run("trace", "add", "1", "match", "dst", "10.0.1.77")
+    again = lsk.frame(dst="10.0.1.77", tag="resolved")
+    if not send_and_see(p0, again, p1, lambda d: len(d) > 34 and
+                        d[12:14] == b"\x08\x00" and b"resolved" in d):
+        reasons.append("the datagram to a resolved neighbour did not leave")
+    info = show_until(ctl, lambda i: len(i["packets"]) == 1 and
+                      i["in_flight"] == 0)
+    pk = info.get("packets", [])
+    if len(pk) != 1:
+        reasons.append("trace %r" % info)
+    elif stages(pk[0]) != FWD[:-1] + ["neigh", "tx"] or \
+            pk[0]["records"][-2]["text"] != \
+            "10.0.1.77 resolved, at %s (reachable): sent" % C_MAC.upper():
+        reasons.append("trace %r" % pk[0])
+    check("trace_neigh_resolved_sent", reasons)
 
     # held, then dropped by the control thread
     reasons = []

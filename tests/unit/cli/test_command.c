@@ -874,6 +874,29 @@ test_help(void **state)
 		    "b:1: usage: help [COMMAND]");
 }
 
+/* Issue 22: a batch whose second address overlaps its first one's
+ * subnet on another port is refused whole; so is one with a route
+ * without its length. */
+static void
+test_batch_address_overlap(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct snapshot before;
+
+	snap(f, &before);
+	run_refused(f, "address add 10.0.7.1/24 port 0\n"
+		    "address add 10.0.7.2/24 port 1", -EADDRINUSE,
+		    "b:2: 10.0.7.2/24 overlaps 10.0.7.1/24 on port 0 (a subnet "
+		    "is connected on one interface only)");
+	run_refused(f, "route add 10.7.0.0/16 via 10.0.1.1\n"
+		    "route add 10.8.0.0 via 10.0.1.1", -EINVAL,
+		    "b:2: route needs a prefix length: 10.8.0.0/LEN (a host "
+		    "route is 10.8.0.0/32)");
+	assert_unchanged(f, &before);
+	run_ok(f, "address add 10.0.7.1/24 port 0\n"
+	       "address add 10.0.7.2/24 port 0");
+}
+
 /* Lines that cannot be commands, anywhere in a batch. */
 static void
 test_batch_line_errors(void **state)
@@ -982,6 +1005,7 @@ main(void)
 		T(test_stats_clear),
 		T(test_help),
 		T(test_batch_line_errors),
+		T(test_batch_address_overlap),
 		T(test_refused_batch_keeps_pcap_files),
 	};
 

@@ -267,7 +267,18 @@ test_error_texts(void **state)
 		{ "route add 10.7.0.0/16 via 10.5.5.5", -ENETUNREACH,
 		  "gateway 10.5.5.5 is not on a connected subnet" },
 		{ "route add 10.7.0.1/16 via 10.0.1.1", -EINVAL,
-		  "prefix 10.7.0.1/16 has host bits set" },
+		  "prefix 10.7.0.1/16 has host bits set (the prefix is "
+		  "10.7.0.0/16)" },
+		/* issue 22: a route's length is never implied */
+		{ "route add 10.8.0.0 via 10.0.1.1", -EINVAL,
+		  "route needs a prefix length: 10.8.0.0/LEN (a host route "
+		  "is 10.8.0.0/32)" },
+		{ "route del 10.9.0.0", -EINVAL,
+		  "route needs a prefix length: 10.9.0.0/LEN (a host route "
+		  "is 10.9.0.0/32)" },
+		{ "route add 10.8.0.1/16 via 10.0.1.1", -EINVAL,
+		  "prefix 10.8.0.1/16 has host bits set (the prefix is "
+		  "10.8.0.0/16)" },
 		{ "route add 10.7.0.0/33 via 10.0.1.1", -EINVAL,
 		  "bad prefix '10.7.0.0/33'" },
 		{ "route add 10.7.0.0/ via 10.0.1.1", -EINVAL,
@@ -299,12 +310,32 @@ test_error_texts(void **state)
 		  "broadcast address of 10.0.0.254/24" },
 		{ "address add 10.0.0.254/24 port 1 vlan 6", -EEXIST,
 		  "address 10.0.0.254/24 is already configured" },
+		/* issue 22: no address that looks wrong is taken */
+		{ "address add 10.0.2.0/24 port 0", -EINVAL,
+		  "10.0.2.0/24 cannot be an interface address: 10.0.2.0 is "
+		  "the network address of 10.0.2.0/24" },
+		{ "address add 10.0.2.0/30 port 0", -EINVAL,
+		  "10.0.2.0/30 cannot be an interface address: 10.0.2.0 is "
+		  "the network address of 10.0.2.0/30" },
+		{ "address add 10.0.2.255/24 port 0", -EINVAL,
+		  "10.0.2.255/24 cannot be an interface address: 10.0.2.255 "
+		  "is the broadcast address of 10.0.2.0/24" },
+		{ "address add 10.0.0.7/16 port 1", -EADDRINUSE,
+		  "10.0.0.7/16 overlaps 10.0.0.254/24 on port 0 (a subnet "
+		  "is connected on one interface only)" },
+		{ "address add 10.0.1.7/28 port 0 vlan 9", -EADDRINUSE,
+		  "10.0.1.7/28 overlaps 10.0.1.254/24 on port 1 (a subnet "
+		  "is connected on one interface only)" },
+		{ "address add 10.0.0.9/32 port 1", -EADDRINUSE,
+		  "10.0.0.9/32 overlaps 10.0.0.254/24 on port 0 (a subnet "
+		  "is connected on one interface only)" },
 		{ "route del 10.7.0.0/16", -ENOENT,
 		  "no route 10.7.0.0/16 to delete" },
 		{ "route del 10.0.0.0/24", -ENOENT,
 		  "no route 10.0.0.0/24 to delete" },
 		{ "route del 10.9.0.1/16", -EINVAL,
-		  "prefix 10.9.0.1/16 has host bits set" },
+		  "prefix 10.9.0.1/16 has host bits set (the prefix is "
+		  "10.9.0.0/16)" },
 		{ "neigh add 10.5.0.1 lladdr 02:00:00:00:05:01", -ENETUNREACH,
 		  "10.5.0.1 is not on a connected subnet" },
 		{ "neigh add 10.0.0.9 lladdr ff:ff:ff:ff:ff:ff", -EINVAL,
@@ -359,7 +390,8 @@ test_error_texts(void **state)
 		{ "filter add drop proto 0", -EINVAL,
 		  "bad protocol '0' (udp, tcp, icmp or 1-255)" },
 		{ "filter add drop dst 10.0.0.1/24", -EINVAL,
-		  "prefix 10.0.0.1/24 has host bits set" },
+		  "prefix 10.0.0.1/24 has host bits set (the prefix is "
+		  "10.0.0.0/24)" },
 		{ "filter add drop src 10.0.0.0/33", -EINVAL,
 		  "bad prefix '10.0.0.0/33'" },
 		{ "filter add drop proto udp dport 53-1", -EINVAL,
@@ -427,8 +459,36 @@ test_address_broadcast_clash(void **state)
 			    "one of our addresses");
 	assert_int_equal(c->s->n_addrs, 1);
 	assert_int_equal(lookup(c, UNIT_IPV4(10, 0, 5, 1))->type, LSK_NH_NONE);
-	/* /31 and /32 have no broadcast address to clash */
-	exec_ok(c, "address add 10.0.5.254/31 port 0");
+	/* /31 and /32 have no broadcast address to clash (on port 1: the
+	 * /31 holds port 1's 10.0.5.255, no other port may have it) */
+	exec_ok(c, "address add 10.0.5.254/31 port 1");
+}
+
+/* Issue 22: a subnet is connected on one interface (more addresses in
+ * it on that one are fine); /31 and /32 have no network address. */
+static void
+test_address_overlap(void **state)
+{
+	struct config_state *c = *state;
+	char err[256];
+
+	load_fixture(c);
+	exec_ok(c, "address add 10.0.0.9/24 port 0");
+	exec_ok(c, "address add 10.5.0.1/24 port 0 vlan 100");
+	exec_ok(c, "address add 10.5.0.2/25 port 0 vlan 100");
+	assert_int_equal(exec(c, "address add 10.5.0.9/16 port 1", err,
+			      sizeof(err)), -EADDRINUSE);
+	assert_string_equal(err, "t.conf:1: 10.5.0.9/16 overlaps 10.5.0.1/24 "
+			    "on port 0 vlan 100 (a subnet is connected on one "
+			    "interface only)");
+	assert_int_not_equal(lookup(c, UNIT_IPV4(10, 5, 0, 9))->port, UNIT_P1);
+	exec_ok(c, "address add 10.0.4.0/31 port 1");
+	exec_ok(c, "address add 10.0.4.2/32 port 1");
+	/* the library refuses them too */
+	assert_int_equal(lsk_address_add(c->s, UNIT_IPV4(10, 0, 6, 0), 24, 0),
+			 -EINVAL);
+	assert_int_equal(lsk_address_add(c->s, UNIT_IPV4(10, 0, 0, 8), 16, 1),
+			 -EADDRINUSE);
 }
 
 /* A refused gro line leaves the mode as it was (found by fuzz_command:
@@ -829,6 +889,7 @@ main(void)
 		T(test_load_missing_file),
 		T(test_load_line_too_long),
 		T(test_address_broadcast_clash),
+		T(test_address_overlap),
 		T(test_load_not_a_regular_file),
 		T(test_load_nul_byte),
 		T(test_load_zeros),

@@ -914,6 +914,33 @@ test_show_routes(void **state)
 	a = answer(f, "show routes", true);
 	assert_non_null(strstr(a, "10.9.0.0/16"));
 	free(a);
+	/* issue 22: an address or a prefix finds the route covering it
+	 * with the longest prefix, as `ip route get` does */
+	a = answer(f, "show routes 10.9.1.1", false);
+	assert_string_equal(a, "the longest match for 10.9.1.1:\n"
+			    "destination         type       gateway          "
+			    "interface\n"
+			    "10.9.0.0/16         via        10.0.1.1         "
+			    "port1\n");
+	free(a);
+	a = answer(f, "show routes 10.9.4.0/24", true);
+	assert_string_equal(a, "[{\"dst\":\"10.9.0.0/16\",\"type\":\"via\","
+			    "\"gateway\":\"10.0.1.1\",\"dev\":\"port1\"}]\n");
+	free(a);
+	a = answer(f, "show routes 10.0.0.254", true);
+	assert_string_equal(a, "[{\"dst\":\"10.0.0.254/32\",\"type\":"
+			    "\"local\",\"gateway\":null,\"dev\":\"port0\"}]\n");
+	free(a);
+	a = answer(f, "show routes 10.0.0.7", true);
+	assert_non_null(strstr(a, "\"dst\":\"10.0.0.0/24\",\"type\":"
+			       "\"connected\""));
+	free(a);
+	a = answer(f, "show routes 192.168.1.1", false);
+	assert_string_equal(a, "no route covers 192.168.1.1\n");
+	free(a);
+	a = answer(f, "show routes 192.168.1.1", true);
+	assert_string_equal(a, "[]\n");
+	free(a);
 	a = answer(f, "route get 10.9.1.1", true);
 	free(a);
 	assert_ptr_equal(f->stack->sh.fwd, fwd);

@@ -245,6 +245,58 @@ test_more_sent_than_kept(void **state)
 	unit_tx_free(f);
 }
 
+/* The neigh record of p: what the neighbour did with it. */
+static const char *
+neigh_text(const struct lsk_trace_pkt *p)
+{
+	unsigned int k;
+
+	assert_non_null(p);
+	for (k = 0; k < p->n_recs; k++)
+		if (strcmp(p->rec[k].stage, "neigh") == 0)
+			return p->rec[k].text;
+	fail_msg("no neigh record in %s", stages(p));
+	return NULL;
+}
+
+/* Issue 22: the neigh record says what happened, not what might: held
+ * (the oldest pushed out when the queue was full), or sent because the
+ * neighbour is resolved. */
+static void
+test_neigh_record_says_what(void **state)
+{
+	struct unit_fixture *f = *state;
+	char want[96];
+	uint16_t i;
+
+	unit_cmd(f, "trace add 8");
+	for (i = 0; i <= LSK_NEIGH_HOLD; i++)
+		unit_input_one(f, to_c((uint16_t)(1 + i)));
+	/* the first, pushed out by the last */
+	assert_string_equal(stages(ended_of(f, 0, 0)), HELD_STAGES " drop");
+	assert_string_equal(neigh_text(ended_of(f, 0, 0)),
+			    "10.0.1.77 not resolved: held for ARP (1 waiting)");
+	unit_input_one(f, unit_arp_mbuf(UNIT_P1, 2, &unit_p1_mac, &c_mac,
+					C_IP, &unit_p1_mac, UNIT_P1_IP));
+	unit_input_one(f, to_c(9));
+	/* slots: the four datagrams, the ARP answer, the one after it */
+	assert_string_equal(neigh_text(ended_of(f, 0, 1)),
+			    "10.0.1.77 not resolved: held for ARP (2 waiting)");
+	snprintf(want, sizeof(want), "10.0.1.77 not resolved: held for ARP "
+		 "(%u waiting, the oldest dropped to make room)",
+		 LSK_NEIGH_HOLD);
+	assert_string_equal(neigh_text(ended_of(f, 0, LSK_NEIGH_HOLD)), want);
+	assert_string_equal(stages(ended_of(f, 0, LSK_NEIGH_HOLD)),
+			    HELD_STAGES " tx");
+	assert_string_equal(neigh_text(ended_of(f, 0, LSK_NEIGH_HOLD + 2)),
+			    "10.0.1.77 resolved, at 02:00:00:00:01:77 "
+			    "(reachable): sent");
+	assert_string_equal(stages(ended_of(f, 0, LSK_NEIGH_HOLD + 2)),
+			    HELD_STAGES " tx");
+	assert_show(f, "6 ended, 0 in flight");
+	unit_tx_free(f);
+}
+
 /* The control thread drops what is held: each way ends the trace. */
 static void
 test_dropped_by_control(void **state)
@@ -295,6 +347,7 @@ main(void)
 		T(test_pushed_out_by_another_worker),
 		T(test_more_sent_than_kept),
 		T(test_dropped_by_control),
+		T(test_neigh_record_says_what),
 		cmocka_unit_test_setup_teardown(test_dropped_by_control,
 						unit_setup_single,
 						unit_teardown),
