@@ -56,6 +56,8 @@ int cmd_help(struct cmd_ctx *c);
 int cmd_capture(struct cmd_ctx *c);
 /* `trace add|show|clear` (cli/trace_cmd.c). */
 int cmd_trace(struct cmd_ctx *c);
+/* `ping ...` and `traceroute ...` (cli/ping_cmd.c). */
+int cmd_ping(struct cmd_ctx *c);
 /* Their arguments (`capture start ...`, `trace add ...`) into the
  * request: parsing only, nothing opened or armed (cli/obs_parse.h
  * drives them alone). 0 or -EINVAL with the error set. */
