@@ -25,6 +25,7 @@ struct cmd_ctx {
 	unsigned int line;
 	struct lsk_out *o;	/* the answer: views and the error */
 	bool check;		/* parse only: change nothing */
+	bool file;		/* a configuration file's line */
 	/* the check pass's ports' names (cmd_port_names) */
 	bool names_copied;
 	char names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];

@@ -330,6 +330,10 @@ cmd_ping(struct cmd_ctx *c)
 	int rc;
 
 	rc = ping_parse(c, trace, &p);
+	if (rc == 0 && c->file)
+		rc = cmd_error(c, -EINVAL, "%s is an action, not "
+			       "configuration: not in a configuration file",
+			       c->argv[0]);
 	if (rc < 0 || c->check)
 		return rc;
 	if (c->s->in_batch)
