@@ -14,7 +14,8 @@ Checks: ping of the server (every reply, its ttl and time, the summary
 and rtt line; in JSON too), ping from a given source, ping of an address
 nobody has (100 % loss, exit status 0), traceroute to the host behind the
 server (hop 1 the server's time exceeded, hop 2 the host's reply), the
-refusals (one of our addresses, no route, a count over the bound, a
+echo service answering while a ping waits (the stack's lock is let go),
+the refusals (one of our addresses, no route, a count over the bound, a
 source not ours: exit status 1), then after SIGTERM mbufs_in_use == 0 and
 the echo counters. Output and exit status as run_netns_tests.py's; exit 77
 without root.
@@ -25,6 +26,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import time
 
@@ -134,6 +136,33 @@ def check_traceroute(env):
     return None
 
 
+def check_services_during_ping(env):
+    """A ping lets the stack's lock go while it waits: the echo service
+    (served under that lock) answers the client meanwhile."""
+    argv = [env.ctl, "-s", env.sock, "ping", nt.SERVER_IP, "count", "8",
+            "interval", "400"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+        time.sleep(0.5)
+        res = env.helper(env.cli, "udp-echo", nt.GW_CLIENT, 7, 2, "[64]")
+        running = p.poll() is None
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    problems = []
+    if [r.get("result") for r in res.get("echo", [])] != ["ok"]:
+        problems.append("echo service: %r" % (res,))
+    if not running:
+        problems.append("the ping was over before the echo came back")
+    if p.returncode != 0 or "8 packets transmitted, 8 received" not in out:
+        problems.append("ping: exit %d: %s %s" % (p.returncode,
+                                                  nt.short(out), err))
+    return "; ".join(problems) or None
+
+
 def check_refusals(env):
     problems = []
     for words, why in (
@@ -200,11 +229,13 @@ def main():
             run_check("ping-source", check_ping_source, env)
             run_check("ping-nobody", check_ping_nobody, env)
             run_check("traceroute-2-hops", check_traceroute, env)
+            run_check("services-during-ping", check_services_during_ping,
+                      env)
             run_check("refusals", check_refusals, env)
             nt.stop_and_count(env, record, "", (
                 ("stats-mbufs", "mbufs_in_use", "==", 0),
-                ("stats-out-echos", "icmp.OutEchos", ">=", 12),
-                ("stats-in-echo-reps", "icmp.InEchoReps", ">=", 6),
+                ("stats-out-echos", "icmp.OutEchos", ">=", 20),
+                ("stats-in-echo-reps", "icmp.InEchoReps", ">=", 14),
                 ("stats-unmatched", "icmp.InEchoRepsUnmatched", "==", 0),
             ), args.verbose)
     except KeyboardInterrupt as e:
