@@ -149,8 +149,9 @@ ping_write_json(struct lsk_out *o, const struct cmd_ping_result *r,
 				    "%u, \"loss_percent\": %u", r->transmitted,
 				    s->received, ping_loss(r, s));
 	if (rc == 0 && s->received != 0)
-		rc = lsk_out_printf(o, ", \"rtt_min_ms\": %.3f, \"rtt_avg_ms\": "
-				    "%.3f, \"rtt_max_ms\": %.3f}\n", s->min,
+		rc = lsk_out_printf(o, ", \"rtt_min_ms\": %.3f, "
+				    "\"rtt_avg_ms\": %.3f, "
+				    "\"rtt_max_ms\": %.3f}\n", s->min,
 				    s->avg, s->max);
 	else if (rc == 0)
 		rc = lsk_out_printf(o, ", \"rtt_min_ms\": null, \"rtt_avg_ms\":"

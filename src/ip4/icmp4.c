@@ -428,7 +428,8 @@ static void
 icmp_ping(struct lsk_worker *w, const struct rte_ipv4_hdr *ip, uint32_t len)
 {
 	const struct lsk_ping_sink *sink = lsk_published(w->sh->ping);
-	const uint8_t type = ((const uint8_t *)ip)[(ip->version_ihl & 0xf) * 4u];
+	const uint8_t type =
+		((const uint8_t *)ip)[(ip->version_ihl & 0xf) * 4u];
 	struct lsk_ping_reply r;
 
 	if (lsk_ping_match(sink, ip, len, &r)) {

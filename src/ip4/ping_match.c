@@ -18,8 +18,8 @@ lsk_ping_match(const struct lsk_ping_sink *sink,
 	       const struct rte_ipv4_hdr *ip, uint32_t len,
 	       struct lsk_ping_reply *r)
 {
-	const uint8_t *icmp = (const uint8_t *)ip + (ip->version_ihl & 0xf) * 4u;
-	const struct rte_icmp_hdr *ih = (const struct rte_icmp_hdr *)icmp;
+	const struct rte_icmp_hdr *ih = (const struct rte_icmp_hdr *)
+		((const uint8_t *)ip + (ip->version_ihl & 0xf) * 4u);
 	const struct rte_icmp_hdr *q;
 	const struct rte_ipv4_hdr *qip;
 	uint32_t qhlen;
