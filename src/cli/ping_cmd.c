@@ -202,6 +202,8 @@ ping_run(struct cmd_ctx *c, const struct ping_opts *p,
 		if (r->transmitted == p->count &&
 		    (r->n == p->count || rte_rdtsc() >= end))
 			return 0;
+		if (lsk_ping_stopped(c->s))
+			return 0;	/* shutting down: what it has */
 		lsk_ping_sleep(c->s, PING_TICK_MS);
 	}
 }
@@ -258,7 +260,7 @@ trace_hop(struct cmd_ctx *c, const struct ping_opts *p,
 					 strerror(-rc));
 	}
 	end = sent[0] + p->wait * rte_get_tsc_hz() / 1000;
-	while (left != 0 && rte_rdtsc() < end) {
+	while (left != 0 && rte_rdtsc() < end && !lsk_ping_stopped(c->s)) {
 		lsk_ping_sleep(c->s, PING_TICK_MS);
 		while ((n = lsk_ping_recv(k, rep, RTE_DIM(rep))) != 0) {
 			for (i = 0; i < n; i++) {
@@ -310,7 +312,8 @@ cmd_trace_run(struct cmd_ctx *c, struct ping_opts *p)
 	r->src = p->src;
 	r->probes = (unsigned int)p->probes;
 	r->max_hops = (unsigned int)p->max_hops;
-	for (h = 0; rc == 0 && h < p->max_hops && !r->reached; h++) {
+	for (h = 0; rc == 0 && h < p->max_hops && !r->reached &&
+		    !lsk_ping_stopped(c->s); h++) {
 		rc = trace_hop(c, p, k, r, h);
 		r->hops = h + 1;
 	}

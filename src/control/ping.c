@@ -140,6 +140,27 @@ lsk_ping_recv(struct lsk_ping_sink *k, struct lsk_ping_reply *r,
 					      NULL);
 }
 
+/* The stack whose pings are told to end (one stack a process, as
+ * listack-fwd has; a library with several stops them one by one). */
+static struct lsk_stack *ping_stopping;
+
+void
+lsk_ping_stop(struct lsk_stack *s, bool stop)
+{
+	if (stop)
+		__atomic_store_n(&ping_stopping, s, __ATOMIC_RELEASE);
+	else
+		__atomic_compare_exchange_n(&ping_stopping, &s, NULL, false,
+					    __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+}
+
+bool
+lsk_ping_stopped(const struct lsk_stack *s)
+{
+	return __atomic_load_n(&ping_stopping, __ATOMIC_ACQUIRE) == s;
+}
+
 void
 lsk_ping_sleep(struct lsk_stack *s, unsigned int ms)
 {

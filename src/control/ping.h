@@ -55,6 +55,12 @@ unsigned int lsk_ping_recv(struct lsk_ping_sink *k, struct lsk_ping_reply *r,
  * metrics and the services go on meanwhile). */
 void lsk_ping_sleep(struct lsk_stack *s, unsigned int ms);
 
+/* Stop (or no longer stop) the pings on s: one in progress ends at its
+ * next look with what it has (lsk_ctl_stop: shutting down waits for no
+ * ping). Any thread. */
+void lsk_ping_stop(struct lsk_stack *s, bool stop);
+bool lsk_ping_stopped(const struct lsk_stack *s);
+
 /* Whether this thread holds s's lock (control/stack.c). */
 bool lsk_stack_lock_is_mine(const struct lsk_stack *s);
 

@@ -16,8 +16,9 @@ nobody has (100 % loss, exit status 0), traceroute to the host behind the
 server (hop 1 the server's time exceeded, hop 2 the host's reply), the
 echo service answering while a ping waits (the stack's lock is let go),
 the refusals (one of our addresses, no route, a count over the bound, a
-source not ours: exit status 1), then after SIGTERM mbufs_in_use == 0 and
-the echo counters. Output and exit status as run_netns_tests.py's; exit 77
+source not ours: exit status 1), then SIGTERM while a ping runs (it ends,
+the router stops at once) and mbufs_in_use == 0 and the
+echo counters. Output and exit status as run_netns_tests.py's; exit 77
 without root.
 """
 
@@ -232,12 +233,33 @@ def main():
             run_check("services-during-ping", check_services_during_ping,
                       env)
             run_check("refusals", check_refusals, env)
+            # SIGTERM while a ping runs: it ends at once, and the router
+            # stops cleanly (every mbuf back)
+            bg = subprocess.Popen([env.ctl, "-s", env.sock, "ping",
+                                   nt.SERVER_IP, "count", "50", "interval",
+                                   "500"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE,
+                                  universal_newlines=True)
+            time.sleep(1.2)
+            t = time.monotonic()
             nt.stop_and_count(env, record, "", (
                 ("stats-mbufs", "mbufs_in_use", "==", 0),
                 ("stats-out-echos", "icmp.OutEchos", ">=", 20),
                 ("stats-in-echo-reps", "icmp.InEchoReps", ">=", 14),
                 ("stats-unmatched", "icmp.InEchoRepsUnmatched", "==", 0),
             ), args.verbose)
+            took = time.monotonic() - t
+            try:
+                out, err = bg.communicate(timeout=30)
+            finally:
+                if bg.poll() is None:
+                    bg.kill()
+                    bg.wait()
+            # the server goes before the answer is out: listack-ctl
+            # says the connection closed (exit status 2)
+            record("sigterm-during-ping", None if bg.returncode == 2 and
+                   "Connection" in err and took < 8 else "stop took %.1f s; ping exit %s: %s %s"
+                   % (took, bg.returncode, nt.short(out), err.strip()))
     except KeyboardInterrupt as e:
         record("interrupted", str(e) or "interrupted")
     finally:
