@@ -39,7 +39,10 @@ struct lsk_worker;
 	X(InDestUnreachs) X(InTimeExcds) \
 	X(OutMsgs) X(OutErrors) X(OutEchoReps) X(OutDestUnreachs) \
 	X(OutTimeExcds) X(OutRateLimited) \
-	X(OutNoAddrs)		/* errors not sent: no address to send from */
+	X(OutNoAddrs)		/* errors not sent: no address to send from */ \
+	X(OutEchos)		/* echo requests of ping and traceroute */ \
+	/* echo replies that no ping in progress waited for */ \
+	X(InEchoRepsUnmatched)
 #define LSK_ETH_COUNTERS(X) \
 	X(InFrames) X(NotForUs) X(UnknownType) X(UnknownVlan) X(Runts)
 #define LSK_ARP_COUNTERS(X) \

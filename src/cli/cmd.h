@@ -25,6 +25,7 @@ struct cmd_ctx {
 	unsigned int line;
 	struct lsk_out *o;	/* the answer: views and the error */
 	bool check;		/* parse only: change nothing */
+	bool file;		/* a configuration file's line */
 	/* the check pass's ports' names (cmd_port_names) */
 	bool names_copied;
 	char names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
@@ -56,6 +57,8 @@ int cmd_help(struct cmd_ctx *c);
 int cmd_capture(struct cmd_ctx *c);
 /* `trace add|show|clear` (cli/trace_cmd.c). */
 int cmd_trace(struct cmd_ctx *c);
+/* `ping ...` and `traceroute ...` (cli/ping_cmd.c). */
+int cmd_ping(struct cmd_ctx *c);
 /* Their arguments (`capture start ...`, `trace add ...`) into the
  * request: parsing only, nothing opened or armed (cli/obs_parse.h
  * drives them alone). 0 or -EINVAL with the error set. */

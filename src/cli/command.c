@@ -165,12 +165,16 @@ batch_pass(struct cmd_ctx *c, const char *text, size_t len, bool *changes)
 	return rc;
 }
 
+/* Set while lsk_config_load runs a file: its lines are configuration,
+ * and actions (ping, cli/ping_cmd.c) refuse to run from it. */
+static __thread bool loading_file;
+
 int
 lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 		const char *source, struct lsk_out *o)
 {
 	struct cmd_ctx c = { .s = s, .source = source ? source : "-",
-			     .o = o };
+			     .o = o, .file = loading_file };
 	bool changes = false;
 	int rc;
 
@@ -217,7 +221,7 @@ lsk_config_exec(struct lsk_stack *s, const char *line, const char *file,
 {
 	struct lsk_out o;
 	struct cmd_ctx c = { .s = s, .source = file ? file : "-",
-			     .line = lineno, .o = &o };
+			     .line = lineno, .o = &o, .file = true };
 	char buf[LSK_COMMAND_LINE_MAX + 1];
 	int rc;
 
@@ -336,7 +340,9 @@ lsk_config_load(struct lsk_stack *s, const char *path, char *err,
 		return rc;
 	}
 	lsk_out_init(&o, false);
+	loading_file = true;
 	rc = lsk_command_run(s, text, len, path, &o);
+	loading_file = false;
 	if (rc < 0 && err_len)
 		snprintf(err, err_len, "%s", o.err);
 	lsk_out_free(&o);

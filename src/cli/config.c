@@ -70,6 +70,8 @@ static const struct {
 	{ "config", cmd_config },
 	{ "capture", cmd_capture },
 	{ "trace", cmd_trace },
+	{ "ping", cmd_ping },
+	{ "traceroute", cmd_ping },
 	{ "show", cmd_show },
 	{ "help", cmd_help },
 };
@@ -83,6 +85,8 @@ cmd_changes(const struct cmd_ctx *c)
 	/* an action, not configuration (cli/capture_cmd.c) */
 	if (strcmp(c->argv[0], "capture") == 0 ||
 	    strcmp(c->argv[0], "trace") == 0 ||	/* cli/trace_cmd.c */
+	    strcmp(c->argv[0], "ping") == 0 ||	/* cli/ping_cmd.c */
+	    strcmp(c->argv[0], "traceroute") == 0 ||
 	    strcmp(c->argv[0], "config") == 0)	/* cli/config_file.c */
 		return false;
 	/* route get is a view too */

@@ -46,13 +46,17 @@ static const struct {
 	  "start stop show" },
 	{ "trace", "trace add N [port P] [match FIELD VALUE ...] | "
 		   "trace show | trace clear", "add show clear" },
+	{ "ping", "ping ADDR [count N] [size B] [source ADDR] [interval MS] "
+		  "[timeout MS]", "" },
+	{ "traceroute", "traceroute ADDR [max-hops N] [probes N] "
+			"[source ADDR] [wait MS]", "" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
 		  "stats|runtime|errors [-a]|config|pipeline [dot]|version",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
 	  "config pipeline version" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
 				    "route-cache mode stats config capture trace "
-				    "show "
+				    "ping traceroute show "
 				    "help" },
 };
 

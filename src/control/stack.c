@@ -24,6 +24,7 @@
 #include "control/control.h"
 #include "control/udp_ctl.h"
 #include "control/capture.h"
+#include "control/ping.h"
 
 #define LSK_DEFAULT_MTU 1500
 
@@ -150,24 +151,39 @@ lsk_stack_set_send_pool(struct lsk_stack *s, struct rte_mempool *pool)
 	s->sh.send_pool = pool;
 }
 
+/* The stack whose lock this thread holds: a long action (ping,
+ * control/ping.c) lets it go while it waits, and only when it is its. */
+static __thread struct lsk_stack *lock_held;
+
 /* The control calls' lock (listack/ctl.h): the control socket's batches
  * (serve/ctl_server.c) and the application's own take it. */
 void
 lsk_stack_lock(struct lsk_stack *stack)
 {
 	pthread_mutex_lock(&stack->lock);
+	lock_held = stack;
 }
 
 void
 lsk_stack_unlock(struct lsk_stack *stack)
 {
+	lock_held = NULL;
 	pthread_mutex_unlock(&stack->lock);
 }
 
 int
 lsk_stack_trylock(struct lsk_stack *stack)
 {
-	return pthread_mutex_trylock(&stack->lock) == 0 ? 0 : -EBUSY;
+	if (pthread_mutex_trylock(&stack->lock) != 0)
+		return -EBUSY;
+	lock_held = stack;
+	return 0;
+}
+
+bool
+lsk_stack_lock_is_mine(const struct lsk_stack *stack)
+{
+	return lock_held == stack;
 }
 
 enum lsk_mode

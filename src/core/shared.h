@@ -24,6 +24,7 @@ struct lsk_capture;
 struct lsk_filter_table;
 struct lsk_fwd_table;
 struct lsk_neigh_table;
+struct lsk_ping_sink;
 struct lsk_trace;
 struct lsk_udp_table;
 
@@ -44,6 +45,9 @@ struct lsk_shared {
 	/* datagrams applications send, drained by worker 0 */
 	struct rte_ring *out_ring;
 	struct rte_mempool *send_pool;
+	/* the answers a ping or traceroute in progress waits for (NULL:
+	 * none; core/ping.h) */
+	struct lsk_ping_sink *ping;
 	/* fragments' data references */
 	struct rte_mempool *indirect_pool;
 	int socket_id;

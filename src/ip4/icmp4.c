@@ -16,7 +16,11 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include <rte_ring.h>
+
 #include "core/list.h"
+#include "core/ping.h"
+#include "core/shared.h"
 #include "core/cksum.h"
 #include "core/drop.h"
 #include "core/stage.h"
@@ -141,6 +145,8 @@ lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type)
 		w->stats.icmp.OutTimeExcds++;
 	else if (type == RTE_IP_ICMP_ECHO_REPLY)
 		w->stats.icmp.OutEchoReps++;
+	else if (type == RTE_IP_ICMP_ECHO_REQUEST)
+		w->stats.icmp.OutEchos++;	/* ping's (control/ping.c) */
 }
 
 /* icmp4_input's record, before the stage: the message's type and what
@@ -412,6 +418,29 @@ icmp_one_segment(struct rte_mbuf *m)
 	return c;
 }
 
+/*
+ * An answer to the control thread's ping or traceroute goes to its sink
+ * (core/ping.h) as a record; the packet is freed by the caller either
+ * way. An echo reply no ping waits for (or that finds the sink full) is
+ * counted InEchoRepsUnmatched.
+ */
+static void
+icmp_ping(struct lsk_worker *w, const struct rte_ipv4_hdr *ip, uint32_t len)
+{
+	const struct lsk_ping_sink *sink = lsk_published(w->sh->ping);
+	const uint8_t type =
+		((const uint8_t *)ip)[(ip->version_ihl & 0xf) * 4u];
+	struct lsk_ping_reply r;
+
+	if (lsk_ping_match(sink, ip, len, &r)) {
+		r.tsc = rte_rdtsc();
+		if (rte_ring_mp_enqueue_elem(sink->ring, &r, sizeof(r)) == 0)
+			return;
+	}
+	if (type == RTE_IP_ICMP_ECHO_REPLY)
+		w->stats.icmp.InEchoRepsUnmatched++;
+}
+
 void
 lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 {
@@ -450,10 +479,13 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 				st->InErrors++;	/* to a broadcast */
 		} else if (ih->icmp_type == LSK_ICMP_DEST_UNREACH) {
 			st->InDestUnreachs++;
+			icmp_ping(w, ip, len);
 		} else if (ih->icmp_type == RTE_IP_ICMP_ECHO_REPLY) {
 			st->InEchoReps++;
+			icmp_ping(w, ip, len);
 		} else if (ih->icmp_type == LSK_ICMP_TIME_EXCEEDED) {
 			st->InTimeExcds++;
+			icmp_ping(w, ip, len);
 		}
 		rte_pktmbuf_free(m);
 	}

@@ -221,6 +221,33 @@ lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
 	}
 }
 
+/*
+ * The ring also carries the control thread's echo requests (ping and
+ * traceroute, control/ping.c), whole: with their source and checksums.
+ * They go out as ICMP (counted icmp.OutEchos, not sent datagrams);
+ * pkts keeps the datagrams, in order, and their number is returned.
+ */
+static unsigned int
+out_split_icmp(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mbuf *icmp[LSK_BURST_MAX];
+	unsigned int i, k = 0, u = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+			pkts[i], const struct rte_ipv4_hdr *,
+			RTE_ETHER_HDR_LEN);
+
+		if (ip->next_proto_id == IPPROTO_ICMP)
+			icmp[k++] = pkts[i];
+		else
+			pkts[u++] = pkts[i];
+	}
+	if (k != 0)
+		lsk_ip4_output_burst(w, icmp, k, false);
+	return u;
+}
+
 void
 lsk_ip4_output(struct lsk_worker *w)
 {
@@ -236,7 +263,9 @@ lsk_ip4_output(struct lsk_worker *w)
 		if (n == 0)
 			return;
 		left -= n;
+		n = out_split_icmp(w, pkts, n);
 		w->stats.udp.OutDatagrams += n;
-		lsk_ip4_output_burst(w, pkts, n, true);
+		if (n != 0)
+			lsk_ip4_output_burst(w, pkts, n, true);
 	}
 }

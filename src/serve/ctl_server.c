@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 #include "serve/serve.h"
 #include "serve/ctl_proto.h"
+#include "control/ping.h"
 
 #define LSK_CTL_CLIENTS 16
 #define CTL_BUFFERED_MAX (128u << 20)
@@ -499,8 +500,11 @@ lsk_ctl_stop(struct lsk_ctl *ctl)
 {
 	if (ctl == NULL)
 		return;
-	/* a batch running now finishes first */
+	/* a batch running now finishes first; a ping in it ends at its
+	 * next look (control/ping.h), not when its count is done */
+	lsk_ping_stop(ctl->stack, true);
 	lsk_serve_stop(&ctl->loop);
+	lsk_ping_stop(ctl->stack, false);
 	lsk_ctl_path_unlink(ctl->path, ctl->dev, ctl->ino);
 	ctl_free(ctl);
 }

@@ -435,10 +435,13 @@ lsk_worker_flush(struct lsk_worker *w)
 		if (unlikely(w->unreach.n))
 			lsk_icmp4_unreach_host(w, &w->unreach);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
-			uint64_t out = w->stats.udp.OutDatagrams;
+			/* datagrams, and ping's echo requests routed */
+			uint64_t out = w->stats.udp.OutDatagrams +
+				       w->stats.icmp.OutEchos;
 
 			LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT,
-				       w->stats.udp.OutDatagrams - out,
+				       w->stats.udp.OutDatagrams +
+				       w->stats.icmp.OutEchos - out,
 				       lsk_ip4_output(w));
 		}
 	}

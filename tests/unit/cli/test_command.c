@@ -5,7 +5,8 @@
  * configuration and every published table stay as they were), and the
  * run-time commands (address del, neigh del|flush, udp close, filter
  * del|flush, port mtu (and the device behind the port), gro,
- * route-cache, mode, stats clear, help), each with its refusals. What
+ * route-cache, mode, stats clear, help, ping and traceroute), each with
+ * its refusals. What
  * changed is read back from `show config` and from the
  * tables the workers read.
  */
@@ -928,6 +929,66 @@ test_batch_line_errors(void **state)
 	run_ok(f, "# nothing\n\n");
 }
 
+/* ping and traceroute: their words, their bounds, and that they are
+ * actions (cli/ping_cmd.c): not in a batch of changes, not in a
+ * configuration file. Nothing is sent when they are refused. */
+static void
+test_ping_refusals(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct snapshot before;
+	char path[] = "/tmp/lsk-ping-XXXXXX", err[512], want[600];
+	FILE *fp;
+	int fd;
+
+	snap(f, &before);
+	run_refused(f, "address add 10.0.2.1/24 port 0\nping 10.0.0.1", -EINVAL,
+		    "b:2: ping runs alone, not in a batch of changes");
+	assert_unchanged(f, &before);
+	snap(f, &before);
+	run_refused(f, "ping 10.0.0.1 count 0", -EINVAL,
+		    "b:1: ping: bad count '0' (1 to 100)");
+	run_refused(f, "ping 10.0.0.1 size 1473", -EINVAL,
+		    "b:1: ping: bad size '1473' (0 to 1472)");
+	run_refused(f, "ping 10.0.0.1 interval 5", -EINVAL,
+		    "b:1: ping: bad interval '5' (10 to 10000)");
+	run_refused(f, "ping 10.0.0.1 count 7 interval 10000", -EINVAL,
+		    "b:1: ping: (count - 1) x interval + timeout is over "
+		    "60000 ms");
+	run_refused(f, "ping 10.0.0.1 count", -EINVAL, "b:1: usage: ping ADDR "
+		    "[count N] [size B] [source ADDR] [interval MS] "
+		    "[timeout MS]");
+	run_refused(f, "traceroute 10.0.0.1 count 3", -EINVAL, "b:1: usage: "
+		    "traceroute ADDR [max-hops N] [probes N] [source ADDR] "
+		    "[wait MS]");
+	run_refused(f, "traceroute 10.0.0.1 max-hops 31", -EINVAL,
+		    "b:1: traceroute: bad max-hops '31' (1 to 30)");
+	run_refused(f, "ping 10.0.0.300", -EINVAL,
+		    "b:1: ping: bad address '10.0.0.300'");
+	run_refused(f, "ping 10.0.0.254", -EINVAL, "b:1: ping: 10.0.0.254 is "
+		    "one of our addresses: only other hosts are probed");
+	run_refused(f, "ping 10.0.0.255", -EINVAL, "b:1: ping: 10.0.0.255 is "
+		    "a broadcast: only other hosts are probed");
+	run_refused(f, "ping 10.0.0.1 source 10.0.0.1", -EADDRNOTAVAIL,
+		    "b:1: ping: source 10.0.0.1 is not one of our addresses");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs("ping 10.0.0.1\n", fp);
+	fclose(fp);
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_config_load(f->stack, path, err, sizeof(err)),
+			 -EINVAL);
+	unit_worker_sync(f);
+	snprintf(want, sizeof(want), "%s:1: ping is an action, not "
+		 "configuration: not in a configuration file", path);
+	assert_string_equal(err, want);
+	unlink(path);
+	assert_int_equal(unit_tx_count(f), 0);
+	assert_unchanged(f, &before);
+}
+
 /* A refused batch leaves pcap files as they were: an existing one keeps
  * its bytes, one it made goes; an applied batch truncates them. */
 static long
@@ -1007,6 +1068,7 @@ main(void)
 		T(test_batch_line_errors),
 		T(test_batch_address_overlap),
 		T(test_refused_batch_keeps_pcap_files),
+		T(test_ping_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, unit_group_setup,

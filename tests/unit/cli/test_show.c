@@ -430,7 +430,8 @@ static const char traffic_stats_json[] =
 	"\"InDestUnreachs\": 0, \"InTimeExcds\": 0, \"OutMsgs\": 1, "
 	"\"OutErrors\": 0, \"OutEchoReps\": 0, \"OutDestUnreachs\": 1, "
 	"\"OutTimeExcds\": 0, \"OutRateLimited\": 0, "
-	"\"OutNoAddrs\": 0},\n"
+	"\"OutNoAddrs\": 0, \"OutEchos\": 0, "
+	"\"InEchoRepsUnmatched\": 0},\n"
 	" \"eth\": {\"InFrames\": 3, \"NotForUs\": 0, "
 	"\"UnknownType\": 0, \"UnknownVlan\": 0, \"Runts\": 0},\n"
 	" \"arp\": {\"InRequests\": 0, \"InReplies\": 0, "
@@ -496,13 +497,13 @@ test_show_stats(void **state)
 
 	unit_traffic_fwd_noroute(f);
 	a = answer(f, "show stats", false);
-	assert_prefix(a, "SECTION      COUNTER             VALUE\n"
-			       "ip           InReceives          3\n");
-	assert_non_null(strstr(a, "\nip           ForwDatagrams       2\n"));
-	assert_non_null(strstr(a, "\nip           InNoRoutes          1\n"));
-	assert_non_null(strstr(a, "\nport0        rx                  3\n"));
-	assert_non_null(strstr(a, "\nport1        tx                  2\n"));
-	assert_non_null(strstr(a, "\ngso          Segments            0\n"));
+	assert_prefix(a, "SECTION      COUNTER              VALUE\n"
+			       "ip           InReceives           3\n");
+	assert_non_null(strstr(a, "\nip           ForwDatagrams        2\n"));
+	assert_non_null(strstr(a, "\nip           InNoRoutes           1\n"));
+	assert_non_null(strstr(a, "\nport0        rx                   3\n"));
+	assert_non_null(strstr(a, "\nport1        tx                   2\n"));
+	assert_non_null(strstr(a, "\ngso          Segments             0\n"));
 	free(a);
 
 	a = answer(f, "show stats", true);
