@@ -46,7 +46,7 @@ has_commands(const char *path)
 int
 fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o)
 {
-	char err[512];
+	char err[4096];	/* every bad line (listack.h) */
 	struct stat st;
 	int rc;
 
@@ -77,7 +77,7 @@ struct reload_job {
 	struct fwd_app *app;
 	volatile bool done;
 	int rc;
-	char msg[768];
+	char msg[4096];
 };
 
 static void *
