@@ -396,6 +396,19 @@ def checks_forgiving(ctl, root):
         "" if re.search(r"VERSION +DPDK +UPTIME", out) else
         "the line did not stay: %r" % out])
 
+    # TAB after `route del` offers the stack's own routes
+    r = ctl.run("route", "add", "10.44.0.0/16", "via", "10.0.1.1")
+    out, status = _on_terminal(ctl, [b"route del 10.4\t", b"\n",
+                                     b"\x04"], tmp)
+    r2 = ctl.run("route", "del", "10.44.0.0/16")
+    check("completes_values_from_the_stack", [
+        "route add: exit %d %s" % (r.returncode, r.stderr)
+        if r.returncode else "",
+        "exit status %r" % status if status != 0 else "",
+        "" if "route del 10.44.0.0/16" in out else "no route in %r" % out,
+        "" if r2.returncode == 1 else
+        "the completed line did not delete it (exit %d)" % r2.returncode])
+
     reasons, _ = refused_batch(
         ctl, root, "three.conf",
         "route add 10.40.0.0/16 via 10.0.1.1\n"
