@@ -17,8 +17,8 @@
 struct lsk_stack;
 
 #define CMD_MAX_WORDS 24
-/* The words a prefix may stand for: the command and the one after it. */
-#define CMD_FULL_WORDS 2
+/* The words a prefix may stand for (cli/cmd_word.c): any keyword. */
+#define CMD_FULL_WORDS CMD_MAX_WORDS
 
 /* One command line being checked or run. */
 struct cmd_ctx {
@@ -42,8 +42,8 @@ int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
 /*
  * Split line (modified in place: words are cut out of it, '#' ends it)
  * into c's words, the command word and the word after it expanded from
- * a unique prefix (cmd_words_resolve). 0 (c->argc may be 0: nothing to
- * do) or -EINVAL with the error set.
+ * a unique prefix (cmd_words_resolve); the commands expand their own
+ * keywords (cmd_kw). 0 (c->argc may be 0: nothing to do) or -EINVAL with the error set.
  */
 int cmd_split(struct cmd_ctx *c, char *line);
 
@@ -90,6 +90,9 @@ bool cmd_word_near(const char *list, const char *word, char *buf,
 		   size_t buf_len);
 int cmd_word(struct cmd_ctx *c, int i, const char *list, const char *kind);
 int cmd_words_resolve(struct cmd_ctx *c);
+/* c->argv[i], where a keyword of list goes, expanded from a unique
+ * prefix; left as it is otherwise (the command names it in its error). */
+void cmd_kw(struct cmd_ctx *c, int i, const char *list);
 
 /* The views, one per file part (cli/show*.c). */
 int cmd_show_interfaces(struct cmd_ctx *c);

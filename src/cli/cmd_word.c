@@ -3,8 +3,9 @@
  * The grammar's own words forgive: a unique prefix stands for the word
  * (`sh ro` is `show routes`), and a word that is none of them is named
  * in the error with the nearest one and the list it should come from.
- * Only the command word and the word after it (help.c's words) are
- * matched so: values (addresses, names, files) are never expanded.
+ * The command word and the word after it (help.c's words) are matched
+ * here, the keywords after them by each command where one goes
+ * (cmd_kw): values (addresses, names, files) are never expanded.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -197,6 +198,23 @@ cmd_word(struct cmd_ctx *c, int i, const char *list, const char *kind)
 				 words);
 	return cmd_error(c, -EINVAL, "%sunknown %s '%s' (%s)", where, kind,
 			 c->argv[i], words);
+}
+
+void
+cmd_kw(struct cmd_ctx *c, int i, const char *list)
+{
+	const char *w;
+	size_t len;
+	int k;
+
+	if (i >= c->argc || i >= CMD_FULL_WORDS)
+		return;
+	k = cmd_word_find(list, c->argv[i]);
+	if (k < 0)
+		return;
+	list_word(list, (unsigned int)k, &w, &len);
+	snprintf(c->full[i], sizeof(c->full[i]), "%.*s", (int)len, w);
+	c->argv[i] = c->full[i];
 }
 
 int

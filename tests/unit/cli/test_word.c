@@ -115,6 +115,27 @@ test_prefixes_run(void **state)
 	assert_non_null(strstr(conf, " name sh\n"));
 	free(conf);
 	free(run_body(f, "he sh"));
+	/* the keywords after them too, where a keyword goes */
+	free(run_body(f, "port 0 mt 1400 n lan\nneigh add 10.0.9.7 ll "
+		      "02:00:00:00:09:07\nfilter add d pr udp dp 9\n"
+		      "route add 10.98.0.0/16 b\nudp listen 10.0.9.1:7 e r 64\n"
+		      "address add 10.0.8.1/24 p 1 v 8\ngro merge f 8 s 4\n"
+		      "route-cache on e 1024"));
+	conf = run_body(f, "show config");
+	assert_non_null(strstr(conf, "port 0 mtu 1400"));
+	assert_non_null(strstr(conf, " name lan\n"));
+	assert_non_null(strstr(conf, "\nneigh add 10.0.9.7 lladdr "
+			       "02:00:00:00:09:07\n"));
+	assert_non_null(strstr(conf, "\nfilter add drop proto udp dport 9\n"));
+	assert_non_null(strstr(conf, "\nroute add 10.98.0.0/16 blackhole\n"));
+	assert_non_null(strstr(conf, "\nudp listen 10.0.9.1:7 echo ring 64\n"));
+	assert_non_null(strstr(conf, "\naddress add 10.0.8.1/24 port 1 vlan "
+			       "8\n"));
+	assert_non_null(strstr(conf, "\ngro merge flows 8 segs 4\n"));
+	assert_non_null(strstr(conf, "\nroute-cache on entries 1024\n"));
+	free(conf);
+	/* "m" begins mtu and mac: the command says it knows no such word */
+	run_refused(f, "port 0 m 1400", "b:1: unknown port setting 'm'");
 }
 
 static void
