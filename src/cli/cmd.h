@@ -32,7 +32,8 @@ struct cmd_ctx {
 	char names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	int argc;
 	char *argv[CMD_MAX_WORDS];
-	char full[CMD_FULL_WORDS][24];	/* words a prefix was expanded to */
+	/* the words prefixes were expanded to */
+	char full[CMD_FULL_WORDS][24];
 };
 
 /* Write "SOURCE:LINE: what is wrong" into c->o->err; returns rc. */
@@ -43,7 +44,8 @@ int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
  * Split line (modified in place: words are cut out of it, '#' ends it)
  * into c's words, the command word and the word after it expanded from
  * a unique prefix (cmd_words_resolve); the commands expand their own
- * keywords (cmd_kw). 0 (c->argc may be 0: nothing to do) or -EINVAL with the error set.
+ * keywords (cmd_kw). 0 (c->argc may be 0: nothing to do) or -EINVAL
+ * with the error set.
  */
 int cmd_split(struct cmd_ctx *c, char *line);
 

@@ -54,7 +54,7 @@ cmd_word_find(const char *list, const char *word)
 		return -ENOENT;
 	for (i = 0; list_word(list, i, &w, &len); i++) {
 		if (len == wlen && memcmp(w, word, len) == 0)
-			return (int)i;		/* exact wins over prefixes */
+			return (int)i;	/* exact wins over prefixes */
 		if (len > wlen && memcmp(w, word, wlen) == 0)
 			found = found == -ENOENT ? (int)i : -EEXIST;
 	}

@@ -105,8 +105,8 @@ test_prefixes_run(void **state)
 	free(prefix);
 	free(full);
 	/* in a file too; show config writes the full words */
-	free(run_body(f, "add add 10.0.9.1/24 port 0\nroute ad 10.99.0.0/16 via "
-		      "10.0.9.2\nport 1 name sh"));
+	free(run_body(f, "add add 10.0.9.1/24 port 0\n"
+		      "route ad 10.99.0.0/16 via 10.0.9.2\nport 1 name sh"));
 	conf = run_body(f, "show config");
 	assert_non_null(strstr(conf, "\naddress add 10.0.9.1/24 port 0\n"));
 	assert_non_null(strstr(conf, "\nroute add 10.99.0.0/16 via "
