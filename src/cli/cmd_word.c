@@ -61,30 +61,36 @@ cmd_word_find(const char *list, const char *word)
 	return found;
 }
 
-/* Edit distance (Levenshtein) of a and b, both under 64 bytes. */
+/*
+ * Edit distance of a and b, both under 64 bytes: insertions, deletions,
+ * substitutions and swaps of two neighbours ("lsit"), one each.
+ */
 static unsigned int
 distance(const char *a, size_t la, const char *b, size_t lb)
 {
-	unsigned int row[64], prev, tmp, best;
+	unsigned int d[3][64], best;
 	size_t i, j;
 
 	for (j = 0; j <= lb; j++)
-		row[j] = (unsigned int)j;
+		d[0][j] = (unsigned int)j;
 	for (i = 1; i <= la; i++) {
-		prev = row[0];
+		unsigned int *row = d[i % 3], *up = d[(i - 1) % 3],
+			     *up2 = d[(i + 1) % 3];
+
 		row[0] = (unsigned int)i;
 		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
+			best = up[j - 1] + (a[i - 1] != b[j - 1]);
+			if (up[j] + 1 < best)
+				best = up[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && up2[j - 2] + 1 < best)
+				best = up2[j - 2] + 1;
 			row[j] = best;
-			prev = tmp;
 		}
 	}
-	return row[lb];
+	return d[la % 3][lb];
 }
 
 bool
@@ -101,8 +107,9 @@ cmd_word_near(const char *list, const char *word, char *buf, size_t buf_len)
 		if (len >= 64)
 			continue;
 		d = distance(word, wlen, w, len);
-		/* not more edits than half the word: "x" is near nothing */
-		if (d < best && d * 2 <= wlen) {
+		/* an edit in three letters at most: "x" and "fast" are
+		 * near nothing */
+		if (d < best && d * 3 <= wlen) {
 			best = d;
 			snprintf(buf, buf_len, "%.*s", (int)len, w);
 			found = true;

@@ -88,7 +88,10 @@ test_word_near(void **state)
 	assert_string_equal(buf, "neigh");
 	assert_true(cmd_word_near(list, "interface", buf, sizeof(buf)));
 	assert_string_equal(buf, "interfaces");
+	assert_true(cmd_word_near("list single", "lsit", buf, sizeof(buf)));
+	assert_string_equal(buf, "list");
 	/* too far, or too short to guess from */
+	assert_false(cmd_word_near("list single", "fast", buf, sizeof(buf)));
 	assert_false(cmd_word_near(list, "bogus", buf, sizeof(buf)));
 	assert_false(cmd_word_near(list, "x", buf, sizeof(buf)));
 }
