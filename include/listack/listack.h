@@ -171,7 +171,9 @@ void lsk_config_abort(struct lsk_stack *stack);
  * Read a configuration file (the control-command grammar,
  * docs/configuration.md) and apply it as one batch: every line is checked,
  * then all are applied, or none. On error returns a negative errno,
- * writes "FILE:LINE: what is wrong" into err and changes nothing.
+ * writes "FILE:LINE: what is wrong" into err and changes nothing: one
+ * such line for each bad line, newlines between them (the first 20, then
+ * "... and N more"; 4096 bytes hold them), cut at err_len.
  */
 int lsk_config_load(struct lsk_stack *stack, const char *path, char *err,
 		    size_t err_len);

@@ -4,7 +4,8 @@
  * words, sends them over the control socket and prints the answer; the
  * stack parses and runs them (cli/cli.h).
  *
- *   listack-ctl [-s PATH] [-j] COMMAND WORDS...   one command
+ *   listack-ctl [-s PATH] [-j] COMMAND WORDS... [-j]   one command
+ *   listack-ctl [-s PATH] [-j] [WORDS...] ?       what may follow
  *   listack-ctl [-s PATH] [-j] -f FILE|-          a batch
  *   listack-ctl [-s PATH] [-j]                    interactive on a terminal
  *
@@ -30,8 +31,11 @@ usage(FILE *f)
 		"       listack-ctl [-s PATH] [-j] -f FILE|-\n"
 		"       listack-ctl [-s PATH] [-j]          (interactive)\n"
 		"       listack-ctl --version | --help\n"
-		"  -s PATH  the control socket (default %s)\n"
-		"  -j       answers, errors included, as JSON\n"
+		"  -s PATH  the control socket (default $LISTACK_CTL_SOCKET, "
+		"else %s)\n"
+		"  -j       answers, errors included, as JSON (also last: "
+		"COMMAND WORDS... -j)\n"
+		"  COMMAND WORDS... ?   what may follow the words\n"
 		"  -f FILE  run FILE (- for stdin) as one batch: all or "
 		"nothing\n"
 		"  listack-ctl help   lists every command\n"
@@ -90,6 +94,23 @@ ctl_print_answer(const struct ctl_answer *a, bool json)
 	return 0;
 }
 
+/*
+ * A command typed (one line, source "-") is not a file: its error needs
+ * no "-:1: " before it. Batches keep their FILE:LINE.
+ */
+static void
+strip_source(struct ctl_answer *a, const char *text, size_t len,
+	     const char *source)
+{
+	const char *nl = memchr(text, '\n', len);
+
+	if (a->err == NULL || strcmp(source, "-") != 0 ||
+	    (nl != NULL && nl != text + len - 1) ||
+	    strncmp(a->err, "-:1: ", 5) != 0)
+		return;
+	memmove(a->err, a->err + 5, strlen(a->err + 5) + 1);
+}
+
 /* Send one batch, print its answer; the exit status it deserves. */
 int
 ctl_run(struct ctl_conn *c, const char *text, size_t len, const char *source,
@@ -103,6 +124,7 @@ ctl_run(struct ctl_conn *c, const char *text, size_t len, const char *source,
 		ctl_print_error(json, why, ECONNRESET);
 		return CTL_EXIT_NOCONN;
 	}
+	strip_source(&a, text, len, source);
 	rc = ctl_print_answer(&a, json);
 	ctl_answer_free(&a);
 	return rc;
@@ -212,6 +234,42 @@ absolute_file(int argc, char **argv)
 	return abs;
 }
 
+/*
+ * `WORDS... ?`: what may follow the words, as `help` says it: every
+ * command, or the forms of the command the first word is (a prefix
+ * will do, as anywhere).
+ */
+int
+ctl_what_next(struct ctl_conn *c, const char *first, bool json)
+{
+	char line[300];
+	size_t n = first ? strcspn(first, " \t\n") : 0;
+
+	if (n == 0)
+		snprintf(line, sizeof(line), "help\n");
+	else
+		snprintf(line, sizeof(line), "help %.*s\n",
+			 (int)(n > 256 ? 256 : n), first);
+	return ctl_run(c, line, strlen(line), "-", json);
+}
+
+static int
+what_next(const char *path, int n, char **words, bool json)
+{
+	struct ctl_conn conn;
+	char why[512];
+	int rc;
+
+	rc = ctl_connect(&conn, path, json, why, sizeof(why));
+	if (rc < 0) {
+		ctl_print_error(json, why, -rc);
+		return CTL_EXIT_NOCONN;
+	}
+	rc = ctl_what_next(&conn, n ? words[0] : NULL, json);
+	ctl_close(&conn);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -220,7 +278,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = LSK_CTL_DEFAULT_PATH, *file = NULL;
+	const char *path = getenv("LISTACK_CTL_SOCKET"), *file = NULL;
 	struct ctl_conn conn;
 	char why[512], source[LSK_CTL_SOURCE_MAX + 1];
 	bool json = false;
@@ -253,6 +311,16 @@ main(int argc, char **argv)
 			return CTL_EXIT_USAGE;
 		}
 	}
+	if (path == NULL || path[0] == '\0')
+		path = LSK_CTL_DEFAULT_PATH;
+	/* -j after the words, as last: no command's word is "-j" there */
+	if (optind < argc - 1 && (strcmp(argv[argc - 1], "-j") == 0 ||
+				  strcmp(argv[argc - 1], "--json") == 0)) {
+		json = true;
+		argc--;
+	}
+	if (optind < argc && strcmp(argv[argc - 1], "?") == 0)
+		return what_next(path, argc - 1 - optind, argv + optind, json);
 	if (file != NULL && optind < argc) {
 		fprintf(stderr, "listack-ctl: -f runs a file; give no command "
 			"words with it\n");

@@ -19,6 +19,8 @@ int ctl_print_answer(const struct ctl_answer *a, bool json);
 /* Send one batch and print its answer; returns the exit status. */
 int ctl_run(struct ctl_conn *c, const char *text, size_t len,
 	    const char *source, bool json);
+/* `WORDS... ?`: help for the command first is (every command if NULL). */
+int ctl_what_next(struct ctl_conn *c, const char *first, bool json);
 /* The prompt, history and completion (app/ctl_interactive.c). */
 int ctl_interactive(const char *path, bool json);
 

@@ -27,7 +27,7 @@ volatile sig_atomic_t fwd_reload_asked;
 int
 fwd_config_load(struct lsk_stack *s, const struct fwd_opts *o)
 {
-	char err[512];
+	char err[4096];	/* every bad line (listack.h) */
 	struct stat st;
 	int rc;
 
@@ -58,7 +58,7 @@ struct reload_job {
 	struct fwd_app *app;
 	volatile bool done;
 	int rc;
-	char msg[768];
+	char msg[4096];
 };
 
 static void *

@@ -19,15 +19,19 @@ struct lsk_stack;
 
 /*
  * An answer: the body (a view, or nothing for a change) and, when the
- * command was refused, the reason as "SOURCE:LINE: what is wrong".
- * With json, the body is one JSON value.
+ * command was refused, the reason as "SOURCE:LINE: what is wrong": one
+ * such line for each bad line of a batch, newlines between them, at most
+ * LSK_BATCH_ERRORS, then "... and N more". With json, the body is one
+ * JSON value.
  */
+#define LSK_BATCH_ERRORS 20
+
 struct lsk_out {
 	bool json;
 	char *buf;		/* NUL-terminated body; NULL when empty */
 	size_t len, cap;
 	bool oom;		/* a write did not fit in memory */
-	char err[512];		/* empty unless refused */
+	char err[4096];		/* empty unless refused */
 };
 
 void lsk_out_init(struct lsk_out *o, bool json);

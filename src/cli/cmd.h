@@ -17,6 +17,8 @@
 struct lsk_stack;
 
 #define CMD_MAX_WORDS 24
+/* The words a prefix may stand for (cli/cmd_word.c): any keyword. */
+#define CMD_FULL_WORDS CMD_MAX_WORDS
 
 /* One command line being checked or run. */
 struct cmd_ctx {
@@ -31,6 +33,8 @@ struct cmd_ctx {
 	char names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
 	int argc;
 	char *argv[CMD_MAX_WORDS];
+	/* the words prefixes were expanded to */
+	char full[CMD_FULL_WORDS][24];
 };
 
 /* Write "SOURCE:LINE: what is wrong" into c->o->err; returns rc. */
@@ -39,8 +43,10 @@ int cmd_error(struct cmd_ctx *c, int rc, const char *fmt, ...)
 
 /*
  * Split line (modified in place: words are cut out of it, '#' ends it)
- * into c's words. 0 (c->argc may be 0: nothing to do) or -EINVAL with
- * the error set.
+ * into c's words, the command word and the word after it expanded from
+ * a unique prefix (cmd_words_resolve); the commands expand their own
+ * keywords (cmd_kw). 0 (c->argc may be 0: nothing to do) or -EINVAL
+ * with the error set.
  */
 int cmd_split(struct cmd_ctx *c, char *line);
 
@@ -69,6 +75,29 @@ int cmd_trace_parse(struct cmd_ctx *c, unsigned long *n,
 		    struct lsk_trace_match *m);
 /* The usage line(s) of command name ("a | b" when several), or "". */
 const char *cmd_usage(const char *name);
+/* The words that may follow command name, space-separated, or "";
+ * "help"'s are every command (cli/help.c). */
+const char *cmd_words(const char *name);
+
+/*
+ * Words of the grammar (cli/cmd_word.c). cmd_word_find: the index in
+ * list (space-separated) of word, exactly or as a unique prefix; -ENOENT
+ * (none, or word is empty) or -EEXIST (a prefix of several).
+ * cmd_word_near: the word of list at most two edits from word (and no
+ * more than one in three of its letters) into buf. cmd_word: c->argv[i] expanded to its
+ * word of list, or the error "[CMD: ]unknown KIND 'w'; did you mean
+ * 'x'? (a, b, ...)" or "'w' is ambiguous: a, b". cmd_words_resolve:
+ * cmd_word on the command word and on the word after it when the
+ * command has such words.
+ */
+int cmd_word_find(const char *list, const char *word);
+bool cmd_word_near(const char *list, const char *word, char *buf,
+		   size_t buf_len);
+int cmd_word(struct cmd_ctx *c, int i, const char *list, const char *kind);
+int cmd_words_resolve(struct cmd_ctx *c);
+/* c->argv[i], where a keyword of list goes, expanded from a unique
+ * prefix; left as it is otherwise (the command names it in its error). */
+void cmd_kw(struct cmd_ctx *c, int i, const char *list);
 
 /* The views, one per file part (cli/show*.c). */
 int cmd_show_interfaces(struct cmd_ctx *c);

@@ -43,6 +43,7 @@ cmd_filter(struct cmd_ctx *c)
 		return rc < 0 ? cmd_error(c, rc, "cannot delete rule %lu: %s",
 					  n, strerror(-rc)) : 0;
 	}
+	cmd_kw(c, 2, "accept drop");
 	if (c->argc < 3 || strcmp(c->argv[1], "add") != 0 ||
 	    (strcmp(c->argv[2], "accept") != 0 &&
 	     strcmp(c->argv[2], "drop") != 0) || (c->argc - 3) % 2 != 0)
@@ -51,7 +52,10 @@ cmd_filter(struct cmd_ctx *c)
 				 "[dport A[-B]] | filter del N | filter flush");
 	r.drop = strcmp(c->argv[2], "drop") == 0;
 	for (i = 3; i < c->argc; i += 2) {
-		const char *key = c->argv[i], *val = c->argv[i + 1];
+		const char *key, *val = c->argv[i + 1];
+
+		cmd_kw(c, i, "proto src dst sport dport");
+		key = c->argv[i];
 
 		if (strcmp(key, "proto") == 0) {
 			if (cmd_parse_proto(val, &r.proto) < 0)

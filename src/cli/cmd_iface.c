@@ -93,10 +93,13 @@ cmd_port(struct cmd_ctx *c)
 	rc = cmd_parse_port(c, c->argv[1], &port);
 	if (rc < 0)
 		return rc;
+	cmd_kw(c, 2, "vlan up down mtu mac name");
 	if (c->argc > 2 && strcmp(c->argv[2], "vlan") == 0)
 		return port_vlan(c, port);
 	for (i = 2; i < c->argc; i += 2) {
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
+
+		cmd_kw(c, i, "up down mtu mac name");
 
 		if (strcmp(c->argv[i], "up") == 0 ||
 		    strcmp(c->argv[i], "down") == 0) {
@@ -265,6 +268,8 @@ cmd_address(struct cmd_ctx *c)
 	bool del;
 	int rc;
 
+	cmd_kw(c, 3, "port");
+	cmd_kw(c, 5, "vlan");
 	if ((c->argc != 5 && c->argc != 7) ||
 	    (strcmp(c->argv[1], "add") != 0 && strcmp(c->argv[1], "del") != 0) ||
 	    strcmp(c->argv[3], "port") != 0 ||

@@ -263,5 +263,5 @@ cmd_split(struct cmd_ctx *c, char *line)
 			return cmd_error(c, -EINVAL, "too many words");
 		c->argv[c->argc++] = p;
 	}
-	return 0;
+	return cmd_words_resolve(c);
 }

@@ -18,6 +18,7 @@ parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
 		   uint32_t *gw)
 {
 	*gw = 0;
+	cmd_kw(c, i, "via blackhole");
 	if (c->argc == i + 2 && strcmp(c->argv[i], "via") == 0) {
 		*type = LSK_ROUTE_VIA;
 		if (cmd_parse_ip(c->argv[i + 1], gw) < 0)
@@ -195,6 +196,7 @@ cmd_neigh(struct cmd_ctx *c)
 	if (c->argc >= 2 && (strcmp(c->argv[1], "del") == 0 ||
 			     strcmp(c->argv[1], "flush") == 0))
 		return neigh_del(c);
+	cmd_kw(c, 3, "lladdr");
 	if (c->argc != 5 || strcmp(c->argv[1], "add") != 0 ||
 	    strcmp(c->argv[3], "lladdr") != 0)
 		return cmd_error(c, -EINVAL, "usage: neigh add A.B.C.D lladdr "
@@ -238,6 +240,7 @@ cmd_route_cache(struct cmd_ctx *c)
 
 	if (c->argc == 2 && strcmp(c->argv[1], "off") == 0)
 		return c->check ? 0 : route_cache_set(c, 0);
+	cmd_kw(c, 2, "entries");
 	if (c->argc == 4 && strcmp(c->argv[1], "on") == 0 &&
 	    strcmp(c->argv[2], "entries") == 0) {
 		if (cmd_parse_uint(c->argv[3], 1u << 24, &entries) < 0 ||

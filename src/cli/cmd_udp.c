@@ -43,6 +43,7 @@ cmd_udp(struct cmd_ctx *c)
 	if (rc < 0)
 		return rc;
 	i = 4;
+	cmd_kw(c, 3, "echo discard pcap");
 	if (strcmp(c->argv[3], "echo") == 0) {
 		kind = LSK_SERVICE_ECHO;
 	} else if (strcmp(c->argv[3], "discard") == 0) {
@@ -58,6 +59,7 @@ cmd_udp(struct cmd_ctx *c)
 				 "discard or pcap FILE)", c->argv[3]);
 	}
 	if (i < c->argc) {
+		cmd_kw(c, i, "ring");
 		if (strcmp(c->argv[i], "ring") != 0 || i + 2 != c->argc ||
 		    cmd_parse_uint(c->argv[i + 1], 1u << 24, &ring) < 0 ||
 		    ring == 0)
@@ -126,6 +128,7 @@ cmd_gro(struct cmd_ctx *c)
 		return cmd_error(c, -EINVAL, "usage: gro fraglist|merge "
 				 "[flows F] [segs S] | gro off");
 	for (i = 2; i < c->argc; i += 2) {
+		cmd_kw(c, i, "flows segs");
 		if (strcmp(c->argv[i], "flows") == 0) {
 			if (cmd_parse_uint(c->argv[i + 1], LSK_BURST_MAX, &flows) < 0 ||
 			    flows == 0)

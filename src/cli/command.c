@@ -109,7 +109,8 @@ out_drop_body(struct lsk_out *o)
 /*
  * Line lineno of text, from *pos, into buf (LSK_COMMAND_LINE_MAX + 1
  * bytes): 1, 0 at the end of text, or -EINVAL (a line too long, or with
- * a NUL byte, which string functions would cut short) with o->err set.
+ * a NUL byte, which string functions would cut short) with o->err set
+ * and *pos past that line.
  */
 static int
 next_line(struct cmd_ctx *c, const char *text, size_t len, size_t *pos,
@@ -120,10 +121,17 @@ next_line(struct cmd_ctx *c, const char *text, size_t len, size_t *pos,
 	if (*pos >= len)
 		return 0;
 	while (*pos < len && text[*pos] != '\n') {
-		if (text[*pos] == '\0')
-			return cmd_error(c, -EINVAL, "NUL byte in the line");
-		if (n == LSK_COMMAND_LINE_MAX)
-			return cmd_error(c, -EINVAL, "line too long");
+		if (text[*pos] == '\0' || n == LSK_COMMAND_LINE_MAX) {
+			const char *why = text[*pos] == '\0' ?
+				"NUL byte in the line" : "line too long";
+
+			/* the next line is the check pass's next one */
+			while (*pos < len && text[*pos] != '\n')
+				(*pos)++;
+			if (*pos < len)
+				(*pos)++;
+			return cmd_error(c, -EINVAL, "%s", why);
+		}
 		buf[n++] = text[(*pos)++];
 	}
 	if (*pos < len)
@@ -133,13 +141,54 @@ next_line(struct cmd_ctx *c, const char *text, size_t len, size_t *pos,
 }
 
 /*
- * One pass over the batch: check it (nothing changes) or run it. *changes
- * tells the check pass's caller whether any line changes the stack.
+ * The check pass goes on past a bad line, so that one answer names every
+ * bad line of a file: their errors, one a line, the first
+ * LSK_BATCH_ERRORS of them, then "... and N more".
+ */
+struct batch_errors {
+	char text[sizeof(((struct lsk_out *)0)->err)];
+	size_t len;
+	unsigned int n;
+	int rc;		/* the first line's */
+};
+
+static void
+note_error(struct batch_errors *e, int rc, const char *err)
+{
+	int n;
+
+	if (e->n++ == 0)
+		e->rc = rc;
+	if (e->n > LSK_BATCH_ERRORS)
+		return;
+	n = snprintf(e->text + e->len, sizeof(e->text) - e->len, "%s%s",
+		     e->len ? "\n" : "", err);
+	if (n > 0 && e->len + (size_t)n < sizeof(e->text))
+		e->len += (size_t)n;
+	else
+		e->text[e->len] = '\0';	/* the line that did not fit */
+}
+
+static int
+errors_done(struct cmd_ctx *c, struct batch_errors *e)
+{
+	if (e->n > LSK_BATCH_ERRORS)
+		snprintf(e->text + e->len, sizeof(e->text) - e->len,
+			 "\n... and %u more", e->n - LSK_BATCH_ERRORS);
+	memcpy(c->o->err, e->text, sizeof(e->text));
+	return e->rc;
+}
+
+/*
+ * One pass over the batch: check it (nothing changes; every bad line
+ * noted) or run it (the first refusal ends it). *changes tells the check
+ * pass's caller whether any line changes the stack.
  */
 static int
 batch_pass(struct cmd_ctx *c, const char *text, size_t len, bool *changes)
 {
 	char buf[LSK_COMMAND_LINE_MAX + 1];
+	struct batch_errors e = { .n = 0 };
 	size_t pos = 0;
 	int rc;
 
@@ -147,22 +196,23 @@ batch_pass(struct cmd_ctx *c, const char *text, size_t len, bool *changes)
 	for (;;) {
 		c->line++;
 		rc = next_line(c, text, len, &pos, buf);
-		if (rc <= 0)
+		if (rc == 0)
 			break;
-		rc = cmd_split(c, buf);
-		if (rc < 0)
-			break;
-		if (c->argc == 0)
+		if (rc > 0)
+			rc = cmd_split(c, buf);
+		if (rc == 0 && c->argc == 0)
 			continue;
-		if (changes != NULL && cmd_changes(c))
+		if (rc == 0 && changes != NULL && cmd_changes(c))
 			*changes = true;
-		rc = cmd_dispatch(c);
+		if (rc == 0)
+			rc = cmd_dispatch(c);
+		if (rc < 0 && !c->check)
+			return rc;
 		if (rc < 0)
-			break;
+			note_error(&e, rc, c->o->err);
 	}
-	if (rc == 0)
-		c->line--;	/* the last line there was */
-	return rc;
+	c->line--;	/* the last line there was */
+	return e.n ? errors_done(c, &e) : 0;
 }
 
 /* Set while lsk_config_load runs a file: its lines are configuration,

@@ -305,7 +305,7 @@ cmd_config(struct cmd_ctx *c)
 	struct lsk_config_diff_counts n;
 	struct lsk_out applied;
 	const char *path;
-	char err[512];
+	char err[4096];	/* every bad line (listack.h) */
 	char *p, *line;
 	int rc;
 

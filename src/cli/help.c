@@ -71,6 +71,17 @@ cmd_usage(const char *name)
 	return "";
 }
 
+const char *
+cmd_words(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(help); i++)
+		if (strcmp(help[i].name, name) == 0)
+			return help[i].words;
+	return "";
+}
+
 /* Each piece of list, cut at sep, as a JSON string or a table row. */
 static int
 help_forms(struct lsk_out *o, struct cmd_table *t, const char *name,

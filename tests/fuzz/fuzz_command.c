@@ -495,6 +495,41 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The length of the word at w (len bytes at most). */
+static size_t
+word_len(const char *w, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && w[n] != ' ' && w[n] != '\t' && w[n] != '\n' &&
+	       w[n] != '\r' && w[n] != '#')
+		n++;
+	return n;
+}
+
+/* Is the first word of w a prefix of capture or trace, but not all of
+ * it (those lines are parsed alone first)? */
+static bool
+short_obs(const char *w, size_t len)
+{
+	size_t n = word_len(w, len);
+
+	return n > 0 && ((n < 7 && memcmp(w, "capture", n) == 0) ||
+			 (n < 5 && memcmp(w, "trace", n) == 0));
+}
+
+/* Is the line's first word cmd, or a prefix of it (cli/cmd_word.c)? */
+static bool
+first_word_of(const char *line, size_t len, const char *cmd)
+{
+	size_t i = 0, n;
+
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	n = word_len(line + i, len - i);
+	return n > 0 && n <= strlen(cmd) && memcmp(line + i, cmd, n) == 0;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -527,7 +562,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		lines[n] = text + pos;
 		line_len[n] = end - pos;
-		pcap = memmem(lines[n], line_len[n], "pcap", 4) != NULL;
+		/* "udp listen A:P p FILE": a prefix is pcap too */
+		pcap = memmem(lines[n], line_len[n], "pcap", 4) != NULL ||
+		       first_word_of(lines[n], line_len[n], "udp");
 		for (i = 0; pcap && i < line_len[n]; i++)
 			if (lines[n][i] == '/')
 				lines[n][i] = '_';
@@ -540,6 +577,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			;
 		if (i + 1 < line_len[n] && lines[n][i] == 'c' &&
 		    lines[n][i + 1] == 'o')
+			lines[n][i] = 'k';
+		/* a prefix stands for its command (cli/cmd_word.c): a short
+		 * `capture` or `trace` becomes unknown too */
+		if (short_obs(lines[n] + i, line_len[n] - i))
 			lines[n][i] = 'k';
 		n++;
 		pos = end;

@@ -264,17 +264,21 @@ def checks_commands(ctl):
         "stdout %r, expected nothing" % r.stdout if r.stdout else ""])
 
     r = ctl.run(*ROUTE_NEW.split())
+    # a command typed is no file: its error has no "-:1:" (issue 22)
     check("single_command_refused", [
         "exit %d, expected 1" % r.returncode if r.returncode != 1 else "",
-        "stderr %r lacks '-:1:'" % r.stderr if "-:1:" not in r.stderr else ""])
+        "stderr %r has '-:1:'" % r.stderr if "-:1:" in r.stderr else "",
+        "" if r.stderr.startswith("listack-ctl: route ") else
+        "stderr %r" % r.stderr])
 
     r = ctl.run(*ROUTE_NEW.split(), json_out=True)
     reasons = ["exit %d, expected 1" % r.returncode] if r.returncode != 1 \
         else []
     try:
         obj = json.loads(r.stdout)
-        if not isinstance(obj, dict) or "-:1:" not in obj.get("error", ""):
-            reasons.append("no error naming -:1: in %r" % obj)
+        if not isinstance(obj, dict) or not obj.get("error") or \
+                "-:1:" in obj["error"]:
+            reasons.append("no error, or one naming -:1:, in %r" % obj)
     except ValueError as e:
         reasons.append("stdout is not JSON (%s): %r" % (e, r.stdout))
     check("json_error_object", reasons)
@@ -326,6 +330,95 @@ def checks_commands(ctl):
     check("no_server_exit_2", [
         "exit %d, expected 2" % r.returncode if r.returncode != 2 else "",
         "stderr does not name the path" if ctl.sock not in r.stderr else ""])
+
+
+def checks_forgiving(ctl, root):
+    """The CLI forgives (issue 22): unique prefixes, errors that name the
+    bad word and what it could be, LISTACK_CTL_SOCKET, -j after the
+    words, `?`, and a file's every bad line named."""
+    full = ctl.run("show", "routes")
+    r = ctl.run("sh", "ro")
+    check("prefixes_stand_for_words", [
+        "exit %d: %s" % (r.returncode, r.stderr) if r.returncode else "",
+        "" if r.stdout == full.stdout else "stdout %r" % r.stdout])
+    r = ctl.run("show", "rutes")
+    check("unknown_view_named", [
+        "exit %d, expected 1" % r.returncode if r.returncode != 1 else "",
+        "" if r.stderr == "listack-ctl: show: unknown view 'rutes'; did you "
+        "mean 'routes'? (interfaces, addresses, routes, ...)\n"
+        else "stderr %r" % r.stderr])
+    r = ctl.run("s", "routes")
+    check("ambiguous_prefix_named", "" if r.returncode == 1 and r.stderr ==
+          "listack-ctl: 's' is ambiguous: show, stats\n" else
+          "exit %d, stderr %r" % (r.returncode, r.stderr))
+
+    env = dict(os.environ, LISTACK_CTL_SOCKET=ctl.sock)
+    r = subprocess.run([ctl.binary, "show", "version"], env=env,
+                       capture_output=True, text=True, timeout=WAIT)
+    env["LISTACK_CTL_SOCKET"] = os.path.join(root, "no-such.sock")
+    r2 = subprocess.run([ctl.binary, "-s", ctl.sock, "show", "version"],
+                        env=env, capture_output=True, text=True,
+                        timeout=WAIT)
+    r3 = subprocess.run([ctl.binary, "show", "version"], env=env,
+                        capture_output=True, text=True, timeout=WAIT)
+    check("env_socket", [
+        "env: exit %d %s" % (r.returncode, r.stderr) if r.returncode else "",
+        "-s over env: exit %d %s" % (r2.returncode, r2.stderr)
+        if r2.returncode else "",
+        "" if r3.returncode == 2 and "no-such.sock" in r3.stderr else
+        "a wrong env: exit %d %s" % (r3.returncode, r3.stderr)])
+
+    r = ctl.run("show", "version", "-j")
+    r2 = ctl.run("show", "errors", "-a")
+    check("json_option_after_words", [
+        "" if _is_json(r.stdout) and r.returncode == 0 else
+        "show version -j: exit %d %r" % (r.returncode, r.stdout),
+        "" if r2.returncode == 0 and not _is_json(r2.stdout) else
+        "show errors -a: exit %d %r" % (r2.returncode, r2.stdout)])
+
+    r = ctl.run("show", "?")
+    r2 = ctl.run("?")
+    check("question_mark_one_shot", [
+        "" if r.returncode == 0 and "show interfaces|addresses" in r.stdout
+        and "route add" not in r.stdout else
+        "show ?: exit %d %r" % (r.returncode, r.stdout),
+        "" if r2.returncode == 0 and "route add" in r2.stdout and
+        "show interfaces" in r2.stdout else
+        "?: exit %d %r" % (r2.returncode, r2.stdout)])
+
+    tmp = os.path.join(root, "tty-q")
+    os.makedirs(tmp, exist_ok=True)
+    out, status = _on_terminal(ctl, [b"sh?", b"ow version\n", b"\x04"],
+                               tmp)
+    check("question_mark_interactive", [
+        "exit status %r" % status if status != 0 else "",
+        "" if "show interfaces|addresses" in out else "no usage in %r" % out,
+        "" if re.search(r"VERSION +DPDK +UPTIME", out) else
+        "the line did not stay: %r" % out])
+
+    # TAB after `route del` offers the stack's own routes
+    r = ctl.run("route", "add", "10.44.0.0/16", "via", "10.0.1.1")
+    out, status = _on_terminal(ctl, [b"route del 10.4\t", b"\n",
+                                     b"\x04"], tmp)
+    r2 = ctl.run("route", "del", "10.44.0.0/16")
+    check("completes_values_from_the_stack", [
+        "route add: exit %d %s" % (r.returncode, r.stderr)
+        if r.returncode else "",
+        "exit status %r" % status if status != 0 else "",
+        "" if "route del 10.44.0.0/16" in out else "no route in %r" % out,
+        "" if r2.returncode == 1 else
+        "the completed line did not delete it (exit %d)" % r2.returncode])
+
+    reasons, _ = refused_batch(
+        ctl, root, "three.conf",
+        "route add 10.40.0.0/16 via 10.0.1.1\n"
+        "route add 10.41.0.0/33 via 10.0.1.1\n"
+        "# a comment\n"
+        "rote add 10.42.0.0/16 via 10.0.1.1\n"
+        "port 0 mtu 1\n",
+        ["three.conf:2: bad prefix", "three.conf:4: unknown command 'rote'; "
+         "did you mean 'route'?", "three.conf:5: bad mtu"])
+    check("file_every_bad_line", reasons)
 
 
 def refused_batch(ctl, workdir, name, text, says):
@@ -806,7 +899,7 @@ def checks_mode(fwd_bin, ctl_bin, root):
                 reasons.append("list: %d calls for %d packets"
                                % (calls, pkts))
         r = ctl.run("mode", "fast")
-        if r.returncode != 1 or "unknown mode 'fast'" not in r.stderr:
+        if r.returncode != 1 or "mode: unknown word 'fast' (list, single)" not in r.stderr:
             reasons.append("mode fast: exit %d %r" % (r.returncode,
                                                        r.stderr))
         if "mode list" not in (config_text(ctl)[0] or "").splitlines():
@@ -842,6 +935,7 @@ def main():
     ap.add_argument("-k", dest="filter", default="",
                     help="only the groups whose name holds SUBSTR: "
                     "commands, version, manpage, interactive, batches, "
+                    "forgiving, "
                     "hostile, paths, traffic, mode")
     args = ap.parse_args()
     lsk.VERBOSE = args.v
@@ -860,6 +954,7 @@ def main():
                       ("manpage", lambda: checks_manpage(ctl)),
                       ("interactive", lambda: checks_interactive(ctl, root)),
                       ("batches", lambda: checks_batches(ctl, root)),
+                      ("forgiving", lambda: checks_forgiving(ctl, root)),
                       ("hostile", lambda: checks_hostile(ctl, sock)),
                       ("paths", lambda: checks_paths(fwd_bin, ctl, root))]
             # a broken check is a failed check

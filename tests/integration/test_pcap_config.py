@@ -70,6 +70,11 @@ def _check_bad(r, prefix, must_contain):
 
 
 bad_config("badconf_unknown_command", "frobnicate the router")
+# every bad line named, not only the first (issue 22)
+bad_config("badconf_every_bad_line",
+           "rote add 10.9.0.0/16 via 10.0.1.1\nport 0 mtu 1\nshow rutes",
+           "bad.conf:%d: show: unknown view 'rutes'; did you mean "
+           "'routes'?" % (BAD_LINE_NO + 2))
 bad_config("badconf_unknown_subcommand", "route frob 10.9.0.0/16 via 10.0.1.1")
 bad_config("badconf_bad_address", "address add 10.0.0.256/24 port 0")
 bad_config("badconf_bad_address_text", "address add ten.0.0.1/24 port 0")

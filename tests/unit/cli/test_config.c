@@ -197,9 +197,11 @@ static void
 test_error_texts(void **state)
 {
 	static const struct error_case cases[] = {
-		{ "bogus", -EINVAL, "unknown command 'bogus'" },
+		{ "bogus", -EINVAL, "unknown command 'bogus' (port, address, "
+		  "route, ...)" },
 		{ "Route add 10.7.0.0/16 via 10.0.1.1", -EINVAL,
-		  "unknown command 'Route'" },
+		  "unknown command 'Route'; did you mean 'route'? (port, "
+		  "address, route, ...)" },
 		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC|default] "
 		  "[name NAME] [up|down] | port N vlan V" },
 		{ "port x", -ENODEV, "no port named 'x'" },
@@ -231,7 +233,7 @@ test_error_texts(void **state)
 		{ "address del 10.0.0.254/24 port 0 vlan 7", -ENODEV,
 		  "port 0 has no vlan 7" },
 		{ "address flush", -EINVAL,
-		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
+		  "address: unknown word 'flush' (add, del)" },
 		{ "address add 10.0.2.254/24 port 0 vlen 5", -EINVAL,
 		  "usage: address add|del A.B.C.D/L port N [vlan V]" },
 		{ "address add 10.0.2.254/24 port 0 vlan 0", -EINVAL,
@@ -346,7 +348,8 @@ test_error_texts(void **state)
 		  "bad address '10.0.0'" },
 		{ "udp", -EINVAL, UDP_USAGE },
 		{ "udp listen 10.0.0.254:7", -EINVAL, UDP_USAGE },
-		{ "udp bind 10.0.0.254:7 echo", -EINVAL, UDP_USAGE },
+		{ "udp bind 10.0.0.254:7 echo", -EINVAL,
+		  "udp: unknown word 'bind' (listen, close)" },
 		{ "udp listen 10.0.0.254 echo", -EINVAL,
 		  "bad endpoint '10.0.0.254' (want A.B.C.D:PORT)" },
 		{ "udp listen 10.0.0:7 echo", -EINVAL,
@@ -367,7 +370,8 @@ test_error_texts(void **state)
 		{ "udp listen 10.0.0.254:7 pcap /nonexistent/x.pcap", -EACCES,
 		  "cannot write pcap file '/nonexistent/x.pcap'" },
 		{ "gro", -EINVAL, GRO_USAGE },
-		{ "gro on", -EINVAL, GRO_USAGE },
+		{ "gro on", -EINVAL,
+		  "gro: unknown word 'on' (fraglist, merge, off)" },
 		{ "gro fraglist flows", -EINVAL, GRO_USAGE },
 		{ "gro fraglist flows 0", -EINVAL, "bad flows '0' (1-256)" },
 		{ "gro fraglist flows 257", -EINVAL, "bad flows '257' (1-256)" },
@@ -526,7 +530,8 @@ test_error_without_file_name(void **state)
 
 	assert_int_equal(lsk_config_exec(c->s, "bogus", NULL, 3, err,
 					 sizeof(err)), -EINVAL);
-	assert_string_equal(err, "-:3: unknown command 'bogus'");
+	assert_string_equal(err, "-:3: unknown command 'bogus' (port, "
+			    "address, route, ...)");
 }
 
 /* A short error buffer gets a truncated, terminated text. */
@@ -741,7 +746,8 @@ test_load_error_changes_nothing(void **state)
 		"bogus\n");
 	assert_int_equal(lsk_config_load(c->s, path, err, sizeof(err)),
 			 -EINVAL);
-	assert_non_null(strstr(err, ":3: unknown command 'bogus'"));
+	assert_non_null(strstr(err, ":3: unknown command 'bogus' (port, "
+			       "address, route, ...)"));
 	assert_ptr_equal(c->s->sh.fwd, before);
 	assert_int_equal(c->s->n_addrs, 0);
 	assert_int_equal(c->s->n_neighs, 0);

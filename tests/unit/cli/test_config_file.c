@@ -341,6 +341,14 @@ test_reload_refused(void **state)
 			 "route add 10.9.0.0/16 via 10.7.0.1\n");
 	assert_true(lsk_config_reload(s, path, msg, sizeof(msg)) < 0);
 	assert_memory_equal(msg, "/tmp/lsk_cfg_bad.conf:2: ", 24);
+	/* every bad line, one a line */
+	write_file(path, "address add 10.0.0.1/24 port 0\n"
+			 "route add 10.9.0.0/33 via 10.0.0.7\n"
+			 "port 0 mtu 1\n");
+	assert_true(lsk_config_reload(s, path, msg, sizeof(msg)) < 0);
+	assert_string_equal(msg, "/tmp/lsk_cfg_bad.conf:2: bad prefix "
+			    "'10.9.0.0/33'\n"
+			    "/tmp/lsk_cfg_bad.conf:3: bad mtu '1' (68-9000)");
 	/* checked, but refused by the running stack (the scratch stack
 	 * opens no file): the whole batch goes, the new route too */
 	write_file(path, "address add 10.0.0.1/24 port 0\n"

@@ -258,7 +258,8 @@ test_port_names(void **state)
 		       "t:1: no port named 'lan'");
 	/* a refused batch's names go back */
 	assert_refused(f, "port 1 name lan\nbogus", -EINVAL,
-		       "t:2: unknown command 'bogus'");
+		       "t:2: unknown command 'bogus' (port, address, "
+		       "route, ...)");
 	assert_string_equal(lsk_port_name(f->stack, 1), "");
 	/* port2 is a name like any other: no port 2 exists to clash */
 	assert_int_equal(lsk_port_name_check("port"), 0);

@@ -968,7 +968,8 @@ test_show_refusals(void **state)
 	assert_memory_equal(o.err, "t:1: usage: show interfaces|", 28);
 	assert_int_equal(lsk_command_run(f->stack, "show bogus", 10, "t", &o),
 			 -EINVAL);
-	assert_memory_equal(o.err, "t:1: usage: show ", 17);
+	assert_string_equal(o.err, "t:1: show: unknown view 'bogus' "
+			    "(interfaces, addresses, routes, ...)");
 	assert_int_equal(lsk_command_run(f->stack, "show config now", 15, "t",
 					 &o), -EINVAL);
 	assert_memory_equal(o.err, "t:1: usage: show ", 17);
