@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * listack-fwd's options (src/app/fwd_opts.h): each checked as it comes,
- * its error said on stderr in the words the docs/operating.md's "Running listack-fwd" and
- * the integration tests know.
+ * its error said on stderr in the words of docs/operating.md ("Running
+ * listack-fwd") and the integration tests.
  */
 #include <errno.h>
 #include <getopt.h>

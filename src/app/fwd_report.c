@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What listack-fwd says at the end of a run: the summary on stdout and
- * the --stats-json file (its counters as docs/configuration.md\'s "What happens to a
- * packet" names them).
+ * the --stats-json file (its counters as docs/configuration.md, "What
+ * happens to a packet", names them).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -84,11 +84,11 @@ const char *cmd_words(const char *name);
  * list (space-separated) of word, exactly or as a unique prefix; -ENOENT
  * (none, or word is empty) or -EEXIST (a prefix of several).
  * cmd_word_near: the word of list at most two edits from word (and no
- * more than one in three of its letters) into buf. cmd_word: c->argv[i] expanded to its
- * word of list, or the error "[CMD: ]unknown KIND 'w'; did you mean
- * 'x'? (a, b, ...)" or "'w' is ambiguous: a, b". cmd_words_resolve:
- * cmd_word on the command word and on the word after it when the
- * command has such words.
+ * more than one in three of its letters) into buf. cmd_word: c->argv[i]
+ * expanded to its word of list, or the error "[CMD: ]unknown KIND 'w';
+ * did you mean 'x'? (a, b, ...)" or "'w' is ambiguous: a, b".
+ * cmd_words_resolve: cmd_word on the command word and on the word after
+ * it when the command has such words.
  */
 int cmd_word_find(const char *list, const char *word);
 bool cmd_word_near(const char *list, const char *word, char *buf,

@@ -5,9 +5,9 @@
  * (`show pipeline dot | dot -Tsvg > p.svg`), as grout's `graph brief`;
  * JSON: the nodes and the edges, either way.
  * The edges are those the stages declare (worker/pipeline.h lists the
- * declarations; ip4/ip4_output.c's loopback of local sends too). fwd_fast's packets are those it forwarded;
- * the frames it hands on reach eth_input as if from rx, so rx ->
- * eth_input carries them.
+ * declarations; ip4/ip4_output.c's loopback of local sends too).
+ * fwd_fast's packets are those it forwarded; the frames it hands on
+ * reach eth_input as if from rx, so rx -> eth_input carries them.
  *
  * Where the counts come from: only the stages are counted (calls,
  * packets: core/stage.h), not the edges, and no number here is made up.

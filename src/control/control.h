@@ -19,6 +19,7 @@
 #include "core/fwd.h"
 #include "core/settings.h"
 #include "core/shared.h"
+#include "control/filter.h"
 #include "control/routes.h"
 
 struct rte_hash;
@@ -28,17 +29,6 @@ struct rte_rcu_qsbr;
 struct lsk_worker;
 struct lsk_capture;
 struct lsk_capture_ctl;
-
-/* A `filter add` rule, in host order; depth 0 and 0-65535 match all. */
-struct lsk_filter_rule {
-	bool drop;
-	uint8_t proto;		/* 0 = any */
-	uint8_t src_depth, dst_depth;
-	uint32_t src, dst;
-	uint16_t sport_lo, sport_hi, dport_lo, dport_hi;
-};
-
-#define LSK_FILTER_MAX_RULES 65536
 
 struct lsk_neigh {
 	uint32_t addr;
@@ -200,15 +190,6 @@ void lsk_stack_synchronize(struct lsk_stack *s);
 	free_fn(lsk_old_);						\
 } while (0)
 
-/* The filter's rules and the classifier workers read, built from them
- * (control/filter_table.c). */
-int lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out);
-void lsk_filter_table_free(struct lsk_filter_table *t);
-int lsk_filter_add(struct lsk_stack *s, const struct lsk_filter_rule *rule);
-int lsk_filter_flush(struct lsk_stack *s);
-int lsk_filter_commit(struct lsk_stack *s);
-/* Rule n (from 0, as `show filter` numbers them from 1) goes. */
-int lsk_filter_del(struct lsk_stack *s, uint32_t n);
 /* Packet trace (control/trace_arm.c): arm n packets matching match (a
  * new trace: the last one's records go), clear, and free at the stack's
  * end. 0 or a negative errno; a failure leaves the trace as it was. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Counters: each worker keeps its own (no atomics on the fast path); a read
- * sums them. The JSON writer uses the Linux MIB names (docs/configuration.md "What
- * happens to a packet").
+ * sums them. The JSON writer uses the Linux MIB names
+ * (docs/configuration.md, "What happens to a packet").
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -59,7 +59,8 @@ lsk_route_cache_free(struct lsk_route_cache *c)
 struct lsk_route_cache *
 lsk_route_cache_create(uint32_t entries, int socket)
 {
-	uint32_t buckets = rte_align32pow2(RTE_MAX(entries, (uint32_t)RC_WAYS)) / RC_WAYS;
+	uint32_t buckets =
+		rte_align32pow2(RTE_MAX(entries, (uint32_t)RC_WAYS)) / RC_WAYS;
 	struct lsk_route_cache *c;
 
 	c = rte_zmalloc_socket("lsk_rc", sizeof(*c) + (size_t)buckets *

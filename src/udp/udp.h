@@ -196,7 +196,8 @@ struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 /*
  * GSO, the one egress of a list entry that may be a train (gso.c): each
  * datagram it stands for out of port, to TX when its Ethernet header is
- * written (next_hop 0), or through ARP to next_hop (lsk_neigh_resolve, l2/l2.h).
+ * written (next_hop 0), or through ARP to next_hop (lsk_neigh_resolve,
+ * l2/l2.h).
  * Ownership: takes m and its members.
  */
 void lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
