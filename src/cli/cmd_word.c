@@ -185,9 +185,12 @@ cmd_word(struct cmd_ctx *c, int i, const char *list, const char *kind)
 		return 0;
 	k = cmd_word_find(list, c->argv[i]);
 	if (k >= 0) {
-		list_word(list, (unsigned int)k, &w, &len);
-		snprintf(c->full[i], sizeof(c->full[i]), "%.*s", (int)len, w);
-		c->argv[i] = c->full[i];
+		/* k is a word of list: cmd_word_find found it there */
+		if (list_word(list, (unsigned int)k, &w, &len)) {
+			snprintf(c->full[i], sizeof(c->full[i]), "%.*s",
+				 (int)len, w);
+			c->argv[i] = c->full[i];
+		}
 		return 0;
 	}
 	if (i > 0)
@@ -217,9 +220,8 @@ cmd_kw(struct cmd_ctx *c, int i, const char *list)
 	if (i >= c->argc || i >= CMD_FULL_WORDS)
 		return;
 	k = cmd_word_find(list, c->argv[i]);
-	if (k < 0)
+	if (k < 0 || !list_word(list, (unsigned int)k, &w, &len))
 		return;
-	list_word(list, (unsigned int)k, &w, &len);
 	snprintf(c->full[i], sizeof(c->full[i]), "%.*s", (int)len, w);
 	c->argv[i] = c->full[i];
 }

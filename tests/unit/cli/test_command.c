@@ -42,6 +42,9 @@ run_out(struct unit_fixture *f, const char *text, bool json,
 	return rc;
 }
 
+/* room for all of an answer's error (struct lsk_out's err) */
+#define ERR_LEN sizeof(((struct lsk_out *)0)->err)
+
 /* Run text; returns rc, the error copied into err (if not NULL). */
 static int
 run(struct unit_fixture *f, const char *text, char *err, size_t len)
@@ -60,7 +63,7 @@ run(struct unit_fixture *f, const char *text, char *err, size_t len)
 static void
 run_ok(struct unit_fixture *f, const char *text)
 {
-	char err[512];
+	char err[ERR_LEN];
 	int rc = run(f, text, err, sizeof(err));
 
 	if (rc != 0)
@@ -73,7 +76,7 @@ static void
 run_refused(struct unit_fixture *f, const char *text, int want_rc,
 	    const char *want_err)
 {
-	char err[512];
+	char err[ERR_LEN];
 
 	assert_int_equal(run(f, text, err, sizeof(err)), want_rc);
 	assert_string_equal(err, want_err);
@@ -241,7 +244,7 @@ test_bad_line_500_of_1000_changes_nothing(void **state)
 	struct unit_fixture *f = *state;
 	char *text = big_batch(500, "route add 10.200.0.0/16 via");
 	struct snapshot before;
-	char err[512];
+	char err[ERR_LEN];
 
 	forward_one(f);
 	snap(f, &before);
@@ -286,7 +289,7 @@ test_refused_change_mid_batch_changes_nothing(void **state)
 	struct snapshot before;
 	size_t cap = sizeof(head) + 1000 * 48, n;
 	char *text = malloc(cap);
-	char err[512];
+	char err[ERR_LEN];
 	unsigned int i;
 
 	assert_non_null(text);
@@ -356,7 +359,7 @@ test_no_memory_at_commit_changes_nothing(void **state)
 			   "port 1 mtu 1000\n";
 	struct snapshot before;
 	size_t heap;
-	char err[512];
+	char err[ERR_LEN];
 
 	snap(f, &before);
 	heap = unit_heap_allocated();
@@ -939,7 +942,7 @@ test_ping_refusals(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct snapshot before;
-	char path[] = "/tmp/lsk-ping-XXXXXX", err[512], want[600];
+	char path[] = "/tmp/lsk-ping-XXXXXX", err[ERR_LEN], want[600];
 	FILE *fp;
 	int fd;
 
