@@ -208,6 +208,29 @@ ping_run(struct cmd_ctx *c, const struct ping_opts *p,
 	}
 }
 
+/* What a ping and a traceroute both begin with: the source checked, the
+ * result's room (size bytes, zeroed) and the reply sink, or the error. */
+static int
+ping_begin(struct cmd_ctx *c, struct ping_opts *p, size_t size, void **r,
+	   struct lsk_ping_sink **k)
+{
+	int rc = ping_source(c, p);
+
+	if (rc < 0)
+		return rc;
+	*r = calloc(1, size);
+	if (*r == NULL)
+		return cmd_error(c, -ENOMEM, "%s: no memory", c->argv[0]);
+	rc = lsk_ping_open(c->s, k);
+	if (rc < 0) {
+		free(*r);
+		return cmd_error(c, rc, "%s: %s", c->argv[0], rc == -EBUSY ?
+				 "a ping or traceroute runs already" :
+				 strerror(-rc));
+	}
+	return 0;
+}
+
 static int
 cmd_ping_run(struct cmd_ctx *c, struct ping_opts *p)
 {
@@ -215,19 +238,9 @@ cmd_ping_run(struct cmd_ctx *c, struct ping_opts *p)
 	struct cmd_ping_result *r;
 	int rc;
 
-	rc = ping_source(c, p);
+	rc = ping_begin(c, p, sizeof(*r), (void **)&r, &k);
 	if (rc < 0)
 		return rc;
-	r = calloc(1, sizeof(*r));
-	if (r == NULL)
-		return cmd_error(c, -ENOMEM, "ping: no memory");
-	rc = lsk_ping_open(c->s, &k);
-	if (rc < 0) {
-		free(r);
-		return cmd_error(c, rc, "%s: %s", c->argv[0], rc == -EBUSY ?
-				 "a ping or traceroute runs already" :
-				 strerror(-rc));
-	}
 	r->dst = p->dst;
 	r->src = p->src;
 	r->size = (uint16_t)p->size;
@@ -295,19 +308,9 @@ cmd_trace_run(struct cmd_ctx *c, struct ping_opts *p)
 	unsigned int h;
 	int rc;
 
-	rc = ping_source(c, p);
+	rc = ping_begin(c, p, sizeof(*r), (void **)&r, &k);
 	if (rc < 0)
 		return rc;
-	r = calloc(1, sizeof(*r));
-	if (r == NULL)
-		return cmd_error(c, -ENOMEM, "traceroute: no memory");
-	rc = lsk_ping_open(c->s, &k);
-	if (rc < 0) {
-		free(r);
-		return cmd_error(c, rc, "%s: %s", c->argv[0], rc == -EBUSY ?
-				 "a ping or traceroute runs already" :
-				 strerror(-rc));
-	}
 	r->dst = p->dst;
 	r->src = p->src;
 	r->probes = (unsigned int)p->probes;
