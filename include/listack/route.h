@@ -24,6 +24,28 @@ struct lsk_worker;
 enum lsk_route_type {
 	LSK_ROUTE_VIA = 0,	/* forward to a gateway on a connected subnet */
 	LSK_ROUTE_BLACKHOLE,	/* drop silently, counted ip.InDiscards */
+	LSK_ROUTE_UNREACHABLE,	/* drop, ICMP host unreachable (Linux's) */
+	LSK_ROUTE_PROHIBIT,	/* drop, ICMP administratively prohibited */
+};
+
+/* ECMP: a route's paths, at most this many. */
+#define LSK_ROUTE_MAX_PATHS 16
+/* A path's iface when the gateway's connected subnet decides it. */
+#define LSK_IFACE_ANY UINT16_MAX
+
+/*
+ * One path of a route (addresses in host order). A flow (addresses,
+ * protocol, ports) always takes the same path, and so do the fragments
+ * of a datagram and the members of a train; paths are taken in
+ * proportion to their weights; a path whose port is down or whose
+ * neighbour failed is skipped until it recovers.
+ */
+struct lsk_route_path {
+	uint32_t gateway;	/* 0 with an iface: on-link (the destination) */
+	uint16_t iface;		/* LSK_IFACE_ANY: from the gateway's subnet;
+				 * given, the gateway needs no connected
+				 * subnet (on-link, as a daemon's routes) */
+	uint16_t weight;	/* 1..256; 0 is taken as 1 */
 };
 
 /*
@@ -44,11 +66,55 @@ int lsk_route_add(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
  * subnet. */
 int lsk_route_replace(struct lsk_stack *stack, uint32_t prefix, uint8_t depth,
 		      enum lsk_route_type type, uint32_t gateway);
+/* The same with n (1..LSK_ROUTE_MAX_PATHS) paths: ECMP. -EINVAL for
+ * n out of range or a path given twice. */
+int lsk_route_add_paths(struct lsk_stack *stack, uint32_t prefix,
+			uint8_t depth, const struct lsk_route_path *paths,
+			unsigned int n);
+int lsk_route_replace_paths(struct lsk_stack *stack, uint32_t prefix,
+			    uint8_t depth, const struct lsk_route_path *paths,
+			    unsigned int n);
 /* -ENOENT when no such route was added. */
 int lsk_route_del(struct lsk_stack *stack, uint32_t prefix, uint8_t depth);
 /* Delete every route lsk_route_add and lsk_route_replace made (not the
  * connected subnets of our addresses): how many, or a negative errno. */
 int lsk_route_flush(struct lsk_stack *stack);
+
+/*
+ * Routes a routing daemon gives (FPM, src/serve/): each carries the
+ * protocol it came from (rtm_protocol: RTPROT_BGP, RTPROT_OSPF, ...),
+ * `show config` never writes it, and a route added by hand or by the
+ * config for the same (prefix, depth) wins: the learned one waits behind
+ * it and takes its place when it is deleted.
+ */
+struct lsk_route_learned {
+	uint32_t prefix;
+	uint8_t depth;
+	uint8_t withdraw;	/* 1: the route of (prefix, depth) goes */
+	uint8_t type;		/* enum lsk_route_type */
+	uint8_t proto;		/* rtm_protocol */
+	uint8_t n_paths;	/* LSK_ROUTE_VIA: 1..LSK_ROUTE_MAX_PATHS */
+	struct lsk_route_path paths[LSK_ROUTE_MAX_PATHS];
+};
+
+/*
+ * Learn (or withdraw) r[0..n) in order: a later entry for the same prefix
+ * replaces an earlier one. The whole run is made to the forwarding tables
+ * in place and published once (a long run in a few steps), never
+ * rebuilding the table per route, so that a full Internet table is
+ * learned in seconds. Entries that cannot be taken (a path on no port,
+ * a withdrawal of nothing) are skipped and counted: the return is how
+ * many were skipped, or a negative errno (-ENOMEM) with nothing changed.
+ */
+int lsk_route_learn(struct lsk_stack *stack,
+		    const struct lsk_route_learned *r, unsigned int n);
+/* A routing daemon reconnected and sends its table again: every learned
+ * route is marked stale until learned again. */
+void lsk_route_learn_begin_dump(struct lsk_stack *stack);
+/* Its dump is over: withdraw the routes still stale; how many. */
+int lsk_route_learn_sweep(struct lsk_stack *stack);
+/* Withdraw every learned route; how many. */
+int lsk_route_learn_flush(struct lsk_stack *stack);
 
 /* What the data path does with a destination (lsk_route_get). */
 enum lsk_route_verdict {
@@ -95,6 +161,13 @@ struct lsk_route_answer {
 	uint32_t generation;	/* of the forwarding table answered from */
 };
 
+/* A flow, for the path an ECMP route gives it (lsk_route_get_flow). */
+struct lsk_route_flow {
+	uint32_t src;		/* host order; 0: none given */
+	uint8_t proto;		/* IPPROTO_*; 0: none given */
+	uint16_t sport, dport;	/* host order */
+};
+
 /*
  * What a packet to addr would meet now: read from the forwarding table
  * the workers use and the neighbour table, not from the configuration
@@ -102,6 +175,11 @@ struct lsk_route_answer {
  */
 int lsk_route_get(struct lsk_stack *stack, uint32_t addr,
 		  struct lsk_route_answer *answer);
+/* The same for one flow: the path of an ECMP route it takes (the hash
+ * the workers compute from its fields). */
+int lsk_route_get_flow(struct lsk_stack *stack, uint32_t addr,
+		       const struct lsk_route_flow *flow,
+		       struct lsk_route_answer *answer);
 
 #ifdef __cplusplus
 }
