@@ -162,6 +162,8 @@ fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o)
 		now = rte_rdtsc();
 		/* links: those an interrupt named now, every port each second */
 		fwd_ports_link_check(app, now >= next_link);
+		if (now >= next_link)	/* the host-ifs' carriers too */
+			lsk_host_links_check(app->stack);
 		if (now >= next_link)
 			next_link = now + hz;
 		rx = frames_received(app);
