@@ -434,6 +434,14 @@ lsk_host_links_check(struct lsk_stack *s)
 {
 	if (s->host == NULL || lsk_stack_trylock(s) != 0)
 		return;
+	/* what a config loaded before the pools and workers could not know
+	 * (listack-fwd's order): the pool, the rates' shares */
+	if (s->host->host != NULL &&
+	    __atomic_load_n(&s->host->host->pool, __ATOMIC_RELAXED) == NULL)
+		__atomic_store_n(&s->host->host->pool, s->sh.send_pool,
+				 __ATOMIC_RELEASE);
+	if (!s->in_batch)
+		lsk_host_sync(s);
 	lsk_host_links(s);
 	lsk_stack_unlock(s);
 }
