@@ -291,6 +291,7 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 			   lsk_host_punt(w, m)) {
 			/* a group the kernel may have joined on the TAP
 			 * (OSPF's 224.0.0.5): it decides */
+			w->stats.ip.InDelivers++;
 		} else {
 			if (v == IP4_MCAST)
 				v = IP4_DROP_DISCARD;
