@@ -20,6 +20,7 @@
 #include "unit_common.h"
 #include "core/shared.h"
 #include "host/host.h"
+#include "cli/cli.h"
 
 struct hfix {
 	struct unit_fixture *f;
@@ -324,6 +325,7 @@ test_inject(void **state)
 	struct lsk_stats st;
 
 	(void)state;
+	unit_cmd(h->f, "trace add 10");
 	m = unit_arp_mbuf(UNIT_P0, 1, &unit_bcast_mac, &unit_p0_mac,
 			  UNIT_P0_IP, NULL, UNIT_A_IP);
 	assert_int_equal(rte_ring_enqueue(h->host.inject, m), 0);
@@ -352,6 +354,19 @@ test_inject(void **state)
 	assert_memory_equal(rte_pktmbuf_mtod(sent, uint8_t *), ospf_mac, 6);
 	assert_memory_equal(rte_pktmbuf_mtod(sent, uint8_t *) + 6,
 			    unit_p0_mac.addr_bytes, 6);
+	/* traced as received on the TAP's interface: the ARP's drop, the
+	 * unicast's way out */
+	{
+		struct lsk_out o;
+
+		lsk_out_init(&o, false);
+		assert_int_equal(lsk_command_run(h->f->stack, "trace show", 10,
+						 "t", &o), 0);
+		assert_non_null(strstr(o.buf, "3 claimed, 3 ended"));
+		assert_non_null(strstr(o.buf, "drop         host.Drops"));
+		assert_non_null(strstr(o.buf, "tx           port 1"));
+		lsk_out_free(&o);
+	}
 	hfix_free(h);
 }
 
