@@ -180,5 +180,6 @@ int cmd_route_cache(struct cmd_ctx *c);
 int cmd_udp(struct cmd_ctx *c);
 int cmd_gro(struct cmd_ctx *c);
 int cmd_filter(struct cmd_ctx *c);
+int cmd_host_if(struct cmd_ctx *c);	/* cli/cmd_host.c */
 
 #endif /* LSK_CLI_CMD_H */

@@ -66,6 +66,7 @@ static const struct {
 	{ "route-cache", cmd_route_cache },
 	{ "mode", cmd_mode },
 	{ "filter", cmd_filter },
+	{ "host-if", cmd_host_if },
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "capture", cmd_capture },
