@@ -10,9 +10,10 @@
  * RTA_MULTIPATH with rtnh_hops as weight - 1, RTA_NH_ID), RTM_NEWNEXTHOP
  * / RTM_DELNEXTHOP (NHA_ID, NHA_GATEWAY, NHA_OIF, NHA_BLACKHOLE,
  * NHA_GROUP with weights). Passed over and counted: other message types,
- * families (IPv6: another day), tables, route types, zebra's connected
- * routes (rtm_protocol kernel: our own subnets, the TAPs mirror them)
- * and routes with an encapsulation or RTA_VIA. RTA_PRIORITY is checked
+ * families (IPv6: another day), tables, route types, and routes with an
+ * encapsulation or RTA_VIA. zebra's connected routes (proto kernel, no
+ * gateway) are decoded: resolving their nexthops tells them
+ * (serve/fpm_nh.c). RTA_PRIORITY is checked
  * and ignored: zebra sends only its best route of a prefix.
  */
 #include <errno.h>
@@ -236,10 +237,6 @@ route_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_route *r,
 		cnt->SkipTable++;
 		return 0;
 	}
-	if (rtm.rtm_protocol == RTPROT_KERNEL) {
-		cnt->SkipConnected++;
-		return 0;
-	}
 	memset(r, 0, offsetof(struct lsk_fpm_route, paths));
 	r->prefix = dst;
 	r->depth = rtm.rtm_dst_len;
@@ -326,14 +323,15 @@ nh_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_nh *nh,
 		return -LSK_FPM_ERR_VALUE;
 	nh->path.weight = 1;
 	if (a.p[NHA_GATEWAY] != NULL) {
-		if (a.len[NHA_GATEWAY] == 16) {
-			cnt->SkipInet6++;
-			nh->unusable = 1;
-		} else if (a.len[NHA_GATEWAY] == 4) {
+		if (a.len[NHA_GATEWAY] == 4 && nhm.nh_family != AF_INET6)
 			nh->path.gateway = get_addr(a.p[NHA_GATEWAY]);
-		} else {
+		else if (a.len[NHA_GATEWAY] != 16)
 			return -LSK_FPM_ERR_VALUE;
-		}
+	}
+	/* kept, so that a route naming it is skipped, not refused */
+	if (nhm.nh_family == AF_INET6) {
+		cnt->SkipInet6++;
+		nh->unusable = 1;
 	}
 	if (a.p[NHA_ENCAP] != NULL)
 		nh->unusable = 1;

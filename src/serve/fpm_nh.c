@@ -10,8 +10,10 @@
  * changed group a new id and sends its routes again).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/rtnetlink.h>
 
 #include "serve/fpm_nh.h"
 
@@ -156,6 +158,7 @@ struct resolve {
 	void *arg;
 	struct lsk_route_learned *out;
 	struct lsk_fpm_stats *cnt;
+	bool any_gateway;	/* a path of zebra's had one */
 };
 
 /* One path of zebra's into out's paths (a path alike: weights summed). */
@@ -167,6 +170,7 @@ path_put(struct resolve *rs, const struct lsk_fpm_path *p, unsigned int mul)
 	uint16_t iface = LSK_IFACE_ANY;
 	int rc;
 
+	rs->any_gateway |= p->gateway != 0;
 	if (p->ifindex != 0) {
 		rc = rs->iface_of(rs->arg, p->ifindex);
 		if (rc >= 0)
@@ -252,6 +256,11 @@ lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
 	} else {
 		for (i = 0; i < r->n_paths; i++)
 			path_put(&rs, &r->paths[i], 1);
+	}
+	/* zebra's connected routes (the TAPs' subnets are ours already) */
+	if (r->proto == RTPROT_KERNEL && !rs.any_gateway) {
+		cnt->SkipConnected++;
+		return -EEXIST;
 	}
 	if (out->n_paths == 0) {
 		cnt->SkipNoPath++;

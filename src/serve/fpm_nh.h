@@ -37,8 +37,10 @@ typedef int (*lsk_fpm_iface_fn)(void *arg, uint32_t ifindex);
  * iface_of. A path whose ifindex names none of ours keeps its gateway
  * with LSK_IFACE_ANY (its connected subnet decides) or, without a
  * gateway, is left out; paths alike are one, their weights summed.
- * 0, -ENOENT (r names an unknown nexthop: SkipNoNexthop) or -ENETUNREACH
- * (no path left: SkipNoPath), counted in *cnt.
+ * 0, -ENOENT (r names an unknown nexthop: SkipNoNexthop), -EEXIST
+ * (zebra's connected route, proto kernel with no gateway: our own
+ * subnet, SkipConnected) or -ENETUNREACH (no path left: SkipNoPath),
+ * counted in *cnt.
  */
 int lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
 			  const struct lsk_fpm_route *r,

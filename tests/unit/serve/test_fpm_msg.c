@@ -451,10 +451,13 @@ test_skipped(void **state)
 			      .rtm_table = RT_TABLE_MAIN,
 			      .rtm_type = RTN_UNICAST };
 	uint8_t a6[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	struct lsk_fpm_nh_table *t = lsk_fpm_nh_table_new(4);
+	struct lsk_route_learned l;
 	struct lsk_fpm_stats cnt;
 	struct rtmsg *rtm;
 
 	(void)state;
+	assert_non_null(t);
 	fb_frame_begin(&b);
 	fb_msg_begin(&b, RTM_NEWROUTE, 0);	/* IPv6 */
 	fb_put(&b, &rtm6, sizeof(rtm6));
@@ -496,9 +499,15 @@ test_skipped(void **state)
 	fb_msg_end(&b);
 	fb_frame_end(&b);
 
-	assert_int_equal(decode_all(&cnt), 1);	/* the IPv6 nexthop, unusable */
+	/* the IPv6 nexthop, unusable; the connected route, which only
+	 * its resolution tells */
+	assert_int_equal(decode_all(&cnt), 2);
 	assert_int_equal(ops[0].kind, LSK_FPM_OP_NH_ADD);
 	assert_int_equal(ops[0].nh.unusable, 1);
+	assert_int_equal(ops[1].route.proto, RTPROT_KERNEL);
+	assert_int_equal(lsk_fpm_route_resolve(t, &ops[1].route, iface_of,
+					       NULL, &l, &cnt), -EEXIST);
+	lsk_fpm_nh_table_free(t);
 	assert_int_equal(cnt.Messages, 10);
 	assert_int_equal(cnt.SkipInet6, 2);
 	assert_int_equal(cnt.SkipMsgType, 2);
