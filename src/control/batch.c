@@ -221,6 +221,8 @@ batch_apply_settings(struct lsk_stack *s)
 	}
 	if (b->mode)
 		lsk_mode_set(s, (enum lsk_mode)b->mode_value);
+	if (b->fpm)
+		lsk_fpm_listen_set(s, b->fpm_addr, b->fpm_port);
 	return 0;
 }
 
