@@ -67,6 +67,7 @@ static const struct {
 	{ "mode", cmd_mode },
 	{ "fpm", cmd_fpm },
 	{ "filter", cmd_filter },
+	{ "host-if", cmd_host_if },
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "capture", cmd_capture },

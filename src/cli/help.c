@@ -16,8 +16,8 @@ static const struct {
 	const char *usage;	/* forms, " | " between them */
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
-	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] [up|down] | "
-		  "port N vlan V", "" },
+	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] "
+		  "[host-if NAME|none] [up|down] | port N vlan V", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
@@ -39,6 +39,7 @@ static const struct {
 	  "on off" },
 	{ "mode", "mode list|single", "list single" },
 	{ "fpm", "fpm listen ADDR:PORT | fpm off", "listen off" },
+	{ "host-if", "host-if NAME rate PPS|default", "" },
 	{ "stats", "stats clear", "clear" },
 	{ "config", "config save [FILE] | config reload [FILE]",
 	  "save reload" },
@@ -59,7 +60,7 @@ static const struct {
 				    "route-cache mode fpm stats config capture "
 				    "trace "
 				    "ping traceroute show "
-				    "help" },
+				    "host-if help" },
 };
 
 const char *

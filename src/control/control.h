@@ -30,6 +30,7 @@ struct rte_rcu_qsbr;
 struct lsk_worker;
 struct lsk_capture;
 struct lsk_capture_ctl;
+struct lsk_host_ctl;
 
 struct lsk_neigh {
 	uint32_t addr;
@@ -158,6 +159,13 @@ struct lsk_stack {
 	struct lsk_fpm_conf fpm;
 
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
+
+	/* the host path (control/host_ctl.c): each port's host-if ("":
+	 * none; its VLANs' are NAME.V), its punt rate (0: the default),
+	 * and the kernel's side as made (NULL: nothing yet) */
+	char host_if[LSK_MAX_PORTS][16];
+	uint32_t host_rate[LSK_MAX_PORTS];
+	struct lsk_host_ctl *host;
 };
 
 /* The control thread's tests on its own lists; workers ask the published

@@ -18,6 +18,7 @@
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
+#include "control/host_ctl.h"
 
 static bool
 addr_has_broadcast(uint8_t depth)
@@ -87,6 +88,7 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 		return;		/* in a batch: published at commit */
 	lsk_fwd_publish(s, t);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_host_sync(s);	/* the TAPs follow the interfaces */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no

@@ -443,6 +443,7 @@ static const char traffic_stats_json[] =
 	"\"Evictions\": 0, \"Bypassed\": 0},\n"
 	" \"filter\": {\"Dropped\": 0},\n"
 	" \"gso\": {\"Segments\": 0},\n"
+	" \"host\": {\"ToKernel\": 0, \"FromKernel\": 0, \"Drops\": 0},\n"
 	" \"ports\": [{\"id\": 0, \"rx\": 3, \"tx\": 1, \"rx_dropped\": 0, "
 	"\"tx_dropped\": 0}, {\"id\": 1, \"rx\": 0, \"tx\": 2, "
 	"\"rx_dropped\": 0, \"tx_dropped\": 0}],\n"
