@@ -11,7 +11,9 @@ and sends FPM frames built as zebra's dplane_fpm_nl writes them
 so the gateways' connected subnets decide the ports. Checked: the routes
 show in `show routes` with their protocol (bgp, ospf, static) and not in
 `show config`, which has the fpm line; a nexthop group with weights; a
-DELROUTE and a NEWROUTE in one frame; a configured route wins over the
+DELROUTE and a NEWROUTE in one frame; a nexthop replaced under its id
+changes the routes of its group; paths on a host-if's ifindex go out of
+its port; a configured route wins over the
 same prefix and gives it back when deleted; a second connection is
 refused; a malformed frame closes the connection and installs nothing of
 its read while the routes stay; a reconnect's dump replaces the table
@@ -358,6 +360,11 @@ def steps(ctl):
     check("show fpm", [] if f.get("peer", "").startswith("127.0.0.1:") and
           f.get("nexthops") == 3 and f.get("listen") == "127.0.0.1:%d" % port
           else "show fpm %s" % f)
+
+    # a nexthop replaced under its id: the routes of its group follow
+    z.sendall(frame(nexthop(1, "10.0.1.2")))
+    check("fpm nexthop replaced", wait_routes(ctl, {
+        "10.21.0.0/16": "proto ospf via 10.0.1.2 via 10.0.1.1/3"}))
 
     host_if(ctl, z)
 
