@@ -23,6 +23,7 @@
 #include "host/host.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
+#include "listack/ctl.h"
 
 /* What was made for one interface (fd -1: no TAP). */
 struct host_tap {
@@ -46,8 +47,6 @@ struct lsk_host_ctl {
 	/* the addresses put on TAPs */
 	unsigned int n_addrs;
 	struct host_addr addrs[LSK_MAX_ADDRS];
-	/* the host thread's counts of a path that went (none does before
-	 * the stack) */
 };
 
 int
@@ -391,8 +390,14 @@ lsk_host_sync(struct lsk_stack *s)
 		r = i < s->n_ifaces ? host_tap_follow(s, hc, i) : 0;
 		if (i >= s->n_ifaces)
 			host_tap_close(hc, i);
-		if (r < 0 && rc == 0)
+		if (r < 0 && rc == 0) {
 			rc = r;
+			/* the first, for the batch's error (cli/command.c
+			 * clears it): not the one putting things back */
+			if (s->host_refused[0] == '\0')
+				host_want_name(s, i, s->host_refused,
+					       sizeof(s->host_refused));
+		}
 	}
 	r = host_addrs_follow(s, hc);
 	if (rc == 0)
@@ -426,6 +431,23 @@ lsk_host_links(struct lsk_stack *s)
 		    lsk_tap_set_carrier(t->fd, up) == 0)
 			t->carrier = up;
 	}
+}
+
+void
+lsk_host_links_check(struct lsk_stack *s)
+{
+	if (s->host == NULL || lsk_stack_trylock(s) != 0)
+		return;
+	/* what a config loaded before the pools and workers could not know
+	 * (listack-fwd's order): the pool, the rates' shares */
+	if (s->host->host != NULL &&
+	    __atomic_load_n(&s->host->host->pool, __ATOMIC_RELAXED) == NULL)
+		__atomic_store_n(&s->host->host->pool, s->sh.send_pool,
+				 __ATOMIC_RELEASE);
+	if (!s->in_batch)
+		lsk_host_sync(s);
+	lsk_host_links(s);
+	lsk_stack_unlock(s);
 }
 
 int

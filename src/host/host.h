@@ -76,6 +76,7 @@ struct lsk_host {
 	int wake_fd;			/* eventfd: the thread looks again */
 	pthread_t thread;
 	bool running;
+	bool exited;			/* under lock: the thread is gone */
 	volatile bool stop;
 	struct lsk_host_counts counts;	/* atomics: the thread writes */
 };
@@ -108,6 +109,13 @@ struct lsk_drop;
 struct lsk_stage_desc;
 extern const struct lsk_drop *const lsk_host_drop_rows;
 extern const struct lsk_stage_desc lsk_host_node;
+
+/* The ports on which eth_input takes 224.0.0.0/24's MACs. */
+static inline uint16_t
+lsk_host_mcast_ports(const struct lsk_host_table *t)
+{
+	return t->mcast_ports;
+}
 
 /* True when iface has a TAP: what the stages would drop for want of a
  * handler goes to the kernel instead. */
