@@ -291,7 +291,7 @@ test_vlan(void **state)
 {
 	struct hfix *h = hfix_make(10000, 256);
 	struct unit_pkt p;
-	struct rte_mbuf *m;
+	struct rte_mbuf *m = NULL;
 	int vif;
 
 	(void)state;
