@@ -43,6 +43,7 @@ static const struct {
 	{ "route-cache", "route-cache on [entries N] | route-cache off",
 	  "on off" },
 	{ "mode", "mode list|single", "list single" },
+	{ "fpm", "fpm listen ADDR:PORT | fpm off", "listen off" },
 	{ "host-if", "host-if NAME rate PPS|default", "" },
 	{ "stats", "stats clear", "clear" },
 	{ "config", "config save [FILE] | config reload [FILE]",
@@ -57,11 +58,12 @@ static const struct {
 	{ "traceroute", "traceroute ADDR [max-hops N] [probes N] "
 			"[source ADDR] [wait MS]", "" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
-		  "stats|runtime|errors [-a]|config|pipeline [dot]|version",
+		  "stats|runtime|errors [-a]|config|pipeline [dot]|fpm|version",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
-	  "config pipeline version" },
+	  "config pipeline fpm version" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache mode stats config capture trace "
+				    "route-cache mode fpm stats config capture "
+				    "trace "
 				    "ping traceroute show "
 				    "host-if help" },
 };

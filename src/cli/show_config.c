@@ -200,6 +200,12 @@ config_settings(struct config_out *co, const struct lsk_stack *s)
 		config_line(co, "route-cache on entries %u", s->rcache_entries);
 	config_line(co, "mode %s", s->mode == LSK_MODE_SINGLE ? "single" :
 		    "list");
+	if (s->fpm.port != 0) {
+		char ip[16];
+
+		cmd_ip_text(s->fpm.addr, ip, sizeof(ip));
+		config_line(co, "fpm listen %s:%u", ip, s->fpm.port);
+	}
 }
 
 int

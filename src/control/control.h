@@ -20,6 +20,7 @@
 #include "core/settings.h"
 #include "core/shared.h"
 #include "control/filter.h"
+#include "control/fpm_ctl.h"
 #include "control/routes.h"
 
 struct rte_hash;
@@ -109,10 +110,12 @@ struct lsk_stack {
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
 	/* settings a batch makes at its commit, once its tables are in */
 	struct lsk_batch_settings {
-		bool gro, rcache, stats_clear, mode;
+		bool gro, rcache, stats_clear, mode, fpm;
 		bool gro_merge;
 		uint8_t mode_value;	/* enum lsk_mode */
 		uint32_t gro_flows, gro_segs, rcache_entries;
+		uint32_t fpm_addr;
+		uint16_t fpm_port;
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	/* the same as fwd, seen by no worker: route changes are made to it
@@ -162,6 +165,8 @@ struct lsk_stack {
 	struct lsk_capture_ctl *capture_ctl;
 	/* the trace workers fill is sh.trace (control/trace_arm.c) */
 	uint16_t trace_gen;
+	/* `fpm listen` and the FPM server's state (control/fpm_ctl.h) */
+	struct lsk_fpm_conf fpm;
 
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
 
