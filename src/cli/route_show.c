@@ -62,7 +62,11 @@ lsk_route_proto_name(uint8_t proto, char *buf, size_t len)
 		{ 9, "ra" }, { 11, "zebra" }, { 12, "bird" }, { 16, "dhcp" },
 		{ 42, "babel" }, { 99, "openr" }, { 186, "bgp" },
 		{ 187, "isis" }, { 188, "ospf" }, { 189, "rip" },
-		{ 192, "eigrp" },
+		/* FRR's own (its iproute2 rt_protos.d/frr.conf): zebra
+		 * gives a static route 196, not the kernel's 4 */
+		{ 190, "ripng" }, { 191, "nhrp" }, { 192, "eigrp" },
+		{ 193, "ldp" }, { 194, "sharp" }, { 195, "pbr" },
+		{ 196, "static" }, { 197, "openfabric" },
 	};
 	unsigned int i;
 

@@ -134,7 +134,11 @@ test_show_routes(void **state)
 	ok(f, "route add 31.0.0.0/8 unreachable");
 	learn(f, UNIT_IPV4(40, 0, 0, 0), 8, 186, UNIT_A_IP);
 	learn(f, UNIT_IPV4(30, 0, 0, 0), 8, 188, UNIT_B_IP);	/* shadowed */
+	/* zebra's own static routes come as FRR's 196 */
+	learn(f, UNIT_IPV4(41, 0, 0, 0), 8, 196, UNIT_A_IP);
 	t = run(f, "show routes", false, 0);
+	assert_has(t, "41.0.0.0/8          via        10.0.0.1         "
+		      "port0  proto static\n");
 	assert_has(t, "30.0.0.0/8          via        10.0.0.1         "
 		      "port0  weight 1\n");
 	assert_has(t, "30.0.0.0/8          via        10.0.1.1         "
