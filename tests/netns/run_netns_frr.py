@@ -28,10 +28,11 @@ Checks: the BGP sessions come up over the host path; the prefixes appear
 in `listack-ctl show routes` as bgp; ping and UDP from the client to them
 are forwarded by listack (the router namespace's ip_forward is 0); 100.64
 has two paths and 64 UDP flows are split over both peers (each peer's UDP
-sink says which flows it got); a withdrawal removes the route; TCP to the
-router's address reaches the kernel; the kernel's own ping from the
-router works; OSPF reaches Full with peer1 and its route is installed as
-ospf; the router's zebra, bgpd and ospfd restarted (bgpd with zebra:
+sink says which flows it got), and `route get` of a flow names the peer
+it reached; learned routes stay out of `show config`; a withdrawal
+removes the route; TCP to the router's address reaches the kernel; the
+kernel's own ping from the router works; OSPF reaches Full with peer1
+and its route is installed as ospf; the router's zebra, bgpd and ospfd restarted (bgpd with zebra:
 FRRouting/frr#22362), the routes come back; listack-fwd exits 0 on
 SIGTERM with mbufs_in_use 0.
 
@@ -609,7 +610,36 @@ def check_ecmp_split(env):
         problems.append("datagrams per flow %s" % got)
     if env.verbose:
         print("  ECMP split: peer1 %d flows, peer2 %d" % (len(a), len(b)))
+    env.flows_at = {PORTS[0][1]: a, PORTS[1][1]: b}
     return "; ".join(problems) or None
+
+
+def check_route_get_flow(env):
+    """`route get ADDR from A proto udp sport S dport D` names the
+    gateway of the peer that flow reached in check_ecmp_split."""
+    at = getattr(env, "flows_at", None)
+    if not at:
+        return "no ECMP split to compare with"
+    wrong = []
+    for sport in range(40000, 40000 + 16):
+        rc, text, err = env.ctl_cmd(
+            "route", "get", ECMP_ADDR, "from", CLIENT, "proto", "udp",
+            "sport", str(sport), "dport", str(ECMP_PORT), json_out=True)
+        if rc != 0:
+            return "route get: exit %d: %s" % (rc, err.strip())
+        gw = json.loads(text).get("gateway")
+        if str(sport) not in {str(p) for p in at.get(gw, ())}:
+            wrong.append("sport %d: route get says %s" % (sport, gw))
+    return "; ".join(wrong) or None
+
+
+def check_not_in_config(env):
+    """Learned routes stay out of `show config` (FRR gives them again)."""
+    rc, text, err = env.ctl_cmd("show", "config")
+    if rc != 0:
+        return "show config: exit %d: %s" % (rc, err.strip())
+    found = [n for n in (P1_NET, P2_NET, ECMP_NET, HOST_NET) if n in text]
+    return "learned routes in show config: %s" % found if found else None
 
 
 def check_withdraw(env):
@@ -745,6 +775,9 @@ def main():
         run_check("forward-udp", check_udp_forwarded, env)
         run_check("ecmp-paths", check_ecmp_paths, env)
         run_check("ecmp-split", check_ecmp_split, env)
+        if not args.linux:
+            run_check("route-get-flow", check_route_get_flow, env)
+            run_check("learned-not-in-config", check_not_in_config, env)
         run_check("bgp-withdraw", check_withdraw, env)
         run_check("tcp-to-router", check_tcp_router, env)
         run_check("kernel-ping", check_kernel_ping, env)
