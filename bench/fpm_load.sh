@@ -4,13 +4,15 @@
 # routes are installed, and what the load costs forwarding (issue 23).
 #
 #   bench/fpm_load.sh [--routes N] [--seconds S] [--flows F] [--lcores L]
-#                     [--build DIR] [--out DIR]
+#                     [--no-tap] [--build DIR] [--out DIR]
 #
 # listack-fwd forwards a net_pcap port replaying a file forever to a
 # net_null port (bench/feed.sh's feed; --flows F flows over 64 configured
 # routes), with `port 1 host-if lskfpm1` (the TAP zebra's nexthops name)
 # and `fpm listen 127.0.0.1:2620`, on lcores L (default 0,1: the control
-# thread, which serves FPM, on CPU 0; the worker on CPU 1). Then:
+# thread, which serves FPM, on CPU 0; the worker on CPU 1). --no-tap
+# leaves the TAP out (the nexthops then name an ifindex listack does not
+# know, and their gateways' subnet gives the port). Then:
 #
 # 1. the forwarding rate without load: port 1's TX packets over S s
 #    (default 3), read with `listack-ctl -j show interfaces`;
@@ -30,13 +32,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 routes=1000000 seconds=3 flows=64 lcores=0,1 build="$top/build"
-out=/tmp/listack-fpm
+out=/tmp/listack-fpm tap=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--routes) routes=$2; shift ;;
 	--seconds) seconds=$2; shift ;;
 	--flows) flows=$2; shift ;;
 	--lcores) lcores=$2; shift ;;
+	--no-tap) tap=0 ;;
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
@@ -57,7 +60,7 @@ python3 "$here/dut/traffic.py" pcap --flows "$flows" --routes 64 --size 64 "$pca
 {
 	python3 "$here/dut/traffic.py" conf --routes 64
 	echo "neigh add 10.0.1.3 lladdr 02:00:00:00:02:03"
-	echo "port 1 host-if lskfpm1"
+	[ "$tap" = 0 ] || echo "port 1 host-if lskfpm1"
 	echo "fpm listen 127.0.0.1:2620"
 } > "$conf"
 fwd_pid=
@@ -79,7 +82,7 @@ $argv > "$out/listack-fwd.log" 2>&1 &
 fwd_pid=$!
 i=0
 until grep -q '^listack-fwd: [0-9]* ports' "$out/listack-fwd.log" 2>/dev/null &&
-	[ -e /sys/class/net/lskfpm1/ifindex ]; do
+	{ [ "$tap" = 0 ] || [ -e /sys/class/net/lskfpm1/ifindex ]; }; do
 	i=$((i + 1))
 	if [ $i -gt 300 ] || ! kill -0 "$fwd_pid" 2>/dev/null; then
 		echo "fpm_load.sh: listack-fwd did not start:" >&2
@@ -88,7 +91,8 @@ until grep -q '^listack-fwd: [0-9]* ports' "$out/listack-fwd.log" 2>/dev/null &&
 	fi
 	sleep 0.1
 done
-oif=$(cat /sys/class/net/lskfpm1/ifindex)
+oif=2
+[ "$tap" = 0 ] || oif=$(cat /sys/class/net/lskfpm1/ifindex)
 table="$out/table-$routes-oif$oif.fpm"
 if [ ! -s "$table" ]; then
 	echo "generating $routes routes (bench/fpm_feed.py gen, once) ..."
