@@ -3,7 +3,7 @@
 # them: first the saved regressions of tests/fuzz/regress, then fuzzing.
 #   scripts/fuzz.sh [--save] [TARGET|all] [SECONDS]   (default: all 60)
 #   scripts/fuzz.sh --build-only
-# TARGET is packet, command, ctl_proto or http. New inputs go to build-fuzz/tests/fuzz/
+# TARGET is packet, command, ctl_proto, http or fpm. New inputs go to build-fuzz/tests/fuzz/
 # fuzz-TARGET/corpus; --save then merges those that add coverage into the
 # tree's corpus (tests/fuzz/corpus/TARGET), which is otherwise only read.
 # FUZZ_ARGS adds libFuzzer options, e.g. FUZZ_ARGS="-fork=2
@@ -24,9 +24,9 @@ done
 target=${1:-all}
 secs=${2:-60}
 case $target in
-all) targets="packet command ctl_proto http" ;;
-packet|command|ctl_proto|http) targets=$target ;;
-*) echo "usage: $0 [--save] [packet|command|ctl_proto|http|all] [SECONDS]" >&2; exit 2 ;;
+all) targets="packet command ctl_proto http fpm" ;;
+packet|command|ctl_proto|http|fpm) targets=$target ;;
+*) echo "usage: $0 [--save] [packet|command|ctl_proto|http|fpm|all] [SECONDS]" >&2; exit 2 ;;
 esac
 
 scripts/install-deps.sh
@@ -39,8 +39,10 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 # the fuzzers only: the rest of build-fuzz is never needed
 ninja -C "$build" tests/fuzz/fuzz_packet tests/fuzz/fuzz_command \
-	tests/fuzz/fuzz_ctl_proto tests/fuzz/fuzz_http >/dev/null
-echo "built $build (fuzz_packet, fuzz_command, fuzz_ctl_proto, fuzz_http)"
+	tests/fuzz/fuzz_ctl_proto tests/fuzz/fuzz_http tests/fuzz/fuzz_fpm \
+	>/dev/null
+echo "built $build (fuzz_packet, fuzz_command, fuzz_ctl_proto, fuzz_http," \
+	"fuzz_fpm)"
 [ $build_only -eq 1 ] && exit 0
 
 rc=0

@@ -123,6 +123,8 @@ enum lsk_route_verdict {
 	LSK_VERDICT_BROADCAST,		/* a subnet broadcast, or all-ones */
 	LSK_VERDICT_BLACKHOLE,		/* dropped silently */
 	LSK_VERDICT_FORWARD,		/* sent out iface to next_hop */
+	LSK_VERDICT_UNREACHABLE,	/* dropped, ICMP host unreachable */
+	LSK_VERDICT_PROHIBIT,		/* dropped, ICMP admin prohibited */
 };
 
 /* The state of the next hop's neighbour entry, as Linux's NUD_*. */
@@ -138,7 +140,7 @@ enum lsk_route_neigh {
 /* What the prefix that matched is. */
 enum lsk_route_origin {
 	LSK_ORIGIN_NONE = 0,	/* nothing matched */
-	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace */
+	LSK_ORIGIN_ROUTE,	/* lsk_route_add / replace, or learned */
 	LSK_ORIGIN_CONNECTED,	/* the subnet of one of our addresses */
 	LSK_ORIGIN_LOCAL,	/* our address, or a broadcast (a /32) */
 };
@@ -159,6 +161,13 @@ struct lsk_route_answer {
 	uint16_t mtu;		/* IP MTU out of iface */
 	struct rte_ether_addr neigh_mac;	/* when the state has one */
 	uint32_t generation;	/* of the forwarding table answered from */
+	/* LSK_ORIGIN_ROUTE: learned from a routing daemon (its
+	 * rtm_protocol: proto != 0), how many paths the route has, and
+	 * which of them (0-based, in the route's order) this flow takes */
+	uint8_t learned;
+	uint8_t proto;
+	uint8_t n_paths;
+	uint8_t path;
 };
 
 /* A flow, for the path an ECMP route gives it (lsk_route_get_flow). */

@@ -65,6 +65,28 @@ struct lsk_worker;
 	X(Dropped)		/* datagrams a filter rule dropped */
 #define LSK_GSO_COUNTERS(X) \
 	X(Segments)		/* datagrams sent by unchaining trains */
+/* the host path (docs/host-path.md): frames written to a TAP, frames the
+ * kernel sent that listack sent on, and what went neither way (over the
+ * rate, a ring full, ARP or not IPv4 from the kernel, a write refused) */
+#define LSK_HOST_COUNTERS(X) \
+	X(ToKernel) X(FromKernel) X(Drops)
+/* Routes from zebra over FPM (src/serve/fpm_server.c): what came, what
+ * was learned, what was refused (Err*: the connection was closed, its
+ * read changed nothing) and what was passed over (Skip*). */
+#define LSK_FPM_COUNTERS(X) \
+	X(Connections) X(Refused) X(Disconnects) X(Frames) X(Messages) \
+	X(RoutesAdded) X(RoutesDeleted) X(RoutesSwept) \
+	X(RoutesRejected)	/* learning refused them (lsk_route_learn) */ \
+	X(NexthopsAdded) X(NexthopsDeleted) \
+	X(NexthopsFull)		/* a new nexthop id over the table's bound */ \
+	X(ErrFrames) X(ErrMessages) X(ErrAttributes) X(ErrValues) \
+	X(SkipInet6)		/* IPv6 routes and nexthops, not yet taken */ \
+	X(SkipFamily) X(SkipTable) X(SkipType) X(SkipMsgType) \
+	X(SkipConnected)	/* rtm_protocol kernel: our own subnets */ \
+	X(SkipEncap)		/* an encapsulation (MPLS, ...) or RTA_VIA */ \
+	X(SkipNoNexthop)	/* RTA_NH_ID naming no known nexthop */ \
+	X(SkipNoPath)		/* no path on one of our interfaces */ \
+	X(PathsCut)		/* paths past LSK_ROUTE_MAX_PATHS */
 
 /* The sections in the JSON's order: S(section, struct tag, list). */
 #define LSK_COUNTER_SECTIONS(S) \
@@ -76,7 +98,9 @@ struct lsk_worker;
 	S(gro, lsk_gro_stats, LSK_GRO_COUNTERS) \
 	S(route_cache, lsk_route_cache_stats, LSK_ROUTE_CACHE_COUNTERS) \
 	S(filter, lsk_filter_stats, LSK_FILTER_COUNTERS) \
-	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS)
+	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS) \
+	S(host, lsk_host_stats, LSK_HOST_COUNTERS) \
+	S(fpm, lsk_fpm_stats, LSK_FPM_COUNTERS)
 
 #define LSK_COUNTER_FIELD(name) uint64_t name;
 #define LSK_COUNTER_STRUCT(section, tag, list) \
@@ -123,6 +147,8 @@ struct lsk_stats {
 	struct lsk_gso_stats gso;
 	struct lsk_route_cache_stats route_cache;
 	struct lsk_filter_stats filter;
+	struct lsk_host_stats host;
+	struct lsk_fpm_stats fpm;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
 	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
 };

@@ -30,7 +30,7 @@ static struct phrase phrases[PHRASES_MAX];
 static unsigned int n_phrases;
 
 static const char *const fallback_words[] = {
-	"address", "capture", "filter", "gro", "help", "neigh", "port",
+	"address", "capture", "filter", "fpm", "gro", "help", "neigh", "port",
 	"route", "route-cache", "show", "stats", "trace", "udp", "quit",
 };
 

@@ -27,6 +27,8 @@ struct fwd_rxq {
 	uint16_t port, queue;
 };
 
+struct lsk_fpm;
+
 struct fwd_worker {
 	struct lsk_worker *w;
 	unsigned int lcore;
@@ -50,6 +52,8 @@ struct fwd_app {
 	 * workers neither poll it nor send to it (main.c, device_mtu_set) */
 	volatile bool port_paused[LSK_MAX_PORTS];
 	volatile bool stop;
+	/* the FPM server, which follows `fpm listen` (listack/fpm.h) */
+	struct lsk_fpm *fpm;
 };
 
 extern volatile sig_atomic_t fwd_signalled;

@@ -34,6 +34,7 @@
 
 #include "listack/ctl.h"
 #include "listack/listack.h"
+#include "listack/fpm.h"
 #include "listack/metrics.h"
 #include "listack/port.h"
 #include "fwd.h"
@@ -356,8 +357,15 @@ fwd_start(struct fwd_app *app, const struct fwd_opts *o,
 		ctl_failed = true;
 		rc = -EINVAL;
 	}
+	if (rc == 0) {
+		rc = lsk_fpm_start(app->stack, &app->fpm);
+		if (rc < 0)
+			fprintf(stderr, "cannot serve FPM: %s\n",
+				strerror(-rc));
+	}
 	if (rc == 0)
 		return 0;
+	lsk_metrics_stop(*metrics);
 	/* as at the end of a run, with nothing to report */
 	lsk_ctl_stop(*ctl);
 	fwd_close_ports(app);
@@ -391,6 +399,7 @@ fwd_stop(struct fwd_app *app, const struct fwd_opts *o, struct lsk_ctl *ctl,
 	 * them, ends, and nothing changes the stack during the teardown */
 	lsk_ctl_stop(ctl);
 	lsk_metrics_stop(metrics);
+	lsk_fpm_stop(app->fpm);
 
 	for (p = 0; p < app->n_ports; p++)
 		rte_eth_dev_stop(p);

@@ -174,5 +174,9 @@ int cmd_route_cache(struct cmd_ctx *c);
 int cmd_udp(struct cmd_ctx *c);
 int cmd_gro(struct cmd_ctx *c);
 int cmd_filter(struct cmd_ctx *c);
+int cmd_host_if(struct cmd_ctx *c);	/* cli/cmd_host.c */
+/* `fpm listen|off` and `show fpm` (cli/cmd_fpm.c). */
+int cmd_fpm(struct cmd_ctx *c);
+int cmd_show_fpm(struct cmd_ctx *c);
 
 #endif /* LSK_CLI_CMD_H */

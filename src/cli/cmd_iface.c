@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "control/control.h"
+#include "control/host_ctl.h"
 #include "cli/cmd.h"
 
 #define PORT_USAGE "usage: port N [mtu M] [mac MAC|default] [name NAME] " \
-	"[up|down] | port N vlan V"
+	"[host-if NAME|none] [up|down] | port N vlan V"
 
 /* name NAME: its form, and no other port's (in the check pass, as the
  * batch's earlier lines left the names: cmd_port_names); "-": no name */
@@ -82,7 +83,7 @@ cmd_port(struct cmd_ctx *c)
 {
 	struct rte_ether_addr mac;
 	bool have_mac = false, mac_default = false;
-	const char *name = NULL;
+	const char *name = NULL, *host_if = NULL;
 	unsigned long mtu = 0;
 	uint16_t port = 0;
 	int admin = -1;		/* 1 up, 0 down, -1 as it is */
@@ -93,13 +94,13 @@ cmd_port(struct cmd_ctx *c)
 	rc = cmd_parse_port(c, c->argv[1], &port);
 	if (rc < 0)
 		return rc;
-	cmd_kw(c, 2, "vlan up down mtu mac name");
+	cmd_kw(c, 2, "vlan up down mtu mac name host-if");
 	if (c->argc > 2 && strcmp(c->argv[2], "vlan") == 0)
 		return port_vlan(c, port);
 	for (i = 2; i < c->argc; i += 2) {
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
-		cmd_kw(c, i, "up down mtu mac name");
+		cmd_kw(c, i, "up down mtu mac name host-if");
 
 		if (strcmp(c->argv[i], "up") == 0 ||
 		    strcmp(c->argv[i], "down") == 0) {
@@ -123,6 +124,14 @@ cmd_port(struct cmd_ctx *c)
 			if (rc < 0)
 				return rc;
 			name = val;
+		} else if (strcmp(c->argv[i], "host-if") == 0) {
+			if (val == NULL || (strcmp(val, "none") != 0 &&
+					    lsk_host_name_check(val) < 0))
+				return cmd_error(c, -EINVAL, "bad host-if name "
+						 "'%s' (a letter, then up to 9 "
+						 "of a-z A-Z 0-9 _ -; or none)",
+						 val ? val : "");
+			host_if = val;
 		} else {
 			return cmd_error(c, -EINVAL,
 					 "unknown port setting '%s'",
@@ -153,6 +162,18 @@ cmd_port(struct cmd_ctx *c)
 	}
 	if (have_mac)
 		c->s->mac_given[port] = !mac_default;
+	if (host_if != NULL) {
+		rc = lsk_host_if_set(c->s, port, strcmp(host_if, "none") == 0 ?
+				     "" : host_if);
+		if (rc == -EEXIST)
+			return cmd_error(c, rc, "host-if %s is port %d's",
+					 host_if, lsk_host_if_port(c->s,
+								   host_if));
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot make host-if %s of "
+					 "port %u: %s", host_if, port,
+					 strerror(-rc));
+	}
 	if (admin >= 0) {
 		rc = lsk_port_admin_set(c->s, port, admin == 1);
 		if (rc < 0)

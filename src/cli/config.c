@@ -3,7 +3,7 @@
  * The control-command grammar (docs/configuration.md), one command a
  * line, shared by configuration files and run-time control: the table of
  * commands and the dispatch. Each command's words are parsed in its own
- * file (cli/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c,
+ * file (cli/cmd_iface.c, cmd_route.c, cmd_udp.c, cmd_filter.c, cmd_fpm.c,
  * capture_cmd.c, trace_cmd.c, show.c, help.c); every error names
  * FILE:LINE (cli/cmd_parse.c).
  */
@@ -65,7 +65,9 @@ static const struct {
 	{ "gro", cmd_gro },
 	{ "route-cache", cmd_route_cache },
 	{ "mode", cmd_mode },
+	{ "fpm", cmd_fpm },
 	{ "filter", cmd_filter },
+	{ "host-if", cmd_host_if },
 	{ "stats", cmd_stats },
 	{ "config", cmd_config },
 	{ "capture", cmd_capture },

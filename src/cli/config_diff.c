@@ -101,7 +101,7 @@ classify(struct cline *l)
 	} else if (starts(s, "filter add ")) {
 		l->kind = K_FILTER;
 	} else if (starts(s, "gro ") || starts(s, "route-cache ") ||
-		   starts(s, "mode ")) {
+		   starts(s, "mode ") || starts(s, "fpm ")) {
 		l->kind = K_SETTING;
 		l->key = word(s, 0, &l->key_len);
 	}
@@ -261,6 +261,10 @@ emit_old(struct lsk_out *o, enum step st, const struct cline *l)
 		return lsk_out_printf(o, "route del %.*s\n", (int)len, k);
 	if (st == S_ADDR_DEL && l->kind == K_ADDR)
 		return lsk_out_printf(o, "address del %s\n", rest(l->line));
+	/* the one setting a file may leave out (show config writes it only
+	 * when set) */
+	if (st == S_SETTING && l->kind == K_SETTING && starts(l->line, "fpm "))
+		return lsk_out_printf(o, "fpm off\n");
 	return 0;
 }
 

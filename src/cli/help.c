@@ -16,8 +16,8 @@ static const struct {
 	const char *usage;	/* forms, " | " between them */
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
-	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] [up|down] | "
-		  "port N vlan V", "" },
+	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] "
+		  "[host-if NAME|none] [up|down] | port N vlan V", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
@@ -38,6 +38,8 @@ static const struct {
 	{ "route-cache", "route-cache on [entries N] | route-cache off",
 	  "on off" },
 	{ "mode", "mode list|single", "list single" },
+	{ "fpm", "fpm listen ADDR:PORT | fpm off", "listen off" },
+	{ "host-if", "host-if NAME rate PPS|default", "" },
 	{ "stats", "stats clear", "clear" },
 	{ "config", "config save [FILE] | config reload [FILE]",
 	  "save reload" },
@@ -51,13 +53,14 @@ static const struct {
 	{ "traceroute", "traceroute ADDR [max-hops N] [probes N] "
 			"[source ADDR] [wait MS]", "" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
-		  "stats|runtime|errors [-a]|config|pipeline [dot]|version",
+		  "stats|runtime|errors [-a]|config|pipeline [dot]|fpm|version",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "
-	  "config pipeline version" },
+	  "config pipeline fpm version" },
 	{ "help", "help [COMMAND]", "port address route neigh udp filter gro "
-				    "route-cache mode stats config capture trace "
+				    "route-cache mode fpm stats config capture "
+				    "trace "
 				    "ping traceroute show "
-				    "help" },
+				    "host-if help" },
 };
 
 const char *

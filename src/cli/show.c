@@ -477,6 +477,7 @@ static const struct {
 	{ "errors", cmd_show_errors, "-a" },
 	{ "config", cmd_show_config, NULL },
 	{ "pipeline", cmd_show_pipeline, "dot" },
+	{ "fpm", cmd_show_fpm, NULL },
 	{ "version", show_version, NULL },
 };
 

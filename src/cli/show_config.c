@@ -51,22 +51,30 @@ config_ports(struct config_out *co, const struct lsk_stack *s)
 
 	for (i = 0; i < s->n_ports; i++) {
 		const char *name = s->port_names[i];
+		const char *hif = s->host_if[i];
 
 		cmd_mac_text(&s->ports[i].mac, mac, sizeof(mac));
 		if (s->mac_given[i])
-			config_line(co, "port %u mtu %u mac %s%s%s", i,
+			config_line(co, "port %u mtu %u mac %s%s%s%s%s", i,
 				    s->ports[i].mtu, mac,
-				    name[0] ? " name " : "", name);
+				    name[0] ? " name " : "", name,
+				    hif[0] ? " host-if " : "", hif);
 		else
-			config_line(co, "port %u mtu %u%s%s", i,
+			config_line(co, "port %u mtu %u%s%s%s%s", i,
 				    s->ports[i].mtu,
-				    name[0] ? " name " : "", name);
+				    name[0] ? " name " : "", name,
+				    hif[0] ? " host-if " : "", hif);
 		if (s->ports[i].down)
 			config_line(co, "port %u down", i);
 	}
 	for (i = s->n_ports; i < s->n_ifaces; i++)
 		config_line(co, "port %u vlan %u", s->ports[i].parent,
 			    s->ports[i].vlan);
+	/* a host-if's rate, when not the default (control/host_ctl.h) */
+	for (i = 0; i < s->n_ports; i++)
+		if (s->host_if[i][0] != '\0' && s->host_rate[i] != 0)
+			config_line(co, "host-if %s rate %u", s->host_if[i],
+				    s->host_rate[i]);
 }
 
 static void
@@ -194,6 +202,12 @@ config_settings(struct config_out *co, const struct lsk_stack *s)
 		config_line(co, "route-cache on entries %u", s->rcache_entries);
 	config_line(co, "mode %s", s->mode == LSK_MODE_SINGLE ? "single" :
 		    "list");
+	if (s->fpm.port != 0) {
+		char ip[16];
+
+		cmd_ip_text(s->fpm.addr, ip, sizeof(ip));
+		config_line(co, "fpm listen %s:%u", ip, s->fpm.port);
+	}
 }
 
 int

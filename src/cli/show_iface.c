@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "control/control.h"
+#include "control/host_ctl.h"
 #include "cli/cmd.h"
 
 struct iface_view {
@@ -26,6 +27,8 @@ struct iface_view {
 	bool known;		/* the facts call answered */
 	struct lsk_port_facts f;
 	const struct lsk_port_stats *st;	/* NULL: a VLAN */
+	const char *tap;	/* its host-if's TAP, NULL none */
+	unsigned int tap_ifindex;
 };
 
 /* "10 Gbps", "2.5 Gbps", "100 Mbps" */
@@ -109,6 +112,9 @@ iface_text(struct lsk_out *o, const struct iface_view *v)
 				    iface_state(v));
 	if (rc == 0)
 		rc = lsk_out_printf(o, "    link/ether %s", v->mac);
+	if (rc == 0 && v->tap != NULL)
+		rc = lsk_out_printf(o, " host-if %s ifindex %u", v->tap,
+				    v->tap_ifindex);
 	if (rc == 0 && v->p->vlan != 0)
 		return lsk_out_printf(o, " vlan %u\n    counters: %s's (the "
 				      "stack counts none per VLAN)\n",
@@ -178,6 +184,11 @@ iface_json(struct lsk_out *o, const struct iface_view *v, bool first)
 		lsk_out_printf(o, ", \"driver\": \"%s\"", f->driver);
 	else
 		lsk_out_printf(o, ", \"driver\": null");
+	if (v->tap != NULL)
+		lsk_out_printf(o, ", \"host_if\": \"%s\", \"host_ifindex\": %u",
+			       v->tap, v->tap_ifindex);
+	else
+		lsk_out_printf(o, ", \"host_if\": null");
 	if (v->st == NULL)	/* a VLAN: its port's counters */
 		return lsk_out_printf(o, ", \"rx\": null, \"tx\": null}");
 	lsk_out_printf(o, ", \"rx\": {");
@@ -238,6 +249,8 @@ cmd_show_interfaces(struct cmd_ctx *c)
 		v.known = port_facts(s, port, &v.f);
 		v.st = v.p->vlan == 0 && port < LSK_MAX_PORTS ?
 		       &st.ports[port] : NULL;
+		if (!lsk_host_tap_of(s, i, &v.tap, &v.tap_ifindex))
+			v.tap = NULL;
 		rc = o->json ? iface_json(o, &v, i == 0) : iface_text(o, &v);
 	}
 	if (rc == 0 && o->json)

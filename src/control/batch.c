@@ -16,6 +16,7 @@
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
+#include "control/host_ctl.h"
 
 /*
  * The configuration lists as a batch found them, so that a batch refused
@@ -31,6 +32,8 @@ struct lsk_rib_copy {
 	bool mac_given[LSK_MAX_PORTS];
 	struct rte_ether_addr dev_mac[LSK_MAX_PORTS];
 	char port_names[LSK_MAX_PORTS][LSK_PORT_NAME_MAX];
+	char host_if[LSK_MAX_PORTS][16];
+	uint32_t host_rate[LSK_MAX_PORTS];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_neigh *neighs;
 	struct lsk_filter_rule *filters;
@@ -80,6 +83,8 @@ rib_copy(const struct lsk_stack *s)
 	memcpy(c->mac_given, s->mac_given, sizeof(c->mac_given));
 	memcpy(c->dev_mac, s->dev_mac, sizeof(c->dev_mac));
 	memcpy(c->port_names, s->port_names, sizeof(c->port_names));
+	memcpy(c->host_if, s->host_if, sizeof(c->host_if));
+	memcpy(c->host_rate, s->host_rate, sizeof(c->host_rate));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
@@ -104,6 +109,8 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	memcpy(s->mac_given, c->mac_given, sizeof(s->mac_given));
 	memcpy(s->dev_mac, c->dev_mac, sizeof(s->dev_mac));
 	memcpy(s->port_names, c->port_names, sizeof(s->port_names));
+	memcpy(s->host_if, c->host_if, sizeof(s->host_if));
+	memcpy(s->host_rate, c->host_rate, sizeof(s->host_rate));
 	memcpy(s->addrs, c->addrs, sizeof(s->addrs));
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)
@@ -221,6 +228,8 @@ batch_apply_settings(struct lsk_stack *s)
 	}
 	if (b->mode)
 		lsk_mode_set(s, (enum lsk_mode)b->mode_value);
+	if (b->fpm)
+		lsk_fpm_listen_set(s, b->fpm_addr, b->fpm_port);
 	return 0;
 }
 
@@ -239,6 +248,8 @@ batch_routes_only(const struct lsk_stack *s)
 				s->n_services * sizeof(*s->services)) == 0) &&
 	       c->n_addrs == s->n_addrs && c->n_neighs == s->n_neighs &&
 	       c->n_filters == s->n_filters &&
+	       memcmp(c->host_if, s->host_if, sizeof(c->host_if)) == 0 &&
+	       memcmp(c->host_rate, s->host_rate, sizeof(c->host_rate)) == 0 &&
 	       memcmp(c->ports, s->ports, sizeof(c->ports)) == 0 &&
 	       memcmp(c->addrs, s->addrs, sizeof(c->addrs)) == 0 &&
 	       (s->n_neighs == 0 || memcmp(c->neighs, s->neighs,
@@ -316,5 +327,8 @@ lsk_config_commit(struct lsk_stack *s)
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
+	/* the kernel's side last: a TAP that cannot be made leaves the
+	 * batch in (show interfaces says which has none) */
+	lsk_host_sync(s);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "core/settings.h"
 #include "core/shared.h"
 #include "control/filter.h"
+#include "control/fpm_ctl.h"
 #include "control/routes.h"
 
 struct rte_hash;
@@ -29,6 +30,7 @@ struct rte_rcu_qsbr;
 struct lsk_worker;
 struct lsk_capture;
 struct lsk_capture_ctl;
+struct lsk_host_ctl;
 
 struct lsk_neigh {
 	uint32_t addr;
@@ -78,6 +80,18 @@ struct lsk_stack {
 	unsigned int n_routes, routes_cap;
 	struct lsk_route *routes;
 	struct rte_hash *route_index;	/* which (prefix, depth) are routed */
+	/* the routes a routing daemon gave (control/route_learn.c), by the
+	 * same kind of index; one the configured list also has waits */
+	unsigned int n_learned, learned_cap;
+	struct lsk_route *learned;
+	struct rte_hash *learn_index;
+	uint32_t n_learn_shadowed;	/* of them, behind a configured one */
+	uint64_t learn_skipped;		/* entries lsk_route_learn refused */
+	/* the path sets of ECMP routes (control/route_paths.c) */
+	unsigned int n_psets, psets_cap, n_pset_free;
+	struct lsk_path_set *psets;
+	uint32_t *pset_free;
+	struct rte_hash *pset_index;
 	unsigned int n_neighs, neighs_cap;
 	struct lsk_neigh *neighs;
 
@@ -98,10 +112,12 @@ struct lsk_stack {
 	struct lsk_rib_copy *batch_rib;	/* the RIB at lsk_config_begin */
 	/* settings a batch makes at its commit, once its tables are in */
 	struct lsk_batch_settings {
-		bool gro, rcache, stats_clear, mode;
+		bool gro, rcache, stats_clear, mode, fpm;
 		bool gro_merge;
 		uint8_t mode_value;	/* enum lsk_mode */
 		uint32_t gro_flows, gro_segs, rcache_entries;
+		uint32_t fpm_addr;
+		uint16_t fpm_port;
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
 	/* the same as fwd, seen by no worker: route changes are made to it
@@ -151,8 +167,17 @@ struct lsk_stack {
 	struct lsk_capture_ctl *capture_ctl;
 	/* the trace workers fill is sh.trace (control/trace_arm.c) */
 	uint16_t trace_gen;
+	/* `fpm listen` and the FPM server's state (control/fpm_ctl.h) */
+	struct lsk_fpm_conf fpm;
 
 	struct lsk_worker *workers[LSK_MAX_WORKERS];
+
+	/* the host path (control/host_ctl.c): each port's host-if ("":
+	 * none; its VLANs' are NAME.V), its punt rate (0: the default),
+	 * and the kernel's side as made (NULL: nothing yet) */
+	char host_if[LSK_MAX_PORTS][16];
+	uint32_t host_rate[LSK_MAX_PORTS];
+	struct lsk_host_ctl *host;
 };
 
 /* The control thread's tests on its own lists; workers ask the published

@@ -153,18 +153,56 @@ build_connected(struct fwd_builder *b)
 	return 0;
 }
 
-/* The next hop of route r in b's table. */
+/* The next hop of one path: -ENETUNREACH when no iface is given and
+ * the gateway is on no connected subnet. */
 static int
-nh_route(struct fwd_builder *b, const struct lsk_route *r)
+nh_path(struct fwd_builder *b, const struct lsk_route_path *p)
 {
 	const struct lsk_ifaddr *a;
 
-	if (r->type == LSK_ROUTE_BLACKHOLE)
-		return nh_simple(b, LSK_NH_BLACKHOLE);
-	a = lsk_connected_lookup(b->s, r->gateway);
+	if (p->iface != LSK_IFACE_ANY)
+		return p->iface < b->s->n_ifaces ?
+		       nh_forward(b, p->iface, p->gateway) : -ENETUNREACH;
+	a = lsk_connected_lookup(b->s, p->gateway);
 	if (a == NULL)
 		return -ENETUNREACH;
-	return nh_forward(b, a->port, r->gateway);
+	return nh_forward(b, a->port, p->gateway);
+}
+
+/* The next hop of route r in b's table: a group for several paths
+ * (control/fwd_group.c); a path that cannot be had is left out. */
+static int
+nh_route(struct fwd_builder *b, const struct lsk_route *r)
+{
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	uint32_t members[LSK_ROUTE_MAX_PATHS];
+	uint16_t weights[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, n, k = 0;
+	int nh = -ENETUNREACH;
+
+	switch (r->type) {
+	case LSK_ROUTE_BLACKHOLE:
+		return nh_simple(b, LSK_NH_BLACKHOLE);
+	case LSK_ROUTE_UNREACHABLE:
+		return nh_simple(b, LSK_NH_UNREACHABLE);
+	case LSK_ROUTE_PROHIBIT:
+		return nh_simple(b, LSK_NH_PROHIBIT);
+	default:
+		break;
+	}
+	n = lsk_route_paths(b->s, r, p);
+	for (i = 0; i < n; i++) {
+		nh = nh_path(b, &p[i]);
+		if (nh == -ENETUNREACH)
+			continue;
+		if (nh < 0)
+			return nh;
+		members[k] = (uint32_t)nh;
+		weights[k++] = p[i].weight ? p[i].weight : 1;
+	}
+	if (k <= 1)
+		return nh;
+	return lsk_fwd_group_get(b->t, members, weights, k);
 }
 
 static int
@@ -181,6 +219,17 @@ build_routes(struct fwd_builder *b)
 		if (rc < 0)
 			return rc;
 	}
+	/* learned routes, but those a configured one stands in front of;
+	 * one whose paths went (an address deleted) is left out */
+	for (i = 0; i < s->n_learned; i++) {
+		const struct lsk_route *r = &s->learned[i];
+
+		if (lsk_route_find(s, r->prefix, r->depth) != NULL)
+			continue;
+		rc = fib_put(b, r->prefix, r->depth, nh_route(b, r));
+		if (rc < 0 && rc != -ENETUNREACH)
+			return rc;
+	}
 	return 0;
 }
 
@@ -190,12 +239,15 @@ lsk_fwd_route_set(struct lsk_stack *s, struct lsk_fwd_table *t,
 {
 	struct fwd_builder b = { .s = s, .t = t };
 	uint32_t n_nexthops = t->n_nexthops;
+	uint32_t n_words = t->n_group_words;
 	int rc = fib_put(&b, r->prefix, r->depth, nh_route(&b, r));
 
 	/* a failed rte_fib_add leaves the FIB as it was (its RIB node is
-	 * taken back); a next hop appended for it goes too */
-	if (rc < 0)
+	 * taken back); a next hop or group appended for it goes too */
+	if (rc < 0) {
 		t->n_nexthops = n_nexthops;
+		t->n_group_words = n_words;
+	}
 	return rc;
 }
 
@@ -301,6 +353,12 @@ build_local(struct fwd_builder *b)
 #define FWD_TBL8_MAX_2B ((1u << 15) - 1)
 /* room a table keeps for changes made in place, beyond what it holds */
 #define FWD_ROOM(n) ((n) / 4 + 1024)
+/* and for learned routes as much again as it holds: a routing daemon's
+ * table grows by a run at a time, and a table built twice as big each
+ * time it is full is built whole O(log n) times while a full Internet
+ * table arrives (1M routes from none: 10 builds, about 2M routes put in
+ * all), never once per run */
+#define FWD_ROOM_LEARNED(n) (n)
 
 /* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
 static uint32_t
@@ -311,6 +369,8 @@ fwd_tbl8_needed(const struct lsk_stack *s)
 
 	for (i = 0; i < s->n_routes; i++)
 		n += s->routes[i].depth > 24;
+	for (i = 0; i < s->n_learned; i++)
+		n += s->learned[i].depth > 24;
 	return n;
 }
 
@@ -328,15 +388,18 @@ fwd_size(const struct lsk_stack *s, bool many_nh, struct rte_fib_conf *conf,
 	 uint32_t *nh_cap)
 {
 	uint32_t entries = s->n_routes + 3 * s->n_addrs + s->n_neighs + 2;
+	uint32_t routes = s->n_routes + s->n_learned;
 	/* routes share few gateways: tried first with room for 64 */
-	uint32_t nh = (many_nh ? s->n_routes : RTE_MIN(s->n_routes, 64u)) +
+	uint32_t nh = (many_nh ? routes : RTE_MIN(routes, 64u)) +
 		      2 * s->n_addrs + s->n_neighs + 5;
 	uint32_t tbl8 = fwd_tbl8_needed(s);
 
 	memset(conf, 0, sizeof(*conf));
 	conf->type = RTE_FIB_DIR24_8;
 	conf->default_nh = LSK_NH_IDX_NONE;
-	conf->max_routes = (int)RTE_MAX(entries + FWD_ROOM(entries),
+	conf->max_routes = (int)RTE_MAX(entries + FWD_ROOM(entries) +
+					s->n_learned +
+					FWD_ROOM_LEARNED(s->n_learned),
 					s->max_routes);
 	if (nh + 32 < FWD_MAX_NEXTHOPS_1B && tbl8 + 32 < FWD_MAX_NEXTHOPS_1B) {
 		conf->dir24_8.nh_sz = RTE_FIB_DIR24_8_1B;
@@ -363,6 +426,7 @@ lsk_fwd_table_free(struct lsk_fwd_table *t)
 		return;
 	rte_fib_free(t->fib);
 	rte_free(t->nexthops);
+	rte_free(t->group_words);
 	rte_free(t);
 }
 
@@ -391,6 +455,14 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 		return -ENOMEM;
 	}
 	b.t->n_nexthops = 1; /* LSK_NH_IDX_NONE, zeroed = LSK_NH_NONE */
+	b.t->group_cap = lsk_fwd_group_words_needed(s);
+	b.t->group_words = rte_zmalloc_socket("lsk_groups", b.t->group_cap *
+					      sizeof(uint16_t), 0,
+					      s->sh.socket_id);
+	if (b.t->group_words == NULL) {
+		lsk_fwd_table_free(b.t);
+		return -ENOMEM;
+	}
 	b.t->n_ports = (uint16_t)s->n_ports;
 	b.t->n_ifaces = (uint16_t)s->n_ifaces;
 	memcpy(b.t->ifaces, s->ports, sizeof(b.t->ifaces));

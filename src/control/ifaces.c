@@ -18,6 +18,7 @@
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
+#include "control/host_ctl.h"
 
 static bool
 addr_has_broadcast(uint8_t depth)
@@ -87,6 +88,7 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 		return;		/* in a batch: published at commit */
 	lsk_fwd_publish(s, t);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
+	lsk_host_sync(s);	/* the TAPs follow the interfaces */
 }
 
 /* Build a new table and hand it to the workers; free the old one once no
@@ -311,6 +313,22 @@ neighs_drop_unreachable(struct lsk_stack *s)
  * any more, and the static neighbours on it. A `udp listen` service
  * bound to the address keeps it (-EBUSY): close the service first.
  */
+
+/* A configured route with a path through a subnet we no longer have
+ * (learned ones are left out of the table instead: fwd_table.c). */
+static bool
+route_lost_path(const struct lsk_stack *s, const struct lsk_route *r)
+{
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, n = lsk_route_paths(s, r, p);
+
+	for (i = 0; i < n; i++)
+		if (p[i].iface == LSK_IFACE_ANY &&
+		    lsk_connected_lookup(s, p[i].gateway) == NULL)
+			return true;
+	return false;
+}
+
 int
 lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		uint16_t iface)
@@ -338,13 +356,10 @@ lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 	memmove(&s->addrs[i], &s->addrs[i + 1],
 		(s->n_addrs - i - 1) * sizeof(s->addrs[0]));
 	s->n_addrs--;
-	for (k = (int)s->n_routes - 1; rc == 0 && k >= 0; k--) {
-		const struct lsk_route *r = &s->routes[k];
-
-		if (r->type == LSK_ROUTE_VIA &&
-		    lsk_connected_lookup(s, r->gateway) == NULL)
-			rc = lsk_route_del(s, r->prefix, r->depth);
-	}
+	for (k = (int)s->n_routes - 1; rc == 0 && k >= 0; k--)
+		if (route_lost_path(s, &s->routes[k]))
+			rc = lsk_route_del(s, s->routes[k].prefix,
+					   s->routes[k].depth);
 	if (rc == 0)
 		rc = neighs_drop_unreachable(s);
 	return own_batch_end(s, own, rc);

@@ -10,8 +10,11 @@
 #include <rte_fib.h>
 #include <rte_rib.h>
 
+#include <rte_cycles.h>
+
 #include "core/fwd.h"
 #include "l2/l2.h"
+#include "ip4/ecmp.h"
 #include "control/control.h"
 
 /* The state of addr's neighbour entry, read as workers read it. */
@@ -81,9 +84,43 @@ answer_forward(struct lsk_stack *s, const struct lsk_fwd_table *t,
 	}
 }
 
+/* The route the answer's prefix is in the stack (configured first),
+ * for its protocol and paths; which path the member nh is. */
+static void
+answer_route(struct lsk_stack *s, const struct lsk_fwd_table *t,
+	     uint32_t member, struct lsk_route_answer *a)
+{
+	const struct lsk_route *r = lsk_route_find(s, a->prefix, a->depth);
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	const struct lsk_nexthop *nh = &t->nexthops[member];
+	unsigned int i, n;
+
+	if (r == NULL) {
+		r = lsk_learned_find(s, a->prefix, a->depth);
+		if (r == NULL)
+			return;
+		a->learned = 1;
+		a->proto = r->proto;
+	}
+	n = lsk_route_paths(s, r, p);
+	a->n_paths = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		const struct lsk_ifaddr *c = lsk_connected_lookup(s,
+							p[i].gateway);
+		uint16_t iface = p[i].iface != LSK_IFACE_ANY ? p[i].iface :
+				 c != NULL ? c->port : UINT16_MAX;
+
+		if (p[i].gateway == nh->gateway && iface == nh->port) {
+			a->path = (uint8_t)i;
+			break;
+		}
+	}
+}
+
 int
-lsk_route_get(struct lsk_stack *s, uint32_t addr,
-	      struct lsk_route_answer *a)
+lsk_route_get_flow(struct lsk_stack *s, uint32_t addr,
+		   const struct lsk_route_flow *flow,
+		   struct lsk_route_answer *a)
 {
 	const struct lsk_fwd_table *t;
 	const struct lsk_nexthop *nh;
@@ -105,6 +142,17 @@ lsk_route_get(struct lsk_stack *s, uint32_t addr,
 		rte_rib_get_ip(node, &a->prefix);
 		rte_rib_get_depth(node, &a->depth);
 	}
+	if (nh->type == LSK_NH_GROUP) {
+		/* the hash a worker computes from the packet's fields */
+		uint8_t proto = flow ? flow->proto : 0;
+		int ports = flow && lsk_ecmp_has_ports(proto);
+		uint32_t h = lsk_ecmp_flow_hash(flow ? flow->src : 0, addr,
+			proto, ports ? flow->sport : 0,
+			ports ? flow->dport : 0);
+
+		idx = lsk_ecmp_pick(t, s->sh.neigh, nh, h, rte_rdtsc());
+		nh = &t->nexthops[idx];
+	}
 	switch (nh->type) {
 	case LSK_NH_LOCAL:
 		a->verdict = LSK_VERDICT_LOCAL;
@@ -119,15 +167,29 @@ lsk_route_get(struct lsk_stack *s, uint32_t addr,
 		a->origin = LSK_ORIGIN_LOCAL;
 		break;
 	case LSK_NH_BLACKHOLE:
-		a->verdict = LSK_VERDICT_BLACKHOLE;
+	case LSK_NH_UNREACHABLE:
+	case LSK_NH_PROHIBIT:
+		a->verdict = nh->type == LSK_NH_BLACKHOLE ?
+			LSK_VERDICT_BLACKHOLE : nh->type == LSK_NH_PROHIBIT ?
+			LSK_VERDICT_PROHIBIT : LSK_VERDICT_UNREACHABLE;
 		a->origin = LSK_ORIGIN_ROUTE;
+		answer_route(s, t, (uint32_t)idx, a);
 		break;
 	case LSK_NH_FORWARD:
 		answer_forward(s, t, nh, addr, a);
+		if (a->origin == LSK_ORIGIN_ROUTE)
+			answer_route(s, t, (uint32_t)idx, a);
 		break;
 	default:
 		a->verdict = LSK_VERDICT_NO_ROUTE;
 		break;
 	}
 	return 0;
+}
+
+int
+lsk_route_get(struct lsk_stack *s, uint32_t addr,
+	      struct lsk_route_answer *a)
+{
+	return lsk_route_get_flow(s, addr, NULL, a);
 }

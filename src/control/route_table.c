@@ -25,17 +25,17 @@
 static uint64_t
 route_key(uint32_t prefix, uint8_t depth)
 {
-	return (uint64_t)prefix << 8 | depth;
+	return lsk_route_key(prefix, depth);
 }
 
 static struct rte_hash *
-index_create(const struct lsk_stack *s, uint32_t entries)
+index_create(const struct lsk_stack *s, const char *tag, uint32_t entries)
 {
 	struct rte_hash_parameters hp = { 0 };
 	char name[64];
 
 	/* unique: each index of a stack is bigger than the one before */
-	snprintf(name, sizeof(name), "%.16s_rt%u", s->name, entries);
+	snprintf(name, sizeof(name), "%.16s_%s%u", s->name, tag, entries);
 	hp.name = name;
 	hp.entries = entries;
 	hp.key_len = sizeof(uint64_t);
@@ -64,7 +64,7 @@ index_fill(struct rte_hash *h, const struct lsk_route *routes, unsigned int n)
 int
 lsk_route_table_init(struct lsk_stack *s)
 {
-	s->route_index = index_create(s, RTE_MAX(s->max_routes,
+	s->route_index = index_create(s, "rt", RTE_MAX(s->max_routes,
 						 (uint32_t)ROUTE_INDEX_MIN));
 	return s->route_index ? 0 : -ENOMEM;
 }
@@ -78,6 +78,8 @@ lsk_route_table_free(struct lsk_stack *s)
 	s->route_index = NULL;
 	free(s->routes);
 	s->routes = NULL;
+	lsk_route_learn_free(s);
+	lsk_pset_free_all(s);
 	lsk_fwd_table_free(s->fwd_standby);
 	s->fwd_standby = NULL;
 	undo_forget(s);
@@ -93,25 +95,39 @@ lsk_route_index_rebuild(struct lsk_stack *s)
 	index_fill(s->route_index, s->routes, s->n_routes);
 }
 
-/* Room in the index for one more: twice as big when full. */
-static int
-index_room(struct lsk_stack *s)
+/* Room in index *hp of routes[0..n) for `more` more: twice as big (or
+ * more) when full. */
+int
+lsk_route_index_room(struct lsk_stack *s, struct rte_hash **hp,
+		     const char *tag, const struct lsk_route *routes,
+		     unsigned int n, unsigned int more)
 {
-	uint32_t size = (uint32_t)rte_hash_max_key_id(s->route_index) + 1;
+	uint32_t size = *hp ? (uint32_t)rte_hash_max_key_id(*hp) + 1 : 0;
+	uint32_t want = (*hp ? (uint32_t)rte_hash_count(*hp) : 0) + more;
 	struct rte_hash *h;
 
-	if ((uint32_t)rte_hash_count(s->route_index) + 1 < size)
+	if (want < size)
 		return 0;
-	h = index_create(s, 2 * size);
+	size = RTE_MAX(2 * size, (uint32_t)ROUTE_INDEX_MIN);
+	while (size <= want)
+		size *= 2;
+	h = index_create(s, tag, size);
 	if (h == NULL)
 		return -ENOMEM;
-	if (index_fill(h, s->routes, s->n_routes) < 0) {
+	if (index_fill(h, routes, n) < 0) {
 		rte_hash_free(h);
 		return -ENOMEM;
 	}
-	rte_hash_free(s->route_index);
-	s->route_index = h;
+	rte_hash_free(*hp);
+	*hp = h;
 	return 0;
+}
+
+static int
+index_room(struct lsk_stack *s)
+{
+	return lsk_route_index_room(s, &s->route_index, "rt", s->routes,
+				    s->n_routes, 1);
 }
 
 static int
@@ -130,7 +146,8 @@ lsk_route_find(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
 	int i = route_pos(s, prefix, depth);
 
-	return i < 0 ? NULL : &s->routes[i];
+	/* a flush empties the list before its index (route_flush) */
+	return i < 0 || (unsigned int)i >= s->n_routes ? NULL : &s->routes[i];
 }
 
 /*
@@ -176,17 +193,25 @@ undo_one(struct lsk_stack *s, struct lsk_route_undo *u)
 	unsigned int last = s->n_routes;
 	uint64_t key;
 
+	unsigned int i;
+
+	/* each route put back holds its path set again, each taken out
+	 * lets go (the sets stay interned through a batch: route_paths.c) */
 	switch (u->op) {
 	case UNDO_ADD:
 		s->n_routes--;
+		lsk_pset_unref(s, s->routes[s->n_routes].pset);
 		key = route_key(s->routes[s->n_routes].prefix,
 				s->routes[s->n_routes].depth);
 		rte_hash_del_key(s->route_index, &key);
 		break;
 	case UNDO_REPLACE:
+		lsk_pset_unref(s, s->routes[u->pos].pset);
+		lsk_pset_ref(s, u->r.pset);
 		s->routes[u->pos] = u->r;
 		break;
 	case UNDO_DEL:
+		lsk_pset_ref(s, u->r.pset);
 		/* the route that took its place goes back to the end */
 		if (u->pos != last) {
 			s->routes[last] = s->routes[u->pos];
@@ -200,6 +225,8 @@ undo_one(struct lsk_stack *s, struct lsk_route_undo *u)
 		if (u->n != 0)
 			memcpy(s->routes, u->saved, u->n * sizeof(*s->routes));
 		s->n_routes = u->n;
+		for (i = 0; i < u->n; i++)
+			lsk_pset_ref(s, s->routes[i].pset);
 		lsk_route_index_rebuild(s);
 		break;
 	}
@@ -238,24 +265,77 @@ route_is_connected(const struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 	return false;
 }
 
+/* Paths p[0..n) of a route: each on a connected subnet (or an iface
+ * given), another host's, given once, weight 0..256. */
 static int
-route_check(const struct lsk_stack *s, uint32_t prefix, uint8_t depth,
-	    enum lsk_route_type type, uint32_t gateway)
+paths_check(const struct lsk_stack *s, const struct lsk_route_path *p,
+	    unsigned int n)
 {
+	unsigned int i, j;
+
+	if (n < 1 || n > LSK_ROUTE_MAX_PATHS)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (p[i].weight > 256)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (p[j].gateway == p[i].gateway &&
+			    p[j].iface == p[i].iface)
+				return -EINVAL;
+		if (p[i].iface != LSK_IFACE_ANY) {
+			if (p[i].iface >= s->n_ifaces)
+				return -ENODEV;
+		} else if (lsk_connected_lookup(s, p[i].gateway) == NULL) {
+			return -ENETUNREACH;
+		}
+		/* as Linux: a gateway is another host ("can not be a
+		 * local address"), never a broadcast */
+		if (p[i].gateway != 0 && (lsk_stack_is_own(s, p[i].gateway) ||
+			lsk_stack_is_broadcast(s, p[i].gateway)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int
+lsk_route_check(const struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	    enum lsk_route_type type, const struct lsk_route_path *p,
+	    unsigned int n)
+{
+	int rc;
+
 	if (depth > 32 || (prefix & ~lsk_depth_mask(depth)) != 0)
 		return -EINVAL;
-	if (type != LSK_ROUTE_VIA && type != LSK_ROUTE_BLACKHOLE)
+	if (type > LSK_ROUTE_PROHIBIT)
 		return -EINVAL;
-	if (type == LSK_ROUTE_VIA && lsk_connected_lookup(s, gateway) == NULL)
-		return -ENETUNREACH;
-	/* as Linux: a gateway is another host ("can not be a local
-	 * address"), never a broadcast */
-	if (type == LSK_ROUTE_VIA && (lsk_stack_is_own(s, gateway) ||
-				      lsk_stack_is_broadcast(s, gateway)))
-		return -EINVAL;
+	if (type == LSK_ROUTE_VIA) {
+		rc = paths_check(s, p, n);
+		if (rc < 0)
+			return rc;
+	}
 	if (route_is_connected(s, prefix, depth))
 		return -EEXIST;
 	return 0;
+}
+
+int
+lsk_route_make(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+	       enum lsk_route_type type, const struct lsk_route_path *p,
+	       unsigned int n, struct lsk_route *r)
+{
+	int rc = 0;
+
+	*r = (struct lsk_route){ .prefix = prefix, .depth = depth,
+		.type = (uint8_t)type, .iface = LSK_IFACE_ANY };
+	if (type != LSK_ROUTE_VIA)
+		return 0;
+	if (n == 1) {
+		r->gateway = p[0].gateway;
+		r->iface = p[0].iface;
+		return 0;
+	}
+	r->pset = lsk_pset_get(s, p, n, &rc);
+	return rc;
 }
 
 /* Make d, already made to the list, to the tables (in a batch: noted for
@@ -274,22 +354,24 @@ route_apply(struct lsk_stack *s, const struct lsk_route_delta *d)
 
 static int
 route_set(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
-	  enum lsk_route_type type, uint32_t gateway, bool replace)
+	  enum lsk_route_type type, const struct lsk_route_path *p,
+	  unsigned int n, bool replace)
 {
 	struct lsk_route_delta d = { .now_set = true };
 	uint64_t key = route_key(prefix, depth);
+	const struct lsk_route *learned;
 	int i, rc;
 
-	rc = route_check(s, prefix, depth, type, gateway);
+	rc = lsk_route_check(s, prefix, depth, type, p, n);
 	if (rc < 0)
 		return rc;
-	d.now = (struct lsk_route){
-		.prefix = prefix, .depth = depth, .type = (uint8_t)type,
-		.gateway = type == LSK_ROUTE_VIA ? gateway : 0 };
 	i = route_pos(s, prefix, depth);
 	if (i >= 0 && !replace)
 		return -EEXIST;
 	rc = undo_room(s);
+	if (rc < 0)
+		return rc;
+	rc = lsk_route_make(s, prefix, depth, type, p, n, &d.now);
 	if (rc < 0)
 		return rc;
 	if (i >= 0) {
@@ -298,25 +380,38 @@ route_set(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		d.before_set = true;
 		s->routes[i] = d.now;
 		rc = route_apply(s, &d);
-		if (rc < 0)
+		if (rc < 0) {
 			s->routes[i] = d.before;
+			lsk_pset_unref(s, d.now.pset);
+		} else {
+			lsk_pset_unref(s, d.before.pset);
+		}
 		return rc;
+	}
+	/* a learned route of the prefix steps back behind this one */
+	learned = lsk_learned_find(s, prefix, depth);
+	if (learned != NULL) {
+		d.before = *learned;
+		d.before_set = true;
 	}
 	rc = lsk_array_grow((void **)&s->routes, &s->routes_cap, s->n_routes,
 			    sizeof(*s->routes), 16);
 	if (rc == 0)
 		rc = index_room(s);
-	if (rc < 0)
+	if (rc == 0 && rte_hash_add_key_data(s->route_index, &key,
+					     (void *)(uintptr_t)s->n_routes) < 0)
+		rc = -ENOMEM;
+	if (rc < 0) {
+		lsk_pset_unref(s, d.now.pset);
 		return rc;
-	if (rte_hash_add_key_data(s->route_index, &key,
-				  (void *)(uintptr_t)s->n_routes) < 0)
-		return -ENOMEM;
+	}
 	undo_note(s, UNDO_ADD, s->n_routes, NULL);
 	s->routes[s->n_routes++] = d.now;
 	rc = route_apply(s, &d);
 	if (rc < 0) {
 		s->n_routes--;
 		rte_hash_del_key(s->route_index, &key);
+		lsk_pset_unref(s, d.now.pset);
 	}
 	return rc;
 }
@@ -325,14 +420,38 @@ int
 lsk_route_add(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 	      enum lsk_route_type type, uint32_t gateway)
 {
-	return route_set(s, prefix, depth, type, gateway, false);
+	struct lsk_route_path p = { .gateway = gateway,
+				    .iface = LSK_IFACE_ANY, .weight = 1 };
+
+	return route_set(s, prefix, depth, type, &p, 1, false);
 }
 
 int
 lsk_route_replace(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
 		  enum lsk_route_type type, uint32_t gateway)
 {
-	return route_set(s, prefix, depth, type, gateway, true);
+	struct lsk_route_path p = { .gateway = gateway,
+				    .iface = LSK_IFACE_ANY, .weight = 1 };
+
+	return route_set(s, prefix, depth, type, &p, 1, true);
+}
+
+int
+lsk_route_add_paths(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+		    const struct lsk_route_path *paths, unsigned int n)
+{
+	if (paths == NULL)
+		return -EINVAL;
+	return route_set(s, prefix, depth, LSK_ROUTE_VIA, paths, n, false);
+}
+
+int
+lsk_route_replace_paths(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+			const struct lsk_route_path *paths, unsigned int n)
+{
+	if (paths == NULL)
+		return -EINVAL;
+	return route_set(s, prefix, depth, LSK_ROUTE_VIA, paths, n, true);
 }
 
 int
@@ -340,12 +459,19 @@ lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 {
 	struct lsk_route_delta d = { .before_set = true };
 	int i = route_pos(s, prefix, depth);
+	const struct lsk_route *learned;
 	unsigned int last;
 	uint64_t key;
 	int rc;
 
 	if (i < 0)
 		return -ENOENT;
+	/* a learned route of the prefix takes its place */
+	learned = lsk_learned_find(s, prefix, depth);
+	if (learned != NULL) {
+		d.now = *learned;
+		d.now_set = true;
+	}
 	rc = undo_room(s);
 	if (rc < 0)
 		return rc;
@@ -363,6 +489,7 @@ lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 		s->n_routes++;
 		return rc;
 	}
+	lsk_pset_unref(s, d.before.pset);
 	key = route_key(prefix, depth);
 	rte_hash_del_key(s->route_index, &key);
 	if ((unsigned int)i != last) {
@@ -376,7 +503,7 @@ lsk_route_del(struct lsk_stack *s, uint32_t prefix, uint8_t depth)
 int
 lsk_route_flush(struct lsk_stack *s)
 {
-	unsigned int n = s->n_routes;
+	unsigned int i, n = s->n_routes;
 	struct lsk_fwd_table *t;
 	int rc;
 
@@ -408,6 +535,8 @@ lsk_route_flush(struct lsk_stack *s)
 		}
 		lsk_fwd_publish(s, t);
 	}
+	for (i = 0; i < n; i++)
+		lsk_pset_unref(s, s->routes[i].pset);
 	rte_hash_reset(s->route_index);
 	return (int)n;
 }

@@ -11,15 +11,49 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "listack/listack.h"
+
 struct lsk_stack;
 struct lsk_fwd_table;
+struct rte_hash;
 
+/*
+ * A route: 20 bytes, so that a full Internet table (1M) is small. One
+ * path is held inline (gateway, iface); several (ECMP) are an interned
+ * path set (control/route_paths.c) that routes with the same paths share.
+ */
 struct lsk_route {
 	uint32_t prefix;
 	uint8_t depth;
 	uint8_t type;		/* enum lsk_route_type */
-	uint32_t gateway;
+	uint8_t proto;		/* learned: rtm_protocol; 0: configured */
+	uint8_t stale;		/* learned, not yet repeated by a dump */
+	uint32_t gateway;	/* one path (pset 0) */
+	uint16_t iface;		/* its iface, LSK_IFACE_ANY: the gateway's */
+	uint16_t pad;
+	uint32_t pset;		/* 0: the one path above; else the set's id */
 };
+
+/* An interned set of paths (route_paths.c): ids from 1, refcounted by
+ * the routes (configured and learned) that hold it. */
+struct lsk_path_set {
+	uint32_t refs;
+	uint8_t n;
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+};
+
+/* The id of paths p[0..n) (n >= 2), a reference taken: 0 and *err
+ * negative (-ENOMEM) when it cannot be had. */
+uint32_t lsk_pset_get(struct lsk_stack *s, const struct lsk_route_path *p,
+		      unsigned int n, int *err);
+void lsk_pset_ref(struct lsk_stack *s, uint32_t id);
+void lsk_pset_unref(struct lsk_stack *s, uint32_t id);
+const struct lsk_path_set *lsk_pset(const struct lsk_stack *s, uint32_t id);
+void lsk_pset_free_all(struct lsk_stack *s);
+/* The paths of r into p (the one inline, or its set's): how many. */
+unsigned int lsk_route_paths(const struct lsk_stack *s,
+			     const struct lsk_route *r,
+			     struct lsk_route_path *p);
 
 /*
  * One route change as the FIB sees it: the route of (prefix, depth)
@@ -69,11 +103,45 @@ void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);
 int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
 			 unsigned int n, bool whole);
 
+/* ECMP groups in a table no worker sees (control/fwd_group.c): the
+ * next hop of members[0..n) with their weights, found or appended (its
+ * index, or -ENOSPC); the words a table built now needs for them. */
+int lsk_fwd_group_get(struct lsk_fwd_table *t, const uint32_t *members,
+		      const uint16_t *weights, unsigned int n);
+uint32_t lsk_fwd_group_words_needed(const struct lsk_stack *s);
+
 /* The routes (control/route_table.c): the index made at stack creation,
  * rebuilt from s->routes when a failed batch puts the list back. */
 int lsk_route_table_init(struct lsk_stack *s);
 void lsk_route_table_free(struct lsk_stack *s);
 void lsk_route_index_rebuild(struct lsk_stack *s);
+/* A route of these parts could be added: 0, -EINVAL (a bad prefix,
+ * type or path), -ENETUNREACH (a gateway on no connected subnet),
+ * -ENODEV (no such iface), -EEXIST (a connected subnet). */
+int lsk_route_check(const struct lsk_stack *s, uint32_t prefix,
+		    uint8_t depth, enum lsk_route_type type,
+		    const struct lsk_route_path *p, unsigned int n);
+/* r made from its parts (a path set's reference taken for several
+ * paths): 0 or -ENOMEM. Nothing is checked. */
+int lsk_route_make(struct lsk_stack *s, uint32_t prefix, uint8_t depth,
+		   enum lsk_route_type type, const struct lsk_route_path *p,
+		   unsigned int n, struct lsk_route *r);
+/* The learned route of (prefix, depth), shadowed or not, or NULL
+ * (control/route_learn.c); free them all at the stack's end. */
+const struct lsk_route *lsk_learned_find(const struct lsk_stack *s,
+					 uint32_t prefix, uint8_t depth);
+void lsk_route_learn_free(struct lsk_stack *s);
+/* The key of (prefix, depth) in the routes' indexes (rte_hash, data:
+ * the place in the list), and room in one for `more` more (it grows
+ * twice as big, named s->name, tag and its size). */
+static inline uint64_t
+lsk_route_key(uint32_t prefix, uint8_t depth)
+{
+	return (uint64_t)prefix << 8 | depth;
+}
+int lsk_route_index_room(struct lsk_stack *s, struct rte_hash **hp,
+			 const char *tag, const struct lsk_route *routes,
+			 unsigned int n, unsigned int more);
 /* The route of (prefix, depth) in s->routes, or NULL. */
 const struct lsk_route *lsk_route_find(const struct lsk_stack *s,
 				       uint32_t prefix, uint8_t depth);

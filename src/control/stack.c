@@ -25,6 +25,7 @@
 #include "control/udp_ctl.h"
 #include "control/capture.h"
 #include "control/ping.h"
+#include "control/host_ctl.h"
 
 #define LSK_DEFAULT_MTU 1500
 
@@ -125,6 +126,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	lsk_config_abort(s);	/* a batch left open: its lists go back */
 	lsk_services_free(s);
 	lsk_udp_close_all(s);
+	lsk_host_destroy(s);	/* TAPs, thread, rings: workers are gone */
 	free(s->eps);
 	if (s->sh.out_ring != NULL) {
 		void *m;

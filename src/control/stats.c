@@ -10,6 +10,7 @@
 
 #include "core/worker.h"
 #include "control/control.h"
+#include "control/host_ctl.h"
 
 /* Every member of struct lsk_stats is a uint64_t counter. */
 static void
@@ -69,6 +70,7 @@ stats_sum(const struct lsk_stack *s, struct lsk_stats *out)
 		lsk_worker_stats_read(w, &one);
 		stats_add(out, &one);
 	}
+	lsk_host_stats_add(s, out);	/* the host thread's own */
 }
 
 static uint64_t

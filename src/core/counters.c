@@ -24,6 +24,8 @@
 	COUNTER_DESC(route_cache, lsk_route_cache_stats, name)
 #define COUNTER_filter(name) COUNTER_DESC(filter, lsk_filter_stats, name)
 #define COUNTER_gso(name) COUNTER_DESC(gso, lsk_gso_stats, name)
+#define COUNTER_host(name) COUNTER_DESC(host, lsk_host_stats, name)
+#define COUNTER_fpm(name) COUNTER_DESC(fpm, lsk_fpm_stats, name)
 
 static const struct lsk_counter_desc counters[] = {
 	LSK_COUNTER_SECTIONS(COUNTER_SECTION)

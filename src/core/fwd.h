@@ -27,6 +27,9 @@ enum lsk_nh_type {
 	LSK_NH_LOCAL_BCAST,	/* a subnet broadcast or 255.255.255.255 */
 	LSK_NH_BLACKHOLE,
 	LSK_NH_FORWARD,		/* out a port to a gateway or a host */
+	LSK_NH_UNREACHABLE,	/* dropped, ICMP host unreachable */
+	LSK_NH_PROHIBIT,	/* dropped, ICMP administratively prohibited */
+	LSK_NH_GROUP,		/* ECMP: one of its FORWARD members per flow */
 };
 
 struct lsk_nexthop {
@@ -35,10 +38,23 @@ struct lsk_nexthop {
 	uint16_t port;
 	uint16_t mtu;		/* IP MTU of the port */
 	uint16_t pad;
-	uint32_t gateway;	/* host order; the host itself for connected */
-	/* the Ethernet header the forwarded frame gets: dst, src */
-	struct rte_ether_addr dst_mac;
-	struct rte_ether_addr src_mac;
+	union {
+		struct {
+			/* host order; the host itself for connected */
+			uint32_t gateway;
+			/* the Ethernet header the forwarded frame gets */
+			struct rte_ether_addr dst_mac;
+			struct rte_ether_addr src_mac;
+		};
+		/* LSK_NH_GROUP: group_words[group, + n_members) are the
+		 * members' next hop indexes, the n_buckets words after
+		 * them the member of each bucket (filled by weight) */
+		struct {
+			uint32_t group;
+			uint16_t n_members;
+			uint16_t n_buckets;
+		};
+	};
 };
 
 /* A port, or a VLAN sub-interface of its parent port. */
@@ -74,6 +90,9 @@ struct lsk_fwd_table {
 	uint32_t n_nexthops;
 	uint32_t nh_cap;	/* room in nexthops (the control thread's) */
 	struct lsk_nexthop *nexthops;
+	/* the ECMP groups' members and buckets (LSK_NH_GROUP) */
+	uint32_t n_group_words, group_cap;
+	uint16_t *group_words;
 	/* each port's first address: the source of what we send out of it */
 	uint32_t port_addr[LSK_MAX_IFACES];
 	/* our addresses only */

@@ -23,6 +23,7 @@ struct rte_ring;
 struct lsk_capture;
 struct lsk_filter_table;
 struct lsk_fwd_table;
+struct lsk_host_table;
 struct lsk_neigh_table;
 struct lsk_ping_sink;
 struct lsk_trace;
@@ -33,6 +34,8 @@ struct lsk_shared {
 	struct lsk_fwd_table *fwd;
 	struct lsk_udp_table *udp;
 	struct lsk_filter_table *filter;
+	/* the host path's TAPs and rates (host/host.h; NULL: none) */
+	struct lsk_host_table *host;
 	/* mode and GRO as workers read them, stored whole (core/settings.h) */
 	struct lsk_settings settings;
 	/* the capture workers feed and the trace they fill (NULL: none) */

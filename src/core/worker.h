@@ -32,6 +32,7 @@ struct lsk_udp_worker;
 struct lsk_fwd_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
+struct lsk_host_table;
 struct lsk_capture;
 struct lsk_trace;
 
@@ -57,6 +58,7 @@ struct lsk_worker {
 	const struct lsk_fwd_table *fwd;
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
+	const struct lsk_host_table *host;	/* NULL: no host path */
 	struct lsk_settings set;	/* mode and GRO */
 	/* the ports that are admin down, bit p for port p: copied from the
 	 * forwarding table per burst, so that a flush outside a burst

@@ -140,11 +140,15 @@ void lsk_icmp4_count_out(struct lsk_worker *w, uint8_t type);
 /* Route and send what icmp_out holds (icmp4.c).
  * Ownership: takes icmp_out's mbufs. */
 void lsk_icmp4_output(struct lsk_worker *w);
-/* Route and send n datagrams we made (ip4_output.c): udp, those
- * applications queued (sources and checksums filled in), else ICMP.
+/* What lsk_ip4_output_burst sends: ICMP (false), datagrams
+ * applications queued (true: sources and checksums filled in), or what
+ * the kernel sent on a TAP (host/host.h: whole, counted as forwarded
+ * traffic would be, not as our ICMP). */
+enum lsk_out_kind { LSK_OUT_ICMP = 0, LSK_OUT_UDP = 1, LSK_OUT_HOST = 2 };
+/* Route and send n datagrams we made (ip4_output.c).
  * Ownership: takes pkts. */
 void lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
-			  unsigned int n, bool udp);
+			  unsigned int n, int kind);
 /* Route and send what applications queued on the stack's output ring.
  * Ownership: takes the mbufs it dequeues. */
 void lsk_ip4_output(struct lsk_worker *w);

@@ -143,8 +143,10 @@ out_route(const struct lsk_fwd_table *t, const struct lsk_nexthop *nh,
 /* Route and send pkts; udp: fill in sources and checksums (sends). */
 void
 lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
-		     unsigned int n, bool udp)
+		     unsigned int n, int kind)
 {
+	const bool udp = kind == LSK_OUT_UDP;
+	const bool icmp = kind == LSK_OUT_ICMP;
 	const struct lsk_fwd_table *t = w->fwd;
 	struct lsk_list *local = &w->ip4w->out_local;
 	uint32_t dst[LSK_BURST_MAX];
@@ -172,11 +174,11 @@ lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
 
 		/* ICMP counts what leaves, as Linux counts in ip_make_skb
 		 * after its route lookup: no route back, nothing counted */
-		if (!udp && (v == OUT_SEND || v == OUT_RESOLVE ||
+		if (icmp && (v == OUT_SEND || v == OUT_RESOLVE ||
 			     v == OUT_FRAGMENT))
 			lsk_icmp4_count_out(w, ((const uint8_t *)(eh + 1))[
 				sizeof(struct rte_ipv4_hdr)]);
-		if (!udp && v == OUT_DROP_NO_ROUTE) {
+		if (icmp && v == OUT_DROP_NO_ROUTE) {
 			lsk_drop(w, m, 0, &out_drops[OUT_DROP_ICMP_NO_ROUTE]);
 			continue;
 		}

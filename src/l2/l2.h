@@ -142,6 +142,10 @@ uint32_t lsk_neigh_list(const struct lsk_neigh_table *t,
  * read as workers read it: for the control thread's views. */
 uint8_t lsk_neigh_state_of(const struct lsk_neigh_table *t, uint32_t addr,
 			   struct rte_ether_addr *mac);
+/* addr's entry failed and may not be tried again before now (a TSC):
+ * ECMP leaves its path alone meanwhile (ip4/ecmp.h). */
+bool lsk_neigh_failed(const struct lsk_neigh_table *t, uint32_t addr,
+		      uint64_t now);
 /* Send m to addr out of port: now (true), or once ARP answers (false:
  * held, or dropped and counted).
  * Ownership: takes m. */

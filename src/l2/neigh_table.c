@@ -319,6 +319,19 @@ lsk_neigh_state_of(const struct lsk_neigh_table *t, uint32_t addr,
 	return word_state(w);
 }
 
+bool
+lsk_neigh_failed(const struct lsk_neigh_table *t, uint32_t addr,
+		 uint64_t now)
+{
+	const struct lsk_neigh_entry *e = lsk_neigh_lookup(t, addr);
+	uint64_t w;
+
+	if (e == NULL || !neigh_read(e, addr, &w) ||
+	    word_state(w) != LSK_NEIGH_FAILED)
+		return false;
+	return now < __atomic_load_n(&e->next_probe, __ATOMIC_RELAXED);
+}
+
 uint32_t
 lsk_neigh_list(const struct lsk_neigh_table *t, struct lsk_neigh_info *out,
 	       uint32_t max)

@@ -14,6 +14,7 @@
 #include "udp/gro.h"
 #include "udp/udp.h"
 #include "core/tx.h"
+#include "host/host.h"
 
 const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_rx_node,
@@ -32,6 +33,7 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_icmp4_input_stage,
 	&lsk_icmp_node,
 	&lsk_send_node,
+	&lsk_host_node,
 	&lsk_ip4_output_stage,
 	&lsk_tx_stage,
 };

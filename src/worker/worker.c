@@ -26,6 +26,7 @@
 #include "ip4/ip4.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
+#include "host/host.h"
 #include "worker/worker.h"
 
 static uint16_t
@@ -161,6 +162,7 @@ worker_load(struct lsk_worker *w)
 	w->ports_down = w->fwd->ports_down;
 	w->udp = lsk_published(sh->udp);
 	w->filter = lsk_published(sh->filter);
+	w->host = lsk_published(sh->host);
 	w->ip4w->rcache = lsk_published(w->ip4w->rcache_pub);
 	lsk_settings_load(&sh->settings, &w->set);
 	w->cap = lsk_published(sh->capture);
@@ -175,6 +177,19 @@ worker_icmp_output(struct lsk_worker *w)
 	uint32_t n = w->icmp_out.n;
 
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n, lsk_icmp4_output(w));
+}
+
+/* What the kernel sent on the TAPs (host/host.h): unicast through
+ * ip4_output, timed as it; the rest sent or dropped by the host path. */
+static void
+worker_host_inject(struct lsk_worker *w)
+{
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	unsigned int n = lsk_host_inject_take(w, pkts);
+
+	if (n != 0)
+		LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n,
+			       lsk_ip4_output_burst(w, pkts, n, LSK_OUT_HOST));
 }
 
 /* The lists between stages, empty for the next burst (or packet). */
@@ -434,6 +449,8 @@ lsk_worker_flush(struct lsk_worker *w)
 		lsk_neigh_timer(w, &w->unreach);
 		if (unlikely(w->unreach.n))
 			lsk_icmp4_unreach_host(w, &w->unreach);
+		if (unlikely(w->host != NULL))
+			worker_host_inject(w);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
 			/* datagrams, and ping's echo requests routed */
 			uint64_t out = w->stats.udp.OutDatagrams +

@@ -312,7 +312,7 @@ test_show_interfaces(void **state)
 		"\"port\": 0, \"vlan\": 0, \"mtu\": 1500, "
 		"\"mac\": \"02:00:00:00:00:FE\", \"admin\": \"up\", "
 		"\"state\": \"UP\", \"link\": \"up\", \"speed_mbps\": 10000, "
-		"\"duplex\": \"full\", \"driver\": \"net_fake\", "
+		"\"duplex\": \"full\", \"driver\": \"net_fake\", \"host_if\": null, "
 		"\"rx\": {\"bytes\": 1234, \"packets\": 12, \"errors\": 1, "
 		"\"missed\": 2, \"dropped\": 0}, "
 		"\"tx\": {\"bytes\": 700, \"packets\": 7, \"errors\": 3, "
@@ -321,7 +321,7 @@ test_show_interfaces(void **state)
 		"\"port\": 1, \"vlan\": 0, \"mtu\": 1500, "
 		"\"mac\": \"02:00:00:00:01:FE\", \"admin\": \"down\", "
 		"\"state\": \"DOWN\", \"link\": null, \"speed_mbps\": null, "
-		"\"duplex\": null, \"driver\": null, "
+		"\"duplex\": null, \"driver\": null, \"host_if\": null, "
 		"\"rx\": {\"bytes\": null, \"packets\": null, "
 		"\"errors\": null, \"missed\": null, \"dropped\": 0}, "
 		"\"tx\": {\"bytes\": null, \"packets\": null, "
@@ -330,8 +330,8 @@ test_show_interfaces(void **state)
 		"\"port\": 1, \"vlan\": 100, \"mtu\": 1500, "
 		"\"mac\": \"02:00:00:00:01:FE\", \"admin\": \"down\", "
 		"\"state\": \"DOWN\", \"link\": null, \"speed_mbps\": null, "
-		"\"duplex\": null, \"driver\": null, \"rx\": null, "
-		"\"tx\": null}]\n");
+		"\"duplex\": null, \"driver\": null, \"host_if\": null, "
+		"\"rx\": null, \"tx\": null}]\n");
 }
 
 /* Without an application's facts the stack says what it knows. */

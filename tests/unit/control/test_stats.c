@@ -244,6 +244,8 @@ static const struct {
 	  sizeof(struct lsk_route_cache_stats) },
 	{ "filter", offsetof(struct lsk_stats, filter),
 	  sizeof(struct lsk_filter_stats) },
+	{ "host", offsetof(struct lsk_stats, host),
+	  sizeof(struct lsk_host_stats) },
 };
 
 /*

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Inject: what the kernel sent on a TAP (read by the host thread onto the
+ * inject ring) leaves through listack's own output, on worker 0 after
+ * each burst: unicast IPv4 to ip4_output (routed by listack's table,
+ * resolved by its ARP, counted, captured), multicast and broadcast at
+ * once out of the TAP's interface with the group's (or the broadcast)
+ * MAC, since no route names a group. ARP is dropped: listack answers and
+ * asks on the wire itself (the TAPs are IFF_NOARP, so the kernel sends
+ * none but by hand). What is not IPv4 is dropped too.
+ */
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "core/drop.h"
+#include "core/fwd.h"
+#include "core/tx.h"
+#include "core/worker.h"
+#include "host/host.h"
+
+
+/* A group's MAC (RFC 1112: 01:00:5e and the group's low 23 bits), or
+ * the broadcast MAC for a broadcast. */
+static void
+host_group_mac(uint32_t dst, struct rte_ether_addr *mac)
+{
+	if ((dst >> 28) != 0xe) {
+		memset(mac, 0xff, sizeof(*mac));
+		return;
+	}
+	mac->addr_bytes[0] = 0x01;
+	mac->addr_bytes[1] = 0x00;
+	mac->addr_bytes[2] = 0x5e;
+	mac->addr_bytes[3] = (uint8_t)((dst >> 16) & 0x7f);
+	mac->addr_bytes[4] = (uint8_t)(dst >> 8);
+	mac->addr_bytes[5] = (uint8_t)dst;
+}
+
+/* What to do with one frame: -1 dropped, 0 sent, 1 for ip4_output. */
+static int
+host_inject_one(struct lsk_worker *w, struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	const struct rte_ipv4_hdr *ip;
+	uint16_t iface = m->port;
+	uint32_t dst;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip) ||
+	    !lsk_host_wants(w->host, iface) ||
+	    eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		lsk_drop(w, m, 0, &lsk_host_drop_rows[
+			 m->data_len >= RTE_ETHER_HDR_LEN &&
+			 eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP) ?
+			 LSK_HOST_DROP_ARP : LSK_HOST_DROP_NOT_IP4]);
+		return -1;
+	}
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	if ((ip->version_ihl >> 4) != 4) {
+		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_NOT_IP4]);
+		return -1;
+	}
+	w->stats.host.FromKernel++;
+	dst = rte_be_to_cpu_32(ip->dst_addr);
+	if ((dst >> 28) != 0xe && !lsk_fwd_is_broadcast(w->fwd, dst))
+		return 1;
+	/* a group or a broadcast: on the link it was sent on */
+	host_group_mac(dst, &eh->dst_addr);
+	eh->src_addr = w->fwd->ifaces[iface].mac;
+	lsk_tx_enqueue(w, iface, m);
+	return 0;
+}
+
+unsigned int
+lsk_host_inject_take(struct lsk_worker *w, struct rte_mbuf **out)
+{
+	struct rte_mbuf *pkts[LSK_BURST_MAX];
+	unsigned int i, n, k = 0;
+
+	if (w->host == NULL)
+		return 0;
+	n = rte_ring_sc_dequeue_burst(w->host->host->inject, (void **)pkts,
+				      LSK_BURST_MAX, NULL);
+	for (i = 0; i < n; i++)
+		if (host_inject_one(w, pkts[i]) > 0)
+			out[k++] = pkts[i];
+	return k;
+}
