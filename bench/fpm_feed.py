@@ -3,13 +3,14 @@
 """A full Internet table over FPM, as FRR's zebra (dplane_fpm_nl, nexthop
 groups on) sends it to a routing dataplane: for bench/fpm_load.sh.
 
-    fpm_feed.py gen [--routes N] [--oif IFINDEX] [--seed S] FILE
-    fpm_feed.py send [--addr 127.0.0.1:2620] [--hold SECONDS] FILE
+    fpm_feed.py gen [--routes N] [--seed S] FILE
+    fpm_feed.py send [--addr 127.0.0.1:2620] [--oif IFINDEX] [--hold SECONDS] FILE
 
-gen writes the byte stream zebra would send after connecting: three
-RTM_NEWNEXTHOPs (ids 1 and 2: gateways 10.0.1.2 and 10.0.1.3 on OIF, the
-ifindex of the TAP of the port they are on; id 3: the group of both,
-weights 1 and 1), then N RTM_NEWROUTEs (proto bgp, table 254, metric 20,
+Together they send the byte stream zebra would send after connecting:
+three RTM_NEWNEXTHOPs (ids 1 and 2: gateways 10.0.1.2 and 10.0.1.3 on
+--oif, the ifindex of the TAP of the port they are on, made by send as
+it changes with each TAP; id 3: the group of both, weights 1 and 1),
+then the N RTM_NEWROUTEs gen writes into FILE (proto bgp, table 254, metric 20,
 RTA_NH_ID: 45 % id 1, 45 % id 2, 10 % the ECMP group) in prefix order as
 zebra's dump walks its table, then one last route, 192.0.2.0/24 via id 2,
 which bench/fpm_load.sh waits for. Each message in an FPM frame of its
@@ -30,7 +31,7 @@ they have, not on the exact counts. The prefixes are random within
 traffic) and 192.0.2.0/24 (the last route).
 
 send connects to listack-fwd's `fpm listen` (zebra is the client), writes
-FILE with sendfile, prints {"connected": T, "sent": T, "bytes": N}
+the nexthops and then FILE with sendfile, prints {"connected": T, "sent": T, "bytes": N}
 (time.monotonic()), and keeps the connection open --hold seconds (a
 closed connection is a zebra gone).
 """
@@ -119,13 +120,8 @@ def newroute(addr, length, nh_id, seq):
 def cmd_gen(a):
     rng = random.Random(a.seed)
     table, counts = prefixes(a.routes, rng)
-    seq = 1
+    seq = 4                 # after send's three nexthops
     with open(a.file, "wb") as f:
-        for i, gw in enumerate(NH_GW):
-            f.write(newnexthop(i + 1, gw, a.oif, seq))
-            seq += 1
-        f.write(newgroup(3, (1, 2), seq))
-        seq += 1
         chunk = []
         for addr, ln in table:
             r = rng.random()
@@ -145,8 +141,11 @@ def cmd_gen(a):
 
 def cmd_send(a):
     host, port = a.addr.rsplit(":", 1)
+    nhs = b"".join(newnexthop(i + 1, gw, a.oif, i + 1)
+                   for i, gw in enumerate(NH_GW)) + newgroup(3, (1, 2), 3)
     s = socket.create_connection((host, int(port)), timeout=10)
     t0 = time.monotonic()
+    s.sendall(nhs)
     with open(a.file, "rb") as f:
         n = s.sendfile(f)
     t1 = time.monotonic()
@@ -160,11 +159,11 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("gen")
     g.add_argument("--routes", type=int, default=1000000)
-    g.add_argument("--oif", type=int, default=2)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("file")
     s = sub.add_parser("send")
     s.add_argument("--addr", default="127.0.0.1:2620")
+    s.add_argument("--oif", type=int, default=2)
     s.add_argument("--hold", type=float, default=3600)
     s.add_argument("file")
     a = ap.parse_args()

@@ -17,7 +17,7 @@
 # 1. the forwarding rate without load: port 1's TX packets over S s
 #    (default 3), read with `listack-ctl -j show interfaces`;
 # 2. bench/fpm_feed.py sends N routes (default 1M, generated once into
-#    --out with the TAP's ifindex) as zebra frames them, and the clock
+#    --out; the nexthops name the TAP's ifindex) as zebra frames them, and the clock
 #    runs from the connection to the moment `listack-ctl -j route get
 #    192.0.2.1` (the last route sent) answers 192.0.2.0/24 (polled every
 #    50 ms): routes/s = (N + 1) / that time; the forwarding rate over the
@@ -93,17 +93,17 @@ until grep -q '^listack-fwd: [0-9]* ports' "$out/listack-fwd.log" 2>/dev/null &&
 done
 oif=2
 [ "$tap" = 0 ] || oif=$(cat /sys/class/net/lskfpm1/ifindex)
-table="$out/table-$routes-oif$oif.fpm"
+table="$out/table-$routes.fpm"
 if [ ! -s "$table" ]; then
 	echo "generating $routes routes (bench/fpm_feed.py gen, once) ..."
-	python3 "$here/fpm_feed.py" gen --routes "$routes" --oif "$oif" "$table.tmp" > "$out/table.json"
+	python3 "$here/fpm_feed.py" gen --routes "$routes" "$table.tmp" > "$out/table.json"
 	mv "$table.tmp" "$table"
 fi
-echo "python3 $here/fpm_feed.py send --addr 127.0.0.1:2620 $table" >> "$out/commands.txt"
+echo "python3 $here/fpm_feed.py send --addr 127.0.0.1:2620 --oif $oif $table" >> "$out/commands.txt"
 
-python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" <<'EOF' | tee "$out/fpm_load.md"
+python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" "$oif" <<'EOF' | tee "$out/fpm_load.md"
 import json, subprocess, sys, time
-ctl, sock, feed, table, routes, seconds, out = sys.argv[1:]
+ctl, sock, feed, table, routes, seconds, out, oif = sys.argv[1:]
 routes, seconds = int(routes), float(seconds)
 
 def ctl_json(*words):
@@ -130,7 +130,8 @@ time.sleep(1)                       # the feed's start-up
 before = rate(seconds)
 c0, t0 = tx1(), time.monotonic()
 feeder = subprocess.Popen([sys.executable, feed, "send", "--hold", "600",
-                           table], stdout=subprocess.PIPE, text=True)
+                           "--oif", oif, table], stdout=subprocess.PIPE,
+                          text=True)
 sent = json.loads(feeder.stdout.readline())
 t_end = None
 while time.monotonic() < sent["connected"] + 300:
