@@ -25,6 +25,11 @@
 # 3. the forwarding rate again, with the table installed, over S s;
 #    `show routes` is counted once, and the fpm section of `show stats`.
 #
+# Each rate is also given per second of CPU time the worker thread
+# (rte-worker-1) got, and the FPM thread's (lsk-fpm) CPU time during the
+# load is reported: on a shared machine a worker that lost its CPU to
+# other work shows there, not as a slower stack.
+#
 # Output in DIR (default /tmp/listack-fpm): fpm_load.md, fpm_load.json,
 # commands.txt, listack-fwd.log. Root (the TAP). The machine's other load
 # shows in the figures: run it on a quiet machine (bench/run-quiet.sh).
@@ -101,10 +106,26 @@ if [ ! -s "$table" ]; then
 fi
 echo "python3 $here/fpm_feed.py send --addr 127.0.0.1:2620 --oif $oif $table" >> "$out/commands.txt"
 
-python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" "$oif" <<'EOF' | tee "$out/fpm_load.md"
-import json, subprocess, sys, time
-ctl, sock, feed, table, routes, seconds, out, oif = sys.argv[1:]
+python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" "$oif" "$fwd_pid" <<'EOF' | tee "$out/fpm_load.md"
+import json, os, subprocess, sys, time
+ctl, sock, feed, table, routes, seconds, out, oif, pid = sys.argv[1:]
 routes, seconds = int(routes), float(seconds)
+HZ = os.sysconf("SC_CLK_TCK")
+
+def threads(name):
+    for t in os.listdir("/proc/%s/task" % pid):
+        with open("/proc/%s/task/%s/comm" % (pid, t)) as f:
+            if f.read().strip() == name:
+                yield t
+
+def cpu(name):
+    """CPU seconds the threads called name have had."""
+    s = 0
+    for t in threads(name):
+        with open("/proc/%s/task/%s/stat" % (pid, t)) as f:
+            v = f.read().rsplit(")", 1)[1].split()
+        s += (int(v[11]) + int(v[12])) / HZ
+    return s
 
 def ctl_json(*words):
     r = subprocess.run([ctl, "-s", sock, "-j"] + list(words),
@@ -118,9 +139,11 @@ def tx1():
     raise SystemExit("no TX counter for port 1")
 
 def rate(s):
-    c0, t0 = tx1(), time.monotonic()
+    """(packets/s, packets per second of the worker's CPU time)"""
+    c0, t0, w0 = tx1(), time.monotonic(), cpu("rte-worker-1")
     time.sleep(s)
-    return (tx1() - c0) / (time.monotonic() - t0)
+    c1, t1, w1 = tx1(), time.monotonic(), cpu("rte-worker-1")
+    return (c1 - c0) / (t1 - t0), (c1 - c0) / max(w1 - w0, 1e-3)
 
 def last_visible():
     a = ctl_json("route", "get", "192.0.2.1")
@@ -128,7 +151,7 @@ def last_visible():
 
 time.sleep(1)                       # the feed's start-up
 before = rate(seconds)
-c0, t0 = tx1(), time.monotonic()
+c0, t0, w0, f0 = tx1(), time.monotonic(), cpu("rte-worker-1"), cpu("lsk-fpm")
 feeder = subprocess.Popen([sys.executable, feed, "send", "--hold", "600",
                            "--oif", oif, table], stdout=subprocess.PIPE,
                           text=True)
@@ -139,12 +162,12 @@ while time.monotonic() < sent["connected"] + 300:
         t_end = time.monotonic()
         break
     time.sleep(0.05)
-c1, t1 = tx1(), time.monotonic()
+c1, t1, w1, f1 = tx1(), time.monotonic(), cpu("rte-worker-1"), cpu("lsk-fpm")
 if t_end is None:
     feeder.kill()
     raise SystemExit("the last route is not visible after 300 s")
 took = t_end - sent["connected"]
-during = (c1 - c0) / (t1 - t0)
+during = ((c1 - c0) / (t1 - t0), (c1 - c0) / max(w1 - w0, 1e-3))
 after = rate(seconds)
 n = len(ctl_json("show", "routes") or [])
 stats = ctl_json("show", "stats") or {}
@@ -152,18 +175,26 @@ feeder.kill()
 res = {"routes_sent": routes + 1, "seconds": round(took, 3),
        "routes_per_s": round((routes + 1) / took),
        "send_seconds": round(sent["sent"] - sent["connected"], 3),
-       "mpps_before": round(before / 1e6, 3),
-       "mpps_during": round(during / 1e6, 3),
-       "mpps_after": round(after / 1e6, 3), "show_routes_lines": n,
+       "fpm_thread_cpu_s": round(f1 - f0, 3),
+       "mpps_before": round(before[0] / 1e6, 3),
+       "mpps_during": round(during[0] / 1e6, 3),
+       "mpps_after": round(after[0] / 1e6, 3),
+       "mpps_per_worker_cpu_s_before": round(before[1] / 1e6, 3),
+       "mpps_per_worker_cpu_s_during": round(during[1] / 1e6, 3),
+       "mpps_per_worker_cpu_s_after": round(after[1] / 1e6, 3),
+       "show_routes_lines": n,
        "fpm": stats.get("fpm"),
        "load": open("/proc/loadavg").read().split()[:3]}
 json.dump(res, open(out + "/fpm_load.json", "w"), indent=1)
-print("| routes | install s | routes/s | zebra's bytes sent in s | "
-      "Mpps before | during | after (table in) | show routes lines | load |")
-print("|---|---|---|---|---|---|---|---|---|")
-print("| %d | %.2f | %d | %.2f | %.2f | %.2f | %.2f | %d | %s |" % (
-    routes + 1, took, res["routes_per_s"], res["send_seconds"],
-    res["mpps_before"], res["mpps_during"], res["mpps_after"], n,
-    " ".join(res["load"])))
+print("| routes | install s | routes/s | FPM thread CPU s | Mpps before "
+      "| during | after (table in) | per worker CPU-s: before | during "
+      "| after | show routes lines | load |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| %d | %.2f | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f "
+      "| %d | %s |" % (
+    routes + 1, took, res["routes_per_s"], res["fpm_thread_cpu_s"],
+    res["mpps_before"], res["mpps_during"], res["mpps_after"],
+    res["mpps_per_worker_cpu_s_before"], res["mpps_per_worker_cpu_s_during"],
+    res["mpps_per_worker_cpu_s_after"], n, " ".join(res["load"])))
 print("\nfpm counters: %s" % json.dumps(res["fpm"]))
 EOF
