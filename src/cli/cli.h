@@ -65,6 +65,9 @@ int lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
  */
 int lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 		   const char *prefix_or_null);
-int lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr);
+int lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
+		       const struct lsk_route_flow *flow);
+/* rtm_protocol's name ("bgp", "ospf", ...) or its number in buf. */
+const char *lsk_route_proto_name(uint8_t proto, char *buf, size_t len);
 
 #endif /* LSK_CLI_H */

@@ -163,6 +163,11 @@ int cmd_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi);
 /* udp, tcp, icmp or 1-255 */
 int cmd_parse_proto(const char *s, uint8_t *proto);
 void cmd_ip_text(uint32_t a, char *buf, size_t len);
+/* A route's target as the grammar writes it: "via A [weight W] via B
+ * ..." or "blackhole", "unreachable", "prohibit" (cli/cmd_route.c). */
+struct lsk_route;
+void cmd_route_target_text(const struct lsk_stack *s,
+			   const struct lsk_route *r, char *buf, size_t len);
 
 /* The commands, one file per group (cli/cmd_*.c). */
 int cmd_port(struct cmd_ctx *c);

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,66 +13,180 @@
 #include "control/control.h"
 #include "cli/cmd.h"
 
-/* "via GW" or "blackhole" at argv[i..argc) */
+#define ROUTE_USAGE "usage: route add|replace|del PREFIX via GATEWAY " \
+	"[weight W]... | blackhole | unreachable | prohibit; route del " \
+	"PREFIX; route get ADDRESS [from A] [proto P sport S dport D]; " \
+	"route flush"
+
+static const char *const route_type_words[] = {
+	[LSK_ROUTE_BLACKHOLE] = "blackhole",
+	[LSK_ROUTE_UNREACHABLE] = "unreachable",
+	[LSK_ROUTE_PROHIBIT] = "prohibit",
+};
+
+/* A route's target as the grammar writes it: "via A [weight W] via B
+ * ...", or its type (weights only when one is not 1). */
+void
+cmd_route_target_text(const struct lsk_stack *s, const struct lsk_route *r,
+		      char *buf, size_t len)
+{
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, n = lsk_route_paths(s, r, p);
+	bool weights = false;
+	size_t k = 0;
+	char gw[16];
+
+	buf[0] = '\0';
+	if (r->type != LSK_ROUTE_VIA) {
+		snprintf(buf, len, "%s", r->type < RTE_DIM(route_type_words) ?
+			 route_type_words[r->type] : "?");
+		return;
+	}
+	for (i = 0; n > 1 && i < n; i++)
+		weights |= p[i].weight > 1;
+	for (i = 0; i < n && k < len; i++) {
+		cmd_ip_text(p[i].gateway, gw, sizeof(gw));
+		k += (size_t)snprintf(buf + k, len - k, "%svia %s",
+				      i ? " " : "", gw);
+		if (k < len && p[i].iface != LSK_IFACE_ANY)
+			k += (size_t)snprintf(buf + k, len - k, " port %u",
+					      p[i].iface);
+		if (k < len && weights)
+			k += (size_t)snprintf(buf + k, len - k, " weight %u",
+					      p[i].weight ? p[i].weight : 1);
+	}
+}
+
+/* "via GW [weight W]"... (*n paths) or a type word at argv[i..argc) */
 static int
 parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
-		   uint32_t *gw)
+		   struct lsk_route_path *p, unsigned int *n)
 {
-	*gw = 0;
-	cmd_kw(c, i, "via blackhole");
-	if (c->argc == i + 2 && strcmp(c->argv[i], "via") == 0) {
-		*type = LSK_ROUTE_VIA;
-		if (cmd_parse_ip(c->argv[i + 1], gw) < 0)
+	unsigned long w;
+	unsigned int t;
+
+	*n = 0;
+	cmd_kw(c, i, "via blackhole unreachable prohibit");
+	for (t = LSK_ROUTE_BLACKHOLE; t < RTE_DIM(route_type_words); t++) {
+		if (c->argc == i + 1 && strcmp(c->argv[i], route_type_words[t])
+		    == 0) {
+			*type = (enum lsk_route_type)t;
+			return 0;
+		}
+	}
+	*type = LSK_ROUTE_VIA;
+	while (i < c->argc && strcmp(c->argv[i], "via") == 0 &&
+	       i + 1 < c->argc) {
+		if (*n == LSK_ROUTE_MAX_PATHS)
+			return cmd_error(c, -EINVAL, "more than %u paths",
+					 LSK_ROUTE_MAX_PATHS);
+		p[*n] = (struct lsk_route_path){ .iface = LSK_IFACE_ANY,
+						 .weight = 1 };
+		if (cmd_parse_ip(c->argv[i + 1], &p[*n].gateway) < 0)
 			return cmd_error(c, -EINVAL, "bad gateway '%s'",
 					 c->argv[i + 1]);
-		return 0;
+		i += 2;
+		cmd_kw(c, i, "via weight");
+		if (i + 1 < c->argc && strcmp(c->argv[i], "weight") == 0) {
+			if (cmd_parse_uint(c->argv[i + 1], 256, &w) < 0 ||
+			    w == 0)
+				return cmd_error(c, -EINVAL, "bad weight '%s' "
+						 "(1-256)", c->argv[i + 1]);
+			p[*n].weight = (uint16_t)w;
+			i += 2;
+			cmd_kw(c, i, "via");
+		}
+		(*n)++;
 	}
-	if (c->argc == i + 1 && strcmp(c->argv[i], "blackhole") == 0) {
-		*type = LSK_ROUTE_BLACKHOLE;
-		return 0;
-	}
-	return cmd_error(c, -EINVAL, "usage: route add|replace|del PREFIX "
-			 "via GATEWAY | blackhole; route del PREFIX; "
-			 "route get ADDRESS; route flush");
+	if (*n == 0 || i != c->argc)
+		return cmd_error(c, -EINVAL, ROUTE_USAGE);
+	return 0;
 }
 
-/* what the route has, then what the command named: "is via A, not B" */
-static int
-route_not_that_one(struct cmd_ctx *c, const struct lsk_route *r,
-		   enum lsk_route_type asked)
+/* Does route r have the paths p[0..n) (any order) or the type? */
+static bool
+route_is(const struct lsk_stack *s, const struct lsk_route *r,
+	 enum lsk_route_type type, const struct lsk_route_path *p,
+	 unsigned int n)
 {
-	char has[32], gw[INET_ADDRSTRLEN];
+	struct lsk_route_path has[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, j, k;
 
-	if (r->type == LSK_ROUTE_VIA) {
-		cmd_ip_text(r->gateway, gw, sizeof(gw));
-		snprintf(has, sizeof(has), "via %s", gw);
-	} else {
-		snprintf(has, sizeof(has), "blackhole");
+	if (r->type != type)
+		return false;
+	k = lsk_route_paths(s, r, has);
+	if (k != n)
+		return type != LSK_ROUTE_VIA;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < k && has[j].gateway != p[i].gateway; j++)
+			;
+		if (j == k)
+			return false;
 	}
-	if (asked == LSK_ROUTE_VIA && r->type == LSK_ROUTE_VIA)
-		return cmd_error(c, -ENOENT, "route %s is %s, not %s",
-				 c->argv[2], has, c->argv[4]);
-	return cmd_error(c, -ENOENT, "route %s is %s, not %s%s%s", c->argv[2],
-			 has, c->argv[3], c->argc > 4 ? " " : "",
-			 c->argc > 4 ? c->argv[4] : "");
+	return true;
 }
 
-/* route del PFX [via GW | blackhole]: the route must be that one */
+/* argv[i..argc) joined by spaces */
+static void
+words_text(const struct cmd_ctx *c, int i, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (; i < c->argc && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s",
+				      k ? " " : "", c->argv[i]);
+}
+
+/* the gateways of p[0..n), joined by ", " */
+static void
+paths_text(const struct lsk_route_path *p, unsigned int n, char *buf,
+	   size_t len)
+{
+	unsigned int i;
+	size_t k = 0;
+	char gw[16];
+
+	buf[0] = '\0';
+	for (i = 0; i < n && k < len; i++) {
+		cmd_ip_text(p[i].gateway, gw, sizeof(gw));
+		k += (size_t)snprintf(buf + k, len - k, "%s%s",
+				      i ? ", " : "", gw);
+	}
+}
+
+/* route del PFX [target]: the route must be that one */
 static int
 cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 {
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	char has[256], asked[256];
 	const struct lsk_route *r;
 	enum lsk_route_type type;
-	uint32_t gw;
+	unsigned int n;
 	int rc;
 
 	if (c->argc > 3) {
-		rc = parse_route_target(c, 3, &type, &gw);
+		rc = parse_route_target(c, 3, &type, p, &n);
 		if (rc < 0 || c->check)
 			return rc;
 		r = lsk_route_find(c->s, prefix, depth);
-		if (r != NULL && (r->type != type || r->gateway != gw))
-			return route_not_that_one(c, r, type);
+		if (r != NULL && !route_is(c->s, r, type, p, n)) {
+			struct lsk_route want = { .type = (uint8_t)type };
+
+			cmd_route_target_text(c->s, r, has, sizeof(has));
+			if (type == LSK_ROUTE_VIA &&
+			    r->type == LSK_ROUTE_VIA) {
+				paths_text(p, n, asked, sizeof(asked));
+			} else if (type == LSK_ROUTE_VIA) {
+				words_text(c, 3, asked, sizeof(asked));
+			} else {
+				cmd_route_target_text(c->s, &want, asked,
+						      sizeof(asked));
+			}
+			return cmd_error(c, -ENOENT, "route %s is %s, not %s",
+					 c->argv[2], has, asked);
+		}
 	} else if (c->check) {
 		return 0;
 	}
@@ -82,32 +197,110 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 				  strerror(-rc)) : 0;
 }
 
-/* route get ADDR: what a packet to ADDR meets now */
+/* route get ADDR [from A] [proto P [sport S] [dport D]]: what a packet
+ * of that flow to ADDR meets now */
 static int
 cmd_route_get(struct cmd_ctx *c)
 {
+	struct lsk_route_flow flow = { 0 };
+	unsigned long v;
 	uint32_t addr;
-	int rc;
+	int i, rc;
 
-	if (c->argc != 3 || cmd_parse_ip(c->argv[2], &addr) < 0)
-		return cmd_error(c, -EINVAL, "usage: route get ADDRESS");
+	if (c->argc < 3 || cmd_parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "usage: route get ADDRESS "
+				 "[from ADDRESS] [proto udp|tcp|icmp|N "
+				 "[sport S] [dport D]]");
+	for (i = 3; i < c->argc; i += 2) {
+		const char *v_text = i + 1 < c->argc ? c->argv[i + 1] : "";
+
+		cmd_kw(c, i, "from proto sport dport");
+		if (i + 1 >= c->argc)
+			return cmd_error(c, -EINVAL, "'%s' needs a value",
+					 c->argv[i]);
+		if (strcmp(c->argv[i], "from") == 0) {
+			if (cmd_parse_ip(v_text, &flow.src) < 0)
+				return cmd_error(c, -EINVAL, "bad address "
+						 "'%s'", v_text);
+		} else if (strcmp(c->argv[i], "proto") == 0) {
+			if (strcmp(v_text, "udp") == 0)
+				flow.proto = IPPROTO_UDP;
+			else if (strcmp(v_text, "tcp") == 0)
+				flow.proto = IPPROTO_TCP;
+			else if (strcmp(v_text, "icmp") == 0)
+				flow.proto = IPPROTO_ICMP;
+			else if (cmd_parse_uint(v_text, 255, &v) == 0)
+				flow.proto = (uint8_t)v;
+			else
+				return cmd_error(c, -EINVAL, "bad protocol "
+						 "'%s' (udp, tcp, icmp or "
+						 "0-255)", v_text);
+		} else if (strcmp(c->argv[i], "sport") == 0 ||
+			   strcmp(c->argv[i], "dport") == 0) {
+			if (cmd_parse_uint(v_text, 65535, &v) < 0)
+				return cmd_error(c, -EINVAL, "bad port '%s'",
+						 v_text);
+			if (c->argv[i][0] == 's')
+				flow.sport = (uint16_t)v;
+			else
+				flow.dport = (uint16_t)v;
+		} else {
+			return cmd_error(c, -EINVAL, "unknown word '%s' (from, "
+					 "proto, sport, dport)", c->argv[i]);
+		}
+	}
 	if (c->check)
 		return 0;
-	rc = lsk_route_get_show(c->s, c->o, addr);
+	rc = lsk_route_get_show(c->s, c->o, addr, &flow);
 	return rc < 0 ? cmd_error(c, rc, "route get: %s", strerror(-rc)) : 0;
 }
 
+/* Why lsk_route_add refused paths p[0..n): the message. */
+static int
+route_refused(struct cmd_ctx *c, int rc, const struct lsk_route_path *p,
+	      unsigned int n, bool replace, const char *verb)
+{
+	char gw[16];
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		cmd_ip_text(p[i].gateway, gw, sizeof(gw));
+		if (rc == -ENETUNREACH &&
+		    lsk_connected_lookup(c->s, p[i].gateway) == NULL)
+			return cmd_error(c, rc, "gateway %s is not on a "
+					 "connected subnet", gw);
+		if (rc == -EINVAL && (lsk_stack_is_own(c->s, p[i].gateway) ||
+				      lsk_stack_is_broadcast(c->s,
+							     p[i].gateway)))
+			return cmd_error(c, rc, "gateway %s is %s", gw,
+					 lsk_stack_is_own(c->s, p[i].gateway) ?
+					 "one of our addresses" :
+					 "a broadcast address");
+		for (j = 0; rc == -EINVAL && j < i; j++)
+			if (p[j].gateway == p[i].gateway)
+				return cmd_error(c, rc, "gateway %s given "
+						 "twice", gw);
+	}
+	if (rc == -EEXIST)
+		return cmd_error(c, rc, replace ? "%s is a connected subnet" :
+				 "route %s exists already", c->argv[2]);
+	return cmd_error(c, rc, "cannot %s route %s: %s", verb, c->argv[2],
+			 strerror(-rc));
+}
+
 /*
- * route add|replace PFX via GW | blackhole, route del PFX [via GW |
- * blackhole], route get ADDR, route flush
+ * route add|replace PFX TARGET, route del PFX [TARGET], route get ADDR
+ * [flow], route flush
  */
 int
 cmd_route(struct cmd_ctx *c)
 {
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
 	enum lsk_route_type type;
-	uint32_t prefix, gw;
+	uint32_t prefix;
 	const char *verb = c->argc > 1 ? c->argv[1] : "";
 	bool replace = strcmp(verb, "replace") == 0;
+	unsigned int n;
 	uint8_t depth;
 	int rc;
 
@@ -122,7 +315,7 @@ cmd_route(struct cmd_ctx *c)
 	}
 	if (c->argc < 3 || (!replace && strcmp(verb, "add") != 0 &&
 			    strcmp(verb, "del") != 0))
-		return parse_route_target(c, c->argc, &type, &gw);
+		return cmd_error(c, -EINVAL, ROUTE_USAGE);
 	/* a route's length is never implied: 10.8.0.0 alone would be a
 	 * host route, rarely what was meant */
 	if (strchr(c->argv[2], '/') == NULL &&
@@ -136,26 +329,17 @@ cmd_route(struct cmd_ctx *c)
 		return rc;
 	if (strcmp(verb, "del") == 0)
 		return cmd_route_del(c, prefix, depth);
-	rc = parse_route_target(c, 3, &type, &gw);
+	rc = parse_route_target(c, 3, &type, p, &n);
 	if (rc < 0 || c->check)
 		return rc;
-	rc = replace ? lsk_route_replace(c->s, prefix, depth, type, gw) :
-		       lsk_route_add(c->s, prefix, depth, type, gw);
-	if (rc == -EINVAL && type == LSK_ROUTE_VIA)
-		return cmd_error(c, rc, "gateway %s is %s", c->argv[4],
-				 lsk_stack_is_own(c->s, gw) ?
-				 "one of our addresses" : "a broadcast address");
-	if (rc == -ENETUNREACH)
-		return cmd_error(c, rc,
-				 "gateway %s is not on a connected subnet",
-				 c->argv[4]);
-	if (rc == -EEXIST)
-		return cmd_error(c, rc, replace ? "%s is a connected subnet" :
-				 "route %s exists already", c->argv[2]);
-	if (rc < 0)
-		return cmd_error(c, rc, "cannot %s route %s: %s", verb,
-				 c->argv[2], strerror(-rc));
-	return 0;
+	if (type != LSK_ROUTE_VIA)
+		rc = replace ? lsk_route_replace(c->s, prefix, depth, type, 0) :
+			       lsk_route_add(c->s, prefix, depth, type, 0);
+	else
+		rc = replace ? lsk_route_replace_paths(c->s, prefix, depth, p,
+						       n) :
+			       lsk_route_add_paths(c->s, prefix, depth, p, n);
+	return rc < 0 ? route_refused(c, rc, p, n, replace, verb) : 0;
 }
 
 /* neigh del A.B.C.D | neigh flush */

@@ -20,6 +20,8 @@ static const char *const verdict_names[] = {
 	[LSK_VERDICT_BROADCAST] = "broadcast",
 	[LSK_VERDICT_BLACKHOLE] = "blackhole",
 	[LSK_VERDICT_FORWARD] = "forward",
+	[LSK_VERDICT_UNREACHABLE] = "host-unreachable",
+	[LSK_VERDICT_PROHIBIT] = "prohibited",
 };
 
 static const char *const neigh_names[] = {
@@ -50,16 +52,73 @@ iface_text(const struct lsk_port_conf *ifaces, uint16_t iface, char *buf,
 		snprintf(buf, len, "port%u", ifaces[iface].parent);
 }
 
+/* rtm_protocol's name as iproute2 writes it (/etc/iproute2/rt_protos),
+ * or its number. */
+const char *
+lsk_route_proto_name(uint8_t proto, char *buf, size_t len)
+{
+	static const struct { uint8_t n; const char *name; } names[] = {
+		{ 2, "kernel" }, { 3, "boot" }, { 4, "static" },
+		{ 9, "ra" }, { 11, "zebra" }, { 12, "bird" }, { 16, "dhcp" },
+		{ 42, "babel" }, { 99, "openr" }, { 186, "bgp" },
+		{ 187, "isis" }, { 188, "ospf" }, { 189, "rip" },
+		{ 192, "eigrp" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++)
+		if (names[i].n == proto)
+			return names[i].name;
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
+/* " proto P" and " path K/N" of a route's answer, or "". */
+static void
+route_extra_text(const struct lsk_route_answer *a, char *buf, size_t len)
+{
+	char num[8];
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (a->learned)
+		k += (size_t)snprintf(buf, len, " proto %s",
+				      lsk_route_proto_name(a->proto, num,
+							   sizeof(num)));
+	if (a->n_paths > 1 && k < len)
+		snprintf(buf + k, len - k, " path %u/%u", a->path + 1,
+			 a->n_paths);
+}
+
+static int
+route_extra_json(struct lsk_out *o, const struct lsk_route_answer *a)
+{
+	char num[8];
+	int rc = 0;
+
+	if (a->learned)
+		rc |= lsk_out_printf(o, ",\"proto\":\"%s\"",
+				     lsk_route_proto_name(a->proto, num,
+							  sizeof(num)));
+	if (a->n_paths > 1)
+		rc |= lsk_out_printf(o, ",\"paths\":%u,\"path\":%u",
+				     a->n_paths, a->path + 1);
+	return rc;
+}
+
 int
-lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
+lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
+		   const struct lsk_route_flow *flow)
 {
 	struct lsk_route_answer a;
 	char dst[16], pfx[16], hop[16], src[16], dev[24], mac[24];
+	char extra[48];
 	const struct lsk_port_conf *ifaces = s->sh.fwd->ifaces;
-	int rc = lsk_route_get(s, addr, &a);
+	int rc = lsk_route_get_flow(s, addr, flow, &a);
 
 	if (rc < 0)
 		return rc;
+	route_extra_text(&a, extra, sizeof(extra));
 	cmd_ip_text(addr, dst, sizeof(dst));
 	cmd_ip_text(a.prefix, pfx, sizeof(pfx));
 	cmd_ip_text(a.next_hop, hop, sizeof(hop));
@@ -84,14 +143,15 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
 				a.neigh_state == LSK_RNEIGH_NONE ||
 				a.neigh_state == LSK_RNEIGH_INCOMPLETE ||
 				a.neigh_state == LSK_RNEIGH_FAILED ? "" : mac);
+		rc |= route_extra_json(o, &a);
 		return rc | lsk_out_printf(o, ",\"table\":%u}\n", a.generation);
 	}
 	switch (a.verdict) {
 	case LSK_VERDICT_FORWARD:
 		rc = lsk_out_printf(o, "%s via %s dev %s src %s mtu %u "
-				    "prefix %s/%u %s neigh %s", dst, hop, dev,
+				    "prefix %s/%u %s%s neigh %s", dst, hop, dev,
 				    src, a.mtu, pfx, a.depth,
-				    origin_names[a.origin],
+				    origin_names[a.origin], extra,
 				    neigh_names[a.neigh_state]);
 		if (a.neigh_state == LSK_RNEIGH_REACHABLE ||
 		    a.neigh_state == LSK_RNEIGH_STALE ||
@@ -101,27 +161,33 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr)
 	case LSK_VERDICT_NO_ROUTE:
 		return lsk_out_printf(o, "%s unreachable\n", dst);
 	default:
-		return lsk_out_printf(o, "%s %s prefix %s/%u\n", dst,
-				      verdict_names[a.verdict], pfx, a.depth);
+		return lsk_out_printf(o, "%s %s prefix %s/%u%s\n", dst,
+				      verdict_names[a.verdict], pfx, a.depth,
+				      extra);
 	}
 }
 
-/* One line of `show routes`. */
+/* One route of `show routes`: a line per path. */
 struct show_entry {
 	uint32_t prefix;
 	uint8_t depth;
 	uint8_t kind;		/* enum show_kind */
+	uint8_t learned;	/* 1: learned, 2: and a configured one wins */
+	uint8_t proto;
 	uint16_t iface;
-	uint32_t gateway;
+	const struct lsk_route *r;	/* SHOW_VIA and the types */
 };
 
-enum show_kind { SHOW_CONNECTED, SHOW_LOCAL, SHOW_VIA, SHOW_BLACKHOLE };
+enum show_kind { SHOW_CONNECTED, SHOW_LOCAL, SHOW_VIA, SHOW_BLACKHOLE,
+		 SHOW_UNREACHABLE, SHOW_PROHIBIT };
 
 static const char *const kind_names[] = {
 	[SHOW_CONNECTED] = "connected",
 	[SHOW_LOCAL] = "local",
 	[SHOW_VIA] = "via",
 	[SHOW_BLACKHOLE] = "blackhole",
+	[SHOW_UNREACHABLE] = "unreachable",
+	[SHOW_PROHIBIT] = "prohibit",
 };
 
 static int
@@ -133,6 +199,8 @@ show_cmp(const void *pa, const void *pb)
 		return a->prefix < b->prefix ? -1 : 1;
 	if (a->depth != b->depth)
 		return a->depth < b->depth ? -1 : 1;
+	if (a->learned != b->learned)	/* the configured one first */
+		return (int)a->learned - (int)b->learned;
 	return (int)a->kind - (int)b->kind;
 }
 
@@ -163,32 +231,134 @@ parse_filter(const char *text, uint32_t *prefix, uint8_t *depth)
 	return (*prefix & ~lsk_depth_mask(*depth)) ? -EINVAL : 0;
 }
 
+/* The route's paths (one: the connected subnet's, an iface's). */
+static unsigned int
+show_paths(const struct lsk_stack *s, const struct show_entry *e,
+	   struct lsk_route_path *p)
+{
+	unsigned int i, n;
+
+	if (e->r == NULL) {
+		p[0] = (struct lsk_route_path){ .iface = e->iface };
+		return 1;
+	}
+	n = lsk_route_paths(s, e->r, p);
+	for (i = 0; i < n; i++) {
+		const struct lsk_ifaddr *a = lsk_connected_lookup(s,
+							p[i].gateway);
+
+		if (p[i].iface == LSK_IFACE_ANY)
+			p[i].iface = a != NULL ? a->port : LSK_IFACE_ANY;
+		if (p[i].weight == 0)
+			p[i].weight = 1;
+	}
+	if (n == 0)	/* a type: no path */
+		p[0] = (struct lsk_route_path){ .iface = LSK_IFACE_ANY };
+	return n ? n : 1;
+}
+
+/* " proto bgp[, shadowed]" of a learned route. */
+static void
+show_proto(const struct show_entry *e, char *buf, size_t len)
+{
+	char num[8];
+
+	buf[0] = '\0';
+	if (e->learned)
+		snprintf(buf, len, "  proto %s%s",
+			 lsk_route_proto_name(e->proto, num, sizeof(num)),
+			 e->learned == 2 ? " shadowed" : "");
+}
+
+static int
+show_json(const struct lsk_stack *s, struct lsk_out *o,
+	  const struct show_entry *e, const struct lsk_route_path *p,
+	  unsigned int n, bool first)
+{
+	char dst[24], gw[16], dev[24], num[8];
+	bool via = e->kind == SHOW_VIA || e->kind == SHOW_CONNECTED ||
+		   e->kind == SHOW_LOCAL;
+	unsigned int i;
+	int rc;
+
+	cmd_prefix_text(e->prefix, e->depth, dst, sizeof(dst));
+	cmd_ip_text(p[0].gateway, gw, sizeof(gw));
+	via = via && p[0].iface != LSK_IFACE_ANY;
+	if (via)
+		iface_text(s->ports, p[0].iface, dev, sizeof(dev));
+	rc = lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
+			    "\"gateway\":%s%s%s,\"dev\":%s%s%s", first ? "" : ",",
+			    dst, kind_names[e->kind],
+			    e->kind == SHOW_VIA ? "\"" : "",
+			    e->kind == SHOW_VIA ? gw : "null",
+			    e->kind == SHOW_VIA ? "\"" : "",
+			    via ? "\"" : "", via ? dev : "null", via ? "\"" : "");
+	if (e->learned)
+		rc |= lsk_out_printf(o, ",\"proto\":\"%s\"",
+				     lsk_route_proto_name(e->proto, num,
+							  sizeof(num)));
+	if (e->learned == 2)
+		rc |= lsk_out_printf(o, ",\"shadowed\":true");
+	if (n > 1) {
+		rc |= lsk_out_printf(o, ",\"nexthops\":[");
+		for (i = 0; i < n; i++) {
+			cmd_ip_text(p[i].gateway, gw, sizeof(gw));
+			snprintf(dev, sizeof(dev), "?");
+			if (p[i].iface != LSK_IFACE_ANY)
+				iface_text(s->ports, p[i].iface, dev,
+					   sizeof(dev));
+			rc |= lsk_out_printf(o, "%s{\"gateway\":\"%s\","
+					     "\"dev\":\"%s\",\"weight\":%u}",
+					     i ? "," : "", gw, dev,
+					     p[i].weight);
+		}
+		rc |= lsk_out_printf(o, "]");
+	}
+	return rc | lsk_out_printf(o, "}");
+}
+
+/* A route's lines: one per path (the destination on each, a weight
+ * when it has several), its protocol when learned. */
 static int
 show_line(const struct lsk_stack *s, struct lsk_out *o,
 	  const struct show_entry *e, bool first)
 {
-	char dst[24], gw[16], dev[24];
+	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, n = show_paths(s, e, p);
+	char dst[24], gw[16], dev[24], tail[48], weight[16];
 	bool via = e->kind == SHOW_VIA;
+	int rc = 0;
 
-	cmd_ip_text(e->prefix, dst, sizeof(dst));
-	snprintf(dst + strlen(dst), sizeof(dst) - strlen(dst), "/%u",
-		 e->depth);
-	cmd_ip_text(e->gateway, gw, sizeof(gw));
-	if (e->kind == SHOW_BLACKHOLE)
-		snprintf(dev, sizeof(dev), "-");
-	else
-		iface_text(s->ports, e->iface, dev, sizeof(dev));
 	if (o->json)
-		return lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
-				      "\"gateway\":%s%s%s,\"dev\":%s%s%s}",
-				      first ? "" : ",", dst,
-				      kind_names[e->kind], via ? "\"" : "",
-				      via ? gw : "null", via ? "\"" : "",
-				      e->kind == SHOW_BLACKHOLE ? "" : "\"",
-				      e->kind == SHOW_BLACKHOLE ? "null" : dev,
-				      e->kind == SHOW_BLACKHOLE ? "" : "\"");
-	return lsk_out_printf(o, "%-18s  %-9s  %-15s  %s\n", dst,
-			      kind_names[e->kind], via ? gw : "-", dev);
+		return show_json(s, o, e, p, n, first);
+	cmd_prefix_text(e->prefix, e->depth, dst, sizeof(dst));
+	show_proto(e, tail, sizeof(tail));
+	for (i = 0; i < n && rc == 0; i++) {
+		cmd_ip_text(p[i].gateway, gw, sizeof(gw));
+		snprintf(dev, sizeof(dev), "-");
+		if (e->kind != SHOW_BLACKHOLE && e->kind != SHOW_UNREACHABLE &&
+		    e->kind != SHOW_PROHIBIT && p[i].iface != LSK_IFACE_ANY)
+			iface_text(s->ports, p[i].iface, dev, sizeof(dev));
+		weight[0] = '\0';
+		if (n > 1)
+			snprintf(weight, sizeof(weight), "  weight %u",
+				 p[i].weight);
+		rc = lsk_out_printf(o, "%-18s  %-9s  %-15s  %s%s%s\n", dst,
+				    kind_names[e->kind], via ? gw : "-", dev,
+				    weight, tail);
+	}
+	return rc;
+}
+
+static uint8_t
+show_kind_of(const struct lsk_route *r)
+{
+	switch (r->type) {
+	case LSK_ROUTE_VIA: return SHOW_VIA;
+	case LSK_ROUTE_UNREACHABLE: return SHOW_UNREACHABLE;
+	case LSK_ROUTE_PROHIBIT: return SHOW_PROHIBIT;
+	default: return SHOW_BLACKHOLE;
+	}
 }
 
 /*
@@ -226,7 +396,8 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 	if (prefix_or_null != NULL &&
 	    parse_filter(prefix_or_null, &fprefix, &fdepth) < 0)
 		return -EINVAL;
-	e = malloc(((size_t)s->n_routes + 2 * s->n_addrs + 1) * sizeof(*e));
+	e = malloc(((size_t)s->n_routes + s->n_learned + 2 * s->n_addrs + 1) *
+		   sizeof(*e));
 	if (e == NULL)
 		return -ENOMEM;
 	for (i = 0; i < s->n_addrs; i++) {
@@ -238,16 +409,17 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 			.prefix = a->addr & lsk_depth_mask(a->depth),
 			.depth = a->depth, .iface = a->port };
 	}
-	for (i = 0; i < s->n_routes; i++) {
-		const struct lsk_route *r = &s->routes[i];
-		const struct lsk_ifaddr *a = lsk_connected_lookup(s,
-								  r->gateway);
+	for (i = 0; i < s->n_routes; i++)
+		e[n++] = (struct show_entry){ .prefix = s->routes[i].prefix,
+			.depth = s->routes[i].depth, .r = &s->routes[i],
+			.kind = show_kind_of(&s->routes[i]) };
+	for (i = 0; i < s->n_learned; i++) {
+		const struct lsk_route *r = &s->learned[i];
 
 		e[n++] = (struct show_entry){ .prefix = r->prefix,
-			.depth = r->depth, .gateway = r->gateway,
-			.kind = r->type == LSK_ROUTE_VIA ? SHOW_VIA :
-							   SHOW_BLACKHOLE,
-			.iface = a != NULL ? a->port : 0 };
+			.depth = r->depth, .r = r, .kind = show_kind_of(r),
+			.proto = r->proto, .learned = lsk_route_find(s,
+				r->prefix, r->depth) != NULL ? 2 : 1 };
 	}
 	qsort(e, n, sizeof(*e), show_cmp);
 	if (prefix_or_null != NULL)
@@ -270,7 +442,8 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 		    e[i].prefix != e[best].prefix))
 			continue;
 		/* the same subnet on two addresses is one route */
-		if (i > 0 && show_cmp(&e[i], &e[i - 1]) == 0)
+		if (i > 0 && e[i].kind == SHOW_CONNECTED &&
+		    show_cmp(&e[i], &e[i - 1]) == 0)
 			continue;
 		rc = show_line(s, o, &e[i], first);
 		first = false;

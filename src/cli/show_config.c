@@ -99,19 +99,17 @@ config_addresses(struct config_out *co, const struct lsk_stack *s)
 static void
 config_routes(struct config_out *co, const struct lsk_stack *s)
 {
-	char pfx[24], gw[16];
+	char pfx[24], target[LSK_ROUTE_MAX_PATHS * 40];
 	unsigned int i;
 
+	/* configured routes only: learned ones are the daemon's to give
+	 * again (control/route_learn.c) */
 	for (i = 0; i < s->n_routes; i++) {
 		const struct lsk_route *r = &s->routes[i];
 
 		cmd_prefix_text(r->prefix, r->depth, pfx, sizeof(pfx));
-		if (r->type == LSK_ROUTE_BLACKHOLE) {
-			config_line(co, "route add %s blackhole", pfx);
-		} else {
-			cmd_ip_text(r->gateway, gw, sizeof(gw));
-			config_line(co, "route add %s via %s", pfx, gw);
-		}
+		cmd_route_target_text(s, r, target, sizeof(target));
+		config_line(co, "route add %s %s", pfx, target);
 	}
 }
 

@@ -8,7 +8,8 @@
  * The common packet: an untagged IPv4 frame to its port's MAC (the test
  * of l2/eth_fast.h), a datagram ip4_input's fast test passes
  * (ip4/ip4_fast.h), routed to a resolved next hop that leaves by a port,
- * TTL over 1, not over the MTU. The first pass applies the first two
+ * TTL over 1, not over the MTU. An ECMP route's packets are forwarded
+ * one at a time by fast_rest, each to its flow's member (ip4/ecmp.h). The first pass applies the first two
  * tests and gathers the destinations; one bulk FIB lookup (of one
  * destination when the burst goes to one); the second pass forwards, in
  * runs of one next hop, as ip4_forward's fast runs do.
@@ -36,6 +37,7 @@
  * tries again.
  */
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_fib.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -47,6 +49,7 @@
 #include "core/tx.h"
 #include "core/worker.h"
 #include "l2/eth_fast.h"
+#include "ip4/ecmp.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_fast.h"
 
@@ -227,6 +230,13 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 			&nexthops[(uint32_t)nh_idx[one ? 0 : i]];
 		uint64_t mac_lo;
 		uint32_t mac_hi;
+
+		/* an ECMP route: the member of m's flow (the runs stop at
+		 * its group, which is no FORWARD next hop) */
+		if (nh->type == LSK_NH_GROUP)
+			nh = &nexthops[lsk_ecmp_pick(w->fwd, w->sh->neigh, nh,
+						     lsk_ecmp_pkt_hash(m),
+						     rte_rdtsc())];
 
 		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
 		if (nh->type != LSK_NH_FORWARD || !nh->resolved ||

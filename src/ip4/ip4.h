@@ -101,6 +101,7 @@ void lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l);
 #define LSK_ICMP_PROT_UNREACH 2
 #define LSK_ICMP_PORT_UNREACH 3
 #define LSK_ICMP_FRAG_NEEDED 4	/* carries the next hop's MTU */
+#define LSK_ICMP_ADMIN_PROHIBITED 13	/* a prohibit route (Linux's) */
 /* code of LSK_ICMP_TIME_EXCEEDED */
 #define LSK_ICMP_EXC_TTL 0
 #define LSK_ICMP_EXC_FRAGTIME 1	/* fragment reassembly time exceeded */

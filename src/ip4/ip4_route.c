@@ -4,10 +4,15 @@
  * goes to one destination), then the list is split
  * by destination: local delivery, forwarding (the next hop rides in the
  * packet's meta word), or drop (no route: ICMP net unreachable; blackhole:
- * silent). Forwarded packets stay in the input list,
+ * silent; unreachable and prohibit routes: ICMP host unreachable and
+ * administratively prohibited, as Linux). An ECMP route's group next hop
+ * gives each entry its member by the flow's hash (ip4/ecmp.h; a train by
+ * its head), which rides in the meta as any next hop: ip4_forward and
+ * ip4_output know no groups. Forwarded packets stay in the input list,
  * so when every packet is forwarded nothing is copied.
  */
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_fib.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -19,19 +24,27 @@
 #include "core/fwd.h"
 #include "core/trace.h"
 #include "core/worker.h"
+#include "ip4/ecmp.h"
 #include "ip4/ip4.h"
 
 enum route_verdict {
 	ROUTE_DROP_NO_ROUTE,
 	ROUTE_DROP_BLACKHOLE,
+	ROUTE_DROP_UNREACHABLE,
+	ROUTE_DROP_PROHIBIT,
 	ROUTE_FORWARD,
 	ROUTE_LOCAL,
+	ROUTE_GROUP,
 };
 
 static const struct lsk_drop route_drops[] = {
 	[ROUTE_DROP_NO_ROUTE] = LSK_DROP_ICMP(ip.InNoRoutes,
 			LSK_ICMP_DEST_UNREACH, LSK_ICMP_NET_UNREACH),
 	[ROUTE_DROP_BLACKHOLE] = LSK_DROP1(ip.InDiscards),
+	[ROUTE_DROP_UNREACHABLE] = LSK_DROP_ICMP(ip.InDiscards,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_HOST_UNREACH),
+	[ROUTE_DROP_PROHIBIT] = LSK_DROP_ICMP(ip.InDiscards,
+			LSK_ICMP_DEST_UNREACH, LSK_ICMP_ADMIN_PROHIBITED),
 };
 
 static lsk_trace_fmt_t route_trace;
@@ -152,9 +165,36 @@ route_verdict_of(const struct lsk_nexthop *nh)
 		return ROUTE_LOCAL;
 	case LSK_NH_BLACKHOLE:
 		return ROUTE_DROP_BLACKHOLE;
+	case LSK_NH_GROUP:
+		return ROUTE_GROUP;
+	case LSK_NH_UNREACHABLE:
+		return ROUTE_DROP_UNREACHABLE;
+	case LSK_NH_PROHIBIT:
+		return ROUTE_DROP_PROHIBIT;
 	default:
 		return ROUTE_DROP_NO_ROUTE;
 	}
+}
+
+/* The member of group next hop nh m's flow takes. */
+static uint32_t
+route_ecmp(struct lsk_worker *w, const struct lsk_fwd_table *t, uint32_t nh,
+	   const struct rte_mbuf *m)
+{
+	return lsk_ecmp_pick(t, w->sh->neigh, &t->nexthops[nh],
+			     lsk_ecmp_pkt_hash(m), rte_rdtsc());
+}
+
+/* An unreachable or prohibit route's drop, with its ICMP error. */
+static void
+route_refuse(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	     enum route_verdict v)
+{
+	if (lsk_trace_on(w))
+		lsk_trace_entry(w, m, meta, &lsk_ip4_route_stage, false, "%s",
+				v == ROUTE_DROP_PROHIBIT ? "prohibit" :
+				"unreachable");
+	lsk_ip4_drop(w, m, meta, &route_drops[v], 0);
 }
 
 /* Entry i's verdict carried out: forwarded entries compacted in l, locals
@@ -168,6 +208,11 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	uint32_t meta = (l->meta[i] & ~LSK_META_NH_MASK) | nh;
 
 	switch (route_verdict_of(&t->nexthops[nh])) {
+	case ROUTE_GROUP:
+		/* its member forwards */
+		meta = (l->meta[i] & ~LSK_META_NH_MASK) |
+		       route_ecmp(w, t, nh, m);
+		/* fall through */
 	case ROUTE_FORWARD:
 		l->pkts[*kept] = m;
 		l->meta[*kept] = meta;
@@ -187,6 +232,10 @@ route_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 			lsk_trace_entry(w, m, meta, &lsk_ip4_route_stage,
 					false, "no route");
 		lsk_ip4_drop(w, m, meta, &route_drops[ROUTE_DROP_NO_ROUTE], 0);
+		break;
+	case ROUTE_DROP_UNREACHABLE:
+	case ROUTE_DROP_PROHIBIT:
+		route_refuse(w, m, meta, route_verdict_of(&t->nexthops[nh]));
 		break;
 	}
 }

@@ -259,13 +259,15 @@ test_error_texts(void **state)
 		{ "address add 10.0.0.254/24 port 0", -EEXIST,
 		  "address 10.0.0.254/24 is already configured" },
 		{ "route add 10.7.0.0/16", -EINVAL,
-		  "usage: route add|replace|del PREFIX via GATEWAY | "
-		  "blackhole; route del PREFIX; route get ADDRESS; "
-		  "route flush" },
+		  "usage: route add|replace|del PREFIX via GATEWAY "
+		  "[weight W]... | blackhole | unreachable | prohibit; "
+		  "route del PREFIX; route get ADDRESS [from A] [proto P "
+		  "sport S dport D]; route flush" },
 		{ "route add 10.7.0.0/16 dev 1", -EINVAL,
-		  "usage: route add|replace|del PREFIX via GATEWAY | "
-		  "blackhole; route del PREFIX; route get ADDRESS; "
-		  "route flush" },
+		  "usage: route add|replace|del PREFIX via GATEWAY "
+		  "[weight W]... | blackhole | unreachable | prohibit; "
+		  "route del PREFIX; route get ADDRESS [from A] [proto P "
+		  "sport S dport D]; route flush" },
 		{ "route add 10.7.0.0/16 via 10.5.5.5", -ENETUNREACH,
 		  "gateway 10.5.5.5 is not on a connected subnet" },
 		{ "route add 10.7.0.1/16 via 10.0.1.1", -EINVAL,
