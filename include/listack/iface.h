@@ -68,6 +68,14 @@ int lsk_port_by_name(const struct lsk_stack *stack, const char *name);
 /* 0 when name could be a port's name (the form only). */
 int lsk_port_name_check(const char *name);
 
+/*
+ * The host-ifs' kernel TAPs (`port N host-if NAME`) follow the ports'
+ * links (the facts call): an application that sees a link change, or
+ * looks once a second, calls this; it takes the stack's lock, and when
+ * a control call holds it, leaves the look to the next call.
+ */
+void lsk_host_links_check(struct lsk_stack *stack);
+
 #ifdef __cplusplus
 }
 #endif

@@ -162,6 +162,12 @@ fwd_main_loop(struct fwd_app *app, const struct fwd_opts *o)
 		now = rte_rdtsc();
 		/* links: those an interrupt named now, every port each second */
 		fwd_ports_link_check(app, now >= next_link);
+		if (now >= next_link) {	/* the host-ifs' carriers too */
+			/* a table it publishes waits for no poll of ours */
+			if (polling)
+				lsk_worker_offline(app->workers[0].w);
+			lsk_host_links_check(app->stack);
+		}
 		if (now >= next_link)
 			next_link = now + hz;
 		rx = frames_received(app);

@@ -23,6 +23,7 @@
 #include "host/host.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
+#include "listack/ctl.h"
 
 /* What was made for one interface (fd -1: no TAP). */
 struct host_tap {
@@ -426,6 +427,23 @@ lsk_host_links(struct lsk_stack *s)
 		    lsk_tap_set_carrier(t->fd, up) == 0)
 			t->carrier = up;
 	}
+}
+
+void
+lsk_host_links_check(struct lsk_stack *s)
+{
+	if (s->host == NULL || lsk_stack_trylock(s) != 0)
+		return;
+	/* what a config loaded before the pools and workers could not know
+	 * (listack-fwd's order): the pool, the rates' shares */
+	if (s->host->host != NULL &&
+	    __atomic_load_n(&s->host->host->pool, __ATOMIC_RELAXED) == NULL)
+		__atomic_store_n(&s->host->host->pool, s->sh.send_pool,
+				 __ATOMIC_RELEASE);
+	if (!s->in_batch)
+		lsk_host_sync(s);
+	lsk_host_links(s);
+	lsk_stack_unlock(s);
 }
 
 int

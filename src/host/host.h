@@ -109,6 +109,13 @@ struct lsk_stage_desc;
 extern const struct lsk_drop *const lsk_host_drop_rows;
 extern const struct lsk_stage_desc lsk_host_node;
 
+/* The ports on which eth_input takes 224.0.0.0/24's MACs. */
+static inline uint16_t
+lsk_host_mcast_ports(const struct lsk_host_table *t)
+{
+	return t->mcast_ports;
+}
+
 /* True when iface has a TAP: what the stages would drop for want of a
  * handler goes to the kernel instead. */
 static inline bool

@@ -114,12 +114,14 @@ host_read(struct lsk_host *h, uint16_t iface, int fd, uint8_t *buf)
 
 	for (n = 0; n < HOST_BURST; n++) {
 		ssize_t len = read(fd, buf, HOST_FRAME_MAX);
+		struct rte_mempool *mp;
 		struct rte_mbuf *m;
 
 		if (len <= 0)
 			break;
-		m = h->pool != NULL ?
-		    host_frame_mbuf(h->pool, buf, (size_t)len) : NULL;
+		mp = __atomic_load_n(&h->pool, __ATOMIC_ACQUIRE);
+
+		m = mp != NULL ? host_frame_mbuf(mp, buf, (size_t)len) : NULL;
 		if (m == NULL) {
 			count(&h->counts.drops, 1);
 			continue;

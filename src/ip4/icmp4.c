@@ -29,6 +29,7 @@
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
+#include "host/host.h"
 
 enum icmp_in_drop {
 	ICMP_DROP_MALFORMED,
@@ -52,7 +53,7 @@ static lsk_trace_fmt_t icmp_in_trace;
 
 LSK_STAGE_DECLARE(lsk_icmp4_input_stage,
 	.name = "icmp4_input", .id = LSK_STAGE_ICMP4_INPUT,
-	.next = LSK_NEXT("icmp"),
+	.next = LSK_NEXT("icmp", "host"),
 	.drops = icmp_in_drops, .n_drops = RTE_DIM(icmp_in_drops),
 	.trace = icmp_in_trace);
 
@@ -424,7 +425,7 @@ icmp_one_segment(struct rte_mbuf *m)
  * way. An echo reply no ping waits for (or that finds the sink full) is
  * counted InEchoRepsUnmatched.
  */
-static void
+static bool
 icmp_ping(struct lsk_worker *w, const struct rte_ipv4_hdr *ip, uint32_t len)
 {
 	const struct lsk_ping_sink *sink = lsk_published(w->sh->ping);
@@ -435,10 +436,11 @@ icmp_ping(struct lsk_worker *w, const struct rte_ipv4_hdr *ip, uint32_t len)
 	if (lsk_ping_match(sink, ip, len, &r)) {
 		r.tsc = rte_rdtsc();
 		if (rte_ring_mp_enqueue_elem(sink->ring, &r, sizeof(r)) == 0)
-			return;
+			return true;
 	}
 	if (type == RTE_IP_ICMP_ECHO_REPLY)
 		w->stats.icmp.InEchoRepsUnmatched++;
+	return false;
 }
 
 void
@@ -477,16 +479,28 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 			if (!lsk_addr_is_ours(w->fwd, rte_be_to_cpu_32(
 						ip->dst_addr)))
 				st->InErrors++;	/* to a broadcast */
-		} else if (ih->icmp_type == LSK_ICMP_DEST_UNREACH) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (ih->icmp_type == LSK_ICMP_DEST_UNREACH) {
 			st->InDestUnreachs++;
-			icmp_ping(w, ip, len);
 		} else if (ih->icmp_type == RTE_IP_ICMP_ECHO_REPLY) {
 			st->InEchoReps++;
-			icmp_ping(w, ip, len);
 		} else if (ih->icmp_type == LSK_ICMP_TIME_EXCEEDED) {
 			st->InTimeExcds++;
-			icmp_ping(w, ip, len);
 		}
+		/* what listack's own ping does not claim is the kernel's
+		 * (its pings' replies, errors about its sends), when the
+		 * interface has a host-if (host/host.h) */
+		if ((ih->icmp_type == LSK_ICMP_DEST_UNREACH ||
+		     ih->icmp_type == RTE_IP_ICMP_ECHO_REPLY ||
+		     ih->icmp_type == LSK_ICMP_TIME_EXCEEDED) &&
+		    icmp_ping(w, ip, len)) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (lsk_host_punt(w, m))
+			continue;
 		rte_pktmbuf_free(m);
 	}
 	l->n = 0;

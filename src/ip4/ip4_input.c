@@ -20,6 +20,7 @@
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_fast.h"
+#include "host/host.h"
 
 enum ip4_verdict {
 	IP4_PASS,
@@ -28,6 +29,8 @@ enum ip4_verdict {
 	IP4_DROP_TRUNCATED,	/* InTruncatedPkts */
 	IP4_DROP_MARTIAN,	/* InAddrErrors */
 	IP4_DROP_DISCARD,	/* InDiscards: multicast dst, source route */
+	IP4_MCAST,		/* multicast dst: the kernel's through a
+				 * host-if (host/host.h), else InDiscards */
 };
 
 static const struct lsk_drop ip4_drops[] = {
@@ -42,7 +45,7 @@ static lsk_trace_fmt_t ip4_input_trace;
 
 LSK_STAGE_DECLARE(lsk_ip4_input_stage,
 	.name = "ip4_input", .id = LSK_STAGE_IP4_INPUT,
-	.next = LSK_NEXT("ip4_filter", "ip4_route", "icmp"),
+	.next = LSK_NEXT("ip4_filter", "ip4_route", "icmp", "host"),
 	.drops = ip4_drops, .n_drops = RTE_DIM(ip4_drops),
 	.trace = ip4_input_trace);
 
@@ -136,7 +139,7 @@ ip4_check_addresses(const struct lsk_fwd_table *t, uint32_t src, uint32_t dst)
 	if (unlikely(ip4_is_loopback(src) || lsk_addr_is_local(t, src)))
 		return IP4_DROP_MARTIAN;
 	if (unlikely(ip4_is_mcast(dst)))
-		return IP4_DROP_DISCARD;
+		return IP4_MCAST;
 	return IP4_PASS;
 }
 
@@ -283,7 +286,15 @@ lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l)
 			l->pkts[kept] = m;
 			l->meta[kept] = l->meta[i];
 			kept++;
+		} else if (v == IP4_MCAST &&
+			   !(l->meta[i] & LSK_META_COUNT_MASK) &&
+			   lsk_host_punt(w, m)) {
+			/* a group the kernel may have joined on the TAP
+			 * (OSPF's 224.0.0.5): it decides */
+			w->stats.ip.InDelivers++;
 		} else {
+			if (v == IP4_MCAST)
+				v = IP4_DROP_DISCARD;
 			lsk_ip4_drop(w, m, l->meta[i], &ip4_drops[v], 0);
 		}
 	}

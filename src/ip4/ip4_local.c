@@ -5,8 +5,9 @@
  * does. InDelivers counts what a protocol handler took, even when the
  * handler drops it later (a UDP datagram to a closed port).
  *
- * A protocol with no handler counts InUnknownProtos and is answered with
- * ICMP protocol unreachable.
+ * A protocol with no handler goes to the kernel when the interface has a
+ * host-if (host/host.h); else it counts InUnknownProtos and is answered
+ * with ICMP protocol unreachable.
  *
  * Fragments are reassembled first (ip4_reasm.c).
  */
@@ -19,6 +20,7 @@
 #include "core/list.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
+#include "host/host.h"
 
 /* ip4_local's drop reasons, reassembly's among them (ip4_reasm.c) */
 static const struct lsk_drop local_drops[LSK_LOCAL_DROP_COUNT] = {
@@ -34,7 +36,7 @@ const struct lsk_drop *const lsk_ip4_local_drops = local_drops;
 
 LSK_STAGE_DECLARE(lsk_ip4_local_stage,
 	.name = "ip4_local", .id = LSK_STAGE_IP4_LOCAL,
-	.next = LSK_NEXT("udp4_input", "icmp4_input", "icmp"),
+	.next = LSK_NEXT("udp4_input", "icmp4_input", "icmp", "host"),
 	.drops = local_drops, .n_drops = RTE_DIM(local_drops));
 
 void
@@ -63,6 +65,10 @@ lsk_ip4_local(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *udp,
 		} else if (ip->next_proto_id == IPPROTO_ICMP) {
 			w->stats.ip.InDelivers++;
 			lsk_list_push(icmp, m, l->meta[i]);
+		} else if (lsk_host_punt(w, m)) {
+			/* TCP, OSPF, ...: the kernel's, through the
+			 * interface's host-if (host/host.h) */
+			w->stats.ip.InDelivers++;
 		} else {
 			lsk_ip4_drop(w, m, l->meta[i],
 				     &lsk_ip4_local_drops[LSK_LOCAL_DROP_PROTO],

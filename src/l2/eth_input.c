@@ -24,6 +24,7 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/eth_fast.h"
+#include "host/host.h"
 
 /* A frame's verdict: the next stage whose list it joins (enum
  * lsk_eth_next, l2/l2.h), or a drop reason, each an eth counter. */
@@ -94,8 +95,19 @@ eth_strip_tag(struct rte_mbuf *m)
 	rte_pktmbuf_adj(m, RTE_VLAN_HLEN);
 }
 
+/* 224.0.0.0/24, the link's control groups (OSPF's 224.0.0.5 and .6,
+ * ...): taken on a port with a host-if, for the kernel (host/host.h) */
+static inline bool
+eth_is_link_group(const struct rte_ether_addr *a)
+{
+	return a->addr_bytes[0] == 0x01 && a->addr_bytes[1] == 0x00 &&
+	       a->addr_bytes[2] == 0x5e && a->addr_bytes[3] == 0x00 &&
+	       a->addr_bytes[4] == 0x00;
+}
+
 static enum eth_verdict
-eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
+eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta,
+	     uint16_t mcast_ports)
 {
 	const struct rte_ether_hdr *eh;
 	const struct eth_proto *pr;
@@ -113,6 +125,9 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta)
 		/* ours */
 	} else if (rte_is_broadcast_ether_addr(&eh->dst_addr) ||
 		   rte_is_same_ether_addr(&eh->dst_addr, &all_hosts_mac)) {
+		*meta = LSK_META_L2_BCAST;
+	} else if (((mcast_ports >> m->port) & 1) &&
+		   eth_is_link_group(&eh->dst_addr)) {
 		*meta = LSK_META_L2_BCAST;
 	} else {
 		return ETH_DROP_NOT_FOR_US;
@@ -286,6 +301,8 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 {
 	struct lsk_list *ip4 = next[LSK_ETH_NEXT_IP4];
 	const struct lsk_fwd_table *t = w->fwd;
+	const uint16_t mcast_ports = w->host != NULL ?
+				     lsk_host_mcast_ports(w->host) : 0;
 	/* counts kept in registers: increments through memory would chain
 	 * every packet to the one before by store forwarding */
 	uint32_t n_ip4 = ip4->n;
@@ -335,7 +352,7 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			run = 0;
 		}
 		run += 1 + extra;
-		v = eth_classify(t, m, &meta);
+		v = eth_classify(t, m, &meta, mcast_ports);
 		if (likely(v == ETH_IP4)) {
 			ip4->pkts[n_ip4] = m;
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;

@@ -6,7 +6,8 @@
  * ring enqueue per endpoint per burst. A full ring never blocks the
  * worker: what does not fit is counted and freed.
  *
- * No endpoint: ICMP port unreachable (unicast only).
+ * No endpoint: the kernel's when the interface has a host-if
+ * (host/host.h), else ICMP port unreachable (unicast only).
  */
 #include <rte_byteorder.h>
 #include <rte_hash.h>
@@ -24,6 +25,7 @@
 #include "core/worker.h"
 #include "ip4/ip4.h"
 #include "udp/udp.h"
+#include "host/host.h"
 
 enum udp_verdict {
 	UDP_DELIVER,
@@ -48,7 +50,7 @@ static lsk_trace_fmt_t udp_trace;
 
 LSK_STAGE_DECLARE(lsk_udp4_input_stage,
 	.name = "udp4_input", .id = LSK_STAGE_UDP4_INPUT,
-	.next = LSK_NEXT("icmp"),
+	.next = LSK_NEXT("icmp", "host"),
 	.drops = udp_drops, .n_drops = RTE_DIM(udp_drops),
 	.trace = udp_trace);
 
@@ -283,7 +285,16 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 
 		struct lsk_dgram_iter it;
 
-		if (unlikely(v != UDP_DELIVER)) {
+		if (unlikely(v == UDP_DROP_NO_PORT ||
+			     v == UDP_DROP_IGNORED_BCAST) &&
+		    lsk_host_wants(w->host, m->port)) {
+			/* no endpoint: the kernel's, through the host-if
+			 * (host/host.h), each datagram as it came */
+			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
+			     m != NULL; m = lsk_dgram_next(&it))
+				if (!lsk_host_punt(w, m))
+					rte_pktmbuf_free(m);
+		} else if (unlikely(v != UDP_DELIVER)) {
 			lsk_ip4_drop(w, m, l->meta[i], &udp_drops[v], 0);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
 			udp_pend(w, d, ep, m);

@@ -1,0 +1,341 @@
+#!/usr/bin/python3
+"""The host path (docs/host-path.md) against Linux hosts in network
+namespaces (the hosts and listack-fwd of run_netns_tests.py, on
+net_af_packet ports), each port mirrored by a kernel TAP in the root
+namespace, where listack-fwd runs:
+
+    client 10.1.0.2 -- [listack-fwd 10.1.0.1 | 10.2.0.1] -- server 10.2.0.2
+                        TAP hc.. 10.1.0.1   TAP hs.. 10.2.0.1  (root ns)
+
+    /usr/bin/python3 tests/netns/run_netns_host.py build/listack-fwd build/listack-ctl [-v]
+
+Checks: the TAPs exist with the ports' MACs and addresses; the client's
+ping of the router is answered once per request (listack's, no DUP);
+an ARP request from the client gets exactly one reply; a TCP
+connection from the client to a listener of this script on the router's
+address in the root namespace carries data both ways (SYN punted, the
+kernel's answers injected); the kernel's own ping from the root
+namespace reaches the client (out of the TAP, through listack's output);
+then a SYN flood from the client at the router while the server pings
+the client through listack: the pings are forwarded, listack-ctl still
+answers, host.Drops counts; at SIGTERM mbufs_in_use == 0 and the host
+counters. The root-side veth ends (listack's af_packet ports) have
+ARP off and listack's ports MACs of their own, so the root namespace's
+kernel sees the router's traffic only through the TAPs. Output and exit
+status as run_netns_tests.py's; exit 77 without root.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_netns_tests as nt  # noqa: E402
+
+MAC0 = "02:00:00:00:aa:00"
+MAC1 = "02:00:00:00:aa:01"
+TCP_PORT = 5555
+FLOOD_PORT = 5556
+FLOOD_RATE = 200        # host-if rate during the test: the flood overruns it
+FLOOD_PPS = 10000       # the SYN flood's rate
+
+# the client's side, run with /usr/bin/python3 in its namespace
+ARP_PROBE = r"""
+import sys
+from scapy.all import ARP, Ether, conf, sendp, sniff, AsyncSniffer
+conf.verb = 0
+dev, target = sys.argv[1], sys.argv[2]
+sn = AsyncSniffer(iface=dev, filter="arp and arp[6:2] = 2")
+sn.start()
+import time
+time.sleep(0.5)
+sendp(Ether(dst="ff:ff:ff:ff:ff:ff") / ARP(op=1, pdst=target), iface=dev)
+time.sleep(2)
+got = sn.stop()
+print(sum(1 for p in got if p[ARP].psrc == target))
+"""
+
+TCP_CLIENT = r"""
+import socket, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
+data = bytes(range(256)) * 40
+s.sendall(data)
+s.shutdown(socket.SHUT_WR)
+got = b""
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    got += b
+print("ok" if got == data[::-1] else "bad %d" % len(got))
+"""
+
+SYN_FLOOD = r"""
+import socket, struct, sys, time, random
+src, dst, port, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+sa, da = socket.inet_aton(src), socket.inet_aton(dst)
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while t >> 16:
+        t = (t & 0xffff) + (t >> 16)
+    return ~t & 0xffff
+frames = []
+for sp in range(20000, 20256):
+    tcp = struct.pack("!HHIIBBHHH", sp, port, random.getrandbits(32), 0,
+                      5 << 4, 0x02, 65535, 0, 0)
+    ck = csum(sa + da + struct.pack("!BBH", 0, 6, len(tcp)) + tcp)
+    tcp = tcp[:16] + struct.pack("!H", ck) + tcp[18:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 40, 0, 0, 64, 6, 0, sa, da)
+    frames.append(ip + tcp)
+# paced at pps: fifty times what the host-if may take, and what a
+# debug (ASan) build's worker on a shared CPU still receives whole
+pps = int(sys.argv[5])
+n, start = 0, time.monotonic()
+end = start + secs
+while time.monotonic() < end:
+    for f in frames[:100]:
+        try:
+            s.sendto(f, (dst, 0))
+            n += 1
+        except OSError:
+            pass
+    frames = frames[100:] + frames[:100]
+    ahead = n / pps - (time.monotonic() - start)
+    if ahead > 0:
+        time.sleep(ahead)
+print(n)
+"""
+
+
+def py_in(env, ns, code, *args, timeout=20):
+    r = env.ns(ns, ["/usr/bin/python3", "-c", code] + [str(a) for a in args],
+               timeout=timeout, check=False)
+    return r.returncode, r.stdout.strip()
+
+
+def setup_ports(env):
+    """The root namespace's kernel must not answer on listack's own
+    ports: no ARP there, and listack's MACs are not the veths' (frames to
+    them are another host's to the kernel)."""
+    for dev in (env.veth_c, env.veth_s):
+        env.run(["ip", "link", "set", dev, "arp", "off"])
+
+
+def tap_names():
+    n = os.getpid() % 100000
+    return "hc%d" % n, "hs%d" % n
+
+
+def check_taps(env):
+    problems = []
+    for tap, mac, addr in zip(tap_names(), (MAC0, MAC1),
+                              (nt.GW_CLIENT, nt.GW_SERVER)):
+        r = env.run(["ip", "-o", "link", "show", "dev", tap], check=False)
+        if r.returncode != 0:
+            problems.append("no TAP %s" % tap)
+            continue
+        if mac not in r.stdout or "NOARP" not in r.stdout or \
+                ",UP" not in r.stdout:
+            problems.append("%s: %s" % (tap, nt.short(r.stdout)))
+        r = env.run(["ip", "-4", "-o", "addr", "show", "dev", tap])
+        if addr + "/24" not in r.stdout:
+            problems.append("%s has no %s/24" % (tap, addr))
+    rc, out, err = env.ctl_cmd("show", "interfaces")
+    if "host-if " + tap_names()[0] not in out:
+        problems.append("show interfaces: " + nt.short(out))
+    return "; ".join(problems) or None
+
+
+def check_ping_router_once(env):
+    r = env.ns(env.cli, ["ping", "-c", "3", "-i", "0.3", "-W", "2",
+                         nt.GW_CLIENT], check=False)
+    if "3 received" not in r.stdout or "DUP" in r.stdout:
+        return nt.short(r.stdout)
+    return None
+
+
+def check_arp_once(env):
+    env.ns(env.cli, ["ip", "neigh", "flush", "dev", "eth0"], check=False)
+    rc, out = py_in(env, env.cli, ARP_PROBE, "eth0", nt.GW_CLIENT)
+    if rc != 0 or out.splitlines()[-1:] != ["1"]:
+        return "replies: exit %d: %s" % (rc, nt.short(out))
+    return None
+
+
+def tcp_server(ready, result):
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        srv.bind((nt.GW_CLIENT, TCP_PORT))
+        srv.listen(1)
+        srv.settimeout(15)
+        ready.set()
+        c, peer = srv.accept()
+        c.settimeout(10)
+        got = b""
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            got += b
+        c.sendall(got[::-1])
+        c.close()
+        result.append((peer[0], len(got)))
+    except OSError as e:
+        result.append(("error", str(e)))
+        ready.set()
+    finally:
+        srv.close()
+
+
+def check_tcp(env):
+    ready, result = threading.Event(), []
+    t = threading.Thread(target=tcp_server, args=(ready, result), daemon=True)
+    t.start()
+    ready.wait(5)
+    rc, out = py_in(env, env.cli, TCP_CLIENT, nt.GW_CLIENT, TCP_PORT)
+    t.join(20)
+    if rc != 0 or out != "ok":
+        return "client: exit %d: %s; server: %s" % (rc, nt.short(out), result)
+    if result != [(nt.CLIENT_IP, 10240)]:
+        return "server: %s" % result
+    return None
+
+
+def check_kernel_ping(env):
+    r = env.run(["ping", "-c", "3", "-i", "0.3", "-W", "2", nt.CLIENT_IP],
+                check=False)
+    if "3 received" not in r.stdout or "DUP" in r.stdout:
+        return nt.short(r.stdout)
+    return None
+
+
+def check_flood(env):
+    """A SYN flood at the router from the client while the server's
+    pings to the client are forwarded."""
+    flood = subprocess.Popen(
+        ["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c", SYN_FLOOD,
+         nt.CLIENT_IP, nt.GW_CLIENT, str(FLOOD_PORT), "6",
+         str(FLOOD_PPS)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        universal_newlines=True)
+    problems = []
+    try:
+        time.sleep(1)
+        r = env.ns(env.srv, ["ping", "-c", "30", "-i", "0.1", "-W", "2",
+                             nt.CLIENT_IP], check=False, timeout=30)
+        got = nt.ping_summary(r.stdout)
+        if got[1] is None or got[1] < 27:
+            problems.append("forwarded pings: %s" % nt.short(r.stdout))
+        t = time.monotonic()
+        rc, out, err = env.ctl_cmd("show", "stats", json_out=True)
+        if rc != 0 or time.monotonic() - t > 5:
+            problems.append("listack-ctl: exit %d after %.1f s: %s"
+                            % (rc, time.monotonic() - t, err.strip()))
+        sent = flood.communicate(timeout=30)[0].strip()
+    finally:
+        if flood.poll() is None:
+            flood.kill()
+            flood.wait()
+    try:
+        n = int(sent.splitlines()[-1])
+    except (ValueError, IndexError):
+        return "flood: %s" % nt.short(sent)
+    rc, out, err = env.ctl_cmd("show", "stats", json_out=True)
+    st = json.loads(out) if rc == 0 else {}
+    drops = nt.stat(st, "host.Drops") or 0
+    if n < 20000 or drops < n // 2:
+        problems.append("%d SYNs sent, host.Drops %s" % (n, drops))
+    return "; ".join(problems) or None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("SKIP netns: not root (network namespaces need root)")
+        return 77
+    if not os.path.exists("/dev/net/tun"):
+        print("SKIP netns: no /dev/net/tun")
+        return 77
+
+    def on_signal(sig, _frame):
+        raise KeyboardInterrupt("signal %d" % sig)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    results = []
+
+    def record(name, reason):
+        results.append((name, reason))
+        print("PASS " + name if reason is None else
+              "FAIL %s: %s" % (name, reason), flush=True)
+
+    def run_check(name, fn, *a):
+        try:
+            reason = fn(*a)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a broken check is a failed check
+            reason = "%s: %s" % (type(e).__name__, e)
+        record(name, reason)
+
+    env = nt.Env(os.path.abspath(args.fwd), args.verbose,
+                 os.path.abspath(args.ctl))
+    tc, ts = tap_names()
+    try:
+        try:
+            env.make_hosts()
+            setup_ports(env)
+        except nt.Skip as e:
+            print("SKIP netns: %s" % e)
+            return 77
+        err = env.start_router(
+            "af_packet", "port 0 mac %s host-if %s\n"
+            "port 1 mac %s host-if %s\n"
+            "host-if %s rate %d\n" % (MAC0, tc, MAC1, ts, tc, FLOOD_RATE))
+        if err:
+            record("router-start", err)
+        else:
+            run_check("taps-mirror-ports", check_taps, env)
+            run_check("ping-router-one-reply", check_ping_router_once, env)
+            run_check("arp-one-reply", check_arp_once, env)
+            run_check("tcp-to-router", check_tcp, env)
+            run_check("kernel-ping-via-tap", check_kernel_ping, env)
+            run_check("syn-flood-forwarding-holds", check_flood, env)
+            nt.stop_and_count(env, record, "", (
+                ("stats-mbufs", "mbufs_in_use", "==", 0),
+                ("stats-to-kernel", "host.ToKernel", ">=", 10),
+                ("stats-from-kernel", "host.FromKernel", ">=", 10),
+                ("stats-host-drops", "host.Drops", ">=", 20000),
+                ("stats-echo-reps", "icmp.OutEchoReps", ">=", 3),
+            ), args.verbose)
+            r = subprocess.run(["ip", "link", "show", "dev", tc],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            record("taps-gone-at-exit", None if r.returncode != 0 else
+                   "%s still there" % tc)
+    except KeyboardInterrupt as e:
+        record("interrupted", str(e) or "interrupted")
+    finally:
+        env.cleanup()
+    passed = sum(1 for _n, r in results if r is None)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
