@@ -130,7 +130,8 @@ def helper_flow_send(dst, port, n, per_flow):
 
 
 def helper_tcp_server(addr, port, lifetime):
-    """Accept TCP connections and echo each one's bytes back."""
+    """Accept TCP connections; echo what each sends once it has sent all
+    (shut its side down)."""
     srv = socket.socket()
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind((addr, int(port)))
@@ -141,8 +142,13 @@ def helper_tcp_server(addr, port, lifetime):
         while True:
             c, _ = srv.accept()
             c.settimeout(5)
+            data = b""
             try:
-                data = c.recv(65536)
+                while True:
+                    b = c.recv(65536)
+                    if not b:
+                        break
+                    data += b
                 c.sendall(data)
             except OSError:
                 pass
@@ -156,6 +162,7 @@ def helper_tcp_client(addr, port, size):
     try:
         c = socket.create_connection((addr, int(port)), timeout=5)
         c.sendall(data)
+        c.shutdown(socket.SHUT_WR)
         got = b""
         while len(got) < len(data):
             b = c.recv(65536)
@@ -461,7 +468,7 @@ def listack_route(rows, prefix):
             continue
         seen = True
         proto = row.get("proto", proto)
-        for p in row.get("paths") or [row]:
+        for p in row.get("nexthops") or [row]:
             if p.get("gateway"):
                 gws.append(p["gateway"])
     return (proto, gws) if seen else None
