@@ -592,6 +592,8 @@ def check_udp_forwarded(env):
 def check_ecmp_paths(env):
     want = sorted([PORTS[0][1], PORTS[1][1]])
     if wait_for(lambda: sorted(env.routes(ECMP_NET)[1]) == want, 30):
+        if env.verbose and not env.linux:
+            print(env.ctl_cmd("show", "routes")[1], end="")
         return None
     return "%s: %s, want paths via %s" % (ECMP_NET, env.routes(ECMP_NET),
                                           want)
@@ -629,6 +631,10 @@ def check_route_get_flow(env):
     if not at:
         return "no ECMP split to compare with"
     wrong = []
+    if env.verbose:
+        print(env.ctl_cmd("route", "get", ECMP_ADDR, "from", CLIENT, "proto",
+                          "udp", "sport", "40000", "dport",
+                          str(ECMP_PORT))[1], end="")
     for sport in range(40000, 40000 + 16):
         rc, text, err = env.ctl_cmd(
             "route", "get", ECMP_ADDR, "from", CLIENT, "proto", "udp",
