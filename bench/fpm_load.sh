@@ -4,7 +4,7 @@
 # routes are installed, and what the load costs forwarding (issue 23).
 #
 #   bench/fpm_load.sh [--routes N] [--seconds S] [--flows F] [--lcores L]
-#                     [--no-tap] [--build DIR] [--out DIR]
+#                     [--no-tap] [--mem 'EAL OPTIONS'] [--build DIR] [--out DIR]
 #
 # listack-fwd forwards a net_pcap port replaying a file forever to a
 # net_null port (bench/feed.sh's feed; --flows F flows over 64 configured
@@ -12,7 +12,9 @@
 # and `fpm listen 127.0.0.1:2620`, on lcores L (default 0,1: the control
 # thread, which serves FPM, on CPU 0; the worker on CPU 1). --no-tap
 # leaves the TAP out (the nexthops then name an ifindex listack does not
-# know, and their gateways' subnet gives the port). Then:
+# know, and their gateways' subnet gives the port). --mem gives EAL's
+# memory options (default '--no-huge -m 3072': ordinary pages, each
+# touched first at a fault; '-m 1024' or '' takes hugepages). Then:
 #
 # 1. the forwarding rate without load: port 1's TX packets over S s
 #    (default 3), read with `listack-ctl -j show interfaces`;
@@ -37,7 +39,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 routes=1000000 seconds=3 flows=64 lcores=0,1 build="$top/build"
-out=/tmp/listack-fpm tap=1
+out=/tmp/listack-fpm tap=1 mem='--no-huge -m 3072'
 while [ $# -gt 0 ]; do
 	case $1 in
 	--routes) routes=$2; shift ;;
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--flows) flows=$2; shift ;;
 	--lcores) lcores=$2; shift ;;
 	--no-tap) tap=0 ;;
+	--mem) mem=$2; shift ;;
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
@@ -80,7 +83,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-argv="$fwd -l $lcores --no-huge --no-pci -m 3072 --file-prefix lsk-fpm --vdev net_pcap0,rx_pcap=$pcap,infinite_rx=1 --vdev net_null1,no-rx=1 -- --config $conf --ctl-socket $sock"
+argv="$fwd -l $lcores $mem --no-pci --file-prefix lsk-fpm --vdev net_pcap0,rx_pcap=$pcap,infinite_rx=1 --vdev net_null1,no-rx=1 -- --config $conf --ctl-socket $sock"
 echo "$argv" > "$out/commands.txt"
 # shellcheck disable=SC2086
 $argv > "$out/listack-fwd.log" 2>&1 &
