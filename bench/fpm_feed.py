@@ -4,7 +4,7 @@
 groups on) sends it to a routing dataplane: for bench/fpm_load.sh.
 
     fpm_feed.py gen [--routes N] [--seed S] FILE
-    fpm_feed.py send [--addr 127.0.0.1:2620] [--oif IFINDEX] [--hold SECONDS] FILE
+    fpm_feed.py send [--addr ADDR:PORT] [--oif IFINDEX] [--hold S] FILE
 
 Together they send the byte stream zebra would send after connecting:
 three RTM_NEWNEXTHOPs (ids 1 and 2: gateways 10.0.1.2 and 10.0.1.3 on
@@ -31,9 +31,10 @@ they have, not on the exact counts. The prefixes are random within
 traffic) and 192.0.2.0/24 (the last route).
 
 send connects to listack-fwd's `fpm listen` (zebra is the client), writes
-the nexthops and then FILE with sendfile, prints {"connected": T, "sent": T, "bytes": N}
-(time.monotonic()), and keeps the connection open --hold seconds (a
-closed connection is a zebra gone).
+the nexthops and then FILE with sendfile, prints {"connected": T, "sent":
+T, "bytes": N} (time.monotonic()), and keeps the connection open --hold
+seconds (default 3600; --addr default 127.0.0.1:2620; a closed
+connection is a zebra gone).
 """
 import argparse
 import json

@@ -4,7 +4,8 @@ from the router's own zebra, the host path to the kernel (TAP mirrors),
 ECMP, OSPF; everything started by this test in network namespaces, no
 systemd.
 
-    /usr/bin/python3 tests/netns/run_netns_frr.py build/listack-fwd build/listack-ctl [-v] [--keep-logs] [--linux]
+    /usr/bin/python3 tests/netns/run_netns_frr.py build/listack-fwd \
+        build/listack-ctl [-v] [--keep-logs] [--linux]
 
 Layout (namespace names carry this process's pid):
 
@@ -25,17 +26,18 @@ it), and has 100.66.1.1/32 in OSPF; peer2 announces 100.65.2.0/24. The
 router announces the client's 10.4.0.0/24.
 
 Checks: the BGP sessions come up over the host path; the prefixes appear
-in `listack-ctl show routes` as bgp; ping and UDP from the client to them
-are forwarded by listack (the router namespace's ip_forward is 0); 100.64
-has two paths and 64 UDP flows are split over both peers (each peer's UDP
-sink says which flows it got), and `route get` of a flow names the peer
-it reached; learned routes stay out of `show config`; a withdrawal
-removes the route; TCP to the router's address reaches the kernel; the
-kernel's own ping from the router works; OSPF reaches Full with peer1
-and its route is installed as ospf; the router's zebra, bgpd and ospfd restarted (bgpd with zebra:
-FRRouting/frr#22362), the routes come back; listack-fwd exits 0 on
-SIGTERM with mbufs_in_use 0, zebra's two FPM connections and no bad frame
-or message counted.
+in `listack-ctl show routes` as bgp; ping and UDP from the client to
+them are forwarded by listack (the router namespace's ip_forward is 0);
+100.64 has two paths and 64 UDP flows are split over both peers (each
+peer's UDP sink says which flows it got), and `route get` of a flow
+names the peer it reached; learned routes stay out of `show config`, and
+a configured route for a learned prefix stands in front of it until
+deleted; a withdrawal removes the route; TCP to the router's address
+reaches the kernel; the kernel's own ping from the router works; OSPF
+reaches Full with peer1 and its route is installed as ospf; the router's
+zebra, bgpd and ospfd restarted (bgpd with zebra: FRRouting/frr#22362),
+the routes come back; listack-fwd exits 0 on SIGTERM with mbufs_in_use
+0, zebra's two FPM connections and no bad frame or message counted.
 
 --linux runs the same topology and checks with a plain Linux router in R
 (zebra programs the kernel, ip_forward 1, fib_multipath_hash_policy 1) in
@@ -647,6 +649,30 @@ def check_route_get_flow(env):
     return "; ".join(wrong) or None
 
 
+def check_configured_wins(env):
+    """A route of the configuration for a learned prefix stands in front
+    of it; deleted, the learned one is back."""
+    rc, _out, err = env.ctl_cmd("route", "add", P2_NET, "blackhole")
+    if rc != 0:
+        return "route add %s blackhole: %s" % (P2_NET, err.strip())
+    try:
+        if ping(env, env.cli, P2_ADDR, 1) is None:
+            return "%s answers through a blackhole route" % P2_ADDR
+        _rc, text, _err = env.ctl_cmd("show", "routes", P2_NET,
+                                      json_out=True)
+        rows = json.loads(text)
+        if not any(r.get("shadowed") and r.get("proto") == "bgp"
+                   for r in rows):
+            return "the learned route is not shown shadowed: %s" % rows
+    finally:
+        rc, _out, err = env.ctl_cmd("route", "del", P2_NET)
+    if rc != 0:
+        return "route del %s: %s" % (P2_NET, err.strip())
+    if not route_is(env, P2_NET, "bgp", 1):
+        return "after route del: %s" % (env.routes(P2_NET),)
+    return ping(env, env.cli, P2_ADDR)
+
+
 def check_not_in_config(env):
     """Learned routes stay out of `show config` (FRR gives them again)."""
     rc, text, err = env.ctl_cmd("show", "config")
@@ -793,6 +819,7 @@ def main():
             if not args.linux:
                 run_check("route-get-flow", check_route_get_flow, env)
                 run_check("learned-not-in-config", check_not_in_config, env)
+                run_check("configured-wins", check_configured_wins, env)
             run_check("bgp-withdraw", check_withdraw, env)
             run_check("tcp-to-router", check_tcp_router, env)
             run_check("kernel-ping", check_kernel_ping, env)
