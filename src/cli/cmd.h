@@ -16,7 +16,8 @@
 
 struct lsk_stack;
 
-#define CMD_MAX_WORDS 24
+/* the longest line: route add P, then 16 x "via G weight W" */
+#define CMD_MAX_WORDS 72
 /* The words a prefix may stand for (cli/cmd_word.c): any keyword. */
 #define CMD_FULL_WORDS CMD_MAX_WORDS
 

@@ -20,11 +20,16 @@ static const struct {
 		  "[host-if NAME|none] [up|down] | port N vlan V", "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
 		     "address del A.B.C.D/L port N [vlan V]", "add del" },
-	{ "route", "route add PREFIX via GATEWAY | route add PREFIX blackhole | "
-		   "route replace PREFIX via GATEWAY | "
-		   "route replace PREFIX blackhole | "
-		   "route del PREFIX [via GATEWAY|blackhole] | "
-		   "route get ADDRESS | route flush",
+	{ "route", "route add PREFIX via GATEWAY [weight W] "
+		   "[via GATEWAY [weight W]]... | "
+		   "route add PREFIX blackhole|unreachable|prohibit | "
+		   "route replace PREFIX via GATEWAY [weight W] "
+		   "[via GATEWAY [weight W]]... | "
+		   "route replace PREFIX blackhole|unreachable|prohibit | "
+		   "route del PREFIX [via GATEWAY...|blackhole|unreachable|"
+		   "prohibit] | "
+		   "route get ADDRESS [from ADDRESS] [proto udp|tcp|icmp|N] "
+		   "[sport S] [dport D] | route flush",
 	  "add replace del get flush" },
 	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
 		   "neigh flush", "add del flush" },

@@ -70,7 +70,8 @@ test_command_words(void **state)
 	assert_candidates("show ", "pi", "pipeline");
 	assert_candidates("capture ", "", "start stop show");
 	/* several words typed, and blanks between them */
-	assert_candidates("route  add 10.0.0.0/8 ", "", "via blackhole");
+	assert_candidates("route  add 10.0.0.0/8 ", "",
+			  "via blackhole unreachable prohibit");
 	ctl_complete_clear();
 }
 
