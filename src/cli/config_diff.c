@@ -104,6 +104,10 @@ classify(struct cline *l)
 		   starts(s, "mode ") || starts(s, "fpm ")) {
 		l->kind = K_SETTING;
 		l->key = word(s, 0, &l->key_len);
+	} else if (starts(s, "host-if ")) {
+		/* a host-if's rate, keyed by the host-if */
+		l->kind = K_SETTING;
+		l->key_len = (size_t)(word(s, 1, &len) - s) + len;
 	}
 }
 
@@ -257,6 +261,14 @@ emit_old(struct lsk_out *o, enum step st, const struct cline *l)
 		return lsk_out_printf(o, "neigh del %.*s\n", (int)len, k);
 	if (l->act != A_DEL)
 		return 0;
+	/* a host-if's rate the file no longer gives, before the port
+	 * lines (which may remove the host-if) */
+	if (st == S_UDP_CLOSE && l->kind == K_SETTING &&
+	    starts(l->line, "host-if ")) {
+		k = word(l->line, 1, &len);
+		return lsk_out_printf(o, "host-if %.*s rate default\n",
+				      (int)len, k);
+	}
 	if (st == S_ROUTE_DEL && l->kind == K_ROUTE)
 		return lsk_out_printf(o, "route del %.*s\n", (int)len, k);
 	if (st == S_ADDR_DEL && l->kind == K_ADDR)
@@ -284,11 +296,16 @@ emit_new(struct lsk_out *o, enum step st, const struct cline *l)
 		return 0;	/* as a list (lsk_config_diff) */
 	if (l->act == A_CHANGE && l->kind == K_ROUTE)
 		return lsk_out_printf(o, "route replace %s\n", rest(l->line));
-	/* a MAC the file no longer gives: the port's own again */
-	if (l->act == A_CHANGE && l->kind == K_PORT &&
-	    strstr(l->line, " mac ") == NULL &&
-	    strstr(l->old->line, " mac ") != NULL)
-		return lsk_out_printf(o, "%s mac default\n", l->line);
+	/* a MAC the file no longer gives: the port's own again; a host-if
+	 * it no longer gives: none */
+	if (l->act == A_CHANGE && l->kind == K_PORT)
+		return lsk_out_printf(o, "%s%s%s\n", l->line,
+				      strstr(l->line, " mac ") == NULL &&
+				      strstr(l->old->line, " mac ") != NULL ?
+				      " mac default" : "",
+				      strstr(l->line, " host-if ") == NULL &&
+				      strstr(l->old->line, " host-if ") !=
+				      NULL ? " host-if none" : "");
 	return lsk_out_printf(o, "%s\n", l->line);
 }
 

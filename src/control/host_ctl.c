@@ -47,8 +47,6 @@ struct lsk_host_ctl {
 	/* the addresses put on TAPs */
 	unsigned int n_addrs;
 	struct host_addr addrs[LSK_MAX_ADDRS];
-	/* the host thread's counts of a path that went (none does before
-	 * the stack) */
 };
 
 int

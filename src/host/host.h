@@ -76,6 +76,7 @@ struct lsk_host {
 	int wake_fd;			/* eventfd: the thread looks again */
 	pthread_t thread;
 	bool running;
+	bool exited;			/* under lock: the thread is gone */
 	volatile bool stop;
 	struct lsk_host_counts counts;	/* atomics: the thread writes */
 };

@@ -181,8 +181,13 @@ host_thread(void *arg)
 	uint8_t *buf = malloc(HOST_FRAME_MAX);
 	unsigned int moved = 1;
 
-	if (buf == NULL)
+	if (buf == NULL) {
+		pthread_mutex_lock(&h->lock);
+		h->exited = true;
+		pthread_cond_broadcast(&h->seen_cond);
+		pthread_mutex_unlock(&h->lock);
 		return NULL;
+	}
 	while (!h->stop) {
 		unsigned int n = 1, i;
 		uint32_t gen;
@@ -216,6 +221,10 @@ host_thread(void *arg)
 		moved += host_punts(h);
 		pthread_mutex_unlock(&h->lock);
 	}
+	pthread_mutex_lock(&h->lock);
+	h->exited = true;	/* nobody waits for a poll that never comes */
+	pthread_cond_broadcast(&h->seen_cond);
+	pthread_mutex_unlock(&h->lock);
 	free(buf);
 	return NULL;
 }
@@ -294,7 +303,7 @@ lsk_host_attach(struct lsk_host *h, uint16_t iface, int fd)
 	(void)!write(h->wake_fd, &one, sizeof(one));
 	/* a poll may hold the old descriptor's file, which would keep the
 	 * TAP alive after its close: wait until the thread polls anew */
-	while (h->running && !h->stop && (int32_t)(h->seen - gen) < 0)
+	while (h->running && !h->exited && (int32_t)(h->seen - gen) < 0)
 		pthread_cond_wait(&h->seen_cond, &h->lock);
 	pthread_mutex_unlock(&h->lock);
 }

@@ -19,6 +19,7 @@
 
 #include "unit_common.h"
 #include "cli/cli.h"
+#include "cli/config_diff.h"
 #include "control/host_ctl.h"
 
 #define ERR_LEN sizeof(((struct lsk_out *)0)->err)
@@ -226,6 +227,50 @@ test_refused(void **state)
 	assert_true(answer_has(f, "show config", "host-if lsktst1 rate 20"));
 }
 
+static char *
+diff(const char *running, const char *wanted)
+{
+	struct lsk_config_diff_counts n;
+	struct lsk_out o;
+	char *d;
+
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_config_diff(running, wanted, &o, &n), 0);
+	d = strdup(o.buf ? o.buf : "");
+	lsk_out_free(&o);
+	return d;
+}
+
+/* config reload: a host-if and its rate the file adds, changes or no
+ * longer gives (none, the default rate, before the port line) */
+static void
+test_reload_diff(void **state)
+{
+	static const char with[] = "port 0 mtu 1500 host-if wan0\n"
+				   "port 1 mtu 1500\n"
+				   "host-if wan0 rate 500\n";
+	static const char without[] = "port 0 mtu 1500\n"
+				      "port 1 mtu 1500\n";
+	char *d;
+
+	(void)state;
+	d = diff(without, with);
+	assert_string_equal(d, "port 0 mtu 1500 host-if wan0\n"
+			    "host-if wan0 rate 500\n");
+	free(d);
+	d = diff(with, without);
+	assert_string_equal(d, "host-if wan0 rate default\n"
+			    "port 0 mtu 1500 host-if none\n");
+	free(d);
+	d = diff(with, "port 0 mtu 1500 host-if wan0\nport 1 mtu 1500\n"
+		 "host-if wan0 rate 700\n");
+	assert_string_equal(d, "host-if wan0 rate 700\n");
+	free(d);
+	d = diff(with, with);
+	assert_string_equal(d, "");
+	free(d);
+}
+
 int
 main(void)
 {
@@ -233,6 +278,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tap_mirrors_port, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+		cmocka_unit_test(test_reload_diff),
 	};
 
 	return cmocka_run_group_tests_name("host_ctl", tests,
