@@ -3,11 +3,8 @@
  * zebra's nexthops (serve/fpm_nh.h): an open-addressing table by id
  * (linear probing, deletion by backward shift, so no tombstones pile
  * up), grown by doubling up to its bound; and the resolution of a
- * decoded route into the route to learn.
- *
- * Known gap: a nexthop replaced under the same id changes the routes
- * learned after, not those already installed with it (zebra gives a
- * changed group a new id and sends its routes again).
+ * decoded route into the route to learn. (A nexthop replaced under its
+ * id: the server resolves the routes naming it again, serve/fpm_refs.h.)
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -8,6 +8,10 @@
  * table (serve/fpm_nh.c) and its routes, resolved, to one
  * lsk_route_learn call, under the stack's lock.
  *
+ * A nexthop zebra replaces under its id changes the routes that name it
+ * (alone or in a group), as the kernel's nexthop objects do: they are
+ * resolved again and learned in the same step (serve/fpm_refs.h).
+ *
  * A new connection starts a dump (lsk_route_learn_begin_dump): zebra
  * sends its whole table but never says when it is done, so the dump is
  * taken as over, and what it did not repeat swept, once the connection
@@ -33,6 +37,7 @@
 #include "control/host_ctl.h"
 #include "serve/fpm_msg.h"
 #include "serve/fpm_nh.h"
+#include "serve/fpm_refs.h"
 #include "serve/serve.h"
 
 #define FPM_RX_BUF (256 * 1024)	/* the most one read decodes */
@@ -43,6 +48,7 @@
 /* every message that yields an operation is at least a netlink header
  * and a nhmsg, each frame adds its header */
 #define FPM_OPS_CAP (FPM_RX_BUF / 24 + 1)
+#define FPM_CHANGED_MAX 64	/* nexthops replaced in one read, followed */
 
 struct lsk_fpm {
 	struct lsk_stack *stack;
@@ -59,6 +65,7 @@ struct lsk_fpm {
 	struct lsk_fpm_op *ops;
 	struct lsk_route_learned *learned;
 	struct lsk_fpm_nh_table *nhs;
+	struct lsk_fpm_refs *refs;	/* the routes learned by nexthop id */
 };
 
 static struct lsk_fpm_stats *
@@ -102,18 +109,122 @@ iface_of(void *arg, uint32_t ifindex)
 	return lsk_host_iface_of_ifindex(arg, ifindex);
 }
 
+static bool
+nh_same(const struct lsk_fpm_nh *a, const struct lsk_fpm_nh *b)
+{
+	unsigned int i;
+
+	if (a->blackhole != b->blackhole || a->unusable != b->unusable ||
+	    a->n_group != b->n_group || a->path.gateway != b->path.gateway ||
+	    a->path.ifindex != b->path.ifindex)
+		return false;
+	for (i = 0; i < a->n_group; i++)
+		if (a->group[i].id != b->group[i].id ||
+		    a->group[i].weight != b->group[i].weight)
+			return false;
+	return true;
+}
+
+/* Learn learned[0..*k) now (the array is full): 0 or -ENOMEM. */
+static int
+learn_flush(struct lsk_fpm *f, unsigned int *k, struct lsk_fpm_stats *cnt)
+{
+	int rc = *k ? lsk_route_learn(f->stack, f->learned, *k) : 0;
+
+	if (rc > 0)
+		cnt->RoutesRejected += (uint64_t)rc;
+	*k = 0;
+	return rc < 0 ? rc : 0;
+}
+
+static bool
+id_in(uint32_t id, const uint32_t *ids, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Does nexthop id use one of changed (itself, or a member of its
+ * group, or of a group in it)? all: every id is taken as changed. */
+static bool
+nh_uses(const struct lsk_fpm_nh_table *t, uint32_t id, const uint32_t *changed,
+	unsigned int n, bool all, int depth)
+{
+	const struct lsk_fpm_nh *nh;
+	unsigned int i;
+
+	if (all || id_in(id, changed, n))
+		return true;
+	nh = lsk_fpm_nh_find(t, id);
+	if (nh == NULL || depth == 2)
+		return false;
+	for (i = 0; i < nh->n_group; i++)
+		if (nh_uses(t, nh->group[i].id, changed, n, false, depth + 1))
+			return true;
+	return false;
+}
+
+/* The routes that name a replaced nexthop, resolved again into
+ * learned[*k..), flushed as it fills. 0 or -ENOMEM. */
+static int
+refs_follow(struct lsk_fpm *f, unsigned int *k, const uint32_t *changed,
+	    unsigned int n, bool all, struct lsk_fpm_stats *cnt)
+{
+	unsigned int i, slots = lsk_fpm_refs_slots(f->refs);
+	struct lsk_fpm_ref ref;
+	int rc;
+
+	for (i = 0; i < slots; i++) {
+		struct lsk_fpm_route r;
+
+		if (!lsk_fpm_refs_at(f->refs, i, &ref) ||
+		    !nh_uses(f->nhs, ref.nh_id, changed, n, all, 0))
+			continue;
+		r = (struct lsk_fpm_route){ .prefix = ref.prefix,
+			.depth = ref.depth, .type = LSK_ROUTE_VIA,
+			.proto = ref.proto, .nh_id = ref.nh_id };
+		if (*k == FPM_OPS_CAP) {
+			rc = learn_flush(f, k, cnt);
+			if (rc < 0)
+				return rc;
+		}
+		if (lsk_fpm_route_resolve(f->nhs, &r, iface_of, f->stack,
+					  &f->learned[*k], cnt) == 0) {
+			cnt->RoutesAdded++;
+			(*k)++;
+		}
+	}
+	return 0;
+}
+
 /* What one read decoded, applied. Under the stack's lock. */
 static void
 zebra_apply(struct lsk_fpm *f, const struct lsk_fpm_op *ops, unsigned int n,
 	    struct lsk_fpm_stats *cnt)
 {
-	unsigned int i, k = 0;
+	uint32_t changed[FPM_CHANGED_MAX];
+	unsigned int i, k = 0, n_changed = 0;
+	bool all = false;
 	int rc;
 
 	for (i = 0; i < n; i++) {
 		const struct lsk_fpm_op *op = &ops[i];
+		const struct lsk_fpm_route *r = &op->route;
 
 		if (op->kind == LSK_FPM_OP_NH_ADD) {
+			const struct lsk_fpm_nh *old =
+				lsk_fpm_nh_find(f->nhs, op->nh.id);
+
+			if (old != NULL && !nh_same(old, &op->nh)) {
+				if (n_changed == FPM_CHANGED_MAX)
+					all = true;
+				else
+					changed[n_changed++] = op->nh.id;
+			}
 			rc = lsk_fpm_nh_set(f->nhs, &op->nh);
 			if (rc == 0)
 				cnt->NexthopsAdded++;
@@ -122,19 +233,22 @@ zebra_apply(struct lsk_fpm *f, const struct lsk_fpm_op *ops, unsigned int n,
 		} else if (op->kind == LSK_FPM_OP_NH_DEL) {
 			if (lsk_fpm_nh_del(f->nhs, op->nh.id) == 0)
 				cnt->NexthopsDeleted++;
-		} else if (lsk_fpm_route_resolve(f->nhs, &op->route, iface_of,
+		} else if (lsk_fpm_route_resolve(f->nhs, r, iface_of,
 						 f->stack, &f->learned[k],
 						 cnt) == 0) {
-			if (op->route.withdraw)
+			if (r->withdraw)
 				cnt->RoutesDeleted++;
 			else
 				cnt->RoutesAdded++;
 			k++;
+			lsk_fpm_refs_set(f->refs, r->prefix, r->depth,
+					 r->withdraw ? 0 : r->nh_id, r->proto);
 		}
 	}
-	rc = k ? lsk_route_learn(f->stack, f->learned, k) : 0;
-	if (rc > 0)
-		cnt->RoutesRejected += (uint64_t)rc;
+	rc = n_changed || all ? refs_follow(f, &k, changed, n_changed, all,
+					    cnt) : 0;
+	if (rc == 0)
+		rc = learn_flush(f, &k, cnt);
 	counters_add(fpm_counters(f), cnt);
 	f->stack->fpm.nexthops = lsk_fpm_nh_count(f->nhs);
 	/* no memory for the change: nothing changed, and zebra's next
@@ -206,7 +320,8 @@ fpm_accept(void *arg, int64_t now)
 	struct lsk_fpm *f = arg;
 	struct sockaddr_in sa;
 	socklen_t sl = sizeof(sa);
-	struct lsk_fpm_nh_table *nhs;
+	struct lsk_fpm_nh_table *nhs = NULL;
+	struct lsk_fpm_refs *refs = NULL;
 	char ip[INET_ADDRSTRLEN] = "?";
 	int fd;
 
@@ -214,17 +329,25 @@ fpm_accept(void *arg, int64_t now)
 		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	/* a new zebra's nexthops are its own: begin with none */
-	nhs = f->fd < 0 ? lsk_fpm_nh_table_new(FPM_NH_MAX) : NULL;
+	/* a new zebra's nexthops are its own: begin with none (its dump
+	 * names again every route it keeps) */
+	if (f->fd < 0) {
+		nhs = lsk_fpm_nh_table_new(FPM_NH_MAX);
+		refs = lsk_fpm_refs_new();
+	}
 	lsk_stack_lock(f->stack);
-	if (nhs == NULL) {
+	if (nhs == NULL || refs == NULL) {
 		fpm_counters(f)->Refused++;
 		lsk_stack_unlock(f->stack);
+		lsk_fpm_nh_table_free(nhs);
+		lsk_fpm_refs_free(refs);
 		close(fd);
 		return;
 	}
 	lsk_fpm_nh_table_free(f->nhs);
+	lsk_fpm_refs_free(f->refs);
 	f->nhs = nhs;
+	f->refs = refs;
 	f->fd = fd;
 	f->rx_len = 0;
 	f->dumping = true;
@@ -347,6 +470,7 @@ fpm_free(struct lsk_fpm *f)
 		close(f->fd);
 	lsk_serve_close(&f->loop);
 	lsk_fpm_nh_table_free(f->nhs);
+	lsk_fpm_refs_free(f->refs);
 	free(f->rx);
 	free(f->ops);
 	free(f->learned);
@@ -370,9 +494,11 @@ lsk_fpm_start(struct lsk_stack *stack, struct lsk_fpm **out)
 	f->ops = malloc(sizeof(*f->ops) * FPM_OPS_CAP);
 	f->learned = malloc(sizeof(*f->learned) * FPM_OPS_CAP);
 	f->nhs = lsk_fpm_nh_table_new(FPM_NH_MAX);
+	f->refs = lsk_fpm_refs_new();
 	rc = lsk_serve_init(&f->loop, &fpm_ops, f, 1, FPM_TICK_MS);
 	if (rc == 0 && (f->rx == NULL || f->ops == NULL ||
-			f->learned == NULL || f->nhs == NULL))
+			f->learned == NULL || f->nhs == NULL ||
+			f->refs == NULL))
 		rc = -ENOMEM;
 	if (rc < 0) {
 		fpm_free(f);

@@ -11,7 +11,9 @@ and sends FPM frames built as zebra's dplane_fpm_nl writes them
 so the gateways' connected subnets decide the ports. Checked: the routes
 show in `show routes` with their protocol (bgp, ospf, static) and not in
 `show config`, which has the fpm line; a nexthop group with weights; a
-DELROUTE and a NEWROUTE in one frame; a configured route wins over the
+DELROUTE and a NEWROUTE in one frame; a nexthop replaced under its id
+changes the routes of its group; paths on a host-if's ifindex go out of
+its port; a configured route wins over the
 same prefix and gives it back when deleted; a second connection is
 refused; a malformed frame closes the connection and installs nothing of
 its read while the routes stay; a reconnect's dump replaces the table
@@ -359,12 +361,53 @@ def steps(ctl):
           f.get("nexthops") == 3 and f.get("listen") == "127.0.0.1:%d" % port
           else "show fpm %s" % f)
 
+    # a nexthop replaced under its id: the routes of its group follow
+    z.sendall(frame(nexthop(1, "10.0.1.2")))
+    check("fpm nexthop replaced", wait_routes(ctl, {
+        "10.21.0.0/16": "proto ospf via 10.0.1.2 via 10.0.1.1/3"}))
+
+    host_if(ctl, z)
+
     # off: the connection goes, and what zebra gave
     ctl.run("fpm", "off")
     check("fpm off", wait_routes(ctl, {"10.21.0.0/16": None,
                                        "10.22.0.0/16": None}) +
           ([] if closed_by_peer(z) else ["connection left open"]))
     z.close()
+
+
+def host_if(ctl, z):
+    """Paths on a host interface's ifindex go out of its port: an
+    on-link route and one via a gateway (needs a TAP: skipped without)."""
+    global OIF
+    r = ctl.run("port", "1", "host-if", "lskfpm1")
+    try:
+        with open("/sys/class/net/lskfpm1/ifindex") as f:
+            ifindex = int(f.read())
+    except OSError:
+        print("SKIP fpm host-if ifindex: no TAP (%s)" % r.stderr.strip())
+        return
+    saved, OIF = OIF, ifindex
+    try:
+        z.sendall(frame(route("10.41.0.0/16", "10.0.1.1")) +
+                  frame(nlmsg(RTM_NEWROUTE, struct.pack(
+                      "=BBBBBBBBI", socket.AF_INET, 16, 0, 0, 254,
+                      PROTO_BGP, 0, RTN_UNICAST, 0) +
+                      rta(RTA_DST, socket.inet_aton("10.40.0.0")) +
+                      rta(RTA_OIF, u32(ifindex)))))
+    finally:
+        OIF = saved
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end and fib(ctl, "10.40.1.1").startswith(
+            "unreachable"):
+        time.sleep(0.1)
+    r = ctl.run("route", "get", "10.40.1.1", json_out=True)
+    a = json.loads(r.stdout) if r.returncode == 0 else {}
+    check("fpm host-if ifindex", fib_is(ctl, {
+        "10.41.1.1": "forward 10.41.0.0/16 via 10.0.1.1"}) +
+        ([] if a.get("verdict") == "forward" and a.get("port") == 1 and
+         a.get("gateway") == "10.40.1.1" else ["on-link: %s" % a]))
+    ctl.run("port", "1", "host-if", "none")
 
 
 def main():

@@ -14,6 +14,7 @@
 #include "unit_common.h"
 #include "serve/fpm_msg.h"
 #include "serve/fpm_nh.h"
+#include "serve/fpm_refs.h"
 
 #include "fpm_build.h"
 
@@ -403,6 +404,44 @@ test_nh_table(void **state)
 			assert_true(f != NULL && f->path.gateway == id);
 	}
 	lsk_fpm_nh_table_free(t);
+}
+
+/* The routes by nexthop: set, replaced, removed, walked; grown past its
+ * first size. */
+static void
+test_refs(void **state)
+{
+	struct lsk_fpm_refs *r = lsk_fpm_refs_new();
+	struct lsk_fpm_ref ref;
+	unsigned int i, n = 0, sum = 0;
+
+	(void)state;
+	assert_non_null(r);
+	for (i = 0; i < 5000; i++)
+		assert_int_equal(lsk_fpm_refs_set(r, IP(10, i >> 8, i & 255, 0),
+						  24, i % 7 + 1, 186), 0);
+	for (i = 0; i < 5000; i += 2)	/* the even ones go */
+		assert_int_equal(lsk_fpm_refs_set(r, IP(10, i >> 8, i & 255, 0),
+						  24, 0, 186), 0);
+	/* replaced: the same route, another id */
+	assert_int_equal(lsk_fpm_refs_set(r, IP(10, 0, 1, 0), 24, 99, 188), 0);
+	assert_int_equal(lsk_fpm_refs_set(r, IP(10, 0, 2, 0), 24, 0, 0), 0);
+	assert_int_equal(lsk_fpm_refs_count(r), 2500);
+	for (i = 0; i < lsk_fpm_refs_slots(r); i++) {
+		if (!lsk_fpm_refs_at(r, i, &ref))
+			continue;
+		n++;
+		assert_int_equal(ref.depth, 24);
+		assert_int_equal((ref.prefix >> 8) & 1, 1);	/* odd */
+		if (ref.prefix == IP(10, 0, 1, 0)) {
+			assert_int_equal(ref.nh_id, 99);
+			assert_int_equal(ref.proto, 188);
+		}
+		sum += ref.nh_id;
+	}
+	assert_int_equal(n, 2500);
+	assert_true(sum > 2500);
+	lsk_fpm_refs_free(r);
 }
 
 /* A DEL then a NEW of one prefix in one frame (SONiC saw it), and
@@ -799,6 +838,7 @@ main(void)
 		cmocka_unit_test_setup(test_nexthops, reset),
 		cmocka_unit_test_setup(test_resolve, reset),
 		cmocka_unit_test_setup(test_nh_table, reset),
+		cmocka_unit_test_setup(test_refs, reset),
 		cmocka_unit_test_setup(test_del_new_one_frame, reset),
 		cmocka_unit_test_setup(test_skipped, reset),
 		cmocka_unit_test_setup(test_split, reset),
