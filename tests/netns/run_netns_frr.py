@@ -37,7 +37,8 @@ reaches the kernel; the kernel's own ping from the router works; OSPF
 reaches Full with peer1 and its route is installed as ospf; the router's
 zebra, bgpd and ospfd restarted (bgpd with zebra: FRRouting/frr#22362),
 the routes come back; listack-fwd exits 0 on SIGTERM with mbufs_in_use
-0, zebra's two FPM connections and no bad frame or message counted.
+0, its ip.ForwDatagrams and host.ToKernel/FromKernel counted, zebra's
+two FPM connections and no bad frame or message counted.
 
 --linux runs the same topology and checks with a plain Linux router in R
 (zebra programs the kernel, ip_forward 1, fib_multipath_hash_policy 1) in
@@ -827,9 +828,14 @@ def main():
             run_check("frr-restart", check_restart, env)
         env.stop_bg()
         if not args.linux:
-            # zebra connected twice (the restart), sent nothing wrong
+            # listack forwarded the flows (not the kernel), the sessions
+            # crossed the host path both ways, zebra connected twice (the
+            # restart) and sent nothing wrong
             nt.stop_and_count(env, record, "", (
                 ("stats-mbufs", "mbufs_in_use", "==", 0),
+                ("stats-forwarded", "ip.ForwDatagrams", ">=", FLOWS * 3),
+                ("stats-host-to-kernel", "host.ToKernel", ">=", 20),
+                ("stats-host-from-kernel", "host.FromKernel", ">=", 20),
                 ("stats-fpm-connections", "fpm.Connections", ">=", 2),
                 ("stats-fpm-bad-frames", "fpm.ErrFrames", "==", 0),
                 ("stats-fpm-bad-messages", "fpm.ErrMessages", "==", 0),
