@@ -104,7 +104,9 @@ struct lsk_route_learned {
  * rebuilding the table per route, so that a full Internet table is
  * learned in seconds. Entries that cannot be taken (a path on no port,
  * a withdrawal of nothing) are skipped and counted: the return is how
- * many were skipped, or a negative errno (-ENOMEM) with nothing changed.
+ * many were skipped, or a negative errno (-ENOMEM) with nothing of the
+ * failing step changed (a run is published in steps of 8192: the steps
+ * before it stay); -EBUSY inside a batch (lsk_config_begin).
  */
 int lsk_route_learn(struct lsk_stack *stack,
 		    const struct lsk_route_learned *r, unsigned int n);

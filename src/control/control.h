@@ -80,14 +80,12 @@ struct lsk_stack {
 	unsigned int n_routes, routes_cap;
 	struct lsk_route *routes;
 	struct rte_hash *route_index;	/* which (prefix, depth) are routed */
-	/* the routes a routing daemon gave (control/route_learn.c), by the
-	 * same kind of index; one the configured list also has waits */
+	/* learned routes and their index (control/route_learn.c); the
+	 * entries lsk_route_learn skipped; ECMP path sets (route_paths.c) */
 	unsigned int n_learned, learned_cap;
 	struct lsk_route *learned;
 	struct rte_hash *learn_index;
-	uint32_t n_learn_shadowed;	/* of them, behind a configured one */
-	uint64_t learn_skipped;		/* entries lsk_route_learn refused */
-	/* the path sets of ECMP routes (control/route_paths.c) */
+	uint64_t learn_skipped;
 	unsigned int n_psets, psets_cap, n_pset_free;
 	struct lsk_path_set *psets;
 	uint32_t *pset_free;

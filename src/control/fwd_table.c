@@ -356,8 +356,8 @@ build_local(struct fwd_builder *b)
 /* and for learned routes as much again as it holds: a routing daemon's
  * table grows by a run at a time, and a table built twice as big each
  * time it is full is built whole O(log n) times while a full Internet
- * table arrives (1M routes from none: 10 builds, about 2M routes put in
- * all), never once per run */
+ * table arrives, never once per run (1M routes in runs of 1000: 7
+ * tables built whole, bench/RESULTS.md "Learned routes") */
 #define FWD_ROOM_LEARNED(n) (n)
 
 /* At most how many /24s hold longer prefixes (each takes a tbl8 group). */

@@ -569,12 +569,19 @@ static void
 test_too_many_words(void **state)
 {
 	struct config_state *c = *state;
-	char err[128];
+	char err[128], line[1024];
+	size_t k = 0;
+	unsigned int i;
 
-	assert_int_equal(exec(c, "port 0 mtu 1500 mtu 1500 mtu 1500 mtu 1500 "
-			      "mtu 1500 mtu 1500 mtu 1500 mtu 1500 mtu 1500 "
-			      "mtu 1500 mtu 1500 mtu 1500", err, sizeof(err)),
-			 -EINVAL);
+	/* 73 words: more than the grammar's longest line, a route of 16
+	 * weighted paths (67), and the 72 a line may have */
+	k += (size_t)snprintf(line, sizeof(line), "route add 10.7.0.0/16");
+	for (i = 0; i < LSK_ROUTE_MAX_PATHS; i++)
+		k += (size_t)snprintf(line + k, sizeof(line) - k,
+				      " via 10.0.0.%u weight 1", i + 1);
+	snprintf(line + k, sizeof(line) - k, " via 10.0.0.20 weight 1 via "
+		 "10.0.0.21");
+	assert_int_equal(exec(c, line, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "t.conf:1: too many words");
 }
 

@@ -7,6 +7,7 @@
  * mbuf has one; a path whose neighbour failed or whose port is down is
  * left for another and taken again when it recovers; route get names the
  * path a flow takes; the fast path, the stages and the route cache agree.
+ * And the route types unreachable and prohibit, with their ICMP errors.
  */
 #include <string.h>
 
@@ -376,6 +377,43 @@ test_failed_neighbour_skipped(void **state)
 	}
 }
 
+/* unreachable and prohibit routes: dropped (ip.InDiscards), answered
+ * ICMP host unreachable and administratively prohibited, as Linux;
+ * blackhole silent. Through the fast path's hand-over and the stages. */
+static void
+test_route_types(void **state)
+{
+	struct unit_fixture *f = *state;
+	static const struct {
+		const char *line;
+		uint32_t dst;
+		int code;	/* -1: no ICMP */
+	} cases[] = {
+		{ "route add 31.0.0.0/8 unreachable", UNIT_IPV4(31, 0, 0, 1),
+		  1 },
+		{ "route add 32.0.0.0/8 prohibit", UNIT_IPV4(32, 0, 0, 1), 13 },
+		{ "route add 33.0.0.0/8 blackhole", UNIT_IPV4(33, 0, 0, 1), -1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		struct unit_pkt p;
+		uint64_t discards = f->worker->stats.ip.InDiscards;
+
+		unit_cmd(f, cases[i].line);
+		unit_pkt_init(&p, cases[i].dst);
+		unit_input_pkt(f, &p);
+		assert_int_equal(f->worker->stats.ip.InDiscards, discards + 1);
+		assert_int_equal(unit_tx_icmp(f, UNIT_P0, -1, -1),
+				 cases[i].code < 0 ? 0 : 1);
+		if (cases[i].code >= 0)
+			assert_int_equal(unit_tx_icmp_about(f, UNIT_P0, 3,
+				cases[i].code, cases[i].dst), 1);
+		assert_int_equal(unit_tx_count(f), cases[i].code < 0 ? 0 : 1);
+		unit_tx_free(f);
+	}
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -390,6 +428,7 @@ main(void)
 		T(test_rss_hash),
 		T(test_port_down_skipped),
 		T(test_failed_neighbour_skipped),
+		T(test_route_types),
 	};
 
 	return cmocka_run_group_tests_name("ecmp", tests, unit_group_setup,
