@@ -250,6 +250,7 @@ lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 		return rc;
 	}
 	s->mtu_refused_port = -1;
+	s->host_refused[0] = '\0';
 	rc = lsk_config_commit(s);
 	if (rc < 0) {
 		out_drop_body(o);
@@ -257,6 +258,9 @@ lsk_command_run(struct lsk_stack *s, const char *text, size_t len,
 			return cmd_error(&c, rc, "port %d: the device refused "
 					 "mtu %u: %s", s->mtu_refused_port,
 					 s->mtu_refused, strerror(-rc));
+		if (s->host_refused[0] != '\0')	/* control/host_ctl.c */
+			return cmd_error(&c, rc, "cannot make host-if %s: %s",
+					 s->host_refused, strerror(-rc));
 		return cmd_error(&c, rc, "cannot build tables: %s",
 				 strerror(-rc));
 	}

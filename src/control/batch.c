@@ -293,6 +293,13 @@ lsk_config_commit(struct lsk_stack *s)
 		rc = lsk_udp_table_build(s, &ut);
 	if (rc == 0)
 		rc = lsk_port_mtus_follow(s, c->ports, s->ports);
+	/* the kernel's TAPs (control/host_ctl.c): one that cannot be made
+	 * refuses the batch, as a device's MTU does */
+	if (rc == 0) {
+		rc = lsk_host_sync(s);
+		if (rc < 0)
+			lsk_port_mtus_follow(s, s->ports, c->ports);
+	}
 	if (rc == 0) {
 		rc = batch_apply_settings(s);
 		if (rc < 0)
@@ -303,6 +310,7 @@ lsk_config_commit(struct lsk_stack *s)
 		lsk_filter_table_free(ft);
 		lsk_udp_table_free(ut);
 		batch_put_back(s);
+		lsk_host_sync(s);	/* the TAPs as they were */
 		return rc;
 	}
 	s->in_batch = false;
@@ -327,8 +335,5 @@ lsk_config_commit(struct lsk_stack *s)
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
-	/* the kernel's side last: a TAP that cannot be made leaves the
-	 * batch in (show interfaces says which has none) */
-	lsk_host_sync(s);
 	return 0;
 }

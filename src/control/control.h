@@ -176,6 +176,7 @@ struct lsk_stack {
 	char host_if[LSK_MAX_PORTS][16];
 	uint32_t host_rate[LSK_MAX_PORTS];
 	struct lsk_host_ctl *host;
+	char host_refused[16];	/* the TAP the last sync could not make */
 };
 
 /* The control thread's tests on its own lists; workers ask the published

@@ -390,8 +390,14 @@ lsk_host_sync(struct lsk_stack *s)
 		r = i < s->n_ifaces ? host_tap_follow(s, hc, i) : 0;
 		if (i >= s->n_ifaces)
 			host_tap_close(hc, i);
-		if (r < 0 && rc == 0)
+		if (r < 0 && rc == 0) {
 			rc = r;
+			/* the first, for the batch's error (cli/command.c
+			 * clears it): not the one putting things back */
+			if (s->host_refused[0] == '\0')
+				host_want_name(s, i, s->host_refused,
+					       sizeof(s->host_refused));
+		}
 	}
 	r = host_addrs_follow(s, hc);
 	if (rc == 0)

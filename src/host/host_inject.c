@@ -19,6 +19,7 @@
 
 #include "core/drop.h"
 #include "core/fwd.h"
+#include "core/trace.h"
 #include "core/tx.h"
 #include "core/worker.h"
 #include "host/host.h"
@@ -85,6 +86,8 @@ lsk_host_inject_take(struct lsk_worker *w, struct rte_mbuf **out)
 		return 0;
 	n = rte_ring_sc_dequeue_burst(w->host->host->inject, (void **)pkts,
 				      LSK_BURST_MAX, NULL);
+	/* a trace takes them as received on the TAP's interface */
+	lsk_trace_rx(w, pkts, (uint16_t)n);
 	for (i = 0; i < n; i++)
 		if (host_inject_one(w, pkts[i]) > 0)
 			out[k++] = pkts[i];

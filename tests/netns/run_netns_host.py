@@ -15,7 +15,9 @@ an ARP request from the client gets exactly one reply; a TCP
 connection from the client to a listener of this script on the router's
 address in the root namespace carries data both ways (SYN punted, the
 kernel's answers injected); the kernel's own ping from the root
-namespace reaches the client (out of the TAP, through listack's output);
+namespace reaches the client (out of the TAP, through listack's output); OSPF's protocol
+to 224.0.0.5 both ways (the client's to a socket joined on the TAP, the
+kernel's to the client);
 then a SYN flood from the client at the router while the server pings
 the client through listack: the pings are forwarded, listack-ctl still
 answers, host.Drops counts; at SIGTERM mbufs_in_use == 0 and the host
@@ -76,6 +78,35 @@ while True:
         break
     got += b
 print("ok" if got == data[::-1] else "bad %d" % len(got))
+"""
+
+# OSPF's protocol (89) to its group 224.0.0.5, sent or received on the
+# interface with address local
+MCAST = r"""
+import socket, sys, time
+mode, local = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 89)
+if mode == "send":
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF,
+                 socket.inet_aton(local))
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    for i in range(10):
+        s.sendto(b"hello from " + local.encode(), ("224.0.0.5", 0))
+        time.sleep(0.2)
+    print("sent")
+else:
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                 socket.inet_aton("224.0.0.5") + socket.inet_aton(local))
+    s.settimeout(float(sys.argv[3]))
+    print("ready", flush=True)
+    try:
+        while True:
+            data, addr = s.recvfrom(2048)
+            if b"hello from" in data:
+                print("got", addr[0], flush=True)
+                break
+    except socket.timeout:
+        print("timeout")
 """
 
 SYN_FLOOD = r"""
@@ -221,6 +252,45 @@ def check_kernel_ping(env):
     return None
 
 
+def mcast_recv(argv):
+    """Start a receiver; returns the process once it has joined."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    line = p.stdout.readline().strip()
+    if line != "ready":
+        p.kill()
+        p.wait()
+        raise RuntimeError("receiver: %r" % line)
+    return p
+
+
+def check_ospf_multicast(env):
+    """224.0.0.5 both ways: the client's to the kernel's socket joined on
+    the TAP (punted), the kernel's out of the TAP to the client's
+    (injected, sent with the group's MAC)."""
+    problems = []
+    for rx_argv, tx_argv, want in (
+            (["/usr/bin/python3", "-c", MCAST, "recv", nt.GW_CLIENT, "5"],
+             ["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
+              MCAST, "send", nt.CLIENT_IP], nt.CLIENT_IP),
+            (["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
+              MCAST, "recv", nt.CLIENT_IP, "5"],
+             ["/usr/bin/python3", "-c", MCAST, "send", nt.GW_CLIENT],
+             nt.GW_CLIENT)):
+        rx = mcast_recv(rx_argv)
+        try:
+            subprocess.run(tx_argv, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=15)
+            out = rx.communicate(timeout=15)[0].strip()
+        finally:
+            if rx.poll() is None:
+                rx.kill()
+                rx.wait()
+        if out != "got " + want:
+            problems.append("from %s: %s" % (want, nt.short(out)))
+    return "; ".join(problems) or None
+
+
 def check_flood(env):
     """A SYN flood at the router from the client while the server's
     pings to the client are forwarded."""
@@ -315,6 +385,7 @@ def main():
             run_check("arp-one-reply", check_arp_once, env)
             run_check("tcp-to-router", check_tcp, env)
             run_check("kernel-ping-via-tap", check_kernel_ping, env)
+            run_check("ospf-multicast-both-ways", check_ospf_multicast, env)
             run_check("syn-flood-forwarding-holds", check_flood, env)
             nt.stop_and_count(env, record, "", (
                 ("stats-mbufs", "mbufs_in_use", "==", 0),

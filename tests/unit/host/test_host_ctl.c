@@ -220,6 +220,16 @@ test_refused(void **state)
 			     err), -EINVAL);
 	assert_int_equal(if_nametoindex("lsktst1"), 0);
 	assert_false(answer_has(f, "show config", "lsktst1"));
+	/* a TAP the kernel will not make (lo is no TAP): the batch is
+	 * refused whole, and the TAPs it made are gone */
+	assert_true(run(f, "port 1 host-if lo", NULL, err) < 0);
+	assert_true(run(f, "port 1 host-if lo\n"
+			"address add 10.9.9.1/24 port 1", NULL, err) < 0);
+	assert_non_null(strstr(err, "cannot make host-if lo: "));
+	assert_false(answer_has(f, "show config", "10.9.9.1"));
+	assert_false(answer_has(f, "show config", "host-if lo"));
+	assert_true(run(f, "port 0 vlan 9\nport 1 host-if lo", NULL, err) < 0);
+	assert_int_equal(if_nametoindex(TAP ".9"), 0);
 	/* a batch that makes one: at its commit */
 	assert_int_equal(run(f, "port 1 host-if lsktst1\n"
 			     "host-if lsktst1 rate 20", NULL, err), 0);

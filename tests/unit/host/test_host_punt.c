@@ -20,6 +20,7 @@
 #include "unit_common.h"
 #include "core/shared.h"
 #include "host/host.h"
+#include "cli/cli.h"
 
 struct hfix {
 	struct unit_fixture *f;
@@ -283,6 +284,45 @@ test_port_without_host_if(void **state)
 	hfix_free(h);
 }
 
+/* A VLAN's TAP (NAME.V) gets its frames untagged, as its interface's;
+ * the port's own TAP none of them. */
+static void
+test_vlan(void **state)
+{
+	struct hfix *h = hfix_make(10000, 256);
+	struct unit_pkt p;
+	struct rte_mbuf *m = NULL;
+	int vif;
+
+	(void)state;
+	unit_cmd(h->f, "address add 10.7.0.1/24 port 0 vlan 7");
+	vif = lsk_iface_find(h->f->stack, 0, 7);
+	assert_true(vif > 0);
+	lsk_worker_offline(h->f->worker);
+	h->t->ifaces = UINT64_C(1) << vif;	/* the VLAN's TAP only */
+	h->t->rate[vif] = 10000;
+	h->t->burst[vif] = 8;
+	unit_worker_sync(h->f);
+	unit_pkt_init(&p, UNIT_IPV4(10, 7, 0, 1));
+	p.src = UNIT_IPV4(10, 7, 0, 2);
+	p.proto = IPPROTO_TCP;
+	unit_input_one(h->f, unit_pkt_mbuf_tagged(&p, 7));
+	assert_int_equal(punted(h), 1);
+	assert_int_equal(rte_ring_sc_dequeue(h->host.punt[0], (void **)&m),
+			 0);
+	assert_int_equal(m->port, vif);
+	assert_int_equal(rte_pktmbuf_mtod_offset(m, struct rte_ether_hdr *,
+						 0)->ether_type,
+			 RTE_BE16(RTE_ETHER_TYPE_IPV4));
+	assert_int_equal(unit_ip4(m)->next_proto_id, IPPROTO_TCP);
+	rte_pktmbuf_free(m);
+	/* untagged, to the port's address: no TAP there now */
+	unit_input_one(h->f, to_router(IPPROTO_TCP, 22));
+	assert_int_equal(punted(h), 0);
+	assert_int_equal(stats(h).ip.InUnknownProtos, 1);
+	hfix_free(h);
+}
+
 /* A SYN flood: the bucket's burst (8) goes through, the rest is
  * host.Drops; and a ring full is host.Drops too. */
 static void
@@ -324,6 +364,7 @@ test_inject(void **state)
 	struct lsk_stats st;
 
 	(void)state;
+	unit_cmd(h->f, "trace add 10");
 	m = unit_arp_mbuf(UNIT_P0, 1, &unit_bcast_mac, &unit_p0_mac,
 			  UNIT_P0_IP, NULL, UNIT_A_IP);
 	assert_int_equal(rte_ring_enqueue(h->host.inject, m), 0);
@@ -352,6 +393,19 @@ test_inject(void **state)
 	assert_memory_equal(rte_pktmbuf_mtod(sent, uint8_t *), ospf_mac, 6);
 	assert_memory_equal(rte_pktmbuf_mtod(sent, uint8_t *) + 6,
 			    unit_p0_mac.addr_bytes, 6);
+	/* traced as received on the TAP's interface: the ARP's drop, the
+	 * unicast's way out */
+	{
+		struct lsk_out o;
+
+		lsk_out_init(&o, false);
+		assert_int_equal(lsk_command_run(h->f->stack, "trace show", 10,
+						 "t", &o), 0);
+		assert_non_null(strstr(o.buf, "3 claimed, 3 ended"));
+		assert_non_null(strstr(o.buf, "drop         host.Drops"));
+		assert_non_null(strstr(o.buf, "tx           port 1"));
+		lsk_out_free(&o);
+	}
 	hfix_free(h);
 }
 
@@ -365,6 +419,7 @@ main(void)
 		cmocka_unit_test(test_ospf_multicast),
 		cmocka_unit_test(test_forwarded_never_punted),
 		cmocka_unit_test(test_port_without_host_if),
+		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_rate_and_ring_bounds),
 		cmocka_unit_test(test_inject),
 	};
