@@ -239,10 +239,15 @@ batch_routes_only(const struct lsk_stack *s)
 {
 	static const struct lsk_batch_settings none;
 	const struct lsk_rib_copy *c = s->batch_rib;
+	struct lsk_batch_settings b = s->batch_set;
 
+	/* `fpm listen` is no table's: it needs no build */
+	b.fpm = false;
+	b.fpm_addr = 0;
+	b.fpm_port = 0;
 	return c != NULL && c->n_ifaces == s->n_ifaces &&
 	       c->n_forget == 0 && !c->forget_all &&
-	       memcmp(&s->batch_set, &none, sizeof(none)) == 0 &&
+	       memcmp(&b, &none, sizeof(none)) == 0 &&
 	       c->n_services == s->n_services && s->services_closed == NULL &&
 	       (s->n_services == 0 || memcmp(c->services, s->services,
 				s->n_services * sizeof(*s->services)) == 0) &&
@@ -282,6 +287,9 @@ lsk_config_commit(struct lsk_stack *s)
 		if (lsk_route_batch_commit(s) == 0) {
 			rib_copy_free(s->batch_rib);
 			s->batch_rib = NULL;
+			if (s->batch_set.fpm)
+				lsk_fpm_listen_set(s, s->batch_set.fpm_addr,
+						   s->batch_set.fpm_port);
 			return 0;
 		}
 		s->in_batch = true;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the listeners share: one poll loop on a thread of its own
- * (serve/poll_loop.c) that the control socket (serve/ctl_server.c) and
- * the metrics endpoint (serve/metrics_server.c) each drive with their
- * own clients, and the control socket's file (serve/ctl_path.c).
+ * (serve/poll_loop.c) that the control socket (serve/ctl_server.c), the
+ * metrics endpoint (serve/metrics_server.c) and the FPM server
+ * (serve/fpm_server.c) each drive with their own clients, and the
+ * control socket's file (serve/ctl_path.c).
  */
 #ifndef LSK_SERVE_H
 #define LSK_SERVE_H
