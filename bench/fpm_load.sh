@@ -4,7 +4,8 @@
 # routes are installed, and what the load costs forwarding (issue 23).
 #
 #   bench/fpm_load.sh [--routes N] [--seconds S] [--flows F] [--lcores L]
-#                     [--no-tap] [--mem 'EAL OPTIONS'] [--build DIR] [--out DIR]
+#                     [--no-tap] [--mem 'EAL OPTIONS'] [--zebra-cpu C]
+#                     [--build DIR] [--out DIR]
 #
 # listack-fwd forwards a net_pcap port replaying a file forever to a
 # net_null port (bench/feed.sh's feed; --flows F flows over 64 configured
@@ -14,7 +15,10 @@
 # leaves the TAP out (the nexthops then name an ifindex listack does not
 # know, and their gateways' subnet gives the port). --mem gives EAL's
 # memory options (default '--no-huge -m 3072': ordinary pages, each
-# touched first at a fault; '-m 1024' or '' takes hugepages). Then:
+# touched first at a fault; '-m 1024' or '' takes hugepages).
+# --zebra-cpu C pins the sender (zebra's stand-in) and listack-ctl's
+# polls to CPU C (e.g. 0, the control thread's); by default the kernel
+# places them. Then:
 #
 # 1. the forwarding rate without load: port 1's TX packets over S s
 #    (default 3), read with `listack-ctl -j show interfaces`;
@@ -39,7 +43,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 routes=1000000 seconds=3 flows=64 lcores=0,1 build="$top/build"
-out=/tmp/listack-fpm tap=1 mem='--no-huge -m 3072'
+out=/tmp/listack-fpm tap=1 mem='--no-huge -m 3072' zcpu=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--routes) routes=$2; shift ;;
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--lcores) lcores=$2; shift ;;
 	--no-tap) tap=0 ;;
 	--mem) mem=$2; shift ;;
+	--zebra-cpu) zcpu=$2; shift ;;
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
@@ -107,9 +112,11 @@ if [ ! -s "$table" ]; then
 	python3 "$here/fpm_feed.py" gen --routes "$routes" "$table.tmp" > "$out/table.json"
 	mv "$table.tmp" "$table"
 fi
-echo "python3 $here/fpm_feed.py send --addr 127.0.0.1:2620 --oif $oif $table" >> "$out/commands.txt"
+pin=
+[ -z "$zcpu" ] || pin="taskset -c $zcpu"
+echo "$pin python3 $here/fpm_feed.py send --addr 127.0.0.1:2620 --oif $oif $table" >> "$out/commands.txt"
 
-python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" "$oif" "$fwd_pid" <<'EOF' | tee "$out/fpm_load.md"
+$pin python3 - "$ctl" "$sock" "$here/fpm_feed.py" "$table" "$routes" "$seconds" "$out" "$oif" "$fwd_pid" <<'EOF' | tee "$out/fpm_load.md"
 import json, os, subprocess, sys, time
 ctl, sock, feed, table, routes, seconds, out, oif, pid = sys.argv[1:]
 routes, seconds = int(routes), float(seconds)
