@@ -117,7 +117,9 @@ def parse_metrics(text):
     for ln in text.splitlines():
         if not ln or ln.startswith("#"):
             continue
-        m = re.match(r'([a-z_]+)(\{([^}]*)\})? (\d+)$', ln)
+        # Prometheus's metric names: digits after the first character
+        m = re.match(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([^}]*)\})? (\d+)$',
+                     ln)
         if not m:
             raise ValueError("bad sample line %r" % ln)
         labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(3) or ""))

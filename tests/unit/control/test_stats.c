@@ -246,6 +246,8 @@ static const struct {
 	  sizeof(struct lsk_filter_stats) },
 	{ "host", offsetof(struct lsk_stats, host),
 	  sizeof(struct lsk_host_stats) },
+	{ "fpm", offsetof(struct lsk_stats, fpm),
+	  sizeof(struct lsk_fpm_stats) },
 };
 
 /*
