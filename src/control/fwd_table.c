@@ -353,16 +353,12 @@ build_local(struct fwd_builder *b)
 #define FWD_TBL8_MAX_2B ((1u << 15) - 1)
 /* room a table keeps for changes made in place, beyond what it holds */
 #define FWD_ROOM(n) ((n) / 4 + 1024)
-/* and for learned routes three times what it holds, at most 1M more: a
- * routing daemon's table grows by a run at a time (one read of FPM, no
- * word of the total), and a table built four times as big each time it
- * is full is built whole O(log4 n) times while a full Internet table
- * arrives, never once per run; each build is two FIBs (the one published
- * and the standby), and the big ones cost most: 1M learned in 16 % less
- * CPU than when it only doubled. Memory: ~128 bytes per route of room in each
- * of the two (rte_fib's RIB, 2 nodes per route): 2M routes of room at
- * 1M learned, bench/RESULTS.md "Learned routes" */
-#define FWD_ROOM_LEARNED(n) RTE_MIN(3 * (n), (n) + (1u << 20))
+/* and for learned routes as much again as it holds: a routing daemon's
+ * table grows by a run at a time, and a table built twice as big each
+ * time it is full is built whole O(log n) times while a full Internet
+ * table arrives, never once per run (1M routes in runs of 1000: 7
+ * tables built whole, bench/RESULTS.md "Learned routes") */
+#define FWD_ROOM_LEARNED(n) (n)
 
 /* At most how many /24s hold longer prefixes (each takes a tbl8 group). */
 static uint32_t
