@@ -771,28 +771,11 @@ def main():
     fwd = os.path.abspath(args.fwd) if args.fwd else None
     ctl = os.path.abspath(args.ctl) if args.ctl else None
 
-    results = []
-    t0 = time.monotonic()
-
-    def record(name, reason):
-        results.append((name, reason))
-        print(("PASS %s" % name) if reason is None else
-              ("FAIL %s: %s" % (name, reason)), flush=True)
-
-    def run_check(name, fn, *a):
-        if args.verbose:
-            print("-- %s (%.1f s)" % (name, time.monotonic() - t0),
-                  flush=True)
-        try:
-            reason = fn(*a)
-        except Exception as e:  # a broken check is a failed check
-            reason = "%s: %s" % (type(e).__name__, e)
-        record(name, reason)
-        return reason is None
+    checks = nt.Checks(args.verbose)
+    record, run_check = checks.record, checks.run
 
     env = Env(fwd, ctl, args.verbose, args.linux)
     os.chmod(env.tmp, 0o755)    # the daemons (user frr) reach their dirs
-    interrupted = False
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
         try:
@@ -843,19 +826,14 @@ def main():
     except SystemExit:
         pass
     except KeyboardInterrupt as e:
-        interrupted = True
-        record("interrupted", str(e) or "interrupted")
+        checks.interrupt(e)
     finally:
         if args.verbose and env.proc is not None:
             print("  listack-fwd log: " + env.log_tail(30))
-        failed_any = any(r is not None for _n, r in results)
         env.cleanup_frr()
-        env.cleanup(keep_logs=args.keep_logs or (failed_any and
+        env.cleanup(keep_logs=args.keep_logs or (checks.failed_any() and
                                                  args.verbose))
-    passed = sum(1 for _n, r in results if r is None)
-    failed = len(results) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed or interrupted else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import socket
 import struct
 import subprocess
@@ -343,25 +342,9 @@ def main():
         print("SKIP netns: no /dev/net/tun")
         return 77
 
-    def on_signal(sig, _frame):
-        raise KeyboardInterrupt("signal %d" % sig)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    results = []
-
-    def record(name, reason):
-        results.append((name, reason))
-        print("PASS " + name if reason is None else
-              "FAIL %s: %s" % (name, reason), flush=True)
-
-    def run_check(name, fn, *a):
-        try:
-            reason = fn(*a)
-        except KeyboardInterrupt:
-            raise
-        except Exception as e:  # a broken check is a failed check
-            reason = "%s: %s" % (type(e).__name__, e)
-        record(name, reason)
+    checks = nt.Checks(args.verbose)
+    checks.catch_signals()
+    record, run_check = checks.record, checks.run
 
     env = nt.Env(os.path.abspath(args.fwd), args.verbose,
                  os.path.abspath(args.ctl))
@@ -400,12 +383,10 @@ def main():
             record("taps-gone-at-exit", None if r.returncode != 0 else
                    "%s still there" % tc)
     except KeyboardInterrupt as e:
-        record("interrupted", str(e) or "interrupted")
+        checks.interrupt(e)
     finally:
         env.cleanup()
-    passed = sum(1 for _n, r in results if r is None)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -191,25 +190,9 @@ def main():
         print("SKIP netns: not root (network namespaces need root)")
         return 77
 
-    def on_signal(sig, _frame):
-        raise KeyboardInterrupt("signal %d" % sig)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    results = []
-
-    def record(name, reason):
-        results.append((name, reason))
-        print("PASS " + name if reason is None else
-              "FAIL %s: %s" % (name, reason), flush=True)
-
-    def run_check(name, fn, *a):
-        try:
-            reason = fn(*a)
-        except KeyboardInterrupt:
-            raise
-        except Exception as e:  # a broken check is a failed check
-            reason = "%s: %s" % (type(e).__name__, e)
-        record(name, reason)
+    checks = nt.Checks(args.verbose)
+    checks.catch_signals()
+    record, run_check = checks.record, checks.run
 
     env = nt.Env(os.path.abspath(args.fwd), args.verbose,
                  os.path.abspath(args.ctl))
@@ -261,12 +244,10 @@ def main():
                    "Connection" in err and took < 8 else "stop took %.1f s; ping exit %s: %s %s"
                    % (took, bg.returncode, nt.short(out), err.strip()))
     except KeyboardInterrupt as e:
-        record("interrupted", str(e) or "interrupted")
+        checks.interrupt(e)
     finally:
         env.cleanup()
-    passed = sum(1 for _n, r in results if r is None)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -219,6 +219,58 @@ HELPERS = {
 # The harness.
 
 
+class Checks:
+    """The checks of one run, shared by the netns scripts: each printed as
+    it ends (`PASS name` or `FAIL name: reason`), a check that raises is
+    a failed check, and the summary line and exit status at the end."""
+
+    def __init__(self, verbose=False):
+        self.results = []
+        self.verbose = verbose
+        self.t0 = time.monotonic()
+        self.interrupted = False
+
+    @staticmethod
+    def catch_signals():
+        """SIGTERM (meson's timeout) and SIGINT unwind through finally."""
+        def on_signal(sig, _frame):
+            raise KeyboardInterrupt("signal %d" % sig)
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+
+    def record(self, name, reason):
+        self.results.append((name, reason))
+        print(("PASS %s" % name) if reason is None else
+              ("FAIL %s: %s" % (name, reason)), flush=True)
+
+    def run(self, name, fn, *a):
+        """Run check fn(*a) (None: passed, else the reason); True if it
+        passed."""
+        if self.verbose:
+            print("-- %s (%.1f s)" % (name, time.monotonic() - self.t0),
+                  flush=True)
+        try:
+            reason = fn(*a)
+        except Exception as e:  # a broken check is a failed check
+            reason = "%s: %s" % (type(e).__name__, e)
+        self.record(name, reason)
+        return reason is None
+
+    def interrupt(self, e):
+        self.interrupted = True
+        self.record("interrupted", str(e) or "interrupted")
+
+    def failed_any(self):
+        return any(r is not None for _n, r in self.results)
+
+    def summary(self):
+        """Print `N passed, N failed`; the exit status."""
+        passed = sum(1 for _n, r in self.results if r is None)
+        failed = len(self.results) - passed
+        print("%d passed, %d failed" % (passed, failed))
+        return 1 if failed or self.interrupted else 0
+
+
 class Skip(Exception):
     pass
 
@@ -970,36 +1022,12 @@ def main():
         print("SKIP netns: no `ip` (iproute2)")
         return 77
 
-    # SIGTERM (meson's timeout) and SIGINT unwind through finally
-    def on_signal(sig, _frame):
-        raise KeyboardInterrupt("signal %d" % sig)
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-
-    results = []
-    t0 = time.monotonic()
-
-    def record(name, reason):
-        results.append((name, reason))
-        if reason is None:
-            print("PASS " + name, flush=True)
-        else:
-            print("FAIL %s: %s" % (name, reason), flush=True)
-
-    def run_check(name, fn, *a):
-        if args.verbose:
-            print("-- %s (%.1f s)" % (name, time.monotonic() - t0), flush=True)
-        try:
-            reason = fn(*a)
-        except KeyboardInterrupt:
-            raise
-        except Exception as e:  # a broken check is a failed check
-            reason = "%s: %s" % (type(e).__name__, e)
-        record(name, reason)
+    checks = Checks(args.verbose)
+    checks.catch_signals()
+    record, run_check = checks.record, checks.run
 
     ctl = os.path.abspath(args.ctl) if args.ctl else None
     env = Env(fwd, args.verbose, ctl)
-    interrupted = False
     try:
         try:
             env.make_hosts()
@@ -1121,19 +1149,13 @@ def main():
     except SystemExit:
         pass
     except KeyboardInterrupt as e:
-        interrupted = True
-        record("interrupted", str(e) or "interrupted")
+        checks.interrupt(e)
     finally:
         if args.verbose and env.proc is not None:
             print("  listack-fwd log: " + env.log_tail(30))
-        failed_any = any(r is not None for _n, r in results)
-        env.cleanup(keep_logs=args.keep_logs or (failed_any and args.verbose))
-    passed = sum(1 for _n, r in results if r is None)
-    failed = len(results) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    if interrupted:
-        return 1
-    return 1 if failed else 0
+        env.cleanup(keep_logs=args.keep_logs or (checks.failed_any() and
+                                                 args.verbose))
+    return checks.summary()
 
 
 if __name__ == "__main__":
