@@ -486,6 +486,7 @@ lsk_host_stats_add(const struct lsk_stack *s, struct lsk_stats *out)
 	lsk_host_counts_read(s->host->host, &c);
 	out->host.ToKernel += c.to_kernel;
 	out->host.Drops += c.drops;
+	out->host.DropsThread += c.drops;
 }
 
 void

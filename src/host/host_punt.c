@@ -20,10 +20,10 @@
 #include "host/host.h"
 
 static const struct lsk_drop lsk_host_drops[] = {
-	[LSK_HOST_DROP_RATE] = LSK_DROP1(host.Drops),
-	[LSK_HOST_DROP_RING] = LSK_DROP1(host.Drops),
-	[LSK_HOST_DROP_ARP] = LSK_DROP1(host.Drops),
-	[LSK_HOST_DROP_NOT_IP4] = LSK_DROP1(host.Drops),
+	[LSK_HOST_DROP_RATE] = LSK_DROP2(host.Drops, host.DropsRate),
+	[LSK_HOST_DROP_RING] = LSK_DROP2(host.Drops, host.DropsRing),
+	[LSK_HOST_DROP_ARP] = LSK_DROP2(host.Drops, host.DropsArp),
+	[LSK_HOST_DROP_NOT_IP4] = LSK_DROP2(host.Drops, host.DropsNotIp4),
 };
 
 /* The host path as a node: not timed (what it costs a worker is the

@@ -324,7 +324,8 @@ test_vlan(void **state)
 }
 
 /* A SYN flood: the bucket's burst (8) goes through, the rest is
- * host.Drops; and a ring full is host.Drops too. */
+ * host.Drops (DropsRate); and a ring full is host.Drops too
+ * (DropsRing). */
 static void
 test_rate_and_ring_bounds(void **state)
 {
@@ -338,6 +339,8 @@ test_rate_and_ring_bounds(void **state)
 	unit_input(h->f, pkts, 40);
 	assert_int_equal(punted(h), 8);
 	assert_int_equal(stats(h).host.Drops, 32);
+	assert_int_equal(stats(h).host.DropsRate, 32);
+	assert_int_equal(stats(h).host.DropsRing, 0);
 	hfix_free(h);
 
 	h = hfix_make(LSK_HOST_RATE_MAX, 16);	/* 15 slots */
@@ -347,6 +350,8 @@ test_rate_and_ring_bounds(void **state)
 	unit_input(h->f, pkts, 40);
 	assert_int_equal(punted(h), 15);
 	assert_int_equal(stats(h).host.Drops, 25);
+	assert_int_equal(stats(h).host.DropsRing, 25);
+	assert_int_equal(stats(h).host.DropsRate, 0);
 	hfix_free(h);
 }
 
@@ -384,6 +389,7 @@ test_inject(void **state)
 	st = stats(h);
 	assert_int_equal(st.host.FromKernel, 2);
 	assert_int_equal(st.host.Drops, 1);
+	assert_int_equal(st.host.DropsArp, 1);
 	assert_int_equal(h->f->tx.n[UNIT_P1], 1);
 	sent = h->f->tx.pkts[UNIT_P1][0];
 	assert_memory_equal(rte_pktmbuf_mtod(sent, uint8_t *),
