@@ -129,6 +129,9 @@ int lsk_vlan_iface(struct lsk_stack *stack, uint16_t port, uint16_t vlan);
 /* Routes: listack/route.h. */
 #include "listack/route.h"
 
+/* IPv6: listack/ip6.h. */
+#include "listack/ip6.h"
+
 /* Admin state, names, the device's facts: listack/iface.h. */
 #include "listack/iface.h"
 

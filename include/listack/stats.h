@@ -91,6 +91,38 @@ struct lsk_worker;
 	X(SkipNoPath)		/* no path on one of our interfaces */ \
 	X(PathsCut)		/* paths past LSK_ROUTE_MAX_PATHS */
 
+/* IPv6 (src/ip6/), as Linux's /proc/net/snmp6 names them (Ip6*, Icmp6*,
+ * Udp6*), and neighbour discovery's table as arp's (nd) */
+#define LSK_IP6_COUNTERS(X) \
+	X(InReceives) X(InHdrErrors) X(InTooBigErrors) X(InNoRoutes) \
+	X(InAddrErrors) X(InUnknownProtos) X(InTruncatedPkts) X(InDiscards) \
+	X(InDelivers) X(OutForwDatagrams) X(OutRequests) X(OutDiscards) \
+	X(OutNoRoutes) X(ReasmTimeout) X(ReasmReqds) X(ReasmOKs) \
+	X(ReasmFails) X(FragOKs) X(FragFails) X(FragCreates) \
+	X(InMcastPkts) X(OutMcastPkts)
+#define LSK_ICMP6_COUNTERS(X) \
+	X(InMsgs) X(InErrors) X(OutMsgs) X(OutErrors) X(InCsumErrors) \
+	X(InDestUnreachs) X(InPktTooBigs) X(InTimeExcds) X(InParmProblems) \
+	X(InEchos) X(InEchoReplies) X(InRouterSolicits) \
+	X(InRouterAdvertisements) X(InNeighborSolicits) \
+	X(InNeighborAdvertisements) X(InRedirects) \
+	X(OutDestUnreachs) X(OutPktTooBigs) X(OutTimeExcds) \
+	X(OutParmProblems) X(OutEchos) X(OutEchoReplies) \
+	X(OutRouterAdvertisements) X(OutNeighborSolicits) \
+	X(OutNeighborAdvertisements) X(OutRateLimited)
+#define LSK_UDP6_COUNTERS(X) \
+	X(InDatagrams) X(NoPorts) X(InErrors) X(OutDatagrams) \
+	X(RcvbufErrors) X(InCsumErrors) X(IgnoredMulti)
+#define LSK_ND_COUNTERS(X) \
+	X(Updates)		/* neighbour entries learnt or refreshed */ \
+	X(ResFailed)		/* resolutions that got no answer */ \
+	X(UnresolvedDiscards)	/* packets dropped for want of a MAC */ \
+	X(TableFulls)		/* neighbours not made: no entry could go */ \
+	X(Evictions)		/* entries the collector took for new ones */ \
+	X(OutDiscards)		/* solicitations not sent: no mbuf */ \
+	X(DadProbes)		/* solicitations sent for our new addresses */ \
+	X(DadFailed)		/* our addresses another node had */
+
 /* The sections in the JSON's order: S(section, struct tag, list). */
 #define LSK_COUNTER_SECTIONS(S) \
 	S(ip, lsk_ip_stats, LSK_IP_COUNTERS) \
@@ -103,7 +135,11 @@ struct lsk_worker;
 	S(filter, lsk_filter_stats, LSK_FILTER_COUNTERS) \
 	S(gso, lsk_gso_stats, LSK_GSO_COUNTERS) \
 	S(host, lsk_host_stats, LSK_HOST_COUNTERS) \
-	S(fpm, lsk_fpm_stats, LSK_FPM_COUNTERS)
+	S(fpm, lsk_fpm_stats, LSK_FPM_COUNTERS) \
+	S(ip6, lsk_ip6_stats, LSK_IP6_COUNTERS) \
+	S(icmp6, lsk_icmp6_stats, LSK_ICMP6_COUNTERS) \
+	S(udp6, lsk_udp6_stats, LSK_UDP6_COUNTERS) \
+	S(nd, lsk_nd_stats, LSK_ND_COUNTERS)
 
 #define LSK_COUNTER_FIELD(name) uint64_t name;
 #define LSK_COUNTER_STRUCT(section, tag, list) \
@@ -131,6 +167,8 @@ enum lsk_stage_id {
 	LSK_STAGE_IP4_FORWARD,
 	LSK_STAGE_UDP4_INPUT,
 	LSK_STAGE_ICMP4_INPUT,
+	/* IPv6 (src/ip6/): each id is added with its stage's declaration
+	 * (lsk_pipeline lists every id's) */
 	LSK_STAGE_IP4_OUTPUT,
 	LSK_STAGE_TX,
 	LSK_STAGE_COUNT,
@@ -152,6 +190,10 @@ struct lsk_stats {
 	struct lsk_filter_stats filter;
 	struct lsk_host_stats host;
 	struct lsk_fpm_stats fpm;
+	struct lsk_ip6_stats ip6;
+	struct lsk_icmp6_stats icmp6;
+	struct lsk_udp6_stats udp6;
+	struct lsk_nd_stats nd;
 	struct lsk_port_stats ports[LSK_MAX_PORTS];
 	struct lsk_stage_stats stages[LSK_STAGE_COUNT];
 };

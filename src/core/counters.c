@@ -26,6 +26,10 @@
 #define COUNTER_gso(name) COUNTER_DESC(gso, lsk_gso_stats, name)
 #define COUNTER_host(name) COUNTER_DESC(host, lsk_host_stats, name)
 #define COUNTER_fpm(name) COUNTER_DESC(fpm, lsk_fpm_stats, name)
+#define COUNTER_ip6(name) COUNTER_DESC(ip6, lsk_ip6_stats, name)
+#define COUNTER_icmp6(name) COUNTER_DESC(icmp6, lsk_icmp6_stats, name)
+#define COUNTER_udp6(name) COUNTER_DESC(udp6, lsk_udp6_stats, name)
+#define COUNTER_nd(name) COUNTER_DESC(nd, lsk_nd_stats, name)
 
 static const struct lsk_counter_desc counters[] = {
 	LSK_COUNTER_SECTIONS(COUNTER_SECTION)

@@ -23,7 +23,9 @@ struct rte_ring;
 struct lsk_capture;
 struct lsk_filter_table;
 struct lsk_fwd_table;
+struct lsk_fwd6_table;
 struct lsk_host_table;
+struct lsk_nd6_table;
 struct lsk_neigh_table;
 struct lsk_ping_sink;
 struct lsk_trace;
@@ -32,6 +34,7 @@ struct lsk_udp_table;
 struct lsk_shared {
 	/* the published tables (NULL filter: no rules) */
 	struct lsk_fwd_table *fwd;
+	struct lsk_fwd6_table *fwd6;	/* IPv6's (core/fwd6.h) */
 	struct lsk_udp_table *udp;
 	struct lsk_filter_table *filter;
 	/* the host path's TAPs and rates (host/host.h; NULL: none) */
@@ -45,6 +48,9 @@ struct lsk_shared {
 	/* learnt and static neighbours: workers learn and resolve, the
 	 * control thread sets static entries (l2/neigh_table.c) */
 	struct lsk_neigh_table *neigh;
+	/* IPv6's neighbours, learnt by neighbour discovery (ip6/nd6.h),
+	 * and the state of our addresses' duplicate address detection */
+	struct lsk_nd6_table *nd6;
 	/* datagrams applications send, drained by worker 0 */
 	struct rte_ring *out_ring;
 	struct rte_mempool *send_pool;

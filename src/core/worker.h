@@ -28,8 +28,10 @@
 #include "core/shared.h"
 
 struct lsk_ip4_worker;
+struct lsk_ip6_worker;
 struct lsk_udp_worker;
 struct lsk_fwd_table;
+struct lsk_fwd6_table;
 struct lsk_udp_table;
 struct lsk_filter_table;
 struct lsk_host_table;
@@ -56,6 +58,7 @@ struct lsk_worker {
 	void *tx_arg;
 	/* what the control thread published, as loaded for this burst */
 	const struct lsk_fwd_table *fwd;
+	const struct lsk_fwd6_table *fwd6;
 	const struct lsk_udp_table *udp;
 	const struct lsk_filter_table *filter;
 	const struct lsk_host_table *host;	/* NULL: no host path */
@@ -79,10 +82,18 @@ struct lsk_worker {
 	struct lsk_list icmp_out;	/* ICMP we send */
 	struct lsk_list udp4;
 	struct lsk_list unreach;	/* held for ARP in vain: ICMP */
+	/* IPv6's (ip6/ip6.h) */
+	struct lsk_list ip6;
+	struct lsk_list local6;
+	struct lsk_list icmp6;		/* ICMPv6 to us, ND's included */
+	struct lsk_list icmp6_out;	/* ICMPv6 errors we send */
+	struct lsk_list udp6;
+	struct lsk_list unreach6;	/* held for ND in vain: ICMPv6 */
 
 	/* each layer's own state, behind the worker in its block (l2 keeps
 	 * none: its neighbour table is shared, sh->neigh) */
 	struct lsk_ip4_worker *ip4w;	/* ip4/ip4.h */
+	struct lsk_ip6_worker *ip6w;	/* ip6/ip6.h */
 	struct lsk_udp_worker *udpw;	/* udp/udp.h, GRO's in udp/gro.h */
 
 	struct lsk_txbuf tx[LSK_MAX_PORTS];

@@ -71,6 +71,7 @@ struct lsk_neigh_table {
 enum lsk_eth_next {
 	LSK_ETH_NEXT_IP4,
 	LSK_ETH_NEXT_ARP,
+	LSK_ETH_NEXT_IP6,
 	LSK_ETH_NEXT_COUNT
 };
 

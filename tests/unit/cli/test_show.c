@@ -456,6 +456,34 @@ static const char traffic_stats_json[] =
 	"\"SkipType\": 0, \"SkipMsgType\": 0, \"SkipConnected\": 0, "
 	"\"SkipEncap\": 0, \"SkipNoNexthop\": 0, \"SkipNoPath\": 0, "
 	"\"PathsCut\": 0},\n"
+	" \"ip6\": {\"InReceives\": 0, \"InHdrErrors\": 0, "
+	"\"InTooBigErrors\": 0, \"InNoRoutes\": 0, "
+	"\"InAddrErrors\": 0, \"InUnknownProtos\": 0, "
+	"\"InTruncatedPkts\": 0, \"InDiscards\": 0, \"InDelivers\": 0, "
+	"\"OutForwDatagrams\": 0, \"OutRequests\": 0, "
+	"\"OutDiscards\": 0, \"OutNoRoutes\": 0, \"ReasmTimeout\": 0, "
+	"\"ReasmReqds\": 0, \"ReasmOKs\": 0, \"ReasmFails\": 0, "
+	"\"FragOKs\": 0, \"FragFails\": 0, \"FragCreates\": 0, "
+	"\"InMcastPkts\": 0, \"OutMcastPkts\": 0},\n"
+	" \"icmp6\": {\"InMsgs\": 0, \"InErrors\": 0, \"OutMsgs\": 0, "
+	"\"OutErrors\": 0, \"InCsumErrors\": 0, \"InDestUnreachs\": 0, "
+	"\"InPktTooBigs\": 0, \"InTimeExcds\": 0, "
+	"\"InParmProblems\": 0, \"InEchos\": 0, \"InEchoReplies\": 0, "
+	"\"InRouterSolicits\": 0, \"InRouterAdvertisements\": 0, "
+	"\"InNeighborSolicits\": 0, \"InNeighborAdvertisements\": 0, "
+	"\"InRedirects\": 0, \"OutDestUnreachs\": 0, "
+	"\"OutPktTooBigs\": 0, \"OutTimeExcds\": 0, "
+	"\"OutParmProblems\": 0, \"OutEchos\": 0, "
+	"\"OutEchoReplies\": 0, \"OutRouterAdvertisements\": 0, "
+	"\"OutNeighborSolicits\": 0, \"OutNeighborAdvertisements\": 0, "
+	"\"OutRateLimited\": 0},\n"
+	" \"udp6\": {\"InDatagrams\": 0, \"NoPorts\": 0, "
+	"\"InErrors\": 0, \"OutDatagrams\": 0, \"RcvbufErrors\": 0, "
+	"\"InCsumErrors\": 0, \"IgnoredMulti\": 0},\n"
+	" \"nd\": {\"Updates\": 0, \"ResFailed\": 0, "
+	"\"UnresolvedDiscards\": 0, \"TableFulls\": 0, "
+	"\"Evictions\": 0, \"OutDiscards\": 0, \"DadProbes\": 0, "
+	"\"DadFailed\": 0},\n"
 	" \"ports\": [{\"id\": 0, \"rx\": 3, \"tx\": 1, \"rx_dropped\": 0, "
 	"\"tx_dropped\": 0}, {\"id\": 1, \"rx\": 0, \"tx\": 2, "
 	"\"rx_dropped\": 0, \"tx_dropped\": 0}],\n"
@@ -510,13 +538,13 @@ test_show_stats(void **state)
 
 	unit_traffic_fwd_noroute(f);
 	a = answer(f, "show stats", false);
-	assert_prefix(a, "SECTION      COUNTER              VALUE\n"
-			       "ip           InReceives           3\n");
-	assert_non_null(strstr(a, "\nip           ForwDatagrams        2\n"));
-	assert_non_null(strstr(a, "\nip           InNoRoutes           1\n"));
-	assert_non_null(strstr(a, "\nport0        rx                   3\n"));
-	assert_non_null(strstr(a, "\nport1        tx                   2\n"));
-	assert_non_null(strstr(a, "\ngso          Segments             0\n"));
+	assert_prefix(a, "SECTION      COUNTER                    VALUE\n"
+			       "ip           InReceives                 3\n");
+	assert_non_null(strstr(a, "\nip           ForwDatagrams              2\n"));
+	assert_non_null(strstr(a, "\nip           InNoRoutes                 1\n"));
+	assert_non_null(strstr(a, "\nport0        rx                         3\n"));
+	assert_non_null(strstr(a, "\nport1        tx                         2\n"));
+	assert_non_null(strstr(a, "\ngso          Segments                   0\n"));
 	free(a);
 
 	a = answer(f, "show stats", true);

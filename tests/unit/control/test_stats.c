@@ -248,6 +248,14 @@ static const struct {
 	  sizeof(struct lsk_host_stats) },
 	{ "fpm", offsetof(struct lsk_stats, fpm),
 	  sizeof(struct lsk_fpm_stats) },
+	{ "ip6", offsetof(struct lsk_stats, ip6),
+	  sizeof(struct lsk_ip6_stats) },
+	{ "icmp6", offsetof(struct lsk_stats, icmp6),
+	  sizeof(struct lsk_icmp6_stats) },
+	{ "udp6", offsetof(struct lsk_stats, udp6),
+	  sizeof(struct lsk_udp6_stats) },
+	{ "nd", offsetof(struct lsk_stats, nd),
+	  sizeof(struct lsk_nd_stats) },
 };
 
 /*

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * listack: IPv6 beside IPv4 (addresses, routes, neighbours, router
+ * advertisements, route get). Part of listack/listack.h, which includes
+ * it; include that.
+ *
+ * IPv6 addresses are 16 bytes in network order (struct lsk_ip6_addr),
+ * as on the wire and as inet_pton(AF_INET6) writes them. The calls are
+ * the control thread's, as IPv4's, and take effect the same way (at once,
+ * or at a batch's commit); errors are negative errno values.
+ */
+#ifndef LISTACK_IP6_H
+#define LISTACK_IP6_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "listack/listack.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct lsk_stack;
+
+struct lsk_ip6_addr {
+	uint8_t a[16];
+};
+
+/* Addresses an interface may have (its link-local one not counted). */
+#define LSK_MAX_ADDRS6 64
+
+/*
+ * Interface address (a port or a VLAN of one): adds the local /128 and
+ * the connected prefix. Every interface has a link-local address made
+ * from its MAC (fe80::/64, modified EUI-64, RFC 4291) without asking;
+ * adding another link-local one is allowed. Each address is checked for
+ * duplicates on its link (DAD, RFC 4862) before it is used.
+ * -EEXIST if the address is configured already; -EINVAL for the
+ * unspecified, loopback or a multicast address, or a depth over 128;
+ * -EADDRINUSE when the prefix (not link-local) overlaps another
+ * interface's; -ENOSPC past LSK_MAX_ADDRS6.
+ */
+int lsk_address6_add(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
+		     uint8_t depth, uint16_t iface);
+/* Remove one (-EADDRNOTAVAIL unless addr/depth is on iface); its routes
+ * via gateways no prefix reaches any more go with it, as in Linux. The
+ * automatic link-local address cannot be removed (-EPERM). -EBUSY while
+ * a `udp listen` service is bound to it. */
+int lsk_address6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
+		     uint8_t depth, uint16_t iface);
+
+/*
+ * Routes. type as IPv4's (listack/route.h). For LSK_ROUTE_VIA the
+ * gateway is on a connected prefix (iface LSK_IFACE_ANY), or is
+ * link-local and then iface names the interface it is on (required: a
+ * link-local address means nothing without its link). -ENETUNREACH
+ * when the gateway is on no connected prefix; -EINVAL for a bad prefix
+ * (host bits set, depth over 128, multicast) or gateway (ours,
+ * multicast, unspecified, link-local without iface); -EEXIST when the
+ * prefix is routed already (or connected).
+ */
+int lsk_route6_add(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
+		   uint8_t depth, enum lsk_route_type type,
+		   const struct lsk_ip6_addr *gateway, uint16_t iface);
+/* Add, or replace the route of (prefix, depth); errors as add's but
+ * -EEXIST only for a connected prefix. */
+int lsk_route6_replace(struct lsk_stack *stack,
+		       const struct lsk_ip6_addr *prefix, uint8_t depth,
+		       enum lsk_route_type type,
+		       const struct lsk_ip6_addr *gateway, uint16_t iface);
+/* -ENOENT when no such route was added. */
+int lsk_route6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
+		   uint8_t depth);
+
+/*
+ * Static neighbour on iface (LSK_IFACE_ANY: the interface whose prefix
+ * holds addr; a link-local addr needs its iface). -ENETUNREACH when addr
+ * is on no connected prefix.
+ */
+int lsk_neigh6_add(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
+		   uint16_t iface, const struct rte_ether_addr *mac);
+/* Forget a neighbour, static or learnt (-ENOENT: none); iface as above. */
+int lsk_neigh6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
+		   uint16_t iface);
+
+/*
+ * Router advertisements on an interface (`port N ra on|off`): off by
+ * default. On, the interface answers router solicitations and
+ * advertises itself (RFC 4861 6.2: every 200-600 s, the first three
+ * 16 s apart) with the prefixes of its global addresses of length 64 as
+ * on-link and autonomous (SLAAC).
+ */
+int lsk_port_ra_set(struct lsk_stack *stack, uint16_t iface, bool on);
+
+/* What lsk_route6_get answers: listack/route.h's answer, in IPv6. */
+struct lsk_route6_answer {
+	uint8_t verdict;	/* enum lsk_route_verdict */
+	uint8_t origin;		/* enum lsk_route_origin */
+	uint8_t depth;
+	uint8_t neigh_state;	/* enum lsk_route_neigh (FORWARD only) */
+	struct lsk_ip6_addr prefix;
+	struct lsk_ip6_addr next_hop;	/* gateway, or the destination */
+	struct lsk_ip6_addr src;	/* the source our packets get */
+	uint16_t iface, port, vlan, mtu;
+	struct rte_ether_addr neigh_mac;
+	uint32_t generation;
+};
+/* What a packet to addr would meet now (in_iface: the interface it
+ * came in on, for a link-local destination; LSK_IFACE_ANY: none). */
+int lsk_route6_get(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
+		   uint16_t in_iface, struct lsk_route6_answer *answer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LISTACK_IP6_H */
