@@ -83,6 +83,10 @@ struct bench_traffic {
 	uint32_t ip_base_sum;			/* raw sums of what stays */
 	uint32_t udp_base_sum;			/* fixed: payload, lengths */
 	uint8_t hdr[64];			/* Ethernet+IPv4+UDP template */
+	/* IPv6 (traffic6.c): the same flows with the 32-bit fields in
+	 * IPv6 addresses; hdr is then Ethernet+IPv6+UDP, hdr_len long */
+	bool ip6;
+	uint16_t hdr_len;
 };
 
 /* Per-flow fields, host order. */
@@ -110,6 +114,22 @@ struct bench_flow_cursor {
 
 int bench_traffic_init(struct bench_traffic *t, uint32_t flows,
 		       uint32_t routes, uint16_t size);
+/*
+ * Make t's traffic IPv6 (traffic6.c): sender i of port 0 is
+ * 2001:db8:a::/64 with its IPv4 address as the low 32 bits, route k is
+ * 2001:db8:X::/56 where X is route k's IPv4 /24 (so host h of the
+ * route is the 8 bits below the /56, interface ::1), port 0 is
+ * 2001:db8:a::1/64, port 1 2001:db8:b::1/64, the gateway 2001:db8:b::2.
+ */
+int bench_traffic_init6(struct bench_traffic *t);
+/* The IPv6 address of a 32-bit field (host order): a sender's, or a
+ * destination's; the /56 of route k. */
+void bench_ip6_src(const struct bench_traffic *t, uint32_t v, uint8_t a[16]);
+void bench_ip6_dst(uint32_t v, uint8_t a[16]);
+/* Frame offsets of the 32-bit fields in the IPv6 template. */
+#define BENCH_IP6_SRC_OFF (RTE_ETHER_HDR_LEN + 8 + 12)
+#define BENCH_IP6_DST_OFF (RTE_ETHER_HDR_LEN + 24 + 4)
+#define BENCH_HDR6_LEN (RTE_ETHER_HDR_LEN + 40 + 8)
 /* The fields of flow i. */
 void bench_flow_get(const struct bench_traffic *t, uint32_t i,
 		    struct bench_flow *f);
@@ -169,6 +189,33 @@ bench_fold(uint32_t sum)
 	return (uint16_t)sum;
 }
 
+/* bench_write_headers of IPv6 traffic: the 32-bit fields into the
+ * addresses, the UDP checksum from the sum of the fixed parts (which
+ * holds the addresses' fixed bytes); no IP ID. */
+static inline void
+bench_write_headers6(const struct bench_traffic *t, uint8_t *frame,
+		     const struct bench_flow *f)
+{
+	struct rte_udp_hdr *udp =
+		(struct rte_udp_hdr *)(frame + RTE_ETHER_HDR_LEN + 40);
+	uint32_t src = rte_cpu_to_be_32(f->src);
+	uint32_t dst = rte_cpu_to_be_32(f->dst);
+	uint16_t sport = rte_cpu_to_be_16(f->sport);
+	uint16_t dport = rte_cpu_to_be_16(f->dport);
+	uint32_t sum;
+	uint16_t c;
+
+	memcpy(frame, t->hdr, BENCH_HDR6_LEN);
+	memcpy(frame + BENCH_IP6_SRC_OFF, &src, 4);
+	memcpy(frame + BENCH_IP6_DST_OFF, &dst, 4);
+	udp->src_port = sport;
+	udp->dst_port = dport;
+	sum = t->udp_base_sum + bench_halves(src) + bench_halves(dst) +
+	      sport + dport;
+	c = (uint16_t)~bench_fold(sum);
+	udp->dgram_cksum = c == 0 ? 0xffff : c;
+}
+
 /*
  * Write the Ethernet, IPv4 and UDP headers of a flow, checksums from the
  * sums of the fixed parts (the generator's per-packet work: inline).
@@ -188,6 +235,10 @@ bench_write_headers(const struct bench_traffic *t, uint8_t *frame,
 	uint32_t sum;
 	uint16_t c;
 
+	if (t->ip6) {
+		bench_write_headers6(t, frame, f);
+		return;
+	}
 	memcpy(frame, t->hdr, BENCH_HDR_LEN);
 	ip->packet_id = id;
 	ip->src_addr = src;
@@ -212,6 +263,15 @@ void bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
 bool bench_check_forwarded(const struct bench_traffic *t,
 			   const struct rte_mbuf *m, uint16_t out_port,
 			   char *why, size_t len);
+/* The same for IPv6 traffic (traffic6.c): hop limit - 1, the UDP
+ * checksum verifies. */
+bool bench_check_forwarded6(const struct bench_traffic *t,
+			    const struct rte_mbuf *m, uint16_t out_port,
+			    char *why, size_t len);
+/* m is neighbour discovery's upkeep (IPv6 to a multicast MAC: DAD's
+ * solicitations, listener reports), not the traffic: neither checked
+ * nor recycled. */
+bool bench_nd_upkeep(const struct rte_mbuf *m);
 
 /* Where the generator sends each packet (scenario or variant). */
 enum bench_dst_plan {
@@ -245,6 +305,10 @@ struct bench_gen {
  * IPv4 4-tuple (l4) or address pair, as a NIC with RSS on computes it. */
 uint32_t bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport,
 		      uint16_t dport, bool l4);
+extern const uint8_t bench_rss_key[40];
+/* The same of an IPv6 address pair (16 bytes each) and ports. */
+uint32_t bench_rss_v6(const uint8_t *src, const uint8_t *dst,
+		      uint16_t sport, uint16_t dport, bool l4);
 
 struct bench_scenario;
 struct bench_variant;
@@ -333,6 +397,7 @@ struct bench_scenario {
 	bool rx_cksum_good;		/* mbufs flagged IP/L4 cksum good */
 	bool per_flow_ip_id;		/* IP IDs count per flow */
 	const char *consumer_note;	/* printed in the header */
+	bool ip6;			/* IPv6 traffic (traffic6.c) */
 	bool ring_only;			/* only the ring feed has its traffic */
 	uint32_t churn_routes;		/* traffic.churn_routes */
 };
@@ -348,6 +413,14 @@ bool bench_check_delivered(const struct bench_traffic *t,
 /* fwd's configuration: ports, addresses, the gateway, R routes. */
 int bench_fwd_configure(struct lsk_stack *s, const struct bench_traffic *t,
 			char *err, size_t len);
+/* The IPv6 scenarios (scenario_fwd6.c). */
+extern const struct bench_variant bench_fwd6_variants[];
+extern const unsigned int bench_n_fwd6_variants;
+extern const struct bench_variant bench_gro6_variants[];
+extern const unsigned int bench_n_gro6_variants;
+int bench_fwd6_configure(struct lsk_stack *s, const struct bench_traffic *t,
+			 char *err, size_t len);
+void bench_gro6_defaults(struct bench_opts *o);
 /* The route-churn control thread (scenario_churn.c). */
 extern const struct bench_variant bench_churn_variants[];
 extern const unsigned int bench_n_churn_variants;
@@ -381,6 +454,8 @@ struct bench_feed_work {
 	/* the callback's RSS hash of the last tuple (rx_cksum.c) */
 	bool rss_valid, rss_l4;
 	uint32_t rss_src, rss_dst, rss_ports, rss;
+	bool rss_is6;			/* the memo is an IPv6 tuple's */
+	uint8_t rss_addr6[32];		/* its addresses */
 };
 
 /* What one variant measured. */

@@ -27,6 +27,7 @@
  * calls, then one packet every CHECK_EVERY calls) before they go to the
  * sink.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -132,7 +133,19 @@ pcap_write_rules(struct pcap_feed *pf, const struct bench_traffic *t)
 			fprintf(f4, "R%u.%u.%u.%u/24 1\n", a >> 24,
 				(a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
 		}
-		fprintf(f6, "R2001:db8::/32 1\n");
+		/* IPv6 traffic: the same /56s the stack routes; else
+		 * one rule (l3fwd wants a file for each family) */
+		for (k = 0; t->ip6 && k < t->routes; k++) {
+			uint8_t a[16];
+			char text[INET6_ADDRSTRLEN];
+
+			bench_ip6_dst(bench_route_prefix(t, k), a);
+			memset(a + 8, 0, 8);
+			inet_ntop(AF_INET6, a, text, sizeof(text));
+			fprintf(f6, "R%s/56 1\n", text);
+		}
+		if (!t->ip6)
+			fprintf(f6, "R2001:db8::/32 1\n");
 	}
 	if (f4 != NULL && fclose(f4) != 0 && rc == 0)
 		rc = -errno;

@@ -165,8 +165,10 @@ ring_open(struct bench_feed *f, struct bench_run *run)
 	if (rc < 0)
 		return rc;
 	rf->drain_calls = 0;
-	rf->ol_flags = f->scenario->rx_cksum_good ?
-		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD : 0;
+	/* IPv6 has no header checksum: a NIC vouches for UDP's only */
+	rf->ol_flags = !f->scenario->rx_cksum_good ? 0 :
+		f->traffic->ip6 ? RTE_MBUF_F_RX_L4_CKSUM_GOOD :
+		RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_L4_CKSUM_GOOD;
 	if (rf->gen.flow_rss != NULL)
 		rf->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
 	run->n_rxq = 1;
@@ -204,12 +206,25 @@ prefetch_for_write(const struct ring_feed *rf, struct rte_mbuf *m)
  * route churn), then new headers.
  * ring_drive has prefetched the lines.
  */
-static void
+static unsigned int
 ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 	     struct rte_mbuf **b, unsigned int n, unsigned int burst)
 {
 	const struct bench_traffic *t = f->traffic;
 	unsigned int i;
+
+	/* IPv6: the stack's own ND upkeep (DAD) is no mbuf of ours */
+	if (unlikely(t->ip6)) {
+		unsigned int k = 0;
+
+		for (i = 0; i < n; i++) {
+			if (bench_nd_upkeep(b[i]))
+				rte_pktmbuf_free(b[i]);
+			else
+				b[k++] = b[i];
+		}
+		n = k;
+	}
 
 	/* route-churn: every packet, for the one a change misrouted */
 	if (burst < CHECK_FIRST_BURSTS || t->churn_routes != 0)
@@ -229,6 +244,7 @@ ring_recycle(struct bench_feed *f, struct ring_feed *rf,
 		bench_write_headers(t, (uint8_t *)m + rf->mbuf_to_data, &fl,
 				    id);
 	}
+	return n;
 }
 
 /* Fresh mbufs: the whole frame, once. */
@@ -266,8 +282,10 @@ ring_drain_wrong(struct bench_feed *f, struct ring_feed *rf)
 
 	while ((n = rte_ring_sc_dequeue_burst(rf->tx[0], (void **)b,
 					      GEN_BURST, NULL)) > 0) {
-		bench_feed_check(f, b[0], 0);
-		f->check_failures += n - 1;
+		unsigned int i;
+
+		for (i = 0; i < n; i++)
+			bench_feed_check(f, b[i], 0);
 		rte_pktmbuf_free_bulk(b, n);
 	}
 }
@@ -520,7 +538,7 @@ ring_drive(struct bench_feed *f, struct bench_run *run)
 			prefetch_for_write(rf, next[i]);
 		n_next += k;
 		if (got)
-			ring_recycle(f, rf, b, got, bursts++);
+			got = ring_recycle(f, rf, b, got, bursts++);
 		if (got < n && n_next == 0 && rte_ring_empty(back))
 			got += ring_fresh(f, rf, b + got, n - got);
 		if (got && f->opts->rx_scattered)

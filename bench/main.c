@@ -86,6 +86,8 @@ bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,
 {
 	char why[200];
 
+	if (unlikely(f->traffic->ip6 && bench_nd_upkeep(m)))
+		return;		/* the stack's own ND, not our traffic */
 	f->checked++;
 	if (likely(bench_check_forwarded(f->traffic, m, out_port, why,
 					 sizeof(why))))
@@ -817,7 +819,8 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
-	if (bench_traffic_init(&traffic, o.flows, o.routes, o.size) < 0) {
+	if (bench_traffic_init(&traffic, o.flows, o.routes, o.size) < 0 ||
+	    (sc->ip6 && bench_traffic_init6(&traffic) < 0)) {
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}

@@ -13,6 +13,8 @@
  *                         header that was GOOD, not a fragment, whose UDP
  *                         length fits the IP length and the frame, with a
  *                         non-zero checksum field
+ *   UDP over IPv6         GOOD or BAD (no header checksum to flag),
+ *                         rx_cksum_flags6
  *   anything else         left UNKNOWN (the stack checks it itself)
  *
  * Frames in more than one segment are left UNKNOWN (net_pcap makes none
@@ -106,11 +108,12 @@ rx_rss(struct bench_feed_work *e, const struct rte_mbuf *m,
 
 	if (l4)
 		memcpy(&ports, (const uint8_t *)ip + hlen, 4);
-	if (e->rss_valid && e->rss_src == ip->src_addr &&
+	if (e->rss_valid && !e->rss_is6 && e->rss_src == ip->src_addr &&
 	    e->rss_dst == ip->dst_addr && e->rss_ports == ports &&
 	    e->rss_l4 == l4)
 		return e->rss;
 	e->rss_valid = true;
+	e->rss_is6 = false;
 	e->rss_src = ip->src_addr;
 	e->rss_dst = ip->dst_addr;
 	e->rss_ports = ports;
@@ -119,6 +122,58 @@ rx_rss(struct bench_feed_work *e, const struct rte_mbuf *m,
 			      rte_be_to_cpu_32(ip->dst_addr),
 			      rte_be_to_cpu_16((uint16_t)ports),
 			      rte_be_to_cpu_16((uint16_t)(ports >> 16)), l4);
+	return e->rss;
+}
+
+/*
+ * IPv6 (gro6-fwd): no header checksum to vouch for; the UDP checksum
+ * GOOD or BAD for a UDP datagram right behind the IPv6 header (no
+ * extension header) whose length fits the payload length and the
+ * frame, with a non-zero checksum field; anything else UNKNOWN.
+ */
+static uint64_t
+rx_cksum_flags6(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
+{
+	const struct rte_udp_hdr *uh = (const struct rte_udp_hdr *)(ip + 1);
+	uint32_t plen, ulen, sum;
+
+	if ((rte_be_to_cpu_32(ip->vtc_flow) >> 28) != 6 ||
+	    ip->proto != IPPROTO_UDP)
+		return 0;
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (plen < sizeof(*uh) ||
+	    RTE_ETHER_HDR_LEN + sizeof(*ip) + plen > m->data_len)
+		return 0;
+	ulen = rte_be_to_cpu_16(uh->dgram_len);
+	if (ulen < sizeof(*uh) || ulen > plen || uh->dgram_cksum == 0)
+		return 0;
+	sum = __rte_raw_cksum(ip->src_addr, 32, 0);
+	sum += rte_cpu_to_be_16(IPPROTO_UDP) + rte_cpu_to_be_16((uint16_t)ulen);
+	sum = rx_sum(uh, ulen, sum);
+	return __rte_raw_cksum_reduce(sum) == 0xffff ?
+	       RTE_MBUF_F_RX_L4_CKSUM_GOOD : RTE_MBUF_F_RX_L4_CKSUM_BAD;
+}
+
+/* The RSS hash of an IPv6 frame with a UDP datagram (flags6 said so),
+ * from e's memo when the tuple repeats. */
+static uint32_t
+rx_rss6(struct bench_feed_work *e, const struct rte_ipv6_hdr *ip)
+{
+	uint32_t ports;
+
+	memcpy(&ports, ip + 1, 4);
+	if (e->rss_valid && e->rss_is6 && e->rss_ports == ports &&
+	    memcmp(e->rss_addr6, ip->src_addr, 32) == 0)
+		return e->rss;
+	e->rss_valid = true;
+	e->rss_is6 = true;
+	e->rss_l4 = true;
+	e->rss_src = e->rss_dst = 0;
+	e->rss_ports = ports;
+	memcpy(e->rss_addr6, ip->src_addr, 32);
+	e->rss = bench_rss_v6(ip->src_addr, ip->dst_addr,
+			      rte_be_to_cpu_16((uint16_t)ports),
+			      rte_be_to_cpu_16((uint16_t)(ports >> 16)), true);
 	return e->rss;
 }
 
@@ -135,6 +190,10 @@ bench_rx_cksum_flags(const struct rte_mbuf *m)
 	    m->data_len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
 		return 0;
 	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+	    m->data_len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr))
+		return rx_cksum_flags6(m,
+			(const struct rte_ipv6_hdr *)(eh + 1));
 	if (eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4))
 		return 0;
 	ip = (const struct rte_ipv4_hdr *)(eh + 1);
@@ -186,6 +245,18 @@ bench_rx_cksum_cb(uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
 		m->ol_flags &= ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
 				 RTE_MBUF_F_RX_L4_CKSUM_MASK |
 				 RTE_MBUF_F_RX_RSS_HASH);
+		/* IPv6: flags mean a UDP datagram behind the header */
+		if (f != 0 && rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)
+		    ->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+			m->hash.rss = rx_rss6(e, rte_pktmbuf_mtod_offset(m,
+				const struct rte_ipv6_hdr *,
+				RTE_ETHER_HDR_LEN));
+			f |= RTE_MBUF_F_RX_RSS_HASH;
+			m->ol_flags |= f;
+			vouched += (f & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+				   RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+			continue;
+		}
 		/* flags other than none: an IPv4 header the frame holds */
 		if (f != 0) {
 			const struct rte_ipv4_hdr *ip =

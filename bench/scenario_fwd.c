@@ -6,7 +6,8 @@
  * adds its destination plan there).
  *
  * fwd: UDP/IPv4 forwarding from port 0 to a gateway on port 1 over R
- * routes, the same traffic through each variant.
+ * routes, the same traffic through each variant. fwd6 and gro6-fwd, the
+ * same over IPv6: scenario_fwd6.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -210,6 +211,16 @@ static const struct bench_scenario scenarios[] = {
 		.configure = bench_fwd_configure,
 	},
 	{
+		.name = "fwd6",
+		.summary = "UDP/IPv6 forwarding port 0 -> port 1 over F flows "
+			   "and R routes (/56 each)",
+		.baseline = "single",
+		.variants = bench_fwd6_variants,
+		.n_variants = 2,
+		.configure = bench_fwd6_configure,
+		.ip6 = true,
+	},
+	{
 		.name = "udp-local",
 		.summary = "1-byte UDP datagrams of F flows (default 10) to "
 			   "one local endpoint, ring drained by a consumer",
@@ -247,6 +258,18 @@ static const struct bench_scenario scenarios[] = {
 		.defaults = gro_fwd_defaults,
 		.rx_cksum_good = true,
 		.per_flow_ip_id = true,
+	},
+	{
+		.name = "gro6-fwd",
+		.summary = "1452-byte UDP payload forwarding over IPv6, GRO "
+			   "off / fraglist",
+		.baseline = "off",
+		.variants = bench_gro6_variants,
+		.n_variants = 2,
+		.configure = bench_fwd6_configure,
+		.defaults = bench_gro6_defaults,
+		.rx_cksum_good = true,
+		.ip6 = true,
 	},
 	{
 		.name = "gro-adversarial",

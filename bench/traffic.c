@@ -82,6 +82,7 @@ bench_traffic_init(struct bench_traffic *t, uint32_t flows, uint32_t routes,
 	t->udp_len = (uint16_t)(t->ip_len - sizeof(*ip));
 	t->payload_len = (uint16_t)(t->udp_len - sizeof(*udp));
 	t->ttl = 64;
+	t->hdr_len = BENCH_HDR_LEN;
 	t->port_mac[0] = mac_port0;
 	t->port_mac[1] = mac_port1;
 	t->client_mac = mac_client;
@@ -144,7 +145,7 @@ void
 bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
 		  const struct bench_flow *f, uint16_t ip_id)
 {
-	uint8_t *payload = frame + BENCH_HDR_LEN;
+	uint8_t *payload = frame + (t->ip6 ? BENCH_HDR6_LEN : BENCH_HDR_LEN);
 	unsigned int j;
 
 	for (j = 0; j < t->payload_len; j++)
@@ -153,7 +154,7 @@ bench_write_frame(const struct bench_traffic *t, uint8_t *frame,
 }
 
 /* The Toeplitz key NICs are commonly programmed with. */
-static const uint8_t rss_key[40] = {
+const uint8_t bench_rss_key[40] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
 	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
 	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
@@ -173,7 +174,7 @@ bench_rss_v4(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
 	tuple.sport = sport;
 	tuple.dport = dport;
 	return rte_softrss((uint32_t *)&tuple, l4 ? RTE_THASH_V4_L4_LEN :
-			   RTE_THASH_V4_L3_LEN, rss_key);
+			   RTE_THASH_V4_L3_LEN, bench_rss_key);
 }
 
 /*
@@ -195,6 +196,15 @@ gen_rss_table(const struct bench_traffic *t, struct bench_gen *g)
 		struct bench_flow fl;
 
 		bench_flow_next(t, &c, &fl);
+		if (t->ip6) {
+			uint8_t src[16], dst[16];
+
+			bench_ip6_src(t, fl.src, src);
+			bench_ip6_dst(fl.dst, dst);
+			g->flow_rss[i] = bench_rss_v6(src, dst, fl.sport,
+						      fl.dport, true);
+			continue;
+		}
 		g->flow_rss[i] = bench_rss_v4(fl.src, g->plan ==
 					      BENCH_DST_LOCAL ?
 					      t->port_addr[0] : fl.dst,
@@ -273,6 +283,8 @@ bench_check_forwarded(const struct bench_traffic *t,
 	uint32_t src, dst, k;
 	char a[RTE_ETHER_ADDR_FMT_SIZE], b[RTE_ETHER_ADDR_FMT_SIZE];
 
+	if (t->ip6)
+		return bench_check_forwarded6(t, m, out_port, why, len);
 	CHECK(out_port == 1, "sent out port %u, not port 1", out_port);
 	CHECK(m->nb_segs == 1 && m->pkt_len == t->size &&
 	      m->data_len == t->size, "frame of %u bytes (%u segs), not %u",
