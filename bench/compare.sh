@@ -19,7 +19,12 @@
 # sockets, the generator connects once the device is up; veth: the
 # generator opens its ends with net_af_packet (bench/dut/veth.sh).
 #
-# --cases: of 1f, 4096f, 1460b, veth (default all that a device has).
+# --cases: of 1f, 4096f, 1460b, veth, 1f6, 4096f6 (default all that a
+#          device has). 1f6 and 4096f6: the same over IPv6 (the
+#          generator's --ip6, bench/traffic6.c; listack gets the IPv6
+#          addresses and routes, l3fwd its --rule_ipv6 file of the same
+#          routes); frames of 84 bytes at least (the stamp behind the
+#          IPv6 header), 84 and 1518 in the full run.
 # --quick: 64-byte frames only, 0.2 s trials, 2 % resolution (a minute or
 #          two for every device); the full run: more sizes, 1 s trials.
 # --check: no search: one trial at 10 kpps per device, which must come
@@ -36,7 +41,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 quick=0 check=0 out=/tmp/listack-compare devices="" build="$top/build"
-cases="1f 4096f 1460b veth"
+cases="1f 4096f 1460b veth 1f6 4096f6"
 nice_n="" tmo=""
 all_devices="listack-list listack-single l3fwd testpmd-io listack-fraglist-acl listack-off-acl linux listack-veth"
 args="$*"
@@ -58,8 +63,8 @@ done
 [ -n "$devices" ] || devices=$all_devices
 for c in $cases; do
 	case $c in
-	1f|4096f|1460b|veth) ;;
-	*) echo "compare.sh: no case '$c' (cases: 1f 4096f 1460b veth)" >&2; exit 2 ;;
+	1f|4096f|1460b|veth|1f6|4096f6) ;;
+	*) echo "compare.sh: no case '$c' (cases: 1f 4096f 1460b veth 1f6 4096f6)" >&2; exit 2 ;;
 	esac
 done
 for d in $devices; do
@@ -124,10 +129,10 @@ trap 'exit 130' INT TERM
 
 if [ $quick = 1 ]; then
 	search="--trial 0.2 --latency-seconds 0.2 --resolution 2% --drain 0.05"
-	sizes_1f=64 sizes_veth=64
+	sizes_1f=64 sizes_veth=64 sizes_1f6=84
 else
 	search="--trial 1 --latency-seconds 1"
-	sizes_1f=64,1518,imix sizes_veth=64,1518
+	sizes_1f=64,1518,imix sizes_veth=64,1518 sizes_1f6=84,1518
 fi
 af="qpairs=1,blocksz=4096,framesz=2048,framecnt=1024,qdisc_bypass=1"
 gen_eal="-l 0 --no-huge --no-pci -m 1024 --file-prefix $gen_prefix"
@@ -196,7 +201,9 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 	else
 		w="memif:$sock" gports=$gen_memif
 	fi
-	dcmd=$("$here/dut/run.sh" "$dev" "$w" "$out/dut/$dev.$case" --routes "$routes" --print)
+	fam=""
+	case $case in *6) fam=--ip6 ;; esac
+	dcmd=$("$here/dut/run.sh" "$dev" "$w" "$out/dut/$dev.$case" --routes "$routes" $fam --print)
 	cmd_line "$nice_cmd $dcmd &" >> "$out/commands.sh"
 	# shellcheck disable=SC2086 # the command is split on spaces on purpose
 	(set -f; exec $nice_cmd $dcmd) > "$dlog" 2>&1 &
@@ -209,9 +216,9 @@ run_one() {	# DEVICE CASE WIRE FLOWS ROUTES SIZES
 		return 0
 	fi
 	if [ $check = 1 ]; then
-		gargs="--generate --rate 10k --seconds 0.5 --size ${sizes%%,*} --flows $flows --routes $routes --json $json --linger 60"
+		gargs="--generate $fam --rate 10k --seconds 0.5 --size ${sizes%%,*} --flows $flows --routes $routes --json $json --linger 60"
 	else
-		gargs="--generate --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json --linger 60"
+		gargs="--generate $fam --search ndr --sizes $sizes --flows $flows --routes $routes $search --device $dev/$case --json $json --linger 60"
 	fi
 	gcmd="timeout -k 10 $tmo $nice_cmd taskset -c 0 $bench $gen_eal $gports -- $gargs"
 	cmd_line "$gcmd" >> "$out/commands.sh"
@@ -254,7 +261,9 @@ for dev in $devices; do
 	case $dev in
 	listack-list|listack-single|l3fwd|testpmd-io)
 		run_one "$dev" 1f memif 1 1 "$sizes_1f"
-		run_one "$dev" 4096f memif 4096 1024 64 ;;
+		run_one "$dev" 4096f memif 4096 1024 64
+		run_one "$dev" 1f6 memif 1 1 "$sizes_1f6"
+		run_one "$dev" 4096f6 memif 4096 1024 84 ;;
 	listack-fraglist-acl|listack-off-acl)
 		run_one "$dev" 1460b memif 1 1 1460 ;;
 	linux|listack-veth)

@@ -4,7 +4,7 @@
 # foreground (the caller runs it in the background and stops it by pid
 # with SIGTERM).
 #
-#   bench/dut/run.sh DEVICE WIRE WORKDIR [--routes R] [--print]
+#   bench/dut/run.sh DEVICE WIRE WORKDIR [--routes R] [--ip6] [--print]
 #
 # DEVICE:  listack-list | listack-single | listack-fraglist-acl |
 #          listack-off-acl | l3fwd | testpmd-io     (WIRE memif:SOCKDIR)
@@ -22,6 +22,9 @@
 #                         `veth.sh up PREFIX linux` did it, and this only
 #                         waits)
 # WORKDIR: the device's config, rules and log go here.
+# --ip6: listack also gets the IPv6 addresses and routes of the
+# generator's --ip6 traffic (traffic.py conf --ip6); l3fwd's IPv6 rule
+# file always has them (LPM, --rule_ipv6).
 # --print: print the command instead of running it.
 # DUT_CTL=PATH: listack-fwd serves its control socket there (listack-ctl
 # -s PATH), for bench/latency.sh's switches; default none.
@@ -40,10 +43,11 @@ top=$(dirname "$(dirname "$here")")
 [ $# -ge 3 ] || { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 dev=$1 wire=$2 work=$3
 shift 3
-routes=1 print=0
+routes=1 print=0 ip6=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--routes) routes=$2; shift ;;
+	--ip6) ip6=--ip6 ;;
 	--print) print=1 ;;
 	*) echo "dut/run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -83,7 +87,7 @@ listack() {	# MODE traffic.py conf options...
 	mode=$1
 	shift
 	[ -x "$fwd" ] || { echo "dut/run.sh: no $fwd (ninja -C $build, or BUILD=DIR)" >&2; exit 1; }
-	python3 "$here/traffic.py" conf --routes "$routes" "$@" > "$work/$dev.conf"
+	python3 "$here/traffic.py" conf --routes "$routes" $ip6 "$@" > "$work/$dev.conf"
 	cmd="taskset -c 1 $fwd --lcores (0,1)@1 $eal $ports -- --config $work/$dev.conf --mode $mode --ctl-socket ${DUT_CTL:-none}"
 }
 

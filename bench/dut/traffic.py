@@ -3,7 +3,7 @@
 """What the devices under test of bench/compare.sh and bench/cores.sh are
 given, for the traffic of bench/traffic.c (which the generator sends):
 
-    traffic.py conf [--routes R] [--gro off|fraglist|merge] [--filter N]
+    traffic.py conf [--routes R] [--gro off|fraglist|merge] [--filter N] [--ip6]
     traffic.py l3fwd-rules [--routes R] PREFIX   (PREFIX.v4, PREFIX.v6)
     traffic.py linux-routes [--routes R]         (ip -batch lines)
     traffic.py pcap [--routes R] [--flows F] [--size B] [--count N] FILE
@@ -14,6 +14,12 @@ senders 10.0.0.2-254 from 02:00:00:00:00:02; port 1 10.0.1.1/24 mac
 198.18.1.0/24 + k * 256 via the gateway. Flow i goes to route i % R,
 host 1 + (i / R) % 254, source port 1024 + i % 64512, source host
 2 + (i / 64512) % 253, destination port 9.
+
+IPv6 (the generator's --ip6, bench/traffic6.c): port 0 2001:db8:a::1/64,
+port 1 2001:db8:b::1/64, gateway 2001:db8:b::2; route k is the /56 whose
+32 bits after 2001:db8: are route k's IPv4 /24 (2001:db8:c612:100::/56
+for k = 0). conf --ip6 adds these to the IPv4 lines; l3fwd-rules writes
+them to PREFIX.v6.
 
 conf: a listack-fwd config for that; --filter N adds N accept rules that
 match none of the traffic (192.0.2.0/24 and up, dport 53), as the bench's
@@ -41,9 +47,15 @@ def route(k):
     return ROUTE_BASE + (k << 8)
 
 
+def route6(k):
+    """Route k's IPv6 /56 (bench/traffic6.c)."""
+    r = route(k)
+    return "2001:db8:%x:%x::/56" % (r >> 16, r & 0xffff)
+
+
 def cmd_conf(a, out):
-    out.write("# bench/dut/traffic.py conf --routes %d --gro %s --filter %d\n"
-              % (a.routes, a.gro, a.filter))
+    out.write("# bench/dut/traffic.py conf --routes %d --gro %s --filter %d%s\n"
+              % (a.routes, a.gro, a.filter, " --ip6" if a.ip6 else ""))
     for p in (0, 1):
         out.write("port %d mtu 1500 mac %s\n" % (p, PORT_MAC[p]))
     out.write("address add 10.0.0.1/24 port 0\n"
@@ -51,6 +63,12 @@ def cmd_conf(a, out):
               "neigh add %s lladdr %s\n" % (GW, GW_MAC))
     for k in range(a.routes):
         out.write("route add %s/24 via %s\n" % (ip(route(k)), GW))
+    if a.ip6:
+        out.write("address add 2001:db8:a::1/64 port 0\n"
+                  "address add 2001:db8:b::1/64 port 1\n"
+                  "neigh add 2001:db8:b::2 lladdr %s\n" % GW_MAC)
+        for k in range(a.routes):
+            out.write("route add %s via 2001:db8:b::2\n" % route6(k))
     for i in range(a.filter):
         out.write("filter add accept proto udp dst %s/32 dport 53\n"
                   % ip((192 << 24 | 2 << 8) + i))
@@ -62,7 +80,8 @@ def cmd_l3fwd_rules(a, out):
         for k in range(a.routes):
             f.write("R%s/24 1\n" % ip(route(k)))
     with open(a.prefix + ".v6", "w") as f:
-        f.write("R2001:db8::/32 1\n")
+        for k in range(a.routes):
+            f.write("R%s 1\n" % route6(k))
 
 
 def cmd_linux_routes(a, out):
@@ -116,6 +135,7 @@ def main():
     c.add_argument("--gro", choices=("off", "fraglist", "merge"),
                    default="off")
     c.add_argument("--filter", type=int, default=0)
+    c.add_argument("--ip6", action="store_true")
     c.set_defaults(fn=cmd_conf)
     c2 = sub.add_parser("l3fwd-rules")
     c2.add_argument("prefix")

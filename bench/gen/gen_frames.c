@@ -69,6 +69,38 @@ size_init(struct gen_size *sz, uint16_t frame,
 		      2u * rte_cpu_to_be_16(udp_len);
 }
 
+/* size_init of IPv6 frames: the addresses' fixed bytes in the template
+ * and in the UDP sum (traffic6.c). */
+static void
+size_init6(struct gen_size *sz, uint16_t frame,
+	   const struct bench_traffic *t,
+	   const struct rte_ether_addr *src_mac,
+	   const struct rte_ether_addr *dst_mac)
+{
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)sz->hdr;
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eh + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t len = (uint16_t)(frame - GEN_FCS_LEN);
+	uint16_t udp_len = (uint16_t)(len - GEN_HDR6_LEN + sizeof(*udp));
+
+	memset(sz, 0, sizeof(*sz));
+	sz->frame = frame;
+	sz->len = len;
+	eh->dst_addr = *dst_mac;
+	eh->src_addr = *src_mac;
+	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(udp_len);
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	bench_ip6_src(t, 0, ip->src_addr);
+	bench_ip6_dst(0, ip->dst_addr);
+	udp->dgram_len = rte_cpu_to_be_16(udp_len);
+	sz->udp_sum = rte_raw_cksum(ip->src_addr, 32) +
+		      rte_cpu_to_be_16(IPPROTO_UDP) +
+		      2u * rte_cpu_to_be_16(udp_len);
+}
+
 int
 gen_frames_init(struct gen_frames *g, const struct bench_traffic *t,
 		uint32_t flows, uint16_t size, uint8_t tag,
@@ -83,6 +115,8 @@ gen_frames_init(struct gen_frames *g, const struct bench_traffic *t,
 		return -EINVAL;
 	if (size != GEN_SIZE_IMIX &&
 	    (size < GEN_MIN_SIZE || size > GEN_MAX_SIZE))
+		return -EINVAL;
+	if (t->ip6 && (size == GEN_SIZE_IMIX || size < GEN_MIN_SIZE6))
 		return -EINVAL;
 	g->flow = calloc(flows, sizeof(*g->flow));
 	g->next_seq = calloc(flows, sizeof(*g->next_seq));
@@ -102,6 +136,12 @@ gen_frames_init(struct gen_frames *g, const struct bench_traffic *t,
 				  dst_mac);
 		g->period = GEN_IMIX_PERIOD;
 		gen_imix_order(g->seq_sizes);
+	} else if (t->ip6) {
+		g->ip6 = true;
+		g->n_sizes = 1;
+		size_init6(&g->sizes[0], size, t, src_mac, dst_mac);
+		g->period = 1;
+		g->seq_sizes[0] = 0;
 	} else {
 		g->n_sizes = 1;
 		size_init(&g->sizes[0], size, src_mac, dst_mac);
@@ -154,6 +194,7 @@ gen_stamp_read(const struct rte_mbuf *m, struct gen_stamp *s)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + 14);
+	const struct rte_ipv6_hdr *ip6 = (const struct rte_ipv6_hdr *)(p + 14);
 	const uint8_t *st = p + GEN_STAMP_OFF;
 	uint16_t et;
 	uint32_t v32;
@@ -162,12 +203,21 @@ gen_stamp_read(const struct rte_mbuf *m, struct gen_stamp *s)
 	if (m->data_len < GEN_WRITTEN_LEN)
 		return false;
 	memcpy(&et, p + 12, 2);
-	if (et != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
-	    ip->version_ihl != RTE_IPV4_VHL_DEF ||
-	    ip->next_proto_id != IPPROTO_UDP ||
-	    rte_be_to_cpu_16(ip->total_length) <
-	    sizeof(*ip) + sizeof(struct rte_udp_hdr) + GEN_STAMP_LEN)
+	if (et == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		if (m->data_len < GEN_HDR6_LEN + GEN_STAMP_LEN ||
+		    (rte_be_to_cpu_32(ip6->vtc_flow) >> 28) != 6 ||
+		    ip6->proto != IPPROTO_UDP ||
+		    rte_be_to_cpu_16(ip6->payload_len) <
+		    sizeof(struct rte_udp_hdr) + GEN_STAMP_LEN)
+			return false;
+		st = p + GEN_HDR6_LEN;
+	} else if (et != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+		   ip->version_ihl != RTE_IPV4_VHL_DEF ||
+		   ip->next_proto_id != IPPROTO_UDP ||
+		   rte_be_to_cpu_16(ip->total_length) <
+		   sizeof(*ip) + sizeof(struct rte_udp_hdr) + GEN_STAMP_LEN) {
 		return false;
+	}
 	memcpy(&v32, st, 4);
 	v32 = rte_be_to_cpu_32(v32);
 	s->signature = (uint16_t)(v32 >> 16);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The generator's frames: UDP/IPv4 over F flows (bench/traffic.c's
- * addressing), one size or IMIX, each carrying a stamp in the first 18
+ * addressing; or UDP/IPv6, traffic6.c's, with the stamp 20 bytes
+ * further), one size or IMIX, each carrying a stamp in the first 18
  * bytes of its UDP payload, all a 64-byte frame has (60 - 14 - 20 - 8):
  *
  *   offset  bytes  field (network order)
@@ -43,6 +44,10 @@
 #define GEN_MAX_FLOWS (1u << 20)	/* per-flow state: ~40 bytes each */
 #define GEN_IMIX_PERIOD 48
 #define GEN_MAX_SIZES 3			/* IMIX: 64, 570, 1518 */
+/* IPv6 (--ip6, traffic6.c's addressing): the stamp behind 62 bytes of
+ * headers, so the smallest frame is 84 bytes (80 in the mbuf); no IMIX */
+#define GEN_HDR6_LEN BENCH_HDR6_LEN	/* 62: Ethernet + IPv6 + UDP */
+#define GEN_MIN_SIZE6 (GEN_HDR6_LEN + GEN_STAMP_LEN + GEN_FCS_LEN)
 
 /* One frame size: mbuf length and what depends on it. */
 struct gen_size {
@@ -50,7 +55,8 @@ struct gen_size {
 	uint16_t len;			/* in the mbuf: frame - 4 */
 	uint32_t ip_sum;		/* IPv4 header without addresses, id */
 	uint32_t udp_sum;		/* pseudo header proto + 2 x length */
-	uint8_t hdr[GEN_HDR_LEN];	/* template, addresses/ports zero */
+	uint8_t hdr[GEN_HDR6_LEN];	/* template, addresses/ports zero
+					 * (IPv4: the first GEN_HDR_LEN) */
 };
 
 /* One flow's addresses (network order) and their partial sums. */
@@ -74,6 +80,7 @@ struct gen_frames {
 	uint32_t *next_seq;		/* [flows]: the next sequence number */
 	uint8_t tag;
 	struct rte_ether_addr src_mac, dst_mac;
+	bool ip6;			/* IPv6 frames (the traffic's) */
 };
 
 /* What a received frame's stamp says. */
@@ -103,8 +110,9 @@ void gen_frames_pool_zero(struct rte_mempool *mp);
 /* The IMIX sizes in order over one period, interleaved (for tests). */
 void gen_imix_order(uint8_t order[GEN_IMIX_PERIOD]);
 
-/* Read the stamp of a frame; false if it is no UDP/IPv4 frame long
- * enough to carry one (the signature is the caller's to check). */
+/* Read the stamp of a frame; false if it is no UDP/IPv4 or UDP/IPv6
+ * frame long enough to carry one (the signature is the caller's to
+ * check). */
 bool gen_stamp_read(const struct rte_mbuf *m, struct gen_stamp *s);
 
 static inline uint32_t
@@ -120,6 +128,55 @@ gen_sum16(const uint8_t *p, unsigned int n_words)
 		sum += w;
 	}
 	return sum;
+}
+
+/* The stamp of flow f's frame number seq at st; its sum. */
+static inline uint32_t
+gen_stamp_write(const struct gen_frames *g, uint8_t *st, uint32_t f,
+		uint32_t seq, uint64_t tsc)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	v32 = rte_cpu_to_be_32((uint32_t)GEN_SIGNATURE << 16 |
+			       (uint32_t)g->tag << 8 | f >> 16);
+	memcpy(st, &v32, 4);
+	st[4] = (uint8_t)(f >> 8);
+	st[5] = (uint8_t)f;
+	v32 = rte_cpu_to_be_32(seq);
+	memcpy(st + 6, &v32, 4);
+	v64 = rte_cpu_to_be_64(tsc);
+	memcpy(st + 10, &v64, 8);
+	return gen_sum16(st, GEN_STAMP_LEN / 2);
+}
+
+/* gen_frame_write of IPv6 frames, flow f's frame number seq: the flow's
+ * 32-bit fields into the template's addresses (bench.h,
+ * bench_write_headers6), no IP ID. */
+static inline void
+gen_frame_write6(struct gen_frames *g, struct rte_mbuf *m, uint32_t f,
+		 uint32_t seq, uint64_t tsc)
+{
+	const struct gen_size *sz = &g->sizes[g->seq_sizes[g->pos]];
+	const struct gen_flow *fl = &g->flow[f];
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(p + 14 + 40);
+	uint32_t sum;
+	uint16_t c;
+
+	if (++g->pos == g->period)
+		g->pos = 0;
+	memcpy(p, sz->hdr, GEN_HDR6_LEN);
+	memcpy(p + BENCH_IP6_SRC_OFF, &fl->src, 4);
+	memcpy(p + BENCH_IP6_DST_OFF, &fl->dst, 4);
+	udp->src_port = fl->sport;
+	udp->dst_port = fl->dport;
+	sum = sz->udp_sum + fl->udp_sum +
+	      gen_stamp_write(g, p + GEN_HDR6_LEN, f, seq, tsc);
+	c = (uint16_t)~bench_fold(sum);
+	udp->dgram_cksum = c == 0 ? 0xffff : c;
+	m->data_len = sz->len;
+	m->pkt_len = sz->len;
 }
 
 /*
@@ -140,10 +197,13 @@ gen_frame_write(struct gen_frames *g, struct rte_mbuf *m, uint32_t f,
 	uint8_t *st = p + GEN_STAMP_OFF;
 	uint32_t seq = g->next_seq[f]++;
 	uint16_t id = rte_cpu_to_be_16((uint16_t)seq);
-	uint32_t v32, sum;
-	uint64_t v64;
+	uint32_t sum;
 	uint16_t c;
 
+	if (g->ip6) {
+		gen_frame_write6(g, m, f, seq, tsc);
+		return;
+	}
 	if (++g->pos == g->period)
 		g->pos = 0;
 	memcpy(p, sz->hdr, GEN_HDR_LEN);
@@ -154,16 +214,7 @@ gen_frame_write(struct gen_frames *g, struct rte_mbuf *m, uint32_t f,
 	udp->src_port = fl->sport;
 	udp->dst_port = fl->dport;
 
-	v32 = rte_cpu_to_be_32((uint32_t)GEN_SIGNATURE << 16 |
-			       (uint32_t)g->tag << 8 | f >> 16);
-	memcpy(st, &v32, 4);
-	st[4] = (uint8_t)(f >> 8);
-	st[5] = (uint8_t)f;
-	v32 = rte_cpu_to_be_32(seq);
-	memcpy(st + 6, &v32, 4);
-	v64 = rte_cpu_to_be_64(tsc);
-	memcpy(st + 10, &v64, 8);
-	sum = sz->udp_sum + fl->udp_sum + gen_sum16(st, GEN_STAMP_LEN / 2);
+	sum = sz->udp_sum + fl->udp_sum + gen_stamp_write(g, st, f, seq, tsc);
 	c = (uint16_t)~bench_fold(sum);
 	udp->dgram_cksum = c == 0 ? 0xffff : c;
 

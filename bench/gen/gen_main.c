@@ -4,7 +4,7 @@
  *
  *   listack-bench [EAL options with ports] -- --generate
  *       [--rate PPS|5M|500k|N% --max-rate PPS] [--size N|imix]
- *       [--flows F] [--routes R] [--seconds S] [--json FILE]
+ *       [--flows F] [--routes R] [--ip6] [--seconds S] [--json FILE]
  *       [--tx-port N] [--rx-port N] [--dst-mac MAC] [--drain S]
  *       [--wait S] [--dut-config FILE] [--linger S]
  *       [--ab A,B [--pairs N] [--between CMD]]
@@ -55,7 +55,7 @@ gen_usage(void)
 		"usage: listack-bench [EAL options with ports] -- --generate\n"
 		"         [--rate PPS|5M|500k|N%% --max-rate PPS] "
 		"[--size N|imix] [--flows F]\n"
-		"         [--routes R] [--seconds S] [--json FILE] "
+		"         [--routes R] [--ip6] [--seconds S] [--json FILE] "
 		"[--tx-port N] [--rx-port N]\n"
 		"         [--dst-mac MAC] [--drain S] [--wait S] "
 		"[--dut-config FILE] [--linger S]\n"
@@ -153,6 +153,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		{ "size", required_argument, NULL, 'z' },
 		{ "flows", required_argument, NULL, 'f' },
 		{ "routes", required_argument, NULL, 'R' },
+		{ "ip6", no_argument, NULL, '6' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "tx-port", required_argument, NULL, 'T' },
@@ -168,7 +169,7 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool rx_given = false;
+	bool rx_given = false, size_given = false;
 	double v;
 	int c;
 
@@ -226,12 +227,16 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 		case 'z':
 			if (parse_size(optarg, &o->req.size) < 0)
 				return -EINVAL;
+			size_given = true;
 			break;
 		case 'f':
 			if (parse_double("--flows", optarg, 1, GEN_MAX_FLOWS,
 					 &v) < 0 || v != floor(v))
 				return -EINVAL;
 			o->req.flows = (uint32_t)v;
+			break;
+		case '6':
+			o->ports.ip6 = true;
 			break;
 		case 'R':
 			if (parse_double("--routes", optarg, 1, 4096, &v) < 0
@@ -293,6 +298,15 @@ gen_opts_parse(int argc, char **argv, struct gen_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "--generate: unexpected '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->ports.ip6 && !size_given)
+		o->req.size = GEN_MIN_SIZE6;
+	if (o->ports.ip6 && (o->req.size == GEN_SIZE_IMIX ||
+			     o->req.size < GEN_MIN_SIZE6)) {
+		fprintf(stderr, "--ip6: frames of %u bytes at least (the stamp "
+			"behind Ethernet, IPv6 and UDP), no imix\n",
+			GEN_MIN_SIZE6);
 		return -EINVAL;
 	}
 	if (!o->ab && (o->pairs != 0 || o->between != NULL)) {

@@ -22,6 +22,7 @@
  * Frames the port refuses (its ring full: the device did not take them)
  * are freed and counted as refused, and lost: the schedule does not wait.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -101,7 +102,10 @@ gen_open(struct gen_ctx *c, const struct gen_port_params *p)
 			p->tx_port, p->rx_port, n_ports);
 		return -EINVAL;
 	}
-	rc = bench_traffic_init(&c->traffic, 1, p->routes, 60);
+	rc = bench_traffic_init(&c->traffic, 1, p->routes,
+				p->ip6 ? GEN_MIN_SIZE6 - GEN_FCS_LEN : 60);
+	if (rc == 0 && p->ip6)
+		rc = bench_traffic_init6(&c->traffic);
 	if (rc < 0)
 		return rc;
 	c->tx_pool = rte_pktmbuf_pool_create("gen_tx", GEN_POOL_MBUFS,
@@ -430,7 +434,8 @@ int
 gen_wait_dut(struct gen_ctx *c, double timeout_s)
 {
 	const struct gen_trial_request probe = {
-		.rate_pps = 1000, .seconds = 0.02, .size = 64, .flows = 1,
+		.rate_pps = 1000, .seconds = 0.02,
+		.size = c->p.ip6 ? GEN_MIN_SIZE6 : 64, .flows = 1,
 	};
 	struct gen_trial_result res;
 	uint64_t end = rte_rdtsc() +
@@ -450,6 +455,30 @@ gen_wait_dut(struct gen_ctx *c, double timeout_s)
 	return rc;
 }
 
+/* gen_print_dut_config of IPv6 traffic: traffic6.c's addressing. */
+static void
+gen_print_dut_config6(const struct gen_ctx *c, FILE *f, const char *dut,
+		      const char *gw, unsigned int out)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint8_t pfx[16];
+	uint32_t k;
+
+	fprintf(f, "# listack configuration of the device under test "
+		"(its port 0 on our port %u, port %u on our port %u)\n",
+		c->p.tx_port, out, c->p.rx_port);
+	fprintf(f, "port 0 mac %s\n", dut);
+	fprintf(f, "address add 2001:db8:a::1/64 port 0\n");
+	fprintf(f, "address add 2001:db8:b::1/64 port %u\n", out);
+	fprintf(f, "neigh add 2001:db8:b::2 lladdr %s\n", gw);
+	for (k = 0; k < c->traffic.routes; k++) {
+		bench_ip6_dst(bench_route_prefix(&c->traffic, k), pfx);
+		memset(pfx + 8, 0, 8);
+		inet_ntop(AF_INET6, pfx, a, sizeof(a));
+		fprintf(f, "route add %s/56 via 2001:db8:b::2\n", a);
+	}
+}
+
 void
 gen_print_dut_config(const struct gen_ctx *c, FILE *f)
 {
@@ -460,6 +489,10 @@ gen_print_dut_config(const struct gen_ctx *c, FILE *f)
 
 	rte_ether_format_addr(dut, sizeof(dut), &c->p.dst_mac);
 	rte_ether_format_addr(gw, sizeof(gw), &c->rx_mac);
+	if (t->ip6) {
+		gen_print_dut_config6(c, f, dut, gw, out);
+		return;
+	}
 	fprintf(f, "# listack configuration of the device under test "
 		"(its port 0 on our port %u, port %u on our port %u)\n",
 		c->p.tx_port, out, c->p.rx_port);

@@ -24,6 +24,7 @@ struct gen_port_params {
 	struct rte_ether_addr dst_mac;	/* the DUT's MAC on the TX port */
 	double drain_s;			/* at most this long after sending */
 	double link_wait_s;		/* for the links to come up */
+	bool ip6;			/* UDP/IPv6 frames (traffic6.c) */
 };
 
 struct gen_ctx {
