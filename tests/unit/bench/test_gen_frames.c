@@ -234,6 +234,64 @@ test_pool_zero(void **state)
 	rte_mempool_free(mp);
 }
 
+/* IPv6 (--ip6): every frame's UDP checksum verifies over the zero
+ * tail, the addresses carry the flow's fields, the stamp reads back;
+ * 84 bytes at least, no IMIX; a cut frame has no stamp. */
+static void
+test_ip6(void **state)
+{
+	static const uint16_t sizes[] = { GEN_MIN_SIZE6, 85, 570, 1518 };
+	struct bench_traffic t6;
+	struct gen_frames g;
+	unsigned int i, k;
+
+	(void)state;
+	assert_int_equal(bench_traffic_init(&t6, 1, 3, 80), 0);
+	assert_int_equal(bench_traffic_init6(&t6), 0);
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		assert_int_equal(gen_frames_init(&g, &t6, 70000, sizes[i], 5,
+						 &src_mac, &dst_mac), 0);
+		for (k = 0; k < 3; k++) {
+			uint32_t f = 69999 - k * 30011;
+			struct rte_mbuf *m = zeroed_mbuf();
+			const struct rte_ipv6_hdr *ip;
+			const struct rte_udp_hdr *udp;
+			struct bench_flow bf;
+			struct gen_stamp st;
+			uint8_t a[16];
+
+			gen_frame_write(&g, m, f, 0xfffffffffffffff0ull - k);
+			assert_int_equal(m->data_len, sizes[i] - GEN_FCS_LEN);
+			ip = rte_pktmbuf_mtod_offset(m,
+				const struct rte_ipv6_hdr *, 14);
+			udp = (const struct rte_udp_hdr *)(ip + 1);
+			assert_int_equal(rte_be_to_cpu_16(ip->payload_len),
+					 sizes[i] - GEN_FCS_LEN - 54);
+			assert_int_equal(bench_fold(rte_ipv6_phdr_cksum(ip, 0)
+				+ rte_raw_cksum(udp, rte_be_to_cpu_16(
+					udp->dgram_len))), 0xffff);
+			bench_flow_get(&t6, f, &bf);
+			bench_ip6_src(&t6, bf.src, a);
+			assert_memory_equal(ip->src_addr, a, 16);
+			bench_ip6_dst(bf.dst, a);
+			assert_memory_equal(ip->dst_addr, a, 16);
+			assert_true(gen_stamp_read(m, &st));
+			assert_int_equal(st.signature, GEN_SIGNATURE);
+			assert_int_equal(st.flow, f);
+			assert_int_equal(st.seq, 0);
+			assert_true(st.tsc == 0xfffffffffffffff0ull - k);
+			m->data_len = GEN_HDR6_LEN + GEN_STAMP_LEN - 1;
+			assert_false(gen_stamp_read(m, &st));
+			rte_pktmbuf_free(m);
+		}
+		gen_frames_fini(&g);
+	}
+	assert_int_equal(gen_frames_init(&g, &t6, 1, GEN_MIN_SIZE6 - 1, 0,
+					 &src_mac, &dst_mac), -EINVAL);
+	assert_int_equal(gen_frames_init(&g, &t6, 1, GEN_SIZE_IMIX, 0,
+					 &src_mac, &dst_mac), -EINVAL);
+}
+
 static int
 setup(void **state)
 {
@@ -254,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_init_refuses),
 		cmocka_unit_test(test_stamp_refuses),
 		cmocka_unit_test(test_pool_zero),
+		cmocka_unit_test(test_ip6),
 	};
 
 	return cmocka_run_group_tests(tests, setup, unit_group_teardown);
