@@ -8,6 +8,7 @@
 #
 #   bench/feed.sh [--runs N] [--seconds S] [--flows F] [--routes R]
 #                 [--size B] [--build DIR] [--out DIR] [--quiet-wait]
+#                 [--ip6]
 #
 # Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
 # (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32), listack-fwd
@@ -18,12 +19,16 @@
 # CPU time the forwarding thread got, so a shared machine shows as a lower
 # CPU share, not as a slower device. Ratios are of medians over the runs.
 #
+# --ip6: the same over IPv6 (bench/traffic6.c's addressing: listack-fwd
+# gets the IPv6 addresses and /56 routes, l3fwd its --rule_ipv6 file of
+# the same routes); --size defaults to 84 there.
+#
 # Output in DIR (default /tmp/listack-feed): runs.jsonl, feed.md (every
 # run, medians, ratios to l3fwd), commands.txt.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-runs=3 seconds=3 flows=1 routes=1 size=64 build="$top/build"
+runs=3 seconds=3 flows=1 routes=1 size="" build="$top/build" ip6=""
 out=/tmp/listack-feed quiet=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,11 +40,13 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift ;;
 	--out) out=$2; shift ;;
 	--quiet-wait) quiet=1 ;;
+	--ip6) ip6=--ip6 ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 	*) echo "feed.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
 done
+[ -n "$size" ] || { [ -n "$ip6" ] && size=84 || size=64; }
 fwd="$build/listack-fwd"
 l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 [ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
@@ -47,10 +54,10 @@ l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-pcap="$out/feed-${flows}f-${routes}r-${size}b.pcap"
+pcap="$out/feed-${flows}f-${routes}r-${size}b${ip6:+-ip6}.pcap"
 conf="$out/fwd.conf"
-python3 "$here/dut/traffic.py" pcap --flows "$flows" --routes "$routes" --size "$size" "$pcap"
-python3 "$here/dut/traffic.py" conf --routes "$routes" > "$conf"
+python3 "$here/dut/traffic.py" pcap --flows "$flows" --routes "$routes" --size "$size" $ip6 "$pcap"
+python3 "$here/dut/traffic.py" conf --routes "$routes" $ip6 > "$conf"
 python3 "$here/dut/traffic.py" l3fwd-rules --routes "$routes" "$out/l3fwd"
 ghz=$(awk '/^cpu MHz/{printf "%.3f", $4 / 1000; exit}' /proc/cpuinfo)
 : > "$out/runs.jsonl"
@@ -91,12 +98,12 @@ while [ $r -le "$runs" ]; do
 		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1
 	r=$((r + 1))
 done
-python3 - "$out" "$flows" "$routes" "$size" "$ghz" <<'EOF' | tee "$out/feed.md"
+python3 - "$out" "$flows" "$routes" "$size" "$ghz" "${ip6:+IPv6}" <<'EOF' | tee "$out/feed.md"
 import json, statistics, sys
-out, flows, routes, size, ghz = sys.argv[1:]
+out, flows, routes, size, ghz, fam = sys.argv[1:]
 rows = [json.loads(l) for l in open(out + "/runs.jsonl")]
-print("pcap feed: %s B frames (with FCS), %s flows, %s routes, one CPU\n"
-      % (size, flows, routes))
+print("pcap feed: %s B %s frames (with FCS), %s flows, %s routes, one CPU\n"
+      % (size, fam or "IPv4", flows, routes))
 print("| device | Mpps | cycles/pkt | CPU share | Mpps per CPU-s | load |")
 print("|---|---|---|---|---|---|")
 for d in rows:

@@ -6,7 +6,7 @@ given, for the traffic of bench/traffic.c (which the generator sends):
     traffic.py conf [--routes R] [--gro off|fraglist|merge] [--filter N] [--ip6]
     traffic.py l3fwd-rules [--routes R] PREFIX   (PREFIX.v4, PREFIX.v6)
     traffic.py linux-routes [--routes R]         (ip -batch lines)
-    traffic.py pcap [--routes R] [--flows F] [--size B] [--count N] FILE
+    traffic.py pcap [--routes R] [--flows F] [--size B] [--count N] [--ip6] FILE
 
 Addressing (bench/traffic.c): port 0 10.0.0.1/24 mac 02:00:00:00:00:01,
 senders 10.0.0.2-254 from 02:00:00:00:00:02; port 1 10.0.1.1/24 mac
@@ -120,11 +120,33 @@ def frame(a, i, ident):
     return mac(PORT_MAC[0]) + mac(CLIENT_MAC) + b"\x08\x00" + iph + udp
 
 
+def frame6(a, i):
+    """frame()'s flow over IPv6 (bench/traffic6.c): the 32-bit fields in
+    the addresses, no IP ID."""
+    r = a.routes
+    dst = route(i % r) | (1 + (i // r) % 254)
+    src = (10 << 24) | (2 + (i // 64512) % 253)
+    sport = 1024 + i % 64512
+    plen = a.size - 4 - 14 - 40 - 8
+    payload = bytes(j & 0xff for j in range(plen))
+    ulen = 8 + plen
+    s6 = bytes.fromhex("20010db8000a0000" "00000000") + struct.pack("!I", src)
+    d6 = bytes.fromhex("20010db8") + struct.pack("!I", dst) + \
+        bytes.fromhex("0000000000000001")
+    pseudo = s6 + d6 + struct.pack("!II", ulen, 17)
+    udp = struct.pack("!HHHH", sport, 9, ulen, 0) + payload
+    uc = csum(pseudo + udp) or 0xffff
+    udp = udp[:6] + struct.pack("!H", uc) + udp[8:]
+    iph = struct.pack("!IHBB", 6 << 28, ulen, 17, 64) + s6 + d6
+    return mac(PORT_MAC[0]) + mac(CLIENT_MAC) + b"\x86\xdd" + iph + udp
+
+
 def cmd_pcap(a, out):
     with open(a.file, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
         for n in range(a.count):
-            fr = frame(a, n % a.flows, n)
+            fr = frame6(a, n % a.flows) if a.ip6 else \
+                frame(a, n % a.flows, n)
             f.write(struct.pack("<IIII", 0, n, len(fr), len(fr)) + fr)
 
 
@@ -145,6 +167,7 @@ def main():
     c4 = sub.add_parser("pcap")
     c4.add_argument("--flows", type=int, default=1)
     c4.add_argument("--size", type=int, default=64)
+    c4.add_argument("--ip6", action="store_true")
     c4.add_argument("--count", type=int, default=0,
                     help="frames on file (default: flows, at least 1024)")
     c4.add_argument("file")
@@ -157,8 +180,9 @@ def main():
     if a.cmd == "conf" and not 0 <= a.filter <= 65536:
         ap.error("--filter: 0 to 65536")
     if a.cmd == "pcap":
-        if not 64 <= a.size <= 1518:
-            ap.error("--size: 64 to 1518 (counting the FCS)")
+        least = 66 if a.ip6 else 64
+        if not least <= a.size <= 1518:
+            ap.error("--size: %d to 1518 (counting the FCS)" % least)
         if not 1 <= a.flows <= 1 << 20:
             ap.error("--flows: 1 to %d" % (1 << 20))
         if a.count == 0:
