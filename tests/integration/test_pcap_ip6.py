@@ -61,13 +61,15 @@ from scapy.utils import RawPcapWriter  # noqa: E402
 
 C_MAC = "02:00:00:00:01:02"     # the link-local gateway fe80::b1 on port 1
 D_MAC = "02:00:00:00:00:07"     # a host on port 0 listack learns by its NS
+E_MAC = "02:00:00:00:00:a7"     # another, by its link-local address
 
 P0_G = "2001:db8:a::fe"         # our addresses
 P1_G = "2001:db8:b::fe"
 A_G = "2001:db8:a::1"           # the peers (static neighbours)
 B_G = "2001:db8:b::1"
 D_G = "2001:db8:a::7"           # not static: learnt from its NS
-A_LL = "fe80::1"
+A_LL = "fe80::1"                # static too (port 0)
+E_LL = "fe80::a7"
 GW_LL = "fe80::b1"
 FAR = "2001:db8:9::5"           # via B_G
 FAR_LL = "2001:db8:8::5"        # via fe80::b1 port 1
@@ -97,11 +99,13 @@ def conf(p1_mtu=1500):
         "neigh add %s lladdr %s\n"
         "neigh add %s lladdr %s\n"
         "neigh add %s lladdr %s port 1\n"
+        "neigh add %s lladdr %s port 0\n"
         "route add 2001:db8:9::/48 via %s\n"
         "route add 2001:db8:8::/48 via %s port 1\n"
+        "route add 2001:db8:dead::/48 blackhole\n"
         "udp listen [%s]:%d echo\n"
-        % (P0_G, P1_G, A_G, A_MAC, B_G, B_MAC, GW_LL, C_MAC, B_G, GW_LL,
-           P0_G, ECHO_PORT)))
+        % (P0_G, P1_G, A_G, A_MAC, B_G, B_MAC, GW_LL, C_MAC, A_LL, A_MAC,
+           B_G, GW_LL, P0_G, ECHO_PORT)))
 
 
 GROUPS = {"main": conf(), "mtu": conf(p1_mtu=MIN_MTU)}
@@ -368,11 +372,11 @@ def _(n):
 
 @case("ns-then-echo-link-local")
 def _(n):
-    # fe80::1 asks for our link-local address (we learn it), then pings it
-    s = ns(P0_LL, A_LL, A_MAC)
-    e = echo6(n, P0_LL, src=A_LL)
-    return Part([(0, s), (0, e)], [(0, na(P0_LL, A_LL, A_MAC)),
-                                   (0, echo_reply(e))], {
+    # a host asks for our link-local address (we learn it), then pings it
+    s = ns(P0_LL, E_LL, E_MAC)
+    e = echo6(n, P0_LL, src=E_LL, src_mac=E_MAC)
+    return Part([(0, s), (0, e)], [(0, na(P0_LL, E_LL, E_MAC)),
+                                   (0, echo_reply(e, dst_mac=E_MAC))], {
         "ip6.InReceives": 2, "ip6.InDelivers": 2, "icmp6.InMsgs": 2,
         "icmp6.InNeighborSolicits": 1, "icmp6.InEchos": 1,
         "icmp6.OutMsgs": 2, "icmp6.OutNeighborAdvertisements": 1,
@@ -400,10 +404,25 @@ def _(n):
 
 @case("ns-hop-limit-not-255")
 def _(n):
-    # RFC 4861 7.1.1: silently discarded
+    # RFC 4861 7.1.1: discarded, no answer; listack counts it an input
+    # error (Linux: only InMsgs and InNeighborSolicits)
     return Part([(0, ns(P0_G, A_G, A_MAC, hlim=64))], [], {
         "ip6.InReceives": 1, "ip6.InDelivers": 1, "icmp6.InMsgs": 1,
-        "icmp6.InNeighborSolicits": 1})
+        "icmp6.InNeighborSolicits": 1, "icmp6.InErrors": 1})
+
+
+@case("link-local-source-beyond-scope")
+def _(n):
+    # a link-local source may not leave its link (RFC 4291 2.5.6)
+    fr = udp6(n, src=A_LL)
+    return error(fr, ICMPv6DestUnreach(code=2),
+                 {"ip6.InAddrErrors": 1, "icmp6.OutDestUnreachs": 1},
+                 src=P0_LL)
+
+
+@case("blackhole")
+def _(n):
+    return drop(udp6(n, dst="2001:db8:dead::1"), {"ip6.InDiscards": 1})
 
 
 @case("udp-port-unreachable")
@@ -497,7 +516,8 @@ def _(n):
 def _(n):
     fr = udp6(n, size=1400)
     return error(fr, ICMPv6PacketTooBig(mtu=MIN_MTU),
-                 {"ip6.InTooBigErrors": 1, "icmp6.OutPktTooBigs": 1})
+                 {"ip6.InTooBigErrors": 1, "ip6.FragFails": 1,
+                  "icmp6.OutPktTooBigs": 1})
 
 
 @case("fits-1280", group="mtu")
