@@ -11,6 +11,7 @@
 #include "worker/pipeline.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/nd6.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
 #include "core/tx.h"
@@ -29,6 +30,7 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_ip4_forward_stage,
 	&lsk_gso_node,
 	&lsk_neigh_node,
+	&lsk_nd6_node,
 	&lsk_udp4_input_stage,
 	&lsk_icmp4_input_stage,
 	&lsk_icmp_node,
