@@ -11,6 +11,7 @@
 #include "worker/pipeline.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "ip6/nd6.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
@@ -34,6 +35,14 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_udp4_input_stage,
 	&lsk_icmp4_input_stage,
 	&lsk_icmp_node,
+	/* IPv6 */
+	&lsk_ip6_input_stage,
+	&lsk_ip6_route_stage,
+	&lsk_ip6_local_stage,
+	&lsk_ip6_forward_stage,
+	&lsk_icmp6_input_stage,
+	&lsk_icmp6_node,
+	&lsk_ip6_output_stage,
 	&lsk_send_node,
 	&lsk_host_node,
 	&lsk_ip4_output_stage,
