@@ -36,6 +36,12 @@ struct lsk_rib_copy {
 	uint32_t host_rate[LSK_MAX_PORTS];
 	struct lsk_ifaddr addrs[LSK_MAX_ADDRS];
 	struct lsk_neigh *neighs;
+	/* IPv6's configuration (control/routes6.h) */
+	unsigned int n_addrs6, n_routes6, n_neighs6;
+	struct lsk_ifaddr6 addrs6[LSK_MAX_ADDRS6];
+	struct lsk_route6 *routes6;
+	struct lsk_neigh6 *neighs6;
+	uint64_t ra6;
 	struct lsk_filter_rule *filters;
 	struct lsk_service **services;
 	/* neighbours to forget at commit (static or learnt) */
@@ -50,6 +56,8 @@ rib_copy_free(struct lsk_rib_copy *c)
 	if (c == NULL)
 		return;
 	free(c->neighs);
+	free(c->routes6);
+	free(c->neighs6);
 	free(c->filters);
 	free(c->services);
 	free(c->forget);
@@ -87,10 +95,18 @@ rib_copy(const struct lsk_stack *s)
 	memcpy(c->host_rate, s->host_rate, sizeof(c->host_rate));
 	memcpy(c->addrs, s->addrs, sizeof(c->addrs));
 	c->neighs = dup_array(s->neighs, s->n_neighs, sizeof(*s->neighs));
+	c->n_addrs6 = s->n_addrs6;
+	c->n_routes6 = s->n_routes6;
+	c->n_neighs6 = s->n_neighs6;
+	c->ra6 = s->ra6;
+	memcpy(c->addrs6, s->addrs6, sizeof(c->addrs6));
+	c->routes6 = dup_array(s->routes6, s->n_routes6, sizeof(*s->routes6));
+	c->neighs6 = dup_array(s->neighs6, s->n_neighs6, sizeof(*s->neighs6));
 	c->filters = dup_array(s->filters, s->n_filters, sizeof(*s->filters));
 	c->services = dup_array(s->services, s->n_services,
 				sizeof(*s->services));
 	if (c->neighs == NULL || c->filters == NULL ||
+	    c->routes6 == NULL || c->neighs6 == NULL ||
 	    c->services == NULL) {
 		rib_copy_free(c);
 		return NULL;
@@ -115,6 +131,17 @@ rib_restore(struct lsk_stack *s, const struct lsk_rib_copy *c)
 	s->n_neighs = c->n_neighs;
 	if (c->n_neighs != 0)
 		memcpy(s->neighs, c->neighs, c->n_neighs * sizeof(*s->neighs));
+	s->n_addrs6 = c->n_addrs6;
+	memcpy(s->addrs6, c->addrs6, sizeof(s->addrs6));
+	s->n_routes6 = c->n_routes6;
+	if (c->n_routes6 != 0)
+		memcpy(s->routes6, c->routes6,
+		       c->n_routes6 * sizeof(*s->routes6));
+	s->n_neighs6 = c->n_neighs6;
+	if (c->n_neighs6 != 0)
+		memcpy(s->neighs6, c->neighs6,
+		       c->n_neighs6 * sizeof(*s->neighs6));
+	s->ra6 = c->ra6;
 	s->n_filters = c->n_filters;
 	if (c->n_filters != 0)
 		memcpy(s->filters, c->filters,
@@ -233,7 +260,21 @@ batch_apply_settings(struct lsk_stack *s)
 	return 0;
 }
 
-/* The batch changed nothing but routes (a false "no" costs a build). */
+/* The batch left IPv6's configuration as it found it. */
+static bool
+batch_same6(const struct lsk_stack *s, const struct lsk_rib_copy *c)
+{
+	return c->n_addrs6 == s->n_addrs6 && c->n_routes6 == s->n_routes6 &&
+	       c->n_neighs6 == s->n_neighs6 && c->ra6 == s->ra6 &&
+	       memcmp(c->addrs6, s->addrs6, sizeof(c->addrs6)) == 0 &&
+	       (s->n_routes6 == 0 || memcmp(c->routes6, s->routes6,
+				s->n_routes6 * sizeof(*s->routes6)) == 0) &&
+	       (s->n_neighs6 == 0 || memcmp(c->neighs6, s->neighs6,
+				s->n_neighs6 * sizeof(*s->neighs6)) == 0);
+}
+
+/* The batch changed nothing but IPv4's routes (a false "no" costs a
+ * build). */
 static bool
 batch_routes_only(const struct lsk_stack *s)
 {
@@ -245,7 +286,7 @@ batch_routes_only(const struct lsk_stack *s)
 	b.fpm = false;
 	b.fpm_addr = 0;
 	b.fpm_port = 0;
-	return c != NULL && c->n_ifaces == s->n_ifaces &&
+	return c != NULL && c->n_ifaces == s->n_ifaces && batch_same6(s, c) &&
 	       c->n_forget == 0 && !c->forget_all &&
 	       memcmp(&b, &none, sizeof(none)) == 0 &&
 	       c->n_services == s->n_services && s->services_closed == NULL &&
@@ -276,6 +317,7 @@ lsk_config_commit(struct lsk_stack *s)
 	struct lsk_filter_table *ft = NULL;
 	struct lsk_udp_table *ut = NULL;
 	struct lsk_fwd_table *t = NULL;
+	struct lsk_fwd6_table *t6 = NULL;
 	struct lsk_rib_copy *c = s->batch_rib;
 	unsigned int i;
 	int rc;
@@ -296,6 +338,8 @@ lsk_config_commit(struct lsk_stack *s)
 	}
 	rc = lsk_fwd_table_build(s, &t);
 	if (rc == 0)
+		rc = lsk_fwd6_table_build(s, &t6);
+	if (rc == 0)
 		rc = lsk_filter_table_build(s, &ft);
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &ut);
@@ -315,6 +359,7 @@ lsk_config_commit(struct lsk_stack *s)
 	}
 	if (rc < 0) {
 		lsk_fwd_table_free(t);
+		lsk_fwd6_table_free(t6);
 		lsk_filter_table_free(ft);
 		lsk_udp_table_free(ut);
 		batch_put_back(s);
@@ -333,6 +378,7 @@ lsk_config_commit(struct lsk_stack *s)
 	 * surplus resolved by the forwarding table's MACs */
 	stack_set_statics(s);
 	lsk_fwd_publish(s, t);
+	lsk_fwd6_publish(s, t6);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
 	lsk_port_admin_follow(s, c->ports, s->ports);
 	lsk_publish(s, s->sh.filter, ft, lsk_filter_table_free);

@@ -22,6 +22,7 @@
 #include "control/filter.h"
 #include "control/fpm_ctl.h"
 #include "control/routes.h"
+#include "control/routes6.h"
 
 struct rte_hash;
 struct rte_ring;
@@ -92,6 +93,18 @@ struct lsk_stack {
 	struct rte_hash *pset_index;
 	unsigned int n_neighs, neighs_cap;
 	struct lsk_neigh *neighs;
+	/* IPv6's configuration (control/routes6.h): addresses as given
+	 * (each interface's automatic link-local one is made from its MAC
+	 * by every build, not kept), routes, static neighbours, the
+	 * interfaces sending router advertisements (bit i: iface i) */
+	unsigned int n_addrs6;
+	struct lsk_ifaddr6 addrs6[LSK_MAX_ADDRS6];
+	unsigned int n_routes6, routes6_cap;
+	struct lsk_route6 *routes6;
+	unsigned int n_neighs6, neighs6_cap;
+	struct lsk_neigh6 *neighs6;
+	uint64_t ra6;
+	uint32_t fib6_generation;	/* names each IPv6 FIB uniquely */
 
 	/* fraglist GRO: off when gro_flows is 0; gro_merge copies payloads
 	 * into the head instead (the baseline fraglist is measured against) */

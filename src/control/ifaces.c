@@ -72,21 +72,46 @@ lsk_stack_is_own(const struct lsk_stack *s, uint32_t addr)
  * a grace period, never to make room for the new one: a worker may be
  * about to read it, and a build that fails then would leave none.
  */
+struct stack_tables {
+	struct lsk_fwd_table *fwd;
+	struct lsk_fwd6_table *fwd6;	/* its interfaces' MACs and MTUs */
+};
+
 static int
-stack_build(struct lsk_stack *s, struct lsk_fwd_table **t)
+stack_build(struct lsk_stack *s, struct stack_tables *t, bool v6)
 {
-	*t = NULL;
+	int rc;
+
+	t->fwd = NULL;
+	t->fwd6 = NULL;
 	if (s->in_batch)
 		return 0;
-	return lsk_fwd_table_build(s, t);
+	rc = lsk_fwd_table_build(s, &t->fwd);
+	if (rc < 0 || !v6)
+		return rc;
+	rc = lsk_fwd6_table_build(s, &t->fwd6);
+	if (rc < 0) {
+		lsk_fwd_table_free(t->fwd);
+		t->fwd = NULL;
+	}
+	return rc;
 }
 
 static void
-stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
+stack_tables_free(struct stack_tables *t)
 {
-	if (t == NULL)
+	lsk_fwd_table_free(t->fwd);
+	lsk_fwd6_table_free(t->fwd6);
+}
+
+static void
+stack_swap(struct lsk_stack *s, struct stack_tables *t)
+{
+	if (t->fwd == NULL)
 		return;		/* in a batch: published at commit */
-	lsk_fwd_publish(s, t);
+	lsk_fwd_publish(s, t->fwd);
+	if (t->fwd6 != NULL)
+		lsk_fwd6_publish(s, t->fwd6);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */
 	lsk_host_sync(s);	/* the TAPs follow the interfaces */
 }
@@ -96,11 +121,11 @@ stack_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 int
 lsk_stack_publish(struct lsk_stack *s)
 {
-	struct lsk_fwd_table *t;
-	int rc = stack_build(s, &t);
+	struct stack_tables t;
+	int rc = stack_build(s, &t, true);
 
 	if (rc == 0)
-		stack_swap(s, t);
+		stack_swap(s, &t);
 	return rc;
 }
 
@@ -109,7 +134,7 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 	     const struct rte_ether_addr *mac, uint16_t mtu)
 {
 	struct lsk_port_conf saved[LSK_MAX_IFACES];
-	struct lsk_fwd_table *t;
+	struct stack_tables t;
 	unsigned int i;
 	int rc;
 
@@ -132,15 +157,15 @@ lsk_port_set(struct lsk_stack *s, uint16_t port,
 	}
 	/* the device follows once the table is built (a batch's at its
 	 * commit), so that nothing fails after it changed */
-	rc = stack_build(s, &t);
+	rc = stack_build(s, &t, true);
 	if (rc == 0 && !s->in_batch)
 		rc = lsk_port_mtus_follow(s, saved, s->ports);
 	if (rc < 0) {
-		lsk_fwd_table_free(t);
+		stack_tables_free(&t);
 		memcpy(s->ports, saved, sizeof(saved));
 		return rc;
 	}
-	stack_swap(s, t);
+	stack_swap(s, &t);
 	return 0;
 }
 
@@ -387,7 +412,7 @@ int
 lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	      const struct rte_ether_addr *mac)
 {
-	struct lsk_fwd_table *t;
+	struct stack_tables t;
 	struct lsk_neigh saved;
 	unsigned int i;
 	bool added;
@@ -414,20 +439,20 @@ lsk_neigh_add(struct lsk_stack *s, uint32_t addr,
 	s->neighs[i].mac = *mac;
 	/* the neighbour table, which workers read as they go, is changed
 	 * only once the table that goes with it is built */
-	rc = stack_build(s, &t);
+	rc = stack_build(s, &t, false);	/* IPv4's neighbour */
 	if (rc == 0 && !s->in_batch)	/* a batch's wait for its commit */
 		rc = lsk_neigh_set_static(s->sh.neigh, addr,
 					  lsk_connected_lookup(s, addr)->port,
 					  mac, &s->ctl_stats);
 	if (rc < 0) {
-		lsk_fwd_table_free(t);
+		stack_tables_free(&t);
 		if (added)
 			s->n_neighs--;
 		else
 			s->neighs[i] = saved;
 		return rc;
 	}
-	stack_swap(s, t);
+	stack_swap(s, &t);
 	return 0;
 }
 

@@ -93,6 +93,10 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 		rc = lsk_neigh_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
 	if (rc == 0)
 		rc = lsk_fwd_table_build(s, &s->sh.fwd);
+	/* IPv6's, with each interface's link-local address: workers never
+	 * find the slot empty */
+	if (rc == 0)
+		rc = lsk_fwd6_table_build(s, &s->sh.fwd6);
 	if (rc == 0)
 		rc = lsk_udp_table_build(s, &s->sh.udp);
 	if (rc == 0)
@@ -136,6 +140,9 @@ lsk_stack_destroy(struct lsk_stack *s)
 		rte_ring_free(s->sh.out_ring);
 	}
 	lsk_fwd_table_free(s->sh.fwd);
+	lsk_fwd6_table_free(s->sh.fwd6);
+	free(s->routes6);
+	free(s->neighs6);
 	lsk_route_table_free(s);
 	lsk_neigh_table_free(s->sh.neigh);
 	lsk_filter_table_free(s->sh.filter);

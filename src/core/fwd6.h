@@ -113,5 +113,8 @@ const struct lsk_ifaddr6 *lsk_fwd6_source(const struct lsk_fwd6_table *t,
  * ff02::2, the solicited-node group of one of its addresses. */
 bool lsk_fwd6_joined(const struct lsk_fwd6_table *t,
 		     const struct lsk_ip6_addr *group, uint16_t iface);
+/* The first depth bits of a and b agree (false for a depth over 128). */
+bool lsk_ip6_prefix_match(const struct lsk_ip6_addr *a,
+			  const struct lsk_ip6_addr *b, uint8_t depth);
 
 #endif /* LSK_CORE_FWD6_H */

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv6 routes as the control thread keeps them (IPv4's:
+ * control/route_table.c): a list searched in order, the configuration
+ * being made by hand. Every change builds the table whole and publishes
+ * it (control/fwd6_table.c); a change whose table cannot be built is
+ * taken back, and in a batch waits for the commit.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "listack/listack.h"
+#include "core/fwd6.h"
+#include "control/control.h"
+
+static int
+route6_pos(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+	   uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_routes6; i++)
+		if (s->routes6[i].depth == depth &&
+		    lsk_ip6_equal(&s->routes6[i].prefix, prefix))
+			return (int)i;
+	return -1;
+}
+
+const struct lsk_route6 *
+lsk_route6_find(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+		uint8_t depth)
+{
+	int i = route6_pos(s, prefix, depth);
+
+	return i < 0 ? NULL : &s->routes6[i];
+}
+
+static bool
+route6_is_connected(const struct lsk_stack *s,
+		    const struct lsk_ip6_addr *prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs6; i++) {
+		const struct lsk_ifaddr6 *a = &s->addrs6[i];
+
+		if (!(a->flags & LSK_IFA6_LINKLOCAL) && a->depth == depth &&
+		    lsk_ip6_prefix_match(&a->addr, prefix, depth))
+			return true;
+	}
+	return false;
+}
+
+/* The gateway of a route via one: another node's unicast address, on a
+ * connected prefix or on the interface given (a link-local one needs
+ * it: it means nothing without its link). */
+static int
+gateway6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *gw,
+	       uint16_t iface)
+{
+	if (gw == NULL || lsk_ip6_is_unspecified(gw) ||
+	    lsk_ip6_is_multicast(gw))
+		return -EINVAL;
+	if (iface != LSK_IFACE_ANY && iface >= s->n_ifaces)
+		return -ENODEV;
+	if (lsk_ip6_is_linklocal(gw) && iface == LSK_IFACE_ANY)
+		return -EINVAL;
+	if (lsk_stack_is_own6(s, gw, iface))
+		return -EINVAL;
+	if (iface == LSK_IFACE_ANY && lsk_connected6_lookup(s, gw) == NULL)
+		return -ENETUNREACH;
+	return 0;
+}
+
+static int
+route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+	     uint8_t depth, enum lsk_route_type type,
+	     const struct lsk_ip6_addr *gateway, uint16_t iface)
+{
+	struct lsk_ip6_addr masked;
+	int rc;
+
+	if (prefix == NULL || depth > 128)
+		return -EINVAL;
+	lsk_ip6_mask(prefix, depth, &masked);
+	if (!lsk_ip6_equal(&masked, prefix))
+		return -EINVAL;	/* host bits set */
+	/* scoped destinations are not routed (core/fwd6.h) */
+	if ((depth >= 8 && lsk_ip6_is_multicast(prefix)) ||
+	    (depth >= 10 && lsk_ip6_is_linklocal(prefix)))
+		return -EINVAL;
+	if ((unsigned int)type > LSK_ROUTE_PROHIBIT)
+		return -EINVAL;
+	if (type == LSK_ROUTE_VIA) {
+		rc = gateway6_check(s, gateway, iface);
+		if (rc < 0)
+			return rc;
+	}
+	if (route6_is_connected(s, prefix, depth))
+		return -EEXIST;
+	return 0;
+}
+
+static int
+route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+	   uint8_t depth, enum lsk_route_type type,
+	   const struct lsk_ip6_addr *gateway, uint16_t iface, bool replace)
+{
+	struct lsk_route6 r, before;
+	int i, rc;
+
+	rc = route6_check(s, prefix, depth, type, gateway, iface);
+	if (rc < 0)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	r.prefix = *prefix;
+	r.depth = depth;
+	r.type = (uint8_t)type;
+	r.iface = LSK_IFACE_ANY;
+	if (type == LSK_ROUTE_VIA) {
+		r.gateway = *gateway;
+		r.iface = iface;
+	}
+	i = route6_pos(s, prefix, depth);
+	if (i >= 0) {
+		if (!replace)
+			return -EEXIST;
+		before = s->routes6[i];
+		s->routes6[i] = r;
+		rc = lsk_stack_publish6(s);
+		if (rc < 0)
+			s->routes6[i] = before;
+		return rc;
+	}
+	rc = lsk_array_grow((void **)&s->routes6, &s->routes6_cap,
+			    s->n_routes6, sizeof(*s->routes6), 16);
+	if (rc < 0)
+		return rc;
+	s->routes6[s->n_routes6++] = r;
+	rc = lsk_stack_publish6(s);
+	if (rc < 0)
+		s->n_routes6--;
+	return rc;
+}
+
+int
+lsk_route6_add(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+	       uint8_t depth, enum lsk_route_type type,
+	       const struct lsk_ip6_addr *gateway, uint16_t iface)
+{
+	return route6_set(s, prefix, depth, type, gateway, iface, false);
+}
+
+int
+lsk_route6_replace(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+		   uint8_t depth, enum lsk_route_type type,
+		   const struct lsk_ip6_addr *gateway, uint16_t iface)
+{
+	return route6_set(s, prefix, depth, type, gateway, iface, true);
+}
+
+int
+lsk_route6_del(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+	       uint8_t depth)
+{
+	struct lsk_route6 r;
+	unsigned int n;
+	int i, rc;
+
+	if (prefix == NULL)
+		return -EINVAL;
+	i = route6_pos(s, prefix, depth);
+	if (i < 0)
+		return -ENOENT;
+	r = s->routes6[i];
+	n = s->n_routes6 - (unsigned int)i - 1;
+	memmove(&s->routes6[i], &s->routes6[i + 1], n * sizeof(r));
+	s->n_routes6--;
+	rc = lsk_stack_publish6(s);
+	if (rc < 0) {
+		memmove(&s->routes6[i + 1], &s->routes6[i], n * sizeof(r));
+		s->routes6[i] = r;
+		s->n_routes6++;
+	}
+	return rc;
+}
+
+unsigned int
+lsk_routes6_drop_unreachable(struct lsk_stack *s)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < s->n_routes6; i++) {
+		const struct lsk_route6 *r = &s->routes6[i];
+
+		if (r->type == LSK_ROUTE_VIA && r->iface == LSK_IFACE_ANY &&
+		    lsk_connected6_lookup(s, &r->gateway) == NULL)
+			continue;
+		s->routes6[k++] = *r;
+	}
+	i = s->n_routes6 - k;
+	s->n_routes6 = k;
+	return i;
+}

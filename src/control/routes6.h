@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IPv6's configuration as the control thread keeps it (addresses:
+ * control/ifaces6.c; routes: control/routes6.c) and the table built
+ * from it (control/fwd6_table.c). Every change builds the table whole
+ * and publishes it (lsk_publish): IPv6's tables are small, configured
+ * rather than learned, so IPv4's standby scheme (control/fwd_update.c)
+ * is not needed yet.
+ */
+#ifndef LSK_CONTROL_ROUTES6_H
+#define LSK_CONTROL_ROUTES6_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "listack/listack.h"
+#include "core/fwd6.h"
+
+struct lsk_stack;
+
+/* A configured route (type: enum lsk_route_type). */
+struct lsk_route6 {
+	struct lsk_ip6_addr prefix;
+	struct lsk_ip6_addr gateway;	/* LSK_ROUTE_VIA only */
+	uint8_t depth;
+	uint8_t type;
+	uint16_t iface;		/* LSK_IFACE_ANY: the gateway's prefix's */
+};
+
+/* A static neighbour (`neigh add ADDR6 MAC [port N]`). */
+struct lsk_neigh6 {
+	struct lsk_ip6_addr addr;
+	uint16_t iface;
+	struct rte_ether_addr mac;
+};
+
+/* Build the table from s's IPv6 configuration and its interfaces (0 or
+ * a negative errno, nothing built), free one. */
+int lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out);
+void lsk_fwd6_table_free(struct lsk_fwd6_table *t);
+/* Hand t to the workers (s->sh.fwd6); the old one goes after a grace
+ * period. Cannot fail. */
+void lsk_fwd6_publish(struct lsk_stack *s, struct lsk_fwd6_table *t);
+/* Build and publish (nothing in a batch: its commit does). A failure
+ * leaves the published table in force. */
+int lsk_stack_publish6(struct lsk_stack *s);
+
+/* The automatic link-local address of a MAC: fe80::/64 and the modified
+ * EUI-64 interface identifier (RFC 4291 2.5.1, appendix A). */
+void lsk_ip6_linklocal_of(const struct rte_ether_addr *mac,
+			  struct lsk_ip6_addr *out);
+/* addr with the bits past depth cleared. */
+void lsk_ip6_mask(const struct lsk_ip6_addr *addr, uint8_t depth,
+		  struct lsk_ip6_addr *out);
+
+/* The configured global address whose prefix holds addr (the longest),
+ * or NULL: the connected prefixes (link-local ones are not). */
+const struct lsk_ifaddr6 *lsk_connected6_lookup(const struct lsk_stack *s,
+						const struct lsk_ip6_addr *addr);
+/* addr is ours on iface (LSK_IFACE_ANY: any), configured or automatic. */
+bool lsk_stack_is_own6(const struct lsk_stack *s,
+		       const struct lsk_ip6_addr *addr, uint16_t iface);
+/* The configured route of (prefix, depth), or NULL. */
+const struct lsk_route6 *lsk_route6_find(const struct lsk_stack *s,
+					 const struct lsk_ip6_addr *prefix,
+					 uint8_t depth);
+/* The routes via a global gateway no connected prefix reaches any more
+ * go (an address deleted): how many. */
+unsigned int lsk_routes6_drop_unreachable(struct lsk_stack *s);
+
+#endif /* LSK_CONTROL_ROUTES6_H */
