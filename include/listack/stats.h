@@ -99,7 +99,8 @@ struct lsk_worker;
 	X(InDelivers) X(OutForwDatagrams) X(OutRequests) X(OutDiscards) \
 	X(OutNoRoutes) X(ReasmTimeout) X(ReasmReqds) X(ReasmOKs) \
 	X(ReasmFails) X(FragOKs) X(FragFails) X(FragCreates) \
-	X(InMcastPkts) X(OutMcastPkts)
+	X(InMcastPkts) X(OutMcastPkts) \
+	X(ReasmDuplicates)	/* pieces dropped alone: Linux counts none */
 #define LSK_ICMP6_COUNTERS(X) \
 	X(InMsgs) X(InErrors) X(OutMsgs) X(OutErrors) X(InCsumErrors) \
 	X(InDestUnreachs) X(InPktTooBigs) X(InTimeExcds) X(InParmProblems) \
@@ -169,6 +170,7 @@ enum lsk_stage_id {
 	LSK_STAGE_ICMP4_INPUT,
 	/* IPv6 (src/ip6/): each id is added with its stage's declaration
 	 * (lsk_pipeline lists every id's) */
+	LSK_STAGE_UDP6_INPUT,
 	LSK_STAGE_IP4_OUTPUT,
 	LSK_STAGE_TX,
 	LSK_STAGE_COUNT,

@@ -11,6 +11,7 @@
 #include "worker/pipeline.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
 #include "core/tx.h"
@@ -31,6 +32,8 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_neigh_node,
 	&lsk_udp4_input_stage,
 	&lsk_icmp4_input_stage,
+	&lsk_ip6_reasm_node,
+	&lsk_udp6_input_stage,
 	&lsk_icmp_node,
 	&lsk_send_node,
 	&lsk_host_node,
