@@ -5,6 +5,7 @@
  * trace. The hooks read the headers themselves, as the stage they follow
  * saw them, so that a stage passes only what it decided.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,6 +273,27 @@ const struct rte_ipv4_hdr *
 lsk_trace_ip4(const struct rte_mbuf *m)
 {
 	return frame_ip4(m, RTE_ETHER_HDR_LEN);
+}
+
+const struct rte_ipv6_hdr *
+lsk_trace_ip6(const struct rte_mbuf *m)
+{
+	const struct rte_ipv6_hdr *ip;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip))
+		return NULL;
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	if ((((const uint8_t *)ip)[0] >> 4) != 6)
+		return NULL;
+	return ip;
+}
+
+void
+lsk_trace_addr6(const uint8_t a[16], char *buf, size_t len)
+{
+	if (inet_ntop(AF_INET6, a, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
 }
 
 /* Source and destination ports, when m's first segment has them. */

@@ -125,6 +125,11 @@ const struct rte_mbuf *lsk_trace_entry_next(const struct rte_mbuf *d,
 const struct rte_ipv4_hdr *lsk_trace_ip4(const struct rte_mbuf *m);
 /* "10.0.0.1" of a host-order address (buf: 16 bytes). */
 void lsk_trace_addr(uint32_t a, char *buf, size_t len);
+/* The IPv6 header of an untagged frame in its first segment, or NULL. */
+const struct rte_ipv6_hdr *lsk_trace_ip6(const struct rte_mbuf *m);
+/* "2001:db8::1" of an address as on the wire (buf: LSK_TRACE_ADDR6_LEN). */
+#define LSK_TRACE_ADDR6_LEN 46
+void lsk_trace_addr6(const uint8_t a[16], char *buf, size_t len);
 
 /*
  * The trace's own records (core/trace.c: the RX claim, the end).

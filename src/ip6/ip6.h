@@ -7,7 +7,10 @@
  *
  * A list entry's meta word is core/list.h's; ip6_route writes the index
  * of its struct lsk_nexthop6 (core/fwd6.h) in LSK_META_NH_MASK, as
- * ip4_route does IPv4's.
+ * ip4_route does IPv4's. The stages hold frames (data at the Ethernet
+ * header, as IPv4's); what ip6_local hands to udp6_input and
+ * icmp6_input carries in those bits instead the upper-layer header's
+ * offset from the IPv6 header (after the extension headers).
  */
 #ifndef LSK_IP6_H
 #define LSK_IP6_H
@@ -46,6 +49,8 @@ extern const struct lsk_stage_desc lsk_ip6_route_stage;
 extern const struct lsk_stage_desc lsk_ip6_local_stage;
 extern const struct lsk_stage_desc lsk_ip6_forward_stage;
 extern const struct lsk_stage_desc lsk_icmp6_input_stage;
+/* the ICMPv6 the stages queue (icmp6_out), sent by ip6_output */
+extern const struct lsk_stage_desc lsk_icmp6_node;
 extern const struct lsk_stage_desc lsk_ip6_output_stage;
 
 /* ip6_input (RFC 8200's checks; extension headers walked, bounded)

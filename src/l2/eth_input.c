@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_input: L2 demux of a received burst. Keeps frames addressed to us
- * (our MAC, broadcast, the all-hosts group) and hands each to the next
+ * (our MAC, broadcast, the all-hosts group; IPv6 frames to a 33:33
+ * group MAC) and hands each to the next
  * stage of its ethertype, from one table (eth_protos): a protocol is one
  * entry there and one list in enum lsk_eth_next (l2/l2.h).
  *
@@ -31,6 +32,7 @@
 enum eth_verdict {
 	ETH_IP4 = LSK_ETH_NEXT_IP4,
 	ETH_ARP = LSK_ETH_NEXT_ARP,
+	ETH_IP6 = LSK_ETH_NEXT_IP6,
 	ETH_DROP_RUNT = LSK_ETH_NEXT_COUNT,
 	ETH_DROP_NOT_FOR_US,
 	ETH_DROP_UNKNOWN_TYPE,
@@ -48,7 +50,7 @@ static lsk_trace_fmt_t eth_trace;
 
 LSK_STAGE_DECLARE(lsk_eth_input_stage,
 	.name = "eth_input", .id = LSK_STAGE_ETH_INPUT,
-	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input"),
+	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input", "ip6_input"),
 	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops),
 	.trace = eth_trace);
 
@@ -66,6 +68,7 @@ static const struct eth_proto {
 } eth_protos[] = {
 	{ RTE_BE16(RTE_ETHER_TYPE_IPV4), LSK_ETH_NEXT_IP4, false },
 	{ RTE_BE16(RTE_ETHER_TYPE_ARP), LSK_ETH_NEXT_ARP, true },
+	{ RTE_BE16(RTE_ETHER_TYPE_IPV6), LSK_ETH_NEXT_IP6, false },
 };
 
 /* type's entry in eth_protos, or NULL. */
@@ -84,6 +87,15 @@ eth_proto_of(rte_be16_t type)
 static const struct rte_ether_addr all_hosts_mac = {
 	.addr_bytes = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 }
 };
+
+/* An IPv6 multicast MAC (33:33 and a group's last four bytes, RFC 2464
+ * 7): taken for IPv6 frames only, whose groups ip6_route checks against
+ * the ones the interface joined (all-nodes, solicited-node, ...). */
+static inline bool
+eth_is_ip6_group(const struct rte_ether_addr *a)
+{
+	return a->addr_bytes[0] == 0x33 && a->addr_bytes[1] == 0x33;
+}
 
 /* Remove an 802.1Q tag so the frame reads as untagged. */
 static void
@@ -111,6 +123,7 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta,
 {
 	const struct rte_ether_hdr *eh;
 	const struct eth_proto *pr;
+	bool ip6_group = false;
 	uint16_t type;
 
 	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
@@ -129,6 +142,9 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta,
 	} else if (((mcast_ports >> m->port) & 1) &&
 		   eth_is_link_group(&eh->dst_addr)) {
 		*meta = LSK_META_L2_BCAST;
+	} else if (eth_is_ip6_group(&eh->dst_addr)) {
+		*meta = LSK_META_L2_BCAST;
+		ip6_group = true;
 	} else {
 		return ETH_DROP_NOT_FOR_US;
 	}
@@ -139,6 +155,9 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta,
 		return ETH_IP4;
 	type = eh->ether_type;
 	pr = eth_proto_of(type);
+	if (unlikely(ip6_group) && (pr == NULL || pr->next != ETH_IP6) &&
+	    type != RTE_BE16(RTE_ETHER_TYPE_VLAN))
+		return ETH_DROP_NOT_FOR_US;
 	if (likely(pr != NULL))
 		return (enum eth_verdict)pr->next;
 	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
@@ -157,6 +176,8 @@ eth_classify(const struct lsk_fwd_table *t, struct rte_mbuf *m, uint32_t *meta,
 				return ETH_DROP_UNKNOWN_VLAN;
 		}
 		pr = eth_proto_of(vh->eth_proto);
+		if (unlikely(ip6_group) && (pr == NULL || pr->next != ETH_IP6))
+			return ETH_DROP_NOT_FOR_US;
 		if (pr == NULL)
 			return ETH_DROP_UNKNOWN_TYPE;
 		eth_strip_tag(m);
@@ -239,6 +260,7 @@ eth_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 				      dst, vlan, type,
 				      type == RTE_ETHER_TYPE_IPV4 ? "ip4" :
 				      type == RTE_ETHER_TYPE_ARP ? "arp" :
+				      type == RTE_ETHER_TYPE_IPV6 ? "ip6" :
 				      "other");
 		}
 	}

@@ -24,6 +24,8 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
+#include "ip6/nd6.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
 #include "host/host.h"
@@ -42,6 +44,7 @@ worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
 struct worker_block {
 	struct lsk_worker w;
 	struct lsk_ip4_worker ip4;
+	struct lsk_ip6_worker ip6;
 	struct lsk_udp_worker udp;
 };
 
@@ -60,6 +63,8 @@ lsk_worker_make(const struct lsk_shared *sh, unsigned int id,
 		return -ENOMEM;
 	w = &blk->w;
 	w->ip4w = &blk->ip4;
+	w->ip6w = &blk->ip6;
+	w->ip6w->reasm_expires = UINT64_MAX;
 	w->udpw = &blk->udp;
 	w->sh = sh;
 	w->id = id;
@@ -80,8 +85,15 @@ lsk_worker_make(const struct lsk_shared *sh, unsigned int id,
 		rte_free(blk);
 		return -ENOMEM;
 	}
+	if (lsk_reasm6_worker_init(w) < 0) {
+		lsk_reasm_worker_fini(w);
+		lsk_route_cache_free(w->ip4w->rcache_pub);
+		rte_free(blk);
+		return -ENOMEM;
+	}
 	/* online (waited for by table updates) from its first poll on */
 	if (rte_rcu_qsbr_thread_register(sh->qsbr, id) != 0) {
+		lsk_reasm6_worker_fini(w);
 		lsk_reasm_worker_fini(w);
 		lsk_route_cache_free(w->ip4w->rcache_pub);
 		rte_free(blk);
@@ -106,7 +118,10 @@ lsk_worker_retire(struct lsk_worker *w)
 	w->ip4w->rcache_pub = NULL;
 	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
 	w->icmp_out.n = 0;
+	rte_pktmbuf_free_bulk(w->icmp6_out.pkts, w->icmp6_out.n);
+	w->icmp6_out.n = 0;
 	lsk_reasm_worker_fini(w);
+	lsk_reasm6_worker_fini(w);
 	lsk_worker_offline(w);
 	rte_rcu_qsbr_thread_unregister(w->sh->qsbr, w->id);
 }
@@ -159,6 +174,7 @@ worker_load(struct lsk_worker *w)
 	const struct lsk_shared *sh = w->sh;
 
 	w->fwd = lsk_published(sh->fwd);
+	w->fwd6 = lsk_published(sh->fwd6);
 	w->ports_down = w->fwd->ports_down;
 	w->udp = lsk_published(sh->udp);
 	w->filter = lsk_published(sh->filter);
@@ -177,6 +193,15 @@ worker_icmp_output(struct lsk_worker *w)
 	uint32_t n = w->icmp_out.n;
 
 	LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n, lsk_icmp4_output(w));
+}
+
+/* ICMPv6 the stages queued goes out through ip6_output, a stage call */
+static inline void
+worker_icmp6_output(struct lsk_worker *w)
+{
+	uint32_t n = w->icmp6_out.n;
+
+	LSK_STAGE_CALL(w, LSK_STAGE_IP6_OUTPUT, n, lsk_icmp6_output(w));
 }
 
 /* What the kernel sent on the TAPs (host/host.h): unicast through
@@ -201,6 +226,10 @@ worker_lists_clear(struct lsk_worker *w)
 	w->local.n = 0;
 	w->udp4.n = 0;
 	w->icmp4.n = 0;
+	w->ip6.n = 0;
+	w->local6.n = 0;
+	w->udp6.n = 0;
+	w->icmp6.n = 0;
 }
 
 /* From the IPv4 list on. trace: lsk_trace_on(w), constant per burst:
@@ -280,6 +309,64 @@ worker_ip4_traced(struct lsk_worker *w)
 	worker_run_ip4(w, true);
 }
 
+/* From the IPv6 list on (trace: as worker_run_ip4's). */
+static __rte_always_inline void
+worker_run_ip6(struct lsk_worker *w, const bool trace)
+{
+	uint16_t n;
+
+	n = (uint16_t)w->ip6.n;
+	if (trace)	/* ip6_input's record: the header as it came */
+		lsk_ip6_input_stage.trace(w, &w->ip6, NULL);
+	LSK_STAGE_CALL(w, LSK_STAGE_IP6_INPUT, n, lsk_ip6_input(w, &w->ip6));
+	if (unlikely(w->ip6.n == 0))
+		return;
+
+	n = (uint16_t)w->ip6.n;
+	LSK_STAGE_CALL(w, LSK_STAGE_IP6_ROUTE, n,
+		       lsk_ip6_route(w, &w->ip6, &w->local6));
+	if (trace) {	/* ip6_route's: the next hop, or local */
+		lsk_ip6_route_stage.trace(w, &w->ip6, NULL);
+		lsk_ip6_route_stage.trace(w, &w->local6, w);
+	}
+
+	if (w->local6.n) {
+		n = (uint16_t)w->local6.n;
+		LSK_STAGE_CALL(w, LSK_STAGE_IP6_LOCAL, n,
+			       lsk_ip6_local(w, &w->local6, &w->udp6,
+					     &w->icmp6));
+		if (w->udp6.n) {
+			n = (uint16_t)w->udp6.n;
+			LSK_STAGE_CALL(w, LSK_STAGE_UDP6_INPUT, n,
+				       lsk_udp6_input(w, &w->udp6));
+		}
+		if (w->icmp6.n) {
+			n = (uint16_t)w->icmp6.n;
+			LSK_STAGE_CALL(w, LSK_STAGE_ICMP6_INPUT, n,
+				       lsk_icmp6_input(w, &w->icmp6));
+		}
+	}
+	if (w->ip6.n) {
+		n = (uint16_t)w->ip6.n;
+		if (trace)	/* the hop limit it will write */
+			lsk_ip6_forward_stage.trace(w, &w->ip6, NULL);
+		LSK_STAGE_CALL(w, LSK_STAGE_IP6_FORWARD, n,
+			       lsk_ip6_forward(w, &w->ip6));
+	}
+}
+
+static __rte_noinline void
+worker_ip6(struct lsk_worker *w)
+{
+	worker_run_ip6(w, false);
+}
+
+static __rte_noinline void
+worker_ip6_traced(struct lsk_worker *w)
+{
+	worker_run_ip6(w, true);
+}
+
 /* The stages in order, for one list of any length (trace: as above). */
 static __rte_always_inline void
 worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
@@ -288,6 +375,7 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	struct lsk_list *const eth_next[LSK_ETH_NEXT_COUNT] = {
 		[LSK_ETH_NEXT_IP4] = &w->ip4,
 		[LSK_ETH_NEXT_ARP] = &w->arp,
+		[LSK_ETH_NEXT_IP6] = &w->ip6,
 	};
 	uint16_t done = 0, used;
 
@@ -313,6 +401,10 @@ worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		}
 		if (w->ip4.n != 0)
 			trace ? worker_ip4_traced(w) : worker_ip4(w);
+		/* each protocol keeps its own order, not the order
+		 * between them: IPv6 after IPv4 in each round */
+		if (w->ip6.n != 0)
+			trace ? worker_ip6_traced(w) : worker_ip6(w);
 	}
 }
 
@@ -419,6 +511,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		}
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
+		if (unlikely(w->icmp6_out.n))
+			worker_icmp6_output(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -428,6 +522,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			worker_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n))
 			worker_icmp_output(w);
+		if (unlikely(w->icmp6_out.n))
+			worker_icmp6_output(w);
 		worker_lists_clear(w);
 	}
 }
@@ -449,6 +545,9 @@ lsk_worker_flush(struct lsk_worker *w)
 		lsk_neigh_timer(w, &w->unreach);
 		if (unlikely(w->unreach.n))
 			lsk_icmp4_unreach_host(w, &w->unreach);
+		lsk_nd6_timer(w, &w->unreach6);
+		if (unlikely(w->unreach6.n))
+			lsk_icmp6_unreach_addr(w, &w->unreach6);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
@@ -469,10 +568,14 @@ lsk_worker_flush(struct lsk_worker *w)
 	 * below */
 	if (unlikely(w->ip4w->reasm_expires != UINT64_MAX))
 		lsk_reasm_expire(w);
+	if (unlikely(w->ip6w->reasm_expires != UINT64_MAX))
+		lsk_reasm6_expire(w);
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
 	if (unlikely(w->icmp_out.n))
 		worker_icmp_output(w);
+	if (unlikely(w->icmp6_out.n))
+		worker_icmp6_output(w);
 	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
 	for (p = 0; p < w->n_ports; p++) {
