@@ -115,6 +115,18 @@ entry_free(struct lsk_reasm *r, uint16_t i)
 			r->e[r->oldest].expires;
 }
 
+/* The piece m dropped under row, as the frame it came in: the family's
+ * front bytes (IPv6's Ethernet header, ahead of the data it gives) put
+ * back first, for the capture and the trace. */
+static void
+piece_drop(struct lsk_worker *w, const struct lsk_reasm *r,
+	   struct rte_mbuf *m, uint32_t meta, const struct lsk_drop *row)
+{
+	if (r->c.front != 0 && rte_pktmbuf_headroom(m) >= r->c.front)
+		rte_pktmbuf_prepend(m, (uint16_t)r->c.front);
+	lsk_drop(w, m, meta, row);
+}
+
 /* A datagram dropped whole, the fails row counted for it. */
 static void
 entry_fail(struct lsk_worker *w, struct lsk_reasm *r, uint16_t i)
@@ -289,7 +301,7 @@ lsk_reasm_table_add(struct lsk_worker *w, struct lsk_reasm *r,
 		lsk_reasm_table_expire(w, r);
 	i = entry_get(w, r, key, now);
 	if (i == REASM_NONE) {
-		lsk_drop(w, m, meta, r->c.fails);	/* no room */
+		piece_drop(w, r, m, meta, r->c.fails);	/* no room */
 		return NULL;
 	}
 	e = &r->e[i];
@@ -299,7 +311,7 @@ lsk_reasm_table_add(struct lsk_worker *w, struct lsk_reasm *r,
 		uint16_t o = r->oldest != i ? r->oldest : e->newer;
 
 		if (o == REASM_NONE) {
-			lsk_drop(w, m, meta, r->c.fails);
+			piece_drop(w, r, m, meta, r->c.fails);
 			return NULL;
 		}
 		entry_fail(w, r, o);
@@ -308,7 +320,7 @@ lsk_reasm_table_add(struct lsk_worker *w, struct lsk_reasm *r,
 		goto discard;
 	v = piece_place(e, off, end, &at);
 	if (v == PIECE_DUP) {
-		lsk_drop(w, m, meta, r->c.dup);
+		piece_drop(w, r, m, meta, r->c.dup);
 		return NULL;
 	}
 	if (v == PIECE_OVERLAP)
@@ -334,7 +346,7 @@ lsk_reasm_table_add(struct lsk_worker *w, struct lsk_reasm *r,
 	return NULL;
 discard:
 	entry_free(r, i);
-	lsk_drop(w, m, meta, r->c.fails);
+	piece_drop(w, r, m, meta, r->c.fails);
 	return NULL;
 }
 

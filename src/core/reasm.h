@@ -35,6 +35,9 @@ struct lsk_reasm;
 struct lsk_reasm_conf {
 	uint32_t key_len;	/* bytes of a key, <= LSK_REASM_KEY_MAX */
 	uint32_t timeout_s;	/* from a datagram's first piece */
+	/* bytes of the frame ahead of the data a piece is given with
+	 * (IPv6's Ethernet header), put back when a piece is dropped */
+	uint32_t front;
 	/* the family's copy of the oldest datagram's timeout (TSC;
 	 * UINT64_MAX: none), which its workers test per poll */
 	uint64_t *expires;

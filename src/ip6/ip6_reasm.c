@@ -87,6 +87,7 @@ lsk_reasm6_worker_init(struct lsk_worker *w)
 	const struct lsk_reasm_conf c = {
 		.key_len = sizeof(struct reasm6_key),
 		.timeout_s = REASM6_TIMEOUT_S,
+		.front = RTE_ETHER_HDR_LEN,	/* ip6_local stepped over it */
 		.expires = &w->ip6w->reasm_expires,
 		.fails = &reasm6_drops[REASM6_DROP_FAILS],
 		.dup = &reasm6_drops[REASM6_DROP_DUPLICATES],
@@ -163,14 +164,18 @@ frag_hdr_remove(struct rte_mbuf *m, uint16_t frag_off)
 	h = rte_pktmbuf_mtod(m, struct rte_ipv6_hdr *);
 	h->payload_len = rte_cpu_to_be_16((uint16_t)(m->pkt_len -
 						     IP6_HDR_LEN));
-	if (m->l3_len >= FRAG_HDR_LEN)
-		m->l3_len -= FRAG_HDR_LEN;
 }
 
+/* Parameter problem about m: lsk_ip6_drop takes the frame, whose
+ * Ethernet header ip6_local stepped over. */
 static void
 reasm6_bad_header(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		  uint32_t pointer)
 {
+	if (rte_pktmbuf_prepend(m, RTE_ETHER_HDR_LEN) == NULL) {
+		lsk_drop(w, m, meta, &reasm6_drops[REASM6_DROP_HDR]);
+		return;
+	}
 	lsk_ip6_drop(w, m, meta, &reasm6_drops[REASM6_DROP_HDR], pointer);
 }
 
@@ -228,8 +233,6 @@ lsk_ip6_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	key.id = fh->id;
 	if (lsk_ip6_is_linklocal(&key.dst) || lsk_ip6_is_multicast(&key.dst))
 		key.iface = m->port;
-	if (p.off == 0)
-		m->l3_len = p.hdr;
 	whole = lsk_reasm_table_add(w, w->ip6w->reasm, &key, m, meta, &p);
 	if (whole == NULL)
 		return NULL;

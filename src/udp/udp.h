@@ -155,8 +155,9 @@ extern const struct lsk_stage_desc lsk_send_node;
  * Ownership: takes l's mbufs. */
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
 /* The same for IPv6 (udp6_input.c): the checksum required, endpoints
- * bound to IPv6 addresses; l's entries with data at the IPv6 header,
- * the Ethernet header in front of it; l is left empty.
+ * bound to IPv6 addresses; l's entries frames as ip6_local hands them
+ * (the UDP header's offset from the IPv6 header in the meta word's
+ * LSK_META_NH_MASK bits); l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * udp6_input: Linux's __udp6_lib_rcv for the datagrams ip6_local handed
- * over (data at the IPv6 header): length checks, the checksum, which
+ * over (frames, the UDP header's offset in the meta word): length checks, the checksum, which
  * IPv6 requires (RFC 8200 8.1: a zero checksum is dropped and counted
  * as Linux counts it, InCsumErrors and InErrors), endpoint lookup
  * (address:port, then [::]:port; multicast only reaches [::] endpoints,
@@ -32,9 +32,6 @@
 #include "udp/udp.h"
 
 #define IP6_HDR_LEN 40
-#define IP6_PROTO_HOPOPTS 0
-#define IP6_PROTO_ROUTING 43
-#define IP6_PROTO_DSTOPTS 60
 
 enum udp6_verdict {
 	UDP6_DELIVER,
@@ -61,26 +58,6 @@ LSK_STAGE_DECLARE(lsk_udp6_input_stage,
 	.name = "udp6_input", .id = LSK_STAGE_UDP6_INPUT,
 	.next = LSK_NEXT("icmp6_input"),
 	.drops = udp6_drops, .n_drops = RTE_DIM(udp6_drops));
-
-/* The UDP header's offset: behind the extension headers ip6_input
- * walked (a reassembled datagram has no fragment header left); 0 when
- * it is not in the first segment. */
-static uint32_t
-udp6_offset(const struct rte_mbuf *m)
-{
-	const uint8_t *ip = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t pos = IP6_HDR_LEN;
-	uint8_t nh = ip[6];
-
-	while (nh != IPPROTO_UDP) {
-		if ((nh != IP6_PROTO_HOPOPTS && nh != IP6_PROTO_ROUTING &&
-		     nh != IP6_PROTO_DSTOPTS) || pos + 2 > m->data_len)
-			return 0;
-		nh = ip[pos];
-		pos += (ip[pos + 1] + 1u) * 8u;
-	}
-	return pos + sizeof(struct rte_udp_hdr) <= m->data_len ? pos : 0;
-}
 
 /* Pseudo-header (RFC 8200 8.1) plus the ulen bytes from off. */
 static bool
@@ -129,27 +106,34 @@ udp6_lookup(const struct lsk_udp_table *t, const uint8_t *dst, uint16_t port,
 }
 
 static enum udp6_verdict
-udp6_check(struct lsk_worker *w, struct rte_mbuf *m, struct lsk_udp_ep **ep)
+udp6_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+	   struct lsk_udp_ep **ep)
 {
-	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod(m,
-		const struct rte_ipv6_hdr *);
-	uint32_t off = udp6_offset(m);
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	/* ip6_local walked the chain: the UDP header's offset from the
+	 * IPv6 header is in the meta word (ip6/ip6.h) */
+	uint32_t off = meta & LSK_META_NH_MASK;
 	uint32_t avail = IP6_HDR_LEN + rte_be_to_cpu_16(ip->payload_len);
 	const struct rte_udp_hdr *uh;
 	uint16_t ulen;
 	bool multi;
 
-	/* ip6_input cut the frame to the payload length */
-	if (unlikely(off == 0 || off + sizeof(*uh) > avail ||
-		     avail > m->pkt_len))
+	/* ip6_input cut the frame to the payload length; the headers up
+	 * to UDP's are in the first segment */
+	if (unlikely(off < IP6_HDR_LEN || off + sizeof(*uh) > avail ||
+		     RTE_ETHER_HDR_LEN + avail > m->pkt_len ||
+		     RTE_ETHER_HDR_LEN + off + sizeof(*uh) > m->data_len))
 		return UDP6_DROP_LENGTH;
-	uh = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *, off);
+	uh = rte_pktmbuf_mtod_offset(m, const struct rte_udp_hdr *,
+				     RTE_ETHER_HDR_LEN + off);
 	ulen = rte_be_to_cpu_16(uh->dgram_len);
 	/* a length of 0 is a jumbogram's (RFC 2675): none here */
 	if (unlikely(ulen < sizeof(*uh) || ulen > avail - off))
 		return UDP6_DROP_LENGTH;
 	if (unlikely(ulen < avail - off))
-		lsk_mbuf_trim_to(m, off + ulen);
+		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + off + ulen);
+	m->l2_len = RTE_ETHER_HDR_LEN;
 	m->l3_len = off;
 	multi = ip->dst_addr[0] == 0xff;
 	*ep = NULL;
@@ -161,7 +145,7 @@ udp6_check(struct lsk_worker *w, struct rte_mbuf *m, struct lsk_udp_ep **ep)
 	}
 	if (unlikely(uh->dgram_cksum == 0))
 		return UDP6_DROP_ZERO_CSUM;
-	if (unlikely(!udp6_csum_ok(m, ip, off, ulen)))
+	if (unlikely(!udp6_csum_ok(m, ip, RTE_ETHER_HDR_LEN + off, ulen)))
 		return UDP6_DROP_CSUM;
 	if (*ep == NULL)
 		*ep = udp6_lookup(w->udp, ip->dst_addr,
@@ -180,19 +164,12 @@ lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l)
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		struct lsk_udp_ep *ep;
-		enum udp6_verdict v = udp6_check(w, m, &ep);
+		enum udp6_verdict v = udp6_check(w, m, l->meta[i], &ep);
 
 		if (unlikely(v != UDP6_DELIVER)) {
 			lsk_ip6_drop(w, m, l->meta[i], &udp6_drops[v], 0);
 			continue;
 		}
-		/* an application reads a frame, as IPv4's (listack/udp.h):
-		 * the Ethernet header ip6_input stepped over is in front */
-		if (rte_pktmbuf_prepend(m, RTE_ETHER_HDR_LEN) == NULL) {
-			lsk_drop(w, m, l->meta[i], &udp6_drops[UDP6_DROP_LENGTH]);
-			continue;
-		}
-		m->l2_len = RTE_ETHER_HDR_LEN;
 		lsk_udp_pend(w, d, ep, m, full);
 	}
 	for (i = 0; i < d->n; i++)

@@ -97,7 +97,7 @@ lsk_udp6_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m)
 }
 
 /* An IPv6 datagram's addresses, from its header behind the Ethernet
- * header (udp6_input put the frame back in front). */
+ * header (udp6_input delivers frames). */
 static void
 udp6_msg_addrs(struct lsk_udp_msg *msg)
 {
