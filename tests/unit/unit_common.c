@@ -557,6 +557,7 @@ void
 unit_worker_sync(struct unit_fixture *f)
 {
 	f->worker->fwd = f->stack->sh.fwd;
+	f->worker->fwd6 = f->stack->sh.fwd6;
 	f->worker->udp = f->stack->sh.udp;
 	f->worker->filter = f->stack->sh.filter;
 	f->worker->ip4w->rcache = f->worker->ip4w->rcache_pub;
