@@ -19,6 +19,8 @@
 #include "unit_common.h"
 #include "core/worker.h"
 #include "ip6/ip6.h"
+#include "ip6/nd6.h"
+#include "core/shared.h"
 
 #define IP6_LEN 40
 #define BIG (UNIT_ETH_LEN + 70000)
@@ -332,6 +334,88 @@ test_reasm6_flood_bounded(void **state)
 	assert_int_equal(lsk_reasm6_held(f->worker), 0);
 }
 
+/*
+ * The issue's case in IPv6: an echo request of 3072 bytes of data in
+ * three fragments, reassembled into more than an mbuf holds, is answered
+ * (icmp6_input in segments), and the reply, over P0's MTU, leaves in
+ * fragments (ip6_output, ip6_frag) that reassemble to the echo reply.
+ */
+static void
+test_reasm6_large_ping_answered(void **state)
+{
+	static uint8_t rep[BIG];
+	struct unit_fixture *f = *state;
+	uint8_t *ip = whole + UNIT_ETH_LEN, *ih = ip + IP6_LEN;
+	struct lsk_list l = { .n = 0 };
+	struct rte_mbuf *m = NULL;
+	struct lsk_stats st;
+	size_t total = 0;
+	unsigned int n = 0, k;
+	uint32_t sum;
+
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &a6, UNIT_P0,
+					    &unit_a_mac, &st), 0);
+	unit_worker_sync(f);
+	/* an echo request: the datagram builder's frame, ICMPv6 in it */
+	datagram(3072, 0);
+	ip[6] = 58;
+	ih[0] = LSK_ICMP6_ECHO_REQUEST;
+	ih[1] = 0;
+	put16(ih + 2, 0);
+	put32(ih + 4, 0x77770003);
+	sum = sum16(ip + 8, 32, 58 + 8 + 3072);
+	put16(ih + 2, (uint16_t)~fold(sum16(ih, 8 + 3072, sum)));
+	for (k = 0; k < 3; k++) {
+		size_t ofs = 1232 * k;
+
+		m = reasm(f, 0, ofs, RTE_MIN((size_t)1232, 3080 - ofs),
+			  k != 2, 21);
+		assert_true(k == 2 ? m != NULL : m == NULL);
+	}
+	assert_true(m->nb_segs > 1);
+	/* as ip6_local hands it on: a frame, the ICMPv6 header at 40 */
+	assert_non_null(rte_pktmbuf_prepend(m, UNIT_ETH_LEN));
+	lsk_list_push(&l, m, IP6_LEN);
+	lsk_icmp6_input(f->worker, &l);
+	st = unit_stats(f);
+	assert_int_equal(st.icmp6.InErrors, 0);
+	assert_int_equal(st.icmp6.InEchos, 1);
+	assert_int_equal(f->worker->icmp6_out.n, 1);
+	lsk_icmp6_output(f->worker);
+	lsk_worker_flush(f->worker);
+	for (k = 0; k < f->tx.n[UNIT_P0]; k++) {
+		const uint8_t *fip = got + UNIT_ETH_LEN, *fh = fip + IP6_LEN;
+		size_t fl = unit_mbuf_bytes(f->tx.pkts[UNIT_P0][k], got,
+					    sizeof(got)), piece;
+
+		if (memcmp(got, &unit_a_mac, 6) != 0)
+			continue;	/* DAD's */
+		n++;
+		assert_true(fl <= UNIT_ETH_LEN + 1500);
+		assert_int_equal(fip[6], 44);
+		assert_int_equal(fh[0], 58);
+		assert_memory_equal(fip + 8, &our6, 16);
+		assert_memory_equal(fip + 24, &a6, 16);
+		piece = get16(fip + 4) - 8;
+		assert_int_equal(get16(fh + 2) & 0xfff8, total);
+		memcpy(rep + total, fh + 8, piece);
+		total += piece;
+	}
+	unit_tx_free(f);
+	assert_int_equal(n, 3);
+	assert_int_equal(total, 8 + 3072);
+	assert_int_equal(rep[0], LSK_ICMP6_ECHO_REPLY);
+	assert_memory_equal(rep + 4, ih + 4, 4 + 3072);
+	/* the reply's checksum over the whole, from us to A */
+	sum = sum16(&our6.a[0], 16, 0);
+	sum = sum16(&a6.a[0], 16, sum);
+	sum += 58 + (uint32_t)total;
+	assert_int_equal(fold(sum16(rep, total, sum)), 0xffff);
+	assert_int_equal(unit_stats(f).ip6.FragOKs, 1);
+	assert_int_equal(unit_stats(f).icmp6.OutEchoReplies, 1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, unit_teardown)
 
 int
@@ -346,6 +430,7 @@ main(void)
 		T(test_reasm6_timeout),
 		T(test_reasm6_sixty_seconds),
 		T(test_reasm6_flood_bounded),
+		T(test_reasm6_large_ping_answered),
 	};
 
 	return cmocka_run_group_tests_name("ip6_reasm", tests,

@@ -16,6 +16,9 @@
 #include "unit_common.h"
 #include "core/worker.h"
 #include "ip6/ip6.h"
+#include "ip6/nd6.h"
+#include "core/shared.h"
+#include "control/control.h"
 #include "udp/udp.h"
 
 #define IP6_LEN 40
@@ -334,6 +337,137 @@ test_udp6_bind(void **state)
 	unit_close(f, wild);
 }
 
+static const char *
+services_json(struct unit_fixture *f)
+{
+	static char buf[1024];
+	FILE *m = fmemopen(buf, sizeof(buf), "w");
+
+	assert_non_null(m);
+	assert_int_equal(lsk_services_write_json(f->stack, m), 0);
+	assert_int_equal(fclose(m), 0);
+	return buf;
+}
+
+/* `udp listen [ADDR6]:PORT`: brackets as in URLs; a multicast, an
+ * address not ours, a missing bracket refused; close by the same words. */
+static void
+test_udp6_listen_words(void **state)
+{
+	struct unit_fixture *f = *state;
+
+	lsk_worker_offline(f->worker);
+	assert_int_equal(unit_cmd_rc(f, "udp listen [2001:db8::fe:7 echo"),
+			 -EINVAL);
+	assert_int_equal(unit_cmd_rc(f, "udp listen [ff02::1]:7 echo"),
+			 -EINVAL);
+	assert_int_equal(unit_cmd_rc(f, "udp listen [2001:db8::99]:7 echo"),
+			 -EADDRNOTAVAIL);
+	assert_int_equal(unit_cmd_rc(f, "udp listen [2001:db8::fe]:0 echo"),
+			 -EINVAL);
+	unit_cmd(f, "udp listen [2001:db8::fe]:7 echo");
+	unit_cmd(f, "udp listen [::]:9 discard");
+	unit_cmd(f, "udp listen 0.0.0.0:9 discard");
+	assert_string_equal(services_json(f),
+		"[{\"listen\": \"[2001:db8::fe]:7\", \"kind\": \"echo\", "
+		"\"datagrams\": 0}, {\"listen\": \"[::]:9\", \"kind\": "
+		"\"discard\", \"datagrams\": 0}, {\"listen\": \"0.0.0.0:9\", "
+		"\"kind\": \"discard\", \"datagrams\": 0}]");
+	assert_int_equal(unit_cmd_rc(f, "udp listen [2001:db8::fe]:7 discard"),
+			 -EADDRINUSE);
+	unit_cmd(f, "udp close [::]:9");
+	unit_cmd(f, "udp close [2001:db8::fe]:7");
+	assert_int_equal(unit_cmd_rc(f, "udp close [2001:db8::fe]:7"),
+			 -ENOENT);
+	unit_worker_sync(f);
+}
+
+/* The echo service on [our6]:7 answers from our6:7 to A:1000 out of P0
+ * (the neighbour static), the checksum made by ip6_output; one of 3000
+ * bytes leaves in fragments that reassemble to the whole echo. */
+static void
+test_udp6_echo_service(void **state)
+{
+	static uint8_t b[UNIT_FRAME_MAX], r[70000];
+	struct unit_fixture *f = *state;
+	struct lsk_stats st;
+	unsigned int i, n;
+	size_t len, total = 0;
+
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &a6, UNIT_P0,
+					    &unit_a_mac, &st), 0);
+	unit_cmd(f, "udp listen [2001:db8::fe]:7 echo");
+	unit_worker_sync(f);
+	input1(f, b, frame6(b, &our6, 7, 100, 0, 1));
+	assert_int_equal(lsk_services_poll(f->stack), 1);
+	lsk_worker_flush(f->worker);
+	n = 0;
+	for (i = 0; i < f->tx.n[UNIT_P0]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[UNIT_P0][i];
+		uint8_t *e = r, *ip = e + UNIT_ETH_LEN, *u = ip + IP6_LEN;
+
+		len = unit_mbuf_bytes(m, r, sizeof(r));
+		if (memcmp(e, &unit_a_mac, 6) != 0)
+			continue;	/* DAD's */
+		n++;
+		assert_int_equal(len, UNIT_ETH_LEN + IP6_LEN + 8 + 100);
+		assert_memory_equal(e + 6, &unit_p0_mac, 6);
+		assert_int_equal(ip[6], IPPROTO_UDP);
+		assert_memory_equal(ip + 8, &our6, 16);
+		assert_memory_equal(ip + 24, &a6, 16);
+		assert_int_equal(get16(u), 7);
+		assert_int_equal(get16(u + 2), 1000);
+		assert_int_equal(get16(u + 4), 108);
+		assert_int_equal(udp6_sum(ip, u, 108), 0);
+		assert_memory_equal(u + 8, b + UNIT_ETH_LEN + IP6_LEN + 8, 100);
+	}
+	assert_int_equal(n, 1);
+	unit_tx_free(f);
+	assert_int_equal(unit_stats(f).udp6.OutDatagrams, 1);
+
+	/* 3000 bytes, in segments: out in fragments of P0's 1500 */
+	len = frame6(r, &our6, 7, 3000, 0, 1);
+	{
+		struct lsk_list l = { .n = 0 };
+
+		lsk_list_push(&l, unit_mbuf_big(r, len, UNIT_P0), IP6_LEN);
+		lsk_udp6_input(f->worker, &l);
+	}
+	memcpy(b, r, UNIT_ETH_LEN + IP6_LEN + 8);	/* its headers */
+	assert_int_equal(lsk_services_poll(f->stack), 1);
+	lsk_worker_flush(f->worker);
+	n = 0;
+	for (i = 0; i < f->tx.n[UNIT_P0]; i++) {
+		struct rte_mbuf *m = f->tx.pkts[UNIT_P0][i];
+		uint8_t fr[UNIT_FRAME_MAX];
+		const uint8_t *ip = fr + UNIT_ETH_LEN, *fh = ip + IP6_LEN;
+		size_t fl = unit_mbuf_bytes(m, fr, sizeof(fr)), piece;
+
+		if (memcmp(fr, &unit_a_mac, 6) != 0)
+			continue;
+		n++;
+		assert_true(fl <= UNIT_ETH_LEN + 1500);
+		assert_int_equal(ip[6], 44);
+		assert_int_equal(fh[0], IPPROTO_UDP);
+		piece = get16(ip + 4) - 8;
+		assert_int_equal(get16(fh + 2) & 0xfff8, total);
+		memcpy(r + total, fh + 8, piece);
+		total += piece;
+	}
+	assert_true(n >= 3);
+	assert_int_equal(total, 3008);
+	assert_int_equal(get16(r), 7);
+	assert_int_equal(get16(r + 2), 1000);
+	assert_int_equal(get16(r + 4), 3008);
+	unit_tx_free(f);
+	assert_int_equal(unit_stats(f).ip6.FragOKs, 1);
+	assert_int_equal(unit_stats(f).ip6.FragCreates, n);
+	lsk_worker_offline(f->worker);
+	unit_cmd(f, "udp close [2001:db8::fe]:7");
+	unit_worker_sync(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, unit_teardown)
 
 int
@@ -346,6 +480,8 @@ main(void)
 		T(test_udp6_lengths),
 		T(test_udp6_no_port),
 		T(test_udp6_bind),
+		T(test_udp6_listen_words),
+		T(test_udp6_echo_service),
 	};
 
 	return cmocka_run_group_tests_name("udp6_input", tests,
