@@ -426,8 +426,12 @@ static inline void
 neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t addr,
 	    enum lsk_neigh_outcome o, uint64_t word, uint32_t n_held)
 {
-	if (lsk_trace_on(w) && lsk_traced(m))
-		lsk_neigh_trace_outcome(w, m, addr, o, word, n_held);
+	char a[16];
+
+	if (lsk_trace_on(w) && lsk_traced(m)) {
+		lsk_trace_addr(addr, a, sizeof(a));
+		lsk_neigh_trace_outcome(w, m, a, "ARP", o, word, n_held);
+	}
 }
 
 static void
@@ -445,12 +449,11 @@ static void
 neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	   bool created, struct rte_mbuf *m)
 {
-	struct lsk_neigh_table *t = w->sh->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	uint8_t state = word_state(e->word);
-
-	bool full;
+	char a[16] = "";
+	bool held;
 
 	if (state == LSK_NEIGH_FAILED && now < e->next_probe) {
 		neigh_trace(w, m, e->addr, LSK_NEIGH_FAILED_DROP, 0, 0);
@@ -467,29 +470,14 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
 		lsk_neigh_send_request(w, e, m->pool, NULL);
 	}
-	if (!lsk_neigh_hold_take(t, m)) {
-		neigh_trace(w, m, e->addr, LSK_NEIGH_NO_ROOM, 0, 0);
-		rte_spinlock_unlock(&e->lock);
-		neigh_discard(w, m);
-		return;
-	}
-	full = e->n_held == LSK_NEIGH_HOLD;
-	if (full) {
-		/* as Linux's unres_qlen: the oldest makes room */
-		lsk_neigh_hold_give(t, e->held, 1);
-		lsk_trace_unhold(w, e->held[0], &lsk_neigh_node);	/* maybe another's */
-		neigh_discard(w, e->held[0]);
-		memmove(&e->held[0], &e->held[1],
-			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
-		e->n_held--;
-	}
-	/* recorded before it is held: whoever takes it out records on */
-	neigh_trace(w, m, e->addr, full ? LSK_NEIGH_HELD_FULL : LSK_NEIGH_HELD,
-		    0, e->n_held + 1u);
-	lsk_trace_hold(w, m);
-	e->held[e->n_held] = m;
-	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
+	if (lsk_trace_on(w) && lsk_traced(m))
+		lsk_trace_addr(e->addr, a, sizeof(a));
+	held = lsk_neigh_hold_add(w, e->held, &e->n_held, m,
+				  &lsk_neigh_drops[LSK_NEIGH_DROP_UNRESOLVED],
+				  a, "ARP");
 	rte_spinlock_unlock(&e->lock);
+	if (!held)
+		neigh_discard(w, m);
 }
 
 bool
