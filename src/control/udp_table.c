@@ -21,6 +21,7 @@
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
+#include "control/routes6.h"
 
 /* The stack whose list ep is on. */
 static struct lsk_stack *
@@ -177,10 +178,10 @@ udp_addr_ours(struct lsk_stack *s, const struct lsk_udp_addr *addr)
 {
 	if (addr->family == AF_INET)
 		return addr->v4 == 0 || lsk_stack_is_own(s, addr->v4);
-	/* the control thread's own table: it published it */
+	/* the configuration, not the published table: in a batch the
+	 * address may come a line before (built at the commit) */
 	return lsk_ip6_is_unspecified(&addr->v6) ||
-	       (s->sh.fwd6 != NULL &&
-		lsk_fwd6_ours(s->sh.fwd6, &addr->v6, LSK_IFACE_ANY) != NULL);
+	       lsk_stack_is_own6(s, &addr->v6, LSK_IFACE_ANY);
 }
 
 int
