@@ -20,6 +20,7 @@
 #include "core/list.h"
 #include "core/fwd.h"
 #include "l2/l2.h"
+#include "ip6/nd6.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
@@ -91,6 +92,9 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	rc = lsk_route_table_init(s);
 	if (rc == 0)
 		rc = lsk_neigh_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
+	/* IPv6's, under the same bound (ip6/nd6.h) */
+	if (rc == 0)
+		rc = lsk_nd6_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
 	if (rc == 0)
 		rc = lsk_fwd_table_build(s, &s->sh.fwd);
 	/* IPv6's, with each interface's link-local address: workers never
@@ -145,6 +149,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	free(s->neighs6);
 	lsk_route_table_free(s);
 	lsk_neigh_table_free(s->sh.neigh);
+	lsk_nd6_table_free(s->sh.nd6);
 	lsk_filter_table_free(s->sh.filter);
 	free(s->filters);
 	free(s->neighs);
