@@ -198,10 +198,17 @@ int lsk_route6_show(struct lsk_stack *s, struct lsk_out *o,
 		    const char *filter, bool first);
 int lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
 			const struct lsk_ip6_addr *addr, uint16_t in_iface);
+/* IPv6's rows of `show addresses` and `show neigh` (cli/show6.c),
+ * after IPv4's in t (first: none written yet); l2/l2.h's neighbour
+ * states' names (cli/show.c). */
+int cmd_show_addresses6(struct cmd_ctx *c, struct cmd_table *t, bool first);
+int cmd_show_neigh6(struct cmd_ctx *c, struct cmd_table *t, bool first);
+extern const char *const cmd_neigh_state_names[];
 /* The IPv6 forms of address, route and neigh, and route get ADDR6. */
 int cmd_address6(struct cmd_ctx *c);
 int cmd_route6(struct cmd_ctx *c);
 int cmd_route6_get(struct cmd_ctx *c);
+int cmd_neigh6(struct cmd_ctx *c);
 
 /* The commands, one file per group (cli/cmd_*.c). */
 int cmd_port(struct cmd_ctx *c);

@@ -503,3 +503,79 @@ cmd_route6_get(struct cmd_ctx *c)
 	rc = lsk_route6_get_show(c->s, c->o, &addr, iface);
 	return rc < 0 ? cmd_error(c, rc, "route get: %s", strerror(-rc)) : 0;
 }
+
+/* --- neigh add ADDR6 lladdr MAC [port N [vlan V]] | neigh del ... ---- */
+
+#define NEIGH6_USAGE "usage: neigh add ADDRESS6 lladdr MAC [port N " \
+	"[vlan V]] | neigh del ADDRESS6 [port N [vlan V]]"
+
+static int
+neigh6_refused(struct cmd_ctx *c, int rc, const struct lsk_ip6_addr *addr,
+	       uint16_t iface, const char *verb)
+{
+	char where[32];
+
+	if (rc == -EINVAL && lsk_ip6_is_linklocal(addr) &&
+	    iface == LSK_IFACE_ANY)
+		return cmd_error(c, rc, "%s is link-local: name its port "
+				 "(%s port N)", c->argv[2], c->argv[2]);
+	if (rc == -EINVAL && lsk_stack_is_own6(c->s, addr, iface))
+		return cmd_error(c, rc, "%s is one of our addresses",
+				 c->argv[2]);
+	if (rc == -EINVAL)
+		return cmd_error(c, rc, "%s is not a unicast address",
+				 c->argv[2]);
+	if (rc == -ENETUNREACH)
+		return cmd_error(c, rc, "%s is not on a connected prefix",
+				 c->argv[2]);
+	if (rc == -ENOENT && iface != LSK_IFACE_ANY) {
+		cmd_iface_words(c->s, iface, where, sizeof(where));
+		return cmd_error(c, rc, "no neighbour %s on %s", c->argv[2],
+				 where);
+	}
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no neighbour %s", c->argv[2]);
+	return cmd_error(c, rc, "cannot %s neighbour %s: %s", verb,
+			 c->argv[2], strerror(-rc));
+}
+
+int
+cmd_neigh6(struct cmd_ctx *c)
+{
+	bool add = strcmp(c->argv[1], "add") == 0;
+	struct rte_ether_addr mac;
+	struct lsk_ip6_addr addr;
+	uint16_t port, vlan, iface;
+	int i = 3, rc;
+
+	if (!add && strcmp(c->argv[1], "del") != 0)
+		return cmd_error(c, -EINVAL, NEIGH6_USAGE);
+	if (cmd_parse_ip6(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "bad address '%s' (want an IPv6 "
+				 "address)", c->argv[2]);
+	if (add) {
+		/* the MAC after lladdr, as IPv4's, or alone */
+		cmd_kw(c, i, "lladdr");
+		if (i < c->argc && strcmp(c->argv[i], "lladdr") == 0)
+			i++;
+		if (i >= c->argc)
+			return cmd_error(c, -EINVAL, NEIGH6_USAGE);
+		rc = cmd_parse_mac(c, c->argv[i++], &mac);
+		if (rc < 0)
+			return rc;
+	}
+	rc = parse_port_vlan(c, &i, &port, &vlan);
+	if (rc < 0)
+		return rc;
+	if (i != c->argc)
+		return cmd_error(c, -EINVAL, NEIGH6_USAGE);
+	if (c->check)
+		return 0;
+	rc = iface_of(c, port, vlan, &iface);
+	if (rc < 0)
+		return rc;
+	rc = add ? lsk_neigh6_add(c->s, &addr, iface, &mac) :
+		   lsk_neigh6_del(c->s, &addr, iface);
+	return rc < 0 ? neigh6_refused(c, rc, &addr, iface,
+				       add ? "add" : "delete") : 0;
+}

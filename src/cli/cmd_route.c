@@ -382,6 +382,8 @@ cmd_neigh(struct cmd_ctx *c)
 	uint32_t addr;
 	int rc;
 
+	if (c->argc >= 3 && cmd_is_ip6(c->argv[2]))
+		return cmd_neigh6(c);	/* cli/cmd_ip6.c */
 	if (c->argc >= 2 && (strcmp(c->argv[1], "del") == 0 ||
 			     strcmp(c->argv[1], "flush") == 0))
 		return neigh_del(c);

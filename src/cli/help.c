@@ -38,7 +38,8 @@ static const struct {
 		   "route get ADDRESS6 [port N [vlan V]]",
 	  "add replace del get flush" },
 	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
-		   "neigh flush", "add del flush" },
+		   "neigh flush | neigh add ADDRESS6 lladdr MAC [port N [vlan V]] "
+		   "| neigh del ADDRESS6 [port N [vlan V]]", "add del flush" },
 	{ "udp", "udp listen ADDR:PORT echo|discard|pcap FILE [ring N] | "
 		 "udp close ADDR:PORT", "listen close" },
 	{ "filter", "filter add accept|drop [proto P] [src PFX] [dst PFX] "

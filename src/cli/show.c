@@ -142,7 +142,8 @@ cmd_prefix_text(uint32_t addr, uint8_t depth, char *buf, size_t len)
 static int
 show_addresses(struct cmd_ctx *c)
 {
-	static const char *const head[] = { "IFACE", "ADDRESS", "BROADCAST" };
+	static const char *const head[] = { "IFACE", "ADDRESS", "BROADCAST",
+					    "STATE" };
 	const struct lsk_stack *s = c->s;
 	struct lsk_out *o = c->o;
 	struct cmd_table t;
@@ -175,7 +176,10 @@ show_addresses(struct cmd_ctx *c)
 		cmd_table_set(&t, 0, "%s", name);
 		cmd_table_set(&t, 1, "%s", pfx);
 		cmd_table_set(&t, 2, "%s", bcast);
+		cmd_table_set(&t, 3, "-");
 	}
+	/* then IPv6's, with their duplicate address detection's state */
+	cmd_show_addresses6(c, &t, s->n_addrs == 0);
 	if (o->json)
 		return lsk_out_printf(o, "]\n");
 	return cmd_table_print(&t, o);
@@ -183,7 +187,7 @@ show_addresses(struct cmd_ctx *c)
 
 /* --- show neigh --------------------------------------------------- */
 
-static const char *const neigh_state_names[] = {
+const char *const cmd_neigh_state_names[] = {
 	[LSK_NEIGH_INCOMPLETE] = "incomplete",
 	[LSK_NEIGH_REACHABLE] = "reachable",
 	[LSK_NEIGH_STALE] = "stale",
@@ -221,9 +225,9 @@ show_neigh(struct cmd_ctx *c)
 		lsk_out_printf(o, "[");
 	cmd_table_init(&t, head, RTE_DIM(head));
 	for (i = 0; i < k; i++) {
-		const char *state = n[i].state < RTE_DIM(neigh_state_names) &&
-				    neigh_state_names[n[i].state] ?
-				    neigh_state_names[n[i].state] : "?";
+		const char *state = n[i].state < LSK_NEIGH_STATIC + 1 &&
+				    cmd_neigh_state_names[n[i].state] ?
+				    cmd_neigh_state_names[n[i].state] : "?";
 		bool resolved = !rte_is_zero_ether_addr(&n[i].mac);
 
 		cmd_ip_text(n[i].addr, ip, sizeof(ip));
@@ -247,6 +251,9 @@ show_neigh(struct cmd_ctx *c)
 		cmd_table_set(&t, 4, "%u", n[i].n_held);
 	}
 	free(n);
+	rc = cmd_show_neigh6(c, &t, k == 0);
+	if (rc < 0)
+		return rc;
 	if (o->json)
 		return lsk_out_printf(o, "]\n");
 	rc = cmd_table_print(&t, o);

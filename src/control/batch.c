@@ -13,6 +13,7 @@
 
 #include "core/fwd.h"
 #include "l2/l2.h"
+#include "ip6/nd6.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
@@ -44,9 +45,12 @@ struct lsk_rib_copy {
 	uint64_t ra6;
 	struct lsk_filter_rule *filters;
 	struct lsk_service **services;
-	/* neighbours to forget at commit (static or learnt) */
+	/* neighbours to forget at commit (static or learnt; forget_all:
+	 * every one of both families) */
 	unsigned int n_forget, forget_cap;
 	uint32_t *forget;
+	unsigned int n_forget6, forget6_cap;
+	struct lsk_neigh6 *forget6;
 	bool forget_all;
 };
 
@@ -61,6 +65,7 @@ rib_copy_free(struct lsk_rib_copy *c)
 	free(c->filters);
 	free(c->services);
 	free(c->forget);
+	free(c->forget6);
 	free(c);
 }
 
@@ -195,6 +200,8 @@ lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr)
 	int rc;
 
 	if (!s->in_batch) {
+		if (addr == 0)
+			lsk_nd6_forget_all(s->sh.nd6, &s->ctl_stats);
 		rc = lsk_neigh_forget(s->sh.neigh, addr, &s->ctl_stats);
 		return rc == -ENOENT ? 0 : rc;
 	}
@@ -206,6 +213,25 @@ lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr)
 			    sizeof(*c->forget), 16);
 	if (rc == 0)
 		c->forget[c->n_forget++] = addr;
+	return rc;
+}
+
+int
+lsk_stack_forget_neigh6(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
+			uint16_t iface)
+{
+	struct lsk_rib_copy *c = s->batch_rib;
+	int rc;
+
+	if (!s->in_batch) {
+		rc = lsk_nd6_forget(s->sh.nd6, addr, iface, &s->ctl_stats);
+		return rc == -ENOENT ? 0 : rc;
+	}
+	rc = lsk_array_grow((void **)&c->forget6, &c->forget6_cap,
+			    c->n_forget6, sizeof(*c->forget6), 16);
+	if (rc == 0)
+		c->forget6[c->n_forget6++] = (struct lsk_neigh6){
+			.addr = *addr, .iface = iface };
 	return rc;
 }
 
@@ -287,7 +313,7 @@ batch_routes_only(const struct lsk_stack *s)
 	b.fpm_addr = 0;
 	b.fpm_port = 0;
 	return c != NULL && c->n_ifaces == s->n_ifaces && batch_same6(s, c) &&
-	       c->n_forget == 0 && !c->forget_all &&
+	       c->n_forget == 0 && c->n_forget6 == 0 && !c->forget_all &&
 	       memcmp(&b, &none, sizeof(none)) == 0 &&
 	       c->n_services == s->n_services && s->services_closed == NULL &&
 	       (s->n_services == 0 || memcmp(c->services, s->services,
@@ -370,13 +396,19 @@ lsk_config_commit(struct lsk_stack *s)
 	/* neighbours go before the table without them, and statics come
 	 * with the table that names their MACs (both are looked up again
 	 * by workers that miss) */
-	if (c->forget_all)
+	if (c->forget_all) {
 		lsk_neigh_forget_all(s->sh.neigh, &s->ctl_stats);
+		lsk_nd6_forget_all(s->sh.nd6, &s->ctl_stats);
+	}
 	for (i = 0; !c->forget_all && i < c->n_forget; i++)
 		lsk_neigh_forget(s->sh.neigh, c->forget[i], &s->ctl_stats);
+	for (i = 0; !c->forget_all && i < c->n_forget6; i++)
+		lsk_nd6_forget(s->sh.nd6, &c->forget6[i].addr,
+			       c->forget6[i].iface, &s->ctl_stats);
 	/* a table full of statics: the batch is in all the same, the
 	 * surplus resolved by the forwarding table's MACs */
 	stack_set_statics(s);
+	lsk_neigh6_set_statics(s);
 	lsk_fwd_publish(s, t);
 	lsk_fwd6_publish(s, t6);
 	lsk_stack_settings_publish(s);	/* the ports' MTUs */

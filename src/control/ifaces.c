@@ -498,6 +498,7 @@ lsk_neigh_flush(struct lsk_stack *s)
 	if (rc < 0)
 		return rc;
 	s->n_neighs = 0;
+	s->n_neighs6 = 0;	/* and IPv6's (forgotten with IPv4's) */
 	rc = lsk_stack_forget_neigh(s, 0);
 	return own_batch_end(s, own, rc);
 }

@@ -167,6 +167,12 @@ lsk_address6_del(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 			s->neighs6[k++] = s->neighs6[i];
 	s->n_neighs6 = k;
 	rc = lsk_stack_publish6(s);
+	/* the lost ones go from the ND table once the table without their
+	 * prefix is in (in a batch: at its commit) */
+	for (i = 0; rc == 0 && i < n_neighs; i++)
+		if (neigh6_lost(s, &neighs[i]))
+			lsk_stack_forget_neigh6(s, &neighs[i].addr,
+						neighs[i].iface);
 	if (rc < 0) {
 		memcpy(s->addrs6, saved, sizeof(saved));
 		s->n_addrs6 = n_saved;

@@ -14,6 +14,8 @@
 
 #include "core/fwd.h"
 #include "core/fwd6.h"
+#include "l2/l2.h"
+#include "ip6/nd6.h"
 #include "control/control.h"
 
 static void
@@ -30,22 +32,30 @@ answer_iface(const struct lsk_stack *s, struct lsk_route6_answer *a,
 	a->mtu = t->ifaces[iface].mtu;
 }
 
-/* The neighbour next_hop on iface: a static one as configured. */
+/* The state of next_hop's entry on iface, read as workers read it. */
 static void
 neigh6_state(const struct lsk_stack *s, const struct lsk_ip6_addr *next_hop,
 	     uint16_t iface, struct lsk_route6_answer *a)
 {
-	unsigned int i;
-
-	a->neigh_state = LSK_RNEIGH_NONE;
-	for (i = 0; i < s->n_neighs6; i++) {
-		const struct lsk_neigh6 *n = &s->neighs6[i];
-
-		if (n->iface == iface && lsk_ip6_equal(&n->addr, next_hop)) {
-			a->neigh_state = LSK_RNEIGH_STATIC;
-			a->neigh_mac = n->mac;
-			return;
-		}
+	switch (lsk_nd6_state_of(s->sh.nd6, next_hop, iface, &a->neigh_mac)) {
+	case LSK_NEIGH_INCOMPLETE:
+		a->neigh_state = LSK_RNEIGH_INCOMPLETE;
+		break;
+	case LSK_NEIGH_REACHABLE:
+		a->neigh_state = LSK_RNEIGH_REACHABLE;
+		break;
+	case LSK_NEIGH_STALE:
+		a->neigh_state = LSK_RNEIGH_STALE;
+		break;
+	case LSK_NEIGH_FAILED:
+		a->neigh_state = LSK_RNEIGH_FAILED;
+		break;
+	case LSK_NEIGH_STATIC:
+		a->neigh_state = LSK_RNEIGH_STATIC;
+		break;
+	default:
+		a->neigh_state = LSK_RNEIGH_NONE;
+		break;
 	}
 }
 

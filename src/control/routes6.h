@@ -66,6 +66,15 @@ bool lsk_stack_is_own6(const struct lsk_stack *s,
 const struct lsk_route6 *lsk_route6_find(const struct lsk_stack *s,
 					 const struct lsk_ip6_addr *prefix,
 					 uint8_t depth);
+/* Forget the neighbour addr on iface (static or learnt) in the ND
+ * table: at the batch's commit, or now outside a batch
+ * (control/batch.c); every one of both families: lsk_stack_forget_neigh
+ * (s, 0). */
+int lsk_stack_forget_neigh6(struct lsk_stack *s,
+			    const struct lsk_ip6_addr *addr, uint16_t iface);
+/* The configured static neighbours into the ND table (a batch's commit,
+ * control/neigh6.c). */
+void lsk_neigh6_set_statics(struct lsk_stack *s);
 /* The routes via a global gateway no connected prefix reaches any more
  * go (an address deleted): how many. */
 unsigned int lsk_routes6_drop_unreachable(struct lsk_stack *s);

@@ -92,7 +92,7 @@ lsk_stack_create(const struct lsk_stack_params *p, struct lsk_stack **out)
 	rc = lsk_route_table_init(s);
 	if (rc == 0)
 		rc = lsk_neigh_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
-	/* IPv6's neighbours: as many as ARP's (ip6/nd6.h) */
+	/* IPv6's, under the same bound (ip6/nd6.h) */
 	if (rc == 0)
 		rc = lsk_nd6_table_create(&s->sh, s->name, LSK_NEIGH_MAX);
 	if (rc == 0)

@@ -21,6 +21,8 @@
 #include "cli/config_diff.h"
 #include "control/control.h"
 #include "core/fwd6.h"
+#include "l2/l2.h"
+#include "ip6/nd6.h"
 
 /* text run on s: want is its result; the answer (or the error), malloc'd */
 static char *
@@ -69,6 +71,12 @@ assert_answer(struct lsk_stack *s, const char *text, bool json,
 		print_error("'%s':\n%s\nwant\n%s\n", text, a, want);
 	assert_string_equal(a, want);
 	free(a);
+}
+
+static int
+ip6(const char *text, struct lsk_ip6_addr *a)
+{
+	return inet_pton(AF_INET6, text, a->a) == 1 ? 0 : -EINVAL;
 }
 
 static const struct lsk_nexthop6 *
@@ -269,6 +277,8 @@ test_show_config_round_trip(void **state)
 	ok(s, "address add 2001:db8:0:5::1/64 port 1 vlan 5\n"
 	      "route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"
 	      "address add fe80::1/64 port 0\n"
+	      "neigh add fe80::5 02:00:00:00:05:05 port 1 vlan 5\n"
+	      "neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02 port 1\n"
 	      "port 1 ra on\n");
 	a = run(s, "show config", 0, false);
 	assert_non_null(strstr(a,
@@ -282,7 +292,9 @@ test_show_config_round_trip(void **state)
 		"route add 2001:db8:100::/48 via 2001:db8:0:2::2\n"
 		"route add 2001:db8:200::/40 via fe80::2 port 1\n"
 		"route add 2001:db8:300::/48 blackhole\n"
-		"route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"));
+		"route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"
+		"neigh add fe80::5 lladdr 02:00:00:00:05:05 port 1 vlan 5\n"
+		"neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02\n"));
 	fresh = unit_bare_stack("cmd6f");
 	ok(fresh, a);
 	b = run(fresh, "show config", 0, false);
@@ -451,6 +463,138 @@ test_route_get(void **state)
 		"t:1: usage: route get ADDRESS6 [port N [vlan V]]");
 }
 
+
+/* Static IPv6 neighbours: in the ND table, in show neigh, route get
+ * and show config; refusals; del; flush forgets both families'. */
+static void
+test_neigh(void **state)
+{
+	struct lsk_stack *s = *state;
+	struct lsk_ip6_addr a;
+	struct rte_ether_addr mac;
+
+	ok(s, conf6);
+	ok(s, "neigh add 10.0.0.7 lladdr 02:00:00:00:00:07\n"
+	      "neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02\n"
+	      "neigh add fe80::2 lladdr 02:00:00:00:02:03 port 1\n"
+	      "neigh add fe80::2 02:00:00:00:02:04 port 0\n");
+	assert_int_equal(ip6("2001:db8:0:2::2", &a), 0);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 1, &mac),
+			 LSK_NEIGH_STATIC);
+	assert_int_equal(mac.addr_bytes[5], 2);
+	assert_answer(s, "show neigh", false,
+		"ADDRESS          IFACE  MAC                STATE   HELD\n"
+		"10.0.0.7         port0  02:00:00:00:00:07  static  0\n"
+		"2001:db8:0:2::2  port1  02:00:00:00:02:02  static  0\n"
+		"fe80::2          port0  02:00:00:00:02:04  static  0\n"
+		"fe80::2          port1  02:00:00:00:02:03  static  0\n");
+	assert_answer(s, "route get 2001:db8:100::5", false,
+		"2001:db8:100::5 via 2001:db8:0:2::2 dev port1 src "
+		"2001:db8:0:2::1 mtu 1500 prefix 2001:db8:100::/48 route "
+		"neigh static lladdr 02:00:00:00:02:02\n");
+	assert_answer(s, "route get 2001:db8:200::1", false,
+		"2001:db8:200::1 via fe80::2 dev port1 src 2001:db8:0:2::1 "
+		"mtu 1500 prefix 2001:db8:200::/40 route neigh static lladdr "
+		"02:00:00:00:02:03\n");
+
+	refused(s, "neigh add fe80::9 lladdr 02:00:00:00:02:09", -EINVAL,
+		"t:1: fe80::9 is link-local: name its port (fe80::9 port N)");
+	refused(s, "neigh add 2001:db8:7::9 lladdr 02:00:00:00:02:09",
+		-ENETUNREACH, "t:1: 2001:db8:7::9 is not on a connected "
+		"prefix");
+	refused(s, "neigh add 2001:db8:0:2::1 lladdr 02:00:00:00:02:09",
+		-EINVAL, "t:1: 2001:db8:0:2::1 is one of our addresses");
+	refused(s, "neigh add ff02::1 lladdr 02:00:00:00:02:09 port 0",
+		-EINVAL, "t:1: ff02::1 is not a unicast address");
+	refused(s, "neigh add 2001:db8:0:2::9 lladdr 01:00:00:00:02:09",
+		-EINVAL, "t:1: MAC address 01:00:00:00:02:09 is not a unicast "
+		"address");
+	refused(s, "neigh add 2001:db8:0:2::9", -EINVAL,
+		"t:1: usage: neigh add ADDRESS6 lladdr MAC [port N [vlan V]] "
+		"| neigh del ADDRESS6 [port N [vlan V]]");
+	refused(s, "neigh del fe80::2 port 1 vlan 4", -ENODEV,
+		"t:1: port 1 has no vlan 4");
+	refused(s, "neigh del fe80::77 port 1", -ENOENT,
+		"t:1: no neighbour fe80::77 on port 1");
+	refused(s, "neigh del 2001:db8:0:2::77", -ENOENT,
+		"t:1: no neighbour 2001:db8:0:2::77");
+
+	ok(s, "neigh del fe80::2 port 0");
+	assert_int_equal(ip6("fe80::2", &a), 0);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 0, &mac), 0);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 1, &mac),
+			 LSK_NEIGH_STATIC);
+	assert_int_equal(s->n_neighs6, 2);
+	ok(s, "neigh flush");
+	assert_int_equal(s->n_neighs6, 0);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 1, &mac), 0);
+	assert_answer(s, "show neigh", false,
+		"ADDRESS  IFACE  MAC  STATE  HELD\n");
+}
+
+/* A batch sets its neighbours at its commit, and one aborted leaves
+ * the ND table and the list as they were; an address deleted takes the
+ * static neighbours on its prefix. */
+static void
+test_neigh_batch(void **state)
+{
+	struct lsk_stack *s = *state;
+	struct lsk_ip6_addr a, b;
+	struct rte_ether_addr mac;
+
+	ok(s, conf6);
+	ok(s, "neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02\n"
+	      "neigh add fe80::2 lladdr 02:00:00:00:02:03 port 1\n");
+	assert_int_equal(ip6("2001:db8:0:2::2", &a), 0);
+	assert_int_equal(ip6("2001:db8:0:1::5", &b), 0);
+	free(run(s, "neigh del 2001:db8:0:2::2\n"
+		 "neigh add 2001:db8:0:1::5 lladdr 02:00:00:00:01:05\n"
+		 "route add 2001:db8:9::/48 via 2001:db8:7::1\n", -ENETUNREACH,
+		 false));
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 1, &mac),
+			 LSK_NEIGH_STATIC);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &b, 0, &mac), 0);
+	assert_int_equal(s->n_neighs6, 2);
+	ok(s, "neigh del 2001:db8:0:2::2\n"
+	      "neigh add 2001:db8:0:1::5 lladdr 02:00:00:00:01:05\n");
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &a, 1, &mac), 0);
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &b, 0, &mac),
+			 LSK_NEIGH_STATIC);
+	/* the address goes, its neighbour with it; the link-local stays */
+	ok(s, "address del 2001:db8:0:1::1/64 port 0");
+	assert_int_equal(lsk_nd6_state_of(s->sh.nd6, &b, 0, &mac), 0);
+	assert_int_equal(s->n_neighs6, 1);
+	assert_int_equal(s->neighs6[0].iface, 1);
+}
+
+/* show addresses: IPv6's after IPv4's, each with its DAD state. */
+static void
+test_show_addresses(void **state)
+{
+	struct lsk_stack *s = *state;
+
+	ok(s, "address add 10.0.0.254/24 port 0\n"
+	      "address add 2001:db8:0:1::1/64 port 0\n");
+	assert_answer(s, "show addresses", false,
+		"IFACE  ADDRESS             BROADCAST   STATE\n"
+		"port0  10.0.0.254/24       10.0.0.255  -\n"
+		"port0  fe80::ff:fe00:0/64  -           tentative\n"
+		"port1  fe80::ff:fe00:1/64  -           tentative\n"
+		"port0  2001:db8:0:1::1/64  -           tentative\n");
+	assert_answer(s, "show addresses", true,
+		"[{\"iface\": \"port0\", \"address\": \"10.0.0.254/24\", "
+		"\"broadcast\": \"10.0.0.255\"}, "
+		"{\"iface\": \"port0\", \"address\": \"fe80::ff:fe00:0/64\", "
+		"\"broadcast\": null, \"scope\": \"link\", \"state\": "
+		"\"tentative\"}, "
+		"{\"iface\": \"port1\", \"address\": \"fe80::ff:fe00:1/64\", "
+		"\"broadcast\": null, \"scope\": \"link\", \"state\": "
+		"\"tentative\"}, "
+		"{\"iface\": \"port0\", \"address\": \"2001:db8:0:1::1/64\", "
+		"\"broadcast\": null, \"scope\": \"global\", \"state\": "
+		"\"tentative\"}]\n");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -465,6 +609,9 @@ main(void)
 		cmocka_unit_test(test_diff),
 		T(test_show_routes),
 		T(test_route_get),
+		T(test_neigh),
+		T(test_neigh_batch),
+		T(test_show_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, unit_group_setup,

@@ -114,9 +114,15 @@ nd_fixture(struct lsk_fwd6_table *t, uint64_t ra, bool dad)
 	if (f == NULL)
 		return NULL;
 	snprintf(name, sizeof(name), "nd%u", seq++);
-	if (f->stack->sh.nd6 == NULL &&
-	    lsk_nd6_table_create(&f->stack->sh, name, ND_CAP) < 0)
+	/* the stack's own table (control/stack.c) is bigger: this one's
+	 * ND_CAP makes it full in a few entries */
+	lsk_nd6_table_free(f->stack->sh.nd6);
+	f->stack->sh.nd6 = NULL;
+	if (lsk_nd6_table_create(&f->stack->sh, name, ND_CAP) < 0)
 		return NULL;
+	/* the tests' own IPv6 table stands in for the stack's */
+	lsk_fwd6_table_free(f->stack->sh.fwd6);
+	f->stack->sh.fwd6 = NULL;
 	/* what ND sends of its own (DAD, RAs) comes from the send pool, as
 	 * listack-fwd's */
 	lsk_stack_set_send_pool(f->stack, unit_pool);
