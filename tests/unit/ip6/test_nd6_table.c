@@ -9,12 +9,10 @@
  */
 #include "nd6_common.h"
 
-static struct lsk_fwd6_table tbl;
-
 static int
 setup(void **state)
 {
-	*state = nd_fixture(&tbl, 0, true);
+	*state = nd_fixture(false, true);
 	return *state == NULL ? -1 : 0;
 }
 
