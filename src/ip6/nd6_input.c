@@ -122,8 +122,9 @@ nd6_ns(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 	ours = lsk_fwd6_ours(w->fwd6, &g->target, iface);
 	if (ours == NULL || ours->iface != iface)
 		return ND6_VERDICT_DONE;	/* not ours: no proxy */
-	if (nd6_addr_tentative(w->sh->nd6, &g->target, iface)) {
-		/* another node probes for it: ours is a duplicate */
+	if (!lsk_nd6_addr_usable(w->sh->nd6, &g->target, iface)) {
+		/* tentative, another node probes for it: ours is a
+		 * duplicate; tentative or duplicate, not answered */
 		if (dad)
 			nd6_dad_conflict(w, &g->target, iface);
 		return ND6_VERDICT_DONE;
