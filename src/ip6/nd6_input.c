@@ -7,8 +7,8 @@
  * sender learnt stale; an NA updating an entry we have (7.2.5), or
  * telling that one of our tentative addresses is another's (DAD); an RS
  * answered with an RA where `port N ra on`; RAs and redirects of others
- * counted and left (we are a router). Malformed ones are counted
- * icmp6.InErrors under the reasons below.
+ * left (we are a router). icmp6_input counted each by its type; the
+ * malformed ones are counted icmp6.InErrors under the reasons below.
  */
 #include <string.h>
 
@@ -148,6 +148,7 @@ nd6_ns(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 static int
 nd6_na(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 {
+	const struct lsk_ifaddr6 *ours;
 	uint8_t flags = g->icmp[4];
 	uint16_t iface = m->port;
 
@@ -155,10 +156,12 @@ nd6_na(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 		return ND6_DROP_TARGET;
 	if ((flags & 0x40) && lsk_ip6_is_multicast(&g->dst))
 		return ND6_DROP_SOLICITED_MCAST;
-	if (lsk_fwd6_ours(w->fwd6, &g->target, iface) != NULL) {
-		/* another has our address: DAD fails while tentative;
-		 * after, Linux only logs it */
-		if (nd6_addr_tentative(w->sh->nd6, &g->target, iface))
+	ours = lsk_fwd6_ours(w->fwd6, &g->target, iface);
+	if (ours != NULL) {
+		/* another on its link has our address: DAD fails while
+		 * tentative; after, Linux only logs it */
+		if (ours->iface == iface &&
+		    nd6_addr_tentative(w->sh->nd6, &g->target, iface))
 			nd6_dad_conflict(w, &g->target, iface);
 		return ND6_VERDICT_DONE;
 	}
@@ -195,23 +198,18 @@ nd6_process(struct lsk_worker *w, struct rte_mbuf *m)
 	type = rte_pktmbuf_mtod_offset(m, const uint8_t *, sizeof(*g.ip))[0];
 	switch (type) {
 	case LSK_ND_ROUTER_SOLICIT:
-		w->stats.icmp6.InRouterSolicits++;
 		v = nd6_parse(m, &g, 8);
 		return v >= 0 ? v : nd6_rs(w, m, &g);
 	case LSK_ND_ROUTER_ADVERT:
-		w->stats.icmp6.InRouterAdvertisements++;
 		v = nd6_parse(m, &g, 16);
 		break;
 	case LSK_ND_NEIGHBOR_SOLICIT:
-		w->stats.icmp6.InNeighborSolicits++;
 		v = nd6_parse(m, &g, 24);
 		return v >= 0 ? v : nd6_ns(w, m, &g);
 	case LSK_ND_NEIGHBOR_ADVERT:
-		w->stats.icmp6.InNeighborAdvertisements++;
 		v = nd6_parse(m, &g, 24);
 		return v >= 0 ? v : nd6_na(w, m, &g);
 	default:
-		w->stats.icmp6.InRedirects++;
 		v = nd6_parse(m, &g, 40);
 		break;
 	}
