@@ -38,12 +38,15 @@ const struct lsk_drop nd6_drops[ND6_DROP_COUNT] = {
 	[ND6_DROP_NOT_ICMP6] = LSK_DROP1(icmp6.InErrors),
 };
 
+static lsk_trace_fmt_t nd6_trace;
+
 /* Neighbour discovery: its messages, its table's hold queues and their
  * timer (a node, not a timed stage). */
 LSK_STAGE_DECLARE(lsk_nd6_node,
 	.name = "nd6", .id = LSK_STAGE_NONE,
 	.next = LSK_NEXT("tx"),
-	.drops = nd6_drops, .n_drops = RTE_DIM(nd6_drops));
+	.drops = nd6_drops, .n_drops = RTE_DIM(nd6_drops),
+	.trace = nd6_trace);
 
 #define ND6_VERDICT_DONE ND6_DROP_COUNT	/* learnt from, answered: freed */
 
@@ -220,11 +223,55 @@ nd6_process(struct lsk_worker *w, struct rte_mbuf *m)
 	       ND6_DROP_RA_SOURCE;
 }
 
+/* nd6's record: each traced message's type, addresses and target (not
+ * ended: it ends below, dropped or done). */
+static void
+nd6_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	static const char *const names[] = { "RS", "RA", "NS", "NA",
+					     "redirect" };
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		struct lsk_ip6_addr a;
+		const uint8_t *b;
+		char s[48], d[48], t[48] = "-";
+		uint8_t type;
+
+		if (!lsk_traced(m))
+			continue;
+		b = rte_pktmbuf_mtod(m, const uint8_t *);
+		if (rte_pktmbuf_data_len(m) < 40 + 4 || b[40] < 133 ||
+		    b[40] > 137) {
+			lsk_trace_rec(w, m, &lsk_nd6_node, false,
+				      "%u bytes: truncated",
+				      rte_pktmbuf_data_len(m));
+			continue;
+		}
+		type = b[40];
+		memcpy(&a, b + 8, 16);
+		nd6_addr_text(&a, s, sizeof(s));
+		memcpy(&a, b + 24, 16);
+		nd6_addr_text(&a, d, sizeof(d));
+		if (type >= LSK_ND_NEIGHBOR_SOLICIT &&
+		    rte_pktmbuf_data_len(m) >= 40 + 24) {
+			memcpy(&a, b + 48, 16);
+			nd6_addr_text(&a, t, sizeof(t));
+		}
+		lsk_trace_rec(w, m, &lsk_nd6_node, false,
+			      "%s %s > %s target %s (hop limit %u)",
+			      names[type - 133], s, d, t, b[7]);
+	}
+}
+
 void
 lsk_nd6_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
+	LSK_STAGE_TRACE(w, &lsk_nd6_node, l, NULL);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		int v = nd6_process(w, m);
