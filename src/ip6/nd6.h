@@ -33,6 +33,10 @@ struct lsk_nd6_table;
 #define LSK_ND_NEIGHBOR_ADVERT 136
 #define LSK_ND_REDIRECT 137
 
+/* Neighbour discovery's node: its drop reasons (core/stage.h). */
+struct lsk_stage_desc;
+extern const struct lsk_stage_desc lsk_nd6_node;
+
 /* Make the table (sh->nd6) for cap entries; stack_name names its hash.
  * The control thread's, at the stack's creation. */
 int lsk_nd6_table_create(struct lsk_shared *sh, const char *stack_name,
@@ -67,10 +71,15 @@ bool lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
  */
 void lsk_nd6_timer(struct lsk_worker *w, struct lsk_list *unreach);
 
-/* Our address addr on iface may be used (DAD passed; a tentative or
- * duplicate address receives nothing but ND's). Any worker. */
+/* Our address addr on iface (the interface it is on) may be used (DAD
+ * passed; a tentative or duplicate address receives nothing but ND's).
+ * Any worker. */
 bool lsk_nd6_addr_usable(const struct lsk_nd6_table *t,
 			 const struct lsk_ip6_addr *addr, uint16_t iface);
+
+/* Send iface's router advertisement at worker 0's next timer, whatever
+ * its schedule (`port N ra on`'s first, and the tests). */
+void lsk_nd6_ra_now(struct lsk_nd6_table *t, uint16_t iface);
 
 /* The state of one of our addresses (views: `show addresses`). */
 enum lsk_nd6_addr_state {

@@ -46,16 +46,22 @@ struct lsk_neigh_entry {
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 };
 
-struct lsk_neigh_table {
-	struct rte_hash *hash;	/* address -> entry index */
-	rte_spinlock_t create_lock;	/* creation, eviction, static */
-	uint32_t n, cap;
-	uint32_t hand;		/* where the collector looks first */
-	/* the best of its last pass, best first, and their `updated` then */
+/* The collector's state (l2/neigh_gc.c), in each family's table (IPv6's
+ * in ip6/nd6_priv.h): where it looks first, and the best of its last
+ * pass, best first, with their `updated` then. */
+struct lsk_neigh_gc {
+	uint32_t hand;
 	uint32_t n_picks, next_pick;
 	uint64_t picks_tsc;
 	uint32_t picks[LSK_NEIGH_GC_PICKS];
 	uint64_t pick_updated[LSK_NEIGH_GC_PICKS];
+};
+
+struct lsk_neigh_table {
+	struct rte_hash *hash;	/* address -> entry index */
+	rte_spinlock_t create_lock;	/* creation, eviction, static */
+	uint32_t n, cap;
+	struct lsk_neigh_gc gc;
 	uint32_t hold_max;	/* lsk_neigh_set_hold_max; 0: automatic */
 	uint32_t held_mbufs;	/* held by all entries; atomic */
 	uint64_t next_timer;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The neighbour table's parts, private to l2's neighbour files: the entry
- * word (MAC and state, read lock-free), Linux's timers, and what the
- * state machine (neigh_table.c), the collector (neigh_gc.c) and the hold
- * queue with its timer (neigh_hold.c) ask of each other.
+ * The neighbour table's parts, private to the neighbour files of l2 and
+ * of IPv6's neighbour discovery (ip6/nd6_*.c, whose table is built the
+ * same way): the entry word (MAC and state, read lock-free), Linux's
+ * timers, and what the state machine (neigh_table.c), the collector
+ * (neigh_gc.c), the hold queue with its timer (neigh_hold.c) and the
+ * trace (neigh_trace.c) ask of each other.
  */
 #ifndef LSK_L2_NEIGH_H
 #define LSK_L2_NEIGH_H
@@ -14,12 +16,15 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 
 #include "listack/listack.h"
 #include "l2/l2.h"
 
 struct lsk_worker;
 struct lsk_drop;
+struct lsk_list;
+struct lsk_stage_desc;
 
 /* The hold queue's drop reasons (neigh_table.c): what waited in vain for
  * ARP, and an entry refused for a full table (no packet of its own). */
@@ -81,6 +86,56 @@ neigh_read(const struct lsk_neigh_entry *e, uint32_t addr, uint64_t *word)
 	return __atomic_load_n(&e->addr, __ATOMIC_ACQUIRE) == addr;
 }
 
+/* What the collector reads of entry i of a table (either family's). */
+struct lsk_neigh_gc_view {
+	uint64_t word, confirmed, updated;
+	uint8_t n_held;
+	bool locked;		/* being made, released or retried */
+};
+typedef void lsk_neigh_gc_look_t(const void *table, uint32_t i,
+				 struct lsk_neigh_gc_view *v);
+/* The entry of a full table (cap entries, read by look) that loses least
+ * to a new neighbour, under the table's create lock; UINT32_MAX when
+ * every entry is static or busy (neigh_gc.c). */
+uint32_t lsk_neigh_gc_pick(struct lsk_neigh_gc *gc, uint32_t cap,
+			   lsk_neigh_gc_look_t *look, const void *table);
+
+/* Fill the view v of an entry e of either family (their fields have
+ * the same names). */
+#define LSK_NEIGH_GC_VIEW(e, v) do {					\
+	(v)->locked = rte_spinlock_is_locked((rte_spinlock_t *)&(e)->lock); \
+	(v)->word = __atomic_load_n(&(e)->word, __ATOMIC_ACQUIRE);	\
+	(v)->n_held = __atomic_load_n(&(e)->n_held, __ATOMIC_RELAXED);	\
+	(v)->confirmed = (e)->confirmed;				\
+	(v)->updated = (e)->updated;					\
+} while (0)
+
+/* A table's hash (either family's: key_len bytes of key to a slot),
+ * lock-free for readers; NULL with rte_errno set (neigh_table.c). */
+struct rte_hash *lsk_neigh_hash_create(const char *name, uint32_t cap,
+				       uint32_t key_len, int socket_id);
+
+/* Give m (data at its Ethernet header) its MACs, to mac out of iface,
+ * and queue it (neigh_table.c).
+ * Ownership: takes m. */
+void lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
+		      const struct rte_ether_addr *mac, struct rte_mbuf *m);
+
+/* Take what a hold queue holds (its entry's lock held) into out, the
+ * queue left empty; returns how many (neigh_hold.c).
+ * Ownership: held's mbufs pass to out. */
+uint32_t lsk_neigh_held_take(struct rte_mbuf **held, uint8_t *n_held,
+			     struct rte_mbuf **out);
+/* What was held leaves (no lock held), its bound given back: sent to
+ * mac out of iface, or (mac NULL: the neighbour failed) on unreach, for
+ * the ICMP error; node: the hold queue's, for the trace.
+ * Ownership: takes held's mbufs. */
+void lsk_neigh_held_release(struct lsk_worker *w, struct rte_mbuf **held,
+			    uint32_t n, uint16_t iface,
+			    const struct rte_ether_addr *mac,
+			    struct lsk_list *unreach,
+			    const struct lsk_stage_desc *node);
+
 /* Take an entry for a new neighbour, under the create lock: returned
  * locked, out of the hash, with no state; NULL when every entry is
  * static or busy (neigh_gc.c). */
@@ -97,6 +152,25 @@ void lsk_neigh_hold_give(struct lsk_neigh_table *t,
  * Ownership: takes e's held mbufs. */
 void lsk_neigh_drop_held_locked(struct lsk_neigh_table *t,
 				struct lsk_neigh_entry *e, struct lsk_stats *st);
+/* Drop the n packets an entry of either family held (its lock held),
+ * each captured and traced as dropped at the counter `at` (a drop row's
+ * counter[0]), none counted: the caller counts n.
+ * Ownership: takes held's mbufs. */
+void lsk_neigh_held_drop(struct lsk_neigh_table *t, struct rte_mbuf *const *held,
+			 uint32_t n, uint16_t at);
+/*
+ * Put m at the end of a hold queue (held, *n_held; its entry's lock
+ * held) if the bound on what all hold lets it, the oldest dropped (for
+ * reason r) to make room when the queue is full, as Linux's unres_qlen.
+ * Each outcome is traced for a traced m (a: its neighbour's address, by:
+ * "ARP" or "ND"). Returns false when m was not held (the bound): m is
+ * then the caller's to drop.
+ * Ownership: takes m when it returns true; the oldest dropped.
+ */
+bool lsk_neigh_hold_add(struct lsk_worker *w, struct rte_mbuf **held,
+			uint8_t *n_held, struct rte_mbuf *m,
+			const struct lsk_drop *r, const char *a,
+			const char *by);
 
 /* Ask for e's address, under e->lock; to NULL: broadcast (neigh_table.c). */
 void lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
@@ -115,11 +189,13 @@ enum lsk_neigh_outcome {
 	LSK_NEIGH_NO_ROOM,
 	LSK_NEIGH_NO_ENTRY,
 };
-/* Record o for m, bound for addr (word: its entry's, for SENT; n_held:
- * what the entry holds, for HELD); only for a traced m.
+/* Record o for m, bound for the address a (as text; by: "ARP" or "ND",
+ * what resolves it; word: its entry's, for SENT; n_held: what the entry
+ * holds, for HELD); only for a traced m.
  * Ownership: m stays the caller's. */
 void lsk_neigh_trace_outcome(struct lsk_worker *w, const struct rte_mbuf *m,
-			     uint32_t addr, enum lsk_neigh_outcome o,
-			     uint64_t word, uint32_t n_held);
+			     const char *a, const char *by,
+			     enum lsk_neigh_outcome o, uint64_t word,
+			     uint32_t n_held);
 
 #endif /* LSK_L2_NEIGH_H */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The neighbour table's collector: when the table is full, a new
+ * The neighbour tables' collector: when a table is full, a new
  * neighbour takes the entry that loses least (neigh_table.c's top says
  * the rules), found in at most one pass over the table whose best picks
- * serve the next evictions.
+ * serve the next evictions. One collector for both families: IPv4's
+ * table (neigh_table.c) and IPv6's (ip6/nd6_table.c) each hand it a
+ * function that reads their entries.
  */
 #include <rte_cycles.h>
 #include <rte_hash.h>
@@ -28,16 +30,15 @@ enum neigh_gc_rank {
 };
 
 static enum neigh_gc_rank
-neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
+neigh_gc_rank(const struct lsk_neigh_gc_view *v, uint64_t now, uint64_t hz)
 {
-	switch (word_state(__atomic_load_n(&e->word, __ATOMIC_ACQUIRE))) {
+	switch (word_state(v->word)) {
 	case LSK_NEIGH_STATIC:
 		return NEIGH_GC_NEVER;
 	case LSK_NEIGH_INCOMPLETE:
-		return __atomic_load_n(&e->n_held, __ATOMIC_RELAXED) ?
-		       NEIGH_GC_BUSY : NEIGH_GC_IDLE;
+		return v->n_held ? NEIGH_GC_BUSY : NEIGH_GC_IDLE;
 	case LSK_NEIGH_REACHABLE:
-		if (now - e->confirmed <= NEIGH_REACHABLE_S * hz)
+		if (now - v->confirmed <= NEIGH_REACHABLE_S * hz)
 			return NEIGH_GC_BUSY;
 		return NEIGH_GC_STALE;
 	case LSK_NEIGH_STALE:
@@ -52,9 +53,9 @@ neigh_gc_rank(const struct lsk_neigh_entry *e, uint64_t now, uint64_t hz)
 #define NEIGH_GC_AGE_MASK ((UINT64_C(1) << 60) - 1)
 
 static inline uint32_t
-neigh_next_slot(const struct lsk_neigh_table *t, uint32_t i)
+neigh_next_slot(uint32_t cap, uint32_t i)
 {
-	return i + 1 == t->cap ? 0 : i + 1;
+	return i + 1 == cap ? 0 : i + 1;
 }
 
 /*
@@ -66,55 +67,58 @@ neigh_next_slot(const struct lsk_neigh_table *t, uint32_t i)
  * costs one pass per 32 new neighbours, not one each.
  */
 static uint32_t
-neigh_gc_pass(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
+neigh_gc_pass(struct lsk_neigh_gc *gc, uint32_t cap, lsk_neigh_gc_look_t *look,
+	      const void *table, uint64_t now, uint64_t hz)
 {
 	uint64_t keys[LSK_NEIGH_GC_PICKS], key;
-	uint32_t n = 0, k, j, i = t->hand;
+	uint32_t n = 0, k, j, i = gc->hand;
+	struct lsk_neigh_gc_view v;
 	enum neigh_gc_rank rank;
 
-	t->n_picks = 0;
-	for (k = 0; k < t->cap; k++, i = neigh_next_slot(t, i)) {
-		const struct lsk_neigh_entry *e = &t->e[i];
-
-		if (rte_spinlock_is_locked((rte_spinlock_t *)&e->lock))
+	gc->n_picks = 0;
+	for (k = 0; k < cap; k++, i = neigh_next_slot(cap, i)) {
+		look(table, i, &v);
+		if (v.locked)
 			continue;
-		rank = neigh_gc_rank(e, now, hz);
+		rank = neigh_gc_rank(&v, now, hz);
 		if (rank == NEIGH_GC_IDLE)
 			return i;
 		if (rank == NEIGH_GC_NEVER)
 			continue;
-		key = (uint64_t)rank << 60 | (e->updated & NEIGH_GC_AGE_MASK);
+		key = (uint64_t)rank << 60 | (v.updated & NEIGH_GC_AGE_MASK);
 		if (n == LSK_NEIGH_GC_PICKS && key >= keys[n - 1])
 			continue;
 		j = n < LSK_NEIGH_GC_PICKS ? n++ : n - 1;
 		for (; j > 0 && keys[j - 1] > key; j--) {
 			keys[j] = keys[j - 1];
-			t->picks[j] = t->picks[j - 1];
+			gc->picks[j] = gc->picks[j - 1];
+			gc->pick_updated[j] = gc->pick_updated[j - 1];
 		}
 		keys[j] = key;
-		t->picks[j] = i;
+		gc->picks[j] = i;
+		gc->pick_updated[j] = v.updated;
 	}
-	for (k = 0; k < n; k++)
-		t->pick_updated[k] = t->e[t->picks[k]].updated;
-	t->n_picks = n;
-	t->next_pick = 1;
-	t->picks_tsc = now;
-	return n != 0 ? t->picks[0] : UINT32_MAX;
+	gc->n_picks = n;
+	gc->next_pick = 1;
+	gc->picks_tsc = now;
+	return n != 0 ? gc->picks[0] : UINT32_MAX;
 }
 
 /* The next pick of the last pass still as it was then, and free. */
 static uint32_t
-neigh_gc_next_pick(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
+neigh_gc_next_pick(struct lsk_neigh_gc *gc, lsk_neigh_gc_look_t *look,
+		   const void *table, uint64_t now, uint64_t hz)
 {
-	if (now - t->picks_tsc > NEIGH_GC_PICKS_MS * hz / 1000)
-		t->n_picks = 0;
-	while (t->next_pick < t->n_picks) {
-		uint32_t k = t->next_pick++, i = t->picks[k];
-		const struct lsk_neigh_entry *e = &t->e[i];
+	struct lsk_neigh_gc_view v;
 
-		if (!rte_spinlock_is_locked((rte_spinlock_t *)&e->lock) &&
-		    e->updated == t->pick_updated[k] &&
-		    neigh_gc_rank(e, now, hz) != NEIGH_GC_NEVER)
+	if (now - gc->picks_tsc > NEIGH_GC_PICKS_MS * hz / 1000)
+		gc->n_picks = 0;
+	while (gc->next_pick < gc->n_picks) {
+		uint32_t k = gc->next_pick++, i = gc->picks[k];
+
+		look(table, i, &v);
+		if (!v.locked && v.updated == gc->pick_updated[k] &&
+		    neigh_gc_rank(&v, now, hz) != NEIGH_GC_NEVER)
 			return i;
 	}
 	return UINT32_MAX;
@@ -123,16 +127,28 @@ neigh_gc_next_pick(struct lsk_neigh_table *t, uint64_t now, uint64_t hz)
 /*
  * The entry to give a new neighbour, under the create lock. At most one
  * pass over the table, on the slow path only (Linux's forced GC allows
- * itself a millisecond).
+ * itself a millisecond). Either family's table: look reads its entries.
  */
-static uint32_t
-neigh_gc_pick(struct lsk_neigh_table *t)
+uint32_t
+lsk_neigh_gc_pick(struct lsk_neigh_gc *gc, uint32_t cap,
+		  lsk_neigh_gc_look_t *look, const void *table)
 {
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
-	uint32_t i = neigh_gc_next_pick(t, now, hz);
+	uint32_t i = neigh_gc_next_pick(gc, look, table, now, hz);
 
-	return i != UINT32_MAX ? i : neigh_gc_pass(t, now, hz);
+	if (i == UINT32_MAX)
+		i = neigh_gc_pass(gc, cap, look, table, now, hz);
+	if (i != UINT32_MAX)
+		gc->hand = neigh_next_slot(cap, i);
+	return i;
+}
+
+/* What the collector reads of an IPv4 entry. */
+static void
+neigh_gc_look(const void *table, uint32_t i, struct lsk_neigh_gc_view *v)
+{
+	LSK_NEIGH_GC_VIEW(&((const struct lsk_neigh_table *)table)->e[i], v);
 }
 
 /*
@@ -143,7 +159,7 @@ neigh_gc_pick(struct lsk_neigh_table *t)
 struct lsk_neigh_entry *
 lsk_neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
 {
-	uint32_t i = neigh_gc_pick(t);
+	uint32_t i = lsk_neigh_gc_pick(&t->gc, t->cap, neigh_gc_look, t);
 	struct lsk_neigh_entry *e;
 	int32_t pos;
 
@@ -157,7 +173,6 @@ lsk_neigh_evict(struct lsk_neigh_table *t, struct lsk_stats *st)
 		rte_hash_free_key_with_position(t->hash, pos);
 	lsk_neigh_drop_held_locked(t, e, st);
 	__atomic_store_n(&e->word, 0, __ATOMIC_RELEASE);
-	t->hand = i + 1 == t->cap ? 0 : i + 1;
 	st->arp.Evictions++;
 	return e;
 }

@@ -65,12 +65,24 @@ LSK_STAGE_DECLARE(lsk_neigh_node,
 	.next = LSK_NEXT("tx"),
 	.drops = neigh_drops, .n_drops = RTE_DIM(neigh_drops));
 
+struct rte_hash *
+lsk_neigh_hash_create(const char *name, uint32_t cap, uint32_t key_len,
+		      int socket_id)
+{
+	struct rte_hash_parameters hp = {
+		.name = name, .entries = cap * 2, .key_len = key_len,
+		.hash_func = rte_hash_crc, .socket_id = socket_id,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
+	};
+
+	return rte_hash_create(&hp);
+}
+
 int
 lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
 		       uint32_t cap)
 {
 	struct lsk_neigh_table *t;
-	struct rte_hash_parameters hp = { 0 };
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
@@ -78,13 +90,8 @@ lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
 	if (t == NULL)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "%.20s_neigh", stack_name);
-	hp.name = name;
-	hp.entries = cap * 2;
-	hp.key_len = sizeof(uint32_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = sh->socket_id;
-	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
-	t->hash = rte_hash_create(&hp);
+	t->hash = lsk_neigh_hash_create(name, cap, sizeof(uint32_t),
+					sh->socket_id);
 	if (t->hash == NULL) {
 		rte_free(t);
 		return -(rte_errno ? rte_errno : ENOMEM);
@@ -365,15 +372,15 @@ lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 }
 
 /* Give a held or resolved packet its Ethernet header and send it. */
-static void
-neigh_output(struct lsk_worker *w, uint16_t port,
-	     const struct rte_ether_addr *mac, struct rte_mbuf *m)
+void
+lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
+		 const struct rte_ether_addr *mac, struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
 	eh->dst_addr = *mac;
-	eh->src_addr = w->fwd->ifaces[port].mac;
-	lsk_tx_enqueue(w, port, m);
+	eh->src_addr = w->fwd->ifaces[iface].mac;
+	lsk_tx_enqueue(w, iface, m);
 }
 
 /* A stale entry in use is asked for again, at most once a second. */
@@ -418,7 +425,7 @@ neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
 	}
 	if (state == LSK_NEIGH_STALE && now >= e->next_probe)
 		neigh_probe_stale(w, e, addr, m->pool, now);
-	neigh_output(w, port, &mac, m);
+	lsk_neigh_output(w, port, &mac, m);
 }
 
 /* m's trace record at the neighbour, when m is traced (neigh_trace.c). */
@@ -426,8 +433,12 @@ static inline void
 neigh_trace(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t addr,
 	    enum lsk_neigh_outcome o, uint64_t word, uint32_t n_held)
 {
-	if (lsk_trace_on(w) && lsk_traced(m))
-		lsk_neigh_trace_outcome(w, m, addr, o, word, n_held);
+	char a[16];
+
+	if (lsk_trace_on(w) && lsk_traced(m)) {
+		lsk_trace_addr(addr, a, sizeof(a));
+		lsk_neigh_trace_outcome(w, m, a, "ARP", o, word, n_held);
+	}
 }
 
 static void
@@ -445,12 +456,11 @@ static void
 neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 	   bool created, struct rte_mbuf *m)
 {
-	struct lsk_neigh_table *t = w->sh->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	uint8_t state = word_state(e->word);
-
-	bool full;
+	char a[16] = "";
+	bool held;
 
 	if (state == LSK_NEIGH_FAILED && now < e->next_probe) {
 		neigh_trace(w, m, e->addr, LSK_NEIGH_FAILED_DROP, 0, 0);
@@ -467,29 +477,14 @@ neigh_hold(struct lsk_worker *w, struct lsk_neigh_entry *e, uint16_t port,
 			LSK_NEIGH_INCOMPLETE), __ATOMIC_RELEASE);
 		lsk_neigh_send_request(w, e, m->pool, NULL);
 	}
-	if (!lsk_neigh_hold_take(t, m)) {
-		neigh_trace(w, m, e->addr, LSK_NEIGH_NO_ROOM, 0, 0);
-		rte_spinlock_unlock(&e->lock);
-		neigh_discard(w, m);
-		return;
-	}
-	full = e->n_held == LSK_NEIGH_HOLD;
-	if (full) {
-		/* as Linux's unres_qlen: the oldest makes room */
-		lsk_neigh_hold_give(t, e->held, 1);
-		lsk_trace_unhold(w, e->held[0], &lsk_neigh_node);	/* maybe another's */
-		neigh_discard(w, e->held[0]);
-		memmove(&e->held[0], &e->held[1],
-			(LSK_NEIGH_HOLD - 1) * sizeof(e->held[0]));
-		e->n_held--;
-	}
-	/* recorded before it is held: whoever takes it out records on */
-	neigh_trace(w, m, e->addr, full ? LSK_NEIGH_HELD_FULL : LSK_NEIGH_HELD,
-		    0, e->n_held + 1u);
-	lsk_trace_hold(w, m);
-	e->held[e->n_held] = m;
-	__atomic_store_n(&e->n_held, e->n_held + 1, __ATOMIC_RELAXED);
+	if (lsk_trace_on(w) && lsk_traced(m))
+		lsk_trace_addr(e->addr, a, sizeof(a));
+	held = lsk_neigh_hold_add(w, e->held, &e->n_held, m,
+				  &lsk_neigh_drops[LSK_NEIGH_DROP_UNRESOLVED],
+				  a, "ARP");
 	rte_spinlock_unlock(&e->lock);
+	if (!held)
+		neigh_discard(w, m);
 }
 
 bool
@@ -539,7 +534,7 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	struct lsk_neigh_table *t = w->sh->neigh;
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 	struct lsk_neigh_entry *e;
-	uint32_t n_held, i;
+	uint32_t n_held;
 	uint64_t word;
 	bool created;
 
@@ -562,13 +557,8 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	__atomic_store_n(&e->word, neigh_word(mac, confirmed || create ?
 		LSK_NEIGH_REACHABLE : LSK_NEIGH_STALE), __ATOMIC_RELEASE);
 	w->stats.arp.Updates++;
-	n_held = e->n_held;
-	memcpy(held, e->held, n_held * sizeof(held[0]));
-	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+	n_held = lsk_neigh_held_take(e->held, &e->n_held, held);
 	rte_spinlock_unlock(&e->lock);
-	lsk_neigh_hold_give(t, held, n_held);
-	for (i = 0; i < n_held; i++) {
-		lsk_trace_unhold(w, held[i], &lsk_neigh_node);	/* held by any worker */
-		neigh_output(w, port, mac, held[i]);
-	}
+	lsk_neigh_held_release(w, held, n_held, port, mac, NULL,
+			       &lsk_neigh_node);
 }

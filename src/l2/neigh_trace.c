@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The neighbour's trace record of a traced packet: what it did with it,
- * written where the outcome is decided (neigh_table.c), before the
- * packet leaves this worker's hands (sent, held, or dropped).
+ * written where the outcome is decided (neigh_table.c, neigh_hold.c,
+ * ip6/nd6_table.c), before the packet leaves this worker's hands (sent,
+ * held, or dropped). Both families': the address comes as text.
  */
 #include <stdio.h>
 
@@ -23,13 +24,13 @@ neigh_state_word(uint8_t state)
 
 void
 lsk_neigh_trace_outcome(struct lsk_worker *w, const struct rte_mbuf *m,
-			uint32_t addr, enum lsk_neigh_outcome o, uint64_t word,
+			const char *a, const char *by,
+			enum lsk_neigh_outcome o, uint64_t word,
 			uint32_t n_held)
 {
 	struct rte_ether_addr mac;
-	char a[16], b[RTE_ETHER_ADDR_FMT_SIZE];
+	char b[RTE_ETHER_ADDR_FMT_SIZE];
 
-	lsk_trace_addr(addr, a, sizeof(a));
 	switch (o) {
 	case LSK_NEIGH_SENT:
 		word_mac(word, &mac);
@@ -40,17 +41,17 @@ lsk_neigh_trace_outcome(struct lsk_worker *w, const struct rte_mbuf *m,
 		break;
 	case LSK_NEIGH_HELD:
 		lsk_trace_rec(w, m, &lsk_neigh_node, false,
-			      "%s not resolved: held for ARP (%u waiting)", a,
-			      n_held);
+			      "%s not resolved: held for %s (%u waiting)", a,
+			      by, n_held);
 		break;
 	case LSK_NEIGH_HELD_FULL:
 		lsk_trace_rec(w, m, &lsk_neigh_node, false,
-			      "%s not resolved: held for ARP (%u waiting, the "
-			      "oldest dropped to make room)", a, n_held);
+			      "%s not resolved: held for %s (%u waiting, the "
+			      "oldest dropped to make room)", a, by, n_held);
 		break;
 	case LSK_NEIGH_FAILED_DROP:
 		lsk_trace_rec(w, m, &lsk_neigh_node, false,
-			      "%s failed (ARP unanswered): dropped", a);
+			      "%s failed (%s unanswered): dropped", a, by);
 		break;
 	case LSK_NEIGH_NO_ROOM:
 		lsk_trace_rec(w, m, &lsk_neigh_node, false,

@@ -12,6 +12,7 @@
 #include "l2/l2.h"
 #include "ip4/ip4.h"
 #include "ip6/ip6.h"
+#include "ip6/nd6.h"
 #include "udp/gro.h"
 #include "udp/udp.h"
 #include "core/tx.h"
@@ -30,6 +31,7 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_ip4_forward_stage,
 	&lsk_gso_node,
 	&lsk_neigh_node,
+	&lsk_nd6_node,
 	&lsk_udp4_input_stage,
 	&lsk_icmp4_input_stage,
 	&lsk_icmp_node,
