@@ -99,7 +99,8 @@ struct lsk_worker;
 	X(InDelivers) X(OutForwDatagrams) X(OutRequests) X(OutDiscards) \
 	X(OutNoRoutes) X(ReasmTimeout) X(ReasmReqds) X(ReasmOKs) \
 	X(ReasmFails) X(FragOKs) X(FragFails) X(FragCreates) \
-	X(InMcastPkts) X(OutMcastPkts)
+	X(InMcastPkts) X(OutMcastPkts) \
+	X(ReasmDuplicates)	/* pieces dropped alone: Linux counts none */
 #define LSK_ICMP6_COUNTERS(X) \
 	X(InMsgs) X(InErrors) X(OutMsgs) X(OutErrors) X(InCsumErrors) \
 	X(InDestUnreachs) X(InPktTooBigs) X(InTimeExcds) X(InParmProblems) \
@@ -173,6 +174,7 @@ enum lsk_stage_id {
 	LSK_STAGE_IP6_ROUTE,
 	LSK_STAGE_IP6_LOCAL,
 	LSK_STAGE_IP6_FORWARD,
+	LSK_STAGE_UDP6_INPUT,
 	LSK_STAGE_ICMP6_INPUT,
 	LSK_STAGE_IP6_OUTPUT,
 	LSK_STAGE_IP4_OUTPUT,

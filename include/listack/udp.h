@@ -58,6 +58,28 @@ struct lsk_udp_bind_opts {
 int lsk_udp_bind(struct lsk_stack *stack, uint32_t addr, uint16_t port,
 		 const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **ep);
 
+/* An address of either family (family AF_INET: v4, host order as
+ * everywhere in this API; AF_INET6: v6, network order as listack/ip6.h). */
+struct lsk_udp_addr {
+	int family;
+	union {
+		uint32_t v4;
+		struct lsk_ip6_addr v6;
+	};
+};
+
+/*
+ * Bind addr:port, either family: lsk_udp_bind for AF_INET. An endpoint
+ * has one family: one bound to an IPv6 address takes the datagrams to
+ * it, one bound to the unspecified address :: every IPv6 datagram to
+ * its port (multicast included), never IPv4's (as a Linux AF_INET6
+ * socket with IPV6_V6ONLY). Errors as lsk_udp_bind's, -EAFNOSUPPORT
+ * for another family.
+ */
+int lsk_udp_bind_addr(struct lsk_stack *stack, const struct lsk_udp_addr *addr,
+		      uint16_t port, const struct lsk_udp_bind_opts *opts,
+		      struct lsk_udp_ep **ep);
+
 /*
  * Unbind: after it returns no worker delivers to the endpoint any more;
  * datagrams still in its ring are freed. Datagrams already returned by
@@ -65,8 +87,10 @@ int lsk_udp_bind(struct lsk_stack *stack, uint32_t addr, uint16_t port,
  */
 void lsk_udp_close(struct lsk_udp_ep *ep);
 
-uint32_t lsk_udp_ep_addr(const struct lsk_udp_ep *ep);
+uint32_t lsk_udp_ep_addr(const struct lsk_udp_ep *ep);	/* 0 for IPv6's */
 uint16_t lsk_udp_ep_port(const struct lsk_udp_ep *ep);
+/* The endpoint's address, either family. */
+void lsk_udp_ep_local(const struct lsk_udp_ep *ep, struct lsk_udp_addr *addr);
 
 struct lsk_udp_msg {
 	uint32_t src_addr;	/* recv: the sender; send: 0 = choose */
@@ -91,6 +115,12 @@ struct lsk_udp_msg {
 	 * is done with payload. send: unused.
 	 */
 	struct rte_mbuf *mbuf;
+	/*
+	 * An IPv6 endpoint's addresses, src_addr and dst_addr 0 (an IPv4
+	 * endpoint's messages leave them alone): recv: the sender, where
+	 * it was sent; send: the unspecified address = choose, where to.
+	 */
+	struct lsk_ip6_addr src_addr6, dst_addr6;
 };
 
 /*

@@ -7,29 +7,66 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
+#include "core/fwd6.h"
 #include "core/list.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
 #include "cli/cmd.h"
 
-/* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N] */
+/* A.B.C.D:PORT, or [ADDR6]:PORT (brackets as in URLs, DESIGN.md
+ * "IPv6"). */
+static int
+udp_endpoint(struct cmd_ctx *c, const char *s, struct lsk_udp_addr *addr,
+	     uint16_t *port)
+{
+	char buf[INET6_ADDRSTRLEN + 2];
+	const char *close;
+	unsigned long p;
+	size_t n;
+
+	memset(addr, 0, sizeof(*addr));
+	if (s == NULL || s[0] != '[') {
+		addr->family = AF_INET;
+		return cmd_parse_endpoint(c, s, &addr->v4, port);
+	}
+	close = strchr(s, ']');
+	n = close == NULL ? 0 : (size_t)(close - s - 1);
+	if (close == NULL || close[1] != ':' || n == 0 || n >= sizeof(buf))
+		return cmd_error(c, -EINVAL, "bad endpoint '%s' (want "
+				 "A.B.C.D:PORT or [ADDR6]:PORT)", s);
+	memcpy(buf, s + 1, n);
+	buf[n] = '\0';
+	addr->family = AF_INET6;
+	if (inet_pton(AF_INET6, buf, &addr->v6) != 1 ||
+	    lsk_ip6_is_multicast(&addr->v6))
+		return cmd_error(c, -EINVAL, "bad address in '%s'", s);
+	if (cmd_parse_uint(close + 2, UINT16_MAX, &p) < 0 || p == 0)
+		return cmd_error(c, -EINVAL, "bad port in '%s' (1-65535)", s);
+	*port = (uint16_t)p;
+	return 0;
+}
+
+/* udp listen ADDR:PORT echo | discard | pcap FILE  [ring N]; ADDR as
+ * udp_endpoint reads it */
 int
 cmd_udp(struct cmd_ctx *c)
 {
 	enum lsk_service_kind kind;
 	const char *path = NULL;
 	unsigned long ring = 0;
-	uint32_t addr = 0;
+	struct lsk_udp_addr addr;
 	uint16_t port = 0;
 	int i, rc;
 
 	if (c->argc == 3 && strcmp(c->argv[1], "close") == 0) {
-		rc = cmd_parse_endpoint(c, c->argv[2], &addr, &port);
+		rc = udp_endpoint(c, c->argv[2], &addr, &port);
 		if (rc < 0 || c->check)
 			return rc;
-		rc = lsk_service_close(c->s, addr, port);
+		rc = lsk_service_close(c->s, &addr, port);
 		if (rc == -ENOENT)
 			return cmd_error(c, rc, "no 'udp listen' service on %s",
 					 c->argv[2]);
@@ -39,7 +76,7 @@ cmd_udp(struct cmd_ctx *c)
 		return cmd_error(c, -EINVAL, "usage: udp listen ADDR:PORT "
 				 "echo|discard|pcap FILE [ring N] | "
 				 "udp close ADDR:PORT");
-	rc = cmd_parse_endpoint(c, c->argv[2], &addr, &port);
+	rc = udp_endpoint(c, c->argv[2], &addr, &port);
 	if (rc < 0)
 		return rc;
 	i = 4;
@@ -68,12 +105,12 @@ cmd_udp(struct cmd_ctx *c)
 	}
 	if (c->check)
 		return 0;
-	rc = lsk_service_add(c->s, kind, addr, port, path, (uint32_t)ring);
+	rc = lsk_service_add(c->s, kind, &addr, port, path, (uint32_t)ring);
 	if (rc == -EADDRINUSE)
 		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
 	if (rc == -EADDRNOTAVAIL)
 		return cmd_error(c, rc, "%s: not one of our addresses "
-				 "(add it first, or listen on 0.0.0.0)",
+				 "(add it first, or listen on 0.0.0.0 or [::])",
 				 c->argv[2]);
 	if (rc == -EACCES)
 		return cmd_error(c, rc, "cannot write pcap file '%s'", path);

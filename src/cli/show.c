@@ -258,7 +258,10 @@ show_neigh(struct cmd_ctx *c)
 static bool
 ep_is_service(const struct lsk_stack *s, const struct lsk_udp_ep *ep)
 {
-	return lsk_service_find(s, ep->addr, ep->port) != NULL;
+	struct lsk_udp_addr a;
+
+	lsk_udp_ep_local(ep, &a);
+	return lsk_service_find(s, &a, ep->port) != NULL;
 }
 
 static int
@@ -266,16 +269,16 @@ udp_row(struct cmd_ctx *c, struct cmd_table *t, bool first,
 	const struct lsk_udp_ep *ep, const struct lsk_service_info *si)
 {
 	struct lsk_out *o = c->o;
-	char ip[16];
+	char ip[LSK_UDP_ADDR_TEXT];
 	unsigned int ring = rte_ring_get_capacity(ep->ring);
 	unsigned int queued = rte_ring_count(ep->ring);
 
-	cmd_ip_text(ep->addr, ip, sizeof(ip));
+	lsk_udp_ep_text(ep, ip, sizeof(ip));
 	if (o->json) {
-		lsk_out_printf(o, "%s{\"listen\": \"%s:%u\", \"service\": "
+		lsk_out_printf(o, "%s{\"listen\": \"%s\", \"service\": "
 			       "\"%s\", \"ring\": %u, \"queued\": %u, "
 			       "\"datagrams\": ", first ? "" : ", ", ip,
-			       ep->port, si ? si->kind : "app", ring, queued);
+			       si ? si->kind : "app", ring, queued);
 		if (si != NULL)
 			lsk_out_printf(o, "%" PRIu64, si->datagrams);
 		else
@@ -289,7 +292,7 @@ udp_row(struct cmd_ctx *c, struct cmd_table *t, bool first,
 	}
 	if (cmd_table_add(t) < 0)
 		return -ENOMEM;
-	cmd_table_set(t, 0, "%s:%u", ip, ep->port);
+	cmd_table_set(t, 0, "%s", ip);
 	cmd_table_set(t, 1, "%s", si ? si->kind : "app");
 	cmd_table_set(t, 2, "%u", ring);
 	cmd_table_set(t, 3, "%u", queued);
@@ -321,9 +324,9 @@ show_udp(struct cmd_ctx *c)
 		unsigned int k;
 
 		lsk_service_info(s->services[i], &si);
+		/* listed unless a batch took it out */
 		for (k = 0; k < s->n_eps && ep == NULL; k++)
-			if (s->eps[k]->addr == si.addr &&
-			    s->eps[k]->port == si.port)
+			if (s->eps[k] == si.ep)
 				ep = s->eps[k];
 		if (ep != NULL)
 			udp_row(c, &t, n++ == 0, ep, &si);

@@ -165,23 +165,23 @@ config_neighs(struct config_out *co, const struct lsk_stack *s)
 static void
 config_services(struct config_out *co, const struct lsk_stack *s)
 {
-	char ip[16], ring[24];
+	char ip[LSK_UDP_ADDR_TEXT], ring[24];
 	unsigned int i;
 
 	for (i = 0; i < s->n_services; i++) {
 		struct lsk_service_info si;
 
 		lsk_service_info(s->services[i], &si);
-		cmd_ip_text(si.addr, ip, sizeof(ip));
+		lsk_udp_ep_text(si.ep, ip, sizeof(ip));
 		ring[0] = '\0';
 		if (si.ring_size != 0)
 			snprintf(ring, sizeof(ring), " ring %u", si.ring_size);
 		if (si.path != NULL)
-			config_line(co, "udp listen %s:%u %s %s%s", ip, si.port,
-				    si.kind, si.path, ring);
+			config_line(co, "udp listen %s %s %s%s", ip, si.kind,
+				    si.path, ring);
 		else
-			config_line(co, "udp listen %s:%u %s%s", ip, si.port,
-				    si.kind, ring);
+			config_line(co, "udp listen %s %s%s", ip, si.kind,
+				    ring);
 	}
 }
 

@@ -372,7 +372,7 @@ lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 		struct lsk_service_info si;
 
 		lsk_service_info(s->services[k], &si);
-		if (si.addr == addr)
+		if (!si.v6 && si.addr == addr)
 			return -EBUSY;
 	}
 	rc = own_batch_begin(s, &own);

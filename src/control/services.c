@@ -12,12 +12,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/time.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include <pcap/pcap.h>
 
 #include <rte_ip.h>
 
 #include "listack/ctl.h"
+#include "core/fwd6.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
@@ -61,8 +64,8 @@ service_pcap_open(struct lsk_service *svc)
 
 int
 lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
-		uint32_t addr, uint16_t port, const char *path,
-		uint32_t ring_size)
+		const struct lsk_udp_addr *addr, uint16_t port,
+		const char *path, uint32_t ring_size)
 {
 	/* a scratch stack's (cli/config_file.c) rings never fill */
 	struct lsk_udp_bind_opts opts = {
@@ -86,7 +89,7 @@ lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
 	}
 	/* in a batch the endpoint is published with the batch */
 	s->udp_defer = s->in_batch;
-	rc = lsk_udp_bind(s, addr, port, &opts, &svc->ep);
+	rc = lsk_udp_bind_addr(s, addr, port, &opts, &svc->ep);
 	s->udp_defer = false;
 	if (rc < 0) {
 		free(svc->path);
@@ -143,6 +146,7 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 		struct lsk_udp_msg *m = &msgs[i];
 		uint32_t to = m->src_addr;
 		uint16_t to_port = m->src_port;
+		struct lsk_ip6_addr to6 = m->src_addr6;
 
 		if (m->mbuf->nb_segs > 1) {
 			uint32_t off = (uint32_t)((uint8_t *)m->payload -
@@ -157,6 +161,13 @@ service_echo(struct lsk_service *svc, struct lsk_udp_msg *msgs, int n)
 		 * worker 0 replaces a broadcast source (ip4_output.c) */
 		m->src_addr = lsk_udp_ep_addr(svc->ep) ? lsk_udp_ep_addr(svc->ep)
 						       : m->dst_addr;
+		/* IPv6: from where it was sent (an endpoint on [::] answers
+		 * a multicast from the egress's address, worker 0's) */
+		if (svc->ep->family == AF_INET6) {
+			m->src_addr6 = lsk_ip6_is_multicast(&m->dst_addr6) ?
+				(struct lsk_ip6_addr){ { 0 } } : m->dst_addr6;
+			m->dst_addr6 = to6;
+		}
 		m->src_port = m->dst_port;
 		m->dst_addr = to;
 		m->dst_port = to_port;
@@ -258,6 +269,21 @@ lsk_services_poll(struct lsk_stack *s)
 	return total;
 }
 
+void
+lsk_udp_ep_text(const struct lsk_udp_ep *ep, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint32_t v4 = rte_cpu_to_be_32(ep->addr);
+
+	if (ep->family == AF_INET6) {
+		inet_ntop(AF_INET6, &ep->addr6, a, sizeof(a));
+		snprintf(buf, len, "[%s]:%u", a, ep->port);
+	} else {
+		inet_ntop(AF_INET, &v4, a, sizeof(a));
+		snprintf(buf, len, "%s:%u", a, ep->port);
+	}
+}
+
 /* What a service holds besides its endpoint. */
 static void
 service_free(struct lsk_service *svc)
@@ -270,20 +296,32 @@ service_free(struct lsk_service *svc)
 	free(svc);
 }
 
+/* ep is addr:port. */
+static bool
+service_is(const struct lsk_udp_ep *ep, const struct lsk_udp_addr *addr,
+	   uint16_t port)
+{
+	if (ep->port != port || ep->family != addr->family)
+		return false;
+	return addr->family == AF_INET6 ?
+	       lsk_ip6_equal(&ep->addr6, &addr->v6) : ep->addr == addr->v4;
+}
+
 static int
-service_index(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+service_index(const struct lsk_stack *s, const struct lsk_udp_addr *addr,
+	      uint16_t port)
 {
 	unsigned int i;
 
 	for (i = 0; i < s->n_services; i++)
-		if (lsk_udp_ep_addr(s->services[i]->ep) == addr &&
-		    lsk_udp_ep_port(s->services[i]->ep) == port)
+		if (service_is(s->services[i]->ep, addr, port))
 			return (int)i;
 	return -1;
 }
 
 const struct lsk_service *
-lsk_service_find(const struct lsk_stack *s, uint32_t addr, uint16_t port)
+lsk_service_find(const struct lsk_stack *s, const struct lsk_udp_addr *addr,
+		 uint16_t port)
 {
 	int i = service_index(s, addr, port);
 
@@ -294,6 +332,9 @@ void
 lsk_service_info(const struct lsk_service *svc, struct lsk_service_info *out)
 {
 	out->addr = lsk_udp_ep_addr(svc->ep);
+	out->v6 = svc->ep->family == AF_INET6;
+	out->addr6 = svc->ep->addr6;
+	out->ep = svc->ep;
 	out->port = lsk_udp_ep_port(svc->ep);
 	out->kind = kind_names[svc->kind];
 	out->path = svc->path;
@@ -308,7 +349,8 @@ lsk_service_info(const struct lsk_service *svc, struct lsk_service_info *out)
  * the batch opened goes at once: no table ever named it.
  */
 int
-lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port)
+lsk_service_close(struct lsk_stack *s, const struct lsk_udp_addr *addr,
+		  uint16_t port)
 {
 	int i = service_index(s, addr, port);
 	struct lsk_service *svc;
@@ -399,13 +441,12 @@ lsk_services_write_json(const struct lsk_stack *s, FILE *f)
 	fprintf(f, "[");
 	for (i = 0; i < s->n_services; i++) {
 		const struct lsk_service *svc = s->services[i];
-		uint32_t a = lsk_udp_ep_addr(svc->ep);
+		char ep[LSK_UDP_ADDR_TEXT];
 
-		fprintf(f, "%s{\"listen\": \"%u.%u.%u.%u:%u\", \"kind\": \"%s\", "
-			"\"datagrams\": %" PRIu64 "}", i ? ", " : "",
-			a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff,
-			lsk_udp_ep_port(svc->ep), kind_names[svc->kind],
-			svc->datagrams);
+		lsk_udp_ep_text(svc->ep, ep, sizeof(ep));
+		fprintf(f, "%s{\"listen\": \"%s\", \"kind\": \"%s\", "
+			"\"datagrams\": %" PRIu64 "}", i ? ", " : "", ep,
+			kind_names[svc->kind], svc->datagrams);
 	}
 	fprintf(f, "]");
 	return 0;

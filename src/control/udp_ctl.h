@@ -8,7 +8,10 @@
 #define LSK_CONTROL_UDP_CTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "listack/listack.h"
 
 struct lsk_stack;
 struct lsk_udp_ep;
@@ -37,18 +40,28 @@ enum lsk_service_kind {
 	LSK_SERVICE_PCAP,
 };
 struct lsk_service;
+struct lsk_udp_addr;
 int lsk_service_add(struct lsk_stack *s, enum lsk_service_kind kind,
-		    uint32_t addr, uint16_t port, const char *path,
-		    uint32_t ring_size);
+		    const struct lsk_udp_addr *addr, uint16_t port,
+		    const char *path, uint32_t ring_size);
 void lsk_services_free(struct lsk_stack *s);
 /* Services in a batch. */
-int lsk_service_close(struct lsk_stack *s, uint32_t addr, uint16_t port);
+int lsk_service_close(struct lsk_stack *s, const struct lsk_udp_addr *addr,
+		      uint16_t port);
 void lsk_services_batch_end(struct lsk_stack *s, bool commit);
 /* The service on addr:port (NULL: none), and what it is. */
 const struct lsk_service *lsk_service_find(const struct lsk_stack *s,
-					   uint32_t addr, uint16_t port);
+					   const struct lsk_udp_addr *addr,
+					   uint16_t port);
+/* ep's address and port as the commands write them: A.B.C.D:PORT, or
+ * [ADDR6]:PORT (DESIGN.md "IPv6"); buf of LSK_UDP_ADDR_TEXT bytes. */
+#define LSK_UDP_ADDR_TEXT 56
+void lsk_udp_ep_text(const struct lsk_udp_ep *ep, char *buf, size_t len);
 struct lsk_service_info {
-	uint32_t addr;
+	uint32_t addr;		/* IPv4's; 0 for an IPv6 service */
+	bool v6;
+	struct lsk_ip6_addr addr6;	/* IPv6's */
+	const struct lsk_udp_ep *ep;
 	uint16_t port;
 	const char *kind;	/* "echo", "discard", "pcap" */
 	const char *path;	/* pcap only */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <rte_errno.h>
 #include <rte_hash.h>
@@ -16,6 +17,7 @@
 #include <rte_malloc.h>
 #include <rte_ring.h>
 
+#include "core/fwd6.h"
 #include "udp/udp.h"
 #include "control/control.h"
 #include "control/udp_ctl.h"
@@ -34,41 +36,63 @@ lsk_udp_table_free(struct lsk_udp_table *t)
 	if (t == NULL)
 		return;
 	rte_hash_free(t->hash);
+	rte_hash_free(t->hash6);
 	rte_free(t);
+}
+
+/* A hash of keys of key_len bytes for n endpoints, named after s. */
+static struct rte_hash *
+udp_hash(struct lsk_stack *s, uint32_t key_len, unsigned int n)
+{
+	struct rte_hash_parameters hp = { 0 };
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.20s_udp%u", s->name,
+		 ++s->udp_generation);
+	hp.name = name;
+	hp.entries = RTE_MAX(64u, 2 * n);
+	hp.key_len = key_len;
+	hp.hash_func = rte_hash_crc;
+	hp.socket_id = s->sh.socket_id;
+	return rte_hash_create(&hp);
 }
 
 int
 lsk_udp_table_build(struct lsk_stack *s, struct lsk_udp_table **out)
 {
-	struct rte_hash_parameters hp = { 0 };
 	struct lsk_udp_table *t;
-	char name[64];
 	unsigned int i;
 
 	t = rte_zmalloc_socket("lsk_udp", sizeof(*t), 0, s->sh.socket_id);
 	if (t == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "%.20s_udp%u", s->name,
-		 ++s->udp_generation);
-	hp.name = name;
-	hp.entries = RTE_MAX(64u, 2 * s->n_eps);
-	hp.key_len = sizeof(uint64_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = s->sh.socket_id;
-	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL) {
-		rte_free(t);
-		return -(rte_errno ? rte_errno : ENOMEM);
+	t->hash = udp_hash(s, sizeof(uint64_t), s->n_eps);
+	t->hash6 = t->hash == NULL ? NULL :
+		   udp_hash(s, sizeof(struct lsk_udp_key6), s->n_eps);
+	if (t->hash6 == NULL) {
+		int rc = -(rte_errno ? rte_errno : ENOMEM);
+
+		lsk_udp_table_free(t);
+		return rc;
 	}
 	for (i = 0; i < s->n_eps; i++) {
-		uint64_t key = lsk_udp_key(s->eps[i]->addr, s->eps[i]->port);
+		const struct lsk_udp_ep *ep = s->eps[i];
+		uint64_t key = lsk_udp_key(ep->addr, ep->port);
+		struct lsk_udp_key6 key6 = { .addr = ep->addr6,
+					     .port = ep->port };
+		int rc = ep->family == AF_INET6 ?
+			rte_hash_add_key_data(t->hash6, &key6, s->eps[i]) :
+			rte_hash_add_key_data(t->hash, &key, s->eps[i]);
 
-		if (rte_hash_add_key_data(t->hash, &key, s->eps[i]) < 0) {
+		if (rc < 0) {
 			lsk_udp_table_free(t);
 			return -ENOSPC;
 		}
+		if (ep->family == AF_INET6)
+			t->n6++;
+		else
+			t->n++;
 	}
-	t->n = s->n_eps;
 	*out = t;
 	return 0;
 }
@@ -125,30 +149,75 @@ udp_publish(struct lsk_stack *s)
 	return 0;
 }
 
+/* addr:port is bound already. */
+static bool
+udp_bound(const struct lsk_stack *s, const struct lsk_udp_addr *addr,
+	  uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_eps; i++) {
+		const struct lsk_udp_ep *ep = s->eps[i];
+
+		if (ep->port != port ||
+		    ep->family != (addr->family == AF_INET6 ? AF_INET6 :
+				   AF_INET))
+			continue;
+		if (addr->family == AF_INET6 ?
+		    lsk_ip6_equal(&ep->addr6, &addr->v6) :
+		    ep->addr == addr->v4)
+			return true;
+	}
+	return false;
+}
+
+/* addr is one of ours (any when unspecified). */
+static bool
+udp_addr_ours(struct lsk_stack *s, const struct lsk_udp_addr *addr)
+{
+	if (addr->family == AF_INET)
+		return addr->v4 == 0 || lsk_stack_is_own(s, addr->v4);
+	/* the control thread's own table: it published it */
+	return lsk_ip6_is_unspecified(&addr->v6) ||
+	       (s->sh.fwd6 != NULL &&
+		lsk_fwd6_ours(s->sh.fwd6, &addr->v6, LSK_IFACE_ANY) != NULL);
+}
+
 int
 lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	     const struct lsk_udp_bind_opts *opts, struct lsk_udp_ep **out)
 {
+	const struct lsk_udp_addr a = { .family = AF_INET, .v4 = addr };
+
+	return lsk_udp_bind_addr(s, &a, port, opts, out);
+}
+
+int
+lsk_udp_bind_addr(struct lsk_stack *s, const struct lsk_udp_addr *addr,
+		  uint16_t port, const struct lsk_udp_bind_opts *opts,
+		  struct lsk_udp_ep **out)
+{
 	static unsigned int ring_id;
 	struct lsk_udp_bind_opts o = { 0 };
 	struct lsk_udp_ep *ep;
-	unsigned int i, flags;
+	unsigned int flags;
 	char name[RTE_RING_NAMESIZE];
 	int rc;
 
-	if (s == NULL || out == NULL || port == 0)
+	if (s == NULL || out == NULL || addr == NULL || port == 0)
 		return -EINVAL;
+	if (addr->family != AF_INET && addr->family != AF_INET6)
+		return -EAFNOSUPPORT;
 	if (opts != NULL)
 		o = *opts;
 	if (o.ring_size == 0)
 		o.ring_size = LSK_UDP_RING_DEFAULT;
 	if (o.ring_size > RTE_RING_SZ_MASK)
 		return -EINVAL;
-	if (addr != 0 && !lsk_stack_is_own(s, addr))
+	if (!udp_addr_ours(s, addr))
 		return -EADDRNOTAVAIL;
-	for (i = 0; i < s->n_eps; i++)
-		if (s->eps[i]->addr == addr && s->eps[i]->port == port)
-			return -EADDRINUSE;
+	if (udp_bound(s, addr, port))
+		return -EADDRINUSE;
 	if (lsk_array_grow((void **)&s->eps, &s->eps_cap, s->n_eps,
 			   sizeof(*s->eps), 16) < 0)
 		return -ENOMEM;
@@ -157,7 +226,11 @@ lsk_udp_bind(struct lsk_stack *s, uint32_t addr, uint16_t port,
 	if (ep == NULL)
 		return -ENOMEM;
 	ep->sh = &s->sh;
-	ep->addr = addr;
+	ep->family = (uint8_t)addr->family;
+	if (addr->family == AF_INET)
+		ep->addr = addr->v4;
+	else
+		ep->addr6 = addr->v6;
 	ep->port = port;
 	ep->flags = o.flags;
 	ep->pool = o.pool;

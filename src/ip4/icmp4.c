@@ -359,12 +359,17 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	if (!lsk_addr_is_ours(w->fwd, dst))
 		return false;
 	if (unlikely(ip->version_ihl != 0x45)) {
-		/* ip_options_echo keeps no NOP or EOL: reply without */
-		uint32_t hlen = (ip->version_ihl & 0xf) * 4u;
-		uint16_t icmp_len = rte_be_to_cpu_16(ip->total_length) - hlen;
+		/* ip_options_echo keeps no NOP or EOL: reply without. The
+		 * headers move up over the options, so a message in
+		 * segments (reassembled) stays where it is. */
+		uint32_t opt = (ip->version_ihl & 0xf) * 4u - sizeof(*ip);
+		uint16_t icmp_len = rte_be_to_cpu_16(ip->total_length) -
+				    (uint16_t)(sizeof(*ip) + opt);
+		uint8_t *frame = rte_pktmbuf_mtod(m, uint8_t *);
 
-		memmove((uint8_t *)ip + sizeof(*ip), ih, icmp_len);
-		ih = (struct rte_icmp_hdr *)(ip + 1);
+		memmove(frame + opt, frame, RTE_ETHER_HDR_LEN + sizeof(*ip));
+		rte_pktmbuf_adj(m, (uint16_t)opt);
+		ip = (struct rte_ipv4_hdr *)(frame + opt + RTE_ETHER_HDR_LEN);
 		ip->version_ihl = 0x45;
 		ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
 							       icmp_len));
@@ -389,8 +394,9 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 
 /*
  * A message reassembled from fragments comes in segments: it is read
- * from a copy in one mbuf when it fits one (else it stays as it is, and
- * the checks below count it an error).
+ * from a copy in one mbuf when it fits one; else it stays as it is, its
+ * headers in its first segment, checked and answered in segments (an
+ * echo reply then leaves in fragments, ip4_output.c).
  * Ownership: takes m; returns the mbuf to go on with (m or the copy).
  */
 static struct rte_mbuf *
@@ -417,6 +423,37 @@ icmp_one_segment(struct rte_mbuf *m)
 	c->port = m->port;
 	rte_pktmbuf_free(m);
 	return c;
+}
+
+/*
+ * The message's len bytes are all in m, and what is read in place is in
+ * its first segment: the header, or in a reassembled message (segments)
+ * what lsk_ping_match may read (the header, a quoted IPv4 header with
+ * options and 8 bytes of what it quoted).
+ */
+static bool
+icmp_in_whole(const struct rte_mbuf *m, uint32_t hlen, uint32_t len)
+{
+	uint32_t head = m->nb_segs == 1 ? len :
+		RTE_MIN(len, (uint32_t)(sizeof(struct rte_icmp_hdr) + 60 +
+					sizeof(struct rte_icmp_hdr)));
+
+	return len >= sizeof(struct rte_icmp_hdr) &&
+	       RTE_ETHER_HDR_LEN + hlen + len <= rte_pktmbuf_pkt_len(m) &&
+	       RTE_ETHER_HDR_LEN + hlen + head <= m->data_len;
+}
+
+/* The ICMP checksum over the message, in one segment or several. */
+static bool
+icmp_in_sum_ok(const struct rte_mbuf *m, const struct rte_icmp_hdr *ih,
+	       uint32_t hlen, uint32_t len)
+{
+	uint16_t sum;
+
+	if (likely(m->nb_segs == 1))
+		return rte_raw_cksum(ih, len) == 0xffff;
+	return lsk_mbuf_cksum(m, RTE_ETHER_HDR_LEN + hlen, len, &sum) == 0 &&
+	       sum == 0xffff;
 }
 
 /*
@@ -460,12 +497,11 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 			((uint8_t *)ip + hlen);
 
 		st->InMsgs++;
-		if (len < sizeof(*ih) || m->nb_segs != 1 ||
-		    RTE_ETHER_HDR_LEN + hlen + len > m->data_len) {
+		if (!icmp_in_whole(m, hlen, len)) {
 			lsk_drop(w, m, 0, &icmp_in_drops[ICMP_DROP_MALFORMED]);
 			continue;
 		}
-		if (rte_raw_cksum(ih, len) != 0xffff) {
+		if (!icmp_in_sum_ok(m, ih, hlen, len)) {
 			lsk_drop(w, m, 0, &icmp_in_drops[ICMP_DROP_CSUM]);
 			continue;
 		}

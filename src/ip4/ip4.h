@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "core/list.h"
+#include "core/reasm.h"
 
 struct lsk_worker;
 struct lsk_drop;
@@ -195,9 +196,6 @@ void lsk_reasm_expire(struct lsk_worker *w);
 unsigned int lsk_reasm_held(const struct lsk_worker *w);
 /* The time a datagram has for its pieces, from the first (tests). */
 void lsk_reasm_timeout_set(struct lsk_worker *w, uint64_t tsc);
-/* Pieces one datagram may have: 65535 bytes in pieces of 512, what a
- * 576-byte MTU (RFC 791's smallest datagram every host takes) carries */
-#define LSK_REASM_PIECES_MAX 128
 /* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
 int lsk_frag_drop_incomplete(struct lsk_worker *w);
 

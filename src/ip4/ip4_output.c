@@ -31,6 +31,7 @@
 #include "core/tx.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
 #include "udp/udp.h"
 
 /* the drops first: they index out_drops */
@@ -226,27 +227,39 @@ lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
 /*
  * The ring also carries the control thread's echo requests (ping and
  * traceroute, control/ping.c), whole: with their source and checksums.
- * They go out as ICMP (counted icmp.OutEchos, not sent datagrams);
- * pkts keeps the datagrams, in order, and their number is returned.
+ * They go out as ICMP (counted icmp.OutEchos, not sent datagrams); the
+ * datagrams of IPv6 endpoints go to ip6_output (data at their IPv6
+ * header, counted udp6.OutDatagrams). pkts keeps IPv4's datagrams, in
+ * order, and their number is returned.
  */
 static unsigned int
-out_split_icmp(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
+out_split(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
 {
-	struct rte_mbuf *icmp[LSK_BURST_MAX];
-	unsigned int i, k = 0, u = 0;
+	struct rte_mbuf *icmp[LSK_BURST_MAX], *v6[LSK_BURST_MAX];
+	unsigned int i, k = 0, u = 0, k6 = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-			pkts[i], const struct rte_ipv4_hdr *,
-			RTE_ETHER_HDR_LEN);
+		const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(pkts[i],
+			const struct rte_ether_hdr *);
+		const struct rte_ipv4_hdr *ip =
+			(const struct rte_ipv4_hdr *)(eh + 1);
 
-		if (ip->next_proto_id == IPPROTO_ICMP)
+		if (unlikely(eh->ether_type ==
+			     RTE_BE16(RTE_ETHER_TYPE_IPV6))) {
+			rte_pktmbuf_adj(pkts[i], RTE_ETHER_HDR_LEN);
+			v6[k6++] = pkts[i];
+		} else if (ip->next_proto_id == IPPROTO_ICMP) {
 			icmp[k++] = pkts[i];
-		else
+		} else {
 			pkts[u++] = pkts[i];
+		}
 	}
 	if (k != 0)
 		lsk_ip4_output_burst(w, icmp, k, false);
+	if (k6 != 0) {
+		w->stats.udp6.OutDatagrams += k6;
+		lsk_ip6_output_burst(w, v6, k6, LSK_OUT_UDP);
+	}
 	return u;
 }
 
@@ -265,7 +278,7 @@ lsk_ip4_output(struct lsk_worker *w)
 		if (n == 0)
 			return;
 		left -= n;
-		n = out_split_icmp(w, pkts, n);
+		n = out_split(w, pkts, n);
 		w->stats.udp.OutDatagrams += n;
 		if (n != 0)
 			lsk_ip4_output_burst(w, pkts, n, true);

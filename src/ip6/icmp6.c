@@ -135,8 +135,9 @@ lsk_icmp6_count_out(struct lsk_worker *w, uint8_t type)
 
 /*
  * A message reassembled from fragments comes in segments: it is read
- * from a copy in one mbuf when it fits one (else it stays as it is, and
- * the checks count it an error).
+ * from a copy in one mbuf when it fits one; else it stays as it is, its
+ * headers in the first segment, and an echo request is answered in
+ * segments (the reply leaves in fragments, as IPv4's, ip4/icmp4.c).
  * Ownership: takes m; returns the mbuf to go on with (m or the copy).
  */
 static struct rte_mbuf *
@@ -190,7 +191,15 @@ icmp6_echo(struct lsk_worker *w, struct rte_mbuf *m, uint32_t off,
 		return false;
 	from = a->addr;
 	if (off != sizeof(*ip)) {
-		memmove((uint8_t *)ip + sizeof(*ip), (uint8_t *)ip + off, len);
+		/* the extension headers go: the headers move up over them,
+		 * so a message in segments stays where it is */
+		uint8_t *frame = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t ext = off - sizeof(*ip);
+
+		memmove(frame + ext, frame, RTE_ETHER_HDR_LEN + sizeof(*ip));
+		rte_pktmbuf_adj(m, (uint16_t)ext);
+		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *,
+					     RTE_ETHER_HDR_LEN);
 		lsk_mbuf_trim_to(m, RTE_ETHER_HDR_LEN + sizeof(*ip) + len);
 	}
 	ip->vtc_flow = RTE_BE32(6u << 28);
@@ -225,8 +234,10 @@ icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
 				     RTE_ETHER_HDR_LEN);
 	len = sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
-	if (len < off + 4 || m->nb_segs != 1 ||
-	    RTE_ETHER_HDR_LEN + len > m->data_len) {
+	/* all of it there, its header (an echo's 8 bytes) in the first
+	 * segment; ND's whole in one (below) */
+	if (len < off + 4 || RTE_ETHER_HDR_LEN + len > m->pkt_len ||
+	    RTE_ETHER_HDR_LEN + RTE_MIN(len, off + 8) > m->data_len) {
 		w->stats.icmp6.InMsgs++;
 		lsk_drop(w, m, 0, &icmp6_in_drops[ICMP6_DROP_MALFORMED]);
 		return;
@@ -251,8 +262,9 @@ icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		return;
 	}
 	if (ih[0] >= LSK_ND_ROUTER_SOLICIT && ih[0] <= LSK_ND_REDIRECT) {
-		/* nd reads the message right behind the IPv6 header */
-		if (off != sizeof(*ip)) {
+		/* nd reads the message right behind the IPv6 header, in
+		 * one segment */
+		if (off != sizeof(*ip) || m->nb_segs != 1) {
 			w->stats.icmp6.InErrors++;
 			lsk_drop(w, m, 0, &icmp6_in_drops[ICMP6_DROP_TAKEN]);
 			return;

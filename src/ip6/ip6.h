@@ -155,5 +155,12 @@ struct rte_mbuf *lsk_ip6_reassemble(struct lsk_worker *w, struct rte_mbuf *m,
 /* Drop the datagrams whose time is up (ReasmTimeout; ICMPv6 time
  * exceeded, code 1, when the first piece had come). */
 void lsk_reasm6_expire(struct lsk_worker *w);
+/* Fragments the worker holds; the time a datagram has for its pieces
+ * (tests); drop what waits for pieces (tests, fuzzers). */
+unsigned int lsk_reasm6_held(const struct lsk_worker *w);
+void lsk_reasm6_timeout_set(struct lsk_worker *w, uint64_t tsc);
+void lsk_reasm6_flush(struct lsk_worker *w);
+/* The reassembly's node (ip6_reasm.c): its drop reasons. */
+extern const struct lsk_stage_desc lsk_ip6_reasm_node;
 
 #endif /* LSK_IP6_H */

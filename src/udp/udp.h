@@ -22,14 +22,25 @@
 
 struct lsk_worker;
 struct lsk_list;
+struct lsk_drop;
 struct rte_hash;
 struct rte_ring;
 struct rte_mempool;
 
-/* The UDP endpoints as the workers see them, published like the FIB. */
+/* The UDP endpoints as the workers see them, published like the FIB:
+ * IPv4's and IPv6's apart (an endpoint has one family). */
 struct lsk_udp_table {
 	struct rte_hash *hash;	/* key: lsk_udp_key(addr, port) */
 	uint32_t n;
+	uint32_t n6;
+	struct rte_hash *hash6;	/* key: struct lsk_udp_key6 */
+};
+
+/* An IPv6 endpoint's key: the unspecified address for `[::]:port`. */
+struct lsk_udp_key6 {
+	struct lsk_ip6_addr addr;
+	uint16_t port;
+	uint16_t zero;
 };
 
 static inline uint64_t
@@ -40,8 +51,10 @@ lsk_udp_key(uint32_t addr, uint16_t port)
 
 struct lsk_udp_ep {
 	const struct lsk_shared *sh;	/* its stack's, for the sends */
-	uint32_t addr;
+	uint32_t addr;		/* IPv4's; 0 for an IPv6 endpoint */
 	uint16_t port;
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	struct lsk_ip6_addr addr6;	/* IPv6's */
 	unsigned int flags;
 	struct rte_ring *ring;
 	struct rte_mempool *pool;
@@ -70,7 +83,13 @@ struct lsk_udp_slot {
 void lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m,
 		       bool gro);
 
-/* udp4_input's per-endpoint sublists of one burst */
+/* The same for a datagram to an IPv6 endpoint (data at its Ethernet
+ * header, the IPv6 header behind it, the UDP header at l3_len from
+ * that): the addresses stay in the frame, where a receive reads them.
+ * Ownership: takes m into slot, whose ring's reader owns it. */
+void lsk_udp6_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m);
+
+/* udp4_input's and udp6_input's per-endpoint sublists of one burst */
 struct lsk_udp_pending {
 	struct lsk_udp_ep *ep;
 	uint32_t n;
@@ -113,15 +132,34 @@ lsk_gro_input(struct lsk_worker *w, struct lsk_gro_burst *b)
 	b->members = t->rx_members;
 }
 
+/*
+ * Delivery (udp_deliver.c): m goes into ep's pending slots (the burst's
+ * first endpoints' delivered early when d is full); then one enqueue per
+ * endpoint, what its ring refuses dropped under full.
+ * Ownership: takes m; takes p's mbufs.
+ */
+void lsk_udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
+		  struct lsk_udp_ep *ep, struct rte_mbuf *m,
+		  const struct lsk_drop *full);
+void lsk_udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p,
+		     const struct lsk_drop *full);
+
 /* The stages' and nodes' declarations (core/stage.h). */
 struct lsk_stage_desc;
 extern const struct lsk_stage_desc lsk_udp4_input_stage;
+extern const struct lsk_stage_desc lsk_udp6_input_stage;
 extern const struct lsk_stage_desc lsk_gso_node;
 extern const struct lsk_stage_desc lsk_send_node;
 
 /* Deliver to the endpoints, answer or drop the rest; l is left empty.
  * Ownership: takes l's mbufs. */
 void lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l);
+/* The same for IPv6 (udp6_input.c): the checksum required, endpoints
+ * bound to IPv6 addresses; l's entries frames as ip6_local hands them
+ * (the UDP header's offset from the IPv6 header in the meta word's
+ * LSK_META_NH_MASK bits); l is left empty.
+ * Ownership: takes l's mbufs. */
+void lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l);
 
 /* Give a train's members the head's headers; returns the first member
  * (chained through the train link), the head left alone.

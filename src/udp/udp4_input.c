@@ -212,68 +212,10 @@ udp_train_coalesce(struct rte_mbuf *head)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
-/* Datagrams in pkts[from, to): a coalesced train is one per segment. */
-static uint64_t
-udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
-{
-	uint64_t n = 0;
-	uint32_t i;
-
-	if (likely(!(p->ep->flags & LSK_UDP_GRO)))
-		return to - from;
-	for (i = from; i < to; i++)
-		n += p->slots[i].gso_size ? p->slots[i].mbuf->nb_segs : 1;
-	return n;
-}
-
-/* One enqueue for everything this burst brought the endpoint. */
-static void
-udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p)
-{
-	unsigned int done;
-
-	done = rte_ring_enqueue_burst_elem(p->ep->ring, p->slots,
-					   sizeof(p->slots[0]), p->n, NULL);
-	w->stats.udp.InDatagrams += udp_datagrams(p, 0, done);
-	if (unlikely(done < p->n)) {
-		for (; done < p->n; done++)
-			lsk_drop_n(w, p->slots[done].mbuf, 0,
-				   &udp_drops[UDP_DROP_RCVBUF],
-				   udp_datagrams(p, done, done + 1));
-	}
-	p->n = 0;
-}
-
-static void
-udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
-	 struct lsk_udp_ep *ep, struct rte_mbuf *m)
-{
-	const bool gro = ep->flags & LSK_UDP_GRO;
-	unsigned int i;
-
-	for (i = 0; i < d->n; i++) {
-		if (d->ep[i].ep == ep) {
-			lsk_udp_slot_fill(&d->ep[i].slots[d->ep[i].n++], m,
-					  gro);
-			return;
-		}
-	}
-	if (d->n == LSK_UDP_PENDING_EPS) {
-		/* many endpoints in one burst: make room in arrival order */
-		udp_deliver(w, &d->ep[0]);
-		memmove(&d->ep[0], &d->ep[1],
-			(LSK_UDP_PENDING_EPS - 1) * sizeof(d->ep[0]));
-		d->n--;
-	}
-	d->ep[d->n].ep = ep;
-	d->ep[d->n].n = 0;
-	lsk_udp_slot_fill(&d->ep[d->n].slots[d->ep[d->n].n++], m, gro);
-	d->n++;
-}
-
 void
 lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 {
+	const struct lsk_drop *full = &udp_drops[UDP_DROP_RCVBUF];
 	struct lsk_udp_deliveries *d = &w->udpw->pending;
 	uint32_t i;
 
@@ -297,23 +239,23 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		} else if (unlikely(v != UDP_DELIVER)) {
 			lsk_ip4_drop(w, m, l->meta[i], &udp_drops[v], 0);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
-			udp_pend(w, d, ep, m);
+			lsk_udp_pend(w, d, ep, m, full);
 		} else if (lsk_meta_fraglist(l->meta[i]) &&
 			   (ep->flags & LSK_UDP_GRO)) {
 			/* a fraglist train to a UDP_GRO socket: one */
 			udp_train_coalesce(m);
-			udp_pend(w, d, ep, m);
+			lsk_udp_pend(w, d, ep, m, full);
 		} else {
 			/* members go in as the datagrams they are */
 			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
 			     m != NULL; m = lsk_dgram_next(&it))
-				udp_pend(w, d, ep, m);
+				lsk_udp_pend(w, d, ep, m, full);
 		}
 	}
 	/* before: delivered, they are the app's */
 	LSK_STAGE_TRACE(w, &lsk_udp4_input_stage, NULL, d);
 	for (i = 0; i < d->n; i++)
-		udp_deliver(w, &d->ep[i]);
+		lsk_udp_deliver(w, &d->ep[i], full);
 	if (lsk_trace_on(w))	/* delivered: ended by slot */
 		lsk_trace_kept_end(w);
 	l->n = 0;

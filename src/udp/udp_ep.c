@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
@@ -22,6 +23,7 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
+#include "core/fwd6.h"
 #include "core/stage.h"
 #include "udp/udp.h"
 #include "core/shared.h"
@@ -33,6 +35,7 @@ LSK_STAGE_DECLARE(lsk_send_node,
 	.next = LSK_NEXT("ip4_output"));
 
 #define UDP_HDRS_LEN (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+#define UDP6_HDRS_LEN (sizeof(struct rte_ipv6_hdr) + sizeof(struct rte_udp_hdr))
 /* The most a receive call hands out at once. */
 #define UDP_RECV_MAX 512	/* slots on the stack of one receive call */
 
@@ -46,6 +49,17 @@ uint16_t
 lsk_udp_ep_port(const struct lsk_udp_ep *ep)
 {
 	return ep->port;
+}
+
+void
+lsk_udp_ep_local(const struct lsk_udp_ep *ep, struct lsk_udp_addr *addr)
+{
+	memset(addr, 0, sizeof(*addr));
+	addr->family = ep->family;
+	if (ep->family == AF_INET6)
+		addr->v6 = ep->addr6;
+	else
+		addr->v4 = ep->addr;
 }
 
 void
@@ -65,6 +79,33 @@ lsk_udp_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m, bool gro)
 	slot->in_port = m->port;
 	slot->gso_size = gro && (m->ol_flags & RTE_MBUF_F_RX_LRO) ?
 			 m->tso_segsz : 0;
+}
+
+void
+lsk_udp6_slot_fill(struct lsk_udp_slot *slot, struct rte_mbuf *m)
+{
+	const struct rte_udp_hdr *uh = rte_pktmbuf_mtod_offset(m,
+		const struct rte_udp_hdr *, m->l2_len + m->l3_len);
+
+	slot->mbuf = m;
+	slot->payload = (void *)(uintptr_t)(uh + 1);
+	slot->src_addr = slot->dst_addr = 0;
+	slot->src_port = rte_be_to_cpu_16(uh->src_port);
+	slot->len = (uint16_t)(rte_be_to_cpu_16(uh->dgram_len) - sizeof(*uh));
+	slot->in_port = m->port;
+	slot->gso_size = 0;
+}
+
+/* An IPv6 datagram's addresses, from its header behind the Ethernet
+ * header (udp6_input delivers frames). */
+static void
+udp6_msg_addrs(struct lsk_udp_msg *msg)
+{
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(msg->mbuf,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+
+	memcpy(&msg->src_addr6, ip->src_addr, sizeof(msg->src_addr6));
+	memcpy(&msg->dst_addr6, ip->dst_addr, sizeof(msg->dst_addr6));
 }
 
 int
@@ -94,6 +135,8 @@ lsk_udp_recv_burst(struct lsk_udp_ep *ep, struct lsk_udp_msg *msgs,
 		msg->len = slots[i].len;
 		msg->payload = slots[i].payload;
 		msg->mbuf = slots[i].mbuf;
+		if (unlikely(ep->family == AF_INET6))
+			udp6_msg_addrs(msg);
 	}
 	return (int)got;
 }
@@ -136,19 +179,19 @@ udp_max_mtu(const struct lsk_shared *sh)
 	return set.max_mtu;
 }
 
-/* Headers of one datagram; worker 0 adds the source when it is 0, the
- * checksums and the Ethernet addresses (lsk_ip4_output). */
-static void
-udp_build(struct rte_mbuf *m, const struct lsk_udp_ep *ep,
-	  const struct lsk_udp_msg *msg, const uint8_t *payload,
-	  uint32_t len, uint16_t ip_id)
+/* The IP and UDP headers' bytes of ep's datagrams. */
+static uint32_t
+udp_hdrs_len(const struct lsk_udp_ep *ep)
 {
-	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
-	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+	return ep->family == AF_INET6 ? UDP6_HDRS_LEN : UDP_HDRS_LEN;
+}
 
-	memset(eh, 0, sizeof(*eh));
-	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+/* An IPv4 header of a datagram of len bytes of payload; worker 0 adds
+ * the source when it is 0 and the checksums (lsk_ip4_output). */
+static struct rte_udp_hdr *
+udp4_hdr(struct rte_ipv4_hdr *ip, const struct lsk_udp_ep *ep,
+	 const struct lsk_udp_msg *msg, uint32_t len, uint16_t ip_id)
+{
 	ip->version_ihl = 0x45;
 	ip->type_of_service = 0;
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(UDP_HDRS_LEN + len));
@@ -160,13 +203,54 @@ udp_build(struct rte_mbuf *m, const struct lsk_udp_ep *ep,
 	ip->src_addr = rte_cpu_to_be_32(msg->src_addr ? msg->src_addr :
 					ep->addr);
 	ip->dst_addr = rte_cpu_to_be_32(msg->dst_addr);
+	return (struct rte_udp_hdr *)(ip + 1);
+}
+
+/* The same in IPv6 (no id: fragments get theirs from worker 0); an
+ * unspecified source is worker 0's to choose (lsk_ip6_output_burst). */
+static struct rte_udp_hdr *
+udp6_hdr(struct rte_ipv6_hdr *ip, const struct lsk_udp_ep *ep,
+	 const struct lsk_udp_msg *msg, uint32_t len)
+{
+	const struct lsk_ip6_addr *src = lsk_ip6_is_unspecified(
+		&msg->src_addr6) ? &ep->addr6 : &msg->src_addr6;
+
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(
+		sizeof(struct rte_udp_hdr) + len));
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	memcpy(ip->src_addr, src, sizeof(ip->src_addr));
+	memcpy(ip->dst_addr, &msg->dst_addr6, sizeof(ip->dst_addr));
+	return (struct rte_udp_hdr *)(ip + 1);
+}
+
+/* Headers of one datagram of len bytes of payload, and what of it fits
+ * in m, with the lengths of total bytes of payload. */
+static void
+udp_build(struct rte_mbuf *m, const struct lsk_udp_ep *ep,
+	  const struct lsk_udp_msg *msg, const uint8_t *payload,
+	  uint32_t len, uint32_t total, uint16_t ip_id)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_udp_hdr *uh;
+
+	memset(eh, 0, sizeof(*eh));
+	if (ep->family == AF_INET6) {
+		eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+		uh = udp6_hdr((struct rte_ipv6_hdr *)(eh + 1), ep, msg, total);
+	} else {
+		eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		uh = udp4_hdr((struct rte_ipv4_hdr *)(eh + 1), ep, msg, total,
+			      ip_id);
+	}
 	uh->src_port = rte_cpu_to_be_16(msg->src_port ? msg->src_port :
 					ep->port);
 	uh->dst_port = rte_cpu_to_be_16(msg->dst_port);
-	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + len));
+	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + total));
 	uh->dgram_cksum = 0;
 	memcpy(uh + 1, payload, len);
-	m->data_len = (uint16_t)(RTE_ETHER_HDR_LEN + UDP_HDRS_LEN + len);
+	m->data_len = (uint16_t)(RTE_ETHER_HDR_LEN + udp_hdrs_len(ep) + len);
 	m->pkt_len = m->data_len;
 }
 
@@ -183,17 +267,10 @@ udp_build_chain(struct rte_mbuf *m, struct rte_mempool *pool,
 {
 	const uint8_t *payload = msg->payload;
 	uint32_t first = rte_pktmbuf_tailroom(m) - RTE_ETHER_HDR_LEN -
-			 UDP_HDRS_LEN;
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-		m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	struct rte_udp_hdr *uh = (struct rte_udp_hdr *)(ip + 1);
+			 udp_hdrs_len(ep);
 	uint32_t off;
 
-	udp_build(m, ep, msg, payload, first, ip_id);
-	/* the lengths of the whole */
-	ip->total_length = rte_cpu_to_be_16((uint16_t)(UDP_HDRS_LEN +
-						       msg->len));
-	uh->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*uh) + msg->len));
+	udp_build(m, ep, msg, payload, first, msg->len, ip_id);
 	for (off = first; off < msg->len;) {
 		struct rte_mbuf *s = rte_pktmbuf_alloc(pool);
 		uint32_t n;
@@ -215,19 +292,21 @@ udp_build_chain(struct rte_mbuf *m, struct rte_mempool *pool,
 
 /* Datagrams a message becomes, or a negative errno. */
 static int
-udp_segments(const struct lsk_shared *sh, const struct lsk_udp_msg *msg)
+udp_segments(const struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 {
 	uint32_t seg = msg->gso_size ? msg->gso_size : msg->len;
 	unsigned int n;
 
-	if (msg->dst_port == 0 || (msg->len > 0 && msg->payload == NULL))
+	if (msg->dst_port == 0 || (msg->len > 0 && msg->payload == NULL) ||
+	    (ep->family == AF_INET6 && lsk_ip6_is_unspecified(
+		&msg->dst_addr6)))
 		return -EINVAL;
 	if (msg->len > LSK_UDP_MAX_PAYLOAD)
 		return -EMSGSIZE;
 	if (msg->len == 0 || seg >= msg->len)
 		return 1;	/* one datagram: fragmented if need be */
 	/* GSO's pieces are datagrams of their own: each must fit */
-	if (UDP_HDRS_LEN + seg > udp_max_mtu(sh))
+	if (udp_hdrs_len(ep) + seg > udp_max_mtu(ep->sh))
 		return -EMSGSIZE;
 	n = (msg->len + seg - 1) / seg;
 	if (n > LSK_UDP_MAX_SEGMENTS)
@@ -245,7 +324,7 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	uint16_t id;
 	int n, i;
 
-	n = udp_segments(ep->sh, msg);
+	n = udp_segments(ep, msg);
 	if (n < 0)
 		return n;
 	pool = ep->pool ? ep->pool : ep->sh->send_pool;
@@ -253,12 +332,12 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	    rte_pktmbuf_alloc_bulk(pool, segs, (unsigned int)n) != 0)
 		return -ENOBUFS;
 	seg_len = n > 1 ? msg->gso_size : msg->len;
-	if (RTE_ETHER_HDR_LEN + UDP_HDRS_LEN + seg_len >
+	if (RTE_ETHER_HDR_LEN + udp_hdrs_len(ep) + seg_len >
 	    rte_pktmbuf_tailroom(segs[0])) {
 		/* one datagram, in mbufs chained: GSO's pieces fit an MTU,
 		 * which an mbuf of the send pool holds */
 		if (n > 1 || rte_pktmbuf_tailroom(segs[0]) <=
-			     RTE_ETHER_HDR_LEN + UDP_HDRS_LEN) {
+			     RTE_ETHER_HDR_LEN + udp_hdrs_len(ep)) {
 			rte_pktmbuf_free_bulk(segs, (unsigned int)n);
 			return -EMSGSIZE;
 		}
@@ -274,7 +353,7 @@ udp_send_one(struct lsk_udp_ep *ep, const struct lsk_udp_msg *msg)
 	for (i = 0; i < n; i++) {
 		uint32_t len = RTE_MIN(seg_len, msg->len - off);
 
-		udp_build(segs[i], ep, msg, payload + off, len,
+		udp_build(segs[i], ep, msg, payload + off, len, len,
 			  (uint16_t)(id + i));
 		off += len;
 	}

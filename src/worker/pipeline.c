@@ -40,6 +40,8 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_ip6_route_stage,
 	&lsk_ip6_local_stage,
 	&lsk_ip6_forward_stage,
+	&lsk_ip6_reasm_node,
+	&lsk_udp6_input_stage,
 	&lsk_icmp6_input_stage,
 	&lsk_icmp6_node,
 	&lsk_ip6_output_stage,

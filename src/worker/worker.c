@@ -551,12 +551,15 @@ lsk_worker_flush(struct lsk_worker *w)
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
-			/* datagrams, and ping's echo requests routed */
+			/* datagrams (IPv6's too), and ping's echo requests
+			 * routed */
 			uint64_t out = w->stats.udp.OutDatagrams +
+				       w->stats.udp6.OutDatagrams +
 				       w->stats.icmp.OutEchos;
 
 			LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT,
 				       w->stats.udp.OutDatagrams +
+				       w->stats.udp6.OutDatagrams +
 				       w->stats.icmp.OutEchos - out,
 				       lsk_ip4_output(w));
 		}

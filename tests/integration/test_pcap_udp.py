@@ -181,25 +181,33 @@ def _reasm_incomplete(n):
                 {"InReceives": 1, "ReasmReqds": 1})
 
 
-def _reasm_ping(n):
-    """An echo request of 1700 bytes of data in fragments (`ping -s 1700`
-    on a 1500-byte link): reassembled, answered, and the reply, larger
-    than port 0's MTU with DF clear, leaves in fragments as Linux's
-    ip_fragment cuts them."""
-    whole = frame(proto="icmp", dst="10.0.0.254", df=False, ident=779,
-                  tag=n, plen=1700, sport=20)
-    frs = _frags_of(whole, 512)
-    port, reply = lsk.echo_reply(whole)
-    eth = reply[:14]
-    outs = [(port, eth + f) for f in lsk.fragments(reply[14:], 1500)]
-    return Part([(0, f) for f in frs], outs,
-                {"InReceives": len(frs), "ReasmReqds": len(frs),
-                 "ReasmOKs": 1, "InDelivers": 1, "icmp.InMsgs": 1,
-                 "icmp.InEchos": 1, "icmp.OutMsgs": 1, "icmp.OutEchoReps": 1,
-                 "FragOKs": 1, "FragCreates": len(outs)})
+def _reasm_ping(plen, size, ident):
+    """An echo request of plen bytes of data in fragments of size bytes
+    (`ping -s 1700` on a 1500-byte link cut smaller on the way; `ping -s
+    3072` in three 1500-byte frames, the issue's case, whose datagram an
+    mbuf cannot hold): reassembled, answered, and the reply, larger than
+    port 0's MTU with DF clear, leaves in fragments as Linux's ip_fragment
+    cuts them."""
+    def b(n):
+        whole = frame(proto="icmp", dst="10.0.0.254", df=False, ident=ident,
+                      tag=n, plen=plen, sport=20)
+        frs = _frags_of(whole, size)
+        port, reply = lsk.echo_reply(whole)
+        eth = reply[:14]
+        outs = [(port, eth + f) for f in lsk.fragments(reply[14:], 1500)]
+        return Part([(0, f) for f in frs], outs,
+                    {"InReceives": len(frs), "ReasmReqds": len(frs),
+                     "ReasmOKs": 1, "InDelivers": 1, "icmp.InMsgs": 1,
+                     "icmp.InEchos": 1, "icmp.OutMsgs": 1,
+                     "icmp.OutEchoReps": 1, "FragOKs": 1,
+                     "FragCreates": len(outs)})
+    return b
 
 
-case("icmp_echo_reassembled_reply_fragmented", "icmp", _reasm_ping)
+case("icmp_echo_reassembled_reply_fragmented", "icmp",
+     _reasm_ping(1700, 512, 779))
+case("icmp_echo_3072_reassembled_reply_fragmented", "icmp",
+     _reasm_ping(3072, 1480, 780))
 case("udp_reassembled_then_echoed", "udp", _reasm_echo())
 case("udp_reassembled_out_of_order", "udp", _reasm_echo([2, 0, 1], 1100))
 case("udp_reassembled_8_fragments", "udp", _reasm_echo(None, 1300, 168))

@@ -907,6 +907,75 @@ test_reasm_checksum_of_the_whole(void **state)
 	unit_close(f, ep);
 }
 
+/*
+ * The issue's case: an echo request of 3072 bytes of data to us in three
+ * pieces (1480, 1480, 120) is reassembled and answered, as Linux answers
+ * it: the reply, over P0's MTU of 1500, leaves in fragments whose bytes
+ * reassemble to the echo reply (type 0, same identifier, sequence and
+ * data, a valid checksum over the whole, from our address to A).
+ */
+static void
+test_reasm_echo_answered_in_fragments(void **state)
+{
+	static uint8_t req[BIG], rep[BIG];
+	struct unit_fixture *f = *state;
+	struct unit_pkt p;
+	size_t len, ofs, tot = 0;
+	unsigned int i, n;
+	uint32_t sum;
+
+	unit_pkt_init(&p, UNIT_P0_IP);
+	p.df = false;
+	p.id = 0x3072;
+	p.payload_len = 3072;
+	len = unit_icmp_build(&p, 8, 0, 0x77770003, req, sizeof(req));
+	memcpy(whole, req, len);
+	for (ofs = 0; ofs < len - UNIT_ETH_LEN - 20; ofs += 1480)
+		input_frag(f, ofs, RTE_MIN((size_t)1480,
+					   len - UNIT_ETH_LEN - 20 - ofs),
+			   ofs + 1480 < len - UNIT_ETH_LEN - 20);
+	unit_assert_ip(f, (struct lsk_ip_stats){ .InReceives = 3,
+		.ReasmReqds = 3, .ReasmOKs = 1, .InDelivers = 1,
+		.FragOKs = 1, .FragCreates = 3 });
+	assert_int_equal(unit_stats(f).icmp.InErrors, 0);
+	assert_int_equal(unit_stats(f).icmp.OutEchoReps, 1);
+	n = f->tx.n[UNIT_P0];
+	assert_int_equal(unit_tx_count(f), n);
+	assert_int_equal(n, 3);
+	/* the pieces, in order, put back together by their offsets */
+	for (i = 0; i < n; i++) {
+		size_t fl = unit_mbuf_bytes(f->tx.pkts[UNIT_P0][i], got,
+					    sizeof(got));
+		const uint8_t *ip = IP(got);
+		size_t ihl = (ip[0] & 0xf) * 4u, data = get16(ip + 2) - ihl;
+		size_t at = (get16(ip + 6) & 0x1fff) * 8u;
+
+		assert_int_equal(fl, UNIT_ETH_LEN + get16(ip + 2));
+		assert_true(get16(ip + 2) <= 1500);
+		assert_memory_equal(got, &unit_a_mac, 6);
+		assert_memory_equal(got + 6, &unit_p0_mac, 6);
+		assert_int_equal(unit_ip4_hdr_sum(ip), 0);
+		assert_int_equal(get16(ip + 6) & 0x4000, 0);	/* DF */
+		assert_int_equal(!!(get16(ip + 6) & 0x2000), i != n - 1);
+		assert_int_equal(get32(ip + 12), UNIT_P0_IP);
+		assert_int_equal(get32(ip + 16), UNIT_A_IP);
+		assert_int_equal(ip[9], IPPROTO_ICMP);
+		assert_int_equal(at, tot);
+		memcpy(rep + at, ip + ihl, data);
+		tot += data;
+	}
+	assert_int_equal(tot, 8 + 3072);
+	assert_int_equal(rep[0], 0);			/* echo reply */
+	assert_int_equal(rep[1], 0);
+	assert_memory_equal(rep + 4, IP(req) + 24, 4 + 3072);
+	for (sum = 0, i = 0; i < tot; i += 2)
+		sum += (uint32_t)(rep[i] << 8 | rep[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	assert_int_equal(sum, 0xffff);
+	unit_tx_free(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 /* the same test in single mode, under its own name */
@@ -943,6 +1012,8 @@ main(void)
 		T(test_reasm_timeout),
 		T(test_reasm_direct),
 		T(test_reasm_checksum_of_the_whole),
+		T(test_reasm_echo_answered_in_fragments),
+		TS(test_reasm_echo_answered_in_fragments),
 	};
 
 	return cmocka_run_group_tests_name("ip4_frag", tests,
