@@ -17,6 +17,7 @@
 #include <rte_udp.h>
 
 #include "unit_common.h"
+#include "ip6/nd6.h"
 #include "ip4/ip4.h"
 
 #define UNIT_POOL_SIZE 8191
@@ -507,6 +508,10 @@ unit_fixture_release(struct unit_fixture *f)
 	lsk_neigh_drop_held(f->stack);
 	lsk_worker_destroy(f->worker);	/* may still send what it holds */
 	unit_tx_free(f);
+	if (f->nd6_made != NULL && f->stack->sh.nd6 == f->nd6_made) {
+		lsk_nd6_table_free(f->nd6_made);
+		f->stack->sh.nd6 = NULL;
+	}
 	lsk_stack_destroy(f->stack);
 	in_use = unit_pool_in_use();
 	start = f->in_use_start;
@@ -515,6 +520,21 @@ unit_fixture_release(struct unit_fixture *f)
 		print_error("mbuf leak: %u in use, %u when the test began\n",
 			    in_use, start);
 	return clean && in_use == start;
+}
+
+struct lsk_nd6_table *
+unit_nd6(struct unit_fixture *f)
+{
+	static unsigned int seq;
+	char name[32];
+
+	if (f->stack->sh.nd6 == NULL) {
+		snprintf(name, sizeof(name), "u6nd%u", seq++);
+		if (lsk_nd6_table_create(&f->stack->sh, name, 64) < 0)
+			return NULL;
+		f->nd6_made = f->stack->sh.nd6;
+	}
+	return f->stack->sh.nd6;
 }
 
 void

@@ -221,12 +221,19 @@ struct unit_tx_capture {
 	int accept;			/* most taken per call; < 0: all */
 };
 
+struct lsk_nd6_table;
+
 struct unit_fixture {
 	struct lsk_stack *stack;
 	struct lsk_worker *worker;
 	struct unit_tx_capture tx;
 	unsigned int in_use_start;
+	struct lsk_nd6_table *nd6_made;	/* unit_nd6's, freed with f */
 };
+
+/* The stack's IPv6 neighbour table (sh.nd6), made for f when the stack
+ * has none; freed, with what it holds, when f goes. */
+struct lsk_nd6_table *unit_nd6(struct unit_fixture *f);
 
 /* The section 0 fixture in the given mode. NULL on failure. */
 struct unit_fixture *unit_fixture_create(enum lsk_mode mode);

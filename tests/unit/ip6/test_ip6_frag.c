@@ -40,7 +40,7 @@ setup(void **state)
 	f = *state;
 	lsk_worker_offline(f->worker);
 	assert_int_equal(lsk_address6_add(f->stack, &our6, 64, UNIT_P0), 0);
-	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &a6, UNIT_P0,
+	assert_int_equal(lsk_nd6_set_static(unit_nd6(f), &a6, UNIT_P0,
 					    &unit_a_mac, &st), 0);
 	unit_worker_sync(f);
 	return 0;

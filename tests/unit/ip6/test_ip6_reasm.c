@@ -354,7 +354,7 @@ test_reasm6_large_ping_answered(void **state)
 	uint32_t sum;
 
 	lsk_worker_offline(f->worker);
-	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &a6, UNIT_P0,
+	assert_int_equal(lsk_nd6_set_static(unit_nd6(f), &a6, UNIT_P0,
 					    &unit_a_mac, &st), 0);
 	unit_worker_sync(f);
 	/* an echo request: the datagram builder's frame, ICMPv6 in it */

@@ -395,7 +395,8 @@ test_udp6_echo_service(void **state)
 	size_t len, total = 0;
 
 	lsk_worker_offline(f->worker);
-	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &a6, UNIT_P0,
+	lsk_stack_set_send_pool(f->stack, unit_pool);
+	assert_int_equal(lsk_nd6_set_static(unit_nd6(f), &a6, UNIT_P0,
 					    &unit_a_mac, &st), 0);
 	unit_cmd(f, "udp listen [2001:db8::fe]:7 echo");
 	unit_worker_sync(f);
