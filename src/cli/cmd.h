@@ -170,6 +170,39 @@ struct lsk_route;
 void cmd_route_target_text(const struct lsk_stack *s,
 			   const struct lsk_route *r, char *buf, size_t len);
 
+/* IPv6 (cli/cmd_ip6.c): a word with a ':' is an IPv6 address; the
+ * words parsed (-EINVAL, no error written) and written back. */
+struct lsk_ip6_addr;
+struct lsk_route6;
+bool cmd_is_ip6(const char *word);
+int cmd_parse_ip6(const char *s, struct lsk_ip6_addr *out);
+int cmd_parse_prefix6(const char *s, struct lsk_ip6_addr *addr,
+		      uint8_t *depth);
+void cmd_ip6_text(const struct lsk_ip6_addr *a, char *buf, size_t len);
+void cmd_prefix6_text(const struct lsk_ip6_addr *a, uint8_t depth, char *buf,
+		      size_t len);
+/* "port N" or "port N vlan V" */
+void cmd_iface_words(const struct lsk_stack *s, uint16_t iface, char *buf,
+		     size_t len);
+void cmd_route6_target_text(const struct lsk_stack *s,
+			    const struct lsk_route6 *r, char *buf, size_t len);
+/* route get's words (cli/route_show.c): enum lsk_route_verdict,
+ * lsk_route_origin, lsk_route_neigh */
+extern const char *const cmd_verdict_names[];
+extern const char *const cmd_origin_names[];
+extern const char *const cmd_rneigh_names[];
+/* `show routes`' IPv6 rows (all, or the longest match for filter:
+ * then the header too), after IPv4's (first: none written yet), and
+ * `route get ADDR6` (cli/route_show6.c). */
+int lsk_route6_show(struct lsk_stack *s, struct lsk_out *o,
+		    const char *filter, bool first);
+int lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
+			const struct lsk_ip6_addr *addr, uint16_t in_iface);
+/* The IPv6 forms of address, route and neigh, and route get ADDR6. */
+int cmd_address6(struct cmd_ctx *c);
+int cmd_route6(struct cmd_ctx *c);
+int cmd_route6_get(struct cmd_ctx *c);
+
 /* The commands, one file per group (cli/cmd_*.c). */
 int cmd_port(struct cmd_ctx *c);
 int cmd_config(struct cmd_ctx *c);	/* cli/config_file.c */

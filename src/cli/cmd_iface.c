@@ -15,7 +15,7 @@
 #include "cli/cmd.h"
 
 #define PORT_USAGE "usage: port N [mtu M] [mac MAC|default] [name NAME] " \
-	"[host-if NAME|none] [up|down] | port N vlan V"
+	"[host-if NAME|none] [ra on|off] [up|down] | port N vlan V"
 
 /* name NAME: its form, and no other port's (in the check pass, as the
  * batch's earlier lines left the names: cmd_port_names); "-": no name */
@@ -87,6 +87,7 @@ cmd_port(struct cmd_ctx *c)
 	unsigned long mtu = 0;
 	uint16_t port = 0;
 	int admin = -1;		/* 1 up, 0 down, -1 as it is */
+	int ra = -1;		/* router advertisements: the same */
 	int i, rc;
 
 	if (c->argc < 2)
@@ -94,13 +95,13 @@ cmd_port(struct cmd_ctx *c)
 	rc = cmd_parse_port(c, c->argv[1], &port);
 	if (rc < 0)
 		return rc;
-	cmd_kw(c, 2, "vlan up down mtu mac name host-if");
+	cmd_kw(c, 2, "vlan up down mtu mac name host-if ra");
 	if (c->argc > 2 && strcmp(c->argv[2], "vlan") == 0)
 		return port_vlan(c, port);
 	for (i = 2; i < c->argc; i += 2) {
 		const char *val = i + 1 < c->argc ? c->argv[i + 1] : NULL;
 
-		cmd_kw(c, i, "up down mtu mac name host-if");
+		cmd_kw(c, i, "up down mtu mac name host-if ra");
 
 		if (strcmp(c->argv[i], "up") == 0 ||
 		    strcmp(c->argv[i], "down") == 0) {
@@ -132,6 +133,12 @@ cmd_port(struct cmd_ctx *c)
 						 "of a-z A-Z 0-9 _ -; or none)",
 						 val ? val : "");
 			host_if = val;
+		} else if (strcmp(c->argv[i], "ra") == 0) {
+			if (val == NULL || (strcmp(val, "on") != 0 &&
+					    strcmp(val, "off") != 0))
+				return cmd_error(c, -EINVAL, "bad ra '%s' (on "
+						 "or off)", val ? val : "");
+			ra = strcmp(val, "on") == 0;
 		} else {
 			return cmd_error(c, -EINVAL,
 					 "unknown port setting '%s'",
@@ -172,6 +179,13 @@ cmd_port(struct cmd_ctx *c)
 		if (rc < 0)
 			return cmd_error(c, rc, "cannot make host-if %s of "
 					 "port %u: %s", host_if, port,
+					 strerror(-rc));
+	}
+	if (ra >= 0) {
+		rc = lsk_port_ra_set(c->s, port, ra == 1);
+		if (rc < 0)
+			return cmd_error(c, rc, "cannot set ra %s on port %u: "
+					 "%s", ra ? "on" : "off", port,
 					 strerror(-rc));
 	}
 	if (admin >= 0) {
@@ -289,6 +303,8 @@ cmd_address(struct cmd_ctx *c)
 	bool del;
 	int rc;
 
+	if (c->argc > 2 && cmd_is_ip6(c->argv[2]))
+		return cmd_address6(c);	/* cli/cmd_ip6.c */
 	cmd_kw(c, 3, "port");
 	cmd_kw(c, 5, "vlan");
 	if ((c->argc != 5 && c->argc != 7) ||

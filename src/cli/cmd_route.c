@@ -305,7 +305,8 @@ cmd_route(struct cmd_ctx *c)
 	int rc;
 
 	if (strcmp(verb, "get") == 0)
-		return cmd_route_get(c);
+		return c->argc > 2 && cmd_is_ip6(c->argv[2]) ?
+		       cmd_route6_get(c) : cmd_route_get(c);
 	if (strcmp(verb, "flush") == 0 && c->argc == 2) {
 		if (c->check)
 			return 0;
@@ -316,6 +317,10 @@ cmd_route(struct cmd_ctx *c)
 	if (c->argc < 3 || (!replace && strcmp(verb, "add") != 0 &&
 			    strcmp(verb, "del") != 0))
 		return cmd_error(c, -EINVAL, ROUTE_USAGE);
+	/* IPv6 (cli/cmd_ip6.c), "default" too when its gateway is */
+	if (cmd_is_ip6(c->argv[2]) || (strcmp(c->argv[2], "default") == 0 &&
+				       c->argc > 4 && cmd_is_ip6(c->argv[4])))
+		return cmd_route6(c);
 	/* a route's length is never implied: 10.8.0.0 alone would be a
 	 * host route, rarely what was meant */
 	if (strchr(c->argv[2], '/') == NULL &&

@@ -80,7 +80,11 @@ classify(struct cline *l)
 	l->kind = K_OTHER;
 	l->key = s;
 	l->key_len = strlen(s);
-	if (starts(s, "port ")) {
+	if (starts(s, "port ") && strstr(s, " ra ") != NULL) {
+		/* `port N ra on`, keyed by "port N ra" */
+		l->kind = K_SETTING;
+		l->key_len = (size_t)(word(s, 2, &len) - s) + len;
+	} else if (starts(s, "port ")) {
 		if (strstr(s, " vlan ") != NULL) {
 			l->kind = K_VLAN;
 			return;
@@ -257,8 +261,11 @@ emit_old(struct lsk_out *o, enum step st, const struct cline *l)
 		return 0;
 	if (st == S_UDP_CLOSE && l->kind == K_UDP)
 		return lsk_out_printf(o, "udp close %.*s\n", (int)len, k);
+	/* an IPv6 link-local neighbour's interface with it */
 	if (st == S_NEIGH_DEL && l->kind == K_NEIGH)
-		return lsk_out_printf(o, "neigh del %.*s\n", (int)len, k);
+		return lsk_out_printf(o, "neigh del %.*s%s\n", (int)len, k,
+				      strstr(l->line, " port ") ?
+				      strstr(l->line, " port ") : "");
 	if (l->act != A_DEL)
 		return 0;
 	/* a host-if's rate the file no longer gives, before the port
@@ -277,6 +284,10 @@ emit_old(struct lsk_out *o, enum step st, const struct cline *l)
 	 * when set) */
 	if (st == S_SETTING && l->kind == K_SETTING && starts(l->line, "fpm "))
 		return lsk_out_printf(o, "fpm off\n");
+	/* nor router advertisements */
+	if (st == S_SETTING && l->kind == K_SETTING && starts(l->line, "port "))
+		return lsk_out_printf(o, "%.*s off\n", (int)l->key_len,
+				      l->line);
 	return 0;
 }
 

@@ -17,9 +17,12 @@ static const struct {
 	const char *words;	/* what may follow the name, space-separated */
 } help[] = {
 	{ "port", "port N [mtu M] [mac MAC|default] [name NAME] "
-		  "[host-if NAME|none] [up|down] | port N vlan V", "" },
+		  "[host-if NAME|none] [ra on|off] [up|down] | port N vlan V",
+	  "" },
 	{ "address", "address add A.B.C.D/L port N [vlan V] | "
-		     "address del A.B.C.D/L port N [vlan V]", "add del" },
+		     "address del A.B.C.D/L port N [vlan V] | "
+		     "address add ADDRESS6/LEN port N [vlan V] | "
+		     "address del ADDRESS6/LEN port N [vlan V]", "add del" },
 	{ "route", "route add PREFIX via GATEWAY [weight W] "
 		   "[via GATEWAY [weight W]]... | "
 		   "route add PREFIX blackhole|unreachable|prohibit | "
@@ -29,7 +32,10 @@ static const struct {
 		   "route del PREFIX [via GATEWAY...|blackhole|unreachable|"
 		   "prohibit] | "
 		   "route get ADDRESS [from ADDRESS] [proto udp|tcp|icmp|N] "
-		   "[sport S] [dport D] | route flush",
+		   "[sport S] [dport D] | route flush | "
+		   "route add PREFIX6 via GATEWAY6 [port N [vlan V]] | "
+		   "route replace PREFIX6 via GATEWAY6 [port N [vlan V]] | "
+		   "route get ADDRESS6 [port N [vlan V]]",
 	  "add replace del get flush" },
 	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
 		   "neigh flush", "add del flush" },

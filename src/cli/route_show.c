@@ -14,7 +14,7 @@
 #include "control/control.h"
 #include "cli/cmd.h"
 
-static const char *const verdict_names[] = {
+const char *const cmd_verdict_names[] = {
 	[LSK_VERDICT_NO_ROUTE] = "unreachable",
 	[LSK_VERDICT_LOCAL] = "local",
 	[LSK_VERDICT_BROADCAST] = "broadcast",
@@ -24,7 +24,7 @@ static const char *const verdict_names[] = {
 	[LSK_VERDICT_PROHIBIT] = "prohibited",
 };
 
-static const char *const neigh_names[] = {
+const char *const cmd_rneigh_names[] = {
 	[LSK_RNEIGH_NONE] = "none",
 	[LSK_RNEIGH_INCOMPLETE] = "incomplete",
 	[LSK_RNEIGH_REACHABLE] = "reachable",
@@ -33,7 +33,7 @@ static const char *const neigh_names[] = {
 	[LSK_RNEIGH_STATIC] = "static",
 };
 
-static const char *const origin_names[] = {
+const char *const cmd_origin_names[] = {
 	[LSK_ORIGIN_NONE] = "none",
 	[LSK_ORIGIN_ROUTE] = "route",
 	[LSK_ORIGIN_CONNECTED] = "connected",
@@ -132,8 +132,8 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 	if (o->json) {
 		rc = lsk_out_printf(o, "{\"dst\":\"%s\",\"verdict\":\"%s\","
 				    "\"origin\":\"%s\"", dst,
-				    verdict_names[a.verdict],
-				    origin_names[a.origin]);
+				    cmd_verdict_names[a.verdict],
+				    cmd_origin_names[a.origin]);
 		if (a.verdict != LSK_VERDICT_NO_ROUTE)
 			rc |= lsk_out_printf(o, ",\"prefix\":\"%s/%u\"", pfx,
 					     a.depth);
@@ -143,7 +143,7 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 				"\"vlan\":%u,\"mtu\":%u,\"src\":\"%s\","
 				"\"neigh\":\"%s\",\"lladdr\":\"%s\"", hop,
 				a.iface, dev, a.port, a.vlan, a.mtu, src,
-				neigh_names[a.neigh_state],
+				cmd_rneigh_names[a.neigh_state],
 				a.neigh_state == LSK_RNEIGH_NONE ||
 				a.neigh_state == LSK_RNEIGH_INCOMPLETE ||
 				a.neigh_state == LSK_RNEIGH_FAILED ? "" : mac);
@@ -155,8 +155,8 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 		rc = lsk_out_printf(o, "%s via %s dev %s src %s mtu %u "
 				    "prefix %s/%u %s%s neigh %s", dst, hop, dev,
 				    src, a.mtu, pfx, a.depth,
-				    origin_names[a.origin], extra,
-				    neigh_names[a.neigh_state]);
+				    cmd_origin_names[a.origin], extra,
+				    cmd_rneigh_names[a.neigh_state]);
 		if (a.neigh_state == LSK_RNEIGH_REACHABLE ||
 		    a.neigh_state == LSK_RNEIGH_STALE ||
 		    a.neigh_state == LSK_RNEIGH_STATIC)
@@ -166,8 +166,8 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 		return lsk_out_printf(o, "%s unreachable\n", dst);
 	default:
 		return lsk_out_printf(o, "%s %s prefix %s/%u%s\n", dst,
-				      verdict_names[a.verdict], pfx, a.depth,
-				      extra);
+				      cmd_verdict_names[a.verdict], pfx,
+				      a.depth, extra);
 	}
 }
 
@@ -397,6 +397,8 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 	long best = -1;
 	int rc = 0;
 
+	if (prefix_or_null != NULL && strchr(prefix_or_null, ':') != NULL)
+		return lsk_route6_show(s, o, prefix_or_null, true);
 	if (prefix_or_null != NULL &&
 	    parse_filter(prefix_or_null, &fprefix, &fdepth) < 0)
 		return -EINVAL;
@@ -452,6 +454,9 @@ lsk_route_show(struct lsk_stack *s, struct lsk_out *o,
 		rc = show_line(s, o, &e[i], first);
 		first = false;
 	}
+	/* then IPv6's (cli/route_show6.c), in the same table */
+	if (rc == 0 && prefix_or_null == NULL)
+		rc = lsk_route6_show(s, o, NULL, first);
 	if (rc == 0 && o->json)
 		rc = lsk_out_printf(o, "]\n");
 	free(e);

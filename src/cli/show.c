@@ -419,8 +419,9 @@ cmd_show_routes(struct cmd_ctx *c)
 	int rc = lsk_route_show(c->s, c->o, c->argc == 3 ? c->argv[2] : NULL);
 
 	if (rc == -EINVAL)
-		return cmd_error(c, rc, "bad prefix '%s' (want A.B.C.D/L)",
-				 c->argv[2]);
+		return cmd_error(c, rc, "bad prefix '%s' (want %s)",
+				 c->argv[2], cmd_is_ip6(c->argv[2]) ?
+				 "ADDRESS6/LEN" : "A.B.C.D/L");
 	return rc;
 }
 

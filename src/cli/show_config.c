@@ -2,9 +2,11 @@
 /*
  * `show config`: the running configuration as a config file, in an order
  * that loads (ports, then the addresses the rest needs, then routes,
- * neighbours, services, filters and settings): loading it into a fresh
- * stack gives the same `show config`. JSON: an array of its lines.
+ * neighbours, services, filters and settings), IPv4's then IPv6's of
+ * each: loading it into a fresh stack gives the same `show config`.
+ * JSON: an array of its lines.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -70,6 +72,10 @@ config_ports(struct config_out *co, const struct lsk_stack *s)
 	for (i = s->n_ports; i < s->n_ifaces; i++)
 		config_line(co, "port %u vlan %u", s->ports[i].parent,
 			    s->ports[i].vlan);
+	/* router advertisements, off by default */
+	for (i = 0; i < s->n_ports; i++)
+		if (s->ra6 & (UINT64_C(1) << i))
+			config_line(co, "port %u ra on", i);
 	/* a host-if's rate, when not the default (control/host_ctl.h) */
 	for (i = 0; i < s->n_ports; i++)
 		if (s->host_if[i][0] != '\0' && s->host_rate[i] != 0)
@@ -80,7 +86,7 @@ config_ports(struct config_out *co, const struct lsk_stack *s)
 static void
 config_addresses(struct config_out *co, const struct lsk_stack *s)
 {
-	char pfx[24];
+	char pfx[24], pfx6[INET6_ADDRSTRLEN + 8], where[32];
 	unsigned int i;
 
 	for (i = 0; i < s->n_addrs; i++) {
@@ -94,12 +100,20 @@ config_addresses(struct config_out *co, const struct lsk_stack *s)
 		else
 			config_line(co, "address add %s port %u", pfx, a->port);
 	}
+	for (i = 0; i < s->n_addrs6; i++) {
+		const struct lsk_ifaddr6 *a = &s->addrs6[i];
+
+		cmd_prefix6_text(&a->addr, a->depth, pfx6, sizeof(pfx6));
+		cmd_iface_words(s, a->iface, where, sizeof(where));
+		config_line(co, "address add %s %s", pfx6, where);
+	}
 }
 
 static void
 config_routes(struct config_out *co, const struct lsk_stack *s)
 {
 	char pfx[24], target[LSK_ROUTE_MAX_PATHS * 40];
+	char pfx6[INET6_ADDRSTRLEN + 8];
 	unsigned int i;
 
 	/* configured routes only: learned ones are the daemon's to give
@@ -111,18 +125,40 @@ config_routes(struct config_out *co, const struct lsk_stack *s)
 		cmd_route_target_text(s, r, target, sizeof(target));
 		config_line(co, "route add %s %s", pfx, target);
 	}
+	for (i = 0; i < s->n_routes6; i++) {
+		const struct lsk_route6 *r = &s->routes6[i];
+
+		cmd_prefix6_text(&r->prefix, r->depth, pfx6, sizeof(pfx6));
+		cmd_route6_target_text(s, r, target, sizeof(target));
+		config_line(co, "route add %s %s", pfx6, target);
+	}
 }
 
 static void
 config_neighs(struct config_out *co, const struct lsk_stack *s)
 {
 	char ip[16], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char ip6[INET6_ADDRSTRLEN], where[32];
 	unsigned int i;
 
 	for (i = 0; i < s->n_neighs; i++) {
 		cmd_ip_text(s->neighs[i].addr, ip, sizeof(ip));
 		cmd_mac_text(&s->neighs[i].mac, mac, sizeof(mac));
 		config_line(co, "neigh add %s lladdr %s", ip, mac);
+	}
+	/* a link-local neighbour names its interface */
+	for (i = 0; i < s->n_neighs6; i++) {
+		const struct lsk_neigh6 *n = &s->neighs6[i];
+
+		cmd_ip6_text(&n->addr, ip6, sizeof(ip6));
+		cmd_mac_text(&n->mac, mac, sizeof(mac));
+		where[0] = '\0';
+		if (lsk_ip6_is_linklocal(&n->addr)) {
+			where[0] = ' ';
+			cmd_iface_words(s, n->iface, where + 1,
+					sizeof(where) - 1);
+		}
+		config_line(co, "neigh add %s lladdr %s%s", ip6, mac, where);
 	}
 }
 

@@ -194,6 +194,11 @@ lsk_ip6_drop(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	     const struct lsk_drop *r, uint32_t info)
 {
 	lsk_drop_note(w, m, meta, r, lsk_meta_count(meta));
+	/* only packet too big (the MTU) and parameter problem (the
+	 * pointer) carry a word of their own */
+	if (r->icmp_type != LSK_ICMP6_PKT_TOO_BIG &&
+	    r->icmp_type != LSK_ICMP6_PARAM_PROB)
+		info = 0;
 	if (r->icmp_type != 0) {
 		/* the stages hold frames: the error reads the datagram */
 		struct rte_mbuf *x = m;

@@ -119,11 +119,12 @@ nd6_ns(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 	nd6_solicited_node(&g->target, &group, NULL);
 	if (dad && (g->slla != NULL || !lsk_ip6_equal(&g->dst, &group)))
 		return ND6_DROP_DAD_FORM;
-	ours = nd6_ours(w->fwd6, &g->target, iface);
+	ours = lsk_fwd6_ours(w->fwd6, &g->target, iface);
 	if (ours == NULL || ours->iface != iface)
 		return ND6_VERDICT_DONE;	/* not ours: no proxy */
-	if (nd6_addr_tentative(w->sh->nd6, &g->target, iface)) {
-		/* another node probes for it: ours is a duplicate */
+	if (!lsk_nd6_addr_usable(w->sh->nd6, &g->target, iface)) {
+		/* tentative, another node probes for it: ours is a
+		 * duplicate; tentative or duplicate, not answered */
 		if (dad)
 			nd6_dad_conflict(w, &g->target, iface);
 		return ND6_VERDICT_DONE;
@@ -154,7 +155,7 @@ nd6_na(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 		return ND6_DROP_TARGET;
 	if ((flags & 0x40) && lsk_ip6_is_multicast(&g->dst))
 		return ND6_DROP_SOLICITED_MCAST;
-	if (nd6_ours(w->fwd6, &g->target, iface) != NULL) {
+	if (lsk_fwd6_ours(w->fwd6, &g->target, iface) != NULL) {
 		/* another has our address: DAD fails while tentative;
 		 * after, Linux only logs it */
 		if (nd6_addr_tentative(w->sh->nd6, &g->target, iface))

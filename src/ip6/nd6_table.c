@@ -24,7 +24,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
 #include "core/drop.h"
@@ -45,7 +44,6 @@ lsk_nd6_table_create(struct lsk_shared *sh, const char *stack_name,
 		     uint32_t cap)
 {
 	struct lsk_nd6_table *t;
-	struct rte_hash_parameters hp = { 0 };
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_nd6", sizeof(*t) + cap * sizeof(t->e[0]),
@@ -53,13 +51,8 @@ lsk_nd6_table_create(struct lsk_shared *sh, const char *stack_name,
 	if (t == NULL)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "%.20s_nd6", stack_name);
-	hp.name = name;
-	hp.entries = cap * 2;
-	hp.key_len = sizeof(struct nd6_key);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = sh->socket_id;
-	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
-	t->hash = rte_hash_create(&hp);
+	t->hash = lsk_neigh_hash_create(name, cap, sizeof(struct nd6_key),
+					sh->socket_id);
 	if (t->hash == NULL) {
 		rte_free(t);
 		return -(rte_errno ? rte_errno : ENOMEM);
@@ -138,14 +131,7 @@ nd6_unhash_locked(struct lsk_nd6_table *t, struct lsk_nd6_entry *e,
 static void
 nd6_gc_look(const void *table, uint32_t i, struct lsk_neigh_gc_view *v)
 {
-	const struct lsk_nd6_entry *e =
-		&((const struct lsk_nd6_table *)table)->e[i];
-
-	v->locked = rte_spinlock_is_locked((rte_spinlock_t *)&e->lock);
-	v->word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-	v->n_held = __atomic_load_n(&e->n_held, __ATOMIC_RELAXED);
-	v->confirmed = e->confirmed;
-	v->updated = e->updated;
+	LSK_NEIGH_GC_VIEW(&((const struct lsk_nd6_table *)table)->e[i], v);
 }
 
 /*
@@ -261,17 +247,6 @@ nd6_discard(struct lsk_worker *w, struct rte_mbuf *m)
 	lsk_drop(w, m, 0, &nd6_drops[ND6_DROP_UNRESOLVED]);
 }
 
-static void
-nd6_output(struct lsk_worker *w, uint16_t iface,
-	   const struct rte_ether_addr *mac, struct rte_mbuf *m)
-{
-	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-
-	eh->dst_addr = *mac;
-	eh->src_addr = w->fwd->ifaces[iface].mac;
-	lsk_tx_enqueue(w, iface, m);
-}
-
 /* The fast path: the MAC is known. A reachable entry unconfirmed for
  * 30 s becomes stale; a stale one in use is probed (unicast NS). */
 static void
@@ -301,7 +276,7 @@ nd6_send_resolved(struct lsk_worker *w, struct lsk_nd6_entry *e, uint32_t gen,
 		}
 		rte_spinlock_unlock(&e->lock);
 	}
-	nd6_output(w, iface, &mac, m);
+	lsk_neigh_output(w, iface, &mac, m);
 }
 
 /* Hold m until e resolves; under e->lock, which it releases. A new or
@@ -390,11 +365,10 @@ static void
 nd6_update_unlock(struct lsk_worker *w, struct lsk_nd6_entry *e,
 		  const struct rte_ether_addr *mac, uint8_t state)
 {
-	struct lsk_neigh_table *bound = w->sh->neigh;
 	const uint64_t hz = rte_get_tsc_hz();
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 	uint16_t iface = e->iface;
-	uint32_t n_held, i;
+	uint32_t n_held;
 
 	e->updated = rte_rdtsc();
 	if (state == LSK_NEIGH_REACHABLE)
@@ -402,15 +376,10 @@ nd6_update_unlock(struct lsk_worker *w, struct lsk_nd6_entry *e,
 	e->next_probe = e->updated + ND6_DELAY_S * hz;
 	__atomic_store_n(&e->word, neigh_word(mac, state), __ATOMIC_RELEASE);
 	w->stats.nd.Updates++;
-	n_held = e->n_held;
-	memcpy(held, e->held, n_held * sizeof(held[0]));
-	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+	n_held = lsk_neigh_held_take(e->held, &e->n_held, held);
 	rte_spinlock_unlock(&e->lock);
-	lsk_neigh_hold_give(bound, held, n_held);
-	for (i = 0; i < n_held; i++) {
-		lsk_trace_unhold(w, held[i], &lsk_neigh_node);
-		nd6_output(w, iface, mac, held[i]);
-	}
+	lsk_neigh_held_release(w, held, n_held, iface, mac, NULL,
+			       &lsk_nd6_node);
 }
 
 /* RFC 4861 7.2.3 (and 6.2.6, 7.2.4 for RS and redirects): a sender's

@@ -6,8 +6,6 @@
  * IPv4's (l2/neigh_hold.c); then DAD's pass (nd6_dad.c) and the router
  * advertisements due (nd6_ra.c).
  */
-#include <string.h>
-
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
@@ -24,8 +22,6 @@ static uint32_t
 nd6_retry_locked(struct lsk_worker *w, struct lsk_nd6_entry *e, uint64_t now,
 		 uint64_t hz, struct rte_mbuf **dropped)
 {
-	uint32_t n = 0;
-
 	if (e->probes < NEIGH_MAX_PROBES) {
 		e->probes++;
 		e->next_probe = now + NEIGH_RETRANS_MS * hz / 1000;
@@ -37,10 +33,7 @@ nd6_retry_locked(struct lsk_worker *w, struct lsk_nd6_entry *e, uint64_t now,
 	__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_FAILED),
 			 __ATOMIC_RELEASE);
 	w->stats.nd.ResFailed++;
-	n = e->n_held;
-	memcpy(dropped, e->held, n * sizeof(dropped[0]));
-	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
-	return n;
+	return lsk_neigh_held_take(e->held, &e->n_held, dropped);
 }
 
 static void
@@ -48,7 +41,7 @@ nd6_neigh_timer(struct lsk_worker *w, struct lsk_nd6_table *t, uint64_t now,
 		struct lsk_list *unreach)
 {
 	const uint64_t hz = rte_get_tsc_hz();
-	uint32_t i, k, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+	uint32_t i, n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
 
 	for (i = 0; i < n; i++) {
 		struct lsk_nd6_entry *e = &t->e[i];
@@ -67,12 +60,9 @@ nd6_neigh_timer(struct lsk_worker *w, struct lsk_nd6_table *t, uint64_t now,
 		    now >= e->next_probe)
 			n_dropped = nd6_retry_locked(w, e, now, hz, dropped);
 		rte_spinlock_unlock(&e->lock);
-		lsk_neigh_hold_give(w->sh->neigh, dropped, n_dropped);
 		w->stats.nd.UnresolvedDiscards += n_dropped;
-		for (k = 0; k < n_dropped; k++) {
-			lsk_trace_unhold(w, dropped[k], &lsk_nd6_node);
-			lsk_list_push(unreach, dropped[k], 0);
-		}
+		lsk_neigh_held_release(w, dropped, n_dropped, 0, NULL,
+				       unreach, &lsk_nd6_node);
 	}
 }
 

@@ -16,12 +16,15 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 
 #include "listack/listack.h"
 #include "l2/l2.h"
 
 struct lsk_worker;
 struct lsk_drop;
+struct lsk_list;
+struct lsk_stage_desc;
 
 /* The hold queue's drop reasons (neigh_table.c): what waited in vain for
  * ARP, and an entry refused for a full table (no packet of its own). */
@@ -96,6 +99,42 @@ typedef void lsk_neigh_gc_look_t(const void *table, uint32_t i,
  * every entry is static or busy (neigh_gc.c). */
 uint32_t lsk_neigh_gc_pick(struct lsk_neigh_gc *gc, uint32_t cap,
 			   lsk_neigh_gc_look_t *look, const void *table);
+
+/* Fill the view v of an entry e of either family (their fields have
+ * the same names). */
+#define LSK_NEIGH_GC_VIEW(e, v) do {					\
+	(v)->locked = rte_spinlock_is_locked((rte_spinlock_t *)&(e)->lock); \
+	(v)->word = __atomic_load_n(&(e)->word, __ATOMIC_ACQUIRE);	\
+	(v)->n_held = __atomic_load_n(&(e)->n_held, __ATOMIC_RELAXED);	\
+	(v)->confirmed = (e)->confirmed;				\
+	(v)->updated = (e)->updated;					\
+} while (0)
+
+/* A table's hash (either family's: key_len bytes of key to a slot),
+ * lock-free for readers; NULL with rte_errno set (neigh_table.c). */
+struct rte_hash *lsk_neigh_hash_create(const char *name, uint32_t cap,
+				       uint32_t key_len, int socket_id);
+
+/* Give m (data at its Ethernet header) its MACs, to mac out of iface,
+ * and queue it (neigh_table.c).
+ * Ownership: takes m. */
+void lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
+		      const struct rte_ether_addr *mac, struct rte_mbuf *m);
+
+/* Take what a hold queue holds (its entry's lock held) into out, the
+ * queue left empty; returns how many (neigh_hold.c).
+ * Ownership: held's mbufs pass to out. */
+uint32_t lsk_neigh_held_take(struct rte_mbuf **held, uint8_t *n_held,
+			     struct rte_mbuf **out);
+/* What was held leaves (no lock held), its bound given back: sent to
+ * mac out of iface, or (mac NULL: the neighbour failed) on unreach, for
+ * the ICMP error; node: the hold queue's, for the trace.
+ * Ownership: takes held's mbufs. */
+void lsk_neigh_held_release(struct lsk_worker *w, struct rte_mbuf **held,
+			    uint32_t n, uint16_t iface,
+			    const struct rte_ether_addr *mac,
+			    struct lsk_list *unreach,
+			    const struct lsk_stage_desc *node);
 
 /* Take an entry for a new neighbour, under the create lock: returned
  * locked, out of the hash, with no state; NULL when every entry is

@@ -148,14 +148,7 @@ lsk_neigh_gc_pick(struct lsk_neigh_gc *gc, uint32_t cap,
 static void
 neigh_gc_look(const void *table, uint32_t i, struct lsk_neigh_gc_view *v)
 {
-	const struct lsk_neigh_entry *e =
-		&((const struct lsk_neigh_table *)table)->e[i];
-
-	v->locked = rte_spinlock_is_locked((rte_spinlock_t *)&e->lock);
-	v->word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
-	v->n_held = __atomic_load_n(&e->n_held, __ATOMIC_RELAXED);
-	v->confirmed = e->confirmed;
-	v->updated = e->updated;
+	LSK_NEIGH_GC_VIEW(&((const struct lsk_neigh_table *)table)->e[i], v);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <rte_spinlock.h>
 
 #include "core/capture.h"
+#include "core/list.h"
 #include "core/drop.h"
 #include "core/trace.h"
 #include "core/worker.h"
@@ -136,6 +137,36 @@ lsk_neigh_hold_add(struct lsk_worker *w, struct rte_mbuf **held,
 }
 
 uint32_t
+lsk_neigh_held_take(struct rte_mbuf **held, uint8_t *n_held,
+		    struct rte_mbuf **out)
+{
+	uint32_t n = *n_held;
+
+	memcpy(out, held, n * sizeof(out[0]));
+	__atomic_store_n(n_held, 0, __ATOMIC_RELAXED);
+	return n;
+}
+
+void
+lsk_neigh_held_release(struct lsk_worker *w, struct rte_mbuf **held,
+		       uint32_t n, uint16_t iface,
+		       const struct rte_ether_addr *mac,
+		       struct lsk_list *unreach,
+		       const struct lsk_stage_desc *node)
+{
+	uint32_t k;
+
+	lsk_neigh_hold_give(w->sh->neigh, held, n);
+	for (k = 0; k < n; k++) {
+		lsk_trace_unhold(w, held[k], node);	/* held by any worker */
+		if (mac != NULL)
+			lsk_neigh_output(w, iface, mac, held[k]);
+		else
+			lsk_list_push(unreach, held[k], 0);
+	}
+}
+
+uint32_t
 lsk_neigh_table_drop_held(struct lsk_neigh_table *t, struct lsk_stats *st)
 {
 	uint32_t i, n = 0;
@@ -171,7 +202,7 @@ lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 	for (i = 0; i < n; i++) {
 		struct lsk_neigh_entry *e = &t->e[i];
 		struct rte_mbuf *dropped[LSK_NEIGH_HOLD];
-		uint32_t n_dropped = 0, k;
+		uint32_t n_dropped = 0;
 
 		if (word_state(e->word) != LSK_NEIGH_INCOMPLETE ||
 		    now < e->next_probe)
@@ -194,20 +225,13 @@ lsk_neigh_timer(struct lsk_worker *w, struct lsk_list *unreach)
 				__atomic_store_n(&e->word, neigh_word(NULL,
 					LSK_NEIGH_FAILED), __ATOMIC_RELEASE);
 				w->stats.arp.ResFailed++;
-				n_dropped = e->n_held;
-				memcpy(dropped, e->held,
-				       n_dropped * sizeof(dropped[0]));
-				__atomic_store_n(&e->n_held, 0,
-						 __ATOMIC_RELAXED);
+				n_dropped = lsk_neigh_held_take(e->held,
+						&e->n_held, dropped);
 			}
 		}
 		rte_spinlock_unlock(&e->lock);
-		lsk_neigh_hold_give(t, dropped, n_dropped);
 		w->stats.arp.UnresolvedDiscards += n_dropped;
-		for (k = 0; k < n_dropped; k++) {
-			/* any worker's */
-			lsk_trace_unhold(w, dropped[k], &lsk_neigh_node);
-			lsk_list_push(unreach, dropped[k], 0);
-		}
+		lsk_neigh_held_release(w, dropped, n_dropped, 0, NULL,
+				       unreach, &lsk_neigh_node);
 	}
 }

@@ -65,12 +65,24 @@ LSK_STAGE_DECLARE(lsk_neigh_node,
 	.next = LSK_NEXT("tx"),
 	.drops = neigh_drops, .n_drops = RTE_DIM(neigh_drops));
 
+struct rte_hash *
+lsk_neigh_hash_create(const char *name, uint32_t cap, uint32_t key_len,
+		      int socket_id)
+{
+	struct rte_hash_parameters hp = {
+		.name = name, .entries = cap * 2, .key_len = key_len,
+		.hash_func = rte_hash_crc, .socket_id = socket_id,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
+	};
+
+	return rte_hash_create(&hp);
+}
+
 int
 lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
 		       uint32_t cap)
 {
 	struct lsk_neigh_table *t;
-	struct rte_hash_parameters hp = { 0 };
 	char name[64];
 
 	t = rte_zmalloc_socket("lsk_neigh", sizeof(*t) + cap * sizeof(t->e[0]),
@@ -78,13 +90,8 @@ lsk_neigh_table_create(struct lsk_shared *sh, const char *stack_name,
 	if (t == NULL)
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "%.20s_neigh", stack_name);
-	hp.name = name;
-	hp.entries = cap * 2;
-	hp.key_len = sizeof(uint32_t);
-	hp.hash_func = rte_hash_crc;
-	hp.socket_id = sh->socket_id;
-	hp.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF;
-	t->hash = rte_hash_create(&hp);
+	t->hash = lsk_neigh_hash_create(name, cap, sizeof(uint32_t),
+					sh->socket_id);
 	if (t->hash == NULL) {
 		rte_free(t);
 		return -(rte_errno ? rte_errno : ENOMEM);
@@ -365,15 +372,15 @@ lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 }
 
 /* Give a held or resolved packet its Ethernet header and send it. */
-static void
-neigh_output(struct lsk_worker *w, uint16_t port,
-	     const struct rte_ether_addr *mac, struct rte_mbuf *m)
+void
+lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
+		 const struct rte_ether_addr *mac, struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 
 	eh->dst_addr = *mac;
-	eh->src_addr = w->fwd->ifaces[port].mac;
-	lsk_tx_enqueue(w, port, m);
+	eh->src_addr = w->fwd->ifaces[iface].mac;
+	lsk_tx_enqueue(w, iface, m);
 }
 
 /* A stale entry in use is asked for again, at most once a second. */
@@ -418,7 +425,7 @@ neigh_send_resolved(struct lsk_worker *w, struct lsk_neigh_entry *e,
 	}
 	if (state == LSK_NEIGH_STALE && now >= e->next_probe)
 		neigh_probe_stale(w, e, addr, m->pool, now);
-	neigh_output(w, port, &mac, m);
+	lsk_neigh_output(w, port, &mac, m);
 }
 
 /* m's trace record at the neighbour, when m is traced (neigh_trace.c). */
@@ -527,7 +534,7 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	struct lsk_neigh_table *t = w->sh->neigh;
 	struct rte_mbuf *held[LSK_NEIGH_HOLD];
 	struct lsk_neigh_entry *e;
-	uint32_t n_held, i;
+	uint32_t n_held;
 	uint64_t word;
 	bool created;
 
@@ -550,13 +557,8 @@ lsk_neigh_learn(struct lsk_worker *w, uint32_t addr, uint16_t port,
 	__atomic_store_n(&e->word, neigh_word(mac, confirmed || create ?
 		LSK_NEIGH_REACHABLE : LSK_NEIGH_STALE), __ATOMIC_RELEASE);
 	w->stats.arp.Updates++;
-	n_held = e->n_held;
-	memcpy(held, e->held, n_held * sizeof(held[0]));
-	__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+	n_held = lsk_neigh_held_take(e->held, &e->n_held, held);
 	rte_spinlock_unlock(&e->lock);
-	lsk_neigh_hold_give(t, held, n_held);
-	for (i = 0; i < n_held; i++) {
-		lsk_trace_unhold(w, held[i], &lsk_neigh_node);	/* held by any worker */
-		neigh_output(w, port, mac, held[i]);
-	}
+	lsk_neigh_held_release(w, held, n_held, port, mac, NULL,
+			       &lsk_neigh_node);
 }

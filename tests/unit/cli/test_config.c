@@ -203,7 +203,8 @@ test_error_texts(void **state)
 		  "unknown command 'Route'; did you mean 'route'? (port, "
 		  "address, route, ...)" },
 		{ "port", -EINVAL, "usage: port N [mtu M] [mac MAC|default] "
-		  "[name NAME] [host-if NAME|none] [up|down] | port N vlan V" },
+		  "[name NAME] [host-if NAME|none] [ra on|off] [up|down] | "
+		  "port N vlan V" },
 		{ "port x", -ENODEV, "no port named 'x'" },
 		{ "port 1x", -EINVAL, "bad port number '1x'" },
 		{ "port -1", -EINVAL, "bad port number '-1'" },

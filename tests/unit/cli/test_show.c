@@ -762,6 +762,7 @@ test_show_pipeline(void **state)
 			       "eth_input    arp_input    0\n"
 			       "eth_input    udp4_gro     0\n"
 			       "eth_input    ip4_input    1\n"
+			       "eth_input    ip6_input    0\n"
 			       "udp4_gro     ip4_input    0\n"
 			       "ip4_input    ip4_filter   0\n"
 			       "ip4_input    ip4_route    1\n"

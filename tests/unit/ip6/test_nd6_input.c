@@ -9,12 +9,10 @@
  */
 #include "nd6_common.h"
 
-static struct lsk_fwd6_table tbl;
-
 static int
 setup(void **state)
 {
-	*state = nd_fixture(&tbl, 1, true);	/* ra on port 0 */
+	*state = nd_fixture(true, true);	/* ra on port 0 */
 	return *state == NULL ? -1 : 0;
 }
 
@@ -50,14 +48,14 @@ static const char na_dad[] =
 	"3333000000010200000000fe86dd6000000000203aff20010db8000000000000"
 	"000000000001ff0200000000000000000000000000018800782da00000002001"
 	"0db800000000000000000000000102010200000000fe";
-/* scapy: Ether(dst='33:33:00:00:00:01', src=p0)/IPv6(src='fe80::fe',
+/* scapy: Ether(dst='33:33:00:00:00:01', src=p0)/IPv6(src='fe80::ff:fe00:fe',
  * dst='ff02::1', hlim=255)/ICMPv6ND_RA(chlim=64, routerlifetime=1800,
  * prf=0)/ICMPv6NDOptSrcLLAddr(lladdr=p0)/ICMPv6NDOptMTU(mtu=1500)/
  * ICMPv6NDOptPrefixInfo(prefixlen=64, L=1, A=1, validlifetime=2592000,
  * preferredlifetime=604800, prefix='2001:db8::') */
 static const char ra_p0[] =
 	"3333000000010200000000fe86dd6000000000403afffe800000000000000000"
-	"0000000000feff0200000000000000000000000000018600ebef400007080000"
+	"00fffe0000feff0200000000000000000000000000018600ecef400007080000"
 	"00000000000001010200000000fe05010000000005dc030440c000278d000009"
 	"3a800000000020010db8000000000000000000000000";
 

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The IPv6 forms of the grammar (cli/cmd_ip6.c) and views
+ * (cli/route_show6.c, show config, config reload's difference): IPv4's
+ * words with IPv6 addresses. Each command's effect is checked in the
+ * published table or a view, each refusal by its whole message (the
+ * command and the reason), and `show config` loaded into a fresh stack
+ * gives the same `show config` back.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_fib6.h>
+
+#include "unit_common.h"
+#include "cli/cli.h"
+#include "cli/config_diff.h"
+#include "control/control.h"
+#include "core/fwd6.h"
+
+/* text run on s: want is its result; the answer (or the error), malloc'd */
+static char *
+run(struct lsk_stack *s, const char *text, int want, bool json)
+{
+	struct lsk_out o;
+	char *a;
+	int rc;
+
+	lsk_out_init(&o, json);
+	rc = lsk_command_run(s, text, strlen(text), "t", &o);
+	if (rc != want)
+		print_error("'%s': %d %s\n", text, rc, o.err);
+	assert_int_equal(rc, want);
+	a = strdup(rc == 0 ? (o.buf ? o.buf : "") : o.err);
+	assert_non_null(a);
+	lsk_out_free(&o);
+	return a;
+}
+
+static void
+ok(struct lsk_stack *s, const char *text)
+{
+	free(run(s, text, 0, false));
+}
+
+/* text is refused with rc and exactly the message err ("t:1: ...") */
+static void
+refused(struct lsk_stack *s, const char *text, int rc, const char *err)
+{
+	char *a = run(s, text, rc, false);
+
+	if (strcmp(a, err) != 0)
+		print_error("'%s':\n got  '%s'\n want '%s'\n", text, a, err);
+	assert_string_equal(a, err);
+	free(a);
+}
+
+static void
+assert_answer(struct lsk_stack *s, const char *text, bool json,
+	      const char *want)
+{
+	char *a = run(s, text, 0, json);
+
+	if (strcmp(a, want) != 0)
+		print_error("'%s':\n%s\nwant\n%s\n", text, a, want);
+	assert_string_equal(a, want);
+	free(a);
+}
+
+static const struct lsk_nexthop6 *
+lookup(const struct lsk_stack *s, const char *dst)
+{
+	const struct lsk_fwd6_table *t = s->sh.fwd6;
+	uint8_t ips[1][16];
+	uint64_t nh;
+
+	assert_int_equal(inet_pton(AF_INET6, dst, ips[0]), 1);
+	rte_fib6_lookup_bulk(t->fib, ips, &nh, 1);
+	assert_true(nh < t->n_nexthops);
+	return &t->nexthops[nh];
+}
+
+static const char conf6[] =
+	"address add 10.0.0.254/24 port 0\n"
+	"address add 2001:db8:0:1::1/64 port 0\n"
+	"address add 2001:db8:0:2::1/64 port 1\n"
+	"route add 2001:db8:100::/48 via 2001:db8:0:2::2\n"
+	"route add 2001:db8:200::/40 via fe80::2 port 1\n"
+	"route add 2001:db8:300::/48 blackhole\n";
+
+static int
+setup(void **state)
+{
+	*state = unit_bare_stack("cmd6");
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	lsk_stack_destroy(*state);
+	return 0;
+}
+
+static void
+test_address(void **state)
+{
+	struct lsk_stack *s = *state;
+
+	ok(s, "address add 2001:db8:0:1::1/64 port 0");
+	assert_int_equal(lookup(s, "2001:db8:0:1::1")->type, LSK_NH_LOCAL);
+	assert_int_equal(lookup(s, "2001:db8:0:1::7")->type, LSK_NH_FORWARD);
+	/* on a VLAN, made for it; by a port's name */
+	ok(s, "port 1 name wan");
+	ok(s, "address add 2001:db8:0:5::1/64 port wan vlan 5");
+	assert_int_equal(s->n_ifaces, 3);
+	assert_int_equal(lookup(s, "2001:db8:0:5::9")->iface, 2);
+	ok(s, "address del 2001:db8:0:5::1/64 port 1 vlan 5");
+	assert_int_equal(lookup(s, "2001:db8:0:5::9")->type, LSK_NH_NONE);
+	/* a link-local one of our own */
+	ok(s, "address add fe80::1/64 port 0");
+	ok(s, "address del fe80::1/64 port 0");
+
+	refused(s, "address add 2001:db8:0:1::1/64 port 0", -EEXIST,
+		"t:1: address 2001:db8:0:1::1/64 is already configured");
+	refused(s, "address add 2001:db8:0:1::9/48 port 1", -EADDRINUSE,
+		"t:1: 2001:db8:0:1::9/48 overlaps 2001:db8:0:1::1/64 on port 0 "
+		"(a prefix is connected on one interface only)");
+	refused(s, "address add ff02::1/64 port 0", -EINVAL,
+		"t:1: ff02::1/64 cannot be an interface address (multicast)");
+	refused(s, "address add ::1/128 port 0", -EINVAL,
+		"t:1: ::1/128 cannot be an interface address (the "
+		"unspecified or loopback address)");
+	refused(s, "address add 2001:db8::1/129 port 0", -EINVAL,
+		"t:1: bad address '2001:db8::1/129' (want ADDRESS6/LEN, LEN "
+		"1-128)");
+	refused(s, "address add 2001:db8::1 port 0", -EINVAL,
+		"t:1: bad address '2001:db8::1' (want ADDRESS6/LEN, LEN "
+		"1-128)");
+	refused(s, "address add 2001:db8::1/64", -EINVAL,
+		"t:1: usage: address add|del ADDRESS6/LEN port N [vlan V]");
+	refused(s, "address add 2001:db8::1/64 port 7", -ENODEV,
+		"t:1: port 7 does not exist (2 ports)");
+	refused(s, "address del 2001:db8:0:1::1/64 port 1", -EADDRNOTAVAIL,
+		"t:1: no address 2001:db8:0:1::1/64 on port 1");
+	refused(s, "address del 2001:db8:0:1::1/64 port 1 vlan 9", -ENODEV,
+		"t:1: port 1 has no vlan 9");
+	refused(s, "address del fe80::ff:fe00:1/64 port 1", -EPERM,
+		"t:1: fe80::ff:fe00:1/64 is the link-local address port 1 "
+		"has from its MAC: it cannot be deleted");
+}
+
+static void
+test_route(void **state)
+{
+	struct lsk_stack *s = *state;
+	const struct lsk_nexthop6 *nh;
+
+	ok(s, conf6);
+	nh = lookup(s, "2001:db8:100::5");
+	assert_int_equal(nh->type, LSK_NH_FORWARD);
+	assert_int_equal(nh->iface, 1);
+	nh = lookup(s, "2001:db8:200::5");
+	assert_int_equal(nh->iface, 1);
+	assert_int_equal(nh->gateway.a[15], 2);
+	assert_int_equal(lookup(s, "2001:db8:300::5")->type, LSK_NH_BLACKHOLE);
+	ok(s, "route replace 2001:db8:300::/48 prohibit");
+	assert_int_equal(lookup(s, "2001:db8:300::5")->type, LSK_NH_PROHIBIT);
+	ok(s, "route add default via 2001:db8:0:1::fe");
+	assert_int_equal(lookup(s, "2001:db8:999::1")->iface, 0);
+	ok(s, "route del ::/0");
+	assert_int_equal(lookup(s, "2001:db8:999::1")->type, LSK_NH_NONE);
+	ok(s, "route add 2001:db8:400::/48 unreachable");
+	assert_int_equal(lookup(s, "2001:db8:400::5")->type,
+			 LSK_NH_UNREACHABLE);
+	ok(s, "route del 2001:db8:400::/48 unreachable");
+	ok(s, "route del 2001:db8:200::/40 via fe80::2 port 1");
+	assert_int_equal(lookup(s, "2001:db8:200::5")->type, LSK_NH_NONE);
+
+	refused(s, "route add 2001:db8:100::/48 via 2001:db8:0:2::3", -EEXIST,
+		"t:1: route 2001:db8:100::/48 exists already");
+	refused(s, "route replace 2001:db8:0:1::/64 blackhole", -EEXIST,
+		"t:1: 2001:db8:0:1::/64 is a connected prefix");
+	refused(s, "route add 2001:db8:9::/48 via 2001:db8:7::1", -ENETUNREACH,
+		"t:1: gateway 2001:db8:7::1 is not on a connected prefix");
+	refused(s, "route add 2001:db8:9::/48 via fe80::2", -EINVAL,
+		"t:1: gateway fe80::2 is link-local: name its port (via "
+		"fe80::2 port N)");
+	refused(s, "route add 2001:db8:9::/48 via 2001:db8:0:1::1", -EINVAL,
+		"t:1: gateway 2001:db8:0:1::1 is one of our addresses");
+	refused(s, "route add 2001:db8:9::/48 via ff02::2 port 0", -EINVAL,
+		"t:1: gateway ff02::2 is not a unicast address");
+	refused(s, "route add 2001:db8:9::/48 via fe80::2 port 0 vlan 3",
+		-ENODEV, "t:1: port 0 has no vlan 3");
+	refused(s, "route add 2001:db8:9::/48 via 2001:db8:0:2::2 via "
+		"2001:db8:0:2::3", -EINVAL, "t:1: an IPv6 route has one "
+		"gateway (no ECMP for IPv6 yet)");
+	refused(s, "route add 2001:db8:9::1/48 blackhole", -EINVAL,
+		"t:1: prefix 2001:db8:9::1/48 has host bits set (the prefix "
+		"is 2001:db8:9::/48)");
+	refused(s, "route add 2001:db8:9::1 blackhole", -EINVAL,
+		"t:1: route needs a prefix length: 2001:db8:9::1/LEN (a host "
+		"route is 2001:db8:9::1/128)");
+	refused(s, "route add fe80::/64 blackhole", -EINVAL,
+		"t:1: fe80::/64 is not routed: link-local and multicast "
+		"destinations belong to a link");
+	refused(s, "route add 2001:db8:9::/48 via nothere", -EINVAL,
+		"t:1: bad gateway 'nothere' (want an IPv6 address)");
+	refused(s, "route del 2001:db8:9::/48", -ENOENT,
+		"t:1: no route 2001:db8:9::/48 to delete");
+	refused(s, "route del 2001:db8:100::/48 via 2001:db8:0:2::9", -ENOENT,
+		"t:1: route 2001:db8:100::/48 is via 2001:db8:0:2::2, not "
+		"via 2001:db8:0:2::9");
+	refused(s, "route del 2001:db8:100::/48 blackhole", -ENOENT,
+		"t:1: route 2001:db8:100::/48 is via 2001:db8:0:2::2, not "
+		"blackhole");
+}
+
+static void
+test_ra(void **state)
+{
+	struct lsk_stack *s = *state;
+
+	ok(s, "port 1 ra on");
+	assert_int_equal(s->sh.fwd6->ra_ifaces, 2);
+	ok(s, "port 0 mtu 9000 ra on");
+	assert_int_equal(s->sh.fwd6->ra_ifaces, 3);
+	ok(s, "port 1 ra off");
+	assert_int_equal(s->sh.fwd6->ra_ifaces, 1);
+	refused(s, "port 1 ra maybe", -EINVAL,
+		"t:1: bad ra 'maybe' (on or off)");
+}
+
+/* A batch refused at a later line leaves the IPv6 configuration and the
+ * published table as they were. */
+static void
+test_batch_refused(void **state)
+{
+	struct lsk_stack *s = *state;
+	const struct lsk_fwd6_table *before;
+	char *a, *b;
+
+	ok(s, conf6);
+	before = s->sh.fwd6;
+	a = run(s, "show config", 0, false);
+	free(run(s, "address add 2001:db8:0:3::1/64 port 0\n"
+		 "route del 2001:db8:100::/48\n"
+		 "port 1 ra on\n"
+		 "route add 2001:db8:9::/48 via 2001:db8:7::1\n", -ENETUNREACH,
+		 false));
+	assert_ptr_equal(s->sh.fwd6, before);
+	b = run(s, "show config", 0, false);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
+static void
+test_show_config_round_trip(void **state)
+{
+	struct lsk_stack *s = *state, *fresh;
+	char *a, *b;
+
+	ok(s, conf6);
+	ok(s, "address add 2001:db8:0:5::1/64 port 1 vlan 5\n"
+	      "route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"
+	      "address add fe80::1/64 port 0\n"
+	      "port 1 ra on\n");
+	a = run(s, "show config", 0, false);
+	assert_non_null(strstr(a,
+		"port 1 vlan 5\n"
+		"port 1 ra on\n"
+		"address add 10.0.0.254/24 port 0\n"
+		"address add 2001:db8:0:1::1/64 port 0\n"
+		"address add 2001:db8:0:2::1/64 port 1\n"
+		"address add 2001:db8:0:5::1/64 port 1 vlan 5\n"
+		"address add fe80::1/64 port 0\n"
+		"route add 2001:db8:100::/48 via 2001:db8:0:2::2\n"
+		"route add 2001:db8:200::/40 via fe80::2 port 1\n"
+		"route add 2001:db8:300::/48 blackhole\n"
+		"route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"));
+	fresh = unit_bare_stack("cmd6f");
+	ok(fresh, a);
+	b = run(fresh, "show config", 0, false);
+	assert_string_equal(a, b);
+	free(b);
+	/* and the same table */
+	assert_int_equal(fresh->sh.fwd6->n_addrs, s->sh.fwd6->n_addrs);
+	assert_int_equal(fresh->sh.fwd6->ra_ifaces, 2);
+	assert_int_equal(lookup(fresh, "2001:db8:500::1")->iface, 2);
+	lsk_stack_destroy(fresh);
+	free(a);
+}
+
+static char *
+diff(const char *running, const char *wanted,
+     struct lsk_config_diff_counts *n)
+{
+	struct lsk_out o;
+	char *text;
+
+	lsk_out_init(&o, false);
+	assert_int_equal(lsk_config_diff(running, wanted, &o, n), 0);
+	text = strdup(o.buf ? o.buf : "");
+	assert_non_null(text);
+	lsk_out_free(&o);
+	return text;
+}
+
+/* config reload's difference on IPv6 lines: each kind added, removed,
+ * changed; `port N ra on` is a setting of its own, beside the port's
+ * line; a link-local neighbour goes with its port. */
+static void
+test_diff(void **state)
+{
+	static const char running[] =
+		"port 0 mtu 1500\n"
+		"port 1 mtu 1500\n"
+		"port 1 ra on\n"
+		"address add 2001:db8:0:1::1/64 port 0\n"
+		"address add 2001:db8:0:2::1/64 port 1\n"
+		"route add 2001:db8:100::/48 via 2001:db8:0:2::2\n"
+		"route add 2001:db8:200::/40 via fe80::2 port 1\n"
+		"neigh add fe80::2 lladdr 02:00:00:00:02:02 port 1\n";
+	static const char wanted[] =
+		"port 0 mtu 1500\n"
+		"port 1 mtu 1500\n"
+		"port 0 ra on\n"
+		"address add 2001:db8:0:1::1/64 port 0\n"
+		"address add 2001:db8:0:3::1/64 port 1\n"
+		"route add 2001:db8:100::/48 via 2001:db8:0:3::2\n"
+		"route add 2001:db8:300::/48 blackhole\n";
+	struct lsk_config_diff_counts n;
+	char *d;
+
+	(void)state;
+	d = diff(running, wanted, &n);
+	assert_string_equal(d,
+		"neigh del fe80::2 port 1\n"
+		"route del 2001:db8:200::/40\n"
+		"address add 2001:db8:0:3::1/64 port 1\n"
+		"address del 2001:db8:0:2::1/64 port 1\n"
+		"route replace 2001:db8:100::/48 via 2001:db8:0:3::2\n"
+		"route add 2001:db8:300::/48 blackhole\n"
+		"port 1 ra off\n"
+		"port 0 ra on\n");
+	assert_int_equal(n.added, 3);
+	assert_int_equal(n.removed, 4);
+	assert_int_equal(n.changed, 1);
+	free(d);
+}
+
+static void
+test_show_routes(void **state)
+{
+	struct lsk_stack *s = *state;
+
+	ok(s, conf6);
+	assert_answer(s, "show routes", false,
+		"destination         type       gateway          interface\n"
+		"10.0.0.0/24         connected  -                port0\n"
+		"10.0.0.254/32       local      -                port0\n"
+		"2001:db8:0:1::/64   connected  -                port0\n"
+		"2001:db8:0:1::1/128  local      -                port0\n"
+		"2001:db8:0:2::/64   connected  -                port1\n"
+		"2001:db8:0:2::1/128  local      -                port1\n"
+		"2001:db8:100::/48   via        2001:db8:0:2::2  port1\n"
+		"2001:db8:200::/40   via        fe80::2          port1\n"
+		"2001:db8:300::/48   blackhole  -                -\n");
+	assert_answer(s, "show routes 2001:db8:100:7::/64", false,
+		"the longest match for 2001:db8:100:7::/64:\n"
+		"destination         type       gateway          interface\n"
+		"2001:db8:100::/48   via        2001:db8:0:2::2  port1\n");
+	assert_answer(s, "show routes 2001:db8:999::1", false,
+		"no route covers 2001:db8:999::1\n");
+	assert_answer(s, "show routes 2001:db8:300::/48", true,
+		"[{\"dst\":\"2001:db8:300::/48\",\"type\":\"blackhole\","
+		"\"gateway\":null,\"dev\":null}]\n");
+	assert_answer(s, "show routes", true,
+		"[{\"dst\":\"10.0.0.0/24\",\"type\":\"connected\","
+		"\"gateway\":null,\"dev\":\"port0\"},"
+		"{\"dst\":\"10.0.0.254/32\",\"type\":\"local\","
+		"\"gateway\":null,\"dev\":\"port0\"},"
+		"{\"dst\":\"2001:db8:0:1::/64\",\"type\":\"connected\","
+		"\"gateway\":null,\"dev\":\"port0\"},"
+		"{\"dst\":\"2001:db8:0:1::1/128\",\"type\":\"local\","
+		"\"gateway\":null,\"dev\":\"port0\"},"
+		"{\"dst\":\"2001:db8:0:2::/64\",\"type\":\"connected\","
+		"\"gateway\":null,\"dev\":\"port1\"},"
+		"{\"dst\":\"2001:db8:0:2::1/128\",\"type\":\"local\","
+		"\"gateway\":null,\"dev\":\"port1\"},"
+		"{\"dst\":\"2001:db8:100::/48\",\"type\":\"via\","
+		"\"gateway\":\"2001:db8:0:2::2\",\"dev\":\"port1\"},"
+		"{\"dst\":\"2001:db8:200::/40\",\"type\":\"via\","
+		"\"gateway\":\"fe80::2\",\"dev\":\"port1\"},"
+		"{\"dst\":\"2001:db8:300::/48\",\"type\":\"blackhole\","
+		"\"gateway\":null,\"dev\":null}]\n");
+	refused(s, "show routes 2001:db8::1/48", -EINVAL,
+		"t:1: bad prefix '2001:db8::1/48' (want ADDRESS6/LEN)");
+}
+
+static void
+test_route_get(void **state)
+{
+	struct lsk_stack *s = *state;
+	char *a;
+
+	ok(s, conf6);
+	assert_answer(s, "route get 2001:db8:100::5", false,
+		"2001:db8:100::5 via 2001:db8:0:2::2 dev port1 src "
+		"2001:db8:0:2::1 mtu 1500 prefix 2001:db8:100::/48 route "
+		"neigh none\n");
+	assert_answer(s, "route get 2001:db8:0:1::9", false,
+		"2001:db8:0:1::9 via 2001:db8:0:1::9 dev port0 src "
+		"2001:db8:0:1::1 mtu 1500 prefix 2001:db8:0:1::/64 connected "
+		"neigh none\n");
+	assert_answer(s, "route get 2001:db8:200::1", false,
+		"2001:db8:200::1 via fe80::2 dev port1 src 2001:db8:0:2::1 "
+		"mtu 1500 prefix 2001:db8:200::/40 route neigh none\n");
+	assert_answer(s, "route get 2001:db8:0:1::1", false,
+		"2001:db8:0:1::1 local prefix 2001:db8:0:1::1/128\n");
+	assert_answer(s, "route get 2001:db8:300::1", false,
+		"2001:db8:300::1 blackhole prefix 2001:db8:300::/48\n");
+	assert_answer(s, "route get 2001:db8:999::1", false,
+		"2001:db8:999::1 unreachable\n");
+	/* link-local: ours on its port, a neighbour on the port asked */
+	assert_answer(s, "route get fe80::ff:fe00:1 port 1", false,
+		"fe80::ff:fe00:1 local prefix fe80::ff:fe00:1/128\n");
+	assert_answer(s, "route get fe80::ff:fe00:1", false,
+		"fe80::ff:fe00:1 local prefix fe80::ff:fe00:1/128\n");
+	assert_answer(s, "route get fe80::ff:fe00:1 port 0", false,
+		"fe80::ff:fe00:1 via fe80::ff:fe00:1 dev port0 src "
+		"fe80::ff:fe00:0 mtu 1500 prefix fe80::/64 connected neigh "
+		"none\n");
+	assert_answer(s, "route get fe80::9", false, "fe80::9 unreachable\n");
+	a = run(s, "route get 2001:db8:100::5", 0, true);
+	assert_non_null(strstr(a, "{\"dst\":\"2001:db8:100::5\","
+		"\"verdict\":\"forward\",\"origin\":\"route\","
+		"\"prefix\":\"2001:db8:100::/48\",\"gateway\":\"2001:db8:0:2::2\","
+		"\"iface\":1,\"dev\":\"port1\",\"port\":1,\"vlan\":0,"
+		"\"mtu\":1500,\"src\":\"2001:db8:0:2::1\",\"neigh\":\"none\","
+		"\"lladdr\":\"\",\"table\":"));
+	free(a);
+	refused(s, "route get 2001:db8::1 port 9", -ENODEV,
+		"t:1: port 9 does not exist (2 ports)");
+	refused(s, "route get 2001:db8::1 from 2001:db8::2", -EINVAL,
+		"t:1: usage: route get ADDRESS6 [port N [vlan V]]");
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_address),
+		T(test_route),
+		T(test_ra),
+		T(test_batch_refused),
+		T(test_show_config_round_trip),
+		cmocka_unit_test(test_diff),
+		T(test_show_routes),
+		T(test_route_get),
+	};
+
+	return cmocka_run_group_tests(tests, unit_group_setup,
+				      unit_group_teardown);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ip6_forward: the hop limit (time exceeded), the source's scope
+ * (beyond scope for a link-local source, silence for ::), L2
+ * broadcasts never forwarded, the MTU (never fragmented: packet too big
+ * with the egress MTU, InTooBigErrors and FragFails), then the hop limit
+ * decreased and the MACs the neighbour's: byte for byte what Linux sends.
+ */
+#include <string.h>
+
+#include "unit_common.h"
+#include "unit6.h"
+
+static struct rte_mbuf *
+pkt(struct unit6_pkt *p, uint8_t *frame, size_t *len)
+{
+	*len = unit6_pkt_build(p, frame, UNIT_FRAME_MAX);
+	return unit_mbuf_from_bytes(frame, *len, p->port);
+}
+
+/* The forwarded frame: the input with hop limit - 1 and the MACs of
+ * the hop out of P1 to B. */
+static void
+assert_forwarded(const struct rte_mbuf *m, const uint8_t *in, size_t len)
+{
+	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	assert_int_equal(m->pkt_len, len);
+	assert_memory_equal(b, &unit_b_mac, 6);
+	assert_memory_equal(b + 6, &unit_p1_mac, 6);
+	assert_memory_equal(b + 12, in + 12, 2 + 7);
+	assert_int_equal(b[UNIT_ETH_LEN + 7], in[UNIT_ETH_LEN + 7] - 1);
+	assert_memory_equal(b + UNIT_ETH_LEN + 8, in + UNIT_ETH_LEN + 8,
+			    len - UNIT_ETH_LEN - 8);
+}
+
+static void
+test_forwarded(void **state)
+{
+	struct unit_fixture *f = *state;
+	uint8_t frame[UNIT_FRAME_MAX];
+	struct unit6_pkt p;
+	struct lsk_stats st;
+	size_t len;
+
+	unit6_configure(f);
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.hlim = 2;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(f->tx.n[UNIT_P1], 1);
+	assert_forwarded(f->tx.pkts[UNIT_P1][0], frame, len);
+	st = unit_stats(f);
+	assert_int_equal(st.ip6.InReceives, 1);
+	assert_int_equal(st.ip6.OutForwDatagrams, 1);
+	unit_tx_free(f);
+}
+
+/* Every refusal with its counter and its error (or none). */
+static void
+test_refusals(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_ip6_addr a_ll = UNIT6_A_LL;
+	uint8_t frame[UNIT_FRAME_MAX];
+	struct unit6_pkt p;
+	struct lsk_stats st;
+	struct rte_mbuf *m;
+	size_t len;
+
+	unit6_configure(f);
+	lsk_worker_offline(f->worker);
+	assert_int_equal(lsk_neigh6_add(f->stack, &a_ll, UNIT_P0,
+					&unit_a_mac), 0);
+	unit6_sync(f);
+
+	/* hop limit 1: time exceeded from P0, the quote as it came */
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.hlim = 1;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(unit_tx_count(f), 1);
+	unit6_assert_error(f->tx.pkts[UNIT_P0][0], LSK_ICMP6_TIME_EXCEEDED,
+			   LSK_ICMP6_EXC_HOPLIMIT, 0, &UNIT6_P0, &unit_a_mac,
+			   &unit_p0_mac, frame + UNIT_ETH_LEN,
+			   len - UNIT_ETH_LEN);
+	unit_tx_free(f);
+
+	/* a link-local source: beyond scope, back to it on its link from
+	 * our link-local address there */
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.src = UNIT6_A_LL;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(unit_tx_count(f), 1);
+	m = f->tx.pkts[UNIT_P0][0];
+	unit6_assert_error(m, LSK_ICMP6_DST_UNREACH, LSK_ICMP6_NOT_NEIGHBOUR,
+			   0, &lsk_fwd6_linklocal(f->worker->fwd6,
+						  UNIT_P0)->addr,
+			   &unit_a_mac, &unit_p0_mac, frame + UNIT_ETH_LEN,
+			   len - UNIT_ETH_LEN);
+	unit_tx_free(f);
+
+	/* the unspecified source, an L2 broadcast: counted, no answer */
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.src = UNIT6(0);
+	unit_input_one(f, pkt(&p, frame, &len));
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.dst_mac = unit_bcast_mac;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(unit_tx_count(f), 0);
+
+	/* too big for P1's 1500: packet too big with 1500, nothing
+	 * forwarded */
+	unit6_pkt_init(&p, UNIT6_FAR);
+	p.payload_len = 1500 - 40 - 8 + 1;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(unit_tx_count(f), 1);
+	unit6_assert_error(f->tx.pkts[UNIT_P0][0], LSK_ICMP6_PKT_TOO_BIG, 0,
+			   1500, &UNIT6_P0, &unit_a_mac, &unit_p0_mac,
+			   frame + UNIT_ETH_LEN, len - UNIT_ETH_LEN);
+	unit_tx_free(f);
+	/* exactly the MTU: forwarded */
+	p.payload_len = 1500 - 40 - 8;
+	unit_input_one(f, pkt(&p, frame, &len));
+	assert_int_equal(f->tx.n[UNIT_P1], 1);
+	assert_forwarded(f->tx.pkts[UNIT_P1][0], frame, len);
+	unit_tx_free(f);
+
+	st = unit_stats(f);
+	assert_int_equal(st.ip6.InReceives, 6);
+	assert_int_equal(st.ip6.InHdrErrors, 1);
+	assert_int_equal(st.ip6.InAddrErrors, 3);
+	assert_int_equal(st.ip6.InTooBigErrors, 1);
+	assert_int_equal(st.ip6.FragFails, 1);
+	assert_int_equal(st.ip6.OutForwDatagrams, 1);
+	assert_int_equal(st.icmp6.OutTimeExcds, 1);
+	assert_int_equal(st.icmp6.OutDestUnreachs, 1);
+	assert_int_equal(st.icmp6.OutPktTooBigs, 1);
+}
+
+/* A burst of every case, list and single mode: the same frames and
+ * counters. */
+static void
+test_list_equals_single(void **state)
+{
+	struct unit_fixture *fx[2] = { *state, NULL };
+	unsigned int k, i;
+
+	fx[1] = unit_fixture_create(LSK_MODE_SINGLE);
+	assert_non_null(fx[1]);
+	for (k = 0; k < 2; k++) {
+		struct rte_mbuf *pkts[12];
+		uint8_t frame[UNIT_FRAME_MAX];
+		struct unit6_pkt p;
+		size_t len;
+
+		unit6_configure(fx[k]);
+		for (i = 0; i < RTE_DIM(pkts); i++) {
+			unit6_pkt_init(&p, i % 4 == 3 ? UNIT6_B : UNIT6_FAR);
+			p.hlim = (uint8_t)(i % 5 == 1 ? 1 : 64 - i);
+			p.payload_len = (uint16_t)(i % 6 == 2 ? 1600 : 50 + i);
+			pkts[i] = pkt(&p, frame, &len);
+		}
+		unit_input(fx[k], pkts, RTE_DIM(pkts));
+	}
+	unit6_assert_same_frames(fx[0], fx[1]);
+	unit6_assert_same_counters(fx[0], fx[1]);
+	/* hop limit 1 three times, too big twice */
+	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, -1, -1), 5);
+	assert_int_equal(fx[0]->tx.n[UNIT_P1], 7);
+	unit_tx_free(fx[0]);
+	unit_tx_free(fx[1]);
+	unit_fixture_destroy(fx[1]);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
+					       unit_teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_forwarded),
+		T(test_refusals),
+		T(test_list_equals_single),
+	};
+
+	return cmocka_run_group_tests_name("ip6_forward", tests,
+					   unit_group_setup,
+					   unit_group_teardown);
+}
