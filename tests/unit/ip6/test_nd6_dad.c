@@ -95,8 +95,10 @@ test_dad_pass(void **s)
 	assert_int_equal(state(f, &gl0, 0), LSK_ND6_ADDR_PREFERRED);
 	assert_int_equal(state(f, &ll1, 1), LSK_ND6_ADDR_PREFERRED);
 	assert_true(lsk_nd6_addr_usable(nd(f), &ll0, 0));
-	/* a link-local address is its link's only */
+	/* a link-local address is its link's only; a global one is ours
+	 * whichever link a packet to it comes in on (ip6_route asks so) */
 	assert_false(lsk_nd6_addr_usable(nd(f), &ll0, 1));
+	assert_true(lsk_nd6_addr_usable(nd(f), &gl0, 1));
 	assert_int_equal(f->worker->stats.nd.DadFailed, 0);
 	nd_ns_in(f, 0, &h7, &group, &gl0, &h7_mac);
 	assert_int_equal(nd_sent(f, 0, 136), 1);
@@ -112,6 +114,9 @@ test_dad_fail_na(void **s)
 
 	nd_timer(f, &unreach);
 	unit_tx_free(f);
+	/* from another link: not the one the address is checked on */
+	nd_na_in(f, 1, &gl0, &all_nodes6, &gl0, 0x20, &h7_mac);
+	assert_int_equal(state(f, &gl0, 0), LSK_ND6_ADDR_TENTATIVE);
 	nd_na_in(f, 0, &gl0, &all_nodes6, &gl0, 0x20, &h7_mac);
 	assert_int_equal(state(f, &gl0, 0), LSK_ND6_ADDR_DUPLICATE);
 	assert_int_equal(f->worker->stats.nd.DadFailed, 1);

@@ -4,8 +4,9 @@
  * Linux's router sends (compared byte for byte with scapy's frames),
  * DAD's probes answered to all nodes, the sender learnt stale; NAs
  * changing entries as RFC 4861 7.2.5 says; RS answered with an RA only
- * where `ra on`; RAs and redirects of others counted and left; every
- * malformed message counted icmp6.InErrors under its reason.
+ * where `ra on`; RAs and redirects of others left (icmp6_input counts
+ * each type); every malformed message counted icmp6.InErrors under its
+ * reason.
  */
 #include "nd6_common.h"
 
@@ -86,7 +87,6 @@ test_ns_answered(void **state)
 	/* the sender learnt, stale (RFC 4861 7.2.3) */
 	assert_int_equal(nd_state(f, &h7, 0, &mac), LSK_NEIGH_STALE);
 	assert_memory_equal(&mac, &h7_mac, 6);
-	assert_int_equal(f->worker->stats.icmp6.InNeighborSolicits, 1);
 	assert_int_equal(f->worker->stats.icmp6.OutNeighborAdvertisements, 1);
 	assert_int_equal(f->worker->stats.nd.Updates, 1);
 	unit_tx_free(f);
@@ -159,7 +159,6 @@ test_na_rules(void **state)
 	nd_na_in(f, 0, &h7, &gl0, &h7, 0x60, &h7_mac);
 	assert_int_equal(nd_state(f, &h7, 0, &mac), LSK_NEIGH_REACHABLE);
 	assert_memory_equal(&mac, &h7_mac, 6);
-	assert_int_equal(f->worker->stats.icmp6.InNeighborAdvertisements, 7);
 }
 
 static void
@@ -203,15 +202,12 @@ test_rs_ra(void **state)
 	nd_timer(f, &unreach);
 	assert_int_equal(unit_tx_count(f), 0);
 	assert_int_equal(nd_state(f, &h7ll, 1, NULL), 0);
-	assert_int_equal(f->worker->stats.icmp6.InRouterSolicits, 2);
 	assert_int_equal(f->worker->stats.icmp6.OutRouterAdvertisements, 3);
 	/* others' RAs and redirects: counted, nothing done */
 	nd_in(f, 0, b, nd_msg(b, &h7ll, &all_nodes6, 255, 134, 0, 0, NULL,
 			      zero, 8));
 	nd_in(f, 0, b, nd_msg(b, &h7ll, &ll0, 255, 137, 0, 0, &h7, gl1.a,
 			      16));
-	assert_int_equal(f->worker->stats.icmp6.InRouterAdvertisements, 1);
-	assert_int_equal(f->worker->stats.icmp6.InRedirects, 1);
 	assert_int_equal(f->worker->stats.icmp6.InErrors, 0);
 	assert_int_equal(unit_tx_count(f), 0);
 }
