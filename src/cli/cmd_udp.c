@@ -110,8 +110,9 @@ cmd_udp(struct cmd_ctx *c)
 		return cmd_error(c, rc, "%s is already in use", c->argv[2]);
 	if (rc == -EADDRNOTAVAIL)
 		return cmd_error(c, rc, "%s: not one of our addresses "
-				 "(add it first, or listen on 0.0.0.0 or [::])",
-				 c->argv[2]);
+				 "(add it first, or listen on %s)",
+				 c->argv[2], addr.family == AF_INET6 ? "[::]" :
+				 "0.0.0.0");
 	if (rc == -EACCES)
 		return cmd_error(c, rc, "cannot write pcap file '%s'", path);
 	if (rc < 0)

@@ -476,7 +476,8 @@ static const char traffic_stats_json[] =
 	"\"OutDiscards\": 0, \"OutNoRoutes\": 0, \"ReasmTimeout\": 0, "
 	"\"ReasmReqds\": 0, \"ReasmOKs\": 0, \"ReasmFails\": 0, "
 	"\"FragOKs\": 0, \"FragFails\": 0, \"FragCreates\": 0, "
-	"\"InMcastPkts\": 0, \"OutMcastPkts\": 0},\n"
+	"\"InMcastPkts\": 0, \"OutMcastPkts\": 0, "
+	"\"ReasmDuplicates\": 0},\n"
 	" \"icmp6\": {\"InMsgs\": 0, \"InErrors\": 0, \"OutMsgs\": 0, "
 	"\"OutErrors\": 0, \"InCsumErrors\": 0, \"InDestUnreachs\": 0, "
 	"\"InPktTooBigs\": 0, \"InTimeExcds\": 0, "
@@ -519,9 +520,11 @@ static const char traffic_stats_json[] =
 	"\"packets\": 0, \"cycles\": C}, {\"name\": \"ip6_local\", "
 	"\"calls\": 0, \"packets\": 0, \"cycles\": C}, "
 	"{\"name\": \"ip6_forward\", \"calls\": 0, \"packets\": 0, "
-	"\"cycles\": C}, {\"name\": \"icmp6_input\", \"calls\": 0, "
-	"\"packets\": 0, \"cycles\": C}, {\"name\": \"ip6_output\", "
+	"\"cycles\": C}, {\"name\": \"udp6_input\", \"calls\": 0, "
+	"\"packets\": 0, \"cycles\": C}, {\"name\": \"icmp6_input\", "
 	"\"calls\": 0, \"packets\": 0, \"cycles\": C}, "
+	"{\"name\": \"ip6_output\", \"calls\": 0, \"packets\": 0, "
+	"\"cycles\": C}, "
 	"{\"name\": \"ip4_output\", \"calls\": 1, \"packets\": 1, "
 	"\"cycles\": C}, {\"name\": \"tx\", \"calls\": 3, \"packets\": 3, "
 	"\"cycles\": C}],\n"
@@ -709,20 +712,31 @@ test_show_errors(void **state)
 		      "ip4_input              ip.InCsumErrors  2\n"
 		      "ip4_route              ip.InNoRoutes    1\n");
 	a = answer(f, "show errors -a", false);
-	/* -a: the columns as wide as ip.FragFails's stages (ip4_forward
-	 * and ip4_output both count it) and arp.UnresolvedDiscards */
-	assert_prefix(a, "STAGE                   COUNTER                 PACKETS\n"
-			 "eth_input               eth.Runts               1\n"
-			 "ip4_input,ip4_forward   ip.InHdrErrors          3\n"
-			 "ip4_input               ip.InCsumErrors         2\n"
-			 "ip4_route               ip.InNoRoutes           1\n"
-			 "rx                      port0.rx_dropped        0\n"
-			 "rx                      port1.rx_dropped        0\n"
-			 "eth_input               eth.NotForUs            0\n");
-	assert_non_null(strstr(a, "\nip4_input,ip4_route     ip.InDiscards "));
-	assert_non_null(strstr(a, "\nip4_forward,ip4_output  ip.FragFails "));
-	assert_non_null(strstr(a, "\ntx                      port1.tx_dropped"
-				  "        0\n"));
+	/* -a: the columns as wide as ip6.InHdrErrors's stages (ip6_input,
+	 * ip6_local, ip6_forward, ip6_reasm) and arp.UnresolvedDiscards */
+	assert_prefix(a,
+		"STAGE                                      "
+		"COUNTER                 PACKETS\n"
+		"eth_input                                  "
+		"eth.Runts               1\n"
+		"ip4_input,ip4_forward                      "
+		"ip.InHdrErrors          3\n"
+		"ip4_input                                  "
+		"ip.InCsumErrors         2\n"
+		"ip4_route                                  "
+		"ip.InNoRoutes           1\n"
+		"rx                                         "
+		"port0.rx_dropped        0\n"
+		"rx                                         "
+		"port1.rx_dropped        0\n"
+		"eth_input                                  "
+		"eth.NotForUs            0\n");
+	assert_non_null(strstr(a, "\nip4_input,ip4_route                        "
+				  "ip.InDiscards "));
+	assert_non_null(strstr(a, "\nip4_forward,ip4_output                     "
+				  "ip.FragFails "));
+	assert_non_null(strstr(a, "\ntx                                         "
+				  "port1.tx_dropped        0\n"));
 	free(a);
 	a = answer(f, "show errors -a", true);
 	assert_prefix(a, "[{\"stage\": \"eth_input\", \"stages\": "
