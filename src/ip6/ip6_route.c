@@ -188,18 +188,6 @@ route6_is_scoped(const struct lsk_ip6_addr *a)
 				   0x80) || lsk_ip6_is_unspecified(a);
 }
 
-/* Our address dst, to which m came, may be used: DAD passed on the
- * interface the address is on (ip6/nd6.h), which for a global address
- * need not be the one m came in on. */
-static bool
-route6_usable(const struct lsk_worker *w, const struct rte_mbuf *m,
-	      const struct lsk_ip6_addr *dst)
-{
-	const struct lsk_ifaddr6 *a = lsk_fwd6_ours(w->fwd6, dst, m->port);
-
-	return a != NULL && lsk_nd6_addr_usable(w->sh->nd6, dst, a->iface);
-}
-
 /* Entry i's verdict v carried out: forwarded entries compacted in l,
  * locals to local, drops counted and freed. */
 static void
@@ -210,8 +198,9 @@ route6_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	uint32_t meta = (l->meta[i] & ~LSK_META_NH_MASK) | nh;
 
 	if (v == ROUTE6_LOCAL &&
-	    !lsk_ip6_is_multicast(lsk_ip6_dst(route6_hdr(m))) &&
-	    !route6_usable(w, m, lsk_ip6_dst(route6_hdr(m))))
+	    !lsk_nd6_addr_usable(w->sh->nd6, lsk_ip6_dst(route6_hdr(m)),
+				 m->port) &&
+	    !lsk_ip6_is_multicast(lsk_ip6_dst(route6_hdr(m))))
 		v = ROUTE6_DROP_TENTATIVE;
 	switch (v) {
 	case ROUTE6_FORWARD:
