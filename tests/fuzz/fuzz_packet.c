@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer target for the packet path: whatever bytes arrive on a port,
+ * libFuzzer target for the packet path (IPv4 and IPv6): whatever bytes arrive on a port,
  * pushed through lsk_worker_input in bursts of up to LSK_BURST_MAX, must
  * neither crash the stack, nor read or write outside a frame, nor keep an
  * mbuf, nor break the IPv4 counting identity (docs/configuration.md "What happens to
@@ -47,6 +47,9 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/ip6.h"
+#include "ip6/nd6_priv.h"
+#include "l2/neigh.h"
 #include "udp/udp.h"
 #include "control/control.h"
 
@@ -99,6 +102,22 @@ static const char *const stack_conf[] = {
 	"udp listen 10.0.0.254:7 echo",
 	"udp listen 0.0.0.0:9 discard ring 64",
 	"udp listen 10.0.1.254:11 pcap /dev/null",
+	/* IPv6 (make_packet_seeds.py's seeds6): addresses, static
+	 * neighbours (one link-local), routes via them, via a link-local
+	 * gateway, via a silent one, a blackhole, RAs, an echo service */
+	"address add 2001:db8:a::fe/64 port 0",
+	"address add 2001:db8:b::fe/64 port 1",
+	"address add 2001:db8:c::fe/64 port 1 vlan 100",
+	"neigh add 2001:db8:a::1 lladdr 02:00:00:00:00:01",
+	"neigh add 2001:db8:b::1 lladdr 02:00:00:00:01:01",
+	"neigh add fe80::b1 lladdr 02:00:00:00:01:02 port 1",
+	"route add 2001:db8:9::/48 via 2001:db8:b::1",
+	"route add 2001:db8:8::/48 via fe80::b1 port 1",
+	"route add 2001:db8:7::/48 via 2001:db8:b::7",
+	"route add 2001:db8:6::/48 via 2001:db8:c::1",
+	"route add 2001:db8:dead::/48 blackhole",
+	"port 0 ra on",
+	"udp listen [2001:db8:a::fe]:7 echo",
 };
 
 /* The unresolved gateway above, asked for once at set-up so that its
@@ -113,6 +132,7 @@ struct fuzz_stack {
 	struct lsk_worker *worker;
 	struct lsk_udp_ep *eps[2];	/* ours to drain (services drain theirs) */
 	uint32_t neigh_base;		/* neighbour entries after set-up */
+	uint32_t nd6_base;		/* IPv6's */
 	uint64_t reasm_seen;		/* ReasmReqds when last emptied */
 };
 
@@ -328,6 +348,48 @@ fuzz_cmd(struct fuzz_stack *fs, const char *line)
 		fuzz_fail("set-up command '%s': %s", line, err);
 }
 
+/*
+ * Our IPv6 addresses past duplicate address detection, as a second after
+ * start leaves them: the timer probes them (the probes go to fuzz_tx),
+ * then their time is made up. Without this an input's fate would hang
+ * on how long after the stack's creation it came.
+ */
+static void
+dad_pass(struct fuzz_stack *fs)
+{
+	struct lsk_nd6_table *t = fs->stack->sh.nd6;
+	uint32_t k;
+
+	t->next_timer = 0;
+	lsk_worker_flush(fs->worker);
+	for (k = 0; k < t->n_addrs; k++)
+		t->addrs[k].due = 0;
+	t->next_timer = 0;
+	lsk_worker_flush(fs->worker);
+}
+
+/* What IPv6 neighbours hold for resolution goes, as ARP's
+ * (lsk_neigh_drop_held), the entries stay. */
+static void
+nd6_drop_held(struct fuzz_stack *fs)
+{
+	struct lsk_nd6_table *t = fs->stack->sh.nd6;
+	struct rte_mbuf *out[LSK_NEIGH_HOLD];
+	uint32_t i, n;
+
+	for (i = 0; i < t->n; i++) {
+		struct lsk_nd6_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		n = lsk_neigh_held_take(e->held, &e->n_held, out);
+		rte_spinlock_unlock(&e->lock);
+		if (n == 0)
+			continue;
+		lsk_neigh_hold_give(fs->stack->sh.neigh, out, n);
+		rte_pktmbuf_free_bulk(out, n);
+	}
+}
+
 static void
 stack_destroy(struct fuzz_stack *fs)
 {
@@ -394,7 +456,10 @@ stack_create(struct fuzz_stack *fs, enum lsk_mode mode)
 	drain(fs);
 	if (lsk_neigh_lookup(fs->stack->sh.neigh, GW_UNRESOLVED) == NULL)
 		fuzz_fail("the unresolved gateway has no neighbour entry");
+	dad_pass(fs);
+	nd6_drop_held(fs);
 	fs->neigh_base = fs->stack->sh.neigh->n;
+	fs->nd6_base = fs->stack->sh.nd6->n;
 }
 
 /* Take what the endpoints hold, check what they say, free it. */
@@ -434,6 +499,9 @@ drain(struct fuzz_stack *fs)
 	drain_ep(fs->eps[0]);
 	drain_ep(fs->eps[1]);
 	lsk_neigh_drop_held(fs->stack);
+	nd6_drop_held(fs);
+	if (lsk_reasm6_held(fs->worker) != 0)
+		lsk_reasm6_flush(fs->worker);
 	if (fs->worker->stats.ip.ReasmReqds != fs->reasm_seen) {
 		/* fragments came: some may wait in the table */
 		if (lsk_frag_drop_incomplete(fs->worker) < 0)
@@ -648,7 +716,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * the table may hold a few before it starts from set-up again (a
 	 * crash file is checked alone before it is kept).
 	 */
-	if (fs->stack->sh.neigh->n > fs->neigh_base + NEIGH_CARRY)
+	if (fs->stack->sh.neigh->n > fs->neigh_base + NEIGH_CARRY ||
+	    fs->stack->sh.nd6->n > fs->nd6_base + NEIGH_CARRY)
 		stack_destroy(fs);
 	return 0;
 }
