@@ -707,7 +707,8 @@ def check_route_get(env):
             want["gateway"] = gw
         if dst == SRV6:
             want["lladdr"] = env.srv_mac
-        have = {k: a.get(k) for k in want}
+        have = {k: a.get(k).lower() if k == "lladdr" and
+                isinstance(a.get(k), str) else a.get(k) for k in want}
         if have != want:
             bad.append("route get %s: %s, expected %s" % (dst, have, want))
     rc, text, err = env.ctl_cmd("route", "get", NOROUTE, json_out=True)
