@@ -71,9 +71,9 @@ bool lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
  */
 void lsk_nd6_timer(struct lsk_worker *w, struct lsk_list *unreach);
 
-/* Our address addr on iface (the interface it is on) may be used (DAD
- * passed; a tentative or duplicate address receives nothing but ND's).
- * Any worker. */
+/* Our address addr may be used (DAD passed; a tentative or duplicate
+ * address receives nothing but ND's): a link-local one on iface, a
+ * global one on any. Any worker. */
 bool lsk_nd6_addr_usable(const struct lsk_nd6_table *t,
 			 const struct lsk_ip6_addr *addr, uint16_t iface);
 

@@ -24,8 +24,9 @@
 
 #define ND6_DAD_WAIT_MS 1000
 
-/* The slot of (addr, iface) and its state, read as any worker may: a
- * slot rewritten meanwhile is read again. */
+/* The slot of addr (a link-local one on iface; a global one is ours on
+ * any link, as core/fwd6.c's lsk_fwd6_ours) and its state, read as any
+ * worker may: a slot rewritten meanwhile is read again. */
 static struct nd6_addr *
 nd6_addr_find(const struct lsk_nd6_table *t, const struct lsk_ip6_addr *addr,
 	      uint16_t iface, uint8_t *state)
@@ -39,8 +40,9 @@ nd6_addr_find(const struct lsk_nd6_table *t, const struct lsk_ip6_addr *addr,
 
 		do {
 			seq = __atomic_load_n(&a->seq, __ATOMIC_ACQUIRE);
-			same = !(seq & 1) && a->iface == iface &&
-			       lsk_ip6_equal(&a->addr, addr);
+			same = !(seq & 1) && lsk_ip6_equal(&a->addr, addr) &&
+			       (a->iface == iface ||
+				!lsk_ip6_is_linklocal(addr));
 			*state = __atomic_load_n(&a->state, __ATOMIC_ACQUIRE);
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		} while (seq != __atomic_load_n(&a->seq, __ATOMIC_RELAXED) ||

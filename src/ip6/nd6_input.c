@@ -7,8 +7,8 @@
  * sender learnt stale; an NA updating an entry we have (7.2.5), or
  * telling that one of our tentative addresses is another's (DAD); an RS
  * answered with an RA where `port N ra on`; RAs and redirects of others
- * counted and left (we are a router). Malformed ones are counted
- * icmp6.InErrors under the reasons below.
+ * left (we are a router). icmp6_input counted each by its type; the
+ * malformed ones are counted icmp6.InErrors under the reasons below.
  */
 #include <string.h>
 
@@ -38,12 +38,15 @@ const struct lsk_drop nd6_drops[ND6_DROP_COUNT] = {
 	[ND6_DROP_NOT_ICMP6] = LSK_DROP1(icmp6.InErrors),
 };
 
+static lsk_trace_fmt_t nd6_trace;
+
 /* Neighbour discovery: its messages, its table's hold queues and their
  * timer (a node, not a timed stage). */
 LSK_STAGE_DECLARE(lsk_nd6_node,
 	.name = "nd6", .id = LSK_STAGE_NONE,
 	.next = LSK_NEXT("tx"),
-	.drops = nd6_drops, .n_drops = RTE_DIM(nd6_drops));
+	.drops = nd6_drops, .n_drops = RTE_DIM(nd6_drops),
+	.trace = nd6_trace);
 
 #define ND6_VERDICT_DONE ND6_DROP_COUNT	/* learnt from, answered: freed */
 
@@ -119,11 +122,12 @@ nd6_ns(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 	nd6_solicited_node(&g->target, &group, NULL);
 	if (dad && (g->slla != NULL || !lsk_ip6_equal(&g->dst, &group)))
 		return ND6_DROP_DAD_FORM;
-	ours = nd6_ours(w->fwd6, &g->target, iface);
+	ours = lsk_fwd6_ours(w->fwd6, &g->target, iface);
 	if (ours == NULL || ours->iface != iface)
 		return ND6_VERDICT_DONE;	/* not ours: no proxy */
-	if (nd6_addr_tentative(w->sh->nd6, &g->target, iface)) {
-		/* another node probes for it: ours is a duplicate */
+	if (!lsk_nd6_addr_usable(w->sh->nd6, &g->target, iface)) {
+		/* tentative, another node probes for it: ours is a
+		 * duplicate; tentative or duplicate, not answered */
 		if (dad)
 			nd6_dad_conflict(w, &g->target, iface);
 		return ND6_VERDICT_DONE;
@@ -147,6 +151,7 @@ nd6_ns(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 static int
 nd6_na(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 {
+	const struct lsk_ifaddr6 *ours;
 	uint8_t flags = g->icmp[4];
 	uint16_t iface = m->port;
 
@@ -154,10 +159,12 @@ nd6_na(struct lsk_worker *w, struct rte_mbuf *m, struct nd6_msg *g)
 		return ND6_DROP_TARGET;
 	if ((flags & 0x40) && lsk_ip6_is_multicast(&g->dst))
 		return ND6_DROP_SOLICITED_MCAST;
-	if (nd6_ours(w->fwd6, &g->target, iface) != NULL) {
-		/* another has our address: DAD fails while tentative;
-		 * after, Linux only logs it */
-		if (nd6_addr_tentative(w->sh->nd6, &g->target, iface))
+	ours = lsk_fwd6_ours(w->fwd6, &g->target, iface);
+	if (ours != NULL) {
+		/* another on its link has our address: DAD fails while
+		 * tentative; after, Linux only logs it */
+		if (ours->iface == iface &&
+		    nd6_addr_tentative(w->sh->nd6, &g->target, iface))
 			nd6_dad_conflict(w, &g->target, iface);
 		return ND6_VERDICT_DONE;
 	}
@@ -194,23 +201,18 @@ nd6_process(struct lsk_worker *w, struct rte_mbuf *m)
 	type = rte_pktmbuf_mtod_offset(m, const uint8_t *, sizeof(*g.ip))[0];
 	switch (type) {
 	case LSK_ND_ROUTER_SOLICIT:
-		w->stats.icmp6.InRouterSolicits++;
 		v = nd6_parse(m, &g, 8);
 		return v >= 0 ? v : nd6_rs(w, m, &g);
 	case LSK_ND_ROUTER_ADVERT:
-		w->stats.icmp6.InRouterAdvertisements++;
 		v = nd6_parse(m, &g, 16);
 		break;
 	case LSK_ND_NEIGHBOR_SOLICIT:
-		w->stats.icmp6.InNeighborSolicits++;
 		v = nd6_parse(m, &g, 24);
 		return v >= 0 ? v : nd6_ns(w, m, &g);
 	case LSK_ND_NEIGHBOR_ADVERT:
-		w->stats.icmp6.InNeighborAdvertisements++;
 		v = nd6_parse(m, &g, 24);
 		return v >= 0 ? v : nd6_na(w, m, &g);
 	default:
-		w->stats.icmp6.InRedirects++;
 		v = nd6_parse(m, &g, 40);
 		break;
 	}
@@ -221,11 +223,55 @@ nd6_process(struct lsk_worker *w, struct rte_mbuf *m)
 	       ND6_DROP_RA_SOURCE;
 }
 
+/* nd6's record: each traced message's type, addresses and target (not
+ * ended: it ends below, dropped or done). */
+static void
+nd6_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	static const char *const names[] = { "RS", "RA", "NS", "NA",
+					     "redirect" };
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		const struct rte_mbuf *m = l->pkts[i];
+		struct lsk_ip6_addr a;
+		const uint8_t *b;
+		char s[48], d[48], t[48] = "-";
+		uint8_t type;
+
+		if (!lsk_traced(m))
+			continue;
+		b = rte_pktmbuf_mtod(m, const uint8_t *);
+		if (rte_pktmbuf_data_len(m) < 40 + 4 || b[40] < 133 ||
+		    b[40] > 137) {
+			lsk_trace_rec(w, m, &lsk_nd6_node, false,
+				      "%u bytes: truncated",
+				      rte_pktmbuf_data_len(m));
+			continue;
+		}
+		type = b[40];
+		memcpy(&a, b + 8, 16);
+		nd6_addr_text(&a, s, sizeof(s));
+		memcpy(&a, b + 24, 16);
+		nd6_addr_text(&a, d, sizeof(d));
+		if (type >= LSK_ND_NEIGHBOR_SOLICIT &&
+		    rte_pktmbuf_data_len(m) >= 40 + 24) {
+			memcpy(&a, b + 48, 16);
+			nd6_addr_text(&a, t, sizeof(t));
+		}
+		lsk_trace_rec(w, m, &lsk_nd6_node, false,
+			      "%s %s > %s target %s (hop limit %u)",
+			      names[type - 133], s, d, t, b[7]);
+	}
+}
+
 void
 lsk_nd6_input(struct lsk_worker *w, struct lsk_list *l)
 {
 	uint32_t i;
 
+	LSK_STAGE_TRACE(w, &lsk_nd6_node, l, NULL);
 	for (i = 0; i < l->n; i++) {
 		struct rte_mbuf *m = l->pkts[i];
 		int v = nd6_process(w, m);

@@ -36,63 +36,6 @@
 static const struct lsk_ip6_addr all_nodes = { .a = { 0xff, 0x02,
 	[15] = 1 } };
 
-const struct lsk_ifaddr6 *
-nd6_ours(const struct lsk_fwd6_table *t, const struct lsk_ip6_addr *addr,
-	 uint16_t iface)
-{
-	uint32_t i;
-
-	for (i = 0; t != NULL && i < t->n_addrs; i++) {
-		const struct lsk_ifaddr6 *a = &t->addrs[i];
-
-		if (lsk_ip6_equal(&a->addr, addr) &&
-		    (a->iface == iface || iface == LSK_IFACE_ANY ||
-		     !(a->flags & LSK_IFA6_LINKLOCAL)))
-			return a;
-	}
-	return NULL;
-}
-
-const struct lsk_ifaddr6 *
-nd6_linklocal(const struct lsk_fwd6_table *t, uint16_t iface)
-{
-	uint32_t i;
-
-	for (i = 0; t != NULL && i < t->n_addrs; i++)
-		if (t->addrs[i].iface == iface &&
-		    (t->addrs[i].flags & LSK_IFA6_LINKLOCAL))
-			return &t->addrs[i];
-	return NULL;
-}
-
-/* addr is in a's prefix */
-static bool
-nd6_in_prefix(const struct lsk_ifaddr6 *a, const struct lsk_ip6_addr *addr)
-{
-	uint8_t bits = a->depth, k;
-
-	for (k = 0; bits >= 8; k++, bits -= 8)
-		if (a->addr.a[k] != addr->a[k])
-			return false;
-	return bits == 0 ||
-	       ((a->addr.a[k] ^ addr->a[k]) & (0xff00 >> bits)) == 0;
-}
-
-const struct lsk_ifaddr6 *
-nd6_source(const struct lsk_fwd6_table *t, const struct lsk_ip6_addr *dst,
-	   uint16_t iface)
-{
-	uint32_t i;
-
-	if (!lsk_ip6_is_linklocal(dst))
-		for (i = 0; t != NULL && i < t->n_addrs; i++)
-			if (t->addrs[i].iface == iface &&
-			    !(t->addrs[i].flags & LSK_IFA6_LINKLOCAL) &&
-			    nd6_in_prefix(&t->addrs[i], dst))
-				return &t->addrs[i];
-	return nd6_linklocal(t, iface);
-}
-
 void
 nd6_solicited_node(const struct lsk_ip6_addr *addr,
 		   struct lsk_ip6_addr *group, struct rte_ether_addr *mac)
@@ -197,7 +140,8 @@ nd6_send_ns(struct lsk_worker *w, uint16_t iface,
 	    const struct lsk_ip6_addr *target,
 	    const struct rte_ether_addr *to, struct rte_mempool *pool)
 {
-	const struct lsk_ifaddr6 *src = nd6_source(w->fwd6, target, iface);
+	const struct lsk_ifaddr6 *src =
+		lsk_fwd6_source(w->fwd6, target, iface);
 	struct lsk_ip6_addr group;
 	struct rte_ether_addr mac;
 	struct rte_mbuf *m;
@@ -308,7 +252,7 @@ nd6_ra_prefixes(const struct lsk_fwd6_table *t, uint16_t iface, uint8_t *o,
 void
 nd6_send_ra(struct lsk_worker *w, uint16_t iface, struct rte_mempool *pool)
 {
-	const struct lsk_ifaddr6 *src = nd6_linklocal(w->fwd6, iface);
+	const struct lsk_ifaddr6 *src = lsk_fwd6_linklocal(w->fwd6, iface);
 	const uint16_t fixed = 16 + 8 + 8;	/* RA, SLLA, MTU */
 	uint8_t opts[ND6_RA_PREFIXES_MAX * 32];
 	struct rte_ether_addr mac;

@@ -130,17 +130,6 @@ void nd6_send_ns(struct lsk_worker *w, uint16_t iface,
  * without the option (RFC 4862 5.4.2). */
 void nd6_send_dad(struct lsk_worker *w, uint16_t iface,
 		  const struct lsk_ip6_addr *target);
-/* Our address addr on iface (a link-local one only there), iface's
- * link-local one, the source of what we send to dst out of iface: as
- * core/fwd6.h's, NULL when the table has none. */
-const struct lsk_ifaddr6 *nd6_ours(const struct lsk_fwd6_table *t,
-				   const struct lsk_ip6_addr *addr,
-				   uint16_t iface);
-const struct lsk_ifaddr6 *nd6_linklocal(const struct lsk_fwd6_table *t,
-					uint16_t iface);
-const struct lsk_ifaddr6 *nd6_source(const struct lsk_fwd6_table *t,
-				     const struct lsk_ip6_addr *dst,
-				     uint16_t iface);
 /* NA for our target to dst (ff02::1 for a DAD probe) at mac. */
 void nd6_send_na(struct lsk_worker *w, uint16_t iface,
 		 const struct lsk_ip6_addr *target,

@@ -72,7 +72,7 @@ nd6_ra_timer(struct lsk_worker *w, uint64_t now)
 		      ((asked >> i & 1) &&
 		       (r->last == 0 ||
 			now - r->last >= ND6_RA_MIN_DELAY_S * hz));
-		ll = nd6_linklocal(w->fwd6, i);
+		ll = lsk_fwd6_linklocal(w->fwd6, i);
 		if (!due || ll == NULL ||
 		    !lsk_nd6_addr_usable(t, &ll->addr, i))
 			continue;

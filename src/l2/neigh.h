@@ -19,6 +19,9 @@
 #include <rte_spinlock.h>
 
 #include "listack/listack.h"
+#include "core/fwd.h"
+#include "core/tx.h"
+#include "core/worker.h"
 #include "l2/l2.h"
 
 struct lsk_worker;
@@ -116,10 +119,19 @@ struct rte_hash *lsk_neigh_hash_create(const char *name, uint32_t cap,
 				       uint32_t key_len, int socket_id);
 
 /* Give m (data at its Ethernet header) its MACs, to mac out of iface,
- * and queue it (neigh_table.c).
+ * and queue it: inline, as it is on the path of every packet that goes
+ * through the table.
  * Ownership: takes m. */
-void lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
-		      const struct rte_ether_addr *mac, struct rte_mbuf *m);
+static inline void
+lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
+		 const struct rte_ether_addr *mac, struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+
+	eh->dst_addr = *mac;
+	eh->src_addr = w->fwd->ifaces[iface].mac;
+	lsk_tx_enqueue(w, iface, m);
+}
 
 /* Take what a hold queue holds (its entry's lock held) into out, the
  * queue left empty; returns how many (neigh_hold.c).

@@ -371,18 +371,6 @@ lsk_neigh_send_request(struct lsk_worker *w, struct lsk_neigh_entry *e,
 	lsk_arp_send_request(w, e->port, e->addr, pool, to);
 }
 
-/* Give a held or resolved packet its Ethernet header and send it. */
-void
-lsk_neigh_output(struct lsk_worker *w, uint16_t iface,
-		 const struct rte_ether_addr *mac, struct rte_mbuf *m)
-{
-	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-
-	eh->dst_addr = *mac;
-	eh->src_addr = w->fwd->ifaces[iface].mac;
-	lsk_tx_enqueue(w, iface, m);
-}
-
 /* A stale entry in use is asked for again, at most once a second. */
 static void
 neigh_probe_stale(struct lsk_worker *w, struct lsk_neigh_entry *e,

@@ -22,12 +22,14 @@
 
 #define ND_CAP 64
 
-/* our addresses: P0 fe80::fe / 2001:db8::1, P1 fe80::1fe / 2001:db8:1::1 */
-static const struct lsk_ip6_addr ll0 = { .a = { 0xfe, 0x80, [15] = 0xfe } };
+/* our addresses: P0 fe80::ff:fe00:fe (its MAC's) and 2001:db8::1, P1
+ * fe80::ff:fe00:1fe and 2001:db8:1::1 */
+static const struct lsk_ip6_addr ll0 = { .a = { 0xfe, 0x80, [11] = 0xff,
+	[12] = 0xfe, [15] = 0xfe } };
 static const struct lsk_ip6_addr gl0 = { .a = { 0x20, 0x01, 0x0d, 0xb8,
 	[15] = 1 } };
-static const struct lsk_ip6_addr ll1 = { .a = { 0xfe, 0x80, [14] = 1,
-	[15] = 0xfe } };
+static const struct lsk_ip6_addr ll1 = { .a = { 0xfe, 0x80, [11] = 0xff,
+	[12] = 0xfe, [14] = 1, [15] = 0xfe } };
 static const struct lsk_ip6_addr gl1 = { .a = { 0x20, 0x01, 0x0d, 0xb8,
 	0, 1, [15] = 1 } };
 /* hosts */
@@ -53,25 +55,22 @@ nd(struct unit_fixture *f)
 	return f->stack->sh.nd6;
 }
 
-/* The fixture's table of addresses, made by hand (the control side's
- * builds are another part's). */
+/* Our addresses as the control side makes them (and the worker's copy
+ * of the table: the tests call ND's functions outside a burst). */
 static inline void
-nd_addrs(struct unit_fixture *f, struct lsk_fwd6_table *t, uint64_t ra)
+nd_cmd(struct unit_fixture *f, const char *line)
 {
-	memset(t, 0, sizeof(*t));
-	t->generation = 1;
-	t->ra_ifaces = ra;
-	t->addrs[0] = (struct lsk_ifaddr6){ .addr = ll0, .depth = 64,
-		.flags = LSK_IFA6_LINKLOCAL | LSK_IFA6_AUTO, .iface = 0 };
-	t->addrs[1] = (struct lsk_ifaddr6){ .addr = ll1, .depth = 64,
-		.flags = LSK_IFA6_LINKLOCAL | LSK_IFA6_AUTO, .iface = 1 };
-	t->addrs[2] = (struct lsk_ifaddr6){ .addr = gl0, .depth = 64,
-		.iface = 0 };
-	t->addrs[3] = (struct lsk_ifaddr6){ .addr = gl1, .depth = 64,
-		.iface = 1 };
-	t->n_addrs = 4;
-	f->stack->sh.fwd6 = t;
-	f->worker->fwd6 = t;
+	unit_cmd(f, line);
+	f->worker->fwd6 = f->stack->sh.fwd6;
+}
+
+static inline void
+nd_addrs(struct unit_fixture *f, bool ra)
+{
+	nd_cmd(f, "address add 2001:db8::1/64 port 0");
+	nd_cmd(f, "address add 2001:db8:1::1/64 port 1");
+	if (ra)
+		nd_cmd(f, "port 0 ra on");
 }
 
 static inline void
@@ -105,7 +104,7 @@ nd_dad_pass(struct unit_fixture *f)
 }
 
 static inline struct unit_fixture *
-nd_fixture(struct lsk_fwd6_table *t, uint64_t ra, bool dad)
+nd_fixture(bool ra, bool dad)
 {
 	struct unit_fixture *f = unit_fixture_create(LSK_MODE_LIST);
 	char name[32];
@@ -126,7 +125,7 @@ nd_fixture(struct lsk_fwd6_table *t, uint64_t ra, bool dad)
 	/* what ND sends of its own (DAD, RAs) comes from the send pool, as
 	 * listack-fwd's */
 	lsk_stack_set_send_pool(f->stack, unit_pool);
-	nd_addrs(f, t, ra);
+	nd_addrs(f, ra);
 	if (dad)
 		nd_dad_pass(f);
 	return f;
@@ -138,8 +137,8 @@ nd_fixture_destroy(struct unit_fixture *f)
 	struct lsk_stats st = { 0 };
 
 	lsk_nd6_forget_all(nd(f), &st);
-	f->stack->sh.fwd6 = NULL;
-	f->worker->fwd6 = NULL;
+	lsk_nd6_table_free(nd(f));
+	f->stack->sh.nd6 = NULL;
 	unit_fixture_destroy(f);
 }
 

@@ -4,17 +4,16 @@
  * Linux's router sends (compared byte for byte with scapy's frames),
  * DAD's probes answered to all nodes, the sender learnt stale; NAs
  * changing entries as RFC 4861 7.2.5 says; RS answered with an RA only
- * where `ra on`; RAs and redirects of others counted and left; every
- * malformed message counted icmp6.InErrors under its reason.
+ * where `ra on`; RAs and redirects of others left (icmp6_input counts
+ * each type); every malformed message counted icmp6.InErrors under its
+ * reason.
  */
 #include "nd6_common.h"
-
-static struct lsk_fwd6_table tbl;
 
 static int
 setup(void **state)
 {
-	*state = nd_fixture(&tbl, 1, true);	/* ra on port 0 */
+	*state = nd_fixture(true, true);	/* ra on port 0 */
 	return *state == NULL ? -1 : 0;
 }
 
@@ -50,14 +49,14 @@ static const char na_dad[] =
 	"3333000000010200000000fe86dd6000000000203aff20010db8000000000000"
 	"000000000001ff0200000000000000000000000000018800782da00000002001"
 	"0db800000000000000000000000102010200000000fe";
-/* scapy: Ether(dst='33:33:00:00:00:01', src=p0)/IPv6(src='fe80::fe',
+/* scapy: Ether(dst='33:33:00:00:00:01', src=p0)/IPv6(src='fe80::ff:fe00:fe',
  * dst='ff02::1', hlim=255)/ICMPv6ND_RA(chlim=64, routerlifetime=1800,
  * prf=0)/ICMPv6NDOptSrcLLAddr(lladdr=p0)/ICMPv6NDOptMTU(mtu=1500)/
  * ICMPv6NDOptPrefixInfo(prefixlen=64, L=1, A=1, validlifetime=2592000,
  * preferredlifetime=604800, prefix='2001:db8::') */
 static const char ra_p0[] =
 	"3333000000010200000000fe86dd6000000000403afffe800000000000000000"
-	"0000000000feff0200000000000000000000000000018600ebef400007080000"
+	"00fffe0000feff0200000000000000000000000000018600ecef400007080000"
 	"00000000000001010200000000fe05010000000005dc030440c000278d000009"
 	"3a800000000020010db8000000000000000000000000";
 
@@ -88,7 +87,6 @@ test_ns_answered(void **state)
 	/* the sender learnt, stale (RFC 4861 7.2.3) */
 	assert_int_equal(nd_state(f, &h7, 0, &mac), LSK_NEIGH_STALE);
 	assert_memory_equal(&mac, &h7_mac, 6);
-	assert_int_equal(f->worker->stats.icmp6.InNeighborSolicits, 1);
 	assert_int_equal(f->worker->stats.icmp6.OutNeighborAdvertisements, 1);
 	assert_int_equal(f->worker->stats.nd.Updates, 1);
 	unit_tx_free(f);
@@ -161,7 +159,6 @@ test_na_rules(void **state)
 	nd_na_in(f, 0, &h7, &gl0, &h7, 0x60, &h7_mac);
 	assert_int_equal(nd_state(f, &h7, 0, &mac), LSK_NEIGH_REACHABLE);
 	assert_memory_equal(&mac, &h7_mac, 6);
-	assert_int_equal(f->worker->stats.icmp6.InNeighborAdvertisements, 7);
 }
 
 static void
@@ -205,15 +202,12 @@ test_rs_ra(void **state)
 	nd_timer(f, &unreach);
 	assert_int_equal(unit_tx_count(f), 0);
 	assert_int_equal(nd_state(f, &h7ll, 1, NULL), 0);
-	assert_int_equal(f->worker->stats.icmp6.InRouterSolicits, 2);
 	assert_int_equal(f->worker->stats.icmp6.OutRouterAdvertisements, 3);
 	/* others' RAs and redirects: counted, nothing done */
 	nd_in(f, 0, b, nd_msg(b, &h7ll, &all_nodes6, 255, 134, 0, 0, NULL,
 			      zero, 8));
 	nd_in(f, 0, b, nd_msg(b, &h7ll, &ll0, 255, 137, 0, 0, &h7, gl1.a,
 			      16));
-	assert_int_equal(f->worker->stats.icmp6.InRouterAdvertisements, 1);
-	assert_int_equal(f->worker->stats.icmp6.InRedirects, 1);
 	assert_int_equal(f->worker->stats.icmp6.InErrors, 0);
 	assert_int_equal(unit_tx_count(f), 0);
 }

@@ -9,12 +9,10 @@
  */
 #include "nd6_common.h"
 
-static struct lsk_fwd6_table tbl;
-
 static int
 setup(void **state)
 {
-	*state = nd_fixture(&tbl, 0, true);
+	*state = nd_fixture(false, true);
 	return *state == NULL ? -1 : 0;
 }
 
@@ -122,6 +120,44 @@ test_keyed_by_iface(void **state)
 	assert_int_equal(f->tx.n[1], 1);
 	assert_ns(f->tx.pkts[1][0], &h7ll, &ll1);
 	assert_int_equal(nd_state(f, &h7ll, 1, NULL), LSK_NEIGH_INCOMPLETE);
+}
+
+/* A reachable entry unconfirmed for 30 s is stale; a stale one in use
+ * is asked for again (a unicast NS to its MAC) once its 5 s of delay
+ * are up, at most once a second, the datagram sent meanwhile. */
+static void
+test_stale_probe(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_nd6_entry *e;
+	const uint8_t *b;
+
+	lsk_nd6_resolve(f->worker, &h7, 0, nd_datagram(1));
+	nd_na_in(f, 0, &h7, &gl0, &h7, 0x60, &h7_mac);
+	unit_tx_free(f);
+	e = &nd(f)->e[0];
+	e->confirmed -= 31 * rte_get_tsc_hz();
+	assert_true(lsk_nd6_resolve(f->worker, &h7, 0, nd_datagram(2)));
+	nd_flush(f);
+	assert_int_equal(nd_state(f, &h7, 0, NULL), LSK_NEIGH_STALE);
+	/* learnt five seconds ago: not yet */
+	assert_int_equal(f->tx.n[0], 1);
+	assert_datagram(f, 0, 0, &h7_mac, 2);
+	unit_tx_free(f);
+	e->next_probe = 0;
+	assert_true(lsk_nd6_resolve(f->worker, &h7, 0, nd_datagram(3)));
+	assert_true(lsk_nd6_resolve(f->worker, &h7, 0, nd_datagram(4)));
+	nd_flush(f);
+	assert_int_equal(f->tx.n[0], 3);
+	assert_int_equal(nd_sent(f, 0, 135), 1);
+	b = rte_pktmbuf_mtod(nd_sent_nth(f, 0, 135, 0), const uint8_t *);
+	assert_memory_equal(b, &h7_mac, 6);
+	assert_memory_equal(b + 14 + 24, &h7, 16);	/* to it */
+	assert_memory_equal(b + 14 + 8, &gl0, 16);
+	nd_assert_cksum(nd_sent_nth(f, 0, 135, 0));
+	/* its answer: reachable again */
+	nd_na_in(f, 0, &h7, &gl0, &h7, 0x60, &h7_mac);
+	assert_int_equal(nd_state(f, &h7, 0, NULL), LSK_NEIGH_REACHABLE);
 }
 
 static void
@@ -260,6 +296,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_resolve_hold_release,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keyed_by_iface,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_probe,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fail_after_3,
 						setup, teardown),
