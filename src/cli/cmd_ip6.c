@@ -265,14 +265,27 @@ cmd_address6(struct cmd_ctx *c)
 		return address6_del(c, &addr, depth, port, vlan);
 	if (vlan != 0) {
 		rc = lsk_vlan_iface(c->s, port, vlan);
+		/* a new VLAN is in IPv4's table too, the interfaces' one
+		 * copy (core/fwd6.h): published first, as `port N vlan V` */
+		if (rc >= 0 && !c->s->in_batch && c->s->n_ifaces != n_ifaces) {
+			int made = rc;
+
+			rc = lsk_stack_publish(c->s);
+			if (rc < 0)
+				c->s->n_ifaces = n_ifaces;
+			else
+				rc = made;
+		}
 		if (rc < 0)
 			return cmd_error(c, rc, "cannot make vlan %u on port "
 					 "%u: %s", vlan, port, strerror(-rc));
 		port = (uint16_t)rc;
 	}
 	rc = lsk_address6_add(c->s, &addr, depth, port);
-	if (rc < 0 && c->s->n_ifaces > n_ifaces)
+	if (rc < 0 && c->s->n_ifaces > n_ifaces) {
 		c->s->n_ifaces = n_ifaces;	/* the VLAN made for it goes */
+		lsk_stack_publish(c->s);
+	}
 	return rc < 0 ? address6_refused(c, rc, &addr, depth, port) : 0;
 }
 

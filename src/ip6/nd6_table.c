@@ -251,12 +251,11 @@ nd6_discard(struct lsk_worker *w, struct rte_mbuf *m)
  * 30 s becomes stale; a stale one in use is probed (unicast NS). */
 static void
 nd6_send_resolved(struct lsk_worker *w, struct lsk_nd6_entry *e, uint32_t gen,
-		  uint64_t word, struct rte_mbuf *m)
+		  uint64_t word, uint16_t iface, struct rte_mbuf *m)
 {
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
 	struct rte_ether_addr mac;
-	uint16_t iface = e->iface;
 	uint8_t state = word_state(word);
 
 	word_mac(word, &mac);
@@ -325,6 +324,10 @@ lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 	uint32_t gen;
 	uint64_t word;
 
+	if (unlikely(t == NULL)) {
+		nd6_discard(w, m);	/* no table yet: the stack's making */
+		return false;
+	}
 	for (;;) {
 		created = false;
 		e = nd6_lookup(t, &k, &gen);
@@ -341,7 +344,7 @@ lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		if (!created && nd6_read(e, gen, &word) &&
 		    word_resolved(word)) {
 			nd6_trace(w, m, addr, LSK_NEIGH_SENT, word);
-			nd6_send_resolved(w, e, gen, word, m);
+			nd6_send_resolved(w, e, gen, word, iface, m);
 			return true;
 		}
 		if (!created) {

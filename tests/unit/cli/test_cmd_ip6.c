@@ -126,6 +126,8 @@ test_address(void **state)
 	ok(s, "port 1 name wan");
 	ok(s, "address add 2001:db8:0:5::1/64 port wan vlan 5");
 	assert_int_equal(s->n_ifaces, 3);
+	assert_int_equal(s->sh.fwd->n_ifaces, 3);	/* IPv4's has it too */
+	assert_int_equal(s->sh.fwd->ifaces[2].vlan, 5);
 	assert_int_equal(lookup(s, "2001:db8:0:5::9")->iface, 2);
 	ok(s, "address del 2001:db8:0:5::1/64 port 1 vlan 5");
 	assert_int_equal(lookup(s, "2001:db8:0:5::9")->type, LSK_NH_NONE);
