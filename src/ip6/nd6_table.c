@@ -17,6 +17,7 @@
  * is probed (a unicast NS) at most once a second, five seconds after it
  * was learnt stale, as IPv4's are; no proxy ND.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -222,11 +223,9 @@ nd6_lock(struct lsk_nd6_table *t, const struct nd6_key *k, bool create,
 void
 nd6_addr_text(const struct lsk_ip6_addr *a, char *buf, size_t len)
 {
-	snprintf(buf, len, "%x:%x:%x:%x:%x:%x:%x:%x",
-		 a->a[0] << 8 | a->a[1], a->a[2] << 8 | a->a[3],
-		 a->a[4] << 8 | a->a[5], a->a[6] << 8 | a->a[7],
-		 a->a[8] << 8 | a->a[9], a->a[10] << 8 | a->a[11],
-		 a->a[12] << 8 | a->a[13], a->a[14] << 8 | a->a[15]);
+	/* RFC 5952's form, as `show neigh` writes it */
+	if (inet_ntop(AF_INET6, a, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
 }
 
 static inline void
