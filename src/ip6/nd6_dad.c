@@ -53,16 +53,6 @@ nd6_addr_find(const struct lsk_nd6_table *t, const struct lsk_ip6_addr *addr,
 	return NULL;
 }
 
-bool
-lsk_nd6_addr_usable(const struct lsk_nd6_table *t,
-		    const struct lsk_ip6_addr *addr, uint16_t iface)
-{
-	uint8_t state;
-
-	return t != NULL && nd6_addr_find(t, addr, iface, &state) != NULL &&
-	       state == LSK_ND6_ADDR_PREFERRED;
-}
-
 int
 lsk_nd6_addr_state(const struct lsk_nd6_table *t,
 		   const struct lsk_ip6_addr *addr, uint16_t iface)
@@ -75,6 +65,13 @@ lsk_nd6_addr_state(const struct lsk_nd6_table *t,
 	if (nd6_addr_find(t, addr, iface, &state) == NULL)
 		return LSK_ND6_ADDR_TENTATIVE;
 	return state;
+}
+
+bool
+lsk_nd6_addr_usable(const struct lsk_nd6_table *t,
+		    const struct lsk_ip6_addr *addr, uint16_t iface)
+{
+	return lsk_nd6_addr_state(t, addr, iface) == LSK_ND6_ADDR_PREFERRED;
 }
 
 bool

@@ -17,6 +17,7 @@
  * is probed (a unicast NS) at most once a second, five seconds after it
  * was learnt stale, as IPv4's are; no proxy ND.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,38 +44,39 @@ int
 lsk_nd6_table_create(struct lsk_shared *sh, const char *stack_name,
 		     uint32_t cap)
 {
+	struct rte_hash *hash;
 	struct lsk_nd6_table *t;
 	char name[64];
 
+	snprintf(name, sizeof(name), "%.20s_nd6", stack_name);
+	hash = lsk_neigh_hash_create(name, cap, sizeof(struct nd6_key),
+				     sh->socket_id);
+	if (hash == NULL)
+		return -(rte_errno ? rte_errno : ENOMEM);
+	/* zeroed: the create lock unlocked, no entry, no address */
 	t = rte_zmalloc_socket("lsk_nd6", sizeof(*t) + cap * sizeof(t->e[0]),
 			       RTE_CACHE_LINE_SIZE, sh->socket_id);
-	if (t == NULL)
+	if (t == NULL) {
+		rte_hash_free(hash);
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "%.20s_nd6", stack_name);
-	t->hash = lsk_neigh_hash_create(name, cap, sizeof(struct nd6_key),
-					sh->socket_id);
-	if (t->hash == NULL) {
-		rte_free(t);
-		return -(rte_errno ? rte_errno : ENOMEM);
 	}
-	rte_spinlock_init(&t->create_lock);
+	t->hash = hash;
 	t->cap = cap;
 	t->sh = sh;
 	sh->nd6 = t;
 	return 0;
 }
 
+/* The stack goes: what is held is freed, the bound on it goes too. */
 void
 lsk_nd6_table_free(struct lsk_nd6_table *t)
 {
-	uint32_t i, k;
+	struct lsk_nd6_entry *e;
 
 	if (t == NULL)
 		return;
-	/* the stack goes: the bound on what is held goes with it */
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < t->e[i].n_held; k++)
-			rte_pktmbuf_free(t->e[i].held[k]);
+	for (e = t->e; e < t->e + t->n; e++)
+		rte_pktmbuf_free_bulk(e->held, e->n_held);
 	rte_hash_free(t->hash);
 	rte_free(t);
 }
@@ -221,11 +223,9 @@ nd6_lock(struct lsk_nd6_table *t, const struct nd6_key *k, bool create,
 void
 nd6_addr_text(const struct lsk_ip6_addr *a, char *buf, size_t len)
 {
-	snprintf(buf, len, "%x:%x:%x:%x:%x:%x:%x:%x",
-		 a->a[0] << 8 | a->a[1], a->a[2] << 8 | a->a[3],
-		 a->a[4] << 8 | a->a[5], a->a[6] << 8 | a->a[7],
-		 a->a[8] << 8 | a->a[9], a->a[10] << 8 | a->a[11],
-		 a->a[12] << 8 | a->a[13], a->a[14] << 8 | a->a[15]);
+	/* RFC 5952's form, as `show neigh` writes it */
+	if (inet_ntop(AF_INET6, a, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
 }
 
 static inline void

@@ -310,4 +310,34 @@ nd_state(struct unit_fixture *f, const struct lsk_ip6_addr *a, uint16_t iface,
 	return lsk_nd6_state_of(nd(f), a, iface, mac ? mac : &m);
 }
 
+/* cmocka's setups: addresses past DAD, with port 0's RAs on or not;
+ * addresses fresh (tentative); and the teardown. */
+static inline int
+nd_setup_router(void **state)
+{
+	*state = nd_fixture(true, true);
+	return *state == NULL ? -1 : 0;
+}
+
+static inline int
+nd_setup(void **state)
+{
+	*state = nd_fixture(false, true);
+	return *state == NULL ? -1 : 0;
+}
+
+static inline int
+nd_setup_fresh(void **state)
+{
+	*state = nd_fixture(false, false);
+	return *state == NULL ? -1 : 0;
+}
+
+static inline int
+nd_teardown(void **state)
+{
+	nd_fixture_destroy(*state);
+	return 0;
+}
+
 #endif /* LSK_TEST_ND6_COMMON_H */

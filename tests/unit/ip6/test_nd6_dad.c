@@ -9,20 +9,6 @@
  */
 #include "nd6_common.h"
 
-static int
-setup(void **state)
-{
-	*state = nd_fixture(false, false);
-	return *state == NULL ? -1 : 0;
-}
-
-static int
-teardown(void **state)
-{
-	nd_fixture_destroy(*state);
-	return 0;
-}
-
 /* The DAD probe for target on port: bytes as RFC 4862 5.4.2 says. */
 static void
 assert_probe(const struct unit_fixture *f, uint16_t port, unsigned int nth,
@@ -191,14 +177,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_dad_pass, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_dad_fail_na, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_dad_fail_probe, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_dad_forget, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_dad_pass,
+						nd_setup_fresh,
+						nd_teardown),
+		cmocka_unit_test_setup_teardown(test_dad_fail_na,
+						nd_setup_fresh,
+						nd_teardown),
+		cmocka_unit_test_setup_teardown(test_dad_fail_probe,
+						nd_setup_fresh,
+						nd_teardown),
+		cmocka_unit_test_setup_teardown(test_dad_forget,
+						nd_setup_fresh,
+						nd_teardown),
 	};
 
 	return cmocka_run_group_tests_name("nd6_dad", tests,

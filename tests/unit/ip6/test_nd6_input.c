@@ -10,20 +10,6 @@
  */
 #include "nd6_common.h"
 
-static int
-setup(void **state)
-{
-	*state = nd_fixture(true, true);	/* ra on port 0 */
-	return *state == NULL ? -1 : 0;
-}
-
-static int
-teardown(void **state)
-{
-	nd_fixture_destroy(*state);
-	return 0;
-}
-
 static void
 unhex(const char *s, uint8_t *b, size_t len)
 {
@@ -271,15 +257,15 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ns_answered,
-						setup, teardown),
+						nd_setup_router, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_ns_without_option,
-						setup, teardown),
+						nd_setup_router, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_na_rules,
-						setup, teardown),
+						nd_setup_router, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_rs_ra,
-						setup, teardown),
+						nd_setup_router, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed,
-						setup, teardown),
+						nd_setup_router, nd_teardown),
 	};
 
 	return cmocka_run_group_tests_name("nd6_input", tests,

@@ -9,20 +9,6 @@
  */
 #include "nd6_common.h"
 
-static int
-setup(void **state)
-{
-	*state = nd_fixture(false, true);
-	return *state == NULL ? -1 : 0;
-}
-
-static int
-teardown(void **state)
-{
-	nd_fixture_destroy(*state);
-	return 0;
-}
-
 /* The datagram with tag sent on port to mac. */
 static void
 assert_datagram(struct unit_fixture *f, uint16_t port, unsigned int i,
@@ -294,19 +280,19 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_resolve_hold_release,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_keyed_by_iface,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_stale_probe,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_fail_after_3,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_shared_hold_bound,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_eviction,
-						setup, teardown),
+						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_control,
-						setup, teardown),
+						nd_setup, nd_teardown),
 	};
 
 	return cmocka_run_group_tests_name("nd6_table", tests,
