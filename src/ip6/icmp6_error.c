@@ -54,12 +54,10 @@ icmp6_may_answer(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip,
 	 * hides no ICMPv6 message we could tell) */
 	if (lsk_ip6_chain_walk(m, 0, rte_pktmbuf_pkt_len(m), 0, &c) ==
 	    LSK_CHAIN_OK && c.proto == LSK_IP6_ICMP) {
-		uint8_t t;
+		uint8_t tb;
+		const uint8_t *t = rte_pktmbuf_read(m, c.off, 1, &tb);
 
-		if (rte_pktmbuf_pkt_len(m) < c.off + 1u)
-			return true;
-		t = *(const uint8_t *)rte_pktmbuf_read(m, c.off, 1, &t);
-		if (t < LSK_ICMP6_ECHO_REQUEST || t == 137)
+		if (t != NULL && (*t < LSK_ICMP6_ECHO_REQUEST || *t == 137))
 			return false;
 	}
 	return true;

@@ -52,7 +52,7 @@ static lsk_trace_fmt_t forward6_trace;
 
 LSK_STAGE_DECLARE(lsk_ip6_forward_stage,
 	.name = "ip6_forward", .id = LSK_STAGE_IP6_FORWARD,
-	.next = LSK_NEXT("icmp6", "nd6", "tx"),
+	.next = LSK_NEXT("icmp6", "nd6"),
 	.drops = fwd6_drops, .n_drops = RTE_DIM(fwd6_drops),
 	.trace = forward6_trace);
 

@@ -53,7 +53,7 @@ static const struct lsk_drop local6_drops[] = {
 
 LSK_STAGE_DECLARE(lsk_ip6_local_stage,
 	.name = "ip6_local", .id = LSK_STAGE_IP6_LOCAL,
-	.next = LSK_NEXT("udp6_input", "icmp6_input", "icmp6"),
+	.next = LSK_NEXT("ip6_reasm", "udp6_input", "icmp6_input", "icmp6"),
 	.drops = local6_drops, .n_drops = RTE_DIM(local6_drops));
 
 /* The chain of m (a frame) walked as its destination: the verdict of a

@@ -60,7 +60,7 @@ static const struct lsk_drop out6_drops[] = {
 
 LSK_STAGE_DECLARE(lsk_ip6_output_stage,
 	.name = "ip6_output", .id = LSK_STAGE_IP6_OUTPUT,
-	.next = LSK_NEXT("ip6_local", "tx"),
+	.next = LSK_NEXT("ip6_local", "nd6", "tx"),
 	.drops = out6_drops, .n_drops = RTE_DIM(out6_drops));
 
 uint16_t

@@ -188,6 +188,21 @@ route6_is_scoped(const struct lsk_ip6_addr *a)
 				   0x80) || lsk_ip6_is_unspecified(a);
 }
 
+/* A local destination may receive: a group, or one of our addresses
+ * past DAD on the interface it is on (no ND table: nothing checks). */
+static bool
+route6_usable(const struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	const struct lsk_ip6_addr *dst = lsk_ip6_dst(route6_hdr(m));
+	const struct lsk_ifaddr6 *a;
+
+	if (lsk_ip6_is_multicast(dst) || w->sh->nd6 == NULL)
+		return true;
+	a = lsk_fwd6_ours(w->fwd6, dst, m->port);
+	return a != NULL && lsk_nd6_addr_usable(w->sh->nd6, &a->addr,
+						a->iface);
+}
+
 /* Entry i's verdict v carried out: forwarded entries compacted in l,
  * locals to local, drops counted and freed. */
 static void
@@ -197,10 +212,7 @@ route6_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	struct rte_mbuf *m = l->pkts[i];
 	uint32_t meta = (l->meta[i] & ~LSK_META_NH_MASK) | nh;
 
-	if (v == ROUTE6_LOCAL &&
-	    !lsk_nd6_addr_usable(w->sh->nd6, lsk_ip6_dst(route6_hdr(m)),
-				 m->port) &&
-	    !lsk_ip6_is_multicast(lsk_ip6_dst(route6_hdr(m))))
+	if (v == ROUTE6_LOCAL && !route6_usable(w, m))
 		v = ROUTE6_DROP_TENTATIVE;
 	switch (v) {
 	case ROUTE6_FORWARD:

@@ -68,10 +68,7 @@ test_echo(void **state)
 	size_t len;
 
 	unit6_configure(f);
-	lsk_worker_offline(f->worker);
-	assert_int_equal(lsk_neigh6_add(f->stack, &a_ll, UNIT_P0,
-					&unit_a_mac), 0);
-	unit6_sync(f);
+	unit6_neigh(f, a_ll, UNIT_P0, &unit_a_mac);
 	ll0 = lsk_fwd6_linklocal(f->worker->fwd6, UNIT_P0)->addr;
 
 	/* to our global address, from it */

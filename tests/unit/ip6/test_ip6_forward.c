@@ -10,6 +10,8 @@
 
 #include "unit_common.h"
 #include "unit6.h"
+#include "core/trace.h"
+#include "../core/trace_records.h"
 
 static struct rte_mbuf *
 pkt(struct unit6_pkt *p, uint8_t *frame, size_t *len)
@@ -68,10 +70,7 @@ test_refusals(void **state)
 	size_t len;
 
 	unit6_configure(f);
-	lsk_worker_offline(f->worker);
-	assert_int_equal(lsk_neigh6_add(f->stack, &a_ll, UNIT_P0,
-					&unit_a_mac), 0);
-	unit6_sync(f);
+	unit6_neigh(f, a_ll, UNIT_P0, &unit_a_mac);
 
 	/* hop limit 1: time exceeded from P0, the quote as it came */
 	unit6_pkt_init(&p, UNIT6_FAR);
@@ -171,6 +170,45 @@ test_list_equals_single(void **state)
 	unit_fixture_destroy(fx[1]);
 }
 
+/* A traced datagram: each stage's record shows the IPv6 header and what
+ * it decided on, ending at tx; one that expires ends as its drop. */
+static void
+test_traced(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_trace_pkt *t = NULL;
+	struct unit6_pkt p;
+	unsigned int j;
+
+	unit6_configure(f);
+	unit_cmd(f, "trace add 2");
+	unit6_sync(f);
+	unit6_pkt_init(&p, UNIT6_FAR);
+	unit_input_one(f, unit6_pkt_mbuf(&p));
+	p.hlim = 1;
+	unit_input_one(f, unit6_pkt_mbuf(&p));
+	for (j = 0; j < 2; j++)
+		assert_int_equal(f->stack->sh.trace->w[0].pkt[j].state,
+				 LSK_TRACE_DONE);
+	t = &f->stack->sh.trace->w[0].pkt[0];
+	/* the neighbour's record is nd's (ip6/nd6.h) */
+	assert_string_equal(stages(t), "rx eth_input ip6_input ip6_route "
+			    "ip6_forward neigh tx");
+	assert_string_equal(t->rec[1].text, "02:00:00:00:00:01 > "
+			    "02:00:00:00:00:FE vlan 0 type 0x86dd: ip6");
+	assert_string_equal(t->rec[2].text, "2001:db8::1 > 2001:db8:9::5 "
+			    "next 17 hlim 64 plen 108");
+	assert_non_null(strstr(t->rec[3].text, "2001:db8:9::/48 via "
+			       "2001:db8:1::1 iface 1 mtu 1500, next hop "));
+	assert_string_equal(t->rec[4].text, "hlim 64 -> 63");
+	t = &f->stack->sh.trace->w[0].pkt[1];
+	assert_string_equal(stages(t), "rx eth_input ip6_input ip6_route "
+			    "ip6_forward icmp6 drop");
+	assert_string_equal(t->rec[5].text, "error type 3 code 0: made");
+	assert_string_equal(last_text(t), "ip6.InHdrErrors");
+	unit_tx_free(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -181,6 +219,7 @@ main(void)
 		T(test_forwarded),
 		T(test_refusals),
 		T(test_list_equals_single),
+		T(test_traced),
 	};
 
 	return cmocka_run_group_tests_name("ip6_forward", tests,

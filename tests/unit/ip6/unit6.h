@@ -21,6 +21,8 @@
 #include "unit_common.h"
 #include "core/fwd6.h"
 #include "ip6/ip6.h"
+#include "ip6/nd6.h"
+#include "ip6/nd6_priv.h"
 
 #define UNIT6(...) ((struct lsk_ip6_addr){ .a = { __VA_ARGS__ } })
 #define UNIT6_P0 UNIT6(0x20, 0x01, 0x0d, 0xb8, [15] = 0xfe)
@@ -40,6 +42,18 @@ unit6_sync(struct unit_fixture *f)
 	f->worker->fwd6 = f->stack->sh.fwd6;
 }
 
+/* A static neighbour (the control side's call, as `neigh add` makes). */
+static inline void
+unit6_neigh(struct unit_fixture *f, struct lsk_ip6_addr addr, uint16_t iface,
+	    const struct rte_ether_addr *mac)
+{
+	struct lsk_stats st;
+
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(lsk_nd6_set_static(f->stack->sh.nd6, &addr, iface,
+					    mac, &st), 0);
+}
+
 /* The fixture's IPv6 side (above), or the test fails. */
 static inline void
 unit6_configure(struct unit_fixture *f)
@@ -47,16 +61,30 @@ unit6_configure(struct unit_fixture *f)
 	const struct lsk_ip6_addr p0 = UNIT6_P0, p1 = UNIT6_P1, a = UNIT6_A,
 		b = UNIT6_B, far = UNIT6(0x20, 0x01, 0x0d, 0xb8, 0, 9);
 
+	struct lsk_list unreach = { .n = 0 };
+	uint32_t k;
+
+	assert_non_null(unit_nd6(f));
 	lsk_worker_offline(f->worker);
 	assert_int_equal(lsk_address6_add(f->stack, &p0, 64, UNIT_P0), 0);
 	assert_int_equal(lsk_address6_add(f->stack, &p1, 64, UNIT_P1), 0);
-	assert_int_equal(lsk_neigh6_add(f->stack, &a, UNIT_P0, &unit_a_mac),
-			 0);
-	assert_int_equal(lsk_neigh6_add(f->stack, &b, UNIT_P1, &unit_b_mac),
-			 0);
 	assert_int_equal(lsk_route6_add(f->stack, &far, 48, LSK_ROUTE_VIA, &b,
 					LSK_IFACE_ANY), 0);
+	unit6_neigh(f, a, UNIT_P0, &unit_a_mac);
+	unit6_neigh(f, b, UNIT_P1, &unit_b_mac);
 	unit6_sync(f);
+	/* our addresses past DAD: its probes sent (and freed), then its
+	 * second made to have passed */
+	f->stack->sh.nd6->next_timer = 0;
+	lsk_nd6_timer(f->worker, &unreach);
+	for (k = 0; k < f->stack->sh.nd6->n_addrs; k++)
+		f->stack->sh.nd6->addrs[k].due = 0;
+	f->stack->sh.nd6->next_timer = 0;
+	lsk_nd6_timer(f->worker, &unreach);
+	lsk_worker_flush(f->worker);
+	assert_int_equal(unreach.n, 0);
+	unit_tx_free(f);
+	assert_true(lsk_nd6_addr_usable(f->stack->sh.nd6, &p0, UNIT_P0));
 }
 
 /* A route of type to prefix/depth (no gateway). */

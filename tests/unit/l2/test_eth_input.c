@@ -15,11 +15,12 @@ static void
 eth_run_arp(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n,
 	    struct lsk_list *out, struct lsk_list *arp)
 {
-	struct lsk_list scratch;
+	struct lsk_list scratch, ip6;
 	uint16_t done = 0;
 
 	out->n = 0;
 	scratch.n = 0;
+	ip6.n = 0;
 	/* eth_input stops at ARP following IPv4 (the worker runs the IPv4
 	 * it has first): call it again for the rest, as the worker does */
 	while (done < n) {
@@ -27,6 +28,7 @@ eth_run_arp(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n,
 		struct lsk_list *next[LSK_ETH_NEXT_COUNT] = {
 			[LSK_ETH_NEXT_IP4] = &round,
 			[LSK_ETH_NEXT_ARP] = arp ? arp : &scratch,
+			[LSK_ETH_NEXT_IP6] = &ip6,
 		};
 		uint32_t i;
 
@@ -37,6 +39,7 @@ eth_run_arp(struct unit_fixture *f, struct rte_mbuf **pkts, uint16_t n,
 			lsk_list_push(out, round.pkts[i], round.meta[i]);
 	}
 	unit_list_free(&scratch);
+	unit_list_free(&ip6);
 }
 
 static void
@@ -238,6 +241,7 @@ test_arp_split(void **state)
 	struct lsk_list out, arp;
 	struct lsk_list *next[LSK_ETH_NEXT_COUNT] = {
 		[LSK_ETH_NEXT_IP4] = &out, [LSK_ETH_NEXT_ARP] = &arp,
+		[LSK_ETH_NEXT_IP6] = NULL,	/* none comes */
 	};
 
 	pkts[0] = frame_with_type(RTE_ETHER_TYPE_ARP);
@@ -269,8 +273,7 @@ static void
 test_unknown_ethertypes(void **state)
 {
 	static const uint16_t types[] = {
-		0x88b5, 0x0040, 0x05dc,
-		RTE_ETHER_TYPE_IPV6, RTE_ETHER_TYPE_QINQ,
+		0x88b5, 0x0040, 0x05dc, RTE_ETHER_TYPE_QINQ,
 	};
 	struct unit_fixture *f = *state;
 	unsigned int i;
@@ -279,6 +282,55 @@ test_unknown_ethertypes(void **state)
 		assert_false(eth_keeps(f, frame_with_type(types[i]), NULL));
 	assert_int_equal(unit_stats(f).eth.UnknownType, RTE_DIM(types));
 	assert_int_equal(unit_stats(f).ip.InReceives, 0);
+}
+
+/*
+ * IPv6 (0x86dd) to its own list, tagged or not, to the port's MAC or a
+ * 33:33 group MAC (flagged as an L2 multicast: ip6_route decides the
+ * group); a 33:33 MAC on anything but IPv6 is not for us.
+ */
+static void
+test_ip6_demux(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_list ip4 = { .n = 0 }, arp = { .n = 0 }, ip6 = { .n = 0 };
+	struct lsk_list *next[LSK_ETH_NEXT_COUNT] = {
+		[LSK_ETH_NEXT_IP4] = &ip4, [LSK_ETH_NEXT_ARP] = &arp,
+		[LSK_ETH_NEXT_IP6] = &ip6,
+	};
+	static const struct rte_ether_addr group = {
+		.addr_bytes = { 0x33, 0x33, 0xff, 0, 0, 0xfe } };
+	uint8_t b[UNIT_FRAME_MAX], plain[UNIT_FRAME_MAX];
+	struct rte_mbuf *pkts[5];
+	size_t plain_len, len;
+	struct lsk_stats st;
+
+	pkts[0] = frame_with_type(RTE_ETHER_TYPE_IPV6);
+	pkts[1] = frame_to_mac(&unit_p0_mac, UNIT_P0);
+	pkts[2] = frame_with_type(RTE_ETHER_TYPE_IPV6);
+	rte_pktmbuf_mtod(pkts[2], struct rte_ether_hdr *)->dst_addr = group;
+	pkts[3] = frame_to_mac(&group, UNIT_P0);	/* IPv4 to a 33:33 MAC */
+	len = tagged_frame(0, RTE_ETHER_TYPE_IPV6, b, plain, &plain_len);
+	pkts[4] = unit_mbuf_from_bytes(b, len, UNIT_P0);
+	assert_int_equal(lsk_eth_input(f->worker, pkts, 5, NULL, next), 5);
+	assert_int_equal(ip4.n, 1);
+	assert_ptr_equal(ip4.pkts[0], pkts[1]);
+	assert_int_equal(ip6.n, 3);
+	assert_ptr_equal(ip6.pkts[0], pkts[0]);
+	assert_ptr_equal(ip6.pkts[1], pkts[2]);
+	assert_ptr_equal(ip6.pkts[2], pkts[4]);
+	assert_int_equal(ip6.meta[0] & LSK_META_L2_BCAST, 0);
+	assert_true(ip6.meta[1] & LSK_META_L2_BCAST);
+	/* the priority tag stripped */
+	assert_int_equal(pkts[4]->pkt_len, plain_len);
+	assert_int_equal(get16(rte_pktmbuf_mtod(pkts[4], uint8_t *) + 12),
+			 RTE_ETHER_TYPE_IPV6);
+	st = unit_stats(f);
+	assert_int_equal(st.eth.InFrames, 5);
+	assert_int_equal(st.eth.NotForUs, 1);
+	assert_int_equal(st.eth.UnknownType, 0);
+	unit_list_free(&ip4);
+	unit_list_free(&ip6);
 }
 
 /* A8: a tag with a VLAN we do not have: UnknownVlan. */
@@ -324,7 +376,7 @@ test_priority_tag_stripped(void **state)
 	assert_int_equal(unit_stats(f).ip.InDelivers, 1);
 }
 
-/* A priority tag around something other than IPv4: UnknownType. */
+/* A priority tag around something unknown: UnknownType. */
 static void
 test_priority_tag_non_ip(void **state)
 {
@@ -332,7 +384,7 @@ test_priority_tag_non_ip(void **state)
 	uint8_t b[UNIT_FRAME_MAX], plain[UNIT_FRAME_MAX];
 	size_t plain_len, len;
 
-	len = tagged_frame(0, RTE_ETHER_TYPE_IPV6, b, plain, &plain_len);
+	len = tagged_frame(0, 0x88b5, b, plain, &plain_len);
 	assert_false(eth_keeps(f, unit_mbuf_from_bytes(b, len, UNIT_P0),
 			       NULL));
 	assert_int_equal(unit_stats(f).eth.UnknownType, 1);
@@ -367,7 +419,7 @@ test_order_kept_across_drops(void **state)
 	struct lsk_stats st;
 
 	pkts[0] = keep[0] = frame_to_mac(&unit_p0_mac, UNIT_P0);
-	pkts[1] = frame_with_type(RTE_ETHER_TYPE_IPV6);
+	pkts[1] = frame_with_type(0x88b5);
 	pkts[2] = keep[1] = frame_to_mac(&unit_bcast_mac, UNIT_P0);
 	pkts[3] = unit_mbuf_from_bytes(b, sizeof(b), UNIT_P0);
 	pkts[4] = keep[2] = frame_to_mac(&unit_p1_mac, UNIT_P1);
@@ -481,6 +533,9 @@ main(void)
 				unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_ethertypes,
 				unit_setup_list, unit_teardown),
+		cmocka_unit_test_setup_teardown(test_ip6_demux,
+						unit_setup_list,
+						unit_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_vlan,
 				unit_setup_list, unit_teardown),
 		cmocka_unit_test_setup_teardown(test_priority_tag_stripped,
