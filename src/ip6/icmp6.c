@@ -45,7 +45,7 @@ static lsk_trace_fmt_t icmp6_in_trace;
 
 LSK_STAGE_DECLARE(lsk_icmp6_input_stage,
 	.name = "icmp6_input", .id = LSK_STAGE_ICMP6_INPUT,
-	.next = LSK_NEXT("icmp6", "nd6_input"),
+	.next = LSK_NEXT("icmp6", "nd6"),
 	.drops = icmp6_in_drops, .n_drops = RTE_DIM(icmp6_in_drops),
 	.trace = icmp6_in_trace);
 
