@@ -24,9 +24,10 @@ lsk_pool_size(unsigned int rx_descs, unsigned int tx_descs,
 	unsigned int in_flight = n_workers *
 				 (LSK_BURST_MAX + n_ports * 2 * LSK_BURST_MAX);
 
-	/* and what reassembly may hold (ip4_reasm.c) */
+	/* and what reassembly may hold: each family's table its own bound
+	 * (core/reasm.h: IPv4's and IPv6's) */
 	return rx_descs + tx_descs + in_flight +
-	       n_workers * LSK_REASM_HELD_MAX +
+	       2 * n_workers * LSK_REASM_HELD_MAX +
 	       n_lcores * LSK_POOL_CACHE * 3 / 2 + 1024;
 }
 

@@ -70,7 +70,7 @@ static const struct lsk_drop reasm6_drops[] = {
 /* ip6_local's reassembly (a node: its cycles are ip6_local's). */
 LSK_STAGE_DECLARE(lsk_ip6_reasm_node,
 	.name = "ip6_reasm", .id = LSK_STAGE_NONE,
-	.next = LSK_NEXT("udp6_input", "icmp6_input"),
+	.next = LSK_NEXT("icmp6"),
 	.drops = reasm6_drops, .n_drops = REASM6_DROP_TIMEOUT);
 
 static void

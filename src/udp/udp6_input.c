@@ -56,7 +56,7 @@ static const struct lsk_drop udp6_drops[] = {
 
 LSK_STAGE_DECLARE(lsk_udp6_input_stage,
 	.name = "udp6_input", .id = LSK_STAGE_UDP6_INPUT,
-	.next = LSK_NEXT("icmp6_input"),
+	.next = LSK_NEXT("icmp6"),
 	.drops = udp6_drops, .n_drops = RTE_DIM(udp6_drops));
 
 /* Pseudo-header (RFC 8200 8.1) plus the ulen bytes from off. */
