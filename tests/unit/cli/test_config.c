@@ -369,7 +369,7 @@ test_error_texts(void **state)
 		{ "udp listen 10.0.0.254:7 echo size 5", -EINVAL, UDP_RING },
 		{ "udp listen 10.0.5.1:7 echo", -EADDRNOTAVAIL,
 		  "10.0.5.1:7: not one of our addresses (add it first, or "
-		  "listen on 0.0.0.0 or [::])" },
+		  "listen on 0.0.0.0)" },
 		{ "udp listen 10.0.0.254:7 pcap /nonexistent/x.pcap", -EACCES,
 		  "cannot write pcap file '/nonexistent/x.pcap'" },
 		{ "gro", -EINVAL, GRO_USAGE },
