@@ -214,6 +214,8 @@ static uint16_t
 nd6_ra_prefixes(const struct lsk_fwd6_table *t, uint16_t iface, uint8_t *o,
 		uint16_t room)
 {
+	const rte_be32_t valid = RTE_BE32(ND6_PREFIX_VALID_S);
+	const rte_be32_t preferred = RTE_BE32(ND6_PREFIX_PREFERRED_S);
 	uint16_t len = 0;
 	uint32_t i, j;
 
@@ -236,10 +238,8 @@ nd6_ra_prefixes(const struct lsk_fwd6_table *t, uint16_t iface, uint8_t *o,
 		o[len + 1] = 4;
 		o[len + 2] = 64;
 		o[len + 3] = 0xc0;	/* on-link, autonomous */
-		*(rte_be32_t *)(o + len + 4) =
-			rte_cpu_to_be_32(ND6_PREFIX_VALID_S);
-		*(rte_be32_t *)(o + len + 8) =
-			rte_cpu_to_be_32(ND6_PREFIX_PREFERRED_S);
+		memcpy(o + len + 4, &valid, sizeof(valid));
+		memcpy(o + len + 8, &preferred, sizeof(preferred));
 		memcpy(o + len + 16, &a->addr, 8);
 		len += 32;
 	}
@@ -254,6 +254,8 @@ nd6_send_ra(struct lsk_worker *w, uint16_t iface, struct rte_mempool *pool)
 {
 	const struct lsk_ifaddr6 *src = lsk_fwd6_linklocal(w->fwd6, iface);
 	const uint16_t fixed = 16 + 8 + 8;	/* RA, SLLA, MTU */
+	const rte_be16_t lifetime = RTE_BE16(ND6_RA_LIFETIME_S);
+	rte_be32_t mtu;
 	uint8_t opts[ND6_RA_PREFIXES_MAX * 32];
 	struct rte_ether_addr mac;
 	struct rte_mbuf *m;
@@ -268,12 +270,14 @@ nd6_send_ra(struct lsk_worker *w, uint16_t iface, struct rte_mempool *pool)
 	if (icmp == NULL)
 		return;
 	icmp[4] = ND6_RA_HOP_LIMIT;
-	*(rte_be16_t *)(icmp + 6) = RTE_BE16(ND6_RA_LIFETIME_S);
+	/* the ICMPv6 header may sit at any alignment (a VLAN's, an
+	 * extension's): the fields are copied, not stored as words */
+	memcpy(icmp + 6, &lifetime, sizeof(lifetime));
 	nd6_lla_opt(w, icmp + 16, ND6_OPT_SLLA, iface);
 	icmp[24] = ND6_OPT_MTU;
 	icmp[25] = 1;
-	*(rte_be32_t *)(icmp + 28) =
-		rte_cpu_to_be_32(w->fwd->ifaces[iface].mtu);
+	mtu = rte_cpu_to_be_32(w->fwd->ifaces[iface].mtu);
+	memcpy(icmp + 28, &mtu, sizeof(mtu));
 	memcpy(icmp + fixed, opts, n_pfx);
 	w->stats.icmp6.OutRouterAdvertisements++;
 	nd6_group_mac(&all_nodes, &mac);

@@ -17,6 +17,7 @@
 #include <rte_udp.h>
 
 #include "unit_common.h"
+#include "ip6/nd6_priv.h"
 #include "ip6/nd6.h"
 #include "ip4/ip4.h"
 
@@ -457,6 +458,29 @@ fixture_configure(struct lsk_stack *s)
 	return lsk_config_commit(s);
 }
 
+void
+unit_dad_settle(struct unit_fixture *f)
+{
+	struct lsk_nd6_table *t = f->stack->sh.nd6;
+	uint32_t k;
+
+	if (t == NULL)
+		return;
+	lsk_stack_set_send_pool(f->stack, unit_pool);
+	t->next_timer = 0;
+	lsk_worker_flush(f->worker);
+	for (k = 0; k < t->n_addrs; k++)
+		t->addrs[k].due = 0;
+	t->next_timer = 0;
+	lsk_worker_flush(f->worker);
+	lsk_stack_set_send_pool(f->stack, NULL);
+	unit_tx_free(f);
+	f->tx.calls = 0;
+	/* counters as a new worker's: the settling is not the test's */
+	memset(&f->worker->stats, 0, sizeof(f->worker->stats));
+	memset(f->worker->stage_timed, 0, sizeof(f->worker->stage_timed));
+}
+
 struct unit_fixture *
 unit_fixture_create(enum lsk_mode mode)
 {
@@ -483,6 +507,7 @@ unit_fixture_create(enum lsk_mode mode)
 		goto fail;
 	lsk_worker_set_tx_fn(f->worker, unit_tx_hook, &f->tx);
 	unit_worker_sync(f);
+	unit_dad_settle(f);
 	return f;
 fail:
 	lsk_stack_destroy(f->stack);

@@ -234,6 +234,10 @@ struct unit_fixture {
 /* The stack's IPv6 neighbour table (sh.nd6), made for f when the stack
  * has none; freed, with what it holds, when f goes. */
 struct lsk_nd6_table *unit_nd6(struct unit_fixture *f);
+/* The stack's IPv6 addresses past duplicate address detection, as a
+ * second after start leaves them (its probes sent and dropped, the
+ * counters zeroed): what a test of anything else starts from. */
+void unit_dad_settle(struct unit_fixture *f);
 
 /* The section 0 fixture in the given mode. NULL on failure. */
 struct unit_fixture *unit_fixture_create(enum lsk_mode mode);

@@ -261,11 +261,14 @@ test_show_addresses(void **state)
 
 	cmd(f, more_conf);
 	assert_answer(f, "show addresses", false,
-		"IFACE      ADDRESS        BROADCAST\n"
-		"port0      10.0.0.254/24  10.0.0.255\n"
-		"port1      10.0.1.254/24  10.0.1.255\n"
-		"port1.100  10.0.5.1/24    10.0.5.255\n"
-		"port0      192.0.2.1/31   -\n");
+		"IFACE      ADDRESS               BROADCAST   STATE\n"
+		"port0      10.0.0.254/24         10.0.0.255  -\n"
+		"port1      10.0.1.254/24         10.0.1.255  -\n"
+		"port1.100  10.0.5.1/24           10.0.5.255  -\n"
+		"port0      192.0.2.1/31          -           -\n"
+		"port0      fe80::ff:fe00:fe/64   -           preferred\n"
+		"port1      fe80::ff:fe00:1fe/64  -           preferred\n"
+		"port1.100  fe80::ff:fe00:1fe/64  -           tentative\n");
 	assert_answer(f, "show addresses", true,
 		"[{\"iface\": \"port0\", \"address\": \"10.0.0.254/24\", "
 		"\"broadcast\": \"10.0.0.255\"}, "
@@ -274,7 +277,16 @@ test_show_addresses(void **state)
 		"{\"iface\": \"port1.100\", \"address\": \"10.0.5.1/24\", "
 		"\"broadcast\": \"10.0.5.255\"}, "
 		"{\"iface\": \"port0\", \"address\": \"192.0.2.1/31\", "
-		"\"broadcast\": null}]\n");
+		"\"broadcast\": null}, "
+		"{\"iface\": \"port0\", \"address\": \"fe80::ff:fe00:fe/64\", "
+		"\"broadcast\": null, \"scope\": \"link\", \"state\": "
+		"\"preferred\"}, "
+		"{\"iface\": \"port1\", \"address\": "
+		"\"fe80::ff:fe00:1fe/64\", \"broadcast\": null, \"scope\": "
+		"\"link\", \"state\": \"preferred\"}, "
+		"{\"iface\": \"port1.100\", \"address\": "
+		"\"fe80::ff:fe00:1fe/64\", \"broadcast\": null, \"scope\": "
+		"\"link\", \"state\": \"tentative\"}]\n");
 }
 
 /* Statics, one learnt by ARP, one waiting for ARP with a packet held. */
