@@ -118,15 +118,30 @@ nd6_dad_walk(struct lsk_worker *w, struct lsk_nd6_table *t,
 	     const struct lsk_fwd6_table *f, uint64_t now)
 {
 	uint64_t due = now + ND6_DAD_WAIT_MS * rte_get_tsc_hz() / 1000;
+	uint64_t enabled = 0;
 	uint32_t i, k;
 	uint8_t state;
 
+	/* IPv6 speaks on an interface once it is configured for it (an
+	 * address of its own, or `ra on`): before that its automatic
+	 * link-local address is not probed, so stays unused, and an
+	 * IPv4-only link hears nothing of IPv6 from us */
+	for (i = 0; f != NULL && i < f->n_addrs; i++)
+		if (!(f->addrs[i].flags & LSK_IFA6_AUTO) &&
+		    f->addrs[i].iface < 64)
+			enabled |= UINT64_C(1) << f->addrs[i].iface;
+	if (f != NULL)
+		enabled |= f->ra_ifaces;
 	for (k = 0; k < t->n_addrs; k++)
 		t->addrs[k].seen = 0;
 	for (i = 0; f != NULL && i < f->n_addrs; i++) {
 		const struct lsk_ifaddr6 *ifa = &f->addrs[i];
-		struct nd6_addr *a = nd6_addr_find(t, &ifa->addr, ifa->iface,
-						   &state);
+		struct nd6_addr *a;
+
+		if ((ifa->flags & LSK_IFA6_AUTO) &&
+		    (ifa->iface >= 64 || !((enabled >> ifa->iface) & 1)))
+			continue;
+		a = nd6_addr_find(t, &ifa->addr, ifa->iface, &state);
 
 		if (a == NULL) {
 			for (k = 0; k < t->n_addrs && t->addrs[k].state; k++)

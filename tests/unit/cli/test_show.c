@@ -266,8 +266,8 @@ test_show_addresses(void **state)
 		"port1      10.0.1.254/24         10.0.1.255  -\n"
 		"port1.100  10.0.5.1/24           10.0.5.255  -\n"
 		"port0      192.0.2.1/31          -           -\n"
-		"port0      fe80::ff:fe00:fe/64   -           preferred\n"
-		"port1      fe80::ff:fe00:1fe/64  -           preferred\n"
+		"port0      fe80::ff:fe00:fe/64   -           tentative\n"
+		"port1      fe80::ff:fe00:1fe/64  -           tentative\n"
 		"port1.100  fe80::ff:fe00:1fe/64  -           tentative\n");
 	assert_answer(f, "show addresses", true,
 		"[{\"iface\": \"port0\", \"address\": \"10.0.0.254/24\", "
@@ -280,10 +280,10 @@ test_show_addresses(void **state)
 		"\"broadcast\": null}, "
 		"{\"iface\": \"port0\", \"address\": \"fe80::ff:fe00:fe/64\", "
 		"\"broadcast\": null, \"scope\": \"link\", \"state\": "
-		"\"preferred\"}, "
+		"\"tentative\"}, "
 		"{\"iface\": \"port1\", \"address\": "
 		"\"fe80::ff:fe00:1fe/64\", \"broadcast\": null, \"scope\": "
-		"\"link\", \"state\": \"preferred\"}, "
+		"\"link\", \"state\": \"tentative\"}, "
 		"{\"iface\": \"port1.100\", \"address\": "
 		"\"fe80::ff:fe00:1fe/64\", \"broadcast\": null, \"scope\": "
 		"\"link\", \"state\": \"tentative\"}]\n");

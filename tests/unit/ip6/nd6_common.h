@@ -170,7 +170,8 @@ nd_msg(uint8_t *b, const struct lsk_ip6_addr *src,
 	put32(icmp + 4, flags);
 	if (target != NULL)
 		memcpy(icmp + 8, target, 16);
-	memcpy(icmp + 8 + (target ? 16 : 0), opts, opt_len);
+	if (opt_len != 0)	/* opts may be NULL then */
+		memcpy(icmp + 8 + (target ? 16 : 0), opts, opt_len);
 	sum = rte_ipv6_udptcp_cksum((const struct rte_ipv6_hdr *)b, icmp);
 	memcpy(icmp + 2, &sum, 2);
 	return 40 + len;

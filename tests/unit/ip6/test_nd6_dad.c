@@ -161,16 +161,20 @@ test_dad_forget(void **s)
 	nd_timer(f, &unreach);
 	assert_int_equal(state(f, &gl1, 1), LSK_ND6_ADDR_TENTATIVE);
 	assert_false(lsk_nd6_addr_usable(nd(f), &gl1, 1));
-	assert_true(lsk_nd6_addr_usable(nd(f), &ll1, 1));
+	/* its last address gone, the link has no IPv6 (nd6_dad.c): its
+	 * link-local address is forgotten too */
+	assert_false(lsk_nd6_addr_usable(nd(f), &ll1, 1));
 	assert_int_equal(unit_tx_count(f), 0);
 	nd_cmd(f, "address add 2001:db8:1::1/64 port 1");
 	nd_timer(f, &unreach);
-	assert_int_equal(nd_sent(f, 1, 135), 1);
-	assert_probe(f, 1, 0, &gl1);
-	assert_int_equal(f->worker->stats.nd.DadProbes, 5);
+	assert_int_equal(nd_sent(f, 1, 135), 2);
+	assert_probe(f, 1, 0, &ll1);
+	assert_probe(f, 1, 1, &gl1);
+	assert_int_equal(f->worker->stats.nd.DadProbes, 6);
 	dad_due(f);
 	nd_timer(f, &unreach);
 	assert_true(lsk_nd6_addr_usable(nd(f), &gl1, 1));
+	assert_true(lsk_nd6_addr_usable(nd(f), &ll1, 1));
 }
 
 int
