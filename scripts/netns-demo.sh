@@ -81,9 +81,12 @@ done
 
 say() { printf '\n== %s ==\n' "$*"; }
 
-# A process that runs (a zombie, exited but not yet waited for, does not).
+# A process that runs: one that is gone, or a zombie (exited, not yet
+# waited for), does not. A status file that can no longer be read (the
+# shell reaped the process between two looks) counts as gone.
 alive() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+	state=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null) || return 1
+	[ -n "$state" ] && [ "$state" != Z ]
 }
 
 # Undo what a run (this one, or one that was killed) made. Only the
@@ -123,13 +126,16 @@ stop_fwd() {
 	[ -n "$fwd_pid" ] || return 0
 	kill -TERM "$fwd_pid" 2>/dev/null || true
 	i=0
-	while alive "$fwd_pid" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-	if alive "$fwd_pid"; then
-		echo "netns-demo: listack-fwd did not stop in 30 s after SIGTERM; killed" >&2
-		kill -KILL "$fwd_pid" 2>/dev/null || true
-		fwd_pid=""
-		return 1
-	fi
+	while alive "$fwd_pid"; do
+		if [ $i -ge 300 ]; then
+			echo "netns-demo: listack-fwd did not stop in 30 s after SIGTERM; killed" >&2
+			kill -KILL "$fwd_pid" 2>/dev/null || true
+			fwd_pid=""
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
 	rc=0
 	wait "$fwd_pid" || rc=$?
 	fwd_pid=""
