@@ -76,6 +76,50 @@ int lsk_route6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
 		   uint8_t depth);
 
 /*
+ * One path of an IPv6 route (ECMP, listack/route.h's rules: a flow,
+ * and every fragment of a datagram, keeps its path; a path whose port is
+ * down or whose neighbour failed is skipped). gateway: a global address
+ * on a connected prefix (iface LSK_IFACE_ANY), or any address with its
+ * iface given (link-local gateways, a daemon's on-link routes).
+ */
+struct lsk_route6_path {
+	struct lsk_ip6_addr gateway;
+	uint16_t iface;
+	uint16_t weight;	/* 1..256; 0 is taken as 1 */
+};
+/* A route via n (1..LSK_ROUTE_MAX_PATHS) paths; errors as
+ * lsk_route6_add's, and -EINVAL for n out of range or a path given
+ * twice. */
+int lsk_route6_add_paths(struct lsk_stack *stack,
+			 const struct lsk_ip6_addr *prefix, uint8_t depth,
+			 const struct lsk_route6_path *paths, unsigned int n);
+int lsk_route6_replace_paths(struct lsk_stack *stack,
+			     const struct lsk_ip6_addr *prefix, uint8_t depth,
+			     const struct lsk_route6_path *paths,
+			     unsigned int n);
+
+/*
+ * Routes from a routing daemon (FPM), as IPv4's lsk_route_learned
+ * (listack/route.h): a configured route of the same (prefix, depth)
+ * wins; learned routes are not in `show config`; a run is made to the
+ * table in place and published once, never rebuilding it per route.
+ * lsk_route_learn_begin_dump, _sweep and _flush cover both families.
+ */
+struct lsk_route6_learned {
+	struct lsk_ip6_addr prefix;
+	uint8_t depth;
+	uint8_t withdraw;	/* 1: the route of (prefix, depth) goes */
+	uint8_t type;		/* enum lsk_route_type */
+	uint8_t proto;		/* rtm_protocol */
+	uint8_t n_paths;	/* LSK_ROUTE_VIA: 1..LSK_ROUTE_MAX_PATHS */
+	struct lsk_route6_path paths[LSK_ROUTE_MAX_PATHS];
+};
+/* Learn (or withdraw) r[0..n) in order: how many were taken, or a
+ * negative errno (nothing changed). */
+int lsk_route6_learn(struct lsk_stack *stack,
+		     const struct lsk_route6_learned *r, unsigned int n);
+
+/*
  * Static neighbour on iface (LSK_IFACE_ANY: the interface whose prefix
  * holds addr; a link-local addr needs its iface). -ENETUNREACH when addr
  * is on no connected prefix.
@@ -112,6 +156,13 @@ struct lsk_route6_answer {
  * came in on, for a link-local destination; LSK_IFACE_ANY: none). */
 int lsk_route6_get(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
 		   uint16_t in_iface, struct lsk_route6_answer *answer);
+/* The same for one flow (an ECMP route answers with the path the flow
+ * takes): from, proto, sport, dport as in lsk_route_get_flow. */
+int lsk_route6_get_flow(struct lsk_stack *stack,
+			const struct lsk_ip6_addr *addr, uint16_t in_iface,
+			const struct lsk_ip6_addr *from, uint8_t proto,
+			uint16_t sport, uint16_t dport,
+			struct lsk_route6_answer *answer);
 
 #ifdef __cplusplus
 }

@@ -20,14 +20,25 @@
 struct rte_fib6;
 
 /* A next hop of the IPv6 FIB: type is enum lsk_nh_type (core/fwd.h;
- * LSK_NH_LOCAL_BCAST and LSK_NH_GROUP are IPv4's only). */
+ * LSK_NH_LOCAL_BCAST is IPv4's only). */
 struct lsk_nexthop6 {
 	uint8_t type;
 	uint8_t onlink;		/* 1: the destination is the neighbour */
 	uint16_t iface;		/* a port, or a VLAN of one */
 	uint16_t mtu;		/* IPv6 MTU out of iface */
 	uint16_t pad;
-	struct lsk_ip6_addr gateway;	/* the neighbour unless onlink */
+	union {
+		struct lsk_ip6_addr gateway;	/* the neighbour unless onlink */
+		/* LSK_NH_GROUP (ECMP): group_words[group, + n_members)
+		 * are the members' next hop indexes, the n_buckets words
+		 * after them the member of each bucket, as IPv4's
+		 * (core/fwd.h, ip4/ecmp.h) */
+		struct {
+			uint32_t group;
+			uint16_t n_members;
+			uint16_t n_buckets;
+		};
+	};
 };
 
 /* lsk_ifaddr6.flags */
@@ -57,6 +68,10 @@ struct lsk_fwd6_table {
 	uint32_t n_nexthops;
 	uint32_t nh_cap;	/* room in nexthops (the control thread's) */
 	struct lsk_nexthop6 *nexthops;
+	/* ECMP groups' words (struct lsk_nexthop6's group) */
+	uint32_t n_group_words;
+	uint32_t group_cap;
+	uint16_t *group_words;
 	/* bit i: interface i sends router advertisements (`port N ra on`) */
 	uint64_t ra_ifaces;
 	/* our addresses, link-local ones included, in the order added
