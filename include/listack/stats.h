@@ -68,11 +68,11 @@ struct lsk_worker;
 /* the host path (docs/host-path.md): frames written to a TAP, frames the
  * kernel sent that listack sent on, and what went neither way (Drops,
  * then each of its reasons: over the rate, a punt ring full, ARP or not
- * IPv4 from the kernel, the host thread's own: a write refused, no mbuf
- * or the inject ring full) */
+ * IP from the kernel, the host thread's own: a write refused, no mbuf
+ * or the inject ring full; then neighbour discovery from the kernel) */
 #define LSK_HOST_COUNTERS(X) \
 	X(ToKernel) X(FromKernel) X(Drops) X(DropsRate) X(DropsRing) \
-	X(DropsArp) X(DropsNotIp4) X(DropsThread)
+	X(DropsArp) X(DropsNotIp4) X(DropsThread) X(DropsNd)
 /* Routes from zebra over FPM (src/serve/fpm_server.c): what came, what
  * was learned, what was refused (Err*: the connection was closed, its
  * read changed nothing) and what was passed over (Skip*). */

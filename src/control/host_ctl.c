@@ -4,7 +4,9 @@
  * rate PPS`) and the kernel's side made to follow it: one TAP per
  * interface with a host-if (the port's NAME, its VLANs' NAME.V; host/host.h
  * says why not kernel VLAN devices), each with the interface's MAC, MTU,
- * admin state, link (carrier) and addresses; and the table workers punt
+ * admin state, link (carrier) and addresses (IPv4 and IPv6; the
+ * link-local one the kernel makes from the MAC, as listack does); and the
+ * table workers punt
  * by (sh.host), published when what it says changes.
  *
  * The kernel's side is reconciled, not replayed: lsk_host_sync compares
@@ -20,6 +22,7 @@
 
 #include <rte_malloc.h>
 
+#include "core/fwd6.h"
 #include "host/host.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
@@ -47,6 +50,8 @@ struct lsk_host_ctl {
 	/* the addresses put on TAPs */
 	unsigned int n_addrs;
 	struct host_addr addrs[LSK_MAX_ADDRS];
+	unsigned int n_addrs6;
+	struct lsk_ifaddr6 addrs6[LSK_MAX_ADDRS6];
 };
 
 int
@@ -169,6 +174,10 @@ host_tap_close(struct lsk_host_ctl *hc, unsigned int i)
 		if (hc->addrs[k].iface != i)
 			hc->addrs[n++] = hc->addrs[k];
 	hc->n_addrs = n;
+	for (k = 0, n = 0; k < hc->n_addrs6; k++)
+		if (hc->addrs6[k].iface != i)
+			hc->addrs6[n++] = hc->addrs6[k];
+	hc->n_addrs6 = n;
 }
 
 /* The link of interface i's port, as the application knows it (no
@@ -304,6 +313,64 @@ host_addrs_follow(struct lsk_stack *s, struct lsk_host_ctl *hc)
 	return rc;
 }
 
+static bool
+host_addr6_same(const struct lsk_ifaddr6 *a, const struct lsk_ifaddr6 *b)
+{
+	return a->iface == b->iface && a->depth == b->depth &&
+	       memcmp(&a->addr, &b->addr, sizeof(a->addr)) == 0;
+}
+
+static bool
+host_addr6_in(const struct lsk_ifaddr6 *a, const struct lsk_ifaddr6 *set,
+	      unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (host_addr6_same(a, &set[k]))
+			return true;
+	return false;
+}
+
+/* The TAPs' IPv6 addresses as the interfaces' configured ones (the
+ * automatic link-local one is the kernel's own, from the same MAC): the
+ * gone ones first. */
+static int
+host_addrs6_follow(struct lsk_stack *s, struct lsk_host_ctl *hc)
+{
+	unsigned int k, n = 0;
+	int rc = 0, r;
+
+	for (k = 0; k < hc->n_addrs6; k++) {
+		const struct lsk_ifaddr6 *a = &hc->addrs6[k];
+		const struct host_tap *t = &hc->taps[a->iface];
+
+		if (host_addr6_in(a, s->addrs6, s->n_addrs6) && t->fd >= 0) {
+			hc->addrs6[n++] = *a;
+			continue;
+		}
+		if (t->fd >= 0)
+			lsk_tap_addr6(t->ifindex, a->addr.a, a->depth, false);
+	}
+	hc->n_addrs6 = n;
+	for (k = 0; k < s->n_addrs6; k++) {
+		const struct lsk_ifaddr6 *a = &s->addrs6[k];
+
+		if (a->iface >= LSK_MAX_IFACES || hc->taps[a->iface].fd < 0 ||
+		    host_addr6_in(a, hc->addrs6, hc->n_addrs6) ||
+		    hc->n_addrs6 == LSK_MAX_ADDRS6)
+			continue;
+		r = lsk_tap_addr6(hc->taps[a->iface].ifindex, a->addr.a,
+				  a->depth, true);
+		if (r < 0) {
+			rc = rc ? rc : r;
+			continue;
+		}
+		hc->addrs6[hc->n_addrs6++] = *a;
+	}
+	return rc;
+}
+
 static unsigned int
 host_n_workers(const struct lsk_stack *s)
 {
@@ -400,6 +467,9 @@ lsk_host_sync(struct lsk_stack *s)
 		}
 	}
 	r = host_addrs_follow(s, hc);
+	if (rc == 0)
+		rc = r;
+	r = host_addrs6_follow(s, hc);
 	if (rc == 0)
 		rc = r;
 	t = host_table_build(s, hc, &r);

@@ -15,6 +15,7 @@
 #include "listack/listack.h"
 #include "core/fwd6.h"
 #include "control/control.h"
+#include "control/host_ctl.h"
 
 bool
 lsk_stack_is_own6(const struct lsk_stack *s, const struct lsk_ip6_addr *addr,
@@ -99,6 +100,8 @@ lsk_address6_add(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 	rc = lsk_stack_publish6(s);
 	if (rc < 0)
 		s->n_addrs6--;
+	else if (!s->in_batch)
+		lsk_host_sync(s);	/* the TAPs follow (host_ctl.c) */
 	return rc;
 }
 
@@ -167,6 +170,8 @@ lsk_address6_del(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 			s->neighs6[k++] = s->neighs6[i];
 	s->n_neighs6 = k;
 	rc = lsk_stack_publish6(s);
+	if (rc == 0 && !s->in_batch)
+		lsk_host_sync(s);	/* the TAPs follow (host_ctl.c) */
 	/* the lost ones go from the ND table once the table without their
 	 * prefix is in (in a batch: at its commit) */
 	for (i = 0; rc == 0 && i < n_neighs; i++)

@@ -102,7 +102,8 @@ enum lsk_host_drop {
 	LSK_HOST_DROP_RATE,	/* over the host-if's rate */
 	LSK_HOST_DROP_RING,	/* the worker's punt ring full */
 	LSK_HOST_DROP_ARP,	/* ARP from the kernel: listack owns ARP */
-	LSK_HOST_DROP_NOT_IP4,	/* from the kernel, neither ARP nor IPv4 */
+	LSK_HOST_DROP_NOT_IP4,	/* from the kernel, neither ARP nor IP */
+	LSK_HOST_DROP_ND,	/* ND from the kernel: listack owns ND */
 	LSK_HOST_DROP_COUNT,
 };
 struct lsk_drop;
@@ -143,17 +144,19 @@ bool lsk_host_punt_entry(struct lsk_worker *w, struct rte_mbuf *head,
 			 uint32_t meta);
 
 /*
- * Worker 0, each flush: what the kernel sent since. ARP is dropped
- * (listack owns ARP on the wire) and so is what is not IPv4, counted in
- * host.Drops; multicast and broadcast leave at once by the TAP's
- * interface with the group's MAC; unicast IPv4 is left in out[] (its
- * number returned, at most LSK_BURST_MAX) for ip4_output to route and
- * resolve as the router's own (host.FromKernel counts both).
+ * Worker 0, each flush: what the kernel sent since. ARP and ND are
+ * dropped (listack owns them on the wire) and so is what is not IP,
+ * counted in host.Drops; IPv4 multicast and broadcast leave at once by
+ * the TAP's interface with the group's MAC; unicast IPv4 is left in
+ * out[] (its number returned) for ip4_output to route and resolve as the
+ * router's own, IPv6 in out6[] (*n6 of them, data at the IPv6 header,
+ * m->port the TAP's interface) for ip6_output; at most LSK_BURST_MAX in
+ * all (host.FromKernel counts what is sent or left).
  * Ownership: takes what it drops or sends; returns mbufs the caller owns
- * in out.
+ * in out and out6.
  */
-unsigned int lsk_host_inject_take(struct lsk_worker *w,
-				  struct rte_mbuf **out);
+unsigned int lsk_host_inject_take(struct lsk_worker *w, struct rte_mbuf **out,
+				  struct rte_mbuf **out6, unsigned int *n6);
 
 /* --- the control thread's side ------------------------------------ */
 
@@ -170,7 +173,8 @@ void lsk_host_attach(struct lsk_host *h, uint16_t iface, int fd);
 void lsk_host_counts_read(const struct lsk_host *h, struct lsk_host_counts *c);
 
 /* TAP devices (tap.c), on the control thread. name up to IFNAMSIZ-1. */
-/* A new TAP (IFF_TAP | IFF_NO_PI, non-blocking, IPv6 off, IFF_NOARP):
+/* A new TAP (IFF_TAP | IFF_NO_PI, non-blocking, IFF_NOARP, IPv6 on but
+ * for DAD, router solicitations and autoconfiguration: tap.c):
  * its descriptor, or a negative errno; *ifindex its kernel index. It
  * goes when the descriptor is closed. */
 int lsk_tap_open(const char *name, unsigned int *ifindex);
@@ -181,5 +185,8 @@ int lsk_tap_set_carrier(int fd, bool on);
 /* Add (or delete) addr/depth (host order) on the TAP, by netlink. */
 int lsk_tap_addr(unsigned int ifindex, uint32_t addr, uint8_t depth,
 		 bool add);
+/* The same for an IPv6 address (16 bytes, network order), no DAD. */
+int lsk_tap_addr6(unsigned int ifindex, const uint8_t *addr, uint8_t depth,
+		  bool add);
 
 #endif /* LSK_HOST_HOST_H */

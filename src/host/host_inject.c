@@ -7,7 +7,12 @@
  * once out of the TAP's interface with the group's (or the broadcast)
  * MAC, since no route names a group. ARP is dropped: listack answers and
  * asks on the wire itself (the TAPs are IFF_NOARP, so the kernel sends
- * none but by hand). What is not IPv4 is dropped too.
+ * none but by hand). IPv6 goes whole to ip6_output (unicast routed and
+ * resolved by listack's ND; link-local and multicast out of the TAP's
+ * interface, which ip6_output takes from m->port), but for neighbour
+ * discovery's own messages (ICMPv6 133-137), dropped as ARP is: listack
+ * owns ND on the wire (tap.c says why the kernel sends next to none).
+ * What is neither is dropped too.
  */
 #include <string.h>
 
@@ -23,6 +28,9 @@
 #include "core/tx.h"
 #include "core/worker.h"
 #include "host/host.h"
+#include "ip6/ip6.h"
+#include "ip6/ip6_ext.h"
+#include "ip6/nd6.h"
 
 
 /* A group's MAC (RFC 1112: 01:00:5e and the group's low 23 bits), or
@@ -42,7 +50,33 @@ host_group_mac(uint32_t dst, struct rte_ether_addr *mac)
 	mac->addr_bytes[5] = (uint8_t)dst;
 }
 
-/* What to do with one frame: -1 dropped, 0 sent, 1 for ip4_output. */
+/* An IPv6 frame from the kernel (m->data_len holds its IPv6 header):
+ * -1 dropped (neighbour discovery, not IPv6), 2 for ip6_output, its data
+ * moved to the IPv6 header. */
+static int
+host_inject_one6(struct lsk_worker *w, struct rte_mbuf *m)
+{
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	const uint8_t *type = (const uint8_t *)(ip + 1);
+
+	if ((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000)) {
+		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_NOT_IP4]);
+		return -1;
+	}
+	if (ip->proto == LSK_IP6_ICMP &&
+	    m->data_len > RTE_ETHER_HDR_LEN + sizeof(*ip) &&
+	    *type >= LSK_ND_ROUTER_SOLICIT && *type <= LSK_ND_REDIRECT) {
+		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_ND]);
+		return -1;
+	}
+	w->stats.host.FromKernel++;
+	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
+	return 2;
+}
+
+/* What to do with one frame: -1 dropped, 0 sent, 1 for ip4_output, 2
+ * for ip6_output. */
 static int
 host_inject_one(struct lsk_worker *w, struct rte_mbuf *m)
 {
@@ -51,6 +85,10 @@ host_inject_one(struct lsk_worker *w, struct rte_mbuf *m)
 	uint16_t iface = m->port;
 	uint32_t dst;
 
+	if (m->data_len >= RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr) &&
+	    eh->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+	    lsk_host_wants(w->host, iface))
+		return host_inject_one6(w, m);
 	if (m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip) ||
 	    !lsk_host_wants(w->host, iface) ||
 	    eh->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
@@ -77,19 +115,26 @@ host_inject_one(struct lsk_worker *w, struct rte_mbuf *m)
 }
 
 unsigned int
-lsk_host_inject_take(struct lsk_worker *w, struct rte_mbuf **out)
+lsk_host_inject_take(struct lsk_worker *w, struct rte_mbuf **out,
+		     struct rte_mbuf **out6, unsigned int *n6)
 {
 	struct rte_mbuf *pkts[LSK_BURST_MAX];
 	unsigned int i, n, k = 0;
+	int v;
 
+	*n6 = 0;
 	if (w->host == NULL)
 		return 0;
 	n = rte_ring_sc_dequeue_burst(w->host->host->inject, (void **)pkts,
 				      LSK_BURST_MAX, NULL);
 	/* a trace takes them as received on the TAP's interface */
 	lsk_trace_rx(w, pkts, (uint16_t)n);
-	for (i = 0; i < n; i++)
-		if (host_inject_one(w, pkts[i]) > 0)
+	for (i = 0; i < n; i++) {
+		v = host_inject_one(w, pkts[i]);
+		if (v == 1)
 			out[k++] = pkts[i];
+		else if (v == 2)
+			out6[(*n6)++] = pkts[i];
+	}
 	return k;
 }

@@ -3,7 +3,7 @@
  * Punt: what is addressed to the router and that no stage consumes
  * (ip4_input's multicast, ip4_local's other protocols, udp4_input's
  * datagrams no endpoint takes, icmp4_input's messages other than echo
- * requests) goes to the kernel through its interface's TAP, as the frame
+ * requests; IPv6's twins: ip6_local, udp6_input, icmp6_input) goes to the kernel through its interface's TAP, as the frame
  * it arrived in. A worker only puts it on its own ring, under a token
  * bucket per interface, so a flood at the router costs the worker one
  * test and one enqueue or free per packet and never more than the rate
@@ -24,13 +24,14 @@ static const struct lsk_drop lsk_host_drops[] = {
 	[LSK_HOST_DROP_RING] = LSK_DROP2(host.Drops, host.DropsRing),
 	[LSK_HOST_DROP_ARP] = LSK_DROP2(host.Drops, host.DropsArp),
 	[LSK_HOST_DROP_NOT_IP4] = LSK_DROP2(host.Drops, host.DropsNotIp4),
+	[LSK_HOST_DROP_ND] = LSK_DROP2(host.Drops, host.DropsNd),
 };
 
 /* The host path as a node: not timed (what it costs a worker is the
  * enqueue, counted in the stage that punts). */
 LSK_STAGE_DECLARE(lsk_host_node,
 	.name = "host", .id = LSK_STAGE_NONE,
-	.next = LSK_NEXT("ip4_output", "tx"),
+	.next = LSK_NEXT("ip4_output", "ip6_output", "tx"),
 	.drops = lsk_host_drops, .n_drops = RTE_DIM(lsk_host_drops));
 const struct lsk_drop *const lsk_host_drop_rows = lsk_host_drops;
 

@@ -8,7 +8,8 @@
  * A TAP is IFF_NOARP: listack answers ARP on the wire (one reply per
  * request), and the kernel, which never sees an ARP frame (nothing
  * punts one), sends none either: its frames leave through listack's own
- * neighbour resolution. IPv6 is off on it (listack has none to carry).
+ * neighbour resolution. IPv6 is on, ND's part off (tap_ipv6_on says
+ * how; docs/host-path.md, "IPv6").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,21 +53,52 @@ tap_name(struct ifreq *ifr, const char *name)
 	return 0;
 }
 
-/* No router solicitations, MLD or DAD from a device that carries none */
-static void
-tap_ipv6_off(const char *name)
+/* Write val to the TAP's /proc/sys/net/ipv6/conf/NAME/KEY; false when it
+ * could not (a kernel without IPv6, or without that knob). */
+static bool
+tap_sysctl6(const char *name, const char *key, const char *val)
 {
-	char path[96];
+	char path[128];
+	bool ok;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
-		 name);
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", name,
+		 key);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;		/* a kernel without IPv6 */
-	if (write(fd, "1", 1) != 1)
-		(void)0;	/* IPv6 traffic would be dropped anyway */
+		return false;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
 	close(fd);
+	return ok;
+}
+
+/*
+ * IPv6 on the TAP as a host behind listack: its link-local address made
+ * from the MAC as listack makes ours (EUI-64: the same address), the
+ * global ones added by lsk_tap_addr6 (no DAD: listack probes on the
+ * wire). It neither solicits nor takes routers nor autoconfigures
+ * (listack is the router, and its RAs never reach the TAP), and, being
+ * IFF_NOARP, resolves no neighbour and makes no DAD probe: the kernel's
+ * unicast leaves through listack's ND with its own MAC as destination,
+ * as its IPv4 does (host_inject.c drops what ND it still sends).
+ * Before the first knob the device is made to take IPv6 at all.
+ */
+static void
+tap_ipv6_on(const char *name)
+{
+	static const char *const knobs[][2] = {
+		{ "addr_gen_mode", "0" },	/* EUI-64, as ours */
+		{ "accept_dad", "0" },
+		{ "dad_transmits", "0" },
+		{ "accept_ra", "0" },
+		{ "autoconf", "0" },
+		{ "router_solicitations", "0" },
+		{ "disable_ipv6", "0" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(knobs); i++)
+		(void)tap_sysctl6(name, knobs[i][0], knobs[i][1]);
 }
 
 int
@@ -92,7 +124,7 @@ lsk_tap_open(const char *name, unsigned int *ifindex)
 		close(fd);
 		return -EINVAL;
 	}
-	tap_ipv6_off(name);
+	tap_ipv6_on(name);
 	rc = tap_name(&ifr, name);
 	if (rc == 0)
 		rc = tap_ifreq(SIOCGIFINDEX, &ifr);
@@ -239,6 +271,40 @@ lsk_tap_addr(unsigned int ifindex, uint32_t addr, uint8_t depth, bool add)
 		nl_attr(&req.nh, sizeof(req), IFA_BROADCAST, &bcast, 4);
 	rc = nl_request(&req.nh);
 	/* gone already (a TAP set down loses nothing, but be kind) */
+	if (!add && rc == -EADDRNOTAVAIL)
+		rc = 0;
+	return rc;
+}
+
+int
+lsk_tap_addr6(unsigned int ifindex, const uint8_t *addr, uint8_t depth,
+	      bool add)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifaddrmsg ifa;
+		char attrs[64];
+	} req;
+	int rc;
+
+	if (depth == 0 || depth > 128)
+		return -EINVAL;
+	memset(&req, 0, sizeof(req));
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifa));
+	req.nh.nlmsg_type = add ? RTM_NEWADDR : RTM_DELADDR;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK |
+			     (add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+	req.nh.nlmsg_seq = 1;
+	req.ifa.ifa_family = AF_INET6;
+	req.ifa.ifa_prefixlen = depth;
+	/* listack made sure it is unique on the link (nd6_dad.c) */
+	req.ifa.ifa_flags = IFA_F_NODAD;
+	req.ifa.ifa_scope = (addr[0] == 0xfe && (addr[1] & 0xc0) == 0x80) ?
+			    RT_SCOPE_LINK : RT_SCOPE_UNIVERSE;
+	req.ifa.ifa_index = ifindex;
+	nl_attr(&req.nh, sizeof(req), IFA_LOCAL, addr, 16);
+	nl_attr(&req.nh, sizeof(req), IFA_ADDRESS, addr, 16);
+	rc = nl_request(&req.nh);
 	if (!add && rc == -EADDRNOTAVAIL)
 		rc = 0;
 	return rc;

@@ -25,6 +25,7 @@
 #include "ip6/ip6.h"
 #include "ip6/ip6_ext.h"
 #include "ip6/nd6.h"
+#include "host/host.h"
 
 enum icmp6_in_drop {
 	ICMP6_DROP_MALFORMED,
@@ -273,6 +274,11 @@ icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_list_push(nd, m, 0);
 		return;
 	}
+	/* what listack does not consume (echo replies, errors, MLD) is
+	 * the kernel's when the interface has a host-if (host/host.h): its
+	 * ping6 and traceroute6 get their answers */
+	if (lsk_host_punt(w, m))
+		return;
 	lsk_drop(w, m, 0, &icmp6_in_drops[ih[0] == LSK_ICMP6_ECHO_REPLY ?
 		 ICMP6_DROP_ECHO_REPLY : ICMP6_DROP_TAKEN]);
 }

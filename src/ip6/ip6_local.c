@@ -6,15 +6,14 @@
  * refused), fragments reassembled (lsk_ip6_reassemble), then split by
  * upper layer as ip6_input_finish does: UDP to udp6_input, ICMPv6 to
  * icmp6_input. InDelivers counts what a handler took; No Next Header
- * (59) is taken and ends there, as Linux's; any other upper layer is
+ * (59) is taken and ends there, as Linux's; any other upper layer (TCP,
+ * OSPFv3, ...) is the kernel's when the interface has a host-if
+ * (host/host.h: punted as the frame it came in, InDelivers), else it is
  * answered with parameter problem code 1 (InUnknownProtos).
  *
  * What it hands on is the frame (data at its Ethernet header), the meta
  * word's LSK_META_NH_MASK bits the upper-layer header's offset from the
  * IPv6 header (ip6/ip6.h).
- *
- * Known gap: no host path for IPv6 yet (TCP and the rest are answered
- * as unknown).
  */
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -22,9 +21,11 @@
 #include "core/drop.h"
 #include "core/stage.h"
 #include "core/list.h"
+#include "core/fwd.h"
 #include "core/fwd6.h"
 #include "core/trace.h"
 #include "core/worker.h"
+#include "host/host.h"
 #include "ip6/ip6.h"
 #include "ip6/ip6_ext.h"
 
@@ -94,6 +95,7 @@ static struct rte_mbuf *
 local6_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		  uint16_t frag_off)
 {
+	struct rte_ether_hdr *eh;
 	struct rte_mbuf *d;
 
 	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
@@ -104,8 +106,14 @@ local6_reassemble(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_drop(w, d, 0, &local6_drops[LOCAL6_DROP_REASM]);
 		return NULL;
 	}
-	rte_pktmbuf_mtod(d, struct rte_ether_hdr *)->ether_type =
-		RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	eh = rte_pktmbuf_mtod(d, struct rte_ether_hdr *);
+	eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	/* the MACs a frame to us has, for the kernel should it be punted
+	 * (its TAP takes only frames to its MAC) */
+	if (d->port < w->fwd->n_ifaces) {
+		eh->dst_addr = w->fwd->ifaces[d->port].mac;
+		eh->src_addr = eh->dst_addr;
+	}
 	return d;
 }
 
@@ -147,6 +155,13 @@ local6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 			v = LOCAL6_DROP_PROTO;
 			info = c.nh_off;
 		}
+	}
+	if (v == LOCAL6_DROP_PROTO && !(meta & LSK_META_COUNT_MASK) &&
+	    lsk_host_punt(w, m)) {
+		/* TCP, OSPFv3, ...: the kernel's, through the interface's
+		 * host-if (host/host.h) */
+		w->stats.ip6.InDelivers++;
+		return;
 	}
 	if (lsk_trace_on(w))
 		lsk_trace_entry(w, m, meta, &lsk_ip6_local_stage, false,

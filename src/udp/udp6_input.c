@@ -12,8 +12,9 @@
  * takes IPv6 only, one bound to an IPv4 address (or 0.0.0.0) IPv4 only,
  * as Linux's AF_INET6 sockets with IPV6_V6ONLY set.
  *
- * No endpoint: ICMPv6 port unreachable (never about multicast, which
- * counts IgnoredMulti). Known gaps: no host-if punt for IPv6, no trains
+ * No endpoint: the kernel's when the interface has a host-if
+ * (host/host.h: punted as it came), else ICMPv6 port unreachable (never
+ * about multicast, which counts IgnoredMulti). Known gap: no trains
  * (fraglist GRO is IPv4's).
  */
 #include <rte_byteorder.h>
@@ -28,6 +29,7 @@
 #include "core/list.h"
 #include "core/stage.h"
 #include "core/worker.h"
+#include "host/host.h"
 #include "ip6/ip6.h"
 #include "udp/udp.h"
 
@@ -166,6 +168,13 @@ lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l)
 		struct lsk_udp_ep *ep;
 		enum udp6_verdict v = udp6_check(w, m, l->meta[i], &ep);
 
+		if (unlikely(v == UDP6_DROP_NO_PORT ||
+			     v == UDP6_DROP_IGNORED_MULTI) &&
+		    !(l->meta[i] & LSK_META_COUNT_MASK) &&
+		    lsk_host_punt(w, m)) {
+			/* no endpoint: the kernel's, through the host-if */
+			continue;
+		}
 		if (unlikely(v != UDP6_DELIVER)) {
 			lsk_ip6_drop(w, m, l->meta[i], &udp6_drops[v], 0);
 			continue;

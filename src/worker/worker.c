@@ -204,17 +204,21 @@ worker_icmp6_output(struct lsk_worker *w)
 	LSK_STAGE_CALL(w, LSK_STAGE_IP6_OUTPUT, n, lsk_icmp6_output(w));
 }
 
-/* What the kernel sent on the TAPs (host/host.h): unicast through
- * ip4_output, timed as it; the rest sent or dropped by the host path. */
+/* What the kernel sent on the TAPs (host/host.h): unicast IPv4 through
+ * ip4_output, IPv6 through ip6_output, timed as they; the rest sent or
+ * dropped by the host path. */
 static void
 worker_host_inject(struct lsk_worker *w)
 {
-	struct rte_mbuf *pkts[LSK_BURST_MAX];
-	unsigned int n = lsk_host_inject_take(w, pkts);
+	struct rte_mbuf *pkts[LSK_BURST_MAX], *pkts6[LSK_BURST_MAX];
+	unsigned int n6, n = lsk_host_inject_take(w, pkts, pkts6, &n6);
 
 	if (n != 0)
 		LSK_STAGE_CALL(w, LSK_STAGE_IP4_OUTPUT, n,
 			       lsk_ip4_output_burst(w, pkts, n, LSK_OUT_HOST));
+	if (n6 != 0)
+		LSK_STAGE_CALL(w, LSK_STAGE_IP6_OUTPUT, n6,
+			       lsk_ip6_output_burst(w, pkts6, n6, LSK_OUT_HOST));
 }
 
 /* The lists between stages, empty for the next burst (or packet). */

@@ -457,7 +457,7 @@ static const char traffic_stats_json[] =
 	" \"gso\": {\"Segments\": 0},\n"
 	" \"host\": {\"ToKernel\": 0, \"FromKernel\": 0, \"Drops\": 0, "
 	"\"DropsRate\": 0, \"DropsRing\": 0, \"DropsArp\": 0, \"DropsNotIp4\": 0, "
-	"\"DropsThread\": 0},\n"
+	"\"DropsThread\": 0, \"DropsNd\": 0},\n"
 	" \"fpm\": {\"Connections\": 0, \"Refused\": 0, "
 	"\"Disconnects\": 0, \"Frames\": 0, \"Messages\": 0, "
 	"\"RoutesAdded\": 0, \"RoutesDeleted\": 0, \"RoutesSwept\": 0, "
