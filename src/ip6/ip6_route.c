@@ -10,7 +10,8 @@
  * Scoped destinations are not in the FIB: a link-local one is ours on
  * the interface it came in on (local) or dropped, never forwarded
  * (InAddrErrors, ICMPv6 beyond scope); a multicast group the interface
- * joined (lsk_fwd6_joined) is local, any other is dropped silently
+ * joined (lsk_fwd6_joined), or of link scope on an interface with a
+ * host-if (for the kernel), is local, any other is dropped silently
  * (InDiscards; every multicast datagram counts InMcastPkts). The
  * unspecified destination is InAddrErrors.
  */
@@ -28,6 +29,7 @@
 #include "core/fwd6.h"
 #include "core/trace.h"
 #include "core/worker.h"
+#include "host/host.h"
 #include "ip6/ip6.h"
 #include "ip6/ip6_ext.h"
 #include "ip6/nd6.h"
@@ -170,7 +172,12 @@ route6_scoped(struct lsk_worker *w, const struct rte_mbuf *m,
 
 	if (lsk_ip6_is_multicast(dst)) {
 		w->stats.ip6.InMcastPkts++;
-		return lsk_fwd6_joined(t, dst, m->port) ? ROUTE6_LOCAL :
+		/* a link-scope group (OSPFv3's ff02::5, ...) is the kernel's
+		 * to take or not when the interface has a host-if
+		 * (host/host.h), as IPv4's 224.0.0.0/24 */
+		return lsk_fwd6_joined(t, dst, m->port) ||
+		       ((dst->a[1] & 0x0f) == 2 &&
+			lsk_host_wants(w->host, m->port)) ? ROUTE6_LOCAL :
 		       ROUTE6_DROP_MCAST;
 	}
 	if (lsk_ip6_is_linklocal(dst))
