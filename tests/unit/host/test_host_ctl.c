@@ -5,7 +5,8 @@
  * state, addresses, IFF_NOARP), NAME.V for its VLANs, shown by `show
  * config` and `show interfaces`, found by ifindex
  * (lsk_host_iface_of_ifindex); `port N host-if none` removes it; bad and
- * taken names are refused and change nothing; `host-if NAME rate PPS`.
+ * taken names are refused and change nothing; `host-if NAME rate PPS`;
+ * IPv6 on the TAP (its addresses, its link-local one as ours, no DAD).
  * Makes real TAPs: root and /dev/net/tun, else skipped.
  */
 #include <errno.h>
@@ -110,6 +111,44 @@ kernel_has_addr(const char *name, const char *addr)
 	return found;
 }
 
+/* Does `ip -6 addr show dev name` list addr (A::B/L), usable (not
+ * tentative: no DAD on a TAP)? */
+static bool
+kernel_has_addr6(const char *name, const char *addr)
+{
+	char cmd[128], line[256];
+	bool found = false;
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "ip -6 -o addr show dev %s 2>/dev/null",
+		 name);
+	fp = popen(cmd, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (strstr(line, addr) != NULL && !strstr(line, "tentative"))
+			found = true;
+	pclose(fp);
+	return found;
+}
+
+/* /proc/sys/net/ipv6/conf/NAME/KEY's value (-1: none). */
+static int
+conf6(const char *name, const char *key)
+{
+	char path[128], buf[16] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", name,
+		 key);
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return -1;
+	if (fgets(buf, sizeof(buf), fp) == NULL)
+		buf[0] = '\0';
+	fclose(fp);
+	return buf[0] ? atoi(buf) : -1;
+}
+
 static int
 setup(void **state)
 {
@@ -192,6 +231,46 @@ test_tap_mirrors_port(void **state)
 	assert_int_equal(if_nametoindex(TAP ".7"), 0);
 	assert_int_equal(lsk_host_iface_of_ifindex(f->stack, idx), -ENOENT);
 	assert_false(answer_has(f, "show config", "host-if"));
+}
+
+/* IPv6 on the TAP: the port's IPv6 addresses (no DAD) as they come and
+ * go, its link-local address the EUI-64 of the port's MAC as listack's,
+ * and no DAD, RS or RA of the kernel's own (host/tap.c). */
+static void
+test_tap_ipv6(void **state)
+{
+	struct unit_fixture *f = *state;
+	char err[ERR_LEN];
+	int i;
+
+	if (!can_tap() || access("/proc/sys/net/ipv6", F_OK) != 0)
+		skip();
+	assert_int_equal(run(f, "address add 2001:db8:5::1/64 port 0", NULL,
+			     err), 0);
+	assert_int_equal(run(f, "port 0 host-if " TAP, NULL, err), 0);
+	assert_int_equal(conf6(TAP, "disable_ipv6"), 0);
+	assert_int_equal(conf6(TAP, "accept_ra"), 0);
+	assert_int_equal(conf6(TAP, "accept_dad"), 0);
+	assert_int_equal(conf6(TAP, "router_solicitations"), 0);
+	assert_true(kernel_has_addr6(TAP, "2001:db8:5::1/64"));
+	/* the kernel makes it when the TAP is up: a moment */
+	for (i = 0; i < 50 && !kernel_has_addr6(TAP, "fe80::ff:fe00:fe/64");
+	     i++)
+		usleep(20000);
+	assert_true(kernel_has_addr6(TAP, "fe80::ff:fe00:fe/64"));
+	assert_int_equal(run(f, "address add 2001:db8:6::1/48 port 0", NULL,
+			     err), 0);
+	assert_true(kernel_has_addr6(TAP, "2001:db8:6::1/48"));
+	assert_int_equal(run(f, "address del 2001:db8:5::1/64 port 0", NULL,
+			     err), 0);
+	assert_false(kernel_has_addr6(TAP, "2001:db8:5::1/64"));
+	assert_true(kernel_has_addr6(TAP, "2001:db8:6::1/48"));
+	/* an address on port 1 (no host-if) is not the TAP's */
+	assert_int_equal(run(f, "address add 2001:db8:7::1/64 port 1", NULL,
+			     err), 0);
+	assert_false(kernel_has_addr6(TAP, "2001:db8:7::1/64"));
+	assert_int_equal(run(f, "port 0 host-if none", NULL, err), 0);
+	assert_int_equal(if_nametoindex(TAP), 0);
 }
 
 static void
@@ -285,6 +364,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_tap_ipv6, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_tap_mirrors_port, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
