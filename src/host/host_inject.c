@@ -51,8 +51,9 @@ host_group_mac(uint32_t dst, struct rte_ether_addr *mac)
 }
 
 /* An IPv6 frame from the kernel (m->data_len holds its IPv6 header):
- * -1 dropped (neighbour discovery, not IPv6), 2 for ip6_output, its data
- * moved to the IPv6 header. */
+ * -1 dropped (neighbour discovery; not IPv6, or shorter than its payload
+ * length says: DropsNotIp4), 2 for ip6_output, its data moved to the
+ * IPv6 header. */
 static int
 host_inject_one6(struct lsk_worker *w, struct rte_mbuf *m)
 {
@@ -60,7 +61,10 @@ host_inject_one6(struct lsk_worker *w, struct rte_mbuf *m)
 		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	const uint8_t *type = (const uint8_t *)(ip + 1);
 
-	if ((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000)) {
+	/* what ip6_output reads: its version, all of its payload */
+	if ((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) ||
+	    RTE_ETHER_HDR_LEN + sizeof(*ip) +
+	    rte_be_to_cpu_16(ip->payload_len) > m->pkt_len) {
 		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_NOT_IP4]);
 		return -1;
 	}

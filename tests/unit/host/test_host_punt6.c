@@ -333,7 +333,8 @@ inject6(struct hfix *h, struct unit6_pkt *p)
 
 /* What the kernel sends: its echo request to B routed and resolved by
  * listack (B's MAC, out of port 1), its OSPFv3 hello out of the TAP's
- * port with the group's MAC, its neighbour solicitation dropped. */
+ * port with the group's MAC, its neighbour solicitation dropped, and a
+ * datagram shorter than its payload length. */
 static void
 test_inject6(void **state)
 {
@@ -356,12 +357,15 @@ test_inject6(void **state)
 	p.proto = 89;
 	p.hlim = 1;
 	inject6(h, &p);
-	p.src = UNIT6_P0;
+	unit6_pkt_init(&p, UNIT6_B);		/* shorter than it says */
+	p.plen_delta = 100;
+	inject6(h, &p);
 	unit_input(h->f, NULL, 0);		/* a flush */
 	st = unit_stats(h->f);
 	assert_int_equal(st.host.FromKernel, 2);
-	assert_int_equal(st.host.Drops, 1);
+	assert_int_equal(st.host.Drops, 2);
 	assert_int_equal(st.host.DropsNd, 1);
+	assert_int_equal(st.host.DropsNotIp4, 1);
 	assert_int_equal(st.ip6.OutRequests, 0);	/* the kernel's */
 	assert_int_equal(h->f->tx.n[UNIT_P1], 1);
 	sent = h->f->tx.pkts[UNIT_P1][0];
