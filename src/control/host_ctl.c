@@ -26,6 +26,7 @@
 #include "host/host.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
+#include "control/routes6.h"
 #include "listack/ctl.h"
 
 /* What was made for one interface (fd -1: no TAP). */
@@ -194,6 +195,21 @@ host_link_up(const struct lsk_stack *s, unsigned int i)
 	return f.link_up;
 }
 
+/* A new MAC: the TAP's link-local address made from it, as listack's
+ * (control/fwd6_table.c), the old one gone (the kernel makes one when the
+ * TAP comes up, not again for a new MAC). Best effort: a TAP without
+ * IPv6 has none to change. */
+static void
+host_tap_ll_follow(const struct host_tap *t, const struct rte_ether_addr *mac)
+{
+	struct lsk_ip6_addr ll;
+
+	lsk_ip6_linklocal_of(&t->mac, &ll);
+	lsk_tap_addr6(t->ifindex, ll.a, 64, false);
+	lsk_ip6_linklocal_of(mac, &ll);
+	lsk_tap_addr6(t->ifindex, ll.a, 64, true);
+}
+
 /* TAP i made (or re-made under a new name) and set as interface i is. */
 static int
 host_tap_follow(struct lsk_stack *s, struct lsk_host_ctl *hc, unsigned int i)
@@ -229,6 +245,8 @@ host_tap_follow(struct lsk_stack *s, struct lsk_host_ctl *hc, unsigned int i)
 	}
 	if (!rte_is_same_ether_addr(&t->mac, &p->mac)) {
 		rc = lsk_tap_set_mac(t->name, &p->mac);
+		if (rc == 0 && !rte_is_zero_ether_addr(&t->mac))
+			host_tap_ll_follow(t, &p->mac);
 		if (rc == 0)
 			t->mac = p->mac;
 	}

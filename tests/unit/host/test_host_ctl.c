@@ -269,6 +269,10 @@ test_tap_ipv6(void **state)
 	assert_int_equal(run(f, "address add 2001:db8:7::1/64 port 1", NULL,
 			     err), 0);
 	assert_false(kernel_has_addr6(TAP, "2001:db8:7::1/64"));
+	/* a new MAC: the link-local address follows, as listack's */
+	assert_int_equal(run(f, "port 0 mac 02:00:00:00:00:aa", NULL, err), 0);
+	assert_true(kernel_has_addr6(TAP, "fe80::ff:fe00:aa/64"));
+	assert_false(kernel_has_addr6(TAP, "fe80::ff:fe00:fe/64"));
 	assert_int_equal(run(f, "port 0 host-if none", NULL, err), 0);
 	assert_int_equal(if_nametoindex(TAP), 0);
 }
