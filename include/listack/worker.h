@@ -45,7 +45,8 @@ void lsk_worker_offline(struct lsk_worker *worker);
 
 /*
  * Drop the packets still waiting for ARP answers, counted
- * arp.UnresolvedDiscards; for shutdown, once the workers stopped.
+ * arp.UnresolvedDiscards, and for neighbour discovery's (IPv6), counted
+ * nd.UnresolvedDiscards; for shutdown, once the workers stopped.
  * Returns how many.
  */
 uint32_t lsk_neigh_drop_held(struct lsk_stack *stack);

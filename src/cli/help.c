@@ -61,9 +61,9 @@ static const struct {
 	{ "trace", "trace add N [port P] [match FIELD VALUE ...] | "
 		   "trace show | trace clear", "add show clear" },
 	{ "ping", "ping ADDR [count N] [size B] [source ADDR] [interval MS] "
-		  "[timeout MS]", "" },
+		  "[timeout MS] [port N]", "" },
 	{ "traceroute", "traceroute ADDR [max-hops N] [probes N] "
-			"[source ADDR] [wait MS]", "" },
+			"[source ADDR] [wait MS] [port N]", "" },
 	{ "show", "show interfaces|addresses|routes [PREFIX]|neigh|udp|filter|"
 		  "stats|runtime|errors [-a]|config|pipeline [dot]|fpm|version",
 	  "interfaces addresses routes neigh udp filter stats runtime errors "

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ping and traceroute from the router (docs/operating.md):
- *   ping ADDR [count N] [size B] [source A.B.C.D] [interval MS]
- *        [timeout MS]
- *   traceroute ADDR [max-hops N] [probes N] [source A.B.C.D] [wait MS]
- * Both send ICMP echo requests (traceroute with a TTL growing from 1)
+ *   ping ADDR [count N] [size B] [source ADDR] [interval MS]
+ *        [timeout MS] [port N]
+ *   traceroute ADDR [max-hops N] [probes N] [source ADDR] [wait MS]
+ *        [port N]
+ * ADDR and the source are IPv4 or IPv6 addresses, both of one family;
+ * `port N` names the link of a link-local IPv6 destination (fe80::/10
+ * is on every link). Both send ICMP (ICMPv6) echo requests (traceroute
+ * with a TTL, a hop limit, growing from 1)
  * through the send ring worker 0 routes, and read what answers them from
  * the sink the workers fill (control/ping.h). Like capture and trace
  * they are actions: alone or beside views, never in a batch of changes.
@@ -20,6 +24,7 @@
 
 #include "control/control.h"
 #include "control/ping.h"
+#include "core/fwd6.h"
 #include "cli/cmd.h"
 #include "cli/ping.h"
 
@@ -28,6 +33,10 @@
 
 struct ping_opts {
 	uint32_t dst, src;
+	bool v6;			/* IPv6: dst6, src6, iface */
+	bool has_src;
+	struct lsk_ip6_addr dst6, src6;
+	uint16_t iface;			/* port N's, or LSK_IFACE_ANY */
 	unsigned long count, size, interval, timeout;	/* ping */
 	unsigned long max_hops, probes, wait;		/* traceroute */
 };
@@ -42,6 +51,37 @@ ping_opt(struct cmd_ctx *c, const char *name, const char *v,
 	return 0;
 }
 
+/* ADDR, or the source's v: of the run's family (p->v6). */
+static int
+ping_addr(const struct ping_opts *p, const char *v, uint32_t *a,
+	  struct lsk_ip6_addr *a6)
+{
+	if (p->v6)
+		return cmd_is_ip6(v) ? cmd_parse_ip6(v, a6) : -EINVAL;
+	return cmd_parse_ip(v, a);
+}
+
+/* `port N`: the interface of port N (its VLANs are not asked for: a
+ * link-local destination on a VLAN is not probed). */
+static int
+ping_port(struct cmd_ctx *c, const char *v, struct ping_opts *p)
+{
+	uint16_t port;
+	int rc;
+
+	if (!p->v6)
+		return cmd_error(c, -EINVAL, "%s: 'port' is for IPv6 "
+				 "link-local destinations", c->argv[0]);
+	rc = cmd_parse_port(c, v, &port);
+	if (rc < 0)
+		return rc;
+	rc = lsk_iface_find(c->s, port, 0);
+	if (rc < 0)
+		return cmd_error(c, rc, "%s: no port %u", c->argv[0], port);
+	p->iface = (uint16_t)rc;
+	return 0;
+}
+
 /* The words after ADDR; trace: traceroute's. */
 static int
 ping_parse(struct cmd_ctx *c, bool trace, struct ping_opts *p)
@@ -50,20 +90,25 @@ ping_parse(struct cmd_ctx *c, bool trace, struct ping_opts *p)
 
 	*p = (struct ping_opts){ .count = 4, .size = 56, .interval = 1000,
 				 .timeout = 1000, .max_hops = 30,
-				 .probes = 3, .wait = 1000 };
+				 .probes = 3, .wait = 1000,
+				 .iface = LSK_IFACE_ANY };
 	if (c->argc < 2 || c->argc % 2 != 0)
 		return cmd_error(c, -EINVAL, "usage: %s",
 				 cmd_usage(c->argv[0]));
-	if (cmd_parse_ip(c->argv[1], &p->dst) < 0)
+	p->v6 = cmd_is_ip6(c->argv[1]);
+	if (ping_addr(p, c->argv[1], &p->dst, &p->dst6) < 0)
 		return cmd_error(c, -EINVAL, "%s: bad address '%s'",
 				 c->argv[0], c->argv[1]);
 	for (i = 2; rc == 0 && i < c->argc; i += 2) {
 		const char *k = c->argv[i], *v = c->argv[i + 1];
 
 		if (strcmp(k, "source") == 0) {
-			if (cmd_parse_ip(v, &p->src) < 0)
+			p->has_src = true;
+			if (ping_addr(p, v, &p->src, &p->src6) < 0)
 				rc = cmd_error(c, -EINVAL, "%s: bad source "
 					       "'%s'", c->argv[0], v);
+		} else if (strcmp(k, "port") == 0) {
+			rc = ping_port(c, v, p);
 		} else if (!trace && strcmp(k, "count") == 0) {
 			rc = ping_opt(c, k, v, 1, CMD_PING_COUNT_MAX,
 				      &p->count);
@@ -99,11 +144,52 @@ ping_parse(struct cmd_ctx *c, bool trace, struct ping_opts *p)
 	return 0;
 }
 
+/* IPv6's ping_source (below): a link-local destination names its
+ * port; the source given is one of ours. */
+static int
+ping6_source(struct cmd_ctx *c, struct ping_opts *p)
+{
+	struct lsk_route6_answer a;
+	char src[46];
+
+	if (lsk_ip6_is_linklocal(&p->dst6) && p->iface == LSK_IFACE_ANY)
+		return cmd_error(c, -EINVAL, "%s: %s is link-local: say "
+				 "which port (port N)", c->argv[0], c->argv[1]);
+	if (lsk_ip6_is_multicast(&p->dst6))
+		return cmd_error(c, -EINVAL, "%s: %s is a multicast group: "
+				 "only other hosts are probed", c->argv[0],
+				 c->argv[1]);
+	if (lsk_route6_get(c->s, &p->dst6, p->iface, &a) == 0 &&
+	    a.verdict == LSK_VERDICT_LOCAL)
+		return cmd_error(c, -EINVAL, "%s: %s is one of our addresses: "
+				 "only other hosts are probed", c->argv[0],
+				 c->argv[1]);
+	if (!p->has_src) {
+		if (lsk_ping6_source(c->s, &p->dst6, p->iface, &p->src6) < 0)
+			return cmd_error(c, -ENETUNREACH, "%s: no route to "
+					 "%s", c->argv[0], c->argv[1]);
+		return 0;
+	}
+	cmd_ip6_text(&p->src6, src, sizeof(src));
+	if (lsk_route6_get(c->s, &p->src6, p->iface, &a) < 0 ||
+	    a.verdict != LSK_VERDICT_LOCAL)
+		return cmd_error(c, -EADDRNOTAVAIL, "%s: source %s is not one "
+				 "of our addresses", c->argv[0], src);
+	if (lsk_route6_get(c->s, &p->dst6, p->iface, &a) < 0 ||
+	    a.verdict != LSK_VERDICT_FORWARD)
+		return cmd_error(c, -ENETUNREACH, "%s: no route to %s",
+				 c->argv[0], c->argv[1]);
+	return 0;
+}
+
 /* The source, given (one of ours) or the route's. */
 static int
 ping_source(struct cmd_ctx *c, struct ping_opts *p)
 {
 	struct lsk_route_answer a;
+
+	if (p->v6)
+		return ping6_source(c, p);
 
 	if (lsk_route_get(c->s, p->dst, &a) == 0 &&
 	    (a.verdict == LSK_VERDICT_LOCAL ||
@@ -161,6 +247,7 @@ ping_take(struct lsk_ping_sink *k, struct cmd_ping_result *r,
 			got[seq - 1] = true;
 			a = &r->answers[r->n++];
 			a->from = rep[i].from;
+			memcpy(&a->from6, rep[i].from6, sizeof(a->from6));
 			a->seq = seq;
 			a->bytes = rep[i].len;
 			a->type = rep[i].type;
@@ -180,7 +267,9 @@ ping_run(struct cmd_ctx *c, const struct ping_opts *p,
 	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), now;
 	uint64_t end = 0;
 	struct lsk_ping_probe pr = { .dst = p->dst, .src = p->src,
-				     .size = (uint16_t)p->size, .ttl = 64 };
+				     .size = (uint16_t)p->size, .ttl = 64,
+				     .v6 = p->v6, .iface = p->iface,
+				     .dst6 = p->dst6, .src6 = p->src6 };
 	int rc;
 
 	for (;;) {
@@ -243,6 +332,9 @@ cmd_ping_run(struct cmd_ctx *c, struct ping_opts *p)
 		return rc;
 	r->dst = p->dst;
 	r->src = p->src;
+	r->v6 = p->v6;
+	r->dst6 = p->dst6;
+	r->src6 = p->src6;
 	r->size = (uint16_t)p->size;
 	rc = ping_run(c, p, k, r);
 	lsk_ping_close(c->s, k);
@@ -258,7 +350,9 @@ trace_hop(struct cmd_ctx *c, const struct ping_opts *p,
 	  struct lsk_ping_sink *k, struct cmd_trace_result *r, unsigned int h)
 {
 	struct lsk_ping_probe pr = { .dst = p->dst, .src = p->src,
-				     .size = 32, .ttl = (uint8_t)(h + 1) };
+				     .size = 32, .ttl = (uint8_t)(h + 1),
+				     .v6 = p->v6, .iface = p->iface,
+				     .dst6 = p->dst6, .src6 = p->src6 };
 	uint64_t sent[CMD_TRACE_PROBES_MAX], end;
 	struct lsk_ping_reply rep[16];
 	unsigned int i, n, left = (unsigned int)p->probes;
@@ -287,11 +381,13 @@ trace_hop(struct cmd_ctx *c, const struct ping_opts *p,
 				t = &r->p[h][j];
 				t->answered = true;
 				t->from = rep[i].from;
+				memcpy(&t->from6, rep[i].from6,
+				       sizeof(t->from6));
 				t->type = rep[i].type;
 				t->code = rep[i].code;
 				t->ms = tsc_ms(sent[j], rep[i].tsc);
 				/* the end: the destination, or a refusal */
-				if (t->type != 11)
+				if (cmd_trace_is_end(p->v6, t->type))
 					r->reached = true;
 				left--;
 			}
@@ -313,6 +409,9 @@ cmd_trace_run(struct cmd_ctx *c, struct ping_opts *p)
 		return rc;
 	r->dst = p->dst;
 	r->src = p->src;
+	r->v6 = p->v6;
+	r->dst6 = p->dst6;
+	r->src6 = p->src6;
 	r->probes = (unsigned int)p->probes;
 	r->max_hops = (unsigned int)p->max_hops;
 	for (h = 0; rc == 0 && h < p->max_hops && !r->reached &&

@@ -5,8 +5,9 @@
  *   trace add N [port P] [match FIELD VALUE ...]
  *   trace show
  *   trace clear
- * FIELD: src, dst (an address or a prefix), proto (a number, udp, tcp,
- * icmp), sport, dport, port, vlan. `trace add` arms a new trace,
+ * FIELD: src, dst (an address or a prefix, IPv4 or IPv6: both of one
+ * family), proto (a number, udp, tcp, icmp, icmp6), sport, dport, port,
+ * vlan. `trace add` arms a new trace,
  * replacing the one before (its records go); `trace clear` arms none.
  * `trace show` reads only packets whose trace has ended (published by
  * the worker with a release store), never written again: no lock on
@@ -25,6 +26,7 @@
 #include "core/trace.h"
 #include "control/control.h"
 #include "cli/cmd.h"
+#include "listack/ip6.h"
 
 static int
 trace_usage(struct cmd_ctx *c)
@@ -54,13 +56,46 @@ parse_addr(const char *w, uint32_t *addr, uint32_t *mask)
 	return 0;
 }
 
+/* ADDR6 or ADDR6/LEN (host bits cleared here: a prefix matches what
+ * it covers) */
+static int
+parse_addr6(const char *w, uint8_t *addr, uint8_t *depth)
+{
+	struct lsk_ip6_addr a;
+	unsigned int i;
+
+	if (strchr(w, '/') != NULL) {
+		if (cmd_parse_prefix6(w, &a, depth) < 0)
+			return -EINVAL;
+	} else {
+		if (cmd_parse_ip6(w, &a) < 0)
+			return -EINVAL;
+		*depth = 128;
+	}
+	for (i = 0; i < 16; i++) {
+		unsigned int bits = *depth > i * 8 ? *depth - i * 8 : 0;
+
+		addr[i] = bits >= 8 ? a.a[i] :
+			  (uint8_t)(a.a[i] & (0xff00u >> bits));
+	}
+	return 0;
+}
+
 static int
 parse_field(struct cmd_ctx *c, struct lsk_trace_match *m, const char *f,
 	    const char *v)
 {
 	unsigned long x;
 
-	if (strcmp(f, "src") == 0 || strcmp(f, "dst") == 0) {
+	if ((strcmp(f, "src") == 0 || strcmp(f, "dst") == 0) &&
+	    cmd_is_ip6(v)) {
+		bool src = f[0] == 's';
+
+		if (parse_addr6(v, src ? m->src6 : m->dst6,
+				src ? &m->src6_depth : &m->dst6_depth) < 0)
+			return cmd_error(c, -EINVAL, "bad address '%s'", v);
+		m->fields |= src ? LSK_TM_SRC6 : LSK_TM_DST6;
+	} else if (strcmp(f, "src") == 0 || strcmp(f, "dst") == 0) {
 		bool src = f[0] == 's';
 
 		if (parse_addr(v, src ? &m->src : &m->dst,
@@ -74,6 +109,8 @@ parse_field(struct cmd_ctx *c, struct lsk_trace_match *m, const char *f,
 			x = 6;
 		else if (strcmp(v, "icmp") == 0)
 			x = 1;
+		else if (strcmp(v, "icmp6") == 0)
+			x = 58;
 		else if (cmd_parse_uint(v, 255, &x) < 0)
 			return cmd_error(c, -EINVAL, "bad protocol '%s'", v);
 		m->proto = (uint8_t)x;
@@ -136,6 +173,10 @@ cmd_trace_parse(struct cmd_ctx *c, unsigned long *n, struct lsk_trace_match *m)
 		if (rc < 0)
 			return rc;
 	}
+	if ((m->fields & (LSK_TM_SRC | LSK_TM_DST)) &&
+	    (m->fields & (LSK_TM_SRC6 | LSK_TM_DST6)))
+		return cmd_error(c, -EINVAL, "match src and dst: one family "
+				 "(IPv4 or IPv6), not both");
 	return 0;
 }
 

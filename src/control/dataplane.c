@@ -14,6 +14,7 @@
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "ip4/ip4.h"
+#include "ip6/nd6.h"
 #include "worker/worker.h"
 #include "control/control.h"
 
@@ -125,7 +126,9 @@ lsk_vlan_iface(struct lsk_stack *s, uint16_t port, uint16_t vlan)
 uint32_t
 lsk_neigh_drop_held(struct lsk_stack *s)
 {
-	return lsk_neigh_table_drop_held(s->sh.neigh, &s->ctl_stats);
+	/* IPv6's too, counted nd.UnresolvedDiscards */
+	return lsk_neigh_table_drop_held(s->sh.neigh, &s->ctl_stats) +
+	       lsk_nd6_drop_held(s->sh.nd6, &s->ctl_stats);
 }
 
 void

@@ -16,6 +16,7 @@
 #include "core/fwd6.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
+#include "control/udp_ctl.h"
 
 bool
 lsk_stack_is_own6(const struct lsk_stack *s, const struct lsk_ip6_addr *addr,
@@ -146,6 +147,15 @@ lsk_address6_del(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 			break;
 	if (i == s->n_addrs6)
 		return -EADDRNOTAVAIL;
+	/* a `udp listen` service bound to it keeps it, as IPv4's
+	 * (control/ifaces.c): close the service first */
+	for (k = 0; k < s->n_services; k++) {
+		struct lsk_service_info si;
+
+		lsk_service_info(s->services[k], &si);
+		if (si.v6 && lsk_ip6_equal(&si.addr6, addr))
+			return -EBUSY;
+	}
 	memcpy(saved, s->addrs6, sizeof(saved));
 	if (n_routes != 0) {
 		routes = malloc(n_routes * sizeof(*routes));

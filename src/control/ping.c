@@ -3,8 +3,9 @@
  * ping and traceroute, the stack's side (control/ping.h). The control
  * thread touches no worker state: it builds whole echo requests (source,
  * checksums) and queues them on the send ring that worker 0 routes
- * (ip4/ip4_output.c sends the ICMP among them as ICMP); the answers come
- * back as records in the sink's ring (core/ping.h, ip4/icmp4.c).
+ * (ip4/ip4_output.c sends the ICMP among them as ICMP, the ICMPv6 to
+ * ip6_output); the answers come back as records in the sink's ring
+ * (core/ping.h, ip4/icmp4.c, ip6/icmp6.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,32 +80,56 @@ lsk_ping_source(struct lsk_stack *s, uint32_t dst, uint32_t *src)
 }
 
 int
-lsk_ping_send(struct lsk_stack *s, const struct lsk_ping_sink *k,
-	      const struct lsk_ping_probe *p, uint64_t *tsc)
+lsk_ping6_source(struct lsk_stack *s, const struct lsk_ip6_addr *dst,
+		 uint16_t iface, struct lsk_ip6_addr *src)
 {
-	const uint16_t len = (uint16_t)(sizeof(struct rte_ipv4_hdr) +
-					sizeof(struct rte_icmp_hdr) + p->size);
-	struct rte_ipv4_hdr *ip;
-	struct rte_icmp_hdr *ih;
-	struct rte_mbuf *m;
-	uint8_t *data;
-	char *frame;
+	static const struct lsk_ip6_addr any;
+	struct lsk_route6_answer a;
+
+	if (lsk_route6_get(s, dst, iface, &a) < 0 ||
+	    a.verdict != LSK_VERDICT_FORWARD ||
+	    memcmp(&a.src, &any, sizeof(any)) == 0)
+		return -ENETUNREACH;
+	*src = a.src;
+	return 0;
+}
+
+/* The probe's echo request (data bytes 0, 1, 2...) behind its IPv6
+ * header at ip, its ICMPv6 checksum made. */
+static void
+ping6_fill(struct rte_ipv6_hdr *ip, const struct lsk_ping_sink *k,
+	   const struct lsk_ping_probe *p)
+{
+	struct rte_icmp_hdr *ih = (struct rte_icmp_hdr *)(ip + 1);
+	uint8_t *data = (uint8_t *)(ih + 1);
 	uint16_t i;
 
-	m = s->sh.send_pool == NULL ? NULL :
-	    rte_pktmbuf_alloc(s->sh.send_pool);
-	frame = m == NULL ? NULL :
-		rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + len));
-	if (frame == NULL) {
-		rte_pktmbuf_free(m);
-		return -ENOBUFS;
-	}
-	memset(frame, 0, RTE_ETHER_HDR_LEN);
-	((struct rte_ether_hdr *)frame)->ether_type =
-		RTE_BE16(RTE_ETHER_TYPE_IPV4);
-	ip = (struct rte_ipv4_hdr *)(frame + RTE_ETHER_HDR_LEN);
-	ih = (struct rte_icmp_hdr *)(ip + 1);
-	data = (uint8_t *)(ih + 1);
+	ip->vtc_flow = RTE_BE32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(sizeof(*ih) + p->size));
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = p->ttl;
+	memcpy(ip->src_addr, &p->src6, sizeof(ip->src_addr));
+	memcpy(ip->dst_addr, &p->dst6, sizeof(ip->dst_addr));
+	ih->icmp_type = 128;	/* echo request (RFC 4443 4.1) */
+	ih->icmp_code = 0;
+	ih->icmp_cksum = 0;
+	ih->icmp_ident = rte_cpu_to_be_16(k->ident);
+	ih->icmp_seq_nb = rte_cpu_to_be_16(p->seq);
+	for (i = 0; i < p->size; i++)
+		data[i] = (uint8_t)i;
+	ih->icmp_cksum = rte_ipv6_udptcp_cksum(ip, ih);
+}
+
+/* The probe's echo request behind its IPv4 header at ip (len bytes in
+ * all), its checksums made. */
+static void
+ping4_fill(struct rte_ipv4_hdr *ip, uint16_t len,
+	   const struct lsk_ping_sink *k, const struct lsk_ping_probe *p)
+{
+	struct rte_icmp_hdr *ih = (struct rte_icmp_hdr *)(ip + 1);
+	uint8_t *data = (uint8_t *)(ih + 1);
+	uint16_t i;
+
 	ip->version_ihl = 0x45;
 	ip->type_of_service = 0;
 	ip->total_length = rte_cpu_to_be_16(len);
@@ -124,6 +149,37 @@ lsk_ping_send(struct lsk_stack *s, const struct lsk_ping_sink *k,
 	for (i = 0; i < p->size; i++)
 		data[i] = (uint8_t)i;
 	ih->icmp_cksum = (uint16_t)~rte_raw_cksum(ih, sizeof(*ih) + p->size);
+}
+
+int
+lsk_ping_send(struct lsk_stack *s, const struct lsk_ping_sink *k,
+	      const struct lsk_ping_probe *p, uint64_t *tsc)
+{
+	const uint16_t len = (uint16_t)((p->v6 ? sizeof(struct rte_ipv6_hdr) :
+					 sizeof(struct rte_ipv4_hdr)) +
+					sizeof(struct rte_icmp_hdr) + p->size);
+	struct rte_ether_hdr *eh;
+	struct rte_mbuf *m;
+
+	m = s->sh.send_pool == NULL ? NULL :
+	    rte_pktmbuf_alloc(s->sh.send_pool);
+	eh = m == NULL ? NULL : (struct rte_ether_hdr *)
+		rte_pktmbuf_append(m, (uint16_t)(RTE_ETHER_HDR_LEN + len));
+	if (eh == NULL) {
+		rte_pktmbuf_free(m);
+		return -ENOBUFS;
+	}
+	memset(eh, 0, RTE_ETHER_HDR_LEN);
+	if (p->v6) {
+		eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+		/* a link-local destination's interface: ip6_output reads
+		 * it from the mbuf's port */
+		m->port = p->iface;
+		ping6_fill((struct rte_ipv6_hdr *)(eh + 1), k, p);
+	} else {
+		eh->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		ping4_fill((struct rte_ipv4_hdr *)(eh + 1), len, k, p);
+	}
 	*tsc = rte_rdtsc();
 	if (rte_ring_mp_enqueue(s->sh.out_ring, m) != 0) {
 		rte_pktmbuf_free(m);

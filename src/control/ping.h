@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/ping.h"
+#include "listack/ip6.h"
 
 struct lsk_stack;
 
@@ -23,7 +24,13 @@ struct lsk_ping_probe {
 	uint32_t dst, src;	/* host order; src 0: the route's */
 	uint16_t size;		/* data bytes after the ICMP header */
 	uint16_t seq;
-	uint8_t ttl;
+	uint8_t ttl;		/* IPv6: the hop limit */
+	/* IPv6 (v6): an ICMPv6 echo request from src6 (given, never
+	 * unspecified) to dst6; iface: the interface a link-local dst6
+	 * is on (LSK_IFACE_ANY otherwise) */
+	bool v6;
+	uint16_t iface;
+	struct lsk_ip6_addr dst6, src6;
 };
 
 /*
@@ -41,8 +48,12 @@ void lsk_ping_close(struct lsk_stack *s, struct lsk_ping_sink *k);
  * source.
  */
 int lsk_ping_source(struct lsk_stack *s, uint32_t dst, uint32_t *src);
+/* IPv6's: the source lsk_route6_get gives dst (iface: the interface of
+ * a link-local dst, else LSK_IFACE_ANY); -ENETUNREACH likewise. */
+int lsk_ping6_source(struct lsk_stack *s, const struct lsk_ip6_addr *dst,
+		     uint16_t iface, struct lsk_ip6_addr *src);
 
-/* Queue one echo request; its send time (rte_rdtsc) in *tsc.
+/* Queue one echo request (ICMP, or ICMPv6 for p->v6); its send time (rte_rdtsc) in *tsc.
  * 0, or -ENOBUFS (no mbuf, the ring full). */
 int lsk_ping_send(struct lsk_stack *s, const struct lsk_ping_sink *k,
 		  const struct lsk_ping_probe *p, uint64_t *tsc);

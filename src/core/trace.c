@@ -315,6 +315,53 @@ frame_ports(const struct rte_mbuf *m, uint32_t off,
 	return true;
 }
 
+/* a's first depth bits are prefix's */
+static bool
+prefix6_has(const uint8_t *prefix, uint8_t depth, const uint8_t *a)
+{
+	unsigned int full = depth / 8u, rest = depth % 8u;
+
+	if (memcmp(prefix, a, full) != 0)
+		return false;
+	return rest == 0 ||
+	       ((a[full] ^ prefix[full]) & (uint8_t)(0xff00u >> rest)) == 0;
+}
+
+/* trace_match's IPv6 half: addresses, the first next header, and the
+ * ports of UDP or TCP right behind the fixed header. */
+static bool
+trace_match6(const struct lsk_trace_match *mt, const struct rte_mbuf *m,
+	     uint32_t off)
+{
+	const struct rte_ipv6_hdr *ip;
+	const uint8_t *p;
+
+	if ((mt->fields & (LSK_TM_SRC | LSK_TM_DST)) ||
+	    m->data_len < off + sizeof(*ip))
+		return false;
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, off);
+	if ((((const uint8_t *)ip)[0] >> 4) != 6)
+		return false;
+	if ((mt->fields & LSK_TM_SRC6) &&
+	    !prefix6_has(mt->src6, mt->src6_depth, ip->src_addr))
+		return false;
+	if ((mt->fields & LSK_TM_DST6) &&
+	    !prefix6_has(mt->dst6, mt->dst6_depth, ip->dst_addr))
+		return false;
+	if ((mt->fields & LSK_TM_PROTO) && ip->proto != mt->proto)
+		return false;
+	if (!(mt->fields & (LSK_TM_SPORT | LSK_TM_DPORT)))
+		return true;
+	if ((ip->proto != IPPROTO_UDP && ip->proto != IPPROTO_TCP) ||
+	    m->data_len < off + sizeof(*ip) + 4)
+		return false;
+	p = (const uint8_t *)(ip + 1);
+	return (!(mt->fields & LSK_TM_SPORT) ||
+		(uint16_t)(p[0] << 8 | p[1]) == mt->sport) &&
+	       (!(mt->fields & LSK_TM_DPORT) ||
+		(uint16_t)(p[2] << 8 | p[3]) == mt->dport);
+}
+
 static bool
 trace_match(const struct lsk_trace_match *mt, const struct rte_mbuf *m)
 {
@@ -343,9 +390,13 @@ trace_match(const struct lsk_trace_match *mt, const struct rte_mbuf *m)
 	if ((mt->fields & LSK_TM_VLAN) && vlan != mt->vlan)
 		return false;
 	if (!(mt->fields & (LSK_TM_SRC | LSK_TM_DST | LSK_TM_PROTO |
-			    LSK_TM_SPORT | LSK_TM_DPORT)))
+			    LSK_TM_SPORT | LSK_TM_DPORT | LSK_TM_SRC6 |
+			    LSK_TM_DST6)))
 		return true;
-	if (type != RTE_ETHER_TYPE_IPV4 || (ip = frame_ip4(m, off)) == NULL)
+	if (type == RTE_ETHER_TYPE_IPV6)
+		return trace_match6(mt, m, off);
+	if ((mt->fields & (LSK_TM_SRC6 | LSK_TM_DST6)) ||
+	    type != RTE_ETHER_TYPE_IPV4 || (ip = frame_ip4(m, off)) == NULL)
 		return false;
 	if ((mt->fields & LSK_TM_SRC) &&
 	    (rte_be_to_cpu_32(ip->src_addr) & mt->src_mask) != mt->src)

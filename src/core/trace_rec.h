@@ -39,12 +39,16 @@
 #define LSK_TM_DPORT 16u
 #define LSK_TM_PORT 32u
 #define LSK_TM_VLAN 64u
+#define LSK_TM_SRC6 128u	/* IPv6 packets only: src6/src6_depth */
+#define LSK_TM_DST6 256u
 
 struct lsk_trace_match {
 	uint32_t fields;	/* LSK_TM_*: the ones to test */
 	uint32_t src, src_mask, dst, dst_mask;	/* host order */
 	uint16_t sport, dport, port, vlan;
-	uint8_t proto;
+	uint8_t proto;		/* IPv6: the first next header */
+	uint8_t src6_depth, dst6_depth;
+	uint8_t src6[16], dst6[16];	/* network order, host bits 0 */
 };
 
 struct lsk_trace_rec {

@@ -229,14 +229,16 @@ lsk_ip4_output_burst(struct lsk_worker *w, struct rte_mbuf **pkts,
  * traceroute, control/ping.c), whole: with their source and checksums.
  * They go out as ICMP (counted icmp.OutEchos, not sent datagrams); the
  * datagrams of IPv6 endpoints go to ip6_output (data at their IPv6
- * header, counted udp6.OutDatagrams). pkts keeps IPv4's datagrams, in
+ * header, counted udp6.OutDatagrams), ping's ICMPv6 echo requests to it
+ * as ICMPv6 (icmp6.OutEchos). pkts keeps IPv4's datagrams, in
  * order, and their number is returned.
  */
 static unsigned int
 out_split(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mbuf *icmp[LSK_BURST_MAX], *v6[LSK_BURST_MAX];
-	unsigned int i, k = 0, u = 0, k6 = 0;
+	struct rte_mbuf *icmp6[LSK_BURST_MAX];
+	unsigned int i, k = 0, u = 0, k6 = 0, i6 = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct rte_ether_hdr *eh = rte_pktmbuf_mtod(pkts[i],
@@ -246,8 +248,14 @@ out_split(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
 
 		if (unlikely(eh->ether_type ==
 			     RTE_BE16(RTE_ETHER_TYPE_IPV6))) {
+			const uint8_t proto = ((const struct rte_ipv6_hdr *)
+					       (eh + 1))->proto;
+
 			rte_pktmbuf_adj(pkts[i], RTE_ETHER_HDR_LEN);
-			v6[k6++] = pkts[i];
+			if (proto == IPPROTO_ICMPV6)	/* ping's */
+				icmp6[i6++] = pkts[i];
+			else
+				v6[k6++] = pkts[i];
 		} else if (ip->next_proto_id == IPPROTO_ICMP) {
 			icmp[k++] = pkts[i];
 		} else {
@@ -260,6 +268,8 @@ out_split(struct lsk_worker *w, struct rte_mbuf **pkts, unsigned int n)
 		w->stats.udp6.OutDatagrams += k6;
 		lsk_ip6_output_burst(w, v6, k6, LSK_OUT_UDP);
 	}
+	if (i6 != 0)
+		lsk_ip6_output_burst(w, icmp6, i6, LSK_OUT_ICMP);
 	return u;
 }
 

@@ -6,6 +6,8 @@
  * (the quote holds the IP header and at least 8 bytes after it, RFC 792,
  * enough for the id and sequence number).
  */
+#include <string.h>
+
 #include <rte_byteorder.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
@@ -54,6 +56,7 @@ lsk_ping_match(const struct lsk_ping_sink *sink,
 	r->type = ih->icmp_type;
 	r->code = ih->icmp_code;
 	r->ttl = ip->time_to_live;
-	r->pad = 0;
+	r->v6 = 0;
+	memset(r->from6, 0, sizeof(r->from6));
 	return true;
 }

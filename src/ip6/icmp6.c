@@ -11,14 +11,18 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "core/cksum.h"
 #include "core/list.h"
 #include "core/drop.h"
 #include "core/stage.h"
 #include "core/fwd6.h"
+#include "core/ping.h"
+#include "core/shared.h"
 #include "core/trace.h"
 #include "core/worker.h"
 #include "ip4/ip4.h"
@@ -222,6 +226,30 @@ icmp6_echo(struct lsk_worker *w, struct rte_mbuf *m, uint32_t off,
 	return true;
 }
 
+/*
+ * An answer to the control thread's ping or traceroute (an echo reply,
+ * an unreachable or time exceeded quoting a probe) goes to its sink
+ * (core/ping.h) as a record, as icmp4_input's (ip4/icmp4.c); the caller
+ * frees the packet either way. What the matcher reads (the header and a
+ * quoted probe's 48 bytes) is in the first segment.
+ */
+static bool
+icmp6_ping(struct lsk_worker *w, const struct rte_mbuf *m, uint32_t off,
+	   uint32_t len)
+{
+	const struct lsk_ping_sink *sink = lsk_published(w->sh->ping);
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct lsk_ping_reply r;
+
+	if (sink == NULL ||
+	    RTE_ETHER_HDR_LEN + off + RTE_MIN(len, 8u + 48u) > m->data_len ||
+	    !lsk_ping6_match(sink, ip, off, len, &r))
+		return false;
+	r.tsc = rte_rdtsc();
+	return rte_ring_mp_enqueue_elem(sink->ring, &r, sizeof(r)) == 0;
+}
+
 /* What to do with one message; nd collects neighbour discovery's. */
 static void
 icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
@@ -272,6 +300,11 @@ icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		}
 		rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN);
 		lsk_list_push(nd, m, 0);
+		return;
+	}
+	if ((ih[0] == LSK_ICMP6_ECHO_REPLY || ih[0] == LSK_ICMP6_DST_UNREACH ||
+	     ih[0] == LSK_ICMP6_TIME_EXCEEDED) && icmp6_ping(w, m, off, len)) {
+		rte_pktmbuf_free(m);
 		return;
 	}
 	/* what listack does not consume (echo replies, errors, MLD) is

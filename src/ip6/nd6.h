@@ -100,6 +100,10 @@ int lsk_nd6_set_static(struct lsk_nd6_table *t,
 int lsk_nd6_forget(struct lsk_nd6_table *t, const struct lsk_ip6_addr *addr,
 		   uint16_t iface, struct lsk_stats *st);
 uint32_t lsk_nd6_forget_all(struct lsk_nd6_table *t, struct lsk_stats *st);
+/* Drop what every entry holds for resolution, counted
+ * nd.UnresolvedDiscards in st (the entries stay); for shutdown, once the
+ * workers stopped (lsk_neigh_drop_held). Returns how many. */
+uint32_t lsk_nd6_drop_held(struct lsk_nd6_table *t, struct lsk_stats *st);
 
 struct lsk_nd6_info {
 	struct lsk_ip6_addr addr;

@@ -531,6 +531,27 @@ lsk_nd6_forget_all(struct lsk_nd6_table *t, struct lsk_stats *st)
 	return n;
 }
 
+uint32_t
+lsk_nd6_drop_held(struct lsk_nd6_table *t, struct lsk_stats *st)
+{
+	uint32_t i, n = 0;
+
+	if (t == NULL)
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		struct lsk_nd6_entry *e = &t->e[i];
+
+		rte_spinlock_lock(&e->lock);
+		n += e->n_held;
+		lsk_neigh_held_drop(t->sh->neigh, e->held, e->n_held,
+				    nd6_drops[ND6_DROP_UNRESOLVED].counter[0]);
+		st->nd.UnresolvedDiscards += e->n_held;
+		__atomic_store_n(&e->n_held, 0, __ATOMIC_RELAXED);
+		rte_spinlock_unlock(&e->lock);
+	}
+	return n;
+}
+
 uint8_t
 lsk_nd6_state_of(const struct lsk_nd6_table *t,
 		 const struct lsk_ip6_addr *addr, uint16_t iface,

@@ -46,6 +46,11 @@ destination unreachable (No route); 1 and 3000 bytes to the echo
 endpoint, the 3000 as three fragments reassembled and the answer
 fragmented back; `route get`, `show routes` and `show neigh` (learnt
 neighbours only, the server by its global and link-local address);
+`listack-ctl ping ADDR6` from the router to the server (3/3, by its
+global address and by its link-local one with `port 1`; in JSON with a
+source of ours; icmp6.OutEchos and InEchoReplies), `traceroute ADDR6`
+to the addresses behind the server (reached at hop 1: the server is
+the last hop this topology has), ping's refusals;
 SIGTERM, exit 0, mbufs_in_use 0, and the neighbour discovery totals.
 
 --linux runs the same hosts and checks against a Linux router in R
@@ -750,6 +755,79 @@ def check_show_neigh(env):
     return "; ".join(bad) + ": " + nt.short(text) if bad else None
 
 
+def check_ctl_ping6(env, dst, extra=()):
+    """listack-ctl ping ADDR6 from the router: 3 replies from dst, each
+    line as ping6's, the summary, counted as ICMPv6 echoes we sent and
+    replies we matched."""
+    def run():
+        rc, out, err = env.ctl_cmd("ping", dst, "count", "3", "interval",
+                                   "200", *extra)
+        if rc != 0:
+            return "exit %d: %s" % (rc, err.strip())
+        seqs = re.findall(r"^64 bytes from %s: icmp_seq=(\d) ttl=64 "
+                          r"time=\d+\.\d{3} ms$" % re.escape(dst), out,
+                          re.M)
+        if sorted(seqs) != ["1", "2", "3"] or \
+                "3 packets transmitted, 3 received, 0% packet loss" \
+                not in out or not out.startswith("PING %s from " % dst):
+            return "replies %s: %s" % (seqs, nt.short(out))
+        return None
+    return counted(env, {"icmp6.OutEchos": 3, "icmp6.InEchoReplies": 3,
+                         "udp6.OutDatagrams": 0}, run)
+
+
+def check_ctl_ping6_json(env):
+    """-j ping ADDR6 with a source of ours: one object, 2 of 2."""
+    rc, out, err = env.ctl_cmd("ping", SRV6, "count", "2", "interval",
+                               "100", "source", GW6_S, json_out=True)
+    if rc != 0:
+        return "exit %d: %s" % (rc, err.strip())
+    j = json.loads(out)
+    if (j["destination"], j["source"], j["transmitted"], j["received"]) \
+            != (SRV6, GW6_S, 2, 2) or j["replies"][0]["from"] != SRV6:
+        return nt.short(out)
+    return None
+
+
+def check_ctl_traceroute6(env):
+    """traceroute ADDR6: hop limit 1 reaches the server's lo address
+    (its echo reply ends the run); the same to the address behind the
+    link-local gateway, in JSON."""
+    rc, out, err = env.ctl_cmd("traceroute", BEHIND_G, "probes", "2",
+                               "wait", "1000")
+    if rc != 0:
+        return "exit %d: %s" % (rc, err.strip())
+    hops = re.findall(r"^ *(\d+)  (\S+)  [\d.]+ ms", out, re.M)
+    if hops != [("1", BEHIND_G)] or \
+            not out.startswith("traceroute to %s from %s, 30 hops max"
+                               % (BEHIND_G, GW6_S)):
+        return "hops %s: %s" % (hops, nt.short(out))
+    rc, out, err = env.ctl_cmd("traceroute", BEHIND_L, "probes", "1",
+                               json_out=True)
+    if rc != 0 or not json.loads(out)["reached"] or \
+            json.loads(out)["hops"][0]["probes"][0]["type"] != 129:
+        return "json: %s %s" % (out.strip(), err.strip())
+    return None
+
+
+def check_ctl_ping6_refused(env):
+    """One of our addresses, a link-local address without its port, no
+    route, a source not ours, an IPv4 source: exit 1 and the reason."""
+    bad = []
+    for words, why in (
+            (("ping", GW6_C), "one of our addresses"),
+            (("ping", SRV_LL), "say which port"),
+            (("ping", NOROUTE), "no route"),
+            (("ping", SRV6, "source", CLI6), "not one of our addresses"),
+            (("ping", SRV6, "source", "10.1.0.1"), "bad source"),
+            (("ping", "10.2.0.2", "port", "1"), "'port' is for IPv6")):
+        rc, out, err = env.ctl_cmd(*words)
+        if rc != 1 or why not in err:
+            bad.append("%s: exit %d: %s" % (" ".join(words), rc,
+                                            err.strip()))
+    return "; ".join(bad) or None
+
+
 def linux_reference(env):
     """--linux: R's views of the same (printed, not judged)."""
     for argv in (["ip", "-6", "route", "get", SRV6],
@@ -843,6 +921,12 @@ def main():
             run_check("route-get", check_route_get, env)
             run_check("show-routes", check_show_routes, env)
             run_check("show-neigh", check_show_neigh, env)
+            run_check("ctl-ping6-server", check_ctl_ping6, env, SRV6)
+            run_check("ctl-ping6-link-local", check_ctl_ping6, env, SRV_LL,
+                      ("port", "1"))
+            run_check("ctl-ping6-json-source", check_ctl_ping6_json, env)
+            run_check("ctl-traceroute6", check_ctl_traceroute6, env)
+            run_check("ctl-ping6-refused", check_ctl_ping6_refused, env)
             total = env.counters()
             if args.verbose:
                 print("  counters: %s" % json.dumps(

@@ -962,10 +962,14 @@ test_ping_refusals(void **state)
 		    "60000 ms");
 	run_refused(f, "ping 10.0.0.1 count", -EINVAL, "b:1: usage: ping ADDR "
 		    "[count N] [size B] [source ADDR] [interval MS] "
-		    "[timeout MS]");
+		    "[timeout MS] [port N]");
 	run_refused(f, "traceroute 10.0.0.1 count 3", -EINVAL, "b:1: usage: "
 		    "traceroute ADDR [max-hops N] [probes N] [source ADDR] "
-		    "[wait MS]");
+		    "[wait MS] [port N]");
+	run_refused(f, "ping 10.0.0.1 port 0", -EINVAL, "b:1: ping: 'port' is "
+		    "for IPv6 link-local destinations");
+	run_refused(f, "ping 2001:db8::1 source 10.0.0.254", -EINVAL,
+		    "b:1: ping: bad source '10.0.0.254'");
 	run_refused(f, "traceroute 10.0.0.1 max-hops 31", -EINVAL,
 		    "b:1: traceroute: bad max-hops '31' (1 to 30)");
 	run_refused(f, "ping 10.0.0.300", -EINVAL,

@@ -50,6 +50,29 @@ assert_ns(const struct rte_mbuf *m, const struct lsk_ip6_addr *target,
 	nd_assert_cksum(m);
 }
 
+/* What still waits for an answer when the stack stops is dropped by
+ * lsk_neigh_drop_held with IPv4's, counted nd.UnresolvedDiscards; the
+ * entry stays, incomplete. */
+static void
+test_drop_held_counted(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_stats st;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		assert_false(lsk_nd6_resolve(f->worker, &h7, 0,
+					     nd_datagram((uint8_t)i)));
+	nd_flush(f);
+	unit_tx_free(f);
+	assert_int_equal(lsk_neigh_drop_held(f->stack), 2);
+	assert_int_equal(f->stack->sh.neigh->held_mbufs, 0);
+	lsk_stats_read(f->stack, &st);
+	assert_int_equal(st.nd.UnresolvedDiscards, 2);
+	assert_int_equal(nd_state(f, &h7, 0, NULL), LSK_NEIGH_INCOMPLETE);
+	assert_int_equal(lsk_neigh_drop_held(f->stack), 0);
+}
+
 static void
 test_resolve_hold_release(void **state)
 {
@@ -280,6 +303,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_resolve_hold_release,
+						nd_setup, nd_teardown),
+		cmocka_unit_test_setup_teardown(test_drop_held_counted,
 						nd_setup, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_keyed_by_iface,
 						nd_setup, nd_teardown),

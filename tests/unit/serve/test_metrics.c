@@ -233,6 +233,11 @@ test_render(void **state)
 	assert_line(a, "listack_ip_in_no_routes_total 1");
 	assert_line(a, "listack_eth_not_for_this_host_total 0");
 	assert_line(a, "listack_route_cache_hits_total 0");
+	/* IPv6's sections, every counter of them as IPv4's */
+	assert_line(a, "listack_ip6_in_receives_total 0");
+	assert_line(a, "listack_icmp6_out_echos_total 0");
+	assert_line(a, "listack_udp6_in_datagrams_total 0");
+	assert_line(a, "listack_nd_unresolved_discards_total 0");
 	assert_line(a, "listack_port_rx_packets_total{port=\"0\"} 3");
 	assert_line(a, "listack_port_tx_packets_total{port=\"1\"} 2");
 	/* the two forwarded by the fast path, the third by the stages */

@@ -382,6 +382,30 @@ test_udp6_listen_words(void **state)
 	unit_worker_sync(f);
 }
 
+/* `address del` of the IPv6 address a `udp listen` service is bound to
+ * is refused (-EBUSY), as IPv4's, and the address stays; the service
+ * closed, it goes. A service on [::] keeps no address. */
+static void
+test_udp6_address_in_use(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_route6_answer a;
+
+	lsk_worker_offline(f->worker);
+	unit_cmd(f, "udp listen [2001:db8::fe]:7 echo");
+	unit_cmd(f, "udp listen [::]:9 discard");
+	assert_int_equal(unit_cmd_rc(f, "address del 2001:db8::fe/64 port 0"),
+			 -EBUSY);
+	assert_int_equal(lsk_route6_get(f->stack, &our6, LSK_IFACE_ANY, &a), 0);
+	assert_int_equal(a.verdict, LSK_VERDICT_LOCAL);
+	unit_cmd(f, "udp close [2001:db8::fe]:7");
+	unit_cmd(f, "address del 2001:db8::fe/64 port 0");
+	assert_int_equal(lsk_route6_get(f->stack, &our6, LSK_IFACE_ANY, &a), 0);
+	assert_int_not_equal(a.verdict, LSK_VERDICT_LOCAL);
+	unit_cmd(f, "udp close [::]:9");
+	unit_worker_sync(f);
+}
+
 /* The echo service on [our6]:7 answers from our6:7 to A:1000 out of P0
  * (the neighbour static), the checksum made by ip6_output; one of 3000
  * bytes leaves in fragments that reassemble to the whole echo. */
@@ -482,6 +506,7 @@ main(void)
 		T(test_udp6_no_port),
 		T(test_udp6_bind),
 		T(test_udp6_listen_words),
+		T(test_udp6_address_in_use),
 		T(test_udp6_echo_service),
 	};
 
