@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
@@ -202,6 +203,28 @@ worker_icmp6_output(struct lsk_worker *w)
 	uint32_t n = w->icmp6_out.n;
 
 	LSK_STAGE_CALL(w, LSK_STAGE_IP6_OUTPUT, n, lsk_icmp6_output(w));
+}
+
+/* Both families' queued ICMP, one test for the two (either may be
+ * empty). */
+static __rte_noinline void
+worker_icmp_outputs(struct lsk_worker *w)
+{
+	if (w->icmp_out.n)
+		worker_icmp_output(w);
+	if (w->icmp6_out.n)
+		worker_icmp6_output(w);
+}
+
+/* Both families' reassembly timeouts, one test for the two (the and of
+ * their next expiries is UINT64_MAX only when neither waits). */
+static __rte_noinline void
+worker_reasm_expire(struct lsk_worker *w)
+{
+	if (w->ip4w->reasm_expires != UINT64_MAX)
+		lsk_reasm_expire(w);
+	if (w->ip6w->reasm_expires != UINT64_MAX)
+		lsk_reasm6_expire(w);
 }
 
 /* What the kernel sent on the TAPs (host/host.h): unicast through
@@ -509,10 +532,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			if (n != 0)
 				worker_stages(w, pkts, n, members);
 		}
-		if (unlikely(w->icmp_out.n))
-			worker_icmp_output(w);
-		if (unlikely(w->icmp6_out.n))
-			worker_icmp6_output(w);
+		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+			worker_icmp_outputs(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -520,12 +541,29 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			worker_stages_traced(w, &pkts[i], 1, NULL);
 		else
 			worker_stages(w, &pkts[i], 1, NULL);
-		if (unlikely(w->icmp_out.n))
-			worker_icmp_output(w);
-		if (unlikely(w->icmp6_out.n))
-			worker_icmp6_output(w);
+		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+			worker_icmp_outputs(w);
 		worker_lists_clear(w);
 	}
+}
+
+/* Worker 0's timers, due (lsk_worker_flush): ARP's, then ND's, whose
+ * next deadline, when earlier, becomes ARP's table's, the one the flush
+ * tests (l2/neigh_hold.c reads it again, and goes on from it). */
+static __rte_noinline void
+worker_timers(struct lsk_worker *w)
+{
+	struct lsk_neigh_table *nt = w->sh->neigh;
+	uint64_t nd6_due;
+
+	lsk_neigh_timer(w, &w->unreach);
+	if (unlikely(w->unreach.n))
+		lsk_icmp4_unreach_host(w, &w->unreach);
+	nd6_due = lsk_nd6_timer(w, &w->unreach6);
+	if (unlikely(w->unreach6.n))
+		lsk_icmp6_unreach_addr(w, &w->unreach6);
+	if (nd6_due < nt->next_timer)
+		nt->next_timer = nd6_due;
 }
 
 void
@@ -542,12 +580,10 @@ lsk_worker_flush(struct lsk_worker *w)
 	lsk_trace_load(w, &w->sh->trace);
 	if (w->id == 0) {
 		worker_load(w);
-		lsk_neigh_timer(w, &w->unreach);
-		if (unlikely(w->unreach.n))
-			lsk_icmp4_unreach_host(w, &w->unreach);
-		lsk_nd6_timer(w, &w->unreach6);
-		if (unlikely(w->unreach6.n))
-			lsk_icmp6_unreach_addr(w, &w->unreach6);
+		/* one clock read and one test a flush for ARP's and ND's
+		 * timers: ARP's deadline is the earlier of the two */
+		if (unlikely(rte_rdtsc() >= w->sh->neigh->next_timer))
+			worker_timers(w);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
@@ -566,16 +602,13 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	/* datagrams whose pieces stopped coming: their ICMP goes out
 	 * below */
-	if (unlikely(w->ip4w->reasm_expires != UINT64_MAX))
-		lsk_reasm_expire(w);
-	if (unlikely(w->ip6w->reasm_expires != UINT64_MAX))
-		lsk_reasm6_expire(w);
+	if (unlikely((w->ip4w->reasm_expires & w->ip6w->reasm_expires) !=
+		     UINT64_MAX))
+		worker_reasm_expire(w);
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
-	if (unlikely(w->icmp_out.n))
-		worker_icmp_output(w);
-	if (unlikely(w->icmp6_out.n))
-		worker_icmp6_output(w);
+	if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+		worker_icmp_outputs(w);
 	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
 	for (p = 0; p < w->n_ports; p++) {
