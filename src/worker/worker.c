@@ -447,7 +447,8 @@ worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	worker_run_stages(w, pkts, n, members, true);
 }
 
-/* The burst may take the forwarding fast path (ip4/fwd_fast.c): no
+/* The burst may take a forwarding fast path (ip4/fwd_fast.c,
+ * ip6/fwd6_fast.c; the family of its first frame's): no
  * trains, no filter to ask (rte_acl classifies a list), no route cache
  * (it counts every lookup, and what the fast path hands on would be
  * looked up twice); with GRO on, only a burst in which no train can form
@@ -457,11 +458,20 @@ static inline bool
 worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       const uint8_t *members)
 {
-	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL ||
-	    !lsk_fwd_fast_due(w->ip4w))
+	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL)
 		return false;
 	return w->set.gro_flows == 0 ||
 	       !lsk_gro_burst_repeats(&w->udpw->gro, pkts, n);
+}
+
+/* Does the burst start with an untagged IPv6 frame (fwd6_fast's to
+ * try; data_len: its header is there to read)? */
+static inline bool
+worker_ip6_first(const struct rte_mbuf *m)
+{
+	return m->data_len >= RTE_ETHER_HDR_LEN &&
+	       rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV6);
 }
 
 /* What a port that is admin down received is dropped before any stage
@@ -521,10 +531,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			struct rte_mbuf *rest[LSK_BURST_MAX];
 
 			if (worker_fast_on(w, pkts, n, members)) {
-				uint16_t left;
+				uint16_t left = n;
 
-				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, n - left,
-					left = lsk_fwd_fast(w, pkts, n, rest));
+				if (lsk_fwd_fast_due(w->ip4w))
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+						n - left, left =
+						lsk_fwd_fast(w, pkts, n, rest));
+				/* none taken, IPv6 first: IPv6's may take
+				 * it */
+				if (unlikely(left == n) &&
+				    worker_ip6_first(pkts[0]) &&
+				    lsk_fwd6_fast_due(w->ip6w))
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+						n - left, left =
+						lsk_fwd6_fast(w, pkts, n, rest));
 				if (left != n)	/* else: pkts, as they came */
 					pkts = rest;
 				n = left;
