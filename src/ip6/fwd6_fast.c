@@ -90,7 +90,7 @@ fast6_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 {
 	const uint16_t port = pkts[0]->port;
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
-	uint64_t first[2], diff = 0;
+	uint64_t first[2] = { 0, 0 }, diff = 0;
 	uint32_t i;
 
 	lsk_rx_prefetch_start(pkts, n);
