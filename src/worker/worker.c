@@ -539,7 +539,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 						lsk_fwd_fast(w, pkts, n, rest));
 				/* none taken, IPv6 first: IPv6's may take
 				 * it */
-				if (unlikely(left == n) &&
+				if (unlikely(left == n) && n != 0 &&
 				    worker_ip6_first(pkts[0]) &&
 				    lsk_fwd6_fast_due(w->ip6w))
 					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
