@@ -40,6 +40,7 @@ struct lsk_ip6_worker {
 	uint64_t reasm_expires;
 	uint32_t frag_id;	/* the fragment header's id of our sends */
 	struct lsk_list out_local;	/* ip6_output: our sends to ourselves */
+	uint32_t fast_skip;	/* bursts fwd6_fast.c steps aside for */
 };
 
 /* The stages' and nodes' declarations (core/stage.h). */
@@ -162,5 +163,26 @@ void lsk_reasm6_timeout_set(struct lsk_worker *w, uint64_t tsc);
 void lsk_reasm6_flush(struct lsk_worker *w);
 /* The reassembly's node (ip6_reasm.c): its drop reasons. */
 extern const struct lsk_stage_desc lsk_ip6_reasm_node;
+
+/*
+ * The IPv6 forwarding fast path (fwd6_fast.c), as IPv4's lsk_fwd_fast
+ * (ip4/ip4.h): forward what it can of pkts[0, n) from the first frame
+ * on (timed as fwd_fast); the rest go to rest (or stay in pkts when it
+ * took none), in order, for the stages. Returns how many are left.
+ * Ownership: takes the packets it forwards; those in rest stay the
+ * caller's.
+ */
+uint16_t lsk_fwd6_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
+		       uint16_t n, struct rte_mbuf **rest);
+/* Is fwd6_fast to run on this burst? Not while it steps aside (each
+ * burst asked counts one of the bursts it steps aside for). */
+static inline bool
+lsk_fwd6_fast_due(struct lsk_ip6_worker *ip6w)
+{
+	if (likely(ip6w->fast_skip == 0))
+		return true;
+	ip6w->fast_skip--;
+	return false;
+}
 
 #endif /* LSK_IP6_H */

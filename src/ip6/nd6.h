@@ -63,13 +63,15 @@ bool lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		     uint16_t iface, struct rte_mbuf *m);
 
 /*
- * Worker 0's timer (each flush): solicitations retried, entries failed
+ * Worker 0's timer (worker/worker.c calls it with ARP's, at a flush past
+ * the earlier of their deadlines): solicitations retried, entries failed
  * (what they held goes on unreach: ICMPv6 address unreachable, counted
  * nd.UnresolvedDiscards), DAD's probes for new addresses and its verdict,
- * router advertisements due.
+ * router advertisements due. Returns when (TSC) it is due next;
+ * UINT64_MAX without a table.
  * Ownership: the mbufs it puts on unreach are unreach's owner's.
  */
-void lsk_nd6_timer(struct lsk_worker *w, struct lsk_list *unreach);
+uint64_t lsk_nd6_timer(struct lsk_worker *w, struct lsk_list *unreach);
 
 /* Our address addr may be used (DAD passed; a tentative or duplicate
  * address receives nothing but ND's): a link-local one on iface, a

@@ -66,16 +66,20 @@ nd6_neigh_timer(struct lsk_worker *w, struct lsk_nd6_table *t, uint64_t now,
 	}
 }
 
-void
+uint64_t
 lsk_nd6_timer(struct lsk_worker *w, struct lsk_list *unreach)
 {
 	struct lsk_nd6_table *t = w->sh->nd6;
-	uint64_t now = rte_rdtsc();
+	uint64_t now;
 
-	if (t == NULL || now < t->next_timer)
-		return;
+	if (t == NULL)
+		return UINT64_MAX;
+	now = rte_rdtsc();
+	if (now < t->next_timer)
+		return t->next_timer;
 	t->next_timer = now + rte_get_tsc_hz() / 10;
 	nd6_neigh_timer(w, t, now, unreach);
 	nd6_dad_timer(w, now);
 	nd6_ra_timer(w, now);
+	return t->next_timer;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * eth_input's test of the common frame, shared with the forwarding fast
- * path (ip4/fwd_fast.c): an untagged IPv4 frame to its port's MAC, from
+ * paths (ip4/fwd_fast.c; IPv6's, ip6/fwd6_fast.c, with the IPv6
+ * ethertype: lsk_eth_fast6_hdr): an untagged IPv4 frame to its port's MAC, from
  * the port of the run before it, decided by one test of words the caller
  * keeps in registers (the run's port and MAC).
  */
@@ -50,6 +51,17 @@ lsk_eth_fast_hdr(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
 	return m->port == port && lsk_eth_mac48(p) == mac48 &&
 	       ((const struct rte_ether_hdr *)p)->ether_type ==
 	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+}
+
+/* lsk_eth_fast_hdr for IPv6's fast path (ip6/fwd6_fast.c): the IPv6
+ * ethertype. */
+static __rte_always_inline bool
+lsk_eth_fast6_hdr(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
+		  uint64_t mac48)
+{
+	return m->port == port && lsk_eth_mac48(p) == mac48 &&
+	       ((const struct rte_ether_hdr *)p)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV6);
 }
 
 /* Is the frame at p, of m, the fast path's: from the run's port, a whole

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
@@ -202,6 +203,28 @@ worker_icmp6_output(struct lsk_worker *w)
 	uint32_t n = w->icmp6_out.n;
 
 	LSK_STAGE_CALL(w, LSK_STAGE_IP6_OUTPUT, n, lsk_icmp6_output(w));
+}
+
+/* Both families' queued ICMP, one test for the two (either may be
+ * empty). */
+static __rte_noinline void
+worker_icmp_outputs(struct lsk_worker *w)
+{
+	if (w->icmp_out.n)
+		worker_icmp_output(w);
+	if (w->icmp6_out.n)
+		worker_icmp6_output(w);
+}
+
+/* Both families' reassembly timeouts, one test for the two (the and of
+ * their next expiries is UINT64_MAX only when neither waits). */
+static __rte_noinline void
+worker_reasm_expire(struct lsk_worker *w)
+{
+	if (w->ip4w->reasm_expires != UINT64_MAX)
+		lsk_reasm_expire(w);
+	if (w->ip6w->reasm_expires != UINT64_MAX)
+		lsk_reasm6_expire(w);
 }
 
 /* What the kernel sent on the TAPs (host/host.h): unicast IPv4 through
@@ -428,7 +451,8 @@ worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	worker_run_stages(w, pkts, n, members, true);
 }
 
-/* The burst may take the forwarding fast path (ip4/fwd_fast.c): no
+/* The burst may take a forwarding fast path (ip4/fwd_fast.c,
+ * ip6/fwd6_fast.c; the family of its first frame's): no
  * trains, no filter to ask (rte_acl classifies a list), no route cache
  * (it counts every lookup, and what the fast path hands on would be
  * looked up twice); with GRO on, only a burst in which no train can form
@@ -438,11 +462,20 @@ static inline bool
 worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       const uint8_t *members)
 {
-	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL ||
-	    !lsk_fwd_fast_due(w->ip4w))
+	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL)
 		return false;
 	return w->set.gro_flows == 0 ||
 	       !lsk_gro_burst_repeats(&w->udpw->gro, pkts, n);
+}
+
+/* Does the burst start with an untagged IPv6 frame (fwd6_fast's to
+ * try; data_len: its header is there to read)? */
+static inline bool
+worker_ip6_first(const struct rte_mbuf *m)
+{
+	return m->data_len >= RTE_ETHER_HDR_LEN &&
+	       rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV6);
 }
 
 /* What a port that is admin down received is dropped before any stage
@@ -502,10 +535,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			struct rte_mbuf *rest[LSK_BURST_MAX];
 
 			if (worker_fast_on(w, pkts, n, members)) {
-				uint16_t left;
+				uint16_t left = n;
 
-				LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST, n - left,
-					left = lsk_fwd_fast(w, pkts, n, rest));
+				if (lsk_fwd_fast_due(w->ip4w))
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+						n - left, left =
+						lsk_fwd_fast(w, pkts, n, rest));
+				/* none taken, IPv6 first: IPv6's may take
+				 * it */
+				if (unlikely(left == n) && n != 0 &&
+				    worker_ip6_first(pkts[0]) &&
+				    lsk_fwd6_fast_due(w->ip6w))
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+						n - left, left =
+						lsk_fwd6_fast(w, pkts, n, rest));
 				if (left != n)	/* else: pkts, as they came */
 					pkts = rest;
 				n = left;
@@ -513,10 +556,8 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			if (n != 0)
 				worker_stages(w, pkts, n, members);
 		}
-		if (unlikely(w->icmp_out.n))
-			worker_icmp_output(w);
-		if (unlikely(w->icmp6_out.n))
-			worker_icmp6_output(w);
+		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+			worker_icmp_outputs(w);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -524,12 +565,29 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 			worker_stages_traced(w, &pkts[i], 1, NULL);
 		else
 			worker_stages(w, &pkts[i], 1, NULL);
-		if (unlikely(w->icmp_out.n))
-			worker_icmp_output(w);
-		if (unlikely(w->icmp6_out.n))
-			worker_icmp6_output(w);
+		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+			worker_icmp_outputs(w);
 		worker_lists_clear(w);
 	}
+}
+
+/* Worker 0's timers, due (lsk_worker_flush): ARP's, then ND's, whose
+ * next deadline, when earlier, becomes ARP's table's, the one the flush
+ * tests (l2/neigh_hold.c reads it again, and goes on from it). */
+static __rte_noinline void
+worker_timers(struct lsk_worker *w)
+{
+	struct lsk_neigh_table *nt = w->sh->neigh;
+	uint64_t nd6_due;
+
+	lsk_neigh_timer(w, &w->unreach);
+	if (unlikely(w->unreach.n))
+		lsk_icmp4_unreach_host(w, &w->unreach);
+	nd6_due = lsk_nd6_timer(w, &w->unreach6);
+	if (unlikely(w->unreach6.n))
+		lsk_icmp6_unreach_addr(w, &w->unreach6);
+	if (nd6_due < nt->next_timer)
+		nt->next_timer = nd6_due;
 }
 
 void
@@ -546,12 +604,10 @@ lsk_worker_flush(struct lsk_worker *w)
 	lsk_trace_load(w, &w->sh->trace);
 	if (w->id == 0) {
 		worker_load(w);
-		lsk_neigh_timer(w, &w->unreach);
-		if (unlikely(w->unreach.n))
-			lsk_icmp4_unreach_host(w, &w->unreach);
-		lsk_nd6_timer(w, &w->unreach6);
-		if (unlikely(w->unreach6.n))
-			lsk_icmp6_unreach_addr(w, &w->unreach6);
+		/* one clock read and one test a flush for ARP's and ND's
+		 * timers: ARP's deadline is the earlier of the two */
+		if (unlikely(rte_rdtsc() >= w->sh->neigh->next_timer))
+			worker_timers(w);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
 		if (rte_ring_count(w->sh->out_ring) != 0) {
@@ -570,16 +626,13 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	/* datagrams whose pieces stopped coming: their ICMP goes out
 	 * below */
-	if (unlikely(w->ip4w->reasm_expires != UINT64_MAX))
-		lsk_reasm_expire(w);
-	if (unlikely(w->ip6w->reasm_expires != UINT64_MAX))
-		lsk_reasm6_expire(w);
+	if (unlikely((w->ip4w->reasm_expires & w->ip6w->reasm_expires) !=
+		     UINT64_MAX))
+		worker_reasm_expire(w);
 	/* last: what the sends above answered (a port unreachable to
 	 * ourselves) goes out in this flush too */
-	if (unlikely(w->icmp_out.n))
-		worker_icmp_output(w);
-	if (unlikely(w->icmp6_out.n))
-		worker_icmp6_output(w);
+	if (unlikely(w->icmp_out.n | w->icmp6_out.n))
+		worker_icmp_outputs(w);
 	/* not LSK_STAGE_CALL: a flush that sends nothing is no call */
 	t = lsk_stage_begin(w, LSK_STAGE_TX);
 	for (p = 0; p < w->n_ports; p++) {

@@ -361,10 +361,12 @@ dad_pass(struct fuzz_stack *fs)
 	uint32_t k;
 
 	t->next_timer = 0;
+	fs->stack->sh.neigh->next_timer = 0;	/* the flush's one deadline (worker.c) */
 	lsk_worker_flush(fs->worker);
 	for (k = 0; k < t->n_addrs; k++)
 		t->addrs[k].due = 0;
 	t->next_timer = 0;
+	fs->stack->sh.neigh->next_timer = 0;	/* the flush's one deadline (worker.c) */
 	lsk_worker_flush(fs->worker);
 }
 

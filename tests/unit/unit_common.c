@@ -468,10 +468,12 @@ unit_dad_settle(struct unit_fixture *f)
 		return;
 	lsk_stack_set_send_pool(f->stack, unit_pool);
 	t->next_timer = 0;
+	f->stack->sh.neigh->next_timer = 0;	/* the flush's one deadline (worker.c) */
 	lsk_worker_flush(f->worker);
 	for (k = 0; k < t->n_addrs; k++)
 		t->addrs[k].due = 0;
 	t->next_timer = 0;
+	f->stack->sh.neigh->next_timer = 0;	/* the flush's one deadline (worker.c) */
 	lsk_worker_flush(f->worker);
 	lsk_stack_set_send_pool(f->stack, NULL);
 	unit_tx_free(f);
