@@ -241,4 +241,14 @@ struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 void lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		    uint16_t port, uint32_t next_hop);
 
+/*
+ * The same for a train of UDP over IPv6 (udp6_gso.c), forwarded to the
+ * neighbour to on iface: each datagram as it came, with the head's hop
+ * limit, through lsk_nd6_resolve (ip6/nd6.h) in order.
+ * Ownership: takes m and its members.
+ */
+struct lsk_ip6_addr;
+void lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		     const struct lsk_ip6_addr *to, uint16_t iface);
+
 #endif /* LSK_UDP_H */
