@@ -111,9 +111,13 @@ g6_csum_ok(struct rte_mbuf *m)
 static inline uint32_t
 g6_hash(const uint8_t *p, bool ports)
 {
-	uint32_t h = rte_hash_crc(p + G6_ADDRS_OFF, 32, 0);
-	uint32_t pw;
+	uint64_t a[4];
+	uint32_t h = 0, pw, k;
 
+	/* copied out: the frame's addresses are not 8-byte aligned */
+	memcpy(a, p + G6_ADDRS_OFF, sizeof(a));
+	for (k = 0; k < 4; k++)
+		h = rte_hash_crc_8byte(a[k], h);
 	if (!ports)
 		return h;
 	memcpy(&pw, p + G6_UDP_OFF, 4);
