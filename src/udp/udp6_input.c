@@ -13,8 +13,9 @@
  * as Linux's AF_INET6 sockets with IPV6_V6ONLY set.
  *
  * No endpoint: ICMPv6 port unreachable (never about multicast, which
- * counts IgnoredMulti). Known gaps: no host-if punt for IPv6, no trains
- * (fraglist GRO is IPv4's).
+ * counts IgnoredMulti). A train (udp6_gro.c, which checked each
+ * member's checksum) is decided by its head and delivered as its
+ * datagrams. Known gaps: no host-if punt for IPv6.
  */
 #include <rte_byteorder.h>
 #include <rte_hash.h>
