@@ -110,16 +110,7 @@ fwd6_check(const struct lsk_nexthop6 *nh, const struct rte_ipv6_hdr *ip,
 static void
 fwd6_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
-	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
-	struct lsk_dgram_iter it;
-	struct lsk_list one;
-
-	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
-	     m = lsk_dgram_next(&it)) {
-		one.n = 0;
-		lsk_list_push(&one, m, alone);
-		lsk_ip6_forward(w, &one);
-	}
+	lsk_train_alone(w, m, meta, lsk_ip6_forward);
 }
 
 void

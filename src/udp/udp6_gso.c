@@ -7,7 +7,8 @@
  * for its own payload length (the hop limit ip6_forward lowered) and the
  * wire carries byte for byte what per-packet forwarding would have sent.
  * Each datagram goes through the neighbour (lsk_nd6_resolve) in order,
- * so one held for ND keeps its place.
+ * so one held for ND keeps its place. Also lsk_train_alone, a train's
+ * datagrams each through a stage on its own (both families' forward).
  */
 #include <string.h>
 
@@ -19,6 +20,22 @@
 #include "core/worker.h"
 #include "ip6/nd6.h"
 #include "udp/udp.h"
+
+void
+lsk_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		void (*stage)(struct lsk_worker *w, struct lsk_list *l))
+{
+	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
+	struct lsk_dgram_iter it;
+	struct lsk_list one;
+
+	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+	     m = lsk_dgram_next(&it)) {
+		one.n = 0;
+		lsk_list_push(&one, m, alone);
+		stage(w, &one);
+	}
+}
 
 void
 lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
