@@ -116,16 +116,7 @@ fwd_check(const struct lsk_nexthop *nh, const struct rte_mbuf *m,
 static void
 fwd_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
 {
-	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
-	struct lsk_dgram_iter it;
-	struct lsk_list one;
-
-	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
-	     m = lsk_dgram_next(&it)) {
-		one.n = 0;
-		lsk_list_push(&one, m, alone);
-		lsk_ip4_forward(w, &one);
-	}
+	lsk_train_alone(w, m, meta, lsk_ip4_forward);
 }
 
 /* Forwarded, but the next hop's MAC is ARP's to find (or confirm). */

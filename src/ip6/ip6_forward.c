@@ -10,6 +10,10 @@
  * a link-local source, destination unreachable beyond scope
  * (InAddrErrors); an unspecified source, InAddrErrors alone; too big,
  * packet too big (InTooBigErrors and FragFails).
+ *
+ * A train (udp6_gro.c) is decided once, by its head (its members share
+ * every field checked), and counted per datagram; one over the MTU goes
+ * as its datagrams, each its own way (IPv4's rule, ip4_forward.c).
  */
 #include <rte_byteorder.h>
 #include <rte_ether.h>
@@ -25,6 +29,7 @@
 #include "ip6/ip6.h"
 #include "ip6/ip6_ext.h"
 #include "ip6/nd6.h"
+#include "udp/udp.h"
 
 enum fwd6_verdict {
 	FWD6_SEND,
@@ -99,6 +104,15 @@ fwd6_check(const struct lsk_nexthop6 *nh, const struct rte_ipv6_hdr *ip,
 	return FWD6_SEND;
 }
 
+/* A train over the egress MTU: its datagrams but the last are the
+ * head's length, the last may be shorter and fit; each goes as
+ * per-packet forwarding sends it. */
+static void
+fwd6_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
+{
+	lsk_train_alone(w, m, meta, lsk_ip6_forward);
+}
+
 void
 lsk_ip6_forward(struct lsk_worker *w, struct lsk_list *l)
 {
@@ -115,14 +129,26 @@ lsk_ip6_forward(struct lsk_worker *w, struct lsk_list *l)
 		enum fwd6_verdict v = fwd6_check(nh, ip, meta);
 
 		if (unlikely(v != FWD6_SEND)) {
-			lsk_ip6_drop(w, m, meta, &fwd6_drops[v], nh->mtu);
+			if (v == FWD6_DROP_TOO_BIG &&
+			    (meta & LSK_META_COUNT_MASK))
+				fwd6_train_alone(w, m, meta);
+			else
+				lsk_ip6_drop(w, m, meta, &fwd6_drops[v],
+					     nh->mtu);
 			continue;
 		}
 		ip->hop_limits--;
-		w->stats.ip6.OutForwDatagrams++;
 		/* the neighbour records what it did (sent or held) */
-		lsk_nd6_resolve(w, nh->onlink ? lsk_ip6_dst(ip) : &nh->gateway,
-				nh->iface, m);
+		if (likely(!(meta & LSK_META_COUNT_MASK))) {
+			w->stats.ip6.OutForwDatagrams++;
+			lsk_nd6_resolve(w, nh->onlink ? lsk_ip6_dst(ip) :
+					&nh->gateway, nh->iface, m);
+			continue;
+		}
+		/* a train's members carry the head's decisions out */
+		w->stats.ip6.OutForwDatagrams += lsk_meta_count(meta);
+		lsk_gso6_output(w, m, meta, nh->onlink ? lsk_ip6_dst(ip) :
+				&nh->gateway, nh->iface);
 	}
 	l->n = 0;
 }

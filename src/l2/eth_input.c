@@ -50,7 +50,8 @@ static lsk_trace_fmt_t eth_trace;
 
 LSK_STAGE_DECLARE(lsk_eth_input_stage,
 	.name = "eth_input", .id = LSK_STAGE_ETH_INPUT,
-	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input", "ip6_input"),
+	.next = LSK_NEXT("arp_input", "udp4_gro", "ip4_input", "udp6_gro",
+			 "ip6_input"),
 	.drops = eth_drops, .n_drops = RTE_DIM(eth_drops),
 	.trace = eth_trace);
 

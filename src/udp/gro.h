@@ -218,4 +218,11 @@ extern const struct lsk_stage_desc lsk_udp4_gro_stage;	/* core/stage.h */
 
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 
+/* The same for the IPv6 list (udp6_gro.c), before ip6_input: trains of
+ * UDP over IPv6 under IPv4's rules; its heads and the rest stay in l.
+ * Ownership: l's mbufs stay in l (members chained behind their heads). */
+extern const struct lsk_stage_desc lsk_udp6_gro_stage;	/* core/stage.h */
+
+void lsk_udp6_gro(struct lsk_worker *w, struct lsk_list *l);
+
 #endif /* LSK_UDP_GRO_H */

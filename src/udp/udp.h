@@ -241,4 +241,23 @@ struct rte_mbuf *lsk_gso_rebuild(const struct rte_mbuf *head, unsigned int k);
 void lsk_gso_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		    uint16_t port, uint32_t next_hop);
 
+/*
+ * Each datagram of the entry m through stage on its own, as a list of
+ * one (gso.c): a train over the egress MTU, in ip4_forward and
+ * ip6_forward, goes as per-packet forwarding sends it.
+ * Ownership: takes m and its members.
+ */
+void lsk_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		     void (*stage)(struct lsk_worker *w, struct lsk_list *l));
+
+/*
+ * The same for a train of UDP over IPv6 (udp6_gso.c), forwarded to the
+ * neighbour to on iface: each datagram as it came, with the head's hop
+ * limit, through lsk_nd6_resolve (ip6/nd6.h) in order.
+ * Ownership: takes m and its members.
+ */
+struct lsk_ip6_addr;
+void lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		     const struct lsk_ip6_addr *to, uint16_t iface);
+
 #endif /* LSK_UDP_H */

@@ -14,8 +14,9 @@
  *
  * No endpoint: the kernel's when the interface has a host-if
  * (host/host.h: punted as it came), else ICMPv6 port unreachable (never
- * about multicast, which counts IgnoredMulti). Known gap: no trains
- * (fraglist GRO is IPv4's).
+ * about multicast, which counts IgnoredMulti). A train (udp6_gro.c,
+ * which checked each member's checksum) is decided by its head and
+ * delivered as its datagrams (a train no endpoint takes is not punted).
  */
 #include <rte_byteorder.h>
 #include <rte_hash.h>
@@ -155,6 +156,26 @@ udp6_check(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	return *ep != NULL ? UDP6_DELIVER : UDP6_DROP_NO_PORT;
 }
 
+/* A train's datagrams each into ep's pending slots, with the head's
+ * offsets (its members have the head's headers). */
+static void
+udp6_train_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
+		struct lsk_udp_ep *ep, struct rte_mbuf *head, uint32_t meta,
+		const struct lsk_drop *full)
+{
+	const uint8_t l2 = head->l2_len;
+	const uint16_t l3 = head->l3_len;
+	struct lsk_dgram_iter it;
+	struct rte_mbuf *m;
+
+	for (m = lsk_dgram_first(&it, w, head, meta); m != NULL;
+	     m = lsk_dgram_next(&it)) {
+		m->l2_len = l2;
+		m->l3_len = l3;
+		lsk_udp_pend(w, d, ep, m, full);
+	}
+}
+
 void
 lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l)
 {
@@ -179,7 +200,13 @@ lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l)
 			lsk_ip6_drop(w, m, l->meta[i], &udp6_drops[v], 0);
 			continue;
 		}
-		lsk_udp_pend(w, d, ep, m, full);
+		if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {
+			lsk_udp_pend(w, d, ep, m, full);
+			continue;
+		}
+		/* a train (udp6_gro.c, which checked each member's
+		 * checksum): its datagrams, as they came */
+		udp6_train_pend(w, d, ep, m, l->meta[i], full);
 	}
 	for (i = 0; i < d->n; i++)
 		lsk_udp_deliver(w, &d->ep[i], full);

@@ -342,6 +342,11 @@ worker_run_ip6(struct lsk_worker *w, const bool trace)
 {
 	uint16_t n;
 
+	if (w->set.gro_flows != 0 && w->ip6.n > 1) {
+		n = (uint16_t)w->ip6.n;
+		LSK_STAGE_CALL(w, LSK_STAGE_UDP6_GRO, n,
+			       lsk_udp6_gro(w, &w->ip6));
+	}
 	n = (uint16_t)w->ip6.n;
 	if (trace)	/* ip6_input's record: the header as it came */
 		lsk_ip6_input_stage.trace(w, &w->ip6, NULL);

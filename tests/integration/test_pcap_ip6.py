@@ -111,7 +111,10 @@ def conf(p1_mtu=1500):
            B_G, GW_LL, P0_G, ECHO_PORT)))
 
 
-GROUPS = {"main": conf(), "mtu": conf(p1_mtu=MIN_MTU)}
+GROUPS = {"main": conf(), "mtu": conf(p1_mtu=MIN_MTU),
+          # fraglist GRO on (udp/udp6_gro.c): in list mode trains form
+          # (their counters, gro and gso, are not among flat()'s)
+          "gro": conf() + "gro fraglist flows 64 segs 64\n"}
 
 # ======================================================================
 # Frames
@@ -292,6 +295,29 @@ def drop(fr, counters):
 @case("fwd-udp")
 def _(n):
     return fwd(udp6(n))
+
+
+def _gro_train(n):
+    """Two flows of UDP/IPv6 datagrams interleaved, one shorter last,
+    and a datagram with a destination options header between: each
+    forwarded as it came, per flow in order (flows may pass each other,
+    so one flow's datagrams go first in a block of their own)."""
+    a = [udp6("%s-a%d" % (n, i), size=200) for i in range(12)]
+    a.append(udp6("%s-a-last" % n, size=80))
+    b = [udp6("%s-b%d" % (n, i), size=120, sport=1001) for i in range(6)]
+    opt = udp6("%s-opt" % n, ext=IPv6ExtHdrDestOpt(
+        options=[PadN(optdata=b"\0" * 4)]))
+    return [fwd(fr) for fr in a] + [fwd(fr) for fr in b] + [fwd(opt)]
+
+
+@case("fwd-udp-train")
+def _(n):
+    return _gro_train(n)
+
+
+@case("gro-udp-train", group="gro")
+def _(n):
+    return _gro_train(n)
 
 
 @case("fwd-echo-through")
@@ -824,6 +850,9 @@ def run_cases(ctx, group, cases):
         bad += ["%s: %s" % (mode, x) for x in check_run(r, parts)]
     if not any(isinstance(r, str) for r in results.values()):
         bad += compare_modes(results["list"], results["single"])
+        if group == "gro" and results["list"].stats and \
+                not (results["list"].stats.get("gro") or {}).get("Trains"):
+            bad.append("list: no train formed (gro.Trains 0)")
     if ctx.verbose:
         sys.stderr.write("%s (%d cases): %s\n" % (label, len(cases),
                                                   bad or "ok"))

@@ -514,6 +514,8 @@ static const char traffic_stats_json[] =
 	"\"cycles\": C}, {\"name\": \"udp4_input\", \"calls\": 0, "
 	"\"packets\": 0, \"cycles\": C}, {\"name\": \"icmp4_input\", "
 	"\"calls\": 0, \"packets\": 0, \"cycles\": C}, "
+	"{\"name\": \"udp6_gro\", \"calls\": 0, \"packets\": 0, "
+	"\"cycles\": C}, "
 	"{\"name\": \"ip6_input\", \"calls\": 0, \"packets\": 0, "
 	"\"cycles\": C}, {\"name\": \"ip6_route\", \"calls\": 0, "
 	"\"packets\": 0, \"cycles\": C}, {\"name\": \"ip6_local\", "

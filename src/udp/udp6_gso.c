@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * udp6_gso: a train of UDP over IPv6 (udp6_gro.c) on its way out, cut
+ * back into its datagrams as they came. Its members joined only with the
+ * head's IPv6 header but for the payload length, and IPv6 has no header
+ * checksum, so each member gets the head's first eight header bytes but
+ * for its own payload length (the hop limit ip6_forward lowered) and the
+ * wire carries byte for byte what per-packet forwarding would have sent.
+ * Each datagram goes through the neighbour (lsk_nd6_resolve) in order,
+ * so one held for ND keeps its place. Also lsk_train_alone, a train's
+ * datagrams each through a stage on its own (both families' forward).
+ */
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "core/list.h"
+#include "core/worker.h"
+#include "ip6/nd6.h"
+#include "udp/udp.h"
+
+void
+lsk_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		void (*stage)(struct lsk_worker *w, struct lsk_list *l))
+{
+	const uint32_t alone = meta & ~(LSK_META_COUNT_MASK | LSK_META_MERGED);
+	struct lsk_dgram_iter it;
+	struct lsk_list one;
+
+	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+	     m = lsk_dgram_next(&it)) {
+		one.n = 0;
+		lsk_list_push(&one, m, alone);
+		stage(w, &one);
+	}
+}
+
+void
+lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
+		const struct lsk_ip6_addr *to, uint16_t iface)
+{
+	const struct rte_ipv6_hdr *hip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	struct lsk_ip6_addr next_hop = *to;	/* may sit in the head */
+	struct rte_mbuf *d, *next;
+	uint32_t vtc_flow = hip->vtc_flow;
+	uint8_t hlim = hip->hop_limits;
+	uint64_t n = 1;
+
+	if (!lsk_meta_fraglist(meta)) {
+		lsk_nd6_resolve(w, &next_hop, iface, m);
+		return;
+	}
+	d = *lsk_train_next(m);
+	*lsk_train_next(m) = NULL;
+	lsk_nd6_resolve(w, &next_hop, iface, m);
+	for (; d != NULL; d = next) {
+		struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(d,
+			struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+
+		next = *lsk_train_next(d);
+		*lsk_train_next(d) = NULL;
+		ip->vtc_flow = vtc_flow;
+		ip->hop_limits = hlim;
+		lsk_nd6_resolve(w, &next_hop, iface, d);
+		n++;
+	}
+	w->stats.gso.Segments += n;
+}
