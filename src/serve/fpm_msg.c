@@ -335,6 +335,7 @@ nh_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_nh *nh,
 {
 	struct nhmsg nhm;
 	struct attrs a;
+	uint8_t gw_family;
 	int rc;
 
 	if (len < NLMSG_HDRLEN + sizeof(nhm))
@@ -367,9 +368,13 @@ nh_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_nh *nh,
 	if (attr_u32(&a, NHA_OIF, &nh->path.ifindex, false) < 0)
 		return -LSK_FPM_ERR_VALUE;
 	nh->path.weight = 1;
-	/* the gateway's size is its family's (AF_UNSPEC: IPv4's) */
-	if (attr_gw(&a, NHA_GATEWAY, nhm.nh_family == AF_INET6 ? AF_INET6 :
-		    AF_INET, &nh->path) < 0)
+	/* An IPv6 nexthop's gateway has 16 bytes; zebra's AF_UNSPEC ones
+	 * (a static's nexthop not resolved yet, an onlink one) and IPv4's
+	 * (RFC 5549) may have 4 or 16: the size tells the family. */
+	gw_family = nhm.nh_family == AF_INET6 ||
+		    (a.p[NHA_GATEWAY] != NULL && a.len[NHA_GATEWAY] == 16) ?
+		    AF_INET6 : AF_INET;
+	if (attr_gw(&a, NHA_GATEWAY, gw_family, &nh->path) < 0)
 		return -LSK_FPM_ERR_VALUE;
 	/* kept, so that a route naming it is skipped, not refused */
 	if (a.p[NHA_ENCAP] != NULL)

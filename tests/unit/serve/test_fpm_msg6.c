@@ -510,11 +510,28 @@ test_malformed6(void **state)
 	fb_msg_end(&b);
 	fb_frame_end(&b);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	/* an IPv4 nexthop with a 16-byte gateway */
+	/* zebra's AF_UNSPEC nexthop (an onlink static's) and an IPv4 one
+	 * (RFC 5549) with a 16-byte gateway: an IPv6 gateway; with 8
+	 * bytes, neither */
 	memset(&b, 0, sizeof(b));
 	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET, 1);
+	fb_nh(&b, RTM_NEWNEXTHOP, AF_UNSPEC, 1);
 	fb_attr(&b, NHA_GATEWAY, GW_A, 16);
+	fb_u32(&b, NHA_OIF, 6);
+	fb_msg_end(&b);
+	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET, 2);
+	fb_attr(&b, NHA_GATEWAY, GW_B, 16);
+	fb_msg_end(&b);
+	fb_frame_end(&b);
+	assert_int_equal(decode_all(&cnt), 2);
+	assert_int_equal(ops[0].nh.path.gw_family, AF_INET6);
+	gw_is(&ops[0].nh.path.gateway6, GW_A);
+	assert_int_equal(ops[1].nh.path.gw_family, AF_INET6);
+	gw_is(&ops[1].nh.path.gateway6, GW_B);
+	memset(&b, 0, sizeof(b));
+	fb_frame_begin(&b);
+	fb_nh(&b, RTM_NEWNEXTHOP, AF_UNSPEC, 1);
+	fb_attr(&b, NHA_GATEWAY, GW_A, 8);
 	fb_msg_end(&b);
 	fb_frame_end(&b);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
