@@ -405,6 +405,10 @@ class Env(nt.Env):
                     self.r, ["ip", "-4", "addr", "show", "dev", tap],
                     check=False).stdout, 10):
                 return "no TAP %s with %s/24 after 10 s" % (tap, ra)
+            # zebra takes an IPv6 route via an interface only when the
+            # kernel has IPv6 on it (docs/frr.md); listack's TAPs carry
+            # no IPv6 address, hence the statics' onlink
+            self.ip6_on(self.r, tap)
         return None
 
     # -- FRR --------------------------------------------------------------
@@ -560,13 +564,14 @@ def ospf_conf(router_id, dev, networks):
 
 def static6_conf(dev):
     """staticd.conf: the IPv6 statics, each gateway with its interface
-    (zebra takes it as up with the interface, whatever its addresses)."""
+    and onlink (zebra then needs no connected prefix for the gateway:
+    listack's TAPs have no IPv6 address)."""
     p1, p2 = PORTS6[0][1], PORTS6[1][1]
     return ("hostname static\n"
-            "ipv6 route %s %s %s\n" % (P1_6_NET, p1, dev(0)) +
-            "ipv6 route %s %s %s\n" % (GONE6_NET, p1, dev(0)) +
-            "ipv6 route %s %s %s\n" % (ECMP6_NET, p1, dev(0)) +
-            "ipv6 route %s %s %s\n" % (ECMP6_NET, p2, dev(1)) +
+            "ipv6 route %s %s %s onlink\n" % (P1_6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (GONE6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (ECMP6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (ECMP6_NET, p2, dev(1)) +
             "ipv6 route %s blackhole\n" % HOLE6_NET)
 
 
@@ -796,8 +801,8 @@ def check_ip6_forwarding(env):
 
 
 def check_ip6_withdraw(env):
-    env.vtysh(env.r, "no ipv6 route %s %s %s" % (GONE6_NET, PORTS6[0][1],
-                                                 env.dev(0)), conf=True)
+    env.vtysh(env.r, "no ipv6 route %s %s %s onlink" % (
+        GONE6_NET, PORTS6[0][1], env.dev(0)), conf=True)
     if not wait_for(lambda: env.routes(GONE6_NET) is None, 15):
         return "%s still %s 15 s after `no ipv6 route`" % (
             GONE6_NET, env.routes(GONE6_NET))
