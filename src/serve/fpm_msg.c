@@ -12,10 +12,10 @@
  * bytes, NHA_OIF, NHA_BLACKHOLE, NHA_GROUP with weights). An address
  * attribute has its family's size exactly, else the message is refused.
  * Passed over and counted: other message types, families, tables, route
- * types, and routes with an encapsulation or RTA_VIA. zebra's connected routes (proto kernel, no
- * gateway) are decoded: resolving their nexthops tells them
- * (serve/fpm_nh.c). RTA_PRIORITY is checked
- * and ignored: zebra sends only its best route of a prefix.
+ * types, and routes with an encapsulation or RTA_VIA. zebra's connected
+ * routes (proto kernel, no gateway) are decoded: resolving their
+ * nexthops tells them (serve/fpm_nh.c). RTA_PRIORITY is checked and
+ * ignored: zebra sends only its best route of a prefix.
  */
 #include <errno.h>
 #include <string.h>
