@@ -233,6 +233,10 @@ zebra_apply(struct lsk_fpm *f, const struct lsk_fpm_op *ops, unsigned int n,
 		} else if (op->kind == LSK_FPM_OP_NH_DEL) {
 			if (lsk_fpm_nh_del(f->nhs, op->nh.id) == 0)
 				cnt->NexthopsDeleted++;
+		} else if (r->family == AF_INET6) {
+			/* passed over until lsk_route6_learn is there to
+			 * take them (v6b/route) */
+			cnt->SkipInet6++;
 		} else if (lsk_fpm_route_resolve(f->nhs, r, iface_of,
 						 f->stack, &f->learned[k],
 						 cnt) == 0) {
