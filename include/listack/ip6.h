@@ -114,8 +114,10 @@ struct lsk_route6_learned {
 	uint8_t n_paths;	/* LSK_ROUTE_VIA: 1..LSK_ROUTE_MAX_PATHS */
 	struct lsk_route6_path paths[LSK_ROUTE_MAX_PATHS];
 };
-/* Learn (or withdraw) r[0..n) in order: how many were taken, or a
- * negative errno (nothing changed). */
+/* Learn (or withdraw) r[0..n) in order, as lsk_route_learn: entries
+ * that cannot be taken (a bad path, a withdrawal of nothing) are
+ * skipped; the return is how many were skipped, or a negative errno
+ * (nothing changed); -EBUSY inside a batch. */
 int lsk_route6_learn(struct lsk_stack *stack,
 		     const struct lsk_route6_learned *r, unsigned int n);
 

@@ -3,7 +3,9 @@
  * IPv6 in the route views (IPv4's: cli/route_show.c): `route get ADDR6`
  * (lsk_route6_get, control/route6_get.c) and the IPv6 rows of `show
  * routes [PREFIX6]`: our addresses' /128s and connected prefixes, then
- * the configured routes, in the same columns and JSON members as IPv4's.
+ * the configured routes, then the learned ones with their protocol (a
+ * configured one of the same prefix first, the learned one "shadowed"),
+ * in the same columns and JSON members as IPv4's.
  * Link-local prefixes are on every interface and in no FIB: not shown.
  */
 #include <arpa/inet.h>
@@ -81,6 +83,7 @@ struct show6_entry {
 	uint8_t depth;
 	uint8_t kind;		/* enum show6_kind */
 	uint16_t iface;		/* LSK_IFACE_ANY: none */
+	uint8_t learned;	/* 1: learned, 2: and a configured one wins */
 	const struct lsk_route6 *r;
 };
 
@@ -106,6 +109,8 @@ show6_cmp(const void *pa, const void *pb)
 		return c;
 	if (a->depth != b->depth)
 		return a->depth < b->depth ? -1 : 1;
+	if (a->learned != b->learned)	/* the configured one first */
+		return (int)a->learned - (int)b->learned;
 	return (int)a->kind - (int)b->kind;
 }
 
@@ -125,6 +130,7 @@ show6_line(const struct lsk_stack *s, struct lsk_out *o,
 	   const struct show6_entry *e, bool first)
 {
 	char dst[INET6_ADDRSTRLEN + 8], gw[INET6_ADDRSTRLEN], dev[24];
+	char tail[48], num[8];
 	uint16_t iface = e->iface;
 	bool via = e->kind == SHOW6_VIA;
 	const struct lsk_ifaddr6 *c;
@@ -140,17 +146,27 @@ show6_line(const struct lsk_stack *s, struct lsk_out *o,
 	snprintf(dev, sizeof(dev), "-");
 	if (iface != LSK_IFACE_ANY)
 		cmd_iface_name(s, iface, dev, sizeof(dev));
+	/* a learned route's protocol, as IPv4's (cli/route_show.c) */
+	tail[0] = '\0';
+	if (e->learned && !o->json)
+		snprintf(tail, sizeof(tail), "  proto %s%s",
+			 lsk_route_proto_name(e->r->proto, num, sizeof(num)),
+			 e->learned == 2 ? " shadowed" : "");
+	if (e->learned && o->json)
+		snprintf(tail, sizeof(tail), ",\"proto\":\"%s\"%s",
+			 lsk_route_proto_name(e->r->proto, num, sizeof(num)),
+			 e->learned == 2 ? ",\"shadowed\":true" : "");
 	if (!o->json)
-		return lsk_out_printf(o, "%-18s  %-9s  %-15s  %s\n", dst,
-				      kind6_names[e->kind], gw, dev);
+		return lsk_out_printf(o, "%-18s  %-9s  %-15s  %s%s\n", dst,
+				      kind6_names[e->kind], gw, dev, tail);
 	return lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
-			      "\"gateway\":%s%s%s,\"dev\":%s%s%s}",
+			      "\"gateway\":%s%s%s,\"dev\":%s%s%s%s}",
 			      first ? "" : ",", dst, kind6_names[e->kind],
 			      via ? "\"" : "", via ? gw : "null",
 			      via ? "\"" : "",
 			      iface != LSK_IFACE_ANY ? "\"" : "",
 			      iface != LSK_IFACE_ANY ? dev : "null",
-			      iface != LSK_IFACE_ANY ? "\"" : "");
+			      iface != LSK_IFACE_ANY ? "\"" : "", tail);
 }
 
 /* The entry covering the filter's prefix with the longest prefix, or
@@ -199,7 +215,8 @@ lsk_route6_show(struct lsk_stack *s, struct lsk_out *o, const char *filter,
 
 	if (filter != NULL && show6_filter(filter, &fprefix, &fdepth) < 0)
 		return -EINVAL;
-	e = malloc(((size_t)s->n_routes6 + 2 * s->n_addrs6 + 1) * sizeof(*e));
+	e = malloc(((size_t)s->n_routes6 + s->n_learned6 + 2 * s->n_addrs6 +
+		    1) * sizeof(*e));
 	if (e == NULL)
 		return -ENOMEM;
 	for (i = 0; i < s->n_addrs6; i++) {
@@ -220,6 +237,16 @@ lsk_route6_show(struct lsk_stack *s, struct lsk_out *o, const char *filter,
 			.depth = r->depth, .r = r, .kind = show6_kind_of(r),
 			.iface = r->type == LSK_ROUTE_VIA ? r->iface :
 				 LSK_IFACE_ANY };
+	}
+	for (i = 0; i < s->n_learned6; i++) {
+		const struct lsk_route6 *r = &s->learned6[i];
+
+		e[n++] = (struct show6_entry){ .prefix = r->prefix,
+			.depth = r->depth, .r = r, .kind = show6_kind_of(r),
+			.iface = r->type == LSK_ROUTE_VIA ? r->iface :
+				 LSK_IFACE_ANY,
+			.learned = lsk_route6_find(s, &r->prefix, r->depth) ?
+				   2 : 1 };
 	}
 	qsort(e, n, sizeof(*e), show6_cmp);
 	if (filter != NULL) {

@@ -101,6 +101,10 @@ struct lsk_stack {
 	struct lsk_ifaddr6 addrs6[LSK_MAX_ADDRS6];
 	unsigned int n_routes6, routes6_cap;
 	struct lsk_route6 *routes6;
+	/* IPv6's learned routes and their index (control/route6_learn.c) */
+	unsigned int n_learned6, learned6_cap;
+	struct lsk_route6 *learned6;
+	struct rte_hash *learn6_index;
 	unsigned int n_neighs6, neighs6_cap;
 	struct lsk_neigh6 *neighs6;
 	uint64_t ra6;

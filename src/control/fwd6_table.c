@@ -226,6 +226,18 @@ build_routes(struct fwd6_builder *b)
 		if (rc < 0)
 			return rc;
 	}
+	/* learned routes (control/route6_learn.c), but those a configured
+	 * one stands in front of; one whose gateway went (an address
+	 * deleted) is left out */
+	for (i = 0; i < s->n_learned6; i++) {
+		const struct lsk_route6 *r = &s->learned6[i];
+
+		if (lsk_route6_find(s, &r->prefix, r->depth) != NULL)
+			continue;
+		rc = fib_put(b, &r->prefix, r->depth, nh_route(b, r));
+		if (rc < 0 && rc != -ENETUNREACH)
+			return rc;
+	}
 	return 0;
 }
 
@@ -259,7 +271,7 @@ fwd6_routes_any(const struct lsk_stack *s)
 	for (i = 0; i < s->n_addrs6; i++)
 		if (!(s->addrs6[i].flags & LSK_IFA6_LINKLOCAL))
 			return true;
-	return s->n_routes6 != 0;
+	return s->n_routes6 != 0 || s->n_learned6 != 0;
 }
 
 /* A FIB for what the stack holds (built whole each time: no room kept
@@ -275,11 +287,14 @@ fwd6_size(const struct lsk_stack *s, struct rte_fib6_conf *conf,
 		tbl8 += tbl8_of(s->addrs6[i].depth) + tbl8_of(128);
 	for (i = 0; i < s->n_routes6; i++)
 		tbl8 += tbl8_of(s->routes6[i].depth);
+	for (i = 0; i < s->n_learned6; i++)
+		tbl8 += tbl8_of(s->learned6[i].depth);
 	tbl8 += 16;
-	nh = s->n_routes6 + s->n_addrs6 + 8;
+	nh = s->n_routes6 + s->n_learned6 + s->n_addrs6 + 8;
 	memset(conf, 0, sizeof(*conf));
 	conf->default_nh = LSK_NH_IDX_NONE;
-	conf->max_routes = (int)(2 * s->n_addrs6 + s->n_routes6 + 16);
+	conf->max_routes = (int)(2 * s->n_addrs6 + s->n_routes6 +
+				 s->n_learned6 + 16);
 	*nh_cap = nh;
 	/* nothing to route (no global address, no route: a stack that
 	 * speaks IPv4 only, or not yet IPv6): the RIB alone, a few KB,

@@ -285,6 +285,7 @@ lsk_route_learn_begin_dump(struct lsk_stack *s)
 
 	for (i = 0; i < s->n_learned; i++)
 		s->learned[i].stale = 1;
+	lsk_route6_learn_mark_stale(s);
 }
 
 /* Withdraw the learned routes that are stale (all: every one). */
@@ -323,14 +324,26 @@ learn_withdraw(struct lsk_stack *s, bool all)
 	return done;
 }
 
+/* IPv4's, then IPv6's (control/route6_learn.c) */
+static int
+learn_withdraw_both(struct lsk_stack *s, bool all)
+{
+	int n4 = learn_withdraw(s, all), n6;
+
+	if (n4 < 0)
+		return n4;
+	n6 = lsk_route6_learn_withdraw(s, all);
+	return n6 < 0 ? n6 : n4 + n6;
+}
+
 int
 lsk_route_learn_sweep(struct lsk_stack *s)
 {
-	return learn_withdraw(s, false);
+	return learn_withdraw_both(s, false);
 }
 
 int
 lsk_route_learn_flush(struct lsk_stack *s)
 {
-	return learn_withdraw(s, true);
+	return learn_withdraw_both(s, true);
 }

@@ -72,10 +72,10 @@ gateway6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *gw,
 	return 0;
 }
 
-static int
-route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
-	     uint8_t depth, enum lsk_route_type type,
-	     const struct lsk_ip6_addr *gateway, uint16_t iface)
+int
+lsk_route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+		 uint8_t depth, enum lsk_route_type type,
+		 const struct lsk_ip6_addr *gateway, uint16_t iface)
 {
 	struct lsk_ip6_addr masked;
 	int rc;
@@ -109,7 +109,7 @@ route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	struct lsk_route6 r, before;
 	int i, rc;
 
-	rc = route6_check(s, prefix, depth, type, gateway, iface);
+	rc = lsk_route6_check(s, prefix, depth, type, gateway, iface);
 	if (rc < 0)
 		return rc;
 	memset(&r, 0, sizeof(r));

@@ -27,6 +27,10 @@ struct lsk_route6 {
 	uint8_t depth;
 	uint8_t type;
 	uint16_t iface;		/* LSK_IFACE_ANY: the gateway's prefix's */
+	/* learned routes (control/route6_learn.c): rtm_protocol, and 1
+	 * while a daemon's dump has not repeated it; 0 when configured */
+	uint8_t proto;
+	uint8_t stale;
 };
 
 /* A static neighbour (`neigh add ADDR6 MAC [port N]`). */
@@ -78,5 +82,22 @@ void lsk_neigh6_set_statics(struct lsk_stack *s);
 /* The routes via a global gateway no connected prefix reaches any more
  * go (an address deleted): how many. */
 unsigned int lsk_routes6_drop_unreachable(struct lsk_stack *s);
+
+/* A route lsk_route6_add would take (0), or why not (its errors). */
+int lsk_route6_check(const struct lsk_stack *s,
+		     const struct lsk_ip6_addr *prefix, uint8_t depth,
+		     enum lsk_route_type type,
+		     const struct lsk_ip6_addr *gateway, uint16_t iface);
+/* The learned route of (prefix, depth) (control/route6_learn.c), or
+ * NULL; every learned route freed (the stack's end). */
+const struct lsk_route6 *lsk_learned6_find(const struct lsk_stack *s,
+					   const struct lsk_ip6_addr *prefix,
+					   uint8_t depth);
+void lsk_route6_learn_free(struct lsk_stack *s);
+/* control/route_learn.c's begin_dump, sweep and flush for IPv6's
+ * learned routes: mark them stale; withdraw the stale ones (all: every
+ * one): how many, or a negative errno. */
+void lsk_route6_learn_mark_stale(struct lsk_stack *s);
+int lsk_route6_learn_withdraw(struct lsk_stack *s, bool all);
 
 #endif /* LSK_CONTROL_ROUTES6_H */

@@ -368,6 +368,43 @@ test_diff(void **state)
 	free(d);
 }
 
+/* Learned routes (lsk_route6_learn) in `show routes` with their
+ * protocol, "shadowed" behind a configured one of the same prefix, as
+ * IPv4's; never in `show config`. */
+static void
+test_show_learned(void **state)
+{
+	struct lsk_stack *s = *state;
+	struct lsk_route6_learned r[2];
+	char *a;
+
+	ok(s, conf6);
+	memset(r, 0, sizeof(r));
+	assert_int_equal(ip6("2001:db8:100::", &r[0].prefix), 0);
+	r[0].depth = 48;
+	r[0].proto = 186;	/* bgp */
+	r[0].n_paths = 1;
+	assert_int_equal(ip6("2001:db8:0:1::9", &r[0].paths[0].gateway), 0);
+	r[0].paths[0].iface = LSK_IFACE_ANY;
+	r[1] = r[0];
+	assert_int_equal(ip6("2001:db8:500::", &r[1].prefix), 0);
+	assert_int_equal(lsk_route6_learn(s, r, 2), 0);
+	assert_answer(s, "show routes 2001:db8:100::/48", false,
+		"the longest match for 2001:db8:100::/48:\n"
+		"destination         type       gateway          interface\n"
+		"2001:db8:100::/48   via        2001:db8:0:2::2  port1\n"
+		"2001:db8:100::/48   via        2001:db8:0:1::9  port0"
+		"  proto bgp shadowed\n");
+	assert_answer(s, "show routes 2001:db8:500::/48", true,
+		"[{\"dst\":\"2001:db8:500::/48\",\"type\":\"via\","
+		"\"gateway\":\"2001:db8:0:1::9\",\"dev\":\"port0\","
+		"\"proto\":\"bgp\"}]\n");
+	a = run(s, "show config", 0, false);
+	assert_null(strstr(a, "2001:db8:500::"));
+	assert_non_null(strstr(a, "2001:db8:100::/48"));
+	free(a);
+}
+
 static void
 test_show_routes(void **state)
 {
@@ -610,6 +647,7 @@ main(void)
 		T(test_show_config_round_trip),
 		cmocka_unit_test(test_diff),
 		T(test_show_routes),
+		T(test_show_learned),
 		T(test_route_get),
 		T(test_neigh),
 		T(test_neigh_batch),
