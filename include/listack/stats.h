@@ -83,7 +83,7 @@ struct lsk_worker;
 	X(NexthopsAdded) X(NexthopsDeleted) \
 	X(NexthopsFull)		/* a new nexthop id over the table's bound */ \
 	X(ErrFrames) X(ErrMessages) X(ErrAttributes) X(ErrValues) \
-	X(SkipInet6)		/* IPv6 routes and nexthops, not yet taken */ \
+	X(SkipInet6)		/* a path via the other family (RFC 5549) */ \
 	X(SkipFamily) X(SkipTable) X(SkipType) X(SkipMsgType) \
 	X(SkipConnected)	/* rtm_protocol kernel: our own subnets */ \
 	X(SkipEncap)		/* an encapsulation (MPLS, ...) or RTA_VIA */ \

@@ -5,16 +5,17 @@
  * holds it (the frame, the message, the attribute, the RTA_MULTIPATH
  * entry); a length that lies is an error, never a read past the buffer.
  *
- * Taken: RTM_NEWROUTE / RTM_DELROUTE of IPv4 routes of the main table
- * (unicast, blackhole, unreachable, prohibit; RTA_GATEWAY + RTA_OIF,
- * RTA_MULTIPATH with rtnh_hops as weight - 1, RTA_NH_ID), RTM_NEWNEXTHOP
- * / RTM_DELNEXTHOP (NHA_ID, NHA_GATEWAY, NHA_OIF, NHA_BLACKHOLE,
- * NHA_GROUP with weights). Passed over and counted: other message types,
- * families (IPv6: another day), tables, route types, and routes with an
- * encapsulation or RTA_VIA. zebra's connected routes (proto kernel, no
- * gateway) are decoded: resolving their nexthops tells them
- * (serve/fpm_nh.c). RTA_PRIORITY is checked
- * and ignored: zebra sends only its best route of a prefix.
+ * Taken: RTM_NEWROUTE / RTM_DELROUTE of IPv4 and IPv6 routes of the
+ * main table (unicast, blackhole, unreachable, prohibit; RTA_GATEWAY +
+ * RTA_OIF, RTA_MULTIPATH with rtnh_hops as weight - 1, RTA_NH_ID),
+ * RTM_NEWNEXTHOP / RTM_DELNEXTHOP (NHA_ID, NHA_GATEWAY of 4 or 16
+ * bytes, NHA_OIF, NHA_BLACKHOLE, NHA_GROUP with weights). An address
+ * attribute has its family's size exactly, else the message is refused.
+ * Passed over and counted: other message types, families, tables, route
+ * types, and routes with an encapsulation or RTA_VIA. zebra's connected
+ * routes (proto kernel, no gateway) are decoded: resolving their
+ * nexthops tells them (serve/fpm_nh.c). RTA_PRIORITY is checked and
+ * ignored: zebra sends only its best route of a prefix.
  */
 #include <errno.h>
 #include <string.h>
@@ -81,6 +82,26 @@ attrs_parse(const uint8_t *p, size_t len, struct attrs *a)
 	return 0;
 }
 
+/* A gateway of family (4 or 16 bytes) into p: absent (0), 1, or the
+ * wrong size. */
+static int
+attr_gw(const struct attrs *a, unsigned int type, uint8_t family,
+	struct lsk_fpm_path *p)
+{
+	size_t size = family == AF_INET6 ? 16 : 4;
+
+	if (a->p[type] == NULL)
+		return 0;
+	if (a->len[type] != size)
+		return -LSK_FPM_ERR_VALUE;
+	p->gw_family = family;
+	if (family == AF_INET6)
+		memcpy(p->gateway6.a, a->p[type], 16);
+	else
+		p->gateway = get_addr(a->p[type]);
+	return 1;
+}
+
 /* A 4-byte attribute: absent (0), its value, or the wrong size. */
 static int
 attr_u32(const struct attrs *a, unsigned int type, uint32_t *v, bool addr)
@@ -94,16 +115,19 @@ attr_u32(const struct attrs *a, unsigned int type, uint32_t *v, bool addr)
 }
 
 static int
-path_add(struct lsk_fpm_route *r, uint32_t gw, uint32_t ifindex,
-	 uint16_t weight, struct lsk_fpm_stats *cnt)
+path_add(struct lsk_fpm_route *r, const struct lsk_fpm_path *gw,
+	 uint32_t ifindex, uint16_t weight, struct lsk_fpm_stats *cnt)
 {
+	struct lsk_fpm_path *p;
+
 	if (r->n_paths == LSK_FPM_PATHS_MAX) {
 		cnt->PathsCut++;
 		return 0;
 	}
-	r->paths[r->n_paths++] = (struct lsk_fpm_path){
-		.gateway = gw, .ifindex = ifindex, .weight = weight,
-	};
+	p = &r->paths[r->n_paths++];
+	*p = *gw;
+	p->ifindex = ifindex;
+	p->weight = weight;
 	return 0;
 }
 
@@ -117,7 +141,7 @@ multipath_parse(const uint8_t *p, size_t len, struct lsk_fpm_route *r,
 	while (len > 0) {
 		struct rtnexthop nh;
 		struct attrs a;
-		uint32_t gw = 0;
+		struct lsk_fpm_path gw = { 0 };
 		size_t step;
 		int rc;
 
@@ -128,12 +152,12 @@ multipath_parse(const uint8_t *p, size_t len, struct lsk_fpm_route *r,
 			return -LSK_FPM_ERR_ATTR;
 		rc = attrs_parse(p + sizeof(nh), nh.rtnh_len - sizeof(nh), &a);
 		if (rc == 0)
-			rc = attr_u32(&a, RTA_GATEWAY, &gw, true);
+			rc = attr_gw(&a, RTA_GATEWAY, r->family, &gw);
 		if (rc < 0)
 			return rc;
 		if (a.p[RTA_VIA] != NULL || a.p[RTA_ENCAP] != NULL)
 			return 0;
-		path_add(r, gw, (uint32_t)nh.rtnh_ifindex,
+		path_add(r, &gw, (uint32_t)nh.rtnh_ifindex,
 			 (uint16_t)(nh.rtnh_hops + 1), cnt);
 		step = RTNH_ALIGN(nh.rtnh_len);
 		if (step > len)
@@ -165,7 +189,8 @@ static int
 route_paths(const struct attrs *a, struct lsk_fpm_route *r,
 	    struct lsk_fpm_stats *cnt)
 {
-	uint32_t gw = 0, oif = 0;
+	struct lsk_fpm_path gw = { 0 };
+	uint32_t oif = 0;
 	int rc, has_gw, has_oif;
 
 	rc = attr_u32(a, RTA_NH_ID, &r->nh_id, false);
@@ -184,7 +209,7 @@ route_paths(const struct attrs *a, struct lsk_fpm_route *r,
 		}
 		return rc;
 	}
-	has_gw = attr_u32(a, RTA_GATEWAY, &gw, true);
+	has_gw = attr_gw(a, RTA_GATEWAY, r->family, &gw);
 	has_oif = attr_u32(a, RTA_OIF, &oif, false);
 	if (has_gw < 0 || has_oif < 0)
 		return -LSK_FPM_ERR_VALUE;
@@ -192,8 +217,30 @@ route_paths(const struct attrs *a, struct lsk_fpm_route *r,
 		cnt->SkipNoPath++;
 		return 0;
 	}
-	path_add(r, gw, oif, 1, cnt);
+	path_add(r, &gw, oif, 1, cnt);
 	return 1;
+}
+
+/* A destination of depth bits with no host bits (RTA_DST read as a
+ * gateway would be: all zeroes when absent). */
+static bool
+prefix_ok(const struct lsk_fpm_path *dst, uint8_t family, uint8_t depth)
+{
+	unsigned int i;
+
+	if (family == AF_INET)
+		return depth <= 32 && (depth == 32 ||
+			(dst->gateway & (UINT32_MAX >> depth)) == 0);
+	if (depth > 128)
+		return false;
+	for (i = depth / 8; i < 16; i++) {
+		uint8_t host = i == depth / 8 ? (uint8_t)(0xff >> (depth % 8)) :
+						0xff;
+
+		if (dst->gateway6.a[i] & host)
+			return false;
+	}
+	return true;
 }
 
 /* RTM_NEWROUTE / RTM_DELROUTE: 1 (an op in *r), 0 (skipped), -err. */
@@ -203,7 +250,8 @@ route_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_route *r,
 {
 	struct rtmsg rtm;
 	struct attrs a;
-	uint32_t table, dst = 0, v;
+	struct lsk_fpm_path dst = { 0 }, any;
+	uint32_t table, v;
 	int rc;
 
 	if (len < NLMSG_HDRLEN + sizeof(rtm))
@@ -213,32 +261,29 @@ route_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_route *r,
 			 len - NLMSG_HDRLEN - NLMSG_ALIGN(sizeof(rtm)), &a);
 	if (rc < 0)
 		return rc;
-	if (rtm.rtm_family != AF_INET) {
-		if (rtm.rtm_family == AF_INET6)
-			cnt->SkipInet6++;
-		else
-			cnt->SkipFamily++;
+	if (rtm.rtm_family != AF_INET && rtm.rtm_family != AF_INET6) {
+		cnt->SkipFamily++;
 		return 0;
 	}
 	table = rtm.rtm_table;
 	if (attr_u32(&a, RTA_TABLE, &table, false) < 0 ||
-	    attr_u32(&a, RTA_DST, &dst, true) < 0 ||
+	    attr_gw(&a, RTA_DST, rtm.rtm_family, &dst) < 0 ||
 	    attr_u32(&a, RTA_PRIORITY, &v, false) < 0 ||
-	    attr_u32(&a, RTA_PREFSRC, &v, false) < 0 ||
-	    attr_u32(&a, RTA_GATEWAY, &v, false) < 0 ||
+	    attr_gw(&a, RTA_PREFSRC, rtm.rtm_family, &any) < 0 ||
+	    attr_gw(&a, RTA_GATEWAY, rtm.rtm_family, &any) < 0 ||
 	    attr_u32(&a, RTA_OIF, &v, false) < 0 ||
 	    attr_u32(&a, RTA_NH_ID, &v, false) < 0 ||
-	    rtm.rtm_dst_len > 32 ||
 	    (a.p[RTA_DST] == NULL && rtm.rtm_dst_len != 0) ||
-	    (rtm.rtm_dst_len < 32 &&
-	     (dst & (UINT32_MAX >> rtm.rtm_dst_len)) != 0))
+	    !prefix_ok(&dst, rtm.rtm_family, rtm.rtm_dst_len))
 		return -LSK_FPM_ERR_VALUE;
 	if (table != RT_TABLE_MAIN) {
 		cnt->SkipTable++;
 		return 0;
 	}
 	memset(r, 0, offsetof(struct lsk_fpm_route, paths));
-	r->prefix = dst;
+	r->family = rtm.rtm_family;
+	r->prefix = dst.gateway;
+	r->prefix6 = dst.gateway6;
 	r->depth = rtm.rtm_dst_len;
 	r->proto = rtm.rtm_protocol;
 	r->withdraw = del;
@@ -290,6 +335,7 @@ nh_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_nh *nh,
 {
 	struct nhmsg nhm;
 	struct attrs a;
+	uint8_t gw_family;
 	int rc;
 
 	if (len < NLMSG_HDRLEN + sizeof(nhm))
@@ -322,17 +368,15 @@ nh_decode(const uint8_t *m, size_t len, bool del, struct lsk_fpm_nh *nh,
 	if (attr_u32(&a, NHA_OIF, &nh->path.ifindex, false) < 0)
 		return -LSK_FPM_ERR_VALUE;
 	nh->path.weight = 1;
-	if (a.p[NHA_GATEWAY] != NULL) {
-		if (a.len[NHA_GATEWAY] == 4 && nhm.nh_family != AF_INET6)
-			nh->path.gateway = get_addr(a.p[NHA_GATEWAY]);
-		else if (a.len[NHA_GATEWAY] != 16)
-			return -LSK_FPM_ERR_VALUE;
-	}
+	/* An IPv6 nexthop's gateway has 16 bytes; zebra's AF_UNSPEC ones
+	 * (a static's nexthop not resolved yet, an onlink one) and IPv4's
+	 * (RFC 5549) may have 4 or 16: the size tells the family. */
+	gw_family = nhm.nh_family == AF_INET6 ||
+		    (a.p[NHA_GATEWAY] != NULL && a.len[NHA_GATEWAY] == 16) ?
+		    AF_INET6 : AF_INET;
+	if (attr_gw(&a, NHA_GATEWAY, gw_family, &nh->path) < 0)
+		return -LSK_FPM_ERR_VALUE;
 	/* kept, so that a route naming it is skipped, not refused */
-	if (nhm.nh_family == AF_INET6) {
-		cnt->SkipInet6++;
-		nh->unusable = 1;
-	}
 	if (a.p[NHA_ENCAP] != NULL)
 		nh->unusable = 1;
 	return 1;

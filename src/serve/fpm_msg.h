@@ -24,16 +24,22 @@
  * counted fpm.PathsCut). */
 #define LSK_FPM_PATHS_MAX LSK_ROUTE_MAX_PATHS
 
-/* One path as zebra gave it: the kernel's ifindex, not yet a port. */
+/* One path as zebra gave it: the kernel's ifindex, not yet a port.
+ * Its gateway is of family gw_family (0: none, on-link). */
 struct lsk_fpm_path {
-	uint32_t gateway;	/* host order; 0: on-link */
+	uint32_t gateway;	/* AF_INET: host order */
 	uint32_t ifindex;	/* 0: none given */
 	uint16_t weight;	/* 1..256 */
+	uint8_t gw_family;	/* AF_INET, AF_INET6, or 0: on-link */
+	struct lsk_ip6_addr gateway6;	/* AF_INET6 */
 };
 
-/* RTM_NEWROUTE / RTM_DELROUTE of an IPv4 route of the main table. */
+/* RTM_NEWROUTE / RTM_DELROUTE of a route of the main table, IPv4
+ * (prefix) or IPv6 (prefix6). */
 struct lsk_fpm_route {
-	uint32_t prefix;	/* host order, no host bits */
+	uint32_t prefix;	/* AF_INET: host order, no host bits */
+	struct lsk_ip6_addr prefix6;	/* AF_INET6: no host bits */
+	uint8_t family;		/* AF_INET or AF_INET6 */
 	uint8_t depth;
 	uint8_t withdraw;	/* RTM_DELROUTE */
 	uint8_t type;		/* enum lsk_route_type */
@@ -52,8 +58,8 @@ struct lsk_fpm_member {
 struct lsk_fpm_nh {
 	uint32_t id;
 	uint8_t blackhole;	/* NHA_BLACKHOLE */
-	uint8_t unusable;	/* an IPv6 gateway, an encapsulation: a route
-				 * naming it is skipped */
+	uint8_t unusable;	/* an encapsulation: a route naming it is
+				 * skipped */
 	uint8_t n_group;	/* NHA_GROUP's members (0: a single one) */
 	struct lsk_fpm_path path;	/* a single nexthop */
 	struct lsk_fpm_member group[LSK_FPM_PATHS_MAX];

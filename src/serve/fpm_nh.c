@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
 #include "serve/fpm_nh.h"
@@ -153,37 +154,102 @@ lsk_fpm_nh_count(const struct lsk_fpm_nh_table *t)
 struct resolve {
 	lsk_fpm_iface_fn iface_of;
 	void *arg;
-	struct lsk_route_learned *out;
+	uint8_t family;		/* the route's */
+	struct lsk_route_learned *out;		/* AF_INET */
+	struct lsk_route6_learned *out6;	/* AF_INET6 */
 	struct lsk_fpm_stats *cnt;
 	bool any_gateway;	/* a path of zebra's had one */
 };
 
-/* One path of zebra's into out's paths (a path alike: weights summed). */
+static uint16_t
+weight_cap(unsigned int weight)
+{
+	return (uint16_t)(weight > WEIGHT_MAX ? WEIGHT_MAX : weight);
+}
+
+/* An IPv6 path into out6's paths, as path_put does IPv4's. */
+static void
+path6_put(struct resolve *rs, const struct lsk_fpm_path *p, uint16_t iface,
+	  unsigned int weight)
+{
+	struct lsk_route6_learned *out = rs->out6;
+	unsigned int i;
+
+	for (i = 0; i < out->n_paths; i++) {
+		struct lsk_route6_path *q = &out->paths[i];
+
+		if (memcmp(&q->gateway, &p->gateway6, sizeof(q->gateway))
+		    == 0 && q->iface == iface) {
+			q->weight = weight_cap(weight + q->weight);
+			return;
+		}
+	}
+	if (out->n_paths == LSK_ROUTE_MAX_PATHS) {
+		rs->cnt->PathsCut++;
+		return;
+	}
+	out->paths[out->n_paths++] = (struct lsk_route6_path){
+		.gateway = p->gateway6, .iface = iface,
+		.weight = weight_cap(weight),
+	};
+}
+
+/* fe80::/10: a gateway that means something only with its interface */
+static bool
+link_local(const struct lsk_ip6_addr *a)
+{
+	return a->a[0] == 0xfe && (a->a[1] & 0xc0) == 0x80;
+}
+
+static bool
+addr6_zero(const struct lsk_ip6_addr *a)
+{
+	static const struct lsk_ip6_addr zero;
+
+	return memcmp(a, &zero, sizeof(zero)) == 0;
+}
+
+/* One path of zebra's into out's paths (a path alike: weights summed).
+ * A gateway of the other family (an IPv4 route over an IPv6 nexthop,
+ * RFC 5549, or the reverse) is left out, counted SkipInet6. An IPv4
+ * gateway of 0, an IPv6 one of ::, is none (on-link). */
 static void
 path_put(struct resolve *rs, const struct lsk_fpm_path *p, unsigned int mul)
 {
 	struct lsk_route_learned *out = rs->out;
 	unsigned int weight = p->weight * mul, i;
 	uint16_t iface = LSK_IFACE_ANY;
+	bool gw = rs->family == AF_INET6 ?
+		  p->gw_family == AF_INET6 && !addr6_zero(&p->gateway6) :
+		  p->gw_family != AF_INET6 && p->gateway != 0;
 	int rc;
 
-	rs->any_gateway |= p->gateway != 0;
+	if (p->gw_family != 0 && p->gw_family != rs->family) {
+		rs->cnt->SkipInet6++;
+		return;
+	}
+	rs->any_gateway |= gw;
 	if (p->ifindex != 0) {
 		rc = rs->iface_of(rs->arg, p->ifindex);
 		if (rc >= 0)
 			iface = (uint16_t)rc;
-		else if (p->gateway == 0)
+		else if (!gw)
 			return;	/* on-link on an interface not ours */
-	} else if (p->gateway == 0) {
+	} else if (!gw) {
+		return;
+	}
+	if (rs->family == AF_INET6) {
+		/* a link-local gateway on no interface of ours: nowhere */
+		if (gw && iface == LSK_IFACE_ANY && link_local(&p->gateway6))
+			return;
+		path6_put(rs, p, iface, weight);
 		return;
 	}
 	for (i = 0; i < out->n_paths; i++) {
 		struct lsk_route_path *q = &out->paths[i];
 
 		if (q->gateway == p->gateway && q->iface == iface) {
-			weight += q->weight;
-			q->weight = (uint16_t)(weight > WEIGHT_MAX ? WEIGHT_MAX :
-					       weight);
+			q->weight = weight_cap(weight + q->weight);
 			return;
 		}
 	}
@@ -193,7 +259,7 @@ path_put(struct resolve *rs, const struct lsk_fpm_path *p, unsigned int mul)
 	}
 	out->paths[out->n_paths++] = (struct lsk_route_path){
 		.gateway = p->gateway, .iface = iface,
-		.weight = (uint16_t)(weight > WEIGHT_MAX ? WEIGHT_MAX : weight),
+		.weight = weight_cap(weight),
 	};
 }
 
@@ -219,23 +285,14 @@ nh_put(const struct lsk_fpm_nh_table *t, struct resolve *rs,
 	}
 }
 
-int
-lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
-		      const struct lsk_fpm_route *r,
-		      lsk_fpm_iface_fn iface_of, void *arg,
-		      struct lsk_route_learned *out, struct lsk_fpm_stats *cnt)
+/* Both families' resolution: rs->out or rs->out6 has its head. */
+static int
+resolve(const struct lsk_fpm_nh_table *t, const struct lsk_fpm_route *r,
+	struct resolve *rs, uint8_t *type, const uint8_t *n_paths)
 {
-	struct resolve rs = {
-		.iface_of = iface_of, .arg = arg, .out = out, .cnt = cnt,
-	};
+	struct lsk_fpm_stats *cnt = rs->cnt;
 	unsigned int i;
 
-	memset(out, 0, offsetof(struct lsk_route_learned, paths));
-	out->prefix = r->prefix;
-	out->depth = r->depth;
-	out->withdraw = r->withdraw;
-	out->type = r->type;
-	out->proto = r->proto;
 	if (r->withdraw || r->type != LSK_ROUTE_VIA)
 		return 0;
 	if (r->nh_id != 0) {
@@ -246,22 +303,67 @@ lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
 			return -ENOENT;
 		}
 		if (nh->blackhole) {
-			out->type = LSK_ROUTE_BLACKHOLE;
+			*type = LSK_ROUTE_BLACKHOLE;
 			return 0;
 		}
-		nh_put(t, &rs, nh, 1, 0);
+		nh_put(t, rs, nh, 1, 0);
 	} else {
 		for (i = 0; i < r->n_paths; i++)
-			path_put(&rs, &r->paths[i], 1);
+			path_put(rs, &r->paths[i], 1);
 	}
 	/* zebra's connected routes (the TAPs' subnets are ours already) */
-	if (r->proto == RTPROT_KERNEL && !rs.any_gateway) {
+	if (r->proto == RTPROT_KERNEL && !rs->any_gateway) {
 		cnt->SkipConnected++;
 		return -EEXIST;
 	}
-	if (out->n_paths == 0) {
+	if (*n_paths == 0) {
 		cnt->SkipNoPath++;
 		return -ENETUNREACH;
 	}
 	return 0;
+}
+
+int
+lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
+		      const struct lsk_fpm_route *r,
+		      lsk_fpm_iface_fn iface_of, void *arg,
+		      struct lsk_route_learned *out, struct lsk_fpm_stats *cnt)
+{
+	struct resolve rs = {
+		.iface_of = iface_of, .arg = arg, .family = AF_INET,
+		.out = out, .cnt = cnt,
+	};
+
+	if (r->family == AF_INET6)
+		return -EAFNOSUPPORT;
+	memset(out, 0, offsetof(struct lsk_route_learned, paths));
+	out->prefix = r->prefix;
+	out->depth = r->depth;
+	out->withdraw = r->withdraw;
+	out->type = r->type;
+	out->proto = r->proto;
+	return resolve(t, r, &rs, &out->type, &out->n_paths);
+}
+
+int
+lsk_fpm_route6_resolve(const struct lsk_fpm_nh_table *t,
+		       const struct lsk_fpm_route *r,
+		       lsk_fpm_iface_fn iface_of, void *arg,
+		       struct lsk_route6_learned *out,
+		       struct lsk_fpm_stats *cnt)
+{
+	struct resolve rs = {
+		.iface_of = iface_of, .arg = arg, .family = AF_INET6,
+		.out6 = out, .cnt = cnt,
+	};
+
+	if (r->family != AF_INET6)
+		return -EAFNOSUPPORT;
+	memset(out, 0, offsetof(struct lsk_route6_learned, paths));
+	out->prefix = r->prefix6;
+	out->depth = r->depth;
+	out->withdraw = r->withdraw;
+	out->type = r->type;
+	out->proto = r->proto;
+	return resolve(t, r, &rs, &out->type, &out->n_paths);
 }

@@ -31,7 +31,7 @@ unsigned int lsk_fpm_nh_count(const struct lsk_fpm_nh_table *t);
 typedef int (*lsk_fpm_iface_fn)(void *arg, uint32_t ifindex);
 
 /*
- * The route r asks for, as lsk_route_learn takes it: its own paths or
+ * The IPv4 route r asks for, as lsk_route_learn takes it: its own paths or
  * its nexthop's (a group's members, a group of groups flattened one
  * level, weights multiplied), each path's ifindex made an interface by
  * iface_of. A path whose ifindex names none of ours keeps its gateway
@@ -40,12 +40,22 @@ typedef int (*lsk_fpm_iface_fn)(void *arg, uint32_t ifindex);
  * 0, -ENOENT (r names an unknown nexthop: SkipNoNexthop), -EEXIST
  * (zebra's connected route, proto kernel with no gateway: our own
  * subnet, SkipConnected) or -ENETUNREACH (no path left: SkipNoPath),
- * counted in *cnt.
+ * counted in *cnt. A path whose gateway is of the other family is left
+ * out (SkipInet6). -EAFNOSUPPORT: r is an IPv6 route.
  */
 int lsk_fpm_route_resolve(const struct lsk_fpm_nh_table *t,
 			  const struct lsk_fpm_route *r,
 			  lsk_fpm_iface_fn iface_of, void *arg,
 			  struct lsk_route_learned *out,
 			  struct lsk_fpm_stats *cnt);
+/* The same for an IPv6 route (r->family AF_INET6), as lsk_route6_learn
+ * takes it; a link-local gateway (fe80::/10) whose ifindex names none
+ * of our interfaces is left out: it means nothing without its link.
+ * -EAFNOSUPPORT: r is not an IPv6 route. */
+int lsk_fpm_route6_resolve(const struct lsk_fpm_nh_table *t,
+			   const struct lsk_fpm_route *r,
+			   lsk_fpm_iface_fn iface_of, void *arg,
+			   struct lsk_route6_learned *out,
+			   struct lsk_fpm_stats *cnt);
 
 #endif /* LSK_SERVE_FPM_NH_H */

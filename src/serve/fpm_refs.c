@@ -1,21 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The routes that name a nexthop (serve/fpm_refs.h): an open-addressing
- * table by (prefix, depth), linear probing, deletion by backward shift,
- * grown by doubling (16 bytes a slot, at most three quarters full: about
- * 32 MB for a million routes by nexthop id).
+ * table by (family, prefix, depth), linear probing, deletion by backward
+ * shift, grown by doubling (24 bytes a slot, at most three quarters full:
+ * about 48 MB for a million routes by nexthop id).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include "serve/fpm_refs.h"
 
 #define REFS_MIN 1024
 
+/* The key: an IPv4 prefix is in a[0..4), network order, the rest 0. */
+struct key {
+	uint8_t a[16];
+	uint8_t family;		/* AF_INET, AF_INET6; 0: a free slot */
+	uint8_t depth;
+};
+
 struct slot {
-	uint64_t key;		/* 0: free; else 1 << 40 | prefix << 8 | depth */
-	uint32_t nh_id;
+	struct key key;
 	uint8_t proto;
+	uint32_t nh_id;
 };
 
 struct lsk_fpm_refs {
@@ -24,16 +34,24 @@ struct lsk_fpm_refs {
 	struct slot *slots;
 };
 
-static uint64_t
-ref_key(uint32_t prefix, uint8_t depth)
+static bool
+key_eq(const struct key *x, const struct key *y)
 {
-	return 1ULL << 40 | (uint64_t)prefix << 8 | depth;
+	return x->family == y->family && x->depth == y->depth &&
+	       memcmp(x->a, y->a, sizeof(x->a)) == 0;
 }
 
 static uint64_t
-home(const struct lsk_fpm_refs *r, uint64_t key)
+home(const struct lsk_fpm_refs *r, const struct key *k)
 {
-	return (key * 0x9e3779b97f4a7c15ULL >> 20) & r->mask;
+	uint64_t hi, lo;
+
+	memcpy(&hi, k->a, 8);
+	memcpy(&lo, k->a + 8, 8);
+	hi = (hi ^ (uint64_t)k->family << 8 ^ k->depth) *
+	     0x9e3779b97f4a7c15ULL;
+	hi = (hi ^ hi >> 29 ^ lo) * 0xbf58476d1ce4e5b9ULL;
+	return (hi >> 20) & r->mask;
 }
 
 struct lsk_fpm_refs *
@@ -63,12 +81,12 @@ lsk_fpm_refs_free(struct lsk_fpm_refs *r)
 
 /* The slot of key, or -(where it would go) - 1. */
 static int64_t
-ref_slot(const struct lsk_fpm_refs *r, uint64_t key)
+ref_slot(const struct lsk_fpm_refs *r, const struct key *key)
 {
 	uint64_t i = home(r, key);
 
-	while (r->slots[i].key != 0) {
-		if (r->slots[i].key == key)
+	while (r->slots[i].key.family != 0) {
+		if (key_eq(&r->slots[i].key, key))
 			return (int64_t)i;
 		i = (i + 1) & r->mask;
 	}
@@ -88,8 +106,8 @@ refs_grow(struct lsk_fpm_refs *r)
 	}
 	r->mask = n * 2 - 1;
 	for (i = 0; i < n; i++)
-		if (old[i].key != 0)
-			r->slots[-ref_slot(r, old[i].key) - 1] = old[i];
+		if (old[i].key.family != 0)
+			r->slots[-ref_slot(r, &old[i].key) - 1] = old[i];
 	free(old);
 	return 0;
 }
@@ -101,23 +119,22 @@ refs_del(struct lsk_fpm_refs *r, uint64_t at)
 
 	for (;;) {
 		j = (j + 1) & r->mask;
-		if (r->slots[j].key == 0)
+		if (r->slots[j].key.family == 0)
 			break;
-		k = home(r, r->slots[j].key);
+		k = home(r, &r->slots[j].key);
 		if (((j - k) & r->mask) >= ((j - i) & r->mask)) {
 			r->slots[i] = r->slots[j];
 			i = j;
 		}
 	}
-	r->slots[i].key = 0;
+	r->slots[i].key.family = 0;
 	r->n--;
 }
 
-int
-lsk_fpm_refs_set(struct lsk_fpm_refs *r, uint32_t prefix, uint8_t depth,
-		 uint32_t nh_id, uint8_t proto)
+static int
+refs_set(struct lsk_fpm_refs *r, const struct key *key, uint32_t nh_id,
+	 uint8_t proto)
 {
-	uint64_t key = ref_key(prefix, depth);
 	int64_t i = ref_slot(r, key);
 
 	if (nh_id == 0) {
@@ -134,9 +151,32 @@ lsk_fpm_refs_set(struct lsk_fpm_refs *r, uint32_t prefix, uint8_t depth,
 		i = -i - 1;
 		r->n++;
 	}
-	r->slots[i] = (struct slot){ .key = key, .nh_id = nh_id,
+	r->slots[i] = (struct slot){ .key = *key, .nh_id = nh_id,
 				     .proto = proto };
 	return 0;
+}
+
+int
+lsk_fpm_refs_set(struct lsk_fpm_refs *r, uint32_t prefix, uint8_t depth,
+		 uint32_t nh_id, uint8_t proto)
+{
+	struct key key = { .family = AF_INET, .depth = depth };
+
+	key.a[0] = (uint8_t)(prefix >> 24);
+	key.a[1] = (uint8_t)(prefix >> 16);
+	key.a[2] = (uint8_t)(prefix >> 8);
+	key.a[3] = (uint8_t)prefix;
+	return refs_set(r, &key, nh_id, proto);
+}
+
+int
+lsk_fpm_refs_set6(struct lsk_fpm_refs *r, const struct lsk_ip6_addr *prefix,
+		  uint8_t depth, uint32_t nh_id, uint8_t proto)
+{
+	struct key key = { .family = AF_INET6, .depth = depth };
+
+	memcpy(key.a, prefix->a, sizeof(key.a));
+	return refs_set(r, &key, nh_id, proto);
 }
 
 unsigned int
@@ -156,12 +196,18 @@ lsk_fpm_refs_at(const struct lsk_fpm_refs *r, unsigned int i,
 		struct lsk_fpm_ref *out)
 {
 	const struct slot *s = &r->slots[i];
+	const uint8_t *a = s->key.a;
 
-	if (s->key == 0)
+	if (s->key.family == 0)
 		return 0;
 	*out = (struct lsk_fpm_ref){
-		.prefix = (uint32_t)(s->key >> 8), .depth = (uint8_t)s->key,
+		.family = s->key.family, .depth = s->key.depth,
 		.proto = s->proto, .nh_id = s->nh_id,
 	};
+	if (s->key.family == AF_INET6)
+		memcpy(out->prefix6.a, a, sizeof(out->prefix6.a));
+	else
+		out->prefix = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 |
+			      (uint32_t)a[2] << 8 | a[3];
 	return 1;
 }

@@ -10,10 +10,14 @@
 
 #include <stdint.h>
 
+#include "listack/listack.h"
+
 struct lsk_fpm_refs;
 
 struct lsk_fpm_ref {
+	uint8_t family;		/* AF_INET: prefix; AF_INET6: prefix6 */
 	uint32_t prefix;
+	struct lsk_ip6_addr prefix6;
 	uint8_t depth;
 	uint8_t proto;
 	uint32_t nh_id;
@@ -26,6 +30,10 @@ void lsk_fpm_refs_free(struct lsk_fpm_refs *r);
  * 0 or -ENOMEM (the route is then not followed). */
 int lsk_fpm_refs_set(struct lsk_fpm_refs *r, uint32_t prefix, uint8_t depth,
 		     uint32_t nh_id, uint8_t proto);
+/* The same for an IPv6 route (its own keys: never an IPv4 one's). */
+int lsk_fpm_refs_set6(struct lsk_fpm_refs *r,
+		      const struct lsk_ip6_addr *prefix, uint8_t depth,
+		      uint32_t nh_id, uint8_t proto);
 unsigned int lsk_fpm_refs_count(const struct lsk_fpm_refs *r);
 /* The i-th slot's route (i < lsk_fpm_refs_slots): 1, or 0 when free. */
 unsigned int lsk_fpm_refs_slots(const struct lsk_fpm_refs *r);

@@ -6,13 +6,16 @@
  * (serve/fpm_msg.c): a malformed message closes the connection and
  * nothing of that read is applied; otherwise its nexthops go to the
  * table (serve/fpm_nh.c) and its routes, resolved, to one
- * lsk_route_learn call, under the stack's lock.
+ * lsk_route_learn call for IPv4's and one lsk_route6_learn call for
+ * IPv6's (the families' routes are independent: each keeps its order),
+ * under the stack's lock.
  *
  * A nexthop zebra replaces under its id changes the routes that name it
  * (alone or in a group), as the kernel's nexthop objects do: they are
  * resolved again and learned in the same step (serve/fpm_refs.h).
  *
- * A new connection starts a dump (lsk_route_learn_begin_dump): zebra
+ * A new connection starts a dump (lsk_route_learn_begin_dump, both
+ * families): zebra
  * sends its whole table but never says when it is done, so the dump is
  * taken as over, and what it did not repeat swept, once the connection
  * has been quiet for FPM_QUIET_MS. A connection that goes leaves the
@@ -64,6 +67,7 @@ struct lsk_fpm {
 	uint8_t *rx;
 	struct lsk_fpm_op *ops;
 	struct lsk_route_learned *learned;
+	struct lsk_route6_learned *learned6;
 	struct lsk_fpm_nh_table *nhs;
 	struct lsk_fpm_refs *refs;	/* the routes learned by nexthop id */
 };
@@ -116,6 +120,9 @@ nh_same(const struct lsk_fpm_nh *a, const struct lsk_fpm_nh *b)
 
 	if (a->blackhole != b->blackhole || a->unusable != b->unusable ||
 	    a->n_group != b->n_group || a->path.gateway != b->path.gateway ||
+	    a->path.gw_family != b->path.gw_family ||
+	    memcmp(&a->path.gateway6, &b->path.gateway6,
+		   sizeof(a->path.gateway6)) != 0 ||
 	    a->path.ifindex != b->path.ifindex)
 		return false;
 	for (i = 0; i < a->n_group; i++)
@@ -125,16 +132,47 @@ nh_same(const struct lsk_fpm_nh *a, const struct lsk_fpm_nh *b)
 	return true;
 }
 
-/* Learn learned[0..*k) now (the array is full): 0 or -ENOMEM. */
+/* The routes resolved of one read, each family's in its array. */
+struct pending {
+	unsigned int k;		/* learned[0..k) */
+	unsigned int k6;	/* learned6[0..k6) */
+};
+
+/* Learn what is pending now (an array is full, or the read is done):
+ * 0 or -ENOMEM. */
 static int
-learn_flush(struct lsk_fpm *f, unsigned int *k, struct lsk_fpm_stats *cnt)
+learn_flush(struct lsk_fpm *f, struct pending *pd, struct lsk_fpm_stats *cnt)
 {
-	int rc = *k ? lsk_route_learn(f->stack, f->learned, *k) : 0;
+	int rc = pd->k ? lsk_route_learn(f->stack, f->learned, pd->k) : 0;
+	int rc6 = pd->k6 && rc >= 0 ?
+		  lsk_route6_learn(f->stack, f->learned6, pd->k6) : 0;
 
 	if (rc > 0)
 		cnt->RoutesRejected += (uint64_t)rc;
-	*k = 0;
-	return rc < 0 ? rc : 0;
+	if (rc6 > 0)
+		cnt->RoutesRejected += (uint64_t)rc6;
+	pd->k = pd->k6 = 0;
+	return rc < 0 ? rc : rc6 < 0 ? rc6 : 0;
+}
+
+/* Resolve r into the next pending entry of its family: 0 (taken), or
+ * the resolution's refusal (counted). */
+static int
+route_take(struct lsk_fpm *f, const struct lsk_fpm_route *r,
+	   struct pending *pd, struct lsk_fpm_stats *cnt)
+{
+	int rc;
+
+	if (r->family == AF_INET6) {
+		rc = lsk_fpm_route6_resolve(f->nhs, r, iface_of, f->stack,
+					    &f->learned6[pd->k6], cnt);
+		pd->k6 += rc == 0;
+	} else {
+		rc = lsk_fpm_route_resolve(f->nhs, r, iface_of, f->stack,
+					   &f->learned[pd->k], cnt);
+		pd->k += rc == 0;
+	}
+	return rc;
 }
 
 static bool
@@ -168,10 +206,10 @@ nh_uses(const struct lsk_fpm_nh_table *t, uint32_t id, const uint32_t *changed,
 	return false;
 }
 
-/* The routes that name a replaced nexthop, resolved again into
- * learned[*k..), flushed as it fills. 0 or -ENOMEM. */
+/* The routes that name a replaced nexthop, resolved again into the
+ * pending arrays, flushed as they fill. 0 or -ENOMEM. */
 static int
-refs_follow(struct lsk_fpm *f, unsigned int *k, const uint32_t *changed,
+refs_follow(struct lsk_fpm *f, struct pending *pd, const uint32_t *changed,
 	    unsigned int n, bool all, struct lsk_fpm_stats *cnt)
 {
 	unsigned int i, slots = lsk_fpm_refs_slots(f->refs);
@@ -184,19 +222,17 @@ refs_follow(struct lsk_fpm *f, unsigned int *k, const uint32_t *changed,
 		if (!lsk_fpm_refs_at(f->refs, i, &ref) ||
 		    !nh_uses(f->nhs, ref.nh_id, changed, n, all, 0))
 			continue;
-		r = (struct lsk_fpm_route){ .prefix = ref.prefix,
+		r = (struct lsk_fpm_route){ .family = ref.family,
+			.prefix = ref.prefix, .prefix6 = ref.prefix6,
 			.depth = ref.depth, .type = LSK_ROUTE_VIA,
 			.proto = ref.proto, .nh_id = ref.nh_id };
-		if (*k == FPM_OPS_CAP) {
-			rc = learn_flush(f, k, cnt);
+		if (pd->k == FPM_OPS_CAP || pd->k6 == FPM_OPS_CAP) {
+			rc = learn_flush(f, pd, cnt);
 			if (rc < 0)
 				return rc;
 		}
-		if (lsk_fpm_route_resolve(f->nhs, &r, iface_of, f->stack,
-					  &f->learned[*k], cnt) == 0) {
+		if (route_take(f, &r, pd, cnt) == 0)
 			cnt->RoutesAdded++;
-			(*k)++;
-		}
 	}
 	return 0;
 }
@@ -207,7 +243,8 @@ zebra_apply(struct lsk_fpm *f, const struct lsk_fpm_op *ops, unsigned int n,
 	    struct lsk_fpm_stats *cnt)
 {
 	uint32_t changed[FPM_CHANGED_MAX];
-	unsigned int i, k = 0, n_changed = 0;
+	struct pending pd = { 0, 0 };
+	unsigned int i, n_changed = 0;
 	bool all = false;
 	int rc;
 
@@ -233,22 +270,25 @@ zebra_apply(struct lsk_fpm *f, const struct lsk_fpm_op *ops, unsigned int n,
 		} else if (op->kind == LSK_FPM_OP_NH_DEL) {
 			if (lsk_fpm_nh_del(f->nhs, op->nh.id) == 0)
 				cnt->NexthopsDeleted++;
-		} else if (lsk_fpm_route_resolve(f->nhs, r, iface_of,
-						 f->stack, &f->learned[k],
-						 cnt) == 0) {
+		} else if (route_take(f, r, &pd, cnt) == 0) {
+			uint32_t nh_id = r->withdraw ? 0 : r->nh_id;
+
 			if (r->withdraw)
 				cnt->RoutesDeleted++;
 			else
 				cnt->RoutesAdded++;
-			k++;
-			lsk_fpm_refs_set(f->refs, r->prefix, r->depth,
-					 r->withdraw ? 0 : r->nh_id, r->proto);
+			if (r->family == AF_INET6)
+				lsk_fpm_refs_set6(f->refs, &r->prefix6,
+						  r->depth, nh_id, r->proto);
+			else
+				lsk_fpm_refs_set(f->refs, r->prefix, r->depth,
+						 nh_id, r->proto);
 		}
 	}
-	rc = n_changed || all ? refs_follow(f, &k, changed, n_changed, all,
+	rc = n_changed || all ? refs_follow(f, &pd, changed, n_changed, all,
 					    cnt) : 0;
 	if (rc == 0)
-		rc = learn_flush(f, &k, cnt);
+		rc = learn_flush(f, &pd, cnt);
 	counters_add(fpm_counters(f), cnt);
 	f->stack->fpm.nexthops = lsk_fpm_nh_count(f->nhs);
 	/* no memory for the change: nothing changed, and zebra's next
@@ -474,6 +514,7 @@ fpm_free(struct lsk_fpm *f)
 	free(f->rx);
 	free(f->ops);
 	free(f->learned);
+	free(f->learned6);
 	free(f);
 }
 
@@ -493,11 +534,13 @@ lsk_fpm_start(struct lsk_stack *stack, struct lsk_fpm **out)
 	f->rx = malloc(FPM_RX_BUF);
 	f->ops = malloc(sizeof(*f->ops) * FPM_OPS_CAP);
 	f->learned = malloc(sizeof(*f->learned) * FPM_OPS_CAP);
+	f->learned6 = malloc(sizeof(*f->learned6) * FPM_OPS_CAP);
 	f->nhs = lsk_fpm_nh_table_new(FPM_NH_MAX);
 	f->refs = lsk_fpm_refs_new();
 	rc = lsk_serve_init(&f->loop, &fpm_ops, f, 1, FPM_TICK_MS);
 	if (rc == 0 && (f->rx == NULL || f->ops == NULL ||
-			f->learned == NULL || f->nhs == NULL ||
+			f->learned == NULL || f->learned6 == NULL ||
+			f->nhs == NULL ||
 			f->refs == NULL))
 		rc = -ENOMEM;
 	if (rc < 0) {

@@ -4,7 +4,8 @@
  * server does with its operations (serve/fpm_nh.c): the input is a
  * stream from zebra. The reader may refuse it (with a reason) or take
  * whole frames, never read past it (ASan) nor loop; what it takes holds
- * its promises (prefix without host bits, depth <= 32, 1..16 paths of
+ * its promises (prefix without host bits, depth <= 32 or 128 for IPv6,
+ * an IPv4 or IPv6 route, 1..16 paths of
  * weights 1..256, nexthop ids not 0); read in two parts cut where the
  * input's first byte says, it gives what it gives whole. The operations
  * then go through a small nexthop table and route resolution, whose
@@ -14,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "serve/fpm_msg.h"
 #include "serve/fpm_nh.h"
@@ -46,9 +48,18 @@ check_op(const struct lsk_fpm_op *op)
 	if (op->kind == LSK_FPM_OP_ROUTE) {
 		const struct lsk_fpm_route *r = &op->route;
 
-		if (r->depth > 32 || (r->depth < 32 &&
-				      (r->prefix & (UINT32_MAX >> r->depth))))
-			fuzz_fail("prefix %08x/%u", r->prefix, r->depth);
+		if (r->family == AF_INET6) {
+			if (r->depth > 128 || r->prefix != 0)
+				fuzz_fail("IPv6 prefix /%u", r->depth);
+			for (i = r->depth; i < 128; i++)
+				if (r->prefix6.a[i / 8] & (0x80 >> (i % 8)))
+					fuzz_fail("IPv6 host bit %u", i);
+		} else if (r->family != AF_INET || r->depth > 32 ||
+			   (r->depth < 32 &&
+			    (r->prefix & (UINT32_MAX >> r->depth)))) {
+			fuzz_fail("prefix %08x/%u family %u", r->prefix,
+				  r->depth, r->family);
+		}
 		if (r->type > LSK_ROUTE_PROHIBIT || r->n_paths > 16)
 			fuzz_fail("route type %u, %u paths", r->type,
 				  r->n_paths);
@@ -95,6 +106,34 @@ check_learned(const struct lsk_route_learned *l)
 	}
 }
 
+static void
+check_learned6(const struct lsk_route6_learned *l)
+{
+	static const struct lsk_ip6_addr zero;
+	unsigned int i, j;
+
+	if (l->withdraw || l->type != LSK_ROUTE_VIA)
+		return;
+	if (l->n_paths < 1 || l->n_paths > LSK_ROUTE_MAX_PATHS)
+		fuzz_fail("%u IPv6 paths learned", l->n_paths);
+	for (i = 0; i < l->n_paths; i++) {
+		const struct lsk_route6_path *p = &l->paths[i];
+		bool none = memcmp(&p->gateway, &zero, sizeof(zero)) == 0;
+		bool ll = p->gateway.a[0] == 0xfe &&
+			  (p->gateway.a[1] & 0xc0) == 0x80;
+
+		if (p->weight < 1 || p->weight > 256 ||
+		    ((none || ll) && p->iface == LSK_IFACE_ANY))
+			fuzz_fail("learned IPv6 path %u: iface %u w%u", i,
+				  p->iface, p->weight);
+		for (j = 0; j < i; j++)
+			if (memcmp(&l->paths[j].gateway, &p->gateway,
+				   sizeof(zero)) == 0 &&
+			    l->paths[j].iface == p->iface)
+				fuzz_fail("IPv6 path %u twice", i);
+	}
+}
+
 /* The operations through a nexthop table, as the server applies them. */
 static void
 apply(const struct lsk_fpm_op *o, int n)
@@ -102,6 +141,7 @@ apply(const struct lsk_fpm_op *o, int n)
 	struct lsk_fpm_nh_table *t = lsk_fpm_nh_table_new(64);
 	struct lsk_fpm_stats cnt = { 0 };
 	struct lsk_route_learned l;
+	struct lsk_route6_learned l6;
 	int i;
 
 	if (t == NULL)
@@ -111,9 +151,14 @@ apply(const struct lsk_fpm_op *o, int n)
 			lsk_fpm_nh_set(t, &o[i].nh);
 		else if (o[i].kind == LSK_FPM_OP_NH_DEL)
 			lsk_fpm_nh_del(t, o[i].nh.id);
-		else if (lsk_fpm_route_resolve(t, &o[i].route, iface_of, NULL,
-					       &l, &cnt) == 0)
+		else if (o[i].route.family == AF_INET6) {
+			if (lsk_fpm_route6_resolve(t, &o[i].route, iface_of,
+						   NULL, &l6, &cnt) == 0)
+				check_learned6(&l6);
+		} else if (lsk_fpm_route_resolve(t, &o[i].route, iface_of,
+						 NULL, &l, &cnt) == 0) {
 			check_learned(&l);
+		}
 	}
 	lsk_fpm_nh_table_free(t);
 }

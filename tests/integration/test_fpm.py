@@ -18,7 +18,11 @@ same prefix and gives it back when deleted; a second connection is
 refused; a malformed frame closes the connection and installs nothing of
 its read while the routes stay; a reconnect's dump replaces the table
 (what it does not repeat is swept after 2 s of quiet); `show fpm` and
-the `fpm` counters; `fpm off` withdraws what zebra gave. After SIGTERM:
+the `fpm` counters; IPv6 (addresses added on both ports): a route via
+a gateway, a nexthop group of IPv6 nexthops with weights, RTA_MULTIPATH,
+a blackhole, a link-local gateway on no interface of ours left out, a
+withdrawal, all in `route get` and `show routes` with their protocol;
+`fpm off` withdraws what zebra gave, both families. After SIGTERM:
 exit 0, mbufs_in_use == 0.
 
 Output: `PASS name` / `FAIL name: reason` per check, then `N passed, N
@@ -70,24 +74,31 @@ def nlmsg(type_, payload, flags=NLM_F_CREATE | NLM_F_REPLACE):
                + payload)
 
 
+def ip(addr):
+    """An address's bytes, IPv4 or IPv6."""
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    return socket.inet_pton(fam, addr)
+
+
 def route(prefix, via=None, *, proto=PROTO_BGP, rtn=RTN_UNICAST, nh_id=None,
           paths=None, delete=False):
-    """A NEWROUTE (or DELROUTE) of prefix "A.B.C.D/L"; via: a gateway on
-    OIF; paths: [(gateway, weight)] as RTA_MULTIPATH."""
+    """A NEWROUTE (or DELROUTE) of prefix "A.B.C.D/L" or IPv6's; via: a
+    gateway on OIF; paths: [(gateway, weight)] as RTA_MULTIPATH."""
     addr, depth = prefix.split("/")
     depth = int(depth)
-    rtm = struct.pack("=BBBBBBBBI", socket.AF_INET, depth, 0, 0, 254, proto,
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    rtm = struct.pack("=BBBBBBBBI", fam, depth, 0, 0, 254, proto,
                       0, 0 if delete else rtn, 0)
-    a = rta(RTA_DST, socket.inet_aton(addr)) if depth else b""
+    a = rta(RTA_DST, ip(addr)) if depth else b""
     a += rta(RTA_PRIORITY, u32(20))
     if via is not None:
-        a += rta(RTA_GATEWAY, socket.inet_aton(via)) + rta(RTA_OIF, u32(OIF))
+        a += rta(RTA_GATEWAY, ip(via)) + rta(RTA_OIF, u32(OIF))
     if nh_id is not None:
         a += rta(RTA_NH_ID, u32(nh_id))
     if paths:
         mp = b""
         for gw, w in paths:
-            inner = rta(RTA_GATEWAY, socket.inet_aton(gw))
+            inner = rta(RTA_GATEWAY, ip(gw))
             mp += struct.pack("=HBBi", 8 + len(inner), 0, w - 1, OIF) + inner
         a += rta(RTA_MULTIPATH, mp)
     return nlmsg(RTM_DELROUTE if delete else RTM_NEWROUTE, rtm + a,
@@ -95,7 +106,8 @@ def route(prefix, via=None, *, proto=PROTO_BGP, rtn=RTN_UNICAST, nh_id=None,
 
 
 def nexthop(id_, via=None, group=None, blackhole=False):
-    fam = socket.AF_UNSPEC if group else socket.AF_INET
+    fam = socket.AF_UNSPEC if group else \
+        socket.AF_INET6 if via and ":" in via else socket.AF_INET
     a = rta(NHA_ID, u32(id_))
     if group:
         a += rta(NHA_GROUP, b"".join(struct.pack("=IBBH", i, w - 1, 0, 0)
@@ -103,7 +115,7 @@ def nexthop(id_, via=None, group=None, blackhole=False):
     elif blackhole:
         a += rta(NHA_BLACKHOLE, b"")
     else:
-        a += rta(NHA_GATEWAY, socket.inet_aton(via)) + rta(NHA_OIF, u32(OIF))
+        a += rta(NHA_GATEWAY, ip(via)) + rta(NHA_OIF, u32(OIF))
     return nlmsg(RTM_NEWNEXTHOP, struct.pack("=BBBBI", fam, 0, 11, 0, 0) + a)
 
 
@@ -367,13 +379,61 @@ def steps(ctl):
         "10.21.0.0/16": "proto ospf via 10.0.1.2 via 10.0.1.1/3"}))
 
     host_if(ctl, z)
+    ip6(ctl, z)
 
     # off: the connection goes, and what zebra gave
     ctl.run("fpm", "off")
     check("fpm off", wait_routes(ctl, {"10.21.0.0/16": None,
-                                       "10.22.0.0/16": None}) +
+                                       "10.22.0.0/16": None,
+                                       "2001:db8:21::/48": None,
+                                       "2001:db8:22::/48": None}) +
           ([] if closed_by_peer(z) else ["connection left open"]))
     z.close()
+
+
+def ip6(ctl, z):
+    """IPv6 routes as zebra sends them, on the ports' IPv6 prefixes."""
+    for a, p in (("2001:db8:a::254/64", 0), ("2001:db8:b::254/64", 1)):
+        r = ctl.run("address", "add", a, "port", str(p))
+        if r.returncode != 0:
+            check("fpm ip6 addresses", "address add %s: %s" %
+                  (a, r.stderr.strip()))
+            return
+    before = fpm_counters(ctl)
+    z.sendall(frame(route("2001:db8:20::/48", "2001:db8:b::1")) +
+              frame(nexthop(61, "2001:db8:a::1"),
+                    nexthop(62, "2001:db8:b::1")) +
+              frame(nexthop(63, group=[(61, 1), (62, 3)])) +
+              frame(route("2001:db8:21::/48", nh_id=63, proto=PROTO_OSPF)) +
+              frame(route("2001:db8:22::/48", rtn=RTN_BLACKHOLE,
+                          proto=PROTO_ZSTATIC)) +
+              frame(route("2001:db8:24::/48",
+                          paths=[("2001:db8:a::1", 25),
+                                 ("2001:db8:b::1", 75)])) +
+              frame(route("2001:db8:25::/48", "fe80::1")))
+    check("fpm ip6 routes learned", wait_routes(ctl, {
+        "2001:db8:20::/48": "proto bgp via 2001:db8:b::1",
+        # the learned IPv6 table takes a multipath route's first path
+        # until IPv6 ECMP (v6b/route's lsk_route6_learn): then both,
+        # "via 2001:db8:a::1 via 2001:db8:b::1/3" and "/25 ... /75"
+        "2001:db8:21::/48": "proto ospf via 2001:db8:a::1",
+        "2001:db8:22::/48": "proto static blackhole",
+        "2001:db8:24::/48": "proto bgp via 2001:db8:a::1",
+        "2001:db8:25::/48": None,
+    }))
+    check("fpm ip6 routes in the FIB", fib_is(ctl, {
+        "2001:db8:20::1": "forward 2001:db8:20::/48 via 2001:db8:b::1",
+        "2001:db8:21::1": ("forward 2001:db8:21::/48 via 2001:db8:a::1",
+                           "forward 2001:db8:21::/48 via 2001:db8:b::1"),
+        "2001:db8:22::1": "blackhole 2001:db8:22::/48",
+    }))
+    after = fpm_counters(ctl)
+    check("fpm ip6 link-local gateway not ours",
+          [] if after.get("SkipNoPath", 0) == before.get("SkipNoPath", 0) + 1
+          else "SkipNoPath %s -> %s" % (before.get("SkipNoPath"),
+                                        after.get("SkipNoPath")))
+    z.sendall(frame(route("2001:db8:20::/48", delete=True)))
+    check("fpm ip6 withdrawn", wait_routes(ctl, {"2001:db8:20::/48": None}))
 
 
 def host_if(ctl, z):

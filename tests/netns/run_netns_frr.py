@@ -25,6 +25,13 @@ rest): the router's ECMP prefix. peer1 also announces 100.65.1.0/24,
 it), and has 100.66.1.1/32 in OSPF; peer2 announces 100.65.2.0/24. The
 router announces the client's 10.4.0.0/24.
 
+IPv6 beside it: 2001:db8:1::/64, 2001:db8:2::/64 and 2001:db8:4::/64 on
+the ports (the client 2001:db8:4::2); peer1 has 2001:db8:64::1 and
+2001:db8:65::1 on its lo, peer2 2001:db8:64::1 too. The router's staticd
+(zebra's statics reach listack over FPM as IPv4's routes do) has
+`ipv6 route` 2001:db8:65::/48 and 2001:db8:66::/48 via peer1, the ECMP
+2001:db8:64::/48 via both peers, 2001:db8:dead::/48 blackhole.
+
 Checks: the BGP sessions come up over the host path; the prefixes appear
 in `listack-ctl show routes` as bgp; ping and UDP from the client to
 them are forwarded by listack (the router namespace's ip_forward is 0);
@@ -36,7 +43,10 @@ deleted; a withdrawal removes the route; TCP to the router's address
 reaches the kernel; the kernel's own ping from the router works; OSPF
 reaches Full with peer1 and its route is installed as ospf; the router's
 zebra, bgpd and ospfd restarted (bgpd with zebra: FRRouting/frr#22362),
-the routes come back; listack-fwd exits 0 on SIGTERM with mbufs_in_use
+the routes come back; the IPv6 statics appear in `show routes` as static
+(the ECMP one with both gateways, the blackhole as one), ping -6 from the
+client reaches peer1's addresses through them, `no ipv6 route` removes
+one; listack-fwd exits 0 on SIGTERM with mbufs_in_use
 0, its ip.ForwDatagrams and host.ToKernel/FromKernel counted, zebra's
 two FPM connections and no bad frame or message counted.
 
@@ -83,6 +93,15 @@ P2_NET, P2_ADDR = "100.65.2.0/24", "100.65.2.1"
 GONE_NET, GONE_ADDR = "100.67.0.0/24", "100.67.0.1"
 OSPF_NET, OSPF_ADDR = "100.66.1.1/32", "100.66.1.1"
 HOST_NET = "10.3.0.0/24"
+# IPv6: (router address, neighbour address) of ports 0..2
+PORTS6 = [("2001:db8:1::1", "2001:db8:1::2"),
+          ("2001:db8:2::1", "2001:db8:2::2"),
+          ("2001:db8:4::1", "2001:db8:4::2")]
+CLIENT6 = PORTS6[2][1]
+ECMP6_NET, ECMP6_ADDR = "2001:db8:64::/48", "2001:db8:64::1"
+P1_6_NET, P1_6_ADDR = "2001:db8:65::/48", "2001:db8:65::1"
+GONE6_NET = "2001:db8:66::/48"
+HOLE6_NET = "2001:db8:dead::/48"
 ECMP_PORT = 5555
 TCP_PORT = 7070
 FLOWS = 64
@@ -280,6 +299,7 @@ class Env(nt.Env):
         self.ns(self.p1, ["ip", "link", "set", "eth1", "up"])
         self.ns(self.p1, ["sysctl", "-qw", "net.ipv4.ip_forward=1"])
         self.host_up(self.host, "eth0", HOST, "10.3.0.1")
+        self.ip6_topology()
         # what the peers announce: addresses on lo, blackholes for the rest
         for ns, nets in ((self.p1, ((ECMP_NET, ECMP_ADDR), (P1_NET, P1_ADDR),
                                     (GONE_NET, GONE_ADDR),
@@ -301,6 +321,39 @@ class Env(nt.Env):
             # listack forwards; the kernel of the router must not
             self.ns(self.r, ["sysctl", "-qw", "net.ipv4.ip_forward=0"])
 
+    def ip6_on(self, ns, dev):
+        """IPv6 on dev only (the namespace's default is off), no DAD."""
+        for key, v in (("disable_ipv6", 0), ("accept_dad", 0),
+                       ("accept_ra", 0)):
+            self.ns(ns, ["sysctl", "-qw", "net.ipv6.conf.%s.%s=%d"
+                         % (dev, key, v)])
+
+    def ip6_topology(self):
+        """The IPv6 addresses: the neighbours' on their links (and on
+        lo what the statics lead to), routes back to the client."""
+        for ns, (ra, na) in zip((self.p1, self.p2, self.cli), PORTS6):
+            self.ip6_on(ns, "eth0")
+            self.ns(ns, ["ip", "-6", "addr", "add", na + "/64", "dev",
+                         "eth0", "nodad"])
+        self.ns(self.cli, ["ip", "-6", "route", "add", "default", "via",
+                           PORTS6[2][0]])
+        for ns, (ra, _na), addrs in ((self.p1, PORTS6[0],
+                                      (ECMP6_ADDR, P1_6_ADDR)),
+                                     (self.p2, PORTS6[1], (ECMP6_ADDR,))):
+            self.ip6_on(ns, "lo")
+            for a in addrs:
+                self.ns(ns, ["ip", "-6", "addr", "add", a + "/128", "dev",
+                             "lo"])
+            self.ns(ns, ["ip", "-6", "route", "add", "2001:db8:4::/64",
+                         "via", ra])
+        if self.linux:
+            for i, (ra, _na) in enumerate(PORTS6):
+                self.ip6_on(self.r, "lp%d" % i)
+                self.ns(self.r, ["ip", "-6", "addr", "add", ra + "/64",
+                                 "dev", "lp%d" % i, "nodad"])
+            self.ns(self.r, ["sysctl", "-qw",
+                             "net.ipv6.conf.all.forwarding=1"])
+
     def dev(self, port):
         """The router's kernel interface for a port: the TAP listack
         makes, or (--linux) the veth end itself."""
@@ -317,6 +370,7 @@ class Env(nt.Env):
             f.write("# written by tests/netns/run_netns_frr.py\n")
             for i, (ra, _na, tap) in enumerate(PORTS):
                 f.write("address add %s/24 port %d\n" % (ra, i))
+                f.write("address add %s/64 port %d\n" % (PORTS6[i][0], i))
                 f.write("port %d host-if %s\n" % (i, tap))
             f.write("fpm listen 127.0.0.1:%d\n" % FPM_PORT)
         self.sock = os.path.join(self.tmp, "ctl.sock")
@@ -351,6 +405,10 @@ class Env(nt.Env):
                     self.r, ["ip", "-4", "addr", "show", "dev", tap],
                     check=False).stdout, 10):
                 return "no TAP %s with %s/24 after 10 s" % (tap, ra)
+            # zebra takes an IPv6 route via an interface only when the
+            # kernel has IPv6 on it (docs/frr.md); listack's TAPs carry
+            # no IPv6 address, hence the statics' onlink
+            self.ip6_on(self.r, tap)
         return None
 
     # -- FRR --------------------------------------------------------------
@@ -414,9 +472,10 @@ class Env(nt.Env):
             ["10.4.0.0/24"]))
         self.frr_start(self.r, "ospfd", ospf_conf(PORTS[2][0], self.dev(0),
                                                   ["10.1.0.0/24"]))
+        self.frr_start(self.r, "staticd", static6_conf(self.dev))
 
     def stop_router_frr(self):
-        for daemon in ("ospfd", "bgpd", "zebra"):
+        for daemon in ("staticd", "ospfd", "bgpd", "zebra"):
             self.frr_stop(self.r, daemon)
 
     def start_peers(self):
@@ -432,7 +491,7 @@ class Env(nt.Env):
 
     def cleanup_frr(self):
         for ns, d in self.frr_dirs.items():
-            for daemon in ("ospfd", "bgpd", "zebra"):
+            for daemon in ("staticd", "ospfd", "bgpd", "zebra"):
                 try:
                     self.frr_stop(ns, daemon)
                 except Exception:
@@ -445,8 +504,9 @@ class Env(nt.Env):
     def routes(self, prefix):
         """(proto, [gateways]) of prefix in the router's table, or None."""
         if self.linux:
-            r = self.ns(self.r, ["ip", "-j", "route", "show", "exact",
-                                 prefix], check=False)
+            r = self.ns(self.r, ["ip", "-j", "-6" if ":" in prefix else "-4",
+                                 "route", "show", "exact", prefix],
+                        check=False)
             try:
                 rows = json.loads(r.stdout or "[]")
             except ValueError:
@@ -500,6 +560,19 @@ def ospf_conf(router_id, dev, networks):
             "router ospf\n ospf router-id %s\n%sexit\n"
             % (dev, router_id, "".join(" network %s area 0\n" % n
                                        for n in networks)))
+
+
+def static6_conf(dev):
+    """staticd.conf: the IPv6 statics, each gateway with its interface
+    and onlink (zebra then needs no connected prefix for the gateway:
+    listack's TAPs have no IPv6 address)."""
+    p1, p2 = PORTS6[0][1], PORTS6[1][1]
+    return ("hostname static\n"
+            "ipv6 route %s %s %s onlink\n" % (P1_6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (GONE6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (ECMP6_NET, p1, dev(0)) +
+            "ipv6 route %s %s %s onlink\n" % (ECMP6_NET, p2, dev(1)) +
+            "ipv6 route %s blackhole\n" % HOLE6_NET)
 
 
 def var_tmp_frr():
@@ -694,6 +767,52 @@ def check_withdraw(env):
     return None
 
 
+def ping6(env, ns, dst, count=3):
+    r = env.ns(ns, ["ping", "-6", "-c", str(count), "-i", "0.2", "-W", "1",
+                    dst], timeout=20, check=False)
+    tx, rx = nt.ping_summary(r.stdout)
+    return None if rx == count else "ping -6 %s from %s: %s/%s replies" % (
+        dst, ns, rx, tx)
+
+
+def check_ip6_statics(env):
+    """zebra's IPv6 statics, learned over FPM: proto static, the ECMP
+    one with both gateways, the blackhole with none."""
+    err = check_routes(env, [P1_6_NET, GONE6_NET, ECMP6_NET, HOLE6_NET],
+                       "static")
+    if err:
+        return err
+    want = sorted([PORTS6[0][1], PORTS6[1][1]])
+    # listack's learned IPv6 routes take a multipath route's first path
+    # until IPv6 ECMP (v6b/route): one of the two, then both
+    ok = (lambda g: g == want) if env.linux else \
+        (lambda g: g == want or (len(g) == 1 and g[0] in want))
+    if not wait_for(lambda: ok(sorted(env.routes(ECMP6_NET)[1])), 10):
+        return "%s: %s, want paths via %s" % (ECMP6_NET,
+                                              env.routes(ECMP6_NET), want)
+    if env.routes(P1_6_NET)[1] != [PORTS6[0][1]]:
+        return "%s: %s" % (P1_6_NET, env.routes(P1_6_NET))
+    return None
+
+
+def check_ip6_forwarding(env):
+    fwd = env.ns(env.r, ["sysctl", "-n", "net.ipv6.conf.all.forwarding"],
+                 check=False).stdout.strip()
+    if not env.linux and fwd not in ("0", ""):
+        return "IPv6 forwarding is %s in the router namespace" % fwd
+    return ping6(env, env.cli, P1_6_ADDR) or \
+        ping6(env, env.cli, ECMP6_ADDR)
+
+
+def check_ip6_withdraw(env):
+    env.vtysh(env.r, "no ipv6 route %s %s %s onlink" % (
+        GONE6_NET, PORTS6[0][1], env.dev(0)), conf=True)
+    if not wait_for(lambda: env.routes(GONE6_NET) is None, 15):
+        return "%s still %s 15 s after `no ipv6 route`" % (
+            GONE6_NET, env.routes(GONE6_NET))
+    return ping6(env, env.cli, P1_6_ADDR)
+
+
 def check_tcp_router(env):
     env.bg_helper(env.r, "tcp-server", PORTS[2][0], TCP_PORT, 20)
     res = env.my_helper(env.cli, "tcp-client", PORTS[2][0], TCP_PORT, 20000)
@@ -737,6 +856,9 @@ def check_restart(env):
     if env.routes(GONE_NET) is not None:
         return "the withdrawn %s is back: %s" % (GONE_NET,
                                                  env.routes(GONE_NET))
+    err = check_routes(env, [P1_6_NET, ECMP6_NET], "static", 30)
+    if err:
+        return "after the restart: " + err
     return ping(env, env.cli, HOST) or ping(env, env.cli, OSPF_ADDR)
 
 
@@ -759,7 +881,7 @@ def main():
     if os.geteuid() != 0:
         print("SKIP netns-frr: not root")
         return 77
-    for f in ("zebra", "bgpd", "ospfd"):
+    for f in ("zebra", "bgpd", "ospfd", "staticd"):
         if not os.access(os.path.join(FRR, f), os.X_OK):
             print("SKIP netns-frr: FRR is not installed (%s/%s)" % (FRR, f))
             return 77
@@ -804,6 +926,9 @@ def main():
                 run_check("route-get-flow", check_route_get_flow, env)
                 run_check("learned-not-in-config", check_not_in_config, env)
                 run_check("configured-wins", check_configured_wins, env)
+            run_check("ip6-static-routes", check_ip6_statics, env)
+            run_check("ip6-forward-ping", check_ip6_forwarding, env)
+            run_check("ip6-static-withdraw", check_ip6_withdraw, env)
             run_check("bgp-withdraw", check_withdraw, env)
             run_check("tcp-to-router", check_tcp_router, env)
             run_check("kernel-ping", check_kernel_ping, env)

@@ -176,4 +176,50 @@ fb_nh_frame(struct fb *b, uint32_t id, uint32_t gw, uint32_t ifindex)
 	fb_frame_end(b);
 }
 
+/* An IPv6 route message's head (RTA_DST given when depth > 0), as
+ * zebra writes it: 16-byte addresses, the rest as IPv4's. */
+static inline void
+fb_route6(struct fb *b, uint16_t type, uint16_t flags, const uint8_t *prefix,
+	  uint8_t depth, uint8_t rtn, uint8_t proto)
+{
+	struct rtmsg rtm = {
+		.rtm_family = AF_INET6, .rtm_dst_len = depth,
+		.rtm_table = RT_TABLE_MAIN, .rtm_protocol = proto,
+		.rtm_scope = RT_SCOPE_UNIVERSE, .rtm_type = rtn,
+	};
+
+	fb_msg_begin(b, type, flags);
+	fb_put(b, &rtm, sizeof(rtm));
+	if (depth > 0)
+		fb_attr(b, RTA_DST, prefix, 16);
+	fb_u32(b, RTA_PRIORITY, 1024);
+}
+
+/* An rtnexthop with a 16-byte gateway (NULL: none). */
+static inline void
+fb_rtnh6(struct fb *b, const uint8_t *gw, int ifindex, uint8_t hops)
+{
+	struct rtnexthop nh = { .rtnh_hops = hops, .rtnh_ifindex = ifindex };
+	struct rtnexthop *at;
+
+	at = fb_put(b, &nh, sizeof(nh));
+	if (gw != NULL)
+		fb_attr(b, RTA_GATEWAY, gw, 16);
+	at->rtnh_len = (unsigned short)((uint8_t *)b->buf + b->len -
+					(uint8_t *)at);
+}
+
+/* A whole frame of one IPv6 nexthop: gw (NULL: none) on ifindex. */
+static inline void
+fb_nh6_frame(struct fb *b, uint32_t id, const uint8_t *gw, uint32_t ifindex)
+{
+	fb_frame_begin(b);
+	fb_nh(b, RTM_NEWNEXTHOP, AF_INET6, id);
+	if (gw != NULL)
+		fb_attr(b, NHA_GATEWAY, gw, 16);
+	fb_u32(b, NHA_OIF, ifindex);
+	fb_msg_end(b);
+	fb_frame_end(b);
+}
+
 #endif /* FPM_BUILD_H */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "unit_common.h"
 #include "serve/fpm_msg.h"
@@ -103,6 +104,7 @@ static void
 step(const char *name, bool reconnect)
 {
 	struct lsk_route_learned l;
+	struct lsk_route6_learned l6;
 	enum lsk_fpm_err err;
 	unsigned int i;
 	size_t len, used;
@@ -126,6 +128,10 @@ step(const char *name, bool reconnect)
 			assert_int_equal(lsk_fpm_nh_set(nhs, &ops[i].nh), 0);
 		else if (ops[i].kind == LSK_FPM_OP_NH_DEL)
 			assert_int_equal(lsk_fpm_nh_del(nhs, ops[i].nh.id), 0);
+		else if (ops[i].route.family == AF_INET6)
+			/* fe80::/64 only here, connected: never learned */
+			assert_int_not_equal(lsk_fpm_route6_resolve(nhs,
+				&ops[i].route, iface_of, NULL, &l6, &cnt), 0);
 		else if (lsk_fpm_route_resolve(nhs, &ops[i].route, iface_of,
 					       NULL, &l, &cnt) == 0)
 			rib_learn(&l);
@@ -188,8 +194,9 @@ test_replay(void **state)
 	step("connect.bin", true);
 	/* connected subnets and fe80::/64: nothing learned */
 	assert_int_equal(n_rib, 0);
-	assert_int_equal(cnt.SkipConnected, 2);
-	assert_int_equal(cnt.SkipInet6, 3);	/* 2 nexthops, 1 route */
+	/* 10.0.1.0/24, 10.0.2.0/24 and fe80::/64 */
+	assert_int_equal(cnt.SkipConnected, 3);
+	assert_int_equal(cnt.SkipInet6, 0);
 
 	step("nhg_add.bin", false);
 	ROUTE_IS(IP(192, 0, 2, 0), 24, S196 " 10.0.1.2/0 w1");
@@ -267,13 +274,110 @@ test_replay(void **state)
 	lsk_fpm_nh_table_free(nhs);
 }
 
+/* IPv6 statics as zebra sent them (README.md: ip6_static.bin with the
+ * interfaces' IPv6 addresses, ip6_onlink.bin with IPv6 off on them), its
+ * ifindexes 3 and 5 our ifaces 0 and 1: each route's paths as words. */
+static int
+iface_of6(void *arg, uint32_t ifindex)
+{
+	(void)arg;
+	return ifindex == 3 ? 0 : ifindex == 5 ? 1 : -ENOENT;
+}
+
+static const char *
+route6_text(const struct lsk_route6_learned *l, char *buf, size_t len)
+{
+	size_t off;
+	unsigned int i;
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, l->prefix.a, a, sizeof(a));
+	off = (size_t)snprintf(buf, len, "%s/%u type %u proto %u", a,
+			       l->depth, l->type, l->proto);
+	for (i = 0; i < l->n_paths && off < len; i++) {
+		inet_ntop(AF_INET6, l->paths[i].gateway.a, a, sizeof(a));
+		off += (size_t)snprintf(buf + off, len - off, " %s/%d w%u", a,
+					l->paths[i].iface == LSK_IFACE_ANY ?
+					-1 : (int)l->paths[i].iface,
+					l->paths[i].weight);
+	}
+	return buf;
+}
+
+static void
+replay6(const char *name, const char *const *want, unsigned int n_want,
+	unsigned int connected)
+{
+	struct lsk_fpm_nh_table *t = lsk_fpm_nh_table_new(64);
+	struct lsk_fpm_stats c = { 0 };
+	struct lsk_route6_learned l;
+	enum lsk_fpm_err err;
+	unsigned int i, k = 0;
+	size_t len, used;
+	uint8_t *buf = read_frames(name, &len);
+	char text[256];
+	int n;
+
+	assert_non_null(t);
+	n = lsk_fpm_decode(buf, len, ops, OPS_CAP, &c, &used, &err);
+	free(buf);
+	if (n < 0)
+		fail_msg("%s: %s", name, lsk_fpm_err_name(err));
+	assert_int_equal(used, len);
+	for (i = 0; i < (unsigned int)n; i++) {
+		if (ops[i].kind == LSK_FPM_OP_NH_ADD) {
+			assert_int_equal(lsk_fpm_nh_set(t, &ops[i].nh), 0);
+			continue;
+		}
+		if (ops[i].route.family != AF_INET6 ||
+		    lsk_fpm_route6_resolve(t, &ops[i].route, iface_of6, NULL,
+					   &l, &c) != 0)
+			continue;
+		if (k == n_want || strcmp(route6_text(&l, text, sizeof(text)),
+					  want[k]) != 0)
+			fail_msg("%s: route %u: got '%s', want '%s'", name, k,
+				 text, k < n_want ? want[k] : "(none)");
+		k++;
+	}
+	assert_int_equal(k, n_want);
+	assert_int_equal(c.SkipConnected, connected);
+	assert_int_equal(c.SkipNoNexthop + c.SkipNoPath + c.SkipInet6, 0);
+	lsk_fpm_nh_table_free(t);
+}
+
+static void
+test_replay6(void **state)
+{
+	static const char *const with_addrs[] = {
+		"2001:db8:64::/48 type 0 proto 196 2001:db8:1::2/0 w1 "
+		"2001:db8:2::2/1 w1",
+		"2001:db8:65::/48 type 0 proto 196 2001:db8:1::2/0 w1",
+		"2001:db8:67::/48 type 0 proto 196 fe80::2/1 w1",
+		"2001:db8:dead::/48 type 1 proto 196",
+	};
+	/* the unresolved gateways' routes not sent; the onlink ones' (an
+	 * AF_UNSPEC nexthop with a 16-byte gateway for 68) are */
+	static const char *const onlink[] = {
+		"2001:db8:65::/48 type 0 proto 196 2001:db8:1::2/0 w1",
+		"2001:db8:67::/48 type 0 proto 196 fe80::2/1 w1",
+		"2001:db8:68::/48 type 0 proto 196 2001:db8:1::2/0 w1",
+		"2001:db8:dead::/48 type 1 proto 196",
+	};
+
+	(void)state;
+	/* 2001:db8:1::/64, 2001:db8:2::/64, fe80::/64 (IPv6 off: none) */
+	replay6("ip6_static.bin", with_addrs, RTE_DIM(with_addrs), 3);
+	replay6("ip6_onlink.bin", onlink, RTE_DIM(onlink), 0);
+}
+
 /* Every recorded file, read a byte at a time: the same operations. */
 static void
 test_byte_by_byte(void **state)
 {
 	static const char *const files[] = {
 		"connect.bin", "nhg_switch.bin", "bgp_weighted.bin",
-		"mp_bgp_resend.bin", "restart_dump.bin",
+		"mp_bgp_resend.bin", "restart_dump.bin", "ip6_static.bin",
+		"ip6_onlink.bin",
 	};
 	static struct lsk_fpm_op whole[OPS_CAP];
 	struct lsk_fpm_stats c = { 0 };
@@ -309,6 +413,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_replay6),
 		cmocka_unit_test(test_byte_by_byte),
 	};
 
