@@ -76,27 +76,16 @@ int lsk_route6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
 		   uint8_t depth);
 
 /*
- * One path of an IPv6 route (ECMP, listack/route.h's rules: a flow,
- * and every fragment of a datagram, keeps its path; a path whose port is
- * down or whose neighbour failed is skipped). gateway: a global address
- * on a connected prefix (iface LSK_IFACE_ANY), or any address with its
- * iface given (link-local gateways, a daemon's on-link routes).
+ * One path of an IPv6 route a routing daemon sends (until IPv6 has ECMP,
+ * a learned route with several paths forwards over its first). gateway:
+ * a global address on a connected prefix (iface LSK_IFACE_ANY), or any
+ * address with its iface given (link-local gateways, on-link routes).
  */
 struct lsk_route6_path {
 	struct lsk_ip6_addr gateway;
 	uint16_t iface;
 	uint16_t weight;	/* 1..256; 0 is taken as 1 */
 };
-/* A route via n (1..LSK_ROUTE_MAX_PATHS) paths; errors as
- * lsk_route6_add's, and -EINVAL for n out of range or a path given
- * twice. */
-int lsk_route6_add_paths(struct lsk_stack *stack,
-			 const struct lsk_ip6_addr *prefix, uint8_t depth,
-			 const struct lsk_route6_path *paths, unsigned int n);
-int lsk_route6_replace_paths(struct lsk_stack *stack,
-			     const struct lsk_ip6_addr *prefix, uint8_t depth,
-			     const struct lsk_route6_path *paths,
-			     unsigned int n);
 
 /*
  * Routes from a routing daemon (FPM), as IPv4's lsk_route_learned
@@ -158,13 +147,6 @@ struct lsk_route6_answer {
  * came in on, for a link-local destination; LSK_IFACE_ANY: none). */
 int lsk_route6_get(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
 		   uint16_t in_iface, struct lsk_route6_answer *answer);
-/* The same for one flow (an ECMP route answers with the path the flow
- * takes): from, proto, sport, dport as in lsk_route_get_flow. */
-int lsk_route6_get_flow(struct lsk_stack *stack,
-			const struct lsk_ip6_addr *addr, uint16_t in_iface,
-			const struct lsk_ip6_addr *from, uint8_t proto,
-			uint16_t sport, uint16_t dport,
-			struct lsk_route6_answer *answer);
 
 #ifdef __cplusplus
 }
