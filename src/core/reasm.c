@@ -378,3 +378,29 @@ lsk_reasm_table_held(const struct lsk_reasm *r)
 {
 	return r != NULL ? r->held : 0;
 }
+
+struct rte_mbuf *
+lsk_reasm_one_segment(struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	struct rte_mbuf *c;
+	const void *p;
+	char *d;
+
+	if (likely(m->nb_segs == 1))
+		return m;
+	c = rte_pktmbuf_alloc(m->pool);
+	if (c == NULL)
+		return m;
+	if (len > rte_pktmbuf_tailroom(c)) {
+		rte_pktmbuf_free(c);
+		return m;
+	}
+	d = rte_pktmbuf_append(c, (uint16_t)len);
+	p = rte_pktmbuf_read(m, 0, len, d);
+	if (p != d)
+		memcpy(d, p, len);
+	c->port = m->port;
+	rte_pktmbuf_free(m);
+	return c;
+}

@@ -87,5 +87,12 @@ void lsk_reasm_table_expire(struct lsk_worker *w, struct lsk_reasm *r);
 unsigned int lsk_reasm_table_held(const struct lsk_reasm *r);
 /* The time a datagram has for its pieces (tests). */
 void lsk_reasm_table_timeout_set(struct lsk_reasm *r, uint64_t tsc);
+/*
+ * A whole datagram as lsk_reasm_table_add gives it is in segments:
+ * ICMP (ip4/icmp4.c, ip6/icmp6.c) reads it from a copy in one mbuf of
+ * m's pool when it fits one; else (too long, no mbuf) m stays as it is.
+ * Ownership: takes m; returns the mbuf to go on with (m or the copy).
+ */
+struct rte_mbuf *lsk_reasm_one_segment(struct rte_mbuf *m);
 
 #endif /* LSK_CORE_REASM_H */

@@ -23,6 +23,7 @@
 #include "core/shared.h"
 #include "core/cksum.h"
 #include "core/drop.h"
+#include "core/reasm.h"
 #include "core/stage.h"
 #include "core/fwd.h"
 #include "core/trace.h"
@@ -393,39 +394,6 @@ icmp_echo(struct lsk_worker *w, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 }
 
 /*
- * A message reassembled from fragments comes in segments: it is read
- * from a copy in one mbuf when it fits one; else it stays as it is, its
- * headers in its first segment, checked and answered in segments (an
- * echo reply then leaves in fragments, ip4_output.c).
- * Ownership: takes m; returns the mbuf to go on with (m or the copy).
- */
-static struct rte_mbuf *
-icmp_one_segment(struct rte_mbuf *m)
-{
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	struct rte_mbuf *c;
-	const void *p;
-	char *d;
-
-	if (likely(m->nb_segs == 1))
-		return m;
-	c = rte_pktmbuf_alloc(m->pool);
-	if (c == NULL)
-		return m;
-	if (len > rte_pktmbuf_tailroom(c)) {
-		rte_pktmbuf_free(c);
-		return m;
-	}
-	d = rte_pktmbuf_append(c, (uint16_t)len);
-	p = rte_pktmbuf_read(m, 0, len, d);
-	if (p != d)
-		memcpy(d, p, len);
-	c->port = m->port;
-	rte_pktmbuf_free(m);
-	return c;
-}
-
-/*
  * The message's len bytes are all in m, and what is read in place is in
  * its first segment: the header, or in a reassembled message (segments)
  * what lsk_ping_match may read (the header, a quoted IPv4 header with
@@ -488,7 +456,10 @@ lsk_icmp4_input(struct lsk_worker *w, struct lsk_list *l)
 
 	LSK_STAGE_TRACE(w, &lsk_icmp4_input_stage, l, NULL);
 	for (i = 0; i < l->n; i++) {
-		struct rte_mbuf *m = icmp_one_segment(l->pkts[i]);
+		/* a message reassembled from fragments, read from a copy
+		 * in one mbuf when it fits one; else checked and answered
+		 * in segments (the reply leaves in fragments) */
+		struct rte_mbuf *m = lsk_reasm_one_segment(l->pkts[i]);
 		struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 			m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 		uint32_t hlen = (ip->version_ihl & 0xf) * 4u;

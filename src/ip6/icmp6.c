@@ -19,6 +19,7 @@
 #include "core/cksum.h"
 #include "core/list.h"
 #include "core/drop.h"
+#include "core/reasm.h"
 #include "core/stage.h"
 #include "core/fwd6.h"
 #include "core/ping.h"
@@ -139,39 +140,6 @@ lsk_icmp6_count_out(struct lsk_worker *w, uint8_t type)
 }
 
 /*
- * A message reassembled from fragments comes in segments: it is read
- * from a copy in one mbuf when it fits one; else it stays as it is, its
- * headers in the first segment, and an echo request is answered in
- * segments (the reply leaves in fragments, as IPv4's, ip4/icmp4.c).
- * Ownership: takes m; returns the mbuf to go on with (m or the copy).
- */
-static struct rte_mbuf *
-icmp6_one_segment(struct rte_mbuf *m)
-{
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-	struct rte_mbuf *c;
-	const void *p;
-	char *d;
-
-	if (likely(m->nb_segs == 1))
-		return m;
-	c = rte_pktmbuf_alloc(m->pool);
-	if (c == NULL)
-		return m;
-	if (len > rte_pktmbuf_tailroom(c)) {
-		rte_pktmbuf_free(c);
-		return m;
-	}
-	d = rte_pktmbuf_append(c, (uint16_t)len);
-	p = rte_pktmbuf_read(m, 0, len, d);
-	if (p != d)
-		memcpy(d, p, len);
-	c->port = m->port;
-	rte_pktmbuf_free(m);
-	return c;
-}
-
-/*
  * An echo request (ICMPv6 at off of the IPv6 header, len bytes) becomes
  * its reply in place: the extension headers go, the addresses turn, the
  * checksum is made anew; data left at the IPv6 header for ip6_output.
@@ -259,7 +227,10 @@ icmp6_one(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	uint32_t off = icmp6_off(meta), len;
 	uint8_t *ih;
 
-	m = icmp6_one_segment(m);
+	/* a message reassembled from fragments, read from a copy in one
+	 * mbuf when it fits one; else an echo request is answered in
+	 * segments (the reply leaves in fragments, as IPv4's) */
+	m = lsk_reasm_one_segment(m);
 	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
 				     RTE_ETHER_HDR_LEN);
 	len = sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
