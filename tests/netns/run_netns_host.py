@@ -27,12 +27,9 @@ kernel sees the router's traffic only through the TAPs. Output and exit
 status as run_netns_tests.py's; exit 77 without root.
 """
 
-import argparse
 import json
 import os
-import re
 import socket
-import struct
 import subprocess
 import sys
 import threading
@@ -188,11 +185,7 @@ def check_taps(env):
 
 
 def check_ping_router_once(env):
-    r = env.ns(env.cli, ["ping", "-c", "3", "-i", "0.3", "-W", "2",
-                         nt.GW_CLIENT], check=False)
-    if "3 received" not in r.stdout or "DUP" in r.stdout:
-        return nt.short(r.stdout)
-    return None
+    return ping3(env, env.cli, nt.GW_CLIENT)
 
 
 def check_arp_once(env):
@@ -203,11 +196,13 @@ def check_arp_once(env):
     return None
 
 
-def tcp_server(ready, result):
-    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+def tcp_server(ready, result, family, addr):
+    """Echo reversed what one client sends to addr:TCP_PORT; result gets
+    (its address, bytes)."""
+    srv = socket.socket(family, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        srv.bind((nt.GW_CLIENT, TCP_PORT))
+        srv.bind((addr, TCP_PORT))
         srv.listen(1)
         srv.settimeout(15)
         ready.set()
@@ -229,26 +224,48 @@ def tcp_server(ready, result):
         srv.close()
 
 
-def check_tcp(env):
+def serve_and_ask(env, server, server_args, join, code, *args):
+    """server(ready, result, *server_args) in a thread of this namespace
+    and the client's code with args: (exit, output, result)."""
     ready, result = threading.Event(), []
-    t = threading.Thread(target=tcp_server, args=(ready, result), daemon=True)
+    t = threading.Thread(target=server, args=(ready, result) + server_args,
+                         daemon=True)
     t.start()
     ready.wait(5)
-    rc, out = py_in(env, env.cli, TCP_CLIENT, nt.GW_CLIENT, TCP_PORT)
-    t.join(20)
+    rc, out = py_in(env, env.cli, code, *args)
+    t.join(join)
+    return rc, out, result
+
+
+def check_tcp_to(env, family, addr, client):
+    """TCP from the client to a listener on the router's addr."""
+    rc, out, result = serve_and_ask(env, tcp_server, (family, addr), 20,
+                                    TCP_CLIENT, addr, TCP_PORT)
     if rc != 0 or out != "ok":
         return "client: exit %d: %s; server: %s" % (rc, nt.short(out), result)
-    if result != [(nt.CLIENT_IP, 10240)]:
+    if result != [(client, 10240)]:
         return "server: %s" % result
     return None
 
 
-def check_kernel_ping(env):
-    r = env.run(["ping", "-c", "3", "-i", "0.3", "-W", "2", nt.CLIENT_IP],
-                check=False)
+def check_tcp(env):
+    return check_tcp_to(env, socket.AF_INET, nt.GW_CLIENT, nt.CLIENT_IP)
+
+
+def ping3(env, ns, dst, six=False):
+    """Three pings of dst from namespace ns (None: this one), each
+    answered once (no DUP)."""
+    argv = ["ping"] + (["-6"] if six else []) + ["-c", "3", "-i", "0.3",
+                                                 "-W", "2", dst]
+    r = env.run(argv, check=False) if ns is None else \
+        env.ns(ns, argv, check=False)
     if "3 received" not in r.stdout or "DUP" in r.stdout:
         return nt.short(r.stdout)
     return None
+
+
+def check_kernel_ping(env):
+    return ping3(env, None, nt.CLIENT_IP)
 
 
 def mcast_recv(argv):
@@ -263,19 +280,21 @@ def mcast_recv(argv):
     return p
 
 
-def check_ospf_multicast(env):
-    """224.0.0.5 both ways: the client's to the kernel's socket joined on
-    the TAP (punted), the kernel's out of the TAP to the client's
-    (injected, sent with the group's MAC)."""
+def mcast_both_ways(env, code, client_dev, client_want, local_dev,
+                    local_want):
+    """OSPF's group both ways, with the multicast script code (its
+    `send`/`recv` on a device, an address for IPv4): the client's to the
+    kernel's socket joined on the TAP (punted), the kernel's out of the
+    TAP to the client's (injected, sent with the group's MAC)."""
     problems = []
     for rx_argv, tx_argv, want in (
-            (["/usr/bin/python3", "-c", MCAST, "recv", nt.GW_CLIENT, "5"],
+            (["/usr/bin/python3", "-c", code, "recv", local_dev, "5"],
              ["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
-              MCAST, "send", nt.CLIENT_IP], nt.CLIENT_IP),
+              code, "send", client_dev], client_want),
             (["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
-              MCAST, "recv", nt.CLIENT_IP, "5"],
-             ["/usr/bin/python3", "-c", MCAST, "send", nt.GW_CLIENT],
-             nt.GW_CLIENT)):
+              code, "recv", client_dev, "5"],
+             ["/usr/bin/python3", "-c", code, "send", local_dev],
+             local_want)):
         rx = mcast_recv(rx_argv)
         try:
             subprocess.run(tx_argv, stdout=subprocess.DEVNULL,
@@ -285,9 +304,23 @@ def check_ospf_multicast(env):
             if rx.poll() is None:
                 rx.kill()
                 rx.wait()
-        if out != "got " + want:
+        if out != "got %s" % want:
             problems.append("from %s: %s" % (want, nt.short(out)))
     return "; ".join(problems) or None
+
+
+def check_ospf_multicast(env):
+    """224.0.0.5 both ways (the IPv4 script's `recv`/`send` take the
+    local address)."""
+    return mcast_both_ways(env, MCAST, nt.CLIENT_IP, nt.CLIENT_IP,
+                           nt.GW_CLIENT, nt.GW_CLIENT)
+
+
+def tap_gone(tap):
+    """None once listack-fwd has gone with its TAP tap."""
+    r = subprocess.run(["ip", "link", "show", "dev", tap],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return None if r.returncode != 0 else "%s still there" % tap
 
 
 def check_flood(env):
@@ -330,18 +363,8 @@ def check_flood(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    if os.geteuid() != 0:
-        print("SKIP netns: not root (network namespaces need root)")
-        return 77
-    if not os.path.exists("/dev/net/tun"):
-        print("SKIP netns: no /dev/net/tun")
-        return 77
-
+    args = nt.script_args(__doc__, "netns", (("/dev/net/tun",
+                                              "no /dev/net/tun"),))
     checks = nt.Checks(args.verbose)
     checks.catch_signals()
     record, run_check = checks.record, checks.run
@@ -349,13 +372,9 @@ def main():
     env = nt.Env(os.path.abspath(args.fwd), args.verbose,
                  os.path.abspath(args.ctl))
     tc, ts = tap_names()
-    try:
-        try:
-            env.make_hosts()
-            setup_ports(env)
-        except nt.Skip as e:
-            print("SKIP netns: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose) as run:
+        env.make_hosts()
+        setup_ports(env)
         err = env.start_router(
             "af_packet", "port 0 mac %s host-if %s\n"
             "port 1 mac %s host-if %s\n"
@@ -377,16 +396,8 @@ def main():
                 ("stats-host-drops", "host.Drops", ">=", 20000),
                 ("stats-echo-reps", "icmp.OutEchoReps", ">=", 3),
             ), args.verbose)
-            r = subprocess.run(["ip", "link", "show", "dev", tc],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-            record("taps-gone-at-exit", None if r.returncode != 0 else
-                   "%s still there" % tc)
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        env.cleanup()
-    return checks.summary()
+            record("taps-gone-at-exit", tap_gone(tc))
+    return run.status()
 
 
 if __name__ == "__main__":

@@ -26,12 +26,9 @@ SIGTERM mbufs_in_use == 0 and the host counters. Output and exit status
 as run_netns_tests.py's; exit 77 without root.
 """
 
-import argparse
 import os
 import socket
-import subprocess
 import sys
-import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_netns_tests as nt  # noqa: E402
@@ -66,21 +63,6 @@ sendp(Ether(src=mac, dst=in6_getnsmac(ns)) /
 time.sleep(2)
 got = sn.stop()
 print(sum(1 for p in got if ICMPv6ND_NA in p and p[ICMPv6ND_NA].tgt == target))
-"""
-
-TCP6_CLIENT = r"""
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=5)
-data = bytes(range(256)) * 40
-s.sendall(data)
-s.shutdown(socket.SHUT_WR)
-got = b""
-while True:
-    b = s.recv(65536)
-    if not b:
-        break
-    got += b
-print("ok" if got == data[::-1] else "bad %d" % len(got))
 """
 
 UDP6_CLIENT = r"""
@@ -168,11 +150,7 @@ def check_taps6(env):
 
 
 def check_ping6_router_once(env):
-    r = env.ns(env.cli, ["ping", "-6", "-c", "3", "-i", "0.3", "-W", "2",
-                         GW6_C], check=False)
-    if "3 received" not in r.stdout or "DUP" in r.stdout:
-        return nt.short(r.stdout)
-    return None
+    return nh.ping3(env, env.cli, GW6_C, six=True)
 
 
 def check_na_once(env):
@@ -182,45 +160,8 @@ def check_na_once(env):
     return None
 
 
-def tcp6_server(ready, result):
-    srv = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        srv.bind((GW6_C, TCP_PORT))
-        srv.listen(1)
-        srv.settimeout(15)
-        ready.set()
-        c, peer = srv.accept()
-        c.settimeout(10)
-        got = b""
-        while True:
-            b = c.recv(65536)
-            if not b:
-                break
-            got += b
-        c.sendall(got[::-1])
-        c.close()
-        result.append((peer[0], len(got)))
-    except OSError as e:
-        result.append(("error", str(e)))
-        ready.set()
-    finally:
-        srv.close()
-
-
 def check_tcp6(env):
-    ready, result = threading.Event(), []
-    t = threading.Thread(target=tcp6_server, args=(ready, result),
-                         daemon=True)
-    t.start()
-    ready.wait(5)
-    rc, out = nh.py_in(env, env.cli, TCP6_CLIENT, GW6_C, TCP_PORT)
-    t.join(20)
-    if rc != 0 or out != "ok":
-        return "client: exit %d: %s; server: %s" % (rc, nt.short(out), result)
-    if result != [(CLI6, 10240)]:
-        return "server: %s" % result
-    return None
+    return nh.check_tcp_to(env, socket.AF_INET6, GW6_C, CLI6)
 
 
 def udp6_server(ready, result):
@@ -240,13 +181,8 @@ def udp6_server(ready, result):
 
 
 def check_udp6_to_kernel(env):
-    ready, result = threading.Event(), []
-    t = threading.Thread(target=udp6_server, args=(ready, result),
-                         daemon=True)
-    t.start()
-    ready.wait(5)
-    rc, out = nh.py_in(env, env.cli, UDP6_CLIENT, GW6_C, UDP_PORT)
-    t.join(15)
+    rc, out, result = nh.serve_and_ask(env, udp6_server, (), 15,
+                                       UDP6_CLIENT, GW6_C, UDP_PORT)
     if rc != 0 or out != "got to the kernel from " + GW6_C or \
             result != [CLI6]:
         return "client: exit %d: %s; server: %s" % (rc, nt.short(out), result)
@@ -254,68 +190,27 @@ def check_udp6_to_kernel(env):
 
 
 def check_kernel_ping6(env):
-    r = env.run(["ping", "-6", "-c", "3", "-i", "0.3", "-W", "2", CLI6],
-                check=False)
-    if "3 received" not in r.stdout or "DUP" in r.stdout:
-        return nt.short(r.stdout)
-    return None
+    return nh.ping3(env, None, CLI6, six=True)
 
 
 def check_kernel_ping6_ll(env):
     ll = client_ll(env)
     if ll is None:
         return "the client has no link-local address"
-    r = env.run(["ping", "-6", "-c", "3", "-i", "0.3", "-W", "2",
-                 "%s%%%s" % (ll, tap_names()[0])], check=False)
-    if "3 received" not in r.stdout or "DUP" in r.stdout:
-        return nt.short(r.stdout)
-    return None
+    return nh.ping3(env, None, "%s%%%s" % (ll, tap_names()[0]), six=True)
 
 
 def check_ospf6_multicast(env):
-    """ff02::5 both ways: the client's to the kernel's socket joined on
-    the TAP (punted), the kernel's out of the TAP to the client's
-    (injected, sent with the group's MAC)."""
-    problems = []
-    tap = tap_names()[0]
-    ll = client_ll(env)
-    for rx_argv, tx_argv, want in (
-            (["/usr/bin/python3", "-c", MCAST6, "recv", tap, "5"],
-             ["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
-              MCAST6, "send", "eth0"], ll),
-            (["ip", "netns", "exec", env.cli, "/usr/bin/python3", "-c",
-              MCAST6, "recv", "eth0", "5"],
-             ["/usr/bin/python3", "-c", MCAST6, "send", tap], GW6_LL)):
-        rx = nh.mcast_recv(rx_argv)
-        try:
-            subprocess.run(tx_argv, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=15)
-            out = rx.communicate(timeout=15)[0].strip()
-        finally:
-            if rx.poll() is None:
-                rx.kill()
-                rx.wait()
-        if out != "got %s" % want:
-            problems.append("from %s: %s" % (want, nt.short(out)))
-    return "; ".join(problems) or None
+    """ff02::5 both ways (the IPv6 script's `recv`/`send` take the
+    device; the answers come from the link-local addresses)."""
+    return nh.mcast_both_ways(env, MCAST6, "eth0", client_ll(env),
+                              tap_names()[0], GW6_LL)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    if os.geteuid() != 0:
-        print("SKIP netns: not root (network namespaces need root)")
-        return 77
-    if not os.path.exists("/dev/net/tun"):
-        print("SKIP netns: no /dev/net/tun")
-        return 77
-    if not os.path.exists("/proc/sys/net/ipv6"):
-        print("SKIP netns: no IPv6 in this kernel")
-        return 77
-
+    args = nt.script_args(__doc__, "netns", (
+        ("/dev/net/tun", "no /dev/net/tun"),
+        ("/proc/sys/net/ipv6", "no IPv6 in this kernel")))
     checks = nt.Checks(args.verbose)
     checks.catch_signals()
     record, run_check = checks.record, checks.run
@@ -323,14 +218,10 @@ def main():
     env = nt.Env(os.path.abspath(args.fwd), args.verbose,
                  os.path.abspath(args.ctl))
     tc, ts = tap_names()
-    try:
-        try:
-            env.make_hosts()
-            nh.setup_ports(env)
-            client_up6(env)
-        except nt.Skip as e:
-            print("SKIP netns: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose) as run:
+        env.make_hosts()
+        nh.setup_ports(env)
+        client_up6(env)
         err = env.start_router(
             "af_packet", "address add %s/64 port 0\n"
             "address add %s/64 port 1\n"
@@ -356,16 +247,8 @@ def main():
                 ("stats-echo-replies", "icmp6.OutEchoReplies", ">=", 3),
                 ("stats-no-udp6-unreach", "udp6.NoPorts", "==", 0),
             ), args.verbose)
-            r = subprocess.run(["ip", "link", "show", "dev", tc],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-            record("taps-gone-at-exit", None if r.returncode != 0 else
-                   "%s still there" % tc)
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        env.cleanup()
-    return checks.summary()
+            record("taps-gone-at-exit", nh.tap_gone(tc))
+    return run.status()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ echo counters. Output and exit status as run_netns_tests.py's; exit 77
 without root.
 """
 
-import argparse
 import json
 import os
 import re
@@ -181,28 +180,16 @@ def check_refusals(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    if os.geteuid() != 0:
-        print("SKIP netns: not root (network namespaces need root)")
-        return 77
-
+    args = nt.script_args(__doc__, "netns")
     checks = nt.Checks(args.verbose)
     checks.catch_signals()
     record, run_check = checks.record, checks.run
 
     env = nt.Env(os.path.abspath(args.fwd), args.verbose,
                  os.path.abspath(args.ctl))
-    try:
-        try:
-            env.make_hosts()
-            add_behind(env)
-        except nt.Skip as e:
-            print("SKIP netns: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose) as run:
+        env.make_hosts()
+        add_behind(env)
         err = env.start_router("af_packet", "route add 10.3.0.0/24 via %s\n"
                                % nt.SERVER_IP)
         if err:
@@ -243,11 +230,7 @@ def main():
             record("sigterm-during-ping", None if bg.returncode == 2 and
                    "Connection" in err and took < 8 else "stop took %.1f s; ping exit %s: %s %s"
                    % (took, bg.returncode, nt.short(out), err.strip()))
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        env.cleanup()
-    return checks.summary()
+    return run.status()
 
 
 if __name__ == "__main__":

@@ -82,6 +82,11 @@ NEW_HOST = "10.4.0.2"
 LIVE_MTU = 1300            # run 4: port 1's MTU, changed live
 EGRESS_MTU = 1400          # listack's MTU towards the server (port 1)
 
+# listack-fwd's port on a kernel interface (the devargs of
+# shared/notes/real-clients.md): AF_PACKET % (port, interface)
+AF_PACKET = ("net_af_packet%d,iface=%s,qpairs=1,blocksz=4096,"
+             "framesz=2048,framecnt=1024,qdisc_bypass=1")
+
 SOL_UDP = 17
 UDP_SEGMENT = 103
 IP_MTU_DISCOVER = 10
@@ -415,8 +420,7 @@ class Env:
                     + extra_conf)
         ifaces = (self.veth_c, self.veth_s)
         if pmd == "af_packet":
-            vdev = ("net_af_packet%d,iface={0},qpairs=1,blocksz=4096,"
-                    "framesz=2048,framecnt=1024,qdisc_bypass=1")
+            vdev = AF_PACKET.replace("%s", "{0}")
         elif pmd == "tap":
             vdev = "net_tap%d,iface={0}"
             ifaces = (self.tap_c, self.tap_s)
@@ -424,13 +428,23 @@ class Env:
             vdev = "net_pcap%d,rx_iface_in={0},tx_iface={0}"
         # a socket of this run's own: runs in parallel do not meet
         self.sock = os.path.join(self.tmp, "ctl-%s.sock" % tag)
+        return self.launch([(vdev % i).format(ifaces[i]) for i in (0, 1)],
+                           conf)
+
+    def launch(self, vdevs, conf, ns=None):
+        """Start listack-fwd (in namespace ns, else in this one) on the
+        devices vdevs (--vdev arguments) with the config file conf, its
+        stats, log and control socket at self.stats, self.log and
+        self.sock: the start every netns script shares. None when it is
+        up, else what went wrong."""
         argv = [self.fwd, "-l", "0-1", "--no-huge", "--no-pci", "-m", "1024",
                 "--no-telemetry", "--file-prefix",
-                "%s-%d" % (self.prefix, self.run_no),
-                "--vdev=" + (vdev % 0).format(ifaces[0]),
-                "--vdev=" + (vdev % 1).format(ifaces[1]),
-                "--", "--config", conf, "--stats-json", self.stats,
-                "--ctl-socket", self.sock]
+                "%s-%d" % (self.prefix, self.run_no)]
+        argv += ["--vdev=" + v for v in vdevs]
+        argv += ["--", "--config", conf, "--stats-json", self.stats,
+                 "--ctl-socket", self.sock]
+        if ns is not None:
+            argv = ["ip", "netns", "exec", ns] + argv
         if self.verbose:
             print("  $ " + " ".join(argv), flush=True)
         if self.logf is not None:
@@ -972,6 +986,64 @@ def stat(st, key):
     return cur
 
 
+def script_args(doc, name, needs=()):
+    """The arguments of a netns script run as `SCRIPT listack-fwd
+    listack-ctl [-v]`; exits 77 (`SKIP name: why`) when not root or when
+    a path of needs ((path, why), ...) is not there."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("fwd")
+    ap.add_argument("ctl")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    if os.geteuid() != 0:
+        print("SKIP %s: not root (network namespaces need root)" % name)
+        sys.exit(77)
+    for path, why in needs:
+        if not os.path.exists(path):
+            print("SKIP %s: %s" % (name, why))
+            sys.exit(77)
+    return args
+
+
+class Run:
+    """The frame of a netns script's run, around its set-up and checks:
+    `with Run(env, checks, verbose, name) as run: ...`, then
+    `return run.status()`. A Skip from the set-up prints `SKIP name: why`
+    (status 77); SystemExit (a run given up) and an interrupt end the
+    checks; always, the log's tail (verbose), the cleanups (FRR's daemons)
+    and env.cleanup()."""
+
+    def __init__(self, env, checks, verbose, name="netns", keep_logs=False,
+                 cleanups=()):
+        self.env, self.checks, self.verbose = env, checks, verbose
+        self.name, self.keep_logs, self.cleanups = name, keep_logs, cleanups
+        self.skipped = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, e, tb):
+        try:
+            if et is Skip:
+                print("SKIP %s: %s" % (self.name, e))
+                self.skipped = True
+            elif et is not None and issubclass(et, KeyboardInterrupt):
+                self.checks.interrupt(e)
+        finally:
+            env = self.env
+            if self.verbose and env.proc is not None:
+                print("  listack-fwd log: " + env.log_tail(30))
+            for fn in self.cleanups:
+                fn()
+            env.cleanup(keep_logs=self.keep_logs or (
+                self.checks.failed_any() and self.verbose))
+        return et is not None and issubclass(et, (Skip, SystemExit,
+                                                  KeyboardInterrupt))
+
+    def status(self):
+        return 77 if self.skipped else self.checks.summary()
+
+
 def stop_and_count(env, record, suffix, wants, verbose):
     """Stop listack-fwd with SIGTERM; check its exit and its counters."""
     env.stop_bg()
@@ -1028,12 +1100,9 @@ def main():
 
     ctl = os.path.abspath(args.ctl) if args.ctl else None
     env = Env(fwd, args.verbose, ctl)
-    try:
+    with Run(env, checks, args.verbose, keep_logs=args.keep_logs) as run:
         try:
             env.make_hosts()
-        except Skip as e:
-            print("SKIP netns: %s" % e)
-            return 77
         except RuntimeError as e:
             record("setup", str(e))
             raise SystemExit
@@ -1146,16 +1215,7 @@ def main():
                 ("stats-gro-merged", "gro.Merged", ">=", 1),
                 ("stats-gso-segments", "gso.Segments", ">=", 2),
             ), args.verbose)
-    except SystemExit:
-        pass
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        if args.verbose and env.proc is not None:
-            print("  listack-fwd log: " + env.log_tail(30))
-        env.cleanup(keep_logs=args.keep_logs or (checks.failed_any() and
-                                                 args.verbose))
-    return checks.summary()
+    return run.status()
 
 
 if __name__ == "__main__":
