@@ -16,58 +16,11 @@
 #include "serve/fpm_nh.h"
 #include "serve/fpm_refs.h"
 
-#include "fpm_build.h"
+#include "fpm_decode.h"
 
-#define OPS_CAP 4096
 #define IP UNIT_IPV4
 #define ZEBRA_STATIC 196	/* FRR's RTPROT_ZSTATIC */
 
-static struct lsk_fpm_op ops[OPS_CAP];
-static struct fb b;
-
-/* Decode b whole (from a copy of its exact size: ASan sees overreads). */
-static int
-decode(size_t len, size_t *used, struct lsk_fpm_stats *cnt,
-       enum lsk_fpm_err *err)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	int rc;
-
-	assert_non_null(copy);
-	memcpy(copy, b.buf, len);
-	memset(cnt, 0, sizeof(*cnt));
-	rc = lsk_fpm_decode(copy, len, ops, OPS_CAP, cnt, used, err);
-	free(copy);
-	return rc;
-}
-
-static int
-decode_all(struct lsk_fpm_stats *cnt)
-{
-	enum lsk_fpm_err err;
-	size_t used = 0;
-	int rc = decode(b.len, &used, cnt, &err);
-
-	if (rc >= 0)
-		assert_int_equal(used, b.len);
-	return rc;
-}
-
-#define decode_err() decode_err_at(__LINE__)
-
-static enum lsk_fpm_err
-decode_err_at(int line)
-{
-	struct lsk_fpm_stats cnt;
-	enum lsk_fpm_err err;
-	size_t used;
-	int rc = decode(b.len, &used, &cnt, &err);
-
-	if (rc != -EBADMSG)
-		fail_msg("line %d: accepted (%d ops)", line, rc);
-	assert_int_not_equal(err, LSK_FPM_OK);
-	return err;
-}
 
 static void
 route_via(uint16_t type, uint16_t flags, uint32_t prefix, uint8_t depth,
@@ -77,14 +30,6 @@ route_via(uint16_t type, uint16_t flags, uint32_t prefix, uint8_t depth,
 	fb_addr(&b, RTA_GATEWAY, gw);
 	fb_u32(&b, RTA_OIF, oif);
 	fb_msg_end(&b);
-}
-
-static int
-reset(void **state)
-{
-	(void)state;
-	memset(&b, 0, sizeof(b));
-	return 0;
 }
 
 static void
@@ -663,22 +608,11 @@ build_one(struct offs *o)
 	fb_frame_end(&b);
 }
 
-static void
-set16(size_t at, uint16_t v)
-{
-	memcpy(b.buf + at, &v, 2);
-}
-
-static void
-set32(size_t at, uint32_t v)
-{
-	memcpy(b.buf + at, &v, 4);
-}
-
 /* Lying and short lengths at every level, and values that cannot be. */
 static void
 test_malformed(void **state)
 {
+	const uint32_t one = 1;
 	struct lsk_fpm_stats cnt;
 	struct offs o;
 
@@ -751,33 +685,13 @@ test_malformed(void **state)
 	fb_msg_end(&b);
 	fb_frame_end(&b);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_UNSPEC, 9);
-	fb_attr(&b, NHA_GROUP, "\x01\0\0\0\0\0\0", 7);
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_UNSPEC, 9, NHA_GROUP, "\x01\0\0\0\0\0\0", 7);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_UNSPEC, 9);
-	fb_attr(&b, NHA_GROUP, "\0\0\0\0\0\0\0\0", 8);
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_UNSPEC, 9, NHA_GROUP, "\0\0\0\0\0\0\0\0", 8);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET, 9);
-	fb_u32(&b, NHA_BLACKHOLE, 1);
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_INET, 9, NHA_BLACKHOLE, &one, 4);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET, 9);
-	fb_attr(&b, NHA_GATEWAY, "\1\2\3\4\5", 5);
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_INET, 9, NHA_GATEWAY, "\1\2\3\4\5", 5);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
 
 	/* a bad frame after good ones: the whole read is refused */

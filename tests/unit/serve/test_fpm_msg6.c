@@ -19,14 +19,11 @@
 #include "serve/fpm_nh.h"
 #include "serve/fpm_refs.h"
 
-#include "fpm_build.h"
+#include "fpm_decode.h"
 
-#define OPS_CAP 256
 #define IP UNIT_IPV4
 #define ZEBRA_STATIC 196	/* FRR's RTPROT_ZSTATIC */
 
-static struct lsk_fpm_op ops[OPS_CAP];
-static struct fb b;
 
 static const uint8_t NET1[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1 };
 static const uint8_t GW_A[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x0a };
@@ -44,49 +41,6 @@ iface_of(void *arg, uint32_t ifindex)
 	return ifindex == 6 ? 0 : ifindex == 7 ? 1 : -ENOENT;
 }
 
-static int
-decode(size_t len, size_t *used, struct lsk_fpm_stats *cnt,
-       enum lsk_fpm_err *err)
-{
-	uint8_t *copy = malloc(len ? len : 1);
-	int rc;
-
-	assert_non_null(copy);
-	memcpy(copy, b.buf, len);
-	memset(cnt, 0, sizeof(*cnt));
-	rc = lsk_fpm_decode(copy, len, ops, OPS_CAP, cnt, used, err);
-	free(copy);
-	return rc;
-}
-
-static int
-decode_all(struct lsk_fpm_stats *cnt)
-{
-	enum lsk_fpm_err err;
-	size_t used = 0;
-	int rc = decode(b.len, &used, cnt, &err);
-
-	if (rc >= 0)
-		assert_int_equal(used, b.len);
-	return rc;
-}
-
-#define decode_err() decode_err_at(__LINE__)
-
-static enum lsk_fpm_err
-decode_err_at(int line)
-{
-	struct lsk_fpm_stats cnt;
-	enum lsk_fpm_err err;
-	size_t used;
-	int rc = decode(b.len, &used, &cnt, &err);
-
-	if (rc != -EBADMSG)
-		fail_msg("line %d: accepted (%d ops)", line, rc);
-	assert_int_not_equal(err, LSK_FPM_OK);
-	return err;
-}
-
 static void
 gw_is(const struct lsk_ip6_addr *a, const uint8_t *want)
 {
@@ -102,14 +56,6 @@ route6_via(uint16_t type, const uint8_t *prefix, uint8_t depth,
 	fb_attr(&b, RTA_GATEWAY, gw, 16);
 	fb_u32(&b, RTA_OIF, oif);
 	fb_msg_end(&b);
-}
-
-static int
-reset(void **state)
-{
-	(void)state;
-	memset(&b, 0, sizeof(b));
-	return 0;
 }
 
 static void
@@ -426,12 +372,6 @@ build_one(struct offs *o)
 	fb_frame_end(&b);
 }
 
-static void
-set16(size_t at, uint16_t v)
-{
-	memcpy(b.buf + at, &v, 2);
-}
-
 /* An attribute of 4 bytes where 16 belong: it and what follows shift. */
 static void
 shrink_attr(size_t at)
@@ -496,19 +436,9 @@ test_malformed6(void **state)
 	assert_int_equal(decode_err(), LSK_FPM_ERR_ATTR);
 
 	/* an IPv6 nexthop with a 4-byte gateway, one with 15 */
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET6, 1);
-	fb_addr(&b, NHA_GATEWAY, IP(10, 0, 0, 1));
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_INET6, 1, NHA_GATEWAY, "\x0a\0\0\x01", 4);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
-	memset(&b, 0, sizeof(b));
-	fb_frame_begin(&b);
-	fb_nh(&b, RTM_NEWNEXTHOP, AF_INET6, 1);
-	fb_attr(&b, NHA_GATEWAY, GW_A, 15);
-	fb_msg_end(&b);
-	fb_frame_end(&b);
+	nh_one_attr(AF_INET6, 1, NHA_GATEWAY, GW_A, 15);
 	assert_int_equal(decode_err(), LSK_FPM_ERR_VALUE);
 	/* zebra's AF_UNSPEC nexthop (an onlink static's) and an IPv4 one
 	 * (RFC 5549) with a 16-byte gateway: an IPv6 gateway; with 8
