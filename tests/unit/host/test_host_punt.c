@@ -20,55 +20,18 @@
 #include "unit_common.h"
 #include "core/shared.h"
 #include "host/host.h"
+#include "host/host_fix.h"
 #include "cli/cli.h"
-
-struct hfix {
-	struct unit_fixture *f;
-	struct lsk_host host;
-	struct lsk_host_table *t;
-};
 
 /* A host path with a TAP on port 0 only (rate pps, punt ring of
  * ring_size slots). */
 static struct hfix *
 hfix_make(uint32_t pps, unsigned int ring_size)
 {
-	struct hfix *h = calloc(1, sizeof(*h));
-	static unsigned int seq;
-	char name[32];
-	unsigned int i;
+	struct unit_fixture *f = unit_fixture_create(LSK_MODE_LIST);
 
-	assert_non_null(h);
-	h->f = unit_fixture_create(LSK_MODE_LIST);
-	assert_non_null(h->f);
-	for (i = 0; i < LSK_MAX_WORKERS; i++) {
-		snprintf(name, sizeof(name), "tp%u_%u", seq, i);
-		h->host.punt[i] = rte_ring_create(name, ring_size, SOCKET_ID_ANY,
-						  RING_F_SP_ENQ | RING_F_SC_DEQ);
-		assert_non_null(h->host.punt[i]);
-	}
-	snprintf(name, sizeof(name), "ti%u", seq++);
-	h->host.inject = rte_ring_create(name, 64, SOCKET_ID_ANY,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-	assert_non_null(h->host.inject);
-	h->host.buckets = calloc(LSK_MAX_WORKERS, sizeof(*h->host.buckets));
-	h->t = calloc(1, sizeof(*h->t));
-	assert_non_null(h->t);
-	h->t->host = &h->host;
-	h->t->ifaces = 1;		/* iface 0 = port 0 */
-	h->t->mcast_ports = 1;
-	h->t->rate[0] = pps;
-	h->t->burst[0] = 8;
-	lsk_worker_offline(h->f->worker);
-	h->f->stack->sh.host = h->t;
-	unit_worker_sync(h->f);
-	return h;
-}
-
-static unsigned int
-punted(struct hfix *h)
-{
-	return rte_ring_count(h->host.punt[0]);
+	assert_non_null(f);
+	return hfix_attach(f, unit_worker_sync, pps, ring_size, "t");
 }
 
 /* Take the punted frames off the ring; the first's IP protocol. */
@@ -89,20 +52,8 @@ punted_free(struct hfix *h)
 static void
 hfix_free(struct hfix *h)
 {
-	unsigned int i;
-
 	punted_free(h);
-	lsk_worker_offline(h->f->worker);
-	h->f->stack->sh.host = NULL;
-	unit_worker_sync(h->f);
-	unit_tx_free(h->f);
-	unit_fixture_destroy(h->f);
-	for (i = 0; i < LSK_MAX_WORKERS; i++)
-		rte_ring_free(h->host.punt[i]);
-	rte_ring_free(h->host.inject);
-	free(h->host.buckets);
-	free(h->t);
-	free(h);
+	hfix_detach(h);
 }
 
 static struct lsk_stats

@@ -21,55 +21,18 @@
 #include "ip6/unit6.h"
 #include "core/shared.h"
 #include "host/host.h"
+#include "host/host_fix.h"
 #include "ip6/nd6.h"
-
-struct hfix {
-	struct unit_fixture *f;
-	struct lsk_host host;
-	struct lsk_host_table *t;
-};
 
 /* A host path with a TAP on port 0 only, IPv6 configured (unit6.h). */
 static struct hfix *
 hfix_make(void)
 {
-	struct hfix *h = calloc(1, sizeof(*h));
-	static unsigned int seq;
-	char name[32];
-	unsigned int i;
+	struct unit_fixture *f = unit_fixture_create(LSK_MODE_LIST);
 
-	assert_non_null(h);
-	h->f = unit_fixture_create(LSK_MODE_LIST);
-	assert_non_null(h->f);
-	unit6_configure(h->f);
-	for (i = 0; i < LSK_MAX_WORKERS; i++) {
-		snprintf(name, sizeof(name), "t6p%u_%u", seq, i);
-		h->host.punt[i] = rte_ring_create(name, 256, SOCKET_ID_ANY,
-						  RING_F_SP_ENQ | RING_F_SC_DEQ);
-		assert_non_null(h->host.punt[i]);
-	}
-	snprintf(name, sizeof(name), "t6i%u", seq++);
-	h->host.inject = rte_ring_create(name, 64, SOCKET_ID_ANY,
-					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-	assert_non_null(h->host.inject);
-	h->host.buckets = calloc(LSK_MAX_WORKERS, sizeof(*h->host.buckets));
-	h->t = calloc(1, sizeof(*h->t));
-	assert_non_null(h->t);
-	h->t->host = &h->host;
-	h->t->ifaces = 1;		/* iface 0 = port 0 */
-	h->t->mcast_ports = 1;
-	h->t->rate[0] = 10000;
-	h->t->burst[0] = 8;
-	lsk_worker_offline(h->f->worker);
-	h->f->stack->sh.host = h->t;
-	unit6_sync(h->f);
-	return h;
-}
-
-static unsigned int
-punted(struct hfix *h)
-{
-	return rte_ring_count(h->host.punt[0]);
+	assert_non_null(f);
+	unit6_configure(f);
+	return hfix_attach(f, unit6_sync, 10000, 256, "t6");
 }
 
 /* Take the punted frames off the ring; the first's IPv6 next header
@@ -94,20 +57,8 @@ punted_free(struct hfix *h)
 static void
 hfix_free(struct hfix *h)
 {
-	unsigned int i;
-
 	punted_free(h);
-	lsk_worker_offline(h->f->worker);
-	h->f->stack->sh.host = NULL;
-	unit6_sync(h->f);
-	unit_tx_free(h->f);
-	unit_fixture_destroy(h->f);
-	for (i = 0; i < LSK_MAX_WORKERS; i++)
-		rte_ring_free(h->host.punt[i]);
-	rte_ring_free(h->host.inject);
-	free(h->host.buckets);
-	free(h->t);
-	free(h);
+	hfix_detach(h);
 }
 
 /* A datagram of next header proto to P0's address from A. */
