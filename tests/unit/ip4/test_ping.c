@@ -13,6 +13,7 @@
 #include <rte_ring.h>
 
 #include "unit_common.h"
+#include "unit_ping.h"
 #include "core/ping.h"
 #include "control/ping.h"
 
@@ -24,30 +25,13 @@ static struct lsk_ping_sink sink;
 static int
 setup(void **state)
 {
-	int rc = unit_setup_list(state);
-	struct unit_fixture *f;
-
-	if (rc != 0)
-		return rc;
-	f = *state;
-	sink.ident = IDENT;
-	sink.ring = rte_ring_create_elem("test_ping", sizeof(struct
-					 lsk_ping_reply), 64, SOCKET_ID_ANY,
-					 RING_F_SC_DEQ);
-	if (sink.ring == NULL)
-		return -1;
-	f->stack->sh.ping = &sink;
-	return 0;
+	return unit_ping_setup(state, NULL, &sink, "test_ping", IDENT);
 }
 
 static int
 teardown(void **state)
 {
-	struct unit_fixture *f = *state;
-
-	f->stack->sh.ping = NULL;
-	rte_ring_free(sink.ring);
-	return unit_teardown(state);
+	return unit_ping_teardown(state, &sink);
 }
 
 /* An echo reply from A to P0's address with id and seq. */
@@ -97,8 +81,7 @@ error_about(uint8_t type, uint8_t code, uint8_t proto, uint8_t qtype,
 static unsigned int
 take(struct lsk_ping_reply *r, unsigned int n)
 {
-	return rte_ring_sc_dequeue_burst_elem(sink.ring, r, sizeof(*r), n,
-					      NULL);
+	return unit_ping_take(&sink, r, n);
 }
 
 static void
@@ -125,17 +108,9 @@ test_echo_reply_matched(void **state)
 static void
 test_echo_reply_other_id_unmatched(void **state)
 {
-	struct unit_fixture *f = *state;
-	struct lsk_ping_reply r[4];
 	struct lsk_stats st;
 
-	unit_input_one(f, echo_reply(IDENT + 1, 1, 64));
-	assert_int_equal(take(r, 4), 0);
-	f->stack->sh.ping = NULL;	/* no ping in progress */
-	unit_input_one(f, echo_reply(IDENT, 2, 64));
-	f->stack->sh.ping = &sink;
-	assert_int_equal(take(r, 4), 0);
-	lsk_stats_read(f->stack, &st);
+	unit_ping_unmatched(*state, &sink, echo_reply, &st);
 	assert_int_equal(st.icmp.InEchoReps, 2);
 	assert_int_equal(st.icmp.InEchoRepsUnmatched, 2);
 }
