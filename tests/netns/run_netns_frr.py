@@ -61,10 +61,8 @@ not installed. Every wait is bounded; namespaces, daemons, their files and
 what FRR left in /var/tmp/frr are removed in a finally block.
 """
 
-import argparse
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -374,31 +372,10 @@ class Env(nt.Env):
                 f.write("port %d host-if %s\n" % (i, tap))
             f.write("fpm listen 127.0.0.1:%d\n" % FPM_PORT)
         self.sock = os.path.join(self.tmp, "ctl.sock")
-        vdev = ("net_af_packet%d,iface=lp%d,qpairs=1,blocksz=4096,"
-                "framesz=2048,framecnt=1024,qdisc_bypass=1")
-        argv = ["ip", "netns", "exec", self.r, self.fwd, "-l", "0-1",
-                "--no-huge", "--no-pci", "-m", "1024", "--no-telemetry",
-                "--file-prefix", "%s-%d" % (self.prefix, self.run_no)]
-        argv += ["--vdev=" + vdev % (i, i) for i in range(len(PORTS))]
-        argv += ["--", "--config", conf, "--stats-json", self.stats,
-                 "--ctl-socket", self.sock]
-        if self.verbose:
-            print("  $ " + " ".join(argv), flush=True)
-        self.logf = open(self.log, "w")
-        self.proc = subprocess.Popen(argv, stdout=self.logf,
-                                     stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                return "exited with status %d: %s" % (self.proc.returncode,
-                                                      self.log_tail())
-            with open(self.log) as f:
-                if re.search(r"^listack-fwd: \d+ ports", f.read(), re.M):
-                    break
-            time.sleep(0.1)
-        else:
-            return "not ready after 30 s: " + self.log_tail()
+        err = self.launch([nt.AF_PACKET % (i, "lp%d" % i)
+                           for i in range(len(PORTS))], conf, ns=self.r)
+        if err:
+            return err
         # the TAPs, with the ports' addresses, are what zebra needs
         for i, (ra, _na, tap) in enumerate(PORTS):
             if not wait_for(lambda: ra in self.ns(
@@ -866,30 +843,12 @@ def check_restart(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd", nargs="?", help="path to listack-fwd")
-    ap.add_argument("ctl", nargs="?", help="path to listack-ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--keep-logs", action="store_true")
-    ap.add_argument("--linux", action="store_true",
-                    help="a Linux router in place of listack-fwd")
-    ap.add_argument("--helper", nargs=argparse.REMAINDER)
-    args = ap.parse_args()
-    if args.helper:
-        HELPERS[args.helper[0]](*args.helper[1:])
-        return 0
-    if os.geteuid() != 0:
-        print("SKIP netns-frr: not root")
-        return 77
-    for f in ("zebra", "bgpd", "ospfd", "staticd"):
-        if not os.access(os.path.join(FRR, f), os.X_OK):
-            print("SKIP netns-frr: FRR is not installed (%s/%s)" % (FRR, f))
-            return 77
-    if shutil.which("vtysh") is None:
-        print("SKIP netns-frr: no vtysh (FRR is not installed)")
-        return 77
-    if not args.linux and not (args.fwd and args.ctl):
-        ap.error("listack-fwd and listack-ctl are required (or --linux)")
+    args = nt.script_args(__doc__, "netns-frr", [
+        (os.access(os.path.join(FRR, f), os.X_OK),
+         "FRR is not installed (%s/%s)" % (FRR, f))
+        for f in ("zebra", "bgpd", "ospfd", "staticd")] + [
+            (shutil.which("vtysh") is not None,
+             "no vtysh (FRR is not installed)")], HELPERS)
     fwd = os.path.abspath(args.fwd) if args.fwd else None
     ctl = os.path.abspath(args.ctl) if args.ctl else None
 
@@ -899,12 +858,9 @@ def main():
     env = Env(fwd, ctl, args.verbose, args.linux)
     os.chmod(env.tmp, 0o755)    # the daemons (user frr) reach their dirs
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    try:
-        try:
-            env.make_topology()
-        except nt.Skip as e:
-            print("SKIP netns-frr: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose, "netns-frr", args.keep_logs,
+                (env.cleanup_frr,)) as run:
+        env.make_topology()
         if not args.linux:
             err = env.start_listack()
             if err:
@@ -948,17 +904,7 @@ def main():
                 ("stats-fpm-bad-frames", "fpm.ErrFrames", "==", 0),
                 ("stats-fpm-bad-messages", "fpm.ErrMessages", "==", 0),
             ), args.verbose)
-    except SystemExit:
-        pass
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        if args.verbose and env.proc is not None:
-            print("  listack-fwd log: " + env.log_tail(30))
-        env.cleanup_frr()
-        env.cleanup(keep_logs=args.keep_logs or (checks.failed_any() and
-                                                 args.verbose))
-    return checks.summary()
+    return run.status()
 
 
 if __name__ == "__main__":

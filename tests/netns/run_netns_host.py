@@ -363,8 +363,8 @@ def check_flood(env):
 
 
 def main():
-    args = nt.script_args(__doc__, "netns", (("/dev/net/tun",
-                                              "no /dev/net/tun"),))
+    args = nt.script_args(__doc__, "netns", (
+        (os.path.exists("/dev/net/tun"), "no /dev/net/tun"),))
     checks = nt.Checks(args.verbose)
     checks.catch_signals()
     record, run_check = checks.record, checks.run

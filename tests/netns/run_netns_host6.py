@@ -209,8 +209,8 @@ def check_ospf6_multicast(env):
 
 def main():
     args = nt.script_args(__doc__, "netns", (
-        ("/dev/net/tun", "no /dev/net/tun"),
-        ("/proc/sys/net/ipv6", "no IPv6 in this kernel")))
+        (os.path.exists("/dev/net/tun"), "no /dev/net/tun"),
+        (os.path.exists("/proc/sys/net/ipv6"), "no IPv6 in this kernel")))
     checks = nt.Checks(args.verbose)
     checks.catch_signals()
     record, run_check = checks.record, checks.run

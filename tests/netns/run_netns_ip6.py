@@ -66,14 +66,12 @@ passed, N failed`; 77 without root). Every wait is bounded; namespaces
 and processes go in a finally block.
 """
 
-import argparse
 import ipaddress
 import json
 import os
 import queue
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -338,30 +336,8 @@ class Env(nt.Env):
                     % (GW4_C, GW4_S, GW6_C, GW6_S, FAR_MTU, BEHIND_G_NET,
                        SRV6, BEHIND_L_NET, SRV_LL, GW6_C, ECHO_PORT))
         self.sock = os.path.join(self.tmp, "ctl.sock")
-        vdev = ("net_af_packet%d,iface=lp%d,qpairs=1,blocksz=4096,"
-                "framesz=2048,framecnt=1024,qdisc_bypass=1")
-        argv = ["ip", "netns", "exec", self.r, self.fwd, "-l", "0-1",
-                "--no-huge", "--no-pci", "-m", "1024", "--no-telemetry",
-                "--file-prefix", "%s-%d" % (self.prefix, self.run_no),
-                "--vdev=" + vdev % (0, 0), "--vdev=" + vdev % (1, 1),
-                "--", "--config", conf, "--stats-json", self.stats,
-                "--ctl-socket", self.sock]
-        if self.verbose:
-            print("  $ " + " ".join(argv), flush=True)
-        self.logf = open(self.log, "w")
-        self.proc = subprocess.Popen(argv, stdout=self.logf,
-                                     stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                return "exited with status %d: %s" % (self.proc.returncode,
-                                                      self.log_tail())
-            with open(self.log) as f:
-                if re.search(r"^listack-fwd: \d+ ports", f.read(), re.M):
-                    return None
-            time.sleep(0.1)
-        return "not ready after 30 s: " + self.log_tail()
+        return self.launch([nt.AF_PACKET % (i, "lp%d" % i) for i in (0, 1)],
+                           conf, ns=self.r)
 
     # -- counters: listack's, or (--linux) R's kernel's ------------------
 
@@ -842,23 +818,7 @@ def linux_reference(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd", nargs="?", help="path to listack-fwd")
-    ap.add_argument("ctl", nargs="?", help="path to listack-ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--keep-logs", action="store_true")
-    ap.add_argument("--linux", action="store_true",
-                    help="a Linux router in place of listack-fwd")
-    ap.add_argument("--helper", nargs=argparse.REMAINDER)
-    args = ap.parse_args()
-    if args.helper:
-        HELPERS[args.helper[0]](*args.helper[1:])
-        return 0
-    if os.geteuid() != 0:
-        print("SKIP netns-ip6: not root (network namespaces need root)")
-        return 77
-    if not args.linux and not (args.fwd and args.ctl):
-        ap.error("listack-fwd and listack-ctl are required (or --linux)")
+    args = nt.script_args(__doc__, "netns-ip6", helpers=HELPERS)
     LINUX[0] = args.linux
     fwd = os.path.abspath(args.fwd) if args.fwd else None
     ctl = os.path.abspath(args.ctl) if args.ctl else None
@@ -867,12 +827,9 @@ def main():
     checks.catch_signals()
     record, run_check = checks.record, checks.run
     env = Env(fwd, ctl, args.verbose, args.linux)
-    try:
-        try:
-            env.make_topology()
-        except nt.Skip as e:
-            print("SKIP netns-ip6: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose, "netns-ip6",
+                args.keep_logs) as run:
+        env.make_topology()
         if not args.linux:
             err = env.start_listack()
             if err:
@@ -942,16 +899,7 @@ def main():
                 ("stats-ra-out", "icmp6.OutRouterAdvertisements", ">=", 1),
                 ("stats-ip4-forwarded", "ip.ForwDatagrams", ">=", 10),
             ), args.verbose)
-    except SystemExit:
-        pass
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        if args.verbose and env.proc is not None:
-            print("  listack-fwd log: " + env.log_tail(30))
-        env.cleanup(keep_logs=args.keep_logs or (checks.failed_any() and
-                                                 args.verbose))
-    return checks.summary()
+    return run.status()
 
 
 if __name__ == "__main__":

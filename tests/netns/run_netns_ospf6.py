@@ -20,13 +20,8 @@ run_netns_tests.py's; exit 77 when not root or FRR (zebra, ospf6d,
 vtysh) is not installed.
 """
 
-import argparse
 import os
-import re
-import signal
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_netns_tests as nt  # noqa: E402
@@ -91,28 +86,9 @@ class Env(fr.Env):
                     "address add %s/64 port 0\n"
                     "port 0 mac %s host-if %s\n" % (GW6, MAC0, self.tap))
         self.sock = os.path.join(self.tmp, "ctl.sock")
-        argv = ["ip", "netns", "exec", self.r, self.fwd, "-l", "0-1",
-                "--no-huge", "--no-pci", "-m", "1024", "--no-telemetry",
-                "--file-prefix", "%s-%d" % (self.prefix, self.run_no),
-                "--vdev=net_af_packet0,iface=lp0,qpairs=1,blocksz=4096,"
-                "framesz=2048,framecnt=1024,qdisc_bypass=1",
-                "--", "--config", conf, "--stats-json", self.stats,
-                "--ctl-socket", self.sock]
-        self.logf = open(self.log, "w")
-        self.proc = subprocess.Popen(argv, stdout=self.logf,
-                                     stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                return "exited with status %d: %s" % (self.proc.returncode,
-                                                      self.log_tail())
-            with open(self.log) as f:
-                if re.search(r"^listack-fwd: \d+ ports", f.read(), re.M):
-                    break
-            time.sleep(0.1)
-        else:
-            return "not ready after 30 s: " + self.log_tail()
+        err = self.launch([nt.AF_PACKET % (0, "lp0")], conf, ns=self.r)
+        if err:
+            return err
         if not fr.wait_for(lambda: GW6 in self.ns(
                 self.r, ["ip", "-6", "addr", "show", "dev", self.tap],
                 check=False).stdout, 10):
@@ -160,34 +136,19 @@ def check_route(env):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    if os.geteuid() != 0:
-        print("SKIP netns-ospf6: not root")
-        return 77
-    for daemon in ("zebra", "ospf6d"):
-        if not os.path.exists(os.path.join(fr.FRR, daemon)):
-            print("SKIP netns-ospf6: no %s/%s" % (fr.FRR, daemon))
-            return 77
-    if not os.path.exists("/dev/net/tun"):
-        print("SKIP netns-ospf6: no /dev/net/tun")
-        return 77
-
+    args = nt.script_args(__doc__, "netns-ospf6", [
+        (os.path.exists(os.path.join(fr.FRR, d)), "no %s/%s" % (fr.FRR, d))
+        for d in ("zebra", "ospf6d")] + [
+            (os.path.exists("/dev/net/tun"), "no /dev/net/tun")])
     checks = nt.Checks(args.verbose)
+    checks.catch_signals()
     record, run_check = checks.record, checks.run
     env = Env(os.path.abspath(args.fwd), os.path.abspath(args.ctl),
               args.verbose)
     os.chmod(env.tmp, 0o755)    # the daemons (user frr) reach their dirs
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
-    try:
-        try:
-            env.make_topology()
-        except nt.Skip as e:
-            print("SKIP netns-ospf6: %s" % e)
-            return 77
+    with nt.Run(env, checks, args.verbose, "netns-ospf6",
+                cleanups=(env.cleanup_frr,)) as run:
+        env.make_topology()
         err = env.start_listack()
         record("router-start", err)
         if err is None:
@@ -200,14 +161,7 @@ def main():
                 ("stats-host-to-kernel", "host.ToKernel", ">=", 5),
                 ("stats-host-from-kernel", "host.FromKernel", ">=", 5),
             ), args.verbose)
-    except KeyboardInterrupt as e:
-        checks.interrupt(e)
-    finally:
-        if args.verbose and env.proc is not None:
-            print("  listack-fwd log: " + env.log_tail(30))
-        env.cleanup_frr()
-        env.cleanup()
-    return checks.summary()
+    return run.status()
 
 
 if __name__ == "__main__":

@@ -986,22 +986,37 @@ def stat(st, key):
     return cur
 
 
-def script_args(doc, name, needs=()):
-    """The arguments of a netns script run as `SCRIPT listack-fwd
-    listack-ctl [-v]`; exits 77 (`SKIP name: why`) when not root or when
-    a path of needs ((path, why), ...) is not there."""
+def script_args(doc, name, needs=(), helpers=None):
+    """The arguments of a netns script, `SCRIPT listack-fwd listack-ctl
+    [-v]`; with helpers (a script that runs its own helpers in the
+    namespaces, and a Linux router in place of listack-fwd for reference)
+    also --keep-logs, --linux and --helper NAME ARGS (run here, then exit
+    0). Exits 77 (`SKIP name: why`) when not root or when a need
+    ((bool, why), ...) is false."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    ap.add_argument("fwd")
-    ap.add_argument("ctl")
+    opt = "?" if helpers is not None else None
+    ap.add_argument("fwd", nargs=opt, help="path to listack-fwd")
+    ap.add_argument("ctl", nargs=opt, help="path to listack-ctl")
     ap.add_argument("-v", "--verbose", action="store_true")
+    if helpers is not None:
+        ap.add_argument("--keep-logs", action="store_true")
+        ap.add_argument("--linux", action="store_true",
+                        help="a Linux router in place of listack-fwd")
+        ap.add_argument("--helper", nargs=argparse.REMAINDER)
     args = ap.parse_args()
+    if helpers is not None and args.helper:
+        helpers[args.helper[0]](*args.helper[1:])
+        sys.exit(0)
     if os.geteuid() != 0:
         print("SKIP %s: not root (network namespaces need root)" % name)
         sys.exit(77)
-    for path, why in needs:
-        if not os.path.exists(path):
+    for ok, why in needs:
+        if not ok:
             print("SKIP %s: %s" % (name, why))
             sys.exit(77)
+    if helpers is not None and not args.linux and \
+            not (args.fwd and args.ctl):
+        ap.error("listack-fwd and listack-ctl are required (or --linux)")
     return args
 
 
