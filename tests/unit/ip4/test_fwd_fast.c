@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "unit_pair.h"
 
 #define IP(b) ((b) + UNIT_ETH_LEN)
-#define FRAMES_MAX 256
 
 /* a second gateway on P1, so that a burst has two next hops there */
 #define C_IP UNIT_IPV4(10, 0, 1, 2)
@@ -22,18 +22,6 @@
 
 static const struct rte_ether_addr c_mac = {
 	.addr_bytes = { 0x02, 0, 0, 0, 0x01, 0x02 }
-};
-
-struct frames {
-	unsigned int n;
-	size_t len[FRAMES_MAX];
-	uint16_t port[FRAMES_MAX];
-	uint8_t b[FRAMES_MAX][UNIT_FRAME_MAX];
-};
-
-/* Two fixtures: a in list mode (fast path), b in single mode. */
-struct pair {
-	struct unit_fixture *a, *b;
 };
 
 static void
@@ -46,54 +34,25 @@ pair_cmd(struct pair *pr, const char *line)
 static int
 pair_setup(void **state)
 {
-	struct pair *pr = calloc(1, sizeof(*pr));
+	struct pair *pr;
 
-	if (pr == NULL)
+	if (pair_create(state, NULL) != 0)
 		return -1;
-	pr->a = unit_fixture_create(LSK_MODE_LIST);
-	pr->b = unit_fixture_create(LSK_MODE_SINGLE);
-	*state = pr;
-	if (pr->a == NULL || pr->b == NULL)
-		return -1;
+	pr = *state;
 	pair_cmd(pr, "neigh add 10.0.1.2 lladdr 02:00:00:00:01:02");
 	pair_cmd(pr, "route add 10.8.0.0/16 via 10.0.1.2");
 	pair_cmd(pr, "route add 10.66.0.0/16 blackhole");
 	return 0;
 }
 
-/* Both fixtures' frames freed, what waits for ARP dropped. */
-static void
-pair_clear(struct pair *pr)
-{
-	unit_tx_free(pr->a);
-	unit_tx_free(pr->b);
-	lsk_neigh_drop_held(pr->a->stack);
-	lsk_neigh_drop_held(pr->b->stack);
-}
-
 static int
 pair_teardown(void **state)
 {
 	struct pair *pr = *state;
-	bool a_ok, b_ok;
 
 	pair_clear(pr);
-	b_ok = unit_fixture_release(pr->b);
-	a_ok = unit_fixture_release(pr->a);
-	free(pr);
-	assert_true(a_ok && b_ok);
+	pair_release(pr);
 	return 0;
-}
-
-static uint8_t *
-frames_add(struct frames *fr, const struct unit_pkt *p)
-{
-	unsigned int i = fr->n++;
-
-	assert_true(i < FRAMES_MAX);
-	fr->len[i] = unit_pkt_build(p, fr->b[i], sizeof(fr->b[i]));
-	fr->port[i] = p->port;
-	return fr->b[i];
 }
 
 /* n datagrams from A on P0 to dst, IDs from id. */
@@ -109,23 +68,6 @@ frames_flow(struct frames *fr, uint32_t dst, unsigned int n, uint16_t id)
 		p.id = (uint16_t)(id + i);
 		frames_add(fr, &p);
 	}
-}
-
-/* The burst to both; flushed. */
-static void
-pair_send(struct pair *pr, const struct frames *fr)
-{
-	struct rte_mbuf *pa[FRAMES_MAX], *pb[FRAMES_MAX];
-	unsigned int i;
-
-	for (i = 0; i < fr->n; i++) {
-		pa[i] = unit_mbuf_exact(fr->b[i], fr->len[i], fr->len[i],
-					fr->port[i]);
-		pb[i] = unit_mbuf_from_bytes(fr->b[i], fr->len[i],
-					     fr->port[i]);
-	}
-	unit_input(pr->a, pa, (uint16_t)fr->n);
-	unit_input(pr->b, pb, (uint16_t)fr->n);
 }
 
 /* Both sent the same frames (unit_assert_same_frames). */
@@ -262,7 +204,7 @@ test_one_flow_all_fast(void **state)
 
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_FAR_IP, 32, 0);
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	assert_same_counters(pr);
 	assert_int_equal(fast_packets(pr->a), 32);
@@ -329,7 +271,7 @@ test_rewrite_checksum_edges(void **state)
 	}
 	/* a few edges are out of reach of the ID alone, not most */
 	assert_true(n >= RTE_DIM(ttls) * (RTE_DIM(edges) - 2));
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	assert_same_counters(pr);
 	assert_int_equal(fast_packets(pr->a), n);
@@ -357,7 +299,7 @@ test_next_hop_runs(void **state)
 		p.id = (uint16_t)i;
 		frames_add(&fr, &p);
 	}
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	assert_same_counters(pr);
 	assert_int_equal(fast_packets(pr->a), 40);
@@ -508,7 +450,7 @@ odd_one_in_the_middle(struct pair *pr, bool mixed)
 		frames_run(&fr, 5, 0, mixed);
 		frames_odd(&fr, (enum odd)k, 500);
 		frames_run(&fr, 4, 5, mixed);
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 		print_message("odd one %u\n", k);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
@@ -552,7 +494,7 @@ test_odd_one_first(void **state)
 		memset(&fr, 0, sizeof(fr));
 		frames_odd(&fr, (enum odd)k, 500);
 		frames_flow(&fr, UNIT_FAR_IP, 8, 0);
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 		print_message("odd one %u\n", k);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
@@ -575,7 +517,7 @@ test_steps_aside_for_local_traffic(void **state)
 
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_P0_IP, 16, 0);
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	st = unit_stats(pr->a);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].calls, 1);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 0);
@@ -585,7 +527,7 @@ test_steps_aside_for_local_traffic(void **state)
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_FAR_IP, 4, 0);
 	for (i = 0; i < 64; i++)
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 	assert_same_frames(pr);
 	assert_same_counters(pr);
 	st = unit_stats(pr->a);
@@ -593,7 +535,7 @@ test_steps_aside_for_local_traffic(void **state)
 	unit_tx_free(pr->a);
 	unit_tx_free(pr->b);
 
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	st = unit_stats(pr->a);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].calls, 2);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 4);
@@ -658,7 +600,7 @@ test_random_bursts(void **state)
 				frames_flow(&fr, r % 2 ? NEAR_IP : UNIT_FAR_IP,
 					    1, (uint16_t)i);
 		}
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
 		pair_clear(pr);
@@ -689,13 +631,13 @@ test_not_with_filter_gro_or_cache(void **state)
 		uint64_t before = fast_packets(pr->a);
 
 		pair_cmd(pr, on[k]);
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 		assert_int_equal(fast_packets(pr->a), before);
 		assert_same_frames(pr);
 		unit_tx_free(pr->a);
 		unit_tx_free(pr->b);
 		pair_cmd(pr, off[k]);
-		pair_send(pr, &fr);
+		pair_input(pr, &fr);
 		assert_int_equal(fast_packets(pr->a), before + 8);
 		assert_same_frames(pr);
 		unit_tx_free(pr->a);
@@ -730,13 +672,13 @@ test_gro_on_flows_once(void **state)
 	}
 	/* the first burst tries GRO's run pass (udp/gro.h: then one burst in
 	 * 61 while it finds no run) and takes the stages */
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	pair_clear(pr);
 	st = unit_stats(pr->a);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 0);
 	calls = st.stages[LSK_STAGE_UDP4_GRO].calls;
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	st = unit_stats(pr->a);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 24);
@@ -749,7 +691,7 @@ test_gro_on_flows_once(void **state)
 	fr.len[fr.n] = fr.len[fr.n - 1];
 	fr.port[fr.n] = fr.port[fr.n - 1];
 	fr.n++;
-	pair_send(pr, &fr);
+	pair_input(pr, &fr);
 	assert_same_frames(pr);
 	st = unit_stats(pr->a);
 	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 24);

@@ -11,19 +11,7 @@
 
 #include "unit_common.h"
 #include "unit6.h"
-
-#define FRAMES_MAX 64
-
-struct frames {
-	unsigned int n;
-	size_t len[FRAMES_MAX];
-	uint16_t port[FRAMES_MAX];
-	uint8_t b[FRAMES_MAX][UNIT_FRAME_MAX];
-};
-
-struct pair {
-	struct unit_fixture *a, *b;	/* list (fast path), single */
-};
+#include "unit_pair.h"
 
 /* What ND holds dropped (counted in a throwaway). */
 static void
@@ -37,57 +25,27 @@ nd_clear(struct unit_fixture *f)
 static int
 pair_setup(void **state)
 {
-	struct pair *pr = calloc(1, sizeof(*pr));
-
-	if (pr == NULL)
-		return -1;
-	pr->a = unit_fixture_create(LSK_MODE_LIST);
-	pr->b = unit_fixture_create(LSK_MODE_SINGLE);
-	*state = pr;
-	if (pr->a == NULL || pr->b == NULL)
-		return -1;
-	unit6_configure(pr->a);
-	unit6_configure(pr->b);
-	return 0;
+	return pair_create(state, unit6_configure);
 }
 
 static int
 pair_teardown(void **state)
 {
 	struct pair *pr = *state;
-	bool a_ok, b_ok;
 
-	unit_tx_free(pr->a);
-	unit_tx_free(pr->b);
-	lsk_neigh_drop_held(pr->a->stack);
-	lsk_neigh_drop_held(pr->b->stack);
+	pair_clear(pr);
 	nd_clear(pr->a);
 	nd_clear(pr->b);
-	b_ok = unit_fixture_release(pr->b);
-	a_ok = unit_fixture_release(pr->a);
-	free(pr);
-	assert_true(a_ok && b_ok);
+	pair_release(pr);
 	return 0;
 }
 
 static void
 add6(struct frames *fr, const struct unit6_pkt *p)
 {
-	unsigned int i = fr->n++;
+	unsigned int i = frames_next(fr, p->port);
 
-	assert_true(i < FRAMES_MAX);
 	fr->len[i] = unit6_pkt_build(p, fr->b[i], sizeof(fr->b[i]));
-	fr->port[i] = p->port;
-}
-
-static void
-add4(struct frames *fr, const struct unit_pkt *p)
-{
-	unsigned int i = fr->n++;
-
-	assert_true(i < FRAMES_MAX);
-	fr->len[i] = unit_pkt_build(p, fr->b[i], sizeof(fr->b[i]));
-	fr->port[i] = p->port;
 }
 
 /* n datagrams from A to dst, their source ports from sport (each
@@ -106,20 +64,11 @@ flow6(struct frames *fr, struct lsk_ip6_addr dst, unsigned int n,
 	}
 }
 
+/* The burst to both; flushed. */
 static void
 pair_send(struct pair *pr, const struct frames *fr)
 {
-	struct rte_mbuf *pa[FRAMES_MAX], *pb[FRAMES_MAX];
-	unsigned int i;
-
-	for (i = 0; i < fr->n; i++) {
-		pa[i] = unit_mbuf_exact(fr->b[i], fr->len[i], fr->len[i],
-					fr->port[i]);
-		pb[i] = unit_mbuf_from_bytes(fr->b[i], fr->len[i],
-					     fr->port[i]);
-	}
-	unit_input(pr->a, pa, (uint16_t)fr->n);
-	unit_input(pr->b, pb, (uint16_t)fr->n);
+	pair_input(pr, fr);
 	lsk_worker_flush(pr->a->worker);
 	lsk_worker_flush(pr->b->worker);
 }
@@ -342,7 +291,7 @@ test_mixed(void **state)
 				flow6(&fr, UNIT6_FAR, 1, (uint16_t)i);
 			} else {
 				p4.id = (uint16_t)i;
-				add4(&fr, &p4);
+				frames_add(&fr, &p4);
 			}
 		}
 		pair_send(pr, &fr);
