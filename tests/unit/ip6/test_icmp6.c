@@ -11,6 +11,7 @@
 
 #include "unit_common.h"
 #include "unit6.h"
+#include "unit6_modes.h"
 
 #define ECHO_REST 0x12340007u	/* identifier 0x1234, sequence 7 */
 
@@ -286,36 +287,29 @@ test_unreach_addr(void **state)
 	unit_tx_free(f);
 }
 
+/* Packet i of test_list_equals_single's burst. */
+static struct rte_mbuf *
+mixed_echo(unsigned int i)
+{
+	uint8_t frame[UNIT_FRAME_MAX];
+	size_t len;
+
+	return echo_to(i % 3 == 0 ? UNIT6_P0 : i % 3 == 1 ? UNIT6_NOWHERE :
+		       UNIT6_ALL_NODES, UNIT6_A, frame, &len);
+}
+
 /* Echoes and errors in one burst, list and single mode alike. */
 static void
 test_list_equals_single(void **state)
 {
-	struct unit_fixture *fx[2] = { *state, NULL };
-	unsigned int k, i;
+	struct unit_fixture *f = *state;
+	struct unit_fixture *s = unit6_list_and_single(f, 10, mixed_echo);
 
-	fx[1] = unit_fixture_create(LSK_MODE_SINGLE);
-	assert_non_null(fx[1]);
-	for (k = 0; k < 2; k++) {
-		struct rte_mbuf *pkts[10];
-		uint8_t frame[UNIT_FRAME_MAX];
-		size_t len;
-
-		unit6_configure(fx[k]);
-		for (i = 0; i < RTE_DIM(pkts); i++)
-			pkts[i] = echo_to(i % 3 == 0 ? UNIT6_P0 : i % 3 == 1 ?
-					  UNIT6_NOWHERE : UNIT6_ALL_NODES,
-					  UNIT6_A, frame, &len);
-		unit_input(fx[k], pkts, RTE_DIM(pkts));
-	}
-	unit6_assert_same_frames(fx[0], fx[1]);
-	unit6_assert_same_counters(fx[0], fx[1]);
-	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, LSK_ICMP6_ECHO_REPLY,
-				       0), 7);
-	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, LSK_ICMP6_DST_UNREACH,
-				       0), 3);
-	unit_tx_free(fx[0]);
-	unit_tx_free(fx[1]);
-	unit_fixture_destroy(fx[1]);
+	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_ECHO_REPLY, 0),
+			 7);
+	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_DST_UNREACH, 0),
+			 3);
+	unit6_modes_done(f, s);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \

@@ -10,6 +10,7 @@
 
 #include "unit_common.h"
 #include "unit6.h"
+#include "unit6_modes.h"
 #include "core/trace.h"
 #include "../core/trace_records.h"
 
@@ -135,39 +136,32 @@ test_refusals(void **state)
 	assert_int_equal(st.icmp6.OutPktTooBigs, 1);
 }
 
+/* Packet i of test_list_equals_single's burst. */
+static struct rte_mbuf *
+every_case(unsigned int i)
+{
+	uint8_t frame[UNIT_FRAME_MAX];
+	struct unit6_pkt p;
+	size_t len;
+
+	unit6_pkt_init(&p, i % 4 == 3 ? UNIT6_B : UNIT6_FAR);
+	p.hlim = (uint8_t)(i % 5 == 1 ? 1 : 64 - i);
+	p.payload_len = (uint16_t)(i % 6 == 2 ? 1600 : 50 + i);
+	return pkt(&p, frame, &len);
+}
+
 /* A burst of every case, list and single mode: the same frames and
  * counters. */
 static void
 test_list_equals_single(void **state)
 {
-	struct unit_fixture *fx[2] = { *state, NULL };
-	unsigned int k, i;
+	struct unit_fixture *f = *state;
+	struct unit_fixture *s = unit6_list_and_single(f, 12, every_case);
 
-	fx[1] = unit_fixture_create(LSK_MODE_SINGLE);
-	assert_non_null(fx[1]);
-	for (k = 0; k < 2; k++) {
-		struct rte_mbuf *pkts[12];
-		uint8_t frame[UNIT_FRAME_MAX];
-		struct unit6_pkt p;
-		size_t len;
-
-		unit6_configure(fx[k]);
-		for (i = 0; i < RTE_DIM(pkts); i++) {
-			unit6_pkt_init(&p, i % 4 == 3 ? UNIT6_B : UNIT6_FAR);
-			p.hlim = (uint8_t)(i % 5 == 1 ? 1 : 64 - i);
-			p.payload_len = (uint16_t)(i % 6 == 2 ? 1600 : 50 + i);
-			pkts[i] = pkt(&p, frame, &len);
-		}
-		unit_input(fx[k], pkts, RTE_DIM(pkts));
-	}
-	unit6_assert_same_frames(fx[0], fx[1]);
-	unit6_assert_same_counters(fx[0], fx[1]);
 	/* hop limit 1 three times, too big twice */
-	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, -1, -1), 5);
-	assert_int_equal(fx[0]->tx.n[UNIT_P1], 7);
-	unit_tx_free(fx[0]);
-	unit_tx_free(fx[1]);
-	unit_fixture_destroy(fx[1]);
+	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, -1, -1), 5);
+	assert_int_equal(f->tx.n[UNIT_P1], 7);
+	unit6_modes_done(f, s);
 }
 
 /* A traced datagram: each stage's record shows the IPv6 header and what

@@ -11,6 +11,7 @@
 
 #include "unit_common.h"
 #include "unit6.h"
+#include "unit6_modes.h"
 
 enum want { UDP, ICMP, NONE, PARAM0, PARAM1, PARAM2, HDR };
 
@@ -118,41 +119,33 @@ test_split(void **state)
 	assert_int_equal(unit_stats(f).ip6.InHdrErrors, 3);
 }
 
+/* Packet i of test_list_equals_single's burst: TCP, no next header
+ * and echo requests to P0 and P1. */
+static struct rte_mbuf *
+mixed(unsigned int i)
+{
+	struct unit6_pkt p;
+
+	unit6_pkt_init(&p, i & 1 ? UNIT6_P1 : UNIT6_P0);
+	p.proto = (uint8_t)(i % 3 == 0 ? 6 : i % 3 == 1 ? 59 : 58);
+	if (p.proto == 58)
+		unit6_pkt_icmp(&p, LSK_ICMP6_ECHO_REQUEST, 0, i);
+	return unit6_pkt_mbuf(&p);
+}
+
 /* Mixed through the worker in list and single mode: the same frames
  * and counters. */
 static void
 test_list_equals_single(void **state)
 {
-	struct unit_fixture *fx[2] = { *state, NULL };
-	unsigned int k, i;
+	struct unit_fixture *f = *state;
+	struct unit_fixture *s = unit6_list_and_single(f, 9, mixed);
 
-	fx[1] = unit_fixture_create(LSK_MODE_SINGLE);
-	assert_non_null(fx[1]);
-	for (k = 0; k < 2; k++) {
-		struct rte_mbuf *pkts[9];
-		struct unit6_pkt p;
-
-		unit6_configure(fx[k]);
-		for (i = 0; i < RTE_DIM(pkts); i++) {
-			unit6_pkt_init(&p, i & 1 ? UNIT6_P1 : UNIT6_P0);
-			p.proto = (uint8_t)(i % 3 == 0 ? 6 : i % 3 == 1 ?
-					    59 : 58);
-			if (p.proto == 58)
-				unit6_pkt_icmp(&p, LSK_ICMP6_ECHO_REQUEST, 0,
-					       i);
-			pkts[i] = unit6_pkt_mbuf(&p);
-		}
-		unit_input(fx[k], pkts, RTE_DIM(pkts));
-	}
-	unit6_assert_same_frames(fx[0], fx[1]);
-	unit6_assert_same_counters(fx[0], fx[1]);
-	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, LSK_ICMP6_PARAM_PROB,
-				       1), 3);
-	assert_int_equal(unit6_tx_icmp(fx[0], UNIT_P0, LSK_ICMP6_ECHO_REPLY,
-				       0), 3);
-	unit_tx_free(fx[0]);
-	unit_tx_free(fx[1]);
-	unit_fixture_destroy(fx[1]);
+	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_PARAM_PROB, 1),
+			 3);
+	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_ECHO_REPLY, 0),
+			 3);
+	unit6_modes_done(f, s);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
