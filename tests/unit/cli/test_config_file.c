@@ -13,24 +13,10 @@
 #include <unistd.h>
 
 #include "unit_common.h"
+#include "cli_run.h"
 #include "cli/cli.h"
 #include "cli/config_diff.h"
 #include "control/control.h"
-
-static char *
-diff(const char *running, const char *wanted,
-     struct lsk_config_diff_counts *n)
-{
-	struct lsk_out o;
-	char *text;
-
-	lsk_out_init(&o, false);
-	assert_int_equal(lsk_config_diff(running, wanted, &o, n), 0);
-	text = strdup(o.buf ? o.buf : "");
-	assert_non_null(text);
-	lsk_out_free(&o);
-	return text;
-}
 
 static const char base[] =
 	"port 0 mtu 1500\n"
@@ -56,7 +42,7 @@ test_diff_same(void **state)
 	char *d;
 
 	(void)state;
-	d = diff(base, base, &n);
+	d = cli_diff(base, base, &n);
 	assert_string_equal(d, "");
 	assert_int_equal(n.added + n.removed + n.changed, 0);
 	free(d);
@@ -90,7 +76,7 @@ test_diff_each_kind(void **state)
 	char *d;
 
 	(void)state;
-	d = diff(base, wanted, &n);
+	d = cli_diff(base, wanted, &n);
 	assert_string_equal(d,
 		"filter flush\n"
 		"udp close 10.0.0.1:7\n"
@@ -140,7 +126,7 @@ test_diff_many_routes(void **state)
 				      "10.0.0.%s\n", (4095 - i) / 256,
 				      (4095 - i) % 256, i == 7 ? "3" : "2");
 	}
-	d = diff(a, b, &n);
+	d = cli_diff(a, b, &n);
 	assert_string_equal(d, "route replace 10.15.248.0/24 via 10.0.0.3\n");
 	assert_int_equal(n.changed, 1);
 	assert_int_equal(n.added + n.removed, 0);
@@ -215,19 +201,7 @@ bare_stack(void)
 static char *
 run(struct lsk_stack *s, const char *text, int want)
 {
-	struct lsk_out o;
-	char *a;
-	int rc;
-
-	lsk_out_init(&o, false);
-	rc = lsk_command_run(s, text, strlen(text), "t", &o);
-	if (rc != want)
-		print_error("'%s': %d %s\n", text, rc, o.err);
-	assert_int_equal(rc, want);
-	a = strdup(rc == 0 ? (o.buf ? o.buf : "") : o.err);
-	assert_non_null(a);
-	lsk_out_free(&o);
-	return a;
+	return cli_run(s, text, want, false);
 }
 
 static void
