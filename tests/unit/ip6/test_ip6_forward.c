@@ -155,11 +155,12 @@ every_case(unsigned int i)
 static void
 test_list_equals_single(void **state)
 {
-	struct unit_fixture *f = *state;
-	struct unit_fixture *s = unit6_list_and_single(f, 12, every_case);
-
 	/* hop limit 1 three times, too big twice */
-	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, -1, -1), 5);
+	static const struct unit6_icmp_sent sent[] = { { -1, -1, 5 } };
+	struct unit_fixture *f = *state;
+	struct unit_fixture *s = unit6_list_and_single(f, 12, every_case, sent,
+						       RTE_DIM(sent));
+
 	assert_int_equal(f->tx.n[UNIT_P1], 7);
 	unit6_modes_done(f, s);
 }

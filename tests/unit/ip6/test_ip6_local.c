@@ -138,14 +138,12 @@ mixed(unsigned int i)
 static void
 test_list_equals_single(void **state)
 {
-	struct unit_fixture *f = *state;
-	struct unit_fixture *s = unit6_list_and_single(f, 9, mixed);
+	static const struct unit6_icmp_sent sent[] = {
+		{ LSK_ICMP6_PARAM_PROB, 1, 3 }, { LSK_ICMP6_ECHO_REPLY, 0, 3 },
+	};
 
-	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_PARAM_PROB, 1),
-			 3);
-	assert_int_equal(unit6_tx_icmp(f, UNIT_P0, LSK_ICMP6_ECHO_REPLY, 0),
-			 3);
-	unit6_modes_done(f, s);
+	unit6_modes_done(*state, unit6_list_and_single(*state, 9, mixed, sent,
+						       RTE_DIM(sent)));
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \

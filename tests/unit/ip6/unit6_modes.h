@@ -14,15 +14,22 @@
 
 #define UNIT6_BURST_MAX 32
 
+/* ICMPv6 messages f sent on port 0: n of type and code (-1: any). */
+struct unit6_icmp_sent {
+	int type, code;
+	unsigned int n;
+};
+
 /*
  * The burst of n packets (one(i): packet i, made anew for each fixture)
- * to f and to a single mode fixture; the same frames and counters. The
- * single mode fixture, for the case's own checks then
- * unit6_modes_done.
+ * to f and to a single mode fixture; the same frames and counters, and
+ * f sent the n_sent ICMPv6 counts of sent on port 0. The single mode
+ * fixture, for the case's own checks then unit6_modes_done.
  */
 static inline struct unit_fixture *
 unit6_list_and_single(struct unit_fixture *f, unsigned int n,
-		      struct rte_mbuf *(*one)(unsigned int i))
+		      struct rte_mbuf *(*one)(unsigned int i),
+		      const struct unit6_icmp_sent *sent, unsigned int n_sent)
 {
 	struct unit_fixture *fx[2] = { f, NULL };
 	unsigned int k, i;
@@ -40,6 +47,9 @@ unit6_list_and_single(struct unit_fixture *f, unsigned int n,
 	}
 	unit6_assert_same_frames(fx[0], fx[1]);
 	unit6_assert_same_counters(fx[0], fx[1]);
+	for (i = 0; i < n_sent; i++)
+		assert_int_equal(unit6_tx_icmp(f, UNIT_P0, sent[i].type,
+					       sent[i].code), sent[i].n);
 	return fx[1];
 }
 
