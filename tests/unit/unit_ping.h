@@ -64,6 +64,31 @@ unit_ping_teardown(void **state, struct lsk_ping_sink *s)
 }
 
 /*
+ * An echo reply to s (seq 7, ttl 63, 56 bytes of data) reaches it once,
+ * of type, with its time; st: the counters after, r: the reply (the
+ * family's own checks).
+ */
+static inline void
+unit_ping_matched(struct unit_fixture *f, struct lsk_ping_sink *s,
+		  struct rte_mbuf *(*reply)(uint16_t ident, uint16_t seq,
+					    uint8_t ttl),
+		  uint8_t type, struct lsk_ping_reply *r, struct lsk_stats *st)
+{
+	struct lsk_ping_reply got[4];
+
+	unit_input_one(f, reply(s->ident, 7, 63));
+	assert_int_equal(unit_ping_take(s, got, 4), 1);
+	*r = got[0];
+	assert_int_equal(r->type, type);
+	assert_int_equal(r->seq, 7);
+	assert_int_equal(r->ttl, 63);
+	assert_int_equal(r->len, 8 + 56);
+	assert_true(r->tsc != 0);
+	lsk_stats_read(f->stack, st);
+	assert_int_equal(unit_tx_count(f), 0);
+}
+
+/*
  * An echo reply of another ident, then one of s's while no ping is in
  * progress: neither reaches s; st: the counters after (the family's to
  * check). reply(ident, seq, ttl): an echo reply to us.
