@@ -105,9 +105,7 @@ TCP_PORT = 7070
 FLOWS = 64
 
 
-def out(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+out = nt.out
 
 
 # ======================================================================
@@ -210,6 +208,8 @@ class Env(nt.Env):
     """run_netns_tests.Env's commands and helpers, with this topology and
     the FRR daemons."""
 
+    script = SELF
+
     def __init__(self, fwd, ctl, verbose, linux):
         super().__init__(fwd, verbose, ctl)
         pid = os.getpid()
@@ -224,18 +224,10 @@ class Env(nt.Env):
         self.var_tmp_before = set(var_tmp_frr())
         self.sinks = []
 
-    # -- the helper of this script, not run_netns_tests.py's ------------
+    # -- helpers in namespaces (this script's: Env.script) ----------------
 
     def my_helper(self, ns, name, *args, timeout=30):
-        r = self.ns(ns, [PY, SELF, "--helper", name] + [str(a) for a in args],
-                    timeout=timeout, check=False)
-        for line in reversed(r.stdout.splitlines()):
-            try:
-                return json.loads(line)
-            except ValueError:
-                pass
-        raise RuntimeError("helper %s: exit %d: %s" % (name, r.returncode,
-                                                      r.stdout[-300:]))
+        return self.helper(ns, name, *args, timeout=timeout)
 
     def bg_helper(self, ns, name, *args):
         """Start a helper that prints {"ready": true} first; the process."""

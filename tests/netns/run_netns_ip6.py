@@ -69,13 +69,11 @@ and processes go in a finally block.
 import ipaddress
 import json
 import os
-import queue
 import re
 import shutil
 import socket
 import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -104,9 +102,7 @@ ECHO_PORT = 7
 # Helpers: run inside a namespace as `run_netns_ip6.py --helper NAME`.
 
 
-def out(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+out = nt.out
 
 
 def sockaddr(addr, port):
@@ -210,6 +206,8 @@ def eui64_ll(mac):
 
 class Env(nt.Env):
     """run_netns_tests.Env's commands, with this topology."""
+
+    script = SELF
 
     def __init__(self, fwd, ctl, verbose, linux):
         super().__init__(fwd, verbose, ctl)
@@ -370,40 +368,7 @@ class Env(nt.Env):
     # -- helpers in namespaces -------------------------------------------
 
     def my_helper(self, ns, name, *args, timeout=20):
-        r = self.ns(ns, [PY, SELF, "--helper", name] + [str(a) for a in args],
-                    timeout=timeout, check=False)
-        for line in reversed(r.stdout.splitlines()):
-            try:
-                return json.loads(line)
-            except ValueError:
-                pass
-        raise RuntimeError("helper %s: exit %d: %s" % (name, r.returncode,
-                                                      r.stdout[-300:]))
-
-    def bg_helper(self, ns, name, *args):
-        """A helper that prints {"ready": true} first, and a queue of what
-        it prints after."""
-        p = subprocess.Popen(["ip", "netns", "exec", ns, PY, SELF, "--helper",
-                              name] + [str(a) for a in args],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL,
-                             universal_newlines=True)
-        self.bg.append(p)
-        q = queue.Queue()
-
-        def reader():
-            for line in p.stdout:
-                try:
-                    q.put(json.loads(line))
-                except ValueError:
-                    q.put({"noise": line.strip()})
-            q.put(None)
-        threading.Thread(target=reader, daemon=True).start()
-        first = self._get(q, 10)
-        if not first or not first.get("ready"):
-            raise RuntimeError("helper %s in %s did not start: %r"
-                               % (name, ns, first))
-        return p, q
+        return self.helper(ns, name, *args, timeout=timeout)
 
 
 # ======================================================================
@@ -547,7 +512,7 @@ def udp_through(env, src_ns, dst_ns, dst, sizes, port, want, dgrams=None):
     """Datagrams from src_ns to a sink on [dst]:port in dst_ns, received
     whole; the counters want."""
     def run():
-        _p, q = env.bg_helper(dst_ns, "udp6-sink", dst, port, 10)
+        _p, q = env.bg_queue(dst_ns, "udp6-sink", dst, port, 10)
         res = env.my_helper(src_ns, "udp6-send", dst, port,
                             json.dumps(sizes), port)
         got = env.collect(q, len(sizes), 5) + env.collect(q, 10, 0.3)
@@ -621,7 +586,7 @@ def check_ptb_udp_retry(env):
     fragments and arrives whole."""
     port = 5004
     bad = []
-    _p, q = env.bg_helper(env.srv, "udp6-sink", SRV6, port, 10)
+    _p, q = env.bg_queue(env.srv, "udp6-sink", SRV6, port, 10)
     c0 = env.counters()
     res = env.my_helper(env.cli, "udp6-send", SRV6, port, "[1400]", 40)
     got = env.collect(q, 1, 1.0)
@@ -654,7 +619,7 @@ def check_echo_fragments(env):
     its own datagram to the client's 1500 link)."""
     def run():
         if env.linux:
-            env.bg_helper(env.r, "udp6-echo-server", GW6_C, ECHO_PORT, 10)
+            env.bg_queue(env.r, "udp6-echo-server", GW6_C, ECHO_PORT, 10)
         res = env.my_helper(env.cli, "udp6-echo", GW6_C, ECHO_PORT, 3,
                             "[1, 3000]")
         env.stop_bg()

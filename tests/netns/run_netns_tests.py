@@ -502,25 +502,31 @@ class Env:
 
     # -- helpers in namespaces -----------------------------------------
 
+    # the script whose --helper NAME runs in the namespaces (a script
+    # that subclasses Env sets its own)
+    script = SELF
+
     def helper(self, ns, name, *args, timeout=15):
-        r = self.ns(ns, [PY, SELF, "--helper", name] + [str(a) for a in args],
-                    timeout=timeout, check=False)
-        objs = []
-        for line in r.stdout.splitlines():
+        """Run helper name in ns to its end: the last JSON line it
+        printed."""
+        r = self.ns(ns, [PY, self.script, "--helper", name] +
+                    [str(a) for a in args], timeout=timeout, check=False)
+        for line in reversed(r.stdout.splitlines()):
             try:
-                objs.append(json.loads(line))
+                return json.loads(line)
             except ValueError:
                 pass
-        if not objs:
-            raise RuntimeError("helper %s: exit %d, no result: %s"
-                               % (name, r.returncode, r.stdout.strip()[-300:]))
-        return objs[-1]
+        raise RuntimeError("helper %s: exit %d, no result: %s"
+                           % (name, r.returncode, r.stdout.strip()[-300:]))
 
-    def start_sink(self, port, lifetime=20):
-        argv = ["ip", "netns", "exec", self.srv, PY, SELF, "--helper",
-                "udp-sink", SERVER_IP, str(port), str(lifetime)]
-        p = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    def bg_queue(self, ns, name, *args):
+        """Start helper name in ns, which prints {"ready": true} first:
+        the process and a queue of what it prints after (each JSON line,
+        else {"noise": line}; None at its end)."""
+        p = subprocess.Popen(["ip", "netns", "exec", ns, PY, self.script,
+                              "--helper", name] + [str(a) for a in args],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL,
                              universal_newlines=True)
         self.bg.append(p)
         q = queue.Queue()
@@ -535,9 +541,13 @@ class Env:
         threading.Thread(target=reader, daemon=True).start()
         first = self._get(q, 10)
         if not first or not first.get("ready"):
-            raise RuntimeError("UDP sink in the server namespace did not "
-                               "start: %r" % (first,))
+            raise RuntimeError("helper %s in %s did not start: %r"
+                               % (name, ns, first))
         return p, q
+
+    def start_sink(self, port, lifetime=20):
+        return self.bg_queue(self.srv, "udp-sink", SERVER_IP, port,
+                             lifetime)
 
     @staticmethod
     def _get(q, timeout):
