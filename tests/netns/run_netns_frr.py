@@ -209,6 +209,7 @@ class Env(nt.Env):
     the FRR daemons."""
 
     script = SELF
+    link_tag = "lf"
 
     def __init__(self, fwd, ctl, verbose, linux):
         super().__init__(fwd, verbose, ctl)
@@ -242,18 +243,6 @@ class Env(nt.Env):
         return p
 
     # -- topology --------------------------------------------------------
-
-    def link(self, ns_a, name_a, ns_b, name_b):
-        """A veth pair between two namespaces, named inside them."""
-        pid = os.getpid()
-        a, b = "lf%da%d" % (len(self.made_links), pid), \
-            "lf%db%d" % (len(self.made_links), pid)
-        self.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
-        self.made_links.append(a)
-        self.run(["ip", "link", "set", a, "netns", ns_a])
-        self.run(["ip", "link", "set", b, "netns", ns_b])
-        self.ns(ns_a, ["ip", "link", "set", a, "name", name_a])
-        self.ns(ns_b, ["ip", "link", "set", b, "name", name_b])
 
     def make_topology(self):
         for tool in ("ip", "ethtool", "ping"):

@@ -363,14 +363,9 @@ def check_flood(env):
 
 
 def main():
-    args = nt.script_args(__doc__, "netns", (
+    args, checks, env = nt.begin(__doc__, "netns", (
         (os.path.exists("/dev/net/tun"), "no /dev/net/tun"),))
-    checks = nt.Checks(args.verbose)
-    checks.catch_signals()
     record, run_check = checks.record, checks.run
-
-    env = nt.Env(os.path.abspath(args.fwd), args.verbose,
-                 os.path.abspath(args.ctl))
     tc, ts = tap_names()
     with nt.Run(env, checks, args.verbose) as run:
         env.make_hosts()

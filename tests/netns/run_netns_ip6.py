@@ -113,22 +113,8 @@ def sockaddr(addr, port):
 
 def helper_udp6_sink(addr, port, lifetime):
     """Print every datagram received on [addr]:port for lifetime s."""
-    s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-    s.bind(sockaddr(addr, port))
-    end = time.monotonic() + float(lifetime)
-    out({"ready": True})
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            break
-        s.settimeout(left)
-        try:
-            data, src = s.recvfrom(70000)
-        except socket.timeout:
-            break
-        out({"len": len(data), "sha": nt.digest(data),
-             "src": "[%s]:%d" % src[:2]})
+    nt.udp_sink(socket.AF_INET6, sockaddr(addr, port), lifetime,
+                lambda src: "[%s]:%d" % src[:2])
 
 
 def helper_udp6_send(dst, port, sizes, seed):
@@ -208,6 +194,7 @@ class Env(nt.Env):
     """run_netns_tests.Env's commands, with this topology."""
 
     script = SELF
+    link_tag = "l6"
 
     def __init__(self, fwd, ctl, verbose, linux):
         super().__init__(fwd, verbose, ctl)
@@ -219,17 +206,6 @@ class Env(nt.Env):
         self.prefix = "lsk6-%d" % pid
         self.router_ll = None           # of port 0 (lp0), from its MAC
         self.srv_mac = None
-
-    def link(self, ns_a, name_a, ns_b, name_b):
-        pid = os.getpid()
-        a, b = "l6%da%d" % (len(self.made_links), pid), \
-            "l6%db%d" % (len(self.made_links), pid)
-        self.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
-        self.made_links.append(a)
-        self.run(["ip", "link", "set", a, "netns", ns_a])
-        self.run(["ip", "link", "set", b, "netns", ns_b])
-        self.ns(ns_a, ["ip", "link", "set", a, "name", name_a])
-        self.ns(ns_b, ["ip", "link", "set", b, "name", name_b])
 
     def sysctl(self, ns, *kv):
         self.ns(ns, ["sysctl", "-qw"] + list(kv))

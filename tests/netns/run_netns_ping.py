@@ -180,13 +180,8 @@ def check_refusals(env):
 
 
 def main():
-    args = nt.script_args(__doc__, "netns")
-    checks = nt.Checks(args.verbose)
-    checks.catch_signals()
+    args, checks, env = nt.begin(__doc__, "netns")
     record, run_check = checks.record, checks.run
-
-    env = nt.Env(os.path.abspath(args.fwd), args.verbose,
-                 os.path.abspath(args.ctl))
     with nt.Run(env, checks, args.verbose) as run:
         env.make_hosts()
         add_behind(env)

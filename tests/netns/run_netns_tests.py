@@ -113,11 +113,13 @@ def out(obj):
     sys.stdout.flush()
 
 
-def helper_udp_sink(addr, port, lifetime):
-    """Print every datagram received on addr:port, for lifetime seconds."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+def udp_sink(family, sa, lifetime, src_text):
+    """Print every datagram received on sa (a socket of family) for
+    lifetime seconds, its source as src_text(address) says; ready
+    first."""
+    s = socket.socket(family, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-    s.bind((addr, int(port)))
+    s.bind(sa)
     end = time.monotonic() + float(lifetime)
     out({"ready": True})
     while True:
@@ -129,7 +131,13 @@ def helper_udp_sink(addr, port, lifetime):
             data, src = s.recvfrom(70000)
         except socket.timeout:
             break
-        out({"len": len(data), "sha": digest(data), "src": "%s:%d" % src})
+        out({"len": len(data), "sha": digest(data), "src": src_text(src)})
+
+
+def helper_udp_sink(addr, port, lifetime):
+    """Print every datagram received on addr:port, for lifetime seconds."""
+    udp_sink(socket.AF_INET, (addr, int(port)), lifetime,
+             lambda src: "%s:%d" % src)
 
 
 def helper_udp_send(dst, port, spec):
@@ -310,6 +318,20 @@ class Env:
         self.made_links = []
 
     # -- commands ------------------------------------------------------
+
+    link_tag = "lk"     # the veths' names (a script of its own sets its own)
+
+    def link(self, ns_a, name_a, ns_b, name_b):
+        """A veth pair between two namespaces, named inside them."""
+        pid = os.getpid()
+        a, b = "%s%da%d" % (self.link_tag, len(self.made_links), pid), \
+            "%s%db%d" % (self.link_tag, len(self.made_links), pid)
+        self.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b])
+        self.made_links.append(a)
+        self.run(["ip", "link", "set", a, "netns", ns_a])
+        self.run(["ip", "link", "set", b, "netns", ns_b])
+        self.ns(ns_a, ["ip", "link", "set", a, "name", name_a])
+        self.ns(ns_b, ["ip", "link", "set", b, "name", name_b])
 
     def run(self, argv, timeout=10, check=True):
         if self.verbose:
@@ -630,26 +652,24 @@ def need(tool):
     return None
 
 
-def check_ping_router(env):
+def ping3_from_client(env, dst):
+    """Three pings of dst from the client, all answered."""
     if need("ping"):
         return need("ping")
-    r = env.ns(env.cli, ["ping", "-c", "3", "-W", "1", GW_CLIENT],
+    r = env.ns(env.cli, ["ping", "-c", "3", "-W", "1", dst],
                timeout=15, check=False)
     tx, rx = ping_summary(r.stdout)
     if tx == 3 and rx == 3:
         return None
-    return "ping -c 3 %s: %s/%s replies: %s" % (GW_CLIENT, rx, tx, short(r.stdout))
+    return "ping -c 3 %s: %s/%s replies: %s" % (dst, rx, tx, short(r.stdout))
+
+
+def check_ping_router(env):
+    return ping3_from_client(env, GW_CLIENT)
 
 
 def check_ping_server(env):
-    if need("ping"):
-        return need("ping")
-    r = env.ns(env.cli, ["ping", "-c", "3", "-W", "1", SERVER_IP],
-               timeout=15, check=False)
-    tx, rx = ping_summary(r.stdout)
-    if tx == 3 and rx == 3:
-        return None
-    return "ping -c 3 %s: %s/%s replies: %s" % (SERVER_IP, rx, tx, short(r.stdout))
+    return ping3_from_client(env, SERVER_IP)
 
 
 def check_traceroute(env):
@@ -1028,6 +1048,17 @@ def script_args(doc, name, needs=(), helpers=None):
             not (args.fwd and args.ctl):
         ap.error("listack-fwd and listack-ctl are required (or --linux)")
     return args
+
+
+def begin(doc, name, needs=()):
+    """A netns script of the two hosts started: its arguments
+    (script_args), its Checks (signals caught) and its Env."""
+    args = script_args(doc, name, needs)
+    checks = Checks(args.verbose)
+    checks.catch_signals()
+    env = Env(os.path.abspath(args.fwd), args.verbose,
+              os.path.abspath(args.ctl))
+    return args, checks, env
 
 
 class Run:
