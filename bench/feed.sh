@@ -37,8 +37,13 @@
 # l3fwd's pool (L3FWD_MBUFS, bench/build-l3fwd.sh) get twice the frames
 # and 16,384 more, and EAL -m grows to hold them (--mem MB sets it).
 # --cache [N] adds listack-fwd list with `route-cache on entries N`
-# (default 4096) at 64 and 32 a poll. --only LIST measures only these of
-# list,single,list-rx32,cache,cache-rx32,l3fwd,testpmd-io.
+# (default 4096) at 64 and 32 a poll, and list-stages: list mode with one
+# filter rule that matches nothing, which, as the route cache does, sends
+# every burst through the stages (eth_input, ip4_input, ip4_filter,
+# ip4_route, ip4_forward) instead of the fast path (fwd_fast): with
+# --runtime, its ip4_route is the FIB alone beside the cache's.
+# --only LIST measures only these of list,single,list-rx32,cache,
+# cache-rx32,list-stages,l3fwd,testpmd-io.
 # --runtime gives each listack-fwd a control socket and keeps its `show
 # runtime` (the stages' cycles a packet, over its whole run) at the end of
 # the interval in runtime-NAME-RUN.txt (without it: --ctl-socket none).
@@ -85,6 +90,7 @@ fwd="$build/listack-fwd"
 l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 [ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
 [ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
+[ "$routes" -le 1024 ] || grep -q L3FWD_MBUFS "$l3fwd" || { echo "feed.sh: $l3fwd holds 1,024 routes: build it again with bench/build-l3fwd.sh" >&2; exit 1; }
 command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -96,8 +102,13 @@ python3 "$here/dut/traffic.py" pcap $tab --flows "$flows" --size "$size" \
 	--dist "$dist" ${count:+--count "$count"} --hot "$hot" \
 	--zipf-s "$zipf_s" $ip6 "$pcap"
 python3 "$here/dut/traffic.py" conf $tab $ip6 > "$conf"
-[ -z "$cache" ] || python3 "$here/dut/traffic.py" conf $tab $ip6 \
-	--route-cache "$cache" > "$out/fwd-cache.conf"
+if [ -n "$cache" ]; then
+	# traffic.py conf --route-cache N and --filter 1 write these lines last
+	{ cat "$conf"; echo "route-cache on entries $cache"; } > "$out/fwd-cache.conf"
+	{ grep -v '^gro ' "$conf"
+	  echo "filter add accept proto udp dst 192.0.2.0/32 dport 53"
+	  grep '^gro ' "$conf"; } > "$out/fwd-stages.conf"
+fi
 python3 "$here/dut/traffic.py" l3fwd-rules $tab "$out/l3fwd"
 # frames on file: 24-byte file header, 16 a record, the frame less its FCS
 frames=$(( ($(stat -c %s "$pcap") - 24) / (16 + size - 4) ))
@@ -158,6 +169,7 @@ while [ $r -le "$runs" ]; do
 	if [ -n "$cache" ]; then
 		fwd cache "$out/fwd-cache.conf" 64 list
 		fwd cache-rx32 "$out/fwd-cache.conf" 32 list
+		fwd list-stages "$out/fwd-stages.conf" 64 list
 	fi
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread
