@@ -17,6 +17,9 @@
 # - IPV4_L3FWD_LPM_NUMBER_TBL8S 256 -> 65536 tbl8 groups (a /24 that holds
 #   longer prefixes takes one; 1 KiB each: 64 MiB beside the 64 MiB tbl24);
 #   the BGP-like 1M table needs about 1,000;
+# - l3fwd_fib.c's IPv4 max_routes (1 << 16) -> (1 << 21), for
+#   `--lookup fib` (rte_fib DIR-24-8 with 4-byte next hops, listack's
+#   library; feed.sh's device l3fwd-fib);
 # - the mbuf pool's floor, NB_MBUF's 8192, is read from the environment
 #   variable L3FWD_MBUFS when set: net_pcap with infinite_rx keeps its
 #   whole file in mbufs of that pool (feed.sh sets it as it sets
@@ -39,6 +42,9 @@ sed -i \
  -e 's/^#define IPV4_L3FWD_LPM_MAX_RULES .*/#define IPV4_L3FWD_LPM_MAX_RULES (1 << 21)/' \
  -e 's/^#define IPV4_L3FWD_LPM_NUMBER_TBL8S .*/#define IPV4_L3FWD_LPM_NUMBER_TBL8S (1 << 16)/' \
  l3fwd_lpm.c
+sed -i 's/^\tconfig_ipv4.max_routes = (1 << 16);$/\tconfig_ipv4.max_routes = (1 << 21);/' \
+ l3fwd_fib.c
+grep -q 'config_ipv4.max_routes = (1 << 21);' l3fwd_fib.c
 grep -q 'rxmode.offloads &= dev_info.rx_offload_capa' main.c
 grep -q 'getenv("L3FWD_MBUFS")' main.c
 grep -q 'IPV4_L3FWD_LPM_MAX_RULES (1 << 21)' l3fwd_lpm.c

@@ -43,7 +43,9 @@
 # ip4_route, ip4_forward) instead of the fast path (fwd_fast): with
 # --runtime, its ip4_route is the FIB alone beside the cache's.
 # --only LIST measures only these of list,single,list-rx32,cache,
-# cache-rx32,list-stages,l3fwd,testpmd-io.
+# cache-rx32,list-stages,l3fwd,l3fwd-fib,testpmd-io; l3fwd-fib (l3fwd
+# --lookup fib: rte_fib, the library listack's FIB is, with 4-byte next
+# hops) runs only when named there.
 # --runtime gives each listack-fwd a control socket and keeps its `show
 # runtime` (the stages' cycles a packet, over its whole run) at the end of
 # the interval in runtime-NAME-RUN.txt (without it: --ctl-socket none).
@@ -96,12 +98,19 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 [ -n "$table" ] || { [ "$routes" -gt 65536 ] && table=bgp || table=plain; }
 tab="--routes $routes --table $table --seed $seed"
-pcap="$out/feed-${flows}f-${routes}r-${size}b${ip6:+-ip6}-$table-$dist.pcap"
-conf="$out/fwd.conf"
-python3 "$here/dut/traffic.py" pcap $tab --flows "$flows" --size "$size" \
-	--dist "$dist" ${count:+--count "$count"} --hot "$hot" \
+# A full table's files take minutes to write on a busy machine: those in
+# DIR named for the same options and newer than the scripts are kept
+tname="${routes}r-$table-$seed${ip6:+-ip6}"
+pcap="$out/feed-${flows}f-${tname}-${size}b-$dist-${count:-d}c-${hot}h-${zipf_s}s.pcap"
+conf="$out/fwd-$tname.conf"
+fresh() {
+	[ -s "$1" ] && [ "$1" -nt "$here/dut/traffic.py" ] &&
+		[ "$1" -nt "$here/dut/fulltable.py" ]
+}
+fresh "$pcap" || python3 "$here/dut/traffic.py" pcap $tab --flows "$flows" \
+	--size "$size" --dist "$dist" ${count:+--count "$count"} --hot "$hot" \
 	--zipf-s "$zipf_s" $ip6 "$pcap"
-python3 "$here/dut/traffic.py" conf $tab $ip6 > "$conf"
+fresh "$conf" || python3 "$here/dut/traffic.py" conf $tab $ip6 > "$conf"
 if [ -n "$cache" ]; then
 	# traffic.py conf --route-cache N and --filter 1 write these lines last
 	{ cat "$conf"; echo "route-cache on entries $cache"; } > "$out/fwd-cache.conf"
@@ -109,7 +118,8 @@ if [ -n "$cache" ]; then
 	  echo "filter add accept proto udp dst 192.0.2.0/32 dport 53"
 	  grep '^gro ' "$conf"; } > "$out/fwd-stages.conf"
 fi
-python3 "$here/dut/traffic.py" l3fwd-rules $tab "$out/l3fwd"
+fresh "$out/l3fwd-$tname.v4" ||
+	python3 "$here/dut/traffic.py" l3fwd-rules $tab "$out/l3fwd-$tname"
 # frames on file: 24-byte file header, 16 a record, the frame less its FCS
 frames=$(( ($(stat -c %s "$pcap") - 24) / (16 + size - 4) ))
 mbufs="" tpmbufs=""
@@ -117,8 +127,10 @@ if [ "$frames" -gt 4096 ]; then
 	n=$((2 * frames + 16384))
 	mbufs="--mbufs $n" tpmbufs="--total-num-mbufs=$n"
 	export L3FWD_MBUFS=$n
-	# about 2.5 KiB an mbuf, 1 GiB for the rest (the tables)
+	# about 2.5 KiB an mbuf, 1 GiB for the rest, 2 with a full table
+	# (listack-fwd's FIB and its RIB's nodes, l3fwd's 128 MiB LPM)
 	[ -n "$mem" ] || mem=$((n * 5 / 2 / 1024 + 1024))
+	[ "$routes" -le 65536 ] || mem=$((mem + 1024))
 fi
 [ -n "$mem" ] || mem=1024
 # a full table takes a minute to load on a busy machine (l3fwd's rte_lpm
@@ -177,7 +189,13 @@ while [ $r -le "$runs" ]; do
 	! wanted l3fwd || measure l3fwd 1 "$l3fwd" -l 1 $eal \
 		--file-prefix lsk-feed-l \
 		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
-		--parse-ptype --rule_ipv4 "$out/l3fwd.v4" --rule_ipv6 "$out/l3fwd.v6"
+		--parse-ptype --rule_ipv4 "$out/l3fwd-$tname.v4" \
+		--rule_ipv6 "$out/l3fwd-$tname.v6"
+	[ -z "$only" ] || ! wanted l3fwd-fib || measure l3fwd-fib 1 "$l3fwd" \
+		-l 1 $eal --file-prefix lsk-feed-l \
+		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
+		--parse-ptype --lookup fib --rule_ipv4 "$out/l3fwd-$tname.v4" \
+		--rule_ipv6 "$out/l3fwd-$tname.v6"
 	! wanted testpmd-io || measure testpmd-io 1 dpdk-testpmd \
 		--lcores "$lcores" $eal \
 		--file-prefix lsk-feed-t --vdev "$rx" --vdev "$tx" -- \
