@@ -48,7 +48,9 @@
 # hops) runs only when named there.
 # --runtime gives each listack-fwd a control socket and keeps its `show
 # runtime` (the stages' cycles a packet, over its whole run) at the end of
-# the interval in runtime-NAME-RUN.txt (without it: --ctl-socket none).
+# the interval in runtime-NAME-RUN.txt, and its `show stats` (the route
+# cache's hits and misses) in stats-NAME-RUN.txt (without --runtime:
+# --ctl-socket none).
 # The devices' load time (launch to first packet out) is in runs.jsonl
 # ("start_seconds") and the tables' last column.
 #
@@ -157,7 +159,9 @@ fwd() {
 	sock=none at_end=""
 	if [ "$runtime" = 1 ]; then
 		sock="$out/ctl.sock"
-		at_end="'$build/listack-ctl' -s '$sock' show runtime > '$out/runtime-$1-$r.txt' 2>&1"
+		ctl="'$build/listack-ctl' -s '$sock'"
+		at_end="$ctl show runtime > '$out/runtime-$1-$r.txt' 2>&1;"
+		at_end="$at_end $ctl show stats > '$out/stats-$1-$r.txt' 2>&1"
 	fi
 	measure "listack-$1" 1 "$fwd" -l 1 $eal \
 		--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
