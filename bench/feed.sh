@@ -106,8 +106,8 @@ tname="${routes}r-$table-$seed${ip6:+-ip6}"
 pcap="$out/feed-${flows}f-${tname}-${size}b-$dist-${count:-d}c-${hot}h-${zipf_s}s.pcap"
 conf="$out/fwd-$tname.conf"
 fresh() {
-	[ -s "$1" ] && [ "$1" -nt "$here/dut/traffic.py" ] &&
-		[ "$1" -nt "$here/dut/fulltable.py" ]
+	[ -s "$1" ] && [ -n "$(find "$1" -newer "$here/dut/traffic.py" \
+		-newer "$here/dut/fulltable.py")" ]
 }
 fresh "$pcap" || python3 "$here/dut/traffic.py" pcap $tab --flows "$flows" \
 	--size "$size" --dist "$dist" ${count:+--count "$count"} --hot "$hot" \
