@@ -3,7 +3,8 @@
 """Run a DPDK application and measure what one port transmits.
 
     bench/ethdev-rate.py [--port 1] [--warmup 0.5] [--seconds 2]
-                         [--cpu] [--json FILE] -- CMD...
+                         [--cpu] [--json FILE] [--start-timeout S]
+                         [--at-end SHELL-CMD] -- CMD...
 
 CMD must give EAL a --file-prefix (its telemetry socket is found under
 /var/run/dpdk/PREFIX/). The rate is read from DPDK telemetry
@@ -20,6 +21,12 @@ second of CPU time given to its lcore worker threads (EAL names them
 rte-worker-N; with none, the busiest thread): on a machine shared with other work, a worker that lost its
 CPU to another process shows here, not as a slower stack. --json FILE
 writes the figures (and each thread's CPU seconds) as one object.
+--start-timeout S (default 30) is how long the application may take to
+send its first packet (a 1M-route table loads for a minute on a busy
+machine). --at-end runs a shell command after the interval, while the
+application still runs (e.g. `listack-ctl -s SOCK show runtime`); its
+output goes to the JSON's "at_end". "start_seconds" is the time from the
+launch to the first packet out (the table's load, for a large one).
 
 Used to put DPDK's l3fwd next to listack-bench on the same pcap feed (the
 bench prints the l3fwd command line); see bench/RESULTS.md.
@@ -80,6 +87,8 @@ def main():
     ap.add_argument("--cpu", action="store_true",
                     help="CPU time of the lcore workers over the interval")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--start-timeout", type=float, default=30.0)
+    ap.add_argument("--at-end", help="shell command run before the stop")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
@@ -88,9 +97,10 @@ def main():
         ap.error("give the command after --, with an EAL --file-prefix")
     sock = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
     log = open("%s.log" % prefix, "w")
+    launched = time.monotonic()
     app = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + a.start_timeout
         while not os.path.exists(sock):
             if app.poll() is not None or time.monotonic() > deadline:
                 sys.exit("%s did not start: see %s.log" % (cmd[0], prefix))
@@ -105,6 +115,7 @@ def main():
                          % (cmd[0], a.port, prefix))
             try:
                 if telemetry(sock, q)["/ethdev/stats"]["opackets"] > 0:
+                    started = time.monotonic() - launched
                     break
             except (OSError, KeyError, TypeError, ValueError):
                 pass    # port not there yet
@@ -117,6 +128,10 @@ def main():
         p1 = telemetry(sock, q)["/ethdev/stats"]["opackets"]
         c1 = thread_cpu(app.pid) if a.cpu else {}
         t1 = time.monotonic()
+        if a.at_end:
+            at_end = subprocess.run(a.at_end, shell=True, text=True,
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT).stdout
     finally:
         if app.poll() is None:
             app.send_signal(signal.SIGINT)
@@ -131,7 +146,9 @@ def main():
     if a.ghz > 0 and pps > 0:
         line += ", %.1f cycles/packet" % (a.ghz * 1e9 / pps)
     res = {"command": cmd, "port": a.port, "packets": p1 - p0,
-           "seconds": t1 - t0, "mpps": pps / 1e6}
+           "seconds": t1 - t0, "mpps": pps / 1e6, "start_seconds": started}
+    if a.at_end:
+        res["at_end"] = at_end
     if a.cpu:
         threads = {k: c1[k] - c0.get(k, 0.0) for k in c1}
         workers = [v for k, v in threads.items()

@@ -8,7 +8,10 @@
 #
 #   bench/feed.sh [--runs N] [--seconds S] [--flows F] [--routes R]
 #                 [--size B] [--build DIR] [--out DIR] [--quiet-wait]
-#                 [--ip6]
+#                 [--ip6] [--table plain|bgp] [--seed S]
+#                 [--dist flows|uniform|zipf] [--count N] [--hot H]
+#                 [--zipf-s S] [--cache [N]] [--only LIST] [--mem MB]
+#                 [--runtime]
 #
 # Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
 # (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32), listack-fwd
@@ -23,13 +26,42 @@
 # gets the IPv6 addresses and /56 routes, l3fwd its --rule_ipv6 file of
 # the same routes); --size defaults to 84 there.
 #
+# A full table (bench/RESULTS.md, issue 25): --routes above 65,536 (or
+# --table bgp) loads bench/dut/fulltable.py's BGP-like table of that many
+# prefixes (made from --seed) into every device; --dist uniform sends
+# each frame to a host of a prefix drawn uniformly, --dist zipf draws from
+# a hot set of --hot destinations (default 100,000) with Zipf exponent
+# --zipf-s (default 1.0); --count frames on file (default 200,000). A file
+# of more than 4096 frames sizes the mbuf pools for net_pcap, which keeps
+# the file in mbufs: listack-fwd --mbufs, testpmd --total-num-mbufs and
+# l3fwd's pool (L3FWD_MBUFS, bench/build-l3fwd.sh) get twice the frames
+# and 16,384 more, and EAL -m grows to hold them (--mem MB sets it).
+# --cache [N] adds listack-fwd list with `route-cache on entries N`
+# (default 4096) at 64 and 32 a poll, and list-stages: list mode with one
+# filter rule that matches nothing, which, as the route cache does, sends
+# every burst through the stages (eth_input, ip4_input, ip4_filter,
+# ip4_route, ip4_forward) instead of the fast path (fwd_fast): with
+# --runtime, its ip4_route is the FIB alone beside the cache's.
+# --only LIST measures only these of list,single,list-rx32,cache,
+# cache-rx32,list-stages,l3fwd,l3fwd-fib,testpmd-io; l3fwd-fib (l3fwd
+# --lookup fib: rte_fib, the library listack's FIB is, with 4-byte next
+# hops) runs only when named there.
+# --runtime gives each listack-fwd a control socket and keeps its `show
+# runtime` (the stages' cycles a packet, over its whole run) at the end of
+# the interval in runtime-NAME-RUN.txt, and its `show stats` (the route
+# cache's hits and misses) in stats-NAME-RUN.txt (without --runtime:
+# --ctl-socket none).
+# The devices' load time (launch to first packet out) is in runs.jsonl
+# ("start_seconds") and the tables' last column.
+#
 # Output in DIR (default /tmp/listack-feed): runs.jsonl, feed.md (every
 # run, medians, ratios to l3fwd), commands.txt.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 runs=3 seconds=3 flows=1 routes=1 size="" build="$top/build" ip6=""
-out=/tmp/listack-feed quiet=0
+out=/tmp/listack-feed quiet=0 table="" seed=1 dist=flows count="" hot=100000
+zipf_s=1.0 cache="" only="" mem="" runtime=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift ;;
@@ -41,6 +73,17 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--quiet-wait) quiet=1 ;;
 	--ip6) ip6=--ip6 ;;
+	--table) table=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--dist) dist=$2; shift ;;
+	--count) count=$2; shift ;;
+	--hot) hot=$2; shift ;;
+	--zipf-s) zipf_s=$2; shift ;;
+	--cache) cache=4096
+		case ${2:-} in [0-9]*) cache=$2; shift ;; esac ;;
+	--only) only=",$2," ; shift ;;
+	--mem) mem=$2; shift ;;
+	--runtime) runtime=1 ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 	*) echo "feed.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -51,14 +94,51 @@ fwd="$build/listack-fwd"
 l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 [ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
 [ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
+[ "$routes" -le 1024 ] || grep -q L3FWD_MBUFS "$l3fwd" || { echo "feed.sh: $l3fwd holds 1,024 routes: build it again with bench/build-l3fwd.sh" >&2; exit 1; }
 command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-pcap="$out/feed-${flows}f-${routes}r-${size}b${ip6:+-ip6}.pcap"
-conf="$out/fwd.conf"
-python3 "$here/dut/traffic.py" pcap --flows "$flows" --routes "$routes" --size "$size" $ip6 "$pcap"
-python3 "$here/dut/traffic.py" conf --routes "$routes" $ip6 > "$conf"
-python3 "$here/dut/traffic.py" l3fwd-rules --routes "$routes" "$out/l3fwd"
+[ -n "$table" ] || { [ "$routes" -gt 65536 ] && table=bgp || table=plain; }
+tab="--routes $routes --table $table --seed $seed"
+# A full table's files take minutes to write on a busy machine: those in
+# DIR named for the same options and newer than the scripts are kept
+tname="${routes}r-$table-$seed${ip6:+-ip6}"
+pcap="$out/feed-${flows}f-${tname}-${size}b-$dist-${count:-d}c-${hot}h-${zipf_s}s.pcap"
+conf="$out/fwd-$tname.conf"
+fresh() {
+	[ -s "$1" ] && [ -n "$(find "$1" -newer "$here/dut/traffic.py" \
+		-newer "$here/dut/fulltable.py")" ]
+}
+fresh "$pcap" || python3 "$here/dut/traffic.py" pcap $tab --flows "$flows" \
+	--size "$size" --dist "$dist" ${count:+--count "$count"} --hot "$hot" \
+	--zipf-s "$zipf_s" $ip6 "$pcap"
+fresh "$conf" || python3 "$here/dut/traffic.py" conf $tab $ip6 > "$conf"
+if [ -n "$cache" ]; then
+	# traffic.py conf --route-cache N and --filter 1 write these lines last
+	{ cat "$conf"; echo "route-cache on entries $cache"; } > "$out/fwd-cache.conf"
+	{ grep -v '^gro ' "$conf"
+	  echo "filter add accept proto udp dst 192.0.2.0/32 dport 53"
+	  grep '^gro ' "$conf"; } > "$out/fwd-stages.conf"
+fi
+fresh "$out/l3fwd-$tname.v4" ||
+	python3 "$here/dut/traffic.py" l3fwd-rules $tab "$out/l3fwd-$tname"
+# frames on file: 24-byte file header, 16 a record, the frame less its FCS
+frames=$(( ($(stat -c %s "$pcap") - 24) / (16 + size - 4) ))
+mbufs="" tpmbufs=""
+if [ "$frames" -gt 4096 ]; then
+	n=$((2 * frames + 16384))
+	mbufs="--mbufs $n" tpmbufs="--total-num-mbufs=$n"
+	export L3FWD_MBUFS=$n
+	# about 2.5 KiB an mbuf, 1 GiB for the rest, 2 with a full table
+	# (listack-fwd's FIB and its RIB's nodes, l3fwd's 128 MiB LPM)
+	[ -n "$mem" ] || mem=$((n * 5 / 2 / 1024 + 1024))
+	[ "$routes" -le 65536 ] || mem=$((mem + 1024))
+fi
+[ -n "$mem" ] || mem=1024
+# a full table takes a minute to load on a busy machine (l3fwd's rte_lpm
+# adds a rule by scanning the rules of its length: three on this VM)
+start=30
+[ "$routes" -le 65536 ] || start=$((30 + routes / 2500))
 ghz=$(awk '/^cpu MHz/{printf "%.3f", $4 / 1000; exit}' /proc/cpuinfo)
 : > "$out/runs.jsonl"
 : > "$out/commands.txt"
@@ -67,7 +147,27 @@ trap 'rm -rf /var/run/dpdk/lsk-feed-* 2>/dev/null || true' EXIT INT TERM
 script=feed.sh
 . "$here/dut/measure.sh"
 
-eal="--no-huge --no-pci -m 1024"
+eal="--no-huge --no-pci -m $mem"
+# wanted NAME: --only names it, or there is no --only
+wanted() {
+	[ -z "$only" ] || case $only in *",$1,"*) ;; *) return 1 ;; esac
+}
+# fwd NAME CONF BURST MODE: one listack-fwd measurement, `show runtime`
+# kept
+fwd() {
+	wanted "$1" || return 0
+	sock=none at_end=""
+	if [ "$runtime" = 1 ]; then
+		sock="$out/ctl.sock"
+		ctl="'$build/listack-ctl' -s '$sock'"
+		at_end="$ctl show runtime > '$out/runtime-$1-$r.txt' 2>&1;"
+		at_end="$at_end $ctl show stats > '$out/stats-$1-$r.txt' 2>&1"
+	fi
+	measure "listack-$1" 1 "$fwd" -l 1 $eal \
+		--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
+		--config "$2" --mode "$4" --ctl-socket "$sock" --rx-burst "$3" \
+		$mbufs
+}
 # listack-fwd and l3fwd: one lcore, CPU 1, that forwards (listack-fwd's
 # main lcore runs the worker itself and its chores between polls: a
 # sleeping main lcore beside a worker on the same CPU cost 5-8 % here);
@@ -78,40 +178,54 @@ tx="net_null1,no-rx=1"
 r=1
 while [ $r -le "$runs" ]; do
 	echo "== run $r of $runs ($(uptime | sed 's/.*load/load/'))"
-	for mode in list single; do
-		measure "listack-$mode" 1 "$fwd" -l 1 $eal \
-			--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
-			--config "$conf" --mode "$mode" --ctl-socket none \
-			--rx-burst 64
-	done
+	fwd list "$conf" 64 list
+	fwd single "$conf" 64 single
 	# and with l3fwd's own burst, 32 frames a poll
-	measure listack-list-rx32 1 "$fwd" -l 1 $eal \
-		--file-prefix lsk-feed-f --vdev "$rx" --vdev "$tx" -- \
-		--config "$conf" --mode list --ctl-socket none --rx-burst 32
+	fwd list-rx32 "$conf" 32 list
+	if [ -n "$cache" ]; then
+		fwd cache "$out/fwd-cache.conf" 64 list
+		fwd cache-rx32 "$out/fwd-cache.conf" 32 list
+		fwd list-stages "$out/fwd-stages.conf" 64 list
+	fi
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread
-	measure l3fwd 1 "$l3fwd" -l 1 $eal --file-prefix lsk-feed-l \
+	at_end=""
+	! wanted l3fwd || measure l3fwd 1 "$l3fwd" -l 1 $eal \
+		--file-prefix lsk-feed-l \
 		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
-		--parse-ptype --rule_ipv4 "$out/l3fwd.v4" --rule_ipv6 "$out/l3fwd.v6"
-	measure testpmd-io 1 dpdk-testpmd --lcores "$lcores" $eal \
+		--parse-ptype --rule_ipv4 "$out/l3fwd-$tname.v4" \
+		--rule_ipv6 "$out/l3fwd-$tname.v6"
+	[ -z "$only" ] || ! wanted l3fwd-fib || measure l3fwd-fib 1 "$l3fwd" \
+		-l 1 $eal --file-prefix lsk-feed-l \
+		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
+		--parse-ptype --lookup fib --rule_ipv4 "$out/l3fwd-$tname.v4" \
+		--rule_ipv6 "$out/l3fwd-$tname.v6"
+	! wanted testpmd-io || measure testpmd-io 1 dpdk-testpmd \
+		--lcores "$lcores" $eal \
 		--file-prefix lsk-feed-t --vdev "$rx" --vdev "$tx" -- \
-		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1
+		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1 \
+		$tpmbufs
 	r=$((r + 1))
 done
-python3 - "$out" "$flows" "$routes" "$size" "$ghz" "${ip6:+IPv6}" <<'EOF' | tee "$out/feed.md"
+python3 - "$out" "$flows" "$routes" "$size" "$ghz" "${ip6:+IPv6}" \
+	"$table" "$dist" "$frames" <<'EOF' | tee "$out/feed.md"
 import json, statistics, sys
-out, flows, routes, size, ghz, fam = sys.argv[1:]
+out, flows, routes, size, ghz, fam, table, dist, frames = sys.argv[1:]
 rows = [json.loads(l) for l in open(out + "/runs.jsonl")]
-print("pcap feed: %s B %s frames (with FCS), %s flows, %s routes, one CPU\n"
-      % (size, fam or "IPv4", flows, routes))
-print("| device | Mpps | cycles/pkt | CPU share | Mpps per CPU-s | load |")
-print("|---|---|---|---|---|---|")
+print("pcap feed: %s B %s frames (with FCS), %s frames on file, %s routes "
+      "(table %s), destinations %s, one CPU\n"
+      % (size, fam or "IPv4", frames, routes, table,
+         "%s flows in turn" % flows if dist == "flows" else dist))
+print("| device | Mpps | cycles/pkt | CPU share | Mpps per CPU-s | load | "
+      "start s |")
+print("|---|---|---|---|---|---|---|")
 for d in rows:
-    print("| %s | %.2f | %.0f | %.0f %% | %.2f | %s |" % (
+    print("| %s | %.2f | %.0f | %.0f %% | %.2f | %s | %.1f |" % (
         # TSC cycles per packet of the one forwarding CPU
         d["name"], d["mpps"], float(ghz) * 1e3 / d["mpps"] if d["mpps"] else 0,
         100 * d.get("workers_cpu_share", 0),
-        d.get("mpps_per_worker_cpu_s", 0), d["load"]))
+        d.get("mpps_per_worker_cpu_s", 0), d["load"],
+        d.get("start_seconds", 0)))
 med = {}
 for name in dict.fromkeys(d["name"] for d in rows):
     sel = [d for d in rows if d["name"] == name]

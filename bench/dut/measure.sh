@@ -5,14 +5,18 @@
 # "NAME xN: ...", and its figures with NAME, N and the load before it are
 # appended to $out/runs.jsonl; the command to $out/commands.txt. Uses
 # $here (bench/), $out, $seconds, $ghz, $quiet (1: wait for idle CPUs
-# first) and $script (the caller's name, for errors).
+# first) and $script (the caller's name, for errors); $start, when set,
+# the seconds the device may take to send its first packet (default 30),
+# $at_end a shell command ethdev-rate.py runs before it stops the device.
 measure() {
 	name=$1 n=$2
 	shift 2
 	[ "$quiet" = 1 ] && "$here/run-quiet.sh" true
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "$*" >> "$out/commands.txt"
-	(cd "$out" && timeout -k 10 60 python3 "$here/ethdev-rate.py" --cpu \
+	(cd "$out" && timeout -k 10 $((${start:-30} + 30 + ${seconds%.*})) \
+		python3 "$here/ethdev-rate.py" --cpu --start-timeout "${start:-30}" \
+		${at_end:+--at-end "$at_end"} \
 		--seconds "$seconds" --ghz "$ghz" --json "$out/one.json" -- "$@") \
 		> "$out/one.txt" 2>&1 || {
 		cat "$out/one.txt" >&2
