@@ -98,10 +98,11 @@ standby_build(struct lsk_stack *s)
  * per burst, so a short spin sees most; after it, sleep between checks.
  * The control thread often shares its CPU with something that matters
  * (the generator of route-churn, a feed): a spinning wait for a worker
- * that was descheduled would take that CPU for the whole of it.
+ * that was descheduled would take that CPU for the whole of it. IPv6's
+ * standby (control/fwd6_update.c) waits with it too.
  */
-static void
-fwd_grace_period(struct lsk_stack *s)
+void
+lsk_fwd_grace_period(struct lsk_stack *s)
 {
 	const struct timespec nap = { .tv_nsec = 20000 };
 	uint64_t token = rte_rcu_qsbr_start(s->sh.qsbr);
@@ -123,7 +124,7 @@ fwd_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
 	struct lsk_fwd_table *old = s->sh.fwd;
 
 	__atomic_store_n(&s->sh.fwd, t, __ATOMIC_RELEASE);
-	fwd_grace_period(s);
+	lsk_fwd_grace_period(s);
 	return old;
 }
 

@@ -2,9 +2,12 @@
 /*
  * IPv6 routes as the control thread keeps them (IPv4's:
  * control/route_table.c): a list searched in order, the configuration
- * being made by hand. Every change builds the table whole and publishes
- * it (control/fwd6_table.c); a change whose table cannot be built is
- * taken back, and in a batch waits for the commit.
+ * being made by hand. A change is made to the list, then to the tables
+ * in place (control/fwd6_update.c; a table built whole when it cannot
+ * be), and taken back when the tables cannot take it; in a batch it is
+ * noted for the commit. A learned route of the same prefix
+ * (control/route6_learn.c) waits behind a configured one: the change
+ * the tables see is from the one to the other.
  */
 #include <errno.h>
 #include <string.h>
@@ -101,11 +104,40 @@ lsk_route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	return 0;
 }
 
+/* Make d, already made to the list, to the tables (in a batch: noted
+ * for the commit, which builds whole past LSK_ROUTE_LOG_MAX). */
+static int
+route6_apply(struct lsk_stack *s, const struct lsk_route6_delta *d)
+{
+	if (!s->in_batch)
+		return lsk_fwd6_routes_apply(s, d, 1, true);
+	if (s->n_route6_log < LSK_ROUTE_LOG_MAX)
+		s->route6_log[s->n_route6_log++] = *d;
+	else
+		s->route6_log_full = true;
+	return 0;
+}
+
+/* The learned route of (prefix, depth) the tables hold when no
+ * configured one stands in front: as the other side of d. */
+static void
+route6_learned_side(const struct lsk_stack *s, const struct lsk_route6 *key,
+		    struct lsk_route6 *r, bool *set)
+{
+	const struct lsk_route6 *l = lsk_learned6_find(s, &key->prefix,
+						       key->depth);
+
+	*set = l != NULL;
+	if (l != NULL)
+		*r = *l;
+}
+
 static int
 route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	   uint8_t depth, enum lsk_route_type type,
 	   const struct lsk_ip6_addr *gateway, uint16_t iface, bool replace)
 {
+	struct lsk_route6_delta d = { .now_set = true };
 	struct lsk_route6 r, before;
 	int i, rc;
 
@@ -121,13 +153,16 @@ route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 		r.gateway = *gateway;
 		r.iface = iface;
 	}
+	d.now = r;
 	i = route6_pos(s, prefix, depth);
 	if (i >= 0) {
 		if (!replace)
 			return -EEXIST;
 		before = s->routes6[i];
+		d.before = before;
+		d.before_set = true;
 		s->routes6[i] = r;
-		rc = lsk_stack_publish6(s);
+		rc = route6_apply(s, &d);
 		if (rc < 0)
 			s->routes6[i] = before;
 		return rc;
@@ -136,8 +171,9 @@ route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 			    s->n_routes6, sizeof(*s->routes6), 16);
 	if (rc < 0)
 		return rc;
+	route6_learned_side(s, &r, &d.before, &d.before_set);
 	s->routes6[s->n_routes6++] = r;
-	rc = lsk_stack_publish6(s);
+	rc = route6_apply(s, &d);
 	if (rc < 0)
 		s->n_routes6--;
 	return rc;
@@ -163,6 +199,7 @@ int
 lsk_route6_del(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	       uint8_t depth)
 {
+	struct lsk_route6_delta d = { .before_set = true };
 	struct lsk_route6 r;
 	unsigned int n;
 	int i, rc;
@@ -173,10 +210,12 @@ lsk_route6_del(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	if (i < 0)
 		return -ENOENT;
 	r = s->routes6[i];
+	d.before = r;
+	route6_learned_side(s, &r, &d.now, &d.now_set);
 	n = s->n_routes6 - (unsigned int)i - 1;
 	memmove(&s->routes6[i], &s->routes6[i + 1], n * sizeof(r));
 	s->n_routes6--;
-	rc = lsk_stack_publish6(s);
+	rc = route6_apply(s, &d);
 	if (rc < 0) {
 		memmove(&s->routes6[i + 1], &s->routes6[i], n * sizeof(r));
 		s->routes6[i] = r;
@@ -200,5 +239,28 @@ lsk_routes6_drop_unreachable(struct lsk_stack *s)
 	}
 	i = s->n_routes6 - k;
 	s->n_routes6 = k;
+	/* dropped without a note: a batch's commit builds whole */
+	if (i != 0 && s->in_batch)
+		s->route6_log_full = true;
 	return i;
+}
+
+void
+lsk_route6_batch_begin(struct lsk_stack *s)
+{
+	s->n_route6_log = 0;
+	s->route6_log_full = false;
+}
+
+int
+lsk_route6_batch_commit(struct lsk_stack *s)
+{
+	int rc = -EAGAIN;
+
+	if (!s->route6_log_full)
+		rc = lsk_fwd6_routes_apply(s, s->route6_log, s->n_route6_log,
+					   false);
+	if (rc == 0)
+		lsk_route6_batch_begin(s);
+	return rc;
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * IPv6's configuration as the control thread keeps it (addresses:
- * control/ifaces6.c; routes: control/routes6.c) and the table built
- * from it (control/fwd6_table.c). Every change builds the table whole
- * and publishes it (lsk_publish): IPv6's tables are small, configured
- * rather than learned, so IPv4's standby scheme (control/fwd_update.c)
- * is not needed yet.
+ * control/ifaces6.c; routes: control/routes6.c, learned ones:
+ * control/route6_learn.c) and the tables built from it
+ * (control/fwd6_table.c). As IPv4's (control/fwd_update.c), a route
+ * change is made in place to a standby table no worker sees, which is
+ * published, then to the table it replaced (control/fwd6_update.c): a
+ * routing daemon's table over FPM is 100k routes and more, which a build
+ * per change would make O(table) a change. Other changes (addresses,
+ * neighbours, ports) build the table whole.
  */
 #ifndef LSK_CONTROL_ROUTES6_H
 #define LSK_CONTROL_ROUTES6_H
@@ -40,13 +43,55 @@ struct lsk_neigh6 {
 	struct rte_ether_addr mac;
 };
 
+/*
+ * One IPv6 route change as the FIB sees it: the route of (prefix, depth)
+ * before and after (none when !before_set / !now_set), as IPv4's
+ * (control/routes.h). The tables apply it, or its inverse to undo it.
+ */
+struct lsk_route6_delta {
+	struct lsk_route6 before, now;
+	bool before_set, now_set;
+};
+
 /* Build the table from s's IPv6 configuration and its interfaces (0 or
  * a negative errno, nothing built), free one. */
 int lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out);
 void lsk_fwd6_table_free(struct lsk_fwd6_table *t);
-/* Hand t to the workers (s->sh.fwd6); the old one goes after a grace
- * period. Cannot fail. */
+/* Route r in t, a table no worker sees, or (prefix, depth) out of it: a
+ * failure leaves t as it was (control/fwd6_table.c). */
+int lsk_fwd6_route_set(struct lsk_stack *s, struct lsk_fwd6_table *t,
+		       const struct lsk_route6 *r);
+int lsk_fwd6_route_unset(struct lsk_fwd6_table *t,
+			 const struct lsk_ip6_addr *prefix, uint8_t depth);
+/* A change of (prefix, depth) touches no entry a build adds besides it
+ * (a connected prefix's, one of our /128s). */
+bool lsk_fwd6_route_isolated(const struct lsk_stack *s,
+			     const struct lsk_ip6_addr *prefix, uint8_t depth);
+/* Hand a table built whole to the workers (s->sh.fwd6); the old one goes
+ * after a grace period, the standby is built anew. Cannot fail (a
+ * standby that cannot be built is none). */
 void lsk_fwd6_publish(struct lsk_stack *s, struct lsk_fwd6_table *t);
+/*
+ * Make route changes d[0..n) (already made to the lists) to the tables:
+ * to the standby, which is then published, then to the table it
+ * replaced once no worker reads it (control/fwd6_update.c). When that
+ * cannot be done (no standby, a change touching a connected prefix or
+ * one of our addresses, a full FIB or next hop array) and whole is set,
+ * a table is built whole instead. A failure (-ENOMEM, -ENOSPC; or
+ * -EAGAIN: not done in place and !whole) leaves the published table as
+ * it was. Control thread only.
+ */
+int lsk_fwd6_routes_apply(struct lsk_stack *s,
+			  const struct lsk_route6_delta *d, unsigned int n,
+			  bool whole);
+/* The standby goes (the stack's end). */
+void lsk_fwd6_standby_free(struct lsk_stack *s);
+/* A batch's IPv6 route changes (control/routes6.c): its log emptied (a
+ * batch begun or put back); made to the tables in place at its commit
+ * (0), or -EAGAIN (a log full, or not in place: build whole) with both
+ * tables as they were. */
+void lsk_route6_batch_begin(struct lsk_stack *s);
+int lsk_route6_batch_commit(struct lsk_stack *s);
 /* Build and publish (nothing in a batch: its commit does). A failure
  * leaves the published table in force. */
 int lsk_stack_publish6(struct lsk_stack *s);
