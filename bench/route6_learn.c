@@ -188,9 +188,9 @@ main(int argc, char **argv)
 
 	mem2 = mib_allocated();
 	lsk_fwd6_standby_free(s);
-	printf("EAL memory: %.0f MiB with both tables (%.0f MiB more than "
-	       "before learning), %.0f MiB a table\n", mem2, mem2 - mem0,
-	       mem2 - mib_allocated());
+	printf("EAL heap: %.0f MiB, %.0f more than before learning; the "
+	       "standby's %.0f\n", mem2, mem2 - mem0, mem2 - mib_allocated());
+	fflush(stdout);
 	free(buf);
 	lsk_stack_destroy(s);
 	rte_eal_cleanup();

@@ -327,9 +327,11 @@ build_local(struct fwd6_builder *b)
  * a table built whole adds them in its own order: the sum of these is
  * what a trie must have, although the groups it fills are fewer (a
  * /48's first two are shared with every /48 of its /32). An add that
- * finds the reserve spent fails with -ENOSPC (and, in 22.11, a delete
- * does not always give its reserve back): the table is then built
- * whole, counted afresh.
+ * finds the reserve spent fails with -ENOSPC, and in 22.11 a delete
+ * gives none back (it finds the prefix itself in its bytes: seen here,
+ * a /128 added and deleted three times spends 39 groups): the room is
+ * spent by routes that come and go, and the table is then built whole,
+ * counted afresh.
  */
 static uint32_t
 tbl8_of(uint8_t depth)
