@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
 
@@ -33,13 +34,26 @@
 /* how many times a table is built whole to time "before" */
 #define WHOLE_BUILDS 5
 
-static double
-clock_s(clockid_t c)
-{
-	struct timespec ts;
+/* CPU time, and the wall clock (the host is shared) */
+struct times {
+	clock_t cpu;
+	uint64_t tsc;
+};
 
-	clock_gettime(c, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+static struct times
+times_now(void)
+{
+	return (struct times){ clock(), rte_get_tsc_cycles() };
+}
+
+/* seconds since t0: of CPU, or of the wall clock (wall) */
+static double
+since(const struct times *t0, bool wall)
+{
+	if (wall)
+		return (double)(rte_get_tsc_cycles() - t0->tsc) /
+		       (double)rte_get_tsc_hz();
+	return (double)(clock() - t0->cpu) / CLOCKS_PER_SEC;
 }
 
 static double
@@ -89,18 +103,78 @@ route_of(unsigned int i, bool alt, struct lsk_route6_learned *r)
 	r->paths[0].iface = LSK_IFACE_ANY;
 }
 
+/* Learn routes [0, n) in runs of run: 0 or a negative errno. */
+static int
+learn_all(struct lsk_stack *s, unsigned int n, unsigned int run,
+	  struct lsk_route6_learned *buf)
+{
+	unsigned int i, k;
+	int rc = 0;
+
+	for (i = 0; i < n && rc >= 0; i += k) {
+		for (k = 0; k < run && i + k < n; k++)
+			route_of(i + k, false, &buf[k]);
+		rc = lsk_route6_learn(s, buf, k);
+	}
+	return rc;
+}
+
+/* changes of them, one at a time, spread over the table (another
+ * gateway each) */
+static int
+change_each(struct lsk_stack *s, unsigned int n, unsigned int changes,
+	    struct lsk_route6_learned *buf)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < changes && rc >= 0; i++) {
+		route_of((unsigned int)((uint64_t)i * n / changes), true,
+			 &buf[0]);
+		rc = lsk_route6_learn(s, buf, 1);
+	}
+	return rc;
+}
+
+/* before the standby: a table built whole per change (the old freed) */
+static int
+build_whole(struct lsk_stack *s, unsigned int times)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < times && rc == 0; i++) {
+		struct lsk_fwd6_table *ft;
+
+		rc = lsk_fwd6_table_build(s, &ft);
+		if (rc == 0)
+			lsk_fwd6_table_free(ft);
+	}
+	return rc;
+}
+
+static bool
+failed(const char *what, int rc)
+{
+	if (rc >= 0)
+		return false;
+	fprintf(stderr, "%s: %d (%s)\n", what, rc, strerror(-rc));
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct lsk_stack_params sp = { .n_ports = 2, .name = "r6" };
-	unsigned int n = 100000, run = 1000, changes = 1000, i, k;
+	unsigned int n = 100000, run = 1000, changes = 1000;
 	struct lsk_route6_learned *buf;
 	struct lsk_ip6_addr a = { { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0,
 		0, 0, 0, 0, 0, 1 } }, b = a;
-	double t0, w0, t, w, mem0, mem2;
+	double mem0, mem2;
 	struct lsk_stack *s;
+	struct times t0;
 	uint32_t gen;
-	int eal, rc = 0;
+	int eal;
 
 	eal = rte_eal_init(argc, argv);
 	if (eal < 0) {
@@ -115,8 +189,9 @@ main(int argc, char **argv)
 	if (argc - eal > 3)
 		changes = (unsigned int)strtoul(argv[eal + 3], NULL, 10);
 	if (n == 0 || n > (1u << 20) || run == 0 || run > 65536 ||
-	    changes > n) {
-		fprintf(stderr, "N in 1..1M, RUN in 1..65536, CHANGES <= N\n");
+	    changes == 0 || changes > n) {
+		fprintf(stderr, "N in 1..1M, RUN in 1..65536, CHANGES in "
+			"1..N\n");
 		return 2;
 	}
 	b.a[7] = 2;
@@ -129,62 +204,30 @@ main(int argc, char **argv)
 	}
 	mem0 = mib_allocated();
 	gen = s->fib6_generation;
-	t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	w0 = clock_s(CLOCK_MONOTONIC);
-	for (i = 0; i < n && rc >= 0; i += k) {
-		for (k = 0; k < run && i + k < n; k++)
-			route_of(i + k, false, &buf[k]);
-		rc = lsk_route6_learn(s, buf, k);
-	}
-	if (rc != 0) {
-		fprintf(stderr, "learn: %d (%s)\n", rc, strerror(-rc));
+	t0 = times_now();
+	if (failed("learn", learn_all(s, n, run, buf)))
 		return 1;
-	}
-	t = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	printf("learn %u IPv6 routes in runs of %u (%u distinct): %.3f s "
 	       "CPU, %.0f routes/s (wall %.3f s; tables built or changed: "
-	       "%u)\n", n, run, s->n_learned6, t, n / t,
-	       clock_s(CLOCK_MONOTONIC) - w0, s->fib6_generation - gen);
-
-	/* one at a time, spread over the table */
-	gen = s->fib6_generation;
-	t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	w0 = clock_s(CLOCK_MONOTONIC);
-	for (i = 0; i < changes && rc >= 0; i++) {
-		route_of((unsigned int)((uint64_t)i * n / changes), true,
-			 &buf[0]);
-		rc = lsk_route6_learn(s, buf, 1);
-	}
-	t = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
-	w = clock_s(CLOCK_MONOTONIC) - w0;
-	if (rc != 0) {
-		fprintf(stderr, "change: %d (%s)\n", rc, strerror(-rc));
-		return 1;
-	}
-	printf("%u changes one at a time, in place: %.1f us CPU a change "
-	       "(wall %.1f us; %u publications)\n", changes,
-	       t / changes * 1e6, w / changes * 1e6,
+	       "%u)\n", n, run, s->n_learned6, since(&t0, false),
+	       n / since(&t0, false), since(&t0, true),
 	       s->fib6_generation - gen);
 
-	/* before: a table built whole per change (and the old one freed) */
-	t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	w0 = clock_s(CLOCK_MONOTONIC);
-	for (i = 0; i < WHOLE_BUILDS && rc == 0; i++) {
-		struct lsk_fwd6_table *ft;
-
-		rc = lsk_fwd6_table_build(s, &ft);
-		if (rc == 0)
-			lsk_fwd6_table_free(ft);
-	}
-	t = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
-	w = clock_s(CLOCK_MONOTONIC) - w0;
-	if (rc != 0) {
-		fprintf(stderr, "build: %d (%s)\n", rc, strerror(-rc));
+	gen = s->fib6_generation;
+	t0 = times_now();
+	if (failed("change", change_each(s, n, changes, buf)))
 		return 1;
-	}
+	printf("%u changes one at a time, in place: %.1f us CPU a change "
+	       "(wall %.1f us; %u publications)\n", changes,
+	       since(&t0, false) / changes * 1e6,
+	       since(&t0, true) / changes * 1e6, s->fib6_generation - gen);
+
+	t0 = times_now();
+	if (failed("build", build_whole(s, WHOLE_BUILDS)))
+		return 1;
 	printf("a table built whole (a change before the standby): %.1f ms "
-	       "CPU (wall %.1f ms)\n", t / WHOLE_BUILDS * 1e3,
-	       w / WHOLE_BUILDS * 1e3);
+	       "CPU (wall %.1f ms)\n", since(&t0, false) / WHOLE_BUILDS * 1e3,
+	       since(&t0, true) / WHOLE_BUILDS * 1e3);
 
 	mem2 = mib_allocated();
 	lsk_fwd6_standby_free(s);

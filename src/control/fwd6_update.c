@@ -1,33 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * IPv6 route changes without building the forwarding table whole, as
- * IPv4's (control/fwd_update.c): Debian's DPDK 22.11 has no RCU helper
- * for rte_fib6, so the stack keeps two IPv6 tables with the same
- * content, the one the workers read (s->sh.fwd6) and a standby no worker
- * can see. A change is made to the standby, which is published (release
- * store, then an RCU grace period); the table it replaced, which no
- * worker can read any more, gets the same change and becomes the
- * standby. Each table has its own next hop array (and ECMP group words),
- * so a next hop appended for a change is never one a worker is reading.
+ * IPv6 route changes without building the forwarding table whole:
+ * IPv6's side of the standby scheme (control/standby.c), as IPv4's
+ * (control/fwd_update.c). Debian's DPDK 22.11 has no RCU helper for
+ * rte_fib6, so the stack keeps two IPv6 tables with the same content,
+ * the one the workers read (s->sh.fwd6) and a standby no worker can see
+ * (s->fwd6_standby). A change is made to the standby, which is
+ * published; the table it replaced gets the same change and becomes the
+ * standby. Each has its own next hop array (and ECMP group words).
  *
  * What cannot be made in place (no standby, a change that touches a
  * connected prefix or one of our /128s, a FIB whose tbl8 reserve or next
- * hop array is full) builds a table whole, sized for what it holds; other
- * changes (addresses, neighbours, ports) always do.
+ * hop array is full: control/fwd6_table.c) builds a table whole.
  */
 #include <errno.h>
 
 #include "core/fwd6.h"
 #include "control/control.h"
+#include "control/standby.h"
 
 /* a table this big keeps a standby from its build on, so that the first
  * change made one at a time does not build it (IPv4's: 4096 too) */
 #define FWD6_STANDBY_ROUTES 4096
 
 static int
-delta6_apply(struct lsk_stack *s, struct lsk_fwd6_table *t,
-	     const struct lsk_route6_delta *d, bool undo)
+delta6_apply(struct lsk_stack *s, void *t, const void *dv, bool undo)
 {
+	const struct lsk_route6_delta *d = dv;
 	bool set = undo ? d->before_set : d->now_set;
 	const struct lsk_route6 *r = undo ? &d->before : &d->now;
 	const struct lsk_route6 *key = d->now_set ? &d->now : &d->before;
@@ -37,71 +36,79 @@ delta6_apply(struct lsk_stack *s, struct lsk_fwd6_table *t,
 	return lsk_fwd6_route_unset(t, &key->prefix, key->depth);
 }
 
-/*
- * Make d[0..n) to t, which no worker sees; on a failure the changes made
- * are undone (deleting what was added, or putting back what was deleted
- * or replaced, which takes the reserve it had) and t is as it was: 0 or
- * a negative errno. Undoing cannot fail but for a bug: t is then dropped.
- */
-static int
-table6_apply(struct lsk_stack *s, struct lsk_fwd6_table **tp,
-	     const struct lsk_route6_delta *d, unsigned int n)
+static bool
+delta6_isolated(const struct lsk_stack *s, const void *dv)
 {
-	struct lsk_fwd6_table *t = *tp;
-	unsigned int i;
-	int rc = 0;
+	const struct lsk_route6_delta *d = dv;
+	const struct lsk_route6 *r = d->now_set ? &d->now : &d->before;
 
-	for (i = 0; i < n && rc == 0; i++)
-		rc = delta6_apply(s, t, &d[i], false);
+	return lsk_fwd6_route_isolated(s, &r->prefix, r->depth);
+}
+
+static int
+fwd6_build(struct lsk_stack *s, void **out)
+{
+	struct lsk_fwd6_table *t;
+	int rc = lsk_fwd6_table_build(s, &t);
+
 	if (rc == 0)
-		return 0;
-	for (i--; i-- > 0;) {
-		if (delta6_apply(s, t, &d[i], true) < 0) {
-			lsk_fwd6_table_free(t);
-			*tp = NULL;
-			break;
-		}
-	}
+		*out = t;
 	return rc;
 }
 
-static bool
-deltas6_isolated(const struct lsk_stack *s, const struct lsk_route6_delta *d,
-		 unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct lsk_route6 *r = d[i].now_set ? &d[i].now :
-							    &d[i].before;
-
-		if (!lsk_fwd6_route_isolated(s, &r->prefix, r->depth))
-			return false;
-	}
-	return true;
-}
-
-/* A new standby, when one is wanted; none when it cannot be built. */
 static void
-standby6_build(struct lsk_stack *s)
+fwd6_free(void *t)
 {
-	if (!s->fwd6_keep_standby &&
-	    s->n_routes6 + s->n_learned6 < FWD6_STANDBY_ROUTES)
-		return;
-	if (lsk_fwd6_table_build(s, &s->fwd6_standby) < 0)
-		s->fwd6_standby = NULL;
+	lsk_fwd6_table_free(t);
 }
 
-/* Publish t; returns the table it replaced, which no worker reads now. */
-static struct lsk_fwd6_table *
-fwd6_swap(struct lsk_stack *s, struct lsk_fwd6_table *t)
+static void *
+fwd6_get(const struct lsk_stack *s, bool published)
 {
-	struct lsk_fwd6_table *old = s->sh.fwd6;
-
-	__atomic_store_n(&s->sh.fwd6, t, __ATOMIC_RELEASE);
-	lsk_fwd_grace_period(s);
-	return old;
+	return published ? s->sh.fwd6 : s->fwd6_standby;
 }
+
+static void
+fwd6_set(struct lsk_stack *s, bool published, void *t)
+{
+	if (published)
+		__atomic_store_n(&s->sh.fwd6, (struct lsk_fwd6_table *)t,
+				 __ATOMIC_RELEASE);
+	else
+		s->fwd6_standby = t;
+}
+
+static void
+fwd6_renamed(struct lsk_stack *s, void *t)
+{
+	((struct lsk_fwd6_table *)t)->generation = ++s->fib6_generation;
+}
+
+static bool
+fwd6_wanted(const struct lsk_stack *s)
+{
+	return s->fwd6_keep_standby ||
+	       s->n_routes6 + s->n_learned6 >= FWD6_STANDBY_ROUTES;
+}
+
+static void
+fwd6_keep(struct lsk_stack *s)
+{
+	s->fwd6_keep_standby = true;
+}
+
+static const struct lsk_standby_ops fwd6_ops = {
+	.delta_size = sizeof(struct lsk_route6_delta),
+	.apply = delta6_apply,
+	.isolated = delta6_isolated,
+	.build = fwd6_build,
+	.free = fwd6_free,
+	.get = fwd6_get,
+	.set = fwd6_set,
+	.renamed = fwd6_renamed,
+	.wanted = fwd6_wanted,
+	.keep = fwd6_keep,
+};
 
 void
 lsk_fwd6_standby_free(struct lsk_stack *s)
@@ -113,47 +120,12 @@ lsk_fwd6_standby_free(struct lsk_stack *s)
 void
 lsk_fwd6_publish(struct lsk_stack *s, struct lsk_fwd6_table *t)
 {
-	/* the standby is no worker's: it goes at once */
-	lsk_fwd6_standby_free(s);
-	lsk_fwd6_table_free(fwd6_swap(s, t));
-	standby6_build(s);
+	lsk_standby_publish(s, &fwd6_ops, t);
 }
 
 int
 lsk_fwd6_routes_apply(struct lsk_stack *s, const struct lsk_route6_delta *d,
 		      unsigned int n, bool whole)
 {
-	struct lsk_fwd6_table *next, *old;
-	bool isolated;
-	int rc = -EAGAIN;
-
-	if (n == 0)
-		return 0;
-	s->fwd6_keep_standby = true;
-	isolated = deltas6_isolated(s, d, n);
-	next = s->fwd6_standby;
-	if (next != NULL && isolated) {
-		rc = table6_apply(s, &s->fwd6_standby, d, n);
-		if (rc == 0) {
-			s->fwd6_standby = NULL;
-			next->generation = ++s->fib6_generation;
-		}
-	}
-	if (rc < 0) {
-		if (!whole)
-			return -EAGAIN;
-		rc = lsk_fwd6_table_build(s, &next);
-		if (rc < 0)
-			return rc;
-		lsk_fwd6_standby_free(s);
-	}
-	/* the table the workers read was the configuration before d */
-	old = fwd6_swap(s, next);
-	if (isolated && table6_apply(s, &old, d, n) == 0) {
-		s->fwd6_standby = old;
-		return 0;
-	}
-	lsk_fwd6_table_free(old);
-	standby6_build(s);
-	return 0;
+	return lsk_standby_apply(s, &fwd6_ops, d, n, whole);
 }

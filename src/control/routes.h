@@ -88,9 +88,6 @@ int lsk_fwd_route_unset(struct lsk_fwd_table *t, uint32_t prefix,
 /* A change of (prefix, depth) touches no entry a build adds besides it. */
 bool lsk_fwd_route_isolated(const struct lsk_stack *s, uint32_t prefix,
 			    uint8_t depth);
-/* Wait until every worker has passed a quiescent state since now,
- * sleeping between checks (control/fwd_update.c). */
-void lsk_fwd_grace_period(struct lsk_stack *s);
 /* Hand a table built whole to the workers (lsk_publish); the standby
  * is built anew. Cannot fail (a standby that cannot be built is none). */
 void lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t);

@@ -9,7 +9,6 @@
  * published table whole; a batch's route deltas; learned runs, a dump
  * and its sweep.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,37 +16,14 @@
 
 #include <rte_fib6.h>
 
-#include "unit_common.h"
-#include "core/fwd6.h"
+#include "stack6_fix.h"
 
 #define PROTO_BGP 186
 #define N_PROBES 4000
 
-static struct lsk_ip6_addr
-a6(const char *s)
-{
-	struct lsk_ip6_addr a;
-
-	assert_int_equal(inet_pton(AF_INET6, s, a.a), 1);
-	return a;
-}
-
 static const char *const gateways[] = {
 	"2001:db8:0:1::7", "2001:db8:0:2::7", "2001:db8:0:1::9",
 };
-
-/* The next hop t gives for d. */
-static const struct lsk_nexthop6 *
-lookup_in(const struct lsk_fwd6_table *t, const struct lsk_ip6_addr *d)
-{
-	uint8_t ips[1][16];
-	uint64_t nh = 999;
-
-	memcpy(ips[0], d->a, 16);
-	assert_int_equal(rte_fib6_lookup_bulk(t->fib, ips, &nh, 1), 0);
-	assert_true(nh < t->n_nexthops);
-	return &t->nexthops[nh];
-}
 
 /* Probes: random in 2001:db8:1000::/36, where the routes are (their
  * depths 32 to 128 cut it every way), and the connected prefixes. */
@@ -79,31 +55,15 @@ assert_tables_as_built(struct lsk_stack *s, const struct lsk_ip6_addr *p,
 
 	assert_int_equal(lsk_fwd6_table_build(s, &t), 0);
 	for (i = 0; i < n; i++) {
-		const struct lsk_nexthop6 *want = lookup_in(t, &p[i]);
+		const struct lsk_nexthop6 *want = lookup6_in(t, &p[i]);
 
-		assert_memory_equal(lookup_in(s->sh.fwd6, &p[i]), want,
+		assert_memory_equal(lookup6_in(s->sh.fwd6, &p[i]), want,
 				    sizeof(*want));
 		if (s->fwd6_standby != NULL)
-			assert_memory_equal(lookup_in(s->fwd6_standby, &p[i]),
+			assert_memory_equal(lookup6_in(s->fwd6_standby, &p[i]),
 					    want, sizeof(*want));
 	}
 	lsk_fwd6_table_free(t);
-}
-
-static void
-assert_via(struct lsk_stack *s, const char *dst, const char *gw)
-{
-	struct lsk_ip6_addr d = a6(dst);
-	const struct lsk_nexthop6 *nh = lookup_in(s->sh.fwd6, &d);
-	struct lsk_ip6_addr g;
-
-	if (gw == NULL) {
-		assert_int_equal(nh->type, LSK_NH_NONE);
-		return;
-	}
-	g = a6(gw);
-	assert_int_equal(nh->type, LSK_NH_FORWARD);
-	assert_memory_equal(&nh->gateway, &g, sizeof(g));
 }
 
 /* A random route in 2001:db8:1000::/36: depths 32 to 128. */
@@ -127,13 +87,7 @@ random_route(uint64_t *seed, struct lsk_ip6_addr *prefix, uint8_t *depth,
 static int
 setup(void **state)
 {
-	struct lsk_stack *s = unit_bare_stack("fu6");
-	struct lsk_ip6_addr a = a6("2001:db8:0:1::1"), b = a6("2001:db8:0:2::1");
-
-	assert_int_equal(lsk_address6_add(s, &a, 64, 0), 0);
-	assert_int_equal(lsk_address6_add(s, &b, 64, 1), 0);
-	*state = s;
-	return 0;
+	return stack6_setup(state, "fu6");
 }
 
 static int
@@ -217,9 +171,9 @@ test_change_seen_after_publish(void **state)
 	{
 		struct lsk_ip6_addr d = a6("2001:db8:0:1::1");
 
-		assert_int_equal(lookup_in(s->sh.fwd6, &d)->type,
+		assert_int_equal(lookup6_in(s->sh.fwd6, &d)->type,
 				 LSK_NH_LOCAL);
-		assert_int_equal(lookup_in(s->fwd6_standby, &d)->type,
+		assert_int_equal(lookup6_in(s->fwd6_standby, &d)->type,
 				 LSK_NH_LOCAL);
 	}
 	assert_tables_as_built(s, probes, RTE_DIM(probes));
@@ -330,18 +284,36 @@ test_failure_leaves_state_whole(void **state)
 	assert_ptr_equal(s->fwd6_standby, standby);
 	assert_int_equal(s->n_routes6, n_routes);
 	assert_null(lsk_route6_find(s, &p, 128));
-	assert_non_null(lookup_in(s->sh.fwd6, &p));
-	assert_int_equal(lookup_in(s->sh.fwd6, &p)->type, LSK_NH_FORWARD);
+	assert_non_null(lookup6_in(s->sh.fwd6, &p));
+	assert_int_equal(lookup6_in(s->sh.fwd6, &p)->type, LSK_NH_FORWARD);
 	g0 = a6(gateways[0]);
-	assert_memory_equal(&lookup_in(s->sh.fwd6, &p)->gateway, &g0, 16);
+	assert_memory_equal(&lookup6_in(s->sh.fwd6, &p)->gateway, &g0, 16);
 	unit_free_memory();
 	assert_tables_as_built(s, probes, N_PROBES);
 	/* what failed was kept nowhere: it adds now, in a bigger table */
 	assert_int_equal(lsk_route6_add(s, &p, 128, LSK_ROUTE_VIA, &g,
 					LSK_IFACE_ANY), 0);
-	assert_memory_equal(&lookup_in(s->sh.fwd6, &p)->gateway, &g, 16);
+	assert_memory_equal(&lookup6_in(s->sh.fwd6, &p)->gateway, &g, 16);
 	assert_non_null(s->fwd6_standby);
 	assert_tables_as_built(s, probes, N_PROBES);
+}
+
+/* r: a route learned from BGP to base with i in its bytes at and after
+ * byte k, of depth, via gw. */
+static void
+learned(struct lsk_route6_learned *r, const char *base, unsigned int k,
+	unsigned int i, uint8_t depth, const char *gw)
+{
+	memset(r, 0, sizeof(*r));
+	r->prefix = a6(base);
+	r->prefix.a[k] |= (uint8_t)(i >> 8);
+	r->prefix.a[k + 1] |= (uint8_t)i;
+	r->depth = depth;
+	r->type = LSK_ROUTE_VIA;
+	r->proto = PROTO_BGP;
+	r->n_paths = 1;
+	r->paths[0].gateway = a6(gw);
+	r->paths[0].iface = LSK_IFACE_ANY;
 }
 
 /*
@@ -362,17 +334,8 @@ test_run_undone_in_standby(void **state)
 
 	random_probes(probes, N_PROBES, &seed);
 	assert_int_equal(add(s, "2001:db8:1000::", 36, gateways[0]), 0);
-	for (i = 0; i < 1000; i++) {
-		r[i].prefix = a6("2001:db8:1000::1");
-		r[i].prefix.a[6] = (uint8_t)(i >> 8);
-		r[i].prefix.a[7] = (uint8_t)i;
-		r[i].depth = 128;
-		r[i].type = LSK_ROUTE_VIA;
-		r[i].proto = PROTO_BGP;
-		r[i].n_paths = 1;
-		r[i].paths[0].gateway = a6(gateways[1]);
-		r[i].paths[0].iface = LSK_IFACE_ANY;
-	}
+	for (i = 0; i < 1000; i++)
+		learned(&r[i], "2001:db8:1000::1", 6, i, 128, gateways[1]);
 	/* the store's room first (its index is EAL memory): withdrawals
 	 * of routes it has not, all skipped, no table changed */
 	for (i = 0; i < 1000; i++)
@@ -392,9 +355,22 @@ test_run_undone_in_standby(void **state)
 	assert_tables_as_built(s, probes, N_PROBES);
 	assert_int_equal(lsk_route6_learn(s, r, 1000), 0);
 	assert_int_equal(s->n_learned6, 1000);
-	assert_memory_equal(&lookup_in(s->sh.fwd6, &r[999].prefix)->gateway,
+	assert_memory_equal(&lookup6_in(s->sh.fwd6, &r[999].prefix)->gateway,
 			    &r[0].paths[0].gateway, 16);
 	assert_tables_as_built(s, probes, N_PROBES);
+}
+
+/* The batch's commit built the table whole (it is not the standby
+ * before it), in which dst goes via the first gateway. */
+static void
+commit_built_whole(struct lsk_stack *s, const struct lsk_fwd6_table *standby,
+		   const char *dst, const struct lsk_ip6_addr *probes,
+		   unsigned int n)
+{
+	assert_int_equal(lsk_config_commit(s), 0);
+	assert_ptr_not_equal(s->sh.fwd6, standby);
+	assert_via(s, dst, gateways[0]);
+	assert_tables_as_built(s, probes, n);
 }
 
 /*
@@ -436,10 +412,8 @@ test_batch_deltas(void **state)
 	assert_int_equal(del(s, "2001:db8:1000:3::", 64), 0);
 	assert_int_equal(lsk_route_add(s, UNIT_IPV4(10, 50, 0, 0), 16,
 				       LSK_ROUTE_BLACKHOLE, 0), 0);
-	assert_int_equal(lsk_config_commit(s), 0);
-	assert_ptr_not_equal(s->sh.fwd6, standby);
-	assert_via(s, "2001:db8:1000:3::1", gateways[0]);
-	assert_tables_as_built(s, probes, RTE_DIM(probes));
+	commit_built_whole(s, standby, "2001:db8:1000:3::1", probes,
+			   RTE_DIM(probes));
 
 	/* past the log: built whole */
 	standby = s->fwd6_standby;
@@ -448,10 +422,8 @@ test_batch_deltas(void **state)
 		snprintf(p, sizeof(p), "2001:db8:1000:%x::", 0x100 + i);
 		assert_int_equal(add(s, p, 64, gateways[i % 2]), 0);
 	}
-	assert_int_equal(lsk_config_commit(s), 0);
-	assert_ptr_not_equal(s->sh.fwd6, standby);
-	assert_via(s, "2001:db8:1000:140::1", gateways[0]);
-	assert_tables_as_built(s, probes, RTE_DIM(probes));
+	commit_built_whole(s, standby, "2001:db8:1000:140::1", probes,
+			   RTE_DIM(probes));
 
 	/* aborted: nothing changed, the log gone */
 	standby = s->fwd6_standby;
@@ -482,17 +454,8 @@ test_learned_dump_sweep(void **state)
 
 	assert_non_null(r);
 	random_probes(probes, N_PROBES, &seed);
-	for (i = 0; i < 1000; i++) {
-		r[i].prefix = a6("2001:db8:1000::");
-		r[i].prefix.a[4] = (uint8_t)(0x10 | i >> 8);
-		r[i].prefix.a[5] = (uint8_t)i;
-		r[i].depth = 48;
-		r[i].type = LSK_ROUTE_VIA;
-		r[i].proto = PROTO_BGP;
-		r[i].n_paths = 1;
-		r[i].paths[0].gateway = a6(gateways[i % 2]);
-		r[i].paths[0].iface = LSK_IFACE_ANY;
-	}
+	for (i = 0; i < 1000; i++)
+		learned(&r[i], "2001:db8:1000::", 4, i, 48, gateways[i % 2]);
 	assert_int_equal(lsk_route6_learn(s, r, 500), 0);
 	assert_non_null(s->fwd6_standby);
 	standby = s->fwd6_standby;
@@ -506,12 +469,12 @@ test_learned_dump_sweep(void **state)
 					LSK_ROUTE_BLACKHOLE, NULL,
 					LSK_IFACE_ANY), 0);
 	assert_ptr_equal(s->sh.fwd6, standby);
-	assert_int_equal(lookup_in(s->sh.fwd6, &r[3].prefix)->type,
+	assert_int_equal(lookup6_in(s->sh.fwd6, &r[3].prefix)->type,
 			 LSK_NH_BLACKHOLE);
 	standby = s->fwd6_standby;
 	assert_int_equal(lsk_route6_del(s, &r[3].prefix, 48), 0);
 	assert_ptr_equal(s->sh.fwd6, standby);
-	assert_memory_equal(&lookup_in(s->sh.fwd6, &r[3].prefix)->gateway,
+	assert_memory_equal(&lookup6_in(s->sh.fwd6, &r[3].prefix)->gateway,
 			    &r[3].paths[0].gateway, 16);
 
 	/* a dump repeating all but every tenth, and its sweep */
@@ -529,7 +492,7 @@ test_learned_dump_sweep(void **state)
 
 		gone.a[4] = 0x10;
 		gone.a[5] = 10;
-		assert_int_equal(lookup_in(s->sh.fwd6, &gone)->type,
+		assert_int_equal(lookup6_in(s->sh.fwd6, &gone)->type,
 				 LSK_NH_NONE);
 	}
 	assert_tables_as_built(s, probes, N_PROBES);
