@@ -207,8 +207,8 @@ test_route(void **state)
 	refused(s, "route add 2001:db8:9::/48 via fe80::2 port 0 vlan 3",
 		-ENODEV, "t:1: port 0 has no vlan 3");
 	refused(s, "route add 2001:db8:9::/48 via 2001:db8:0:2::2 via "
-		"2001:db8:0:2::3", -EINVAL, "t:1: an IPv6 route has one "
-		"gateway (no ECMP for IPv6 yet)");
+		"2001:db8:0:2::2", -EINVAL, "t:1: gateway 2001:db8:0:2::2 "
+		"given twice");
 	refused(s, "route add 2001:db8:9::1/48 blackhole", -EINVAL,
 		"t:1: prefix 2001:db8:9::1/48 has host bits set (the prefix "
 		"is 2001:db8:9::/48)");
@@ -498,8 +498,8 @@ test_route_get(void **state)
 	free(a);
 	refused(s, "route get 2001:db8::1 port 9", -ENODEV,
 		"t:1: port 9 does not exist (2 ports)");
-	refused(s, "route get 2001:db8::1 from 2001:db8::2", -EINVAL,
-		"t:1: usage: route get ADDRESS6 [port N [vlan V]]");
+	refused(s, "route get 2001:db8::1 size 2", -EINVAL,
+		"t:1: unknown word 'size' (port, from, proto, sport, dport)");
 }
 
 
