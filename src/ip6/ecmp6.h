@@ -17,6 +17,7 @@
 #define LSK_IP6_ECMP6_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_byteorder.h>
 #include <rte_hash_crc.h>
@@ -35,9 +36,16 @@ static inline uint32_t
 lsk_ecmp6_flow_hash(const uint8_t *src, const uint8_t *dst, uint8_t proto,
 		    uint16_t sport, uint16_t dport)
 {
-	uint32_t h = rte_hash_crc(src, 16, 0x6c6b7336u);
+	uint64_t q[4];
+	uint32_t h;
 
-	h = rte_hash_crc(dst, 16, h);
+	/* copied: the header's addresses are 2-byte aligned at best */
+	memcpy(q, src, 16);
+	memcpy(q + 2, dst, 16);
+	h = rte_hash_crc_8byte(q[0], 0x6c6b7336u);
+	h = rte_hash_crc_8byte(q[1], h);
+	h = rte_hash_crc_8byte(q[2], h);
+	h = rte_hash_crc_8byte(q[3], h);
 	h = rte_hash_crc_4byte(proto, h);
 	h = rte_hash_crc_4byte((uint32_t)sport << 16 | dport, h);
 	return lsk_ecmp_mix(h);
