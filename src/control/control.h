@@ -219,6 +219,10 @@ const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
  * array doubles, from first, when full. A failure leaves it as it was. */
 int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 		   unsigned int first);
+/* The same for entries n .. n + more (the learned routes' stores of
+ * both families, control/route_learn.c and route6_learn.c). */
+int lsk_array_room(void **arr, unsigned int *cap, unsigned int n,
+		   unsigned int more, size_t elem, unsigned int first);
 
 /* Wait until no worker can still be reading a table replaced before the
  * call: each has passed a quiescent state since (control/stack.c). */

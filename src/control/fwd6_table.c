@@ -191,12 +191,59 @@ build_connected(struct fwd6_builder *b)
 	return 0;
 }
 
-/* The next hop of r: -ENETUNREACH when its gateway is on no connected
- * prefix (an address deleted took the route with it: a caller's bug). */
+/* The next hop of path p: -ENETUNREACH when its gateway is on no
+ * connected prefix (an address deleted took the route with it: a
+ * caller's bug). */
+static int
+nh_path(struct fwd6_builder *b, const struct lsk_route6_path *p)
+{
+	const struct lsk_ifaddr6 *a;
+
+	if (p->iface != LSK_IFACE_ANY)
+		return p->iface < b->s->n_ifaces ?
+		       nh_forward(b, p->iface, &p->gateway) : -ENETUNREACH;
+	a = lsk_connected6_lookup(b->s, &p->gateway);
+	if (a == NULL)
+		return -ENETUNREACH;
+	return nh_forward(b, a->iface, &p->gateway);
+}
+
+/* The ECMP group of members[0, n) (control/fwd_group.c, shared with
+ * IPv4): its next hop, found or appended; one member left (paths that
+ * are one next hop) is that next hop. */
+static int
+nh_group(struct fwd6_builder *b, uint32_t *members, uint16_t *weights,
+	 unsigned int n)
+{
+	struct lsk_fwd6_table *t = b->t;
+	struct lsk_group_words gw = { .words = t->group_words,
+				      .n = &t->n_group_words,
+				      .cap = t->group_cap };
+	struct lsk_group_ref ref;
+	struct lsk_nexthop6 nh;
+	int rc = lsk_fwd_group_place(&gw, members, weights, &n, &ref);
+
+	if (rc < 0)
+		return rc;
+	if (n == 1)
+		return (int)members[0];
+	memset(&nh, 0, sizeof(nh));
+	nh.type = LSK_NH_GROUP;
+	nh.group = ref.group;
+	nh.n_members = ref.n_members;
+	nh.n_buckets = ref.n_buckets;
+	return nh_get(b, &nh);
+}
+
+/* The next hop of r: a group for several paths; a path that cannot be
+ * had is left out (-ENETUNREACH when none can). */
 static int
 nh_route(struct fwd6_builder *b, const struct lsk_route6 *r)
 {
-	const struct lsk_ifaddr6 *a;
+	uint32_t members[LSK_ROUTE_MAX_PATHS];
+	uint16_t weights[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, k = 0;
+	int nh = -ENETUNREACH;
 
 	switch (r->type) {
 	case LSK_ROUTE_BLACKHOLE:
@@ -208,13 +255,18 @@ nh_route(struct fwd6_builder *b, const struct lsk_route6 *r)
 	default:
 		break;
 	}
-	if (r->iface != LSK_IFACE_ANY)
-		return r->iface < b->s->n_ifaces ?
-		       nh_forward(b, r->iface, &r->gateway) : -ENETUNREACH;
-	a = lsk_connected6_lookup(b->s, &r->gateway);
-	if (a == NULL)
-		return -ENETUNREACH;
-	return nh_forward(b, a->iface, &r->gateway);
+	for (i = 0; i < r->n_paths; i++) {
+		nh = nh_path(b, &r->paths[i]);
+		if (nh == -ENETUNREACH)
+			continue;
+		if (nh < 0)
+			return nh;
+		members[k] = (uint32_t)nh;
+		weights[k++] = r->paths[i].weight ? r->paths[i].weight : 1;
+	}
+	if (k <= 1)
+		return k == 1 ? (int)members[0] : nh;
+	return nh_group(b, members, weights, k);
 }
 
 static int
@@ -351,6 +403,30 @@ fwd6_routes_any(const struct lsk_stack *s)
 	return s->n_routes6 != 0 || s->n_learned6 != 0;
 }
 
+/* The group words the routes of the stack need (each route's group as
+ * if it were its own), twice over for room. */
+static uint32_t
+fwd6_group_words(const struct lsk_stack *s)
+{
+	const struct lsk_route6 *lists[2] = { s->routes6, s->learned6 };
+	const unsigned int counts[2] = { s->n_routes6, s->n_learned6 };
+	uint32_t words = 0;
+	unsigned int l, i, j;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < counts[l]; i++) {
+			const struct lsk_route6 *r = &lists[l][i];
+			uint16_t wt[LSK_ROUTE_MAX_PATHS];
+
+			if (r->type != LSK_ROUTE_VIA || r->n_paths < 2)
+				continue;
+			for (j = 0; j < r->n_paths; j++)
+				wt[j] = r->paths[j].weight;
+			words += lsk_fwd_group_size(wt, r->n_paths);
+		}
+	return 2 * words + 64;
+}
+
 /*
  * A FIB for what the stack holds, and room for more: the smallest
  * entries (2 bytes: 32 MiB of tbl24 and 512 B a group; 4: 64 MiB and
@@ -404,6 +480,7 @@ lsk_fwd6_table_free(struct lsk_fwd6_table *t)
 		return;
 	rte_fib6_free(t->fib);
 	rte_free(t->nexthops);
+	rte_free(t->group_words);
 	rte_free(t);
 }
 
@@ -424,8 +501,12 @@ lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out)
 					   sizeof(struct lsk_nexthop6),
 					   RTE_CACHE_LINE_SIZE,
 					   s->sh.socket_id);
-	if (b.t->nexthops == NULL) {
-		rte_free(b.t);
+	b.t->group_cap = fwd6_group_words(s);
+	b.t->group_words = rte_zmalloc_socket("lsk_groups6", b.t->group_cap *
+					      sizeof(uint16_t), 0,
+					      s->sh.socket_id);
+	if (b.t->nexthops == NULL || b.t->group_words == NULL) {
+		lsk_fwd6_table_free(b.t);
 		return -ENOMEM;
 	}
 	b.t->n_nexthops = 1; /* LSK_NH_IDX_NONE, zeroed = LSK_NH_NONE */

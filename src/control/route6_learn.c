@@ -141,18 +141,12 @@ index6_room(struct lsk_stack *s, unsigned int more)
 static int
 learn6_room(struct lsk_stack *s, unsigned int more)
 {
-	unsigned int cap = s->learned6_cap;
-	struct lsk_route6 *p;
+	int rc = lsk_array_room((void **)&s->learned6, &s->learned6_cap,
+				s->n_learned6, more, sizeof(*s->learned6),
+				1024);
 
-	while (cap < s->n_learned6 + more)
-		cap = cap ? 2 * cap : 1024;
-	if (cap != s->learned6_cap) {
-		p = realloc(s->learned6, (size_t)cap * sizeof(*p));
-		if (p == NULL)
-			return -ENOMEM;
-		s->learned6 = p;
-		s->learned6_cap = cap;
-	}
+	if (rc < 0)
+		return rc;
 	return index6_room(s, more);
 }
 
@@ -193,41 +187,29 @@ store6_del(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	s->n_learned6--;
 }
 
-/* The route an entry asks for (0), or why it cannot be taken. A route
- * of several paths takes its first until IPv6 has ECMP groups. */
+/* The route an entry asks for (0), or why it cannot be taken: all its
+ * paths, an ECMP group of them (control/fwd6_table.c). */
 static int
 learn6_make(const struct lsk_stack *s, const struct lsk_route6_learned *e,
 	    struct lsk_route6 *r)
 {
-	const struct lsk_route6_path *p = &e->paths[0];
-	int rc;
+	int rc = lsk_route6_make(s, &e->prefix, e->depth,
+				 (enum lsk_route_type)e->type, e->paths,
+				 e->n_paths, r);
 
-	if (e->type == LSK_ROUTE_VIA &&
-	    (e->n_paths == 0 || e->n_paths > LSK_ROUTE_MAX_PATHS))
-		return -EINVAL;
-	rc = lsk_route6_check(s, &e->prefix, e->depth,
-			      (enum lsk_route_type)e->type,
-			      &p->gateway, p->iface);
 	if (rc < 0)
 		return rc;
-	memset(r, 0, sizeof(*r));
-	r->prefix = e->prefix;
-	r->depth = e->depth;
-	r->type = e->type;
-	r->iface = LSK_IFACE_ANY;
 	r->proto = e->proto;
-	if (e->type == LSK_ROUTE_VIA) {
-		r->gateway = p->gateway;
-		r->iface = p->iface;
-	}
 	return 0;
 }
 
 static bool
 route6_same(const struct lsk_route6 *a, const struct lsk_route6 *b)
 {
-	return a->type == b->type && a->iface == b->iface &&
-	       a->proto == b->proto && lsk_ip6_equal(&a->gateway, &b->gateway);
+	return a->type == b->type && a->proto == b->proto &&
+	       a->n_paths == b->n_paths &&
+	       memcmp(a->paths, b->paths, a->n_paths * sizeof(a->paths[0])) ==
+	       0;
 }
 
 /* A run: the store's changes (u, to put them back) and the tables' (d:

@@ -75,10 +75,35 @@ gateway6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *gw,
 	return 0;
 }
 
+/* Paths p[0, n) of a route: each gateway checked, each given once,
+ * weights 0..256 (as IPv4's paths_check, control/route_table.c). */
+static int
+paths6_check(const struct lsk_stack *s, const struct lsk_route6_path *p,
+	     unsigned int n)
+{
+	unsigned int i, j;
+	int rc;
+
+	if (p == NULL || n < 1 || n > LSK_ROUTE_MAX_PATHS)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (p[i].weight > 256)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (p[j].iface == p[i].iface &&
+			    lsk_ip6_equal(&p[j].gateway, &p[i].gateway))
+				return -EINVAL;
+		rc = gateway6_check(s, &p[i].gateway, p[i].iface);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int
 lsk_route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 		 uint8_t depth, enum lsk_route_type type,
-		 const struct lsk_ip6_addr *gateway, uint16_t iface)
+		 const struct lsk_route6_path *p, unsigned int n)
 {
 	struct lsk_ip6_addr masked;
 	int rc;
@@ -95,7 +120,7 @@ lsk_route6_check(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	if ((unsigned int)type > LSK_ROUTE_PROHIBIT)
 		return -EINVAL;
 	if (type == LSK_ROUTE_VIA) {
-		rc = gateway6_check(s, gateway, iface);
+		rc = paths6_check(s, p, n);
 		if (rc < 0)
 			return rc;
 	}
@@ -132,27 +157,52 @@ route6_learned_side(const struct lsk_stack *s, const struct lsk_route6 *key,
 		*r = *l;
 }
 
+int
+lsk_route6_make(const struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+		uint8_t depth, enum lsk_route_type type,
+		const struct lsk_route6_path *p, unsigned int n,
+		struct lsk_route6 *r)
+{
+	unsigned int i;
+	int rc = lsk_route6_check(s, prefix, depth, type, p, n);
+
+	if (rc < 0)
+		return rc;
+	memset(r, 0, sizeof(*r));
+	r->prefix = *prefix;
+	r->depth = depth;
+	r->type = (uint8_t)type;
+	if (type != LSK_ROUTE_VIA)
+		return 0;
+	r->n_paths = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		r->paths[i] = p[i];
+		if (r->paths[i].weight == 0)
+			r->paths[i].weight = 1;
+	}
+	return 0;
+}
+
+bool
+lsk_route6_path_reachable(const struct lsk_stack *s,
+			  const struct lsk_route6_path *p)
+{
+	return p->iface != LSK_IFACE_ANY ? p->iface < s->n_ifaces :
+	       lsk_connected6_lookup(s, &p->gateway) != NULL;
+}
+
 static int
 route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	   uint8_t depth, enum lsk_route_type type,
-	   const struct lsk_ip6_addr *gateway, uint16_t iface, bool replace)
+	   const struct lsk_route6_path *p, unsigned int n, bool replace)
 {
 	struct lsk_route6_delta d = { .now_set = true };
 	struct lsk_route6 r, before;
 	int i, rc;
 
-	rc = lsk_route6_check(s, prefix, depth, type, gateway, iface);
+	rc = lsk_route6_make(s, prefix, depth, type, p, n, &r);
 	if (rc < 0)
 		return rc;
-	memset(&r, 0, sizeof(r));
-	r.prefix = *prefix;
-	r.depth = depth;
-	r.type = (uint8_t)type;
-	r.iface = LSK_IFACE_ANY;
-	if (type == LSK_ROUTE_VIA) {
-		r.gateway = *gateway;
-		r.iface = iface;
-	}
 	d.now = r;
 	i = route6_pos(s, prefix, depth);
 	if (i >= 0) {
@@ -179,12 +229,32 @@ route6_set(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	return rc;
 }
 
+/* The one path of lsk_route6_add and _replace (none unless VIA). */
+static unsigned int
+path6_one(enum lsk_route_type type, const struct lsk_ip6_addr *gateway,
+	  uint16_t iface, struct lsk_route6_path *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (type != LSK_ROUTE_VIA)
+		return 0;
+	if (gateway != NULL)
+		p->gateway = *gateway;
+	else
+		p->gateway.a[0] = 0xff;	/* refused as a gateway: -EINVAL */
+	p->iface = iface;
+	p->weight = 1;
+	return 1;
+}
+
 int
 lsk_route6_add(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	       uint8_t depth, enum lsk_route_type type,
 	       const struct lsk_ip6_addr *gateway, uint16_t iface)
 {
-	return route6_set(s, prefix, depth, type, gateway, iface, false);
+	struct lsk_route6_path p;
+	unsigned int n = path6_one(type, gateway, iface, &p);
+
+	return route6_set(s, prefix, depth, type, &p, n, false);
 }
 
 int
@@ -192,7 +262,30 @@ lsk_route6_replace(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 		   uint8_t depth, enum lsk_route_type type,
 		   const struct lsk_ip6_addr *gateway, uint16_t iface)
 {
-	return route6_set(s, prefix, depth, type, gateway, iface, true);
+	struct lsk_route6_path p;
+	unsigned int n = path6_one(type, gateway, iface, &p);
+
+	return route6_set(s, prefix, depth, type, &p, n, true);
+}
+
+int
+lsk_route6_add_paths(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
+		     uint8_t depth, const struct lsk_route6_path *paths,
+		     unsigned int n)
+{
+	if (paths == NULL)
+		return -EINVAL;
+	return route6_set(s, prefix, depth, LSK_ROUTE_VIA, paths, n, false);
+}
+
+int
+lsk_route6_replace_paths(struct lsk_stack *s,
+			 const struct lsk_ip6_addr *prefix, uint8_t depth,
+			 const struct lsk_route6_path *paths, unsigned int n)
+{
+	if (paths == NULL)
+		return -EINVAL;
+	return route6_set(s, prefix, depth, LSK_ROUTE_VIA, paths, n, true);
 }
 
 int
@@ -231,9 +324,14 @@ lsk_routes6_drop_unreachable(struct lsk_stack *s)
 
 	for (i = 0; i < s->n_routes6; i++) {
 		const struct lsk_route6 *r = &s->routes6[i];
+		unsigned int j;
 
-		if (r->type == LSK_ROUTE_VIA && r->iface == LSK_IFACE_ANY &&
-		    lsk_connected6_lookup(s, &r->gateway) == NULL)
+		/* a path lost takes the route, as IPv4's route_lost_path
+		 * (control/ifaces.c): `show config` stays loadable */
+		for (j = 0; j < r->n_paths; j++)
+			if (!lsk_route6_path_reachable(s, &r->paths[j]))
+				break;
+		if (j < r->n_paths)
 			continue;
 		s->routes6[k++] = *r;
 	}

@@ -23,17 +23,21 @@
 
 struct lsk_stack;
 
-/* A configured route (type: enum lsk_route_type). */
+/* A configured route (type: enum lsk_route_type). Its paths inline
+ * (IPv4 interns its sets, control/route_paths.c, for a full table of
+ * learned routes; IPv6's lists are a configuration's and a daemon's
+ * few): paths[0, n_paths) for LSK_ROUTE_VIA, each path's iface
+ * LSK_IFACE_ANY when its gateway's prefix decides it, weights 1..256. */
 struct lsk_route6 {
 	struct lsk_ip6_addr prefix;
-	struct lsk_ip6_addr gateway;	/* LSK_ROUTE_VIA only */
 	uint8_t depth;
 	uint8_t type;
-	uint16_t iface;		/* LSK_IFACE_ANY: the gateway's prefix's */
 	/* learned routes (control/route6_learn.c): rtm_protocol, and 1
 	 * while a daemon's dump has not repeated it; 0 when configured */
 	uint8_t proto;
 	uint8_t stale;
+	uint8_t n_paths;	/* LSK_ROUTE_VIA: 1..LSK_ROUTE_MAX_PATHS */
+	struct lsk_route6_path paths[LSK_ROUTE_MAX_PATHS];
 };
 
 /* A static neighbour (`neigh add ADDR6 MAC [port N]`). */
@@ -128,11 +132,23 @@ void lsk_neigh6_set_statics(struct lsk_stack *s);
  * go (an address deleted): how many. */
 unsigned int lsk_routes6_drop_unreachable(struct lsk_stack *s);
 
-/* A route lsk_route6_add would take (0), or why not (its errors). */
+/* A route lsk_route6_add_paths would take (0), or why not (its
+ * errors); p, n: its paths (LSK_ROUTE_VIA only). */
 int lsk_route6_check(const struct lsk_stack *s,
 		     const struct lsk_ip6_addr *prefix, uint8_t depth,
 		     enum lsk_route_type type,
-		     const struct lsk_ip6_addr *gateway, uint16_t iface);
+		     const struct lsk_route6_path *p, unsigned int n);
+/* The route of (prefix, depth) of that type over p[0, n) into r
+ * (weights 0 taken as 1), checked first (lsk_route6_check). */
+int lsk_route6_make(const struct lsk_stack *s,
+		    const struct lsk_ip6_addr *prefix, uint8_t depth,
+		    enum lsk_route_type type,
+		    const struct lsk_route6_path *p, unsigned int n,
+		    struct lsk_route6 *r);
+/* Path p of a route reaches a next hop: its iface given, or its
+ * gateway on a connected prefix. */
+bool lsk_route6_path_reachable(const struct lsk_stack *s,
+			       const struct lsk_route6_path *p);
 /* The learned route of (prefix, depth) (control/route6_learn.c), or
  * NULL; every learned route freed (the stack's end). */
 const struct lsk_route6 *lsk_learned6_find(const struct lsk_stack *s,
