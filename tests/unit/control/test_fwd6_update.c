@@ -4,7 +4,7 @@
  * as IPv4's (test_route_table's standby cases): a change seen by a
  * lookup once published, made to the standby and then to the table it
  * replaced (the two take turns), both tables looking up what a table
- * built whole looks up; a change that cannot be made in place undone in
+ * built whole looks up, ECMP groups too; a change that cannot be made in place undone in
  * the standby and, without memory for a build, refused with the
  * published table whole; a batch's route deltas; learned runs, a dump
  * and its sweep.
@@ -176,6 +176,71 @@ test_change_seen_after_publish(void **state)
 		assert_int_equal(lookup6_in(s->fwd6_standby, &d)->type,
 				 LSK_NH_LOCAL);
 	}
+	assert_tables_as_built(s, probes, RTE_DIM(probes));
+}
+
+/* The group a and b give for d: the same members and buckets, by the
+ * next hops they name (each table numbers its next hops its own way). */
+static void
+assert_group_same(const struct lsk_fwd6_table *a,
+		  const struct lsk_fwd6_table *b, const struct lsk_ip6_addr *d)
+{
+	const struct lsk_nexthop6 *ga = lookup6_in(a, d), *gb = lookup6_in(b, d);
+	unsigned int i;
+
+	assert_int_equal(gb->type, LSK_NH_GROUP);
+	assert_int_equal(ga->n_members, gb->n_members);
+	assert_int_equal(ga->n_buckets, gb->n_buckets);
+	/* members, then buckets: next hop indexes all */
+	for (i = 0; i < (unsigned int)ga->n_members + ga->n_buckets; i++) {
+		uint16_t ia = a->group_words[ga->group + i];
+		uint16_t ib = b->group_words[gb->group + i];
+
+		assert_true(ia < a->n_nexthops && ib < b->n_nexthops);
+		assert_memory_equal(&a->nexthops[ia], &b->nexthops[ib],
+				    sizeof(a->nexthops[ia]));
+	}
+}
+
+/*
+ * A route of several paths made in place: its group's words appended to
+ * the standby's own array, then to the table it replaced; both tables
+ * give the group a table built whole gives. Deleted, in place too.
+ */
+static void
+test_group_in_place(void **state)
+{
+	struct lsk_stack *s = *state;
+	struct lsk_route6_path paths[2] = {
+		{ .gateway = a6(gateways[0]), .iface = LSK_IFACE_ANY,
+		  .weight = 1 },
+		{ .gateway = a6(gateways[1]), .iface = LSK_IFACE_ANY,
+		  .weight = 3 },
+	};
+	struct lsk_ip6_addr p = a6("2001:db8:1000:9::"), probes[64];
+	const struct lsk_fwd6_table *fwd, *standby;
+	uint64_t seed = 13;
+
+	random_probes(probes, RTE_DIM(probes), &seed);
+	probes[0] = p;
+	assert_int_equal(add(s, "2001:db8:1000::", 36, gateways[0]), 0);
+	fwd = s->sh.fwd6;
+	standby = s->fwd6_standby;
+	assert_non_null(standby);
+	assert_int_equal(standby->n_group_words, 0);
+	assert_int_equal(lsk_route6_add_paths(s, &p, 64, paths, 2), 0);
+	assert_ptr_equal(s->sh.fwd6, standby);
+	assert_ptr_equal(s->fwd6_standby, fwd);
+	assert_int_equal(lookup6_in(s->sh.fwd6, &p)->type, LSK_NH_GROUP);
+	assert_int_equal(lookup6_in(s->sh.fwd6, &p)->n_members, 2);
+	assert_true(s->sh.fwd6->n_group_words > 0);
+	/* the same group in the other table */
+	assert_group_same(s->sh.fwd6, s->fwd6_standby, &p);
+	assert_tables_as_built(s, probes, RTE_DIM(probes));
+	standby = s->fwd6_standby;
+	assert_int_equal(del(s, "2001:db8:1000:9::", 64), 0);
+	assert_ptr_equal(s->sh.fwd6, standby);
+	assert_via(s, "2001:db8:1000:9::1", gateways[0]);
 	assert_tables_as_built(s, probes, RTE_DIM(probes));
 }
 
@@ -508,6 +573,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_change_seen_after_publish),
+		T(test_group_in_place),
 		T(test_in_place_matches_build),
 		T(test_failure_leaves_state_whole),
 		T(test_run_undone_in_standby),
