@@ -71,21 +71,32 @@ int lsk_route6_replace(struct lsk_stack *stack,
 		       const struct lsk_ip6_addr *prefix, uint8_t depth,
 		       enum lsk_route_type type,
 		       const struct lsk_ip6_addr *gateway, uint16_t iface);
-/* -ENOENT when no such route was added. */
-int lsk_route6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
-		   uint8_t depth);
-
 /*
- * One path of an IPv6 route a routing daemon sends (until IPv6 has ECMP,
- * a learned route with several paths forwards over its first). gateway:
- * a global address on a connected prefix (iface LSK_IFACE_ANY), or any
- * address with its iface given (link-local gateways, on-link routes).
+ * One path of an IPv6 route (ECMP), as IPv4's struct lsk_route_path
+ * (listack/route.h): a flow always takes the same path, paths are taken
+ * in proportion to their weights, one whose port is down or whose
+ * neighbour failed is skipped. gateway: a global address on a
+ * connected prefix (iface LSK_IFACE_ANY), or any address with its iface
+ * given (link-local gateways, on-link routes of a daemon).
  */
 struct lsk_route6_path {
 	struct lsk_ip6_addr gateway;
 	uint16_t iface;
 	uint16_t weight;	/* 1..256; 0 is taken as 1 */
 };
+/* The same with n (1..LSK_ROUTE_MAX_PATHS) paths: ECMP. Errors as
+ * lsk_route6_add's for each path, and -EINVAL for n out of range, a
+ * path given twice or a weight over 256. */
+int lsk_route6_add_paths(struct lsk_stack *stack,
+			 const struct lsk_ip6_addr *prefix, uint8_t depth,
+			 const struct lsk_route6_path *paths, unsigned int n);
+int lsk_route6_replace_paths(struct lsk_stack *stack,
+			     const struct lsk_ip6_addr *prefix, uint8_t depth,
+			     const struct lsk_route6_path *paths,
+			     unsigned int n);
+/* -ENOENT when no such route was added. */
+int lsk_route6_del(struct lsk_stack *stack, const struct lsk_ip6_addr *prefix,
+		   uint8_t depth);
 
 /*
  * Routes from a routing daemon (FPM), as IPv4's lsk_route_learned
@@ -142,11 +153,30 @@ struct lsk_route6_answer {
 	uint16_t iface, port, vlan, mtu;
 	struct rte_ether_addr neigh_mac;
 	uint32_t generation;
+	/* LSK_ORIGIN_ROUTE: learned (its rtm_protocol: proto), how many
+	 * paths the route has, which of them (0-based) this flow takes */
+	uint8_t learned;
+	uint8_t proto;
+	uint8_t n_paths;
+	uint8_t path;
 };
 /* What a packet to addr would meet now (in_iface: the interface it
  * came in on, for a link-local destination; LSK_IFACE_ANY: none). */
 int lsk_route6_get(struct lsk_stack *stack, const struct lsk_ip6_addr *addr,
 		   uint16_t in_iface, struct lsk_route6_answer *answer);
+
+/* A flow, for the path an ECMP route gives it (lsk_route6_get_flow). */
+struct lsk_route6_flow {
+	struct lsk_ip6_addr src;	/* :: when none given */
+	uint8_t proto;		/* the upper layer (IPPROTO_*); 0: none */
+	uint16_t sport, dport;	/* host order */
+};
+/* The same for one flow: the path of an ECMP route it takes (the hash
+ * the workers compute from its fields, ip6/ecmp6.h); flow NULL: none. */
+int lsk_route6_get_flow(struct lsk_stack *stack,
+			const struct lsk_ip6_addr *addr, uint16_t in_iface,
+			const struct lsk_route6_flow *flow,
+			struct lsk_route6_answer *answer);
 
 #ifdef __cplusplus
 }

@@ -6,12 +6,9 @@
  * address has a ':'.
  *
  *   address add|del ADDR6/LEN port N [vlan V]
- *   route add|replace PREFIX6/LEN via GW6 [port N [vlan V]]
- *   route add|replace PREFIX6/LEN blackhole|unreachable|prohibit
- *   route del PREFIX6/LEN [via GW6 [port N [vlan V]]|blackhole|...]
- *   route get ADDR6 [port N [vlan V]]
+ *   neigh add ADDR6 lladdr MAC [port N [vlan V]], neigh del ADDR6 ...
  *
- * A link-local gateway names its port: fe80::/10 is on every link.
+ * The route words are cli/cmd_route6.c's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,16 +20,6 @@
 #include "core/fwd6.h"
 #include "control/control.h"
 #include "cli/cmd.h"
-
-#define ROUTE6_USAGE "usage: route add|replace PREFIX6/LEN via GATEWAY6 " \
-	"[port N [vlan V]] | blackhole | unreachable | prohibit; route del " \
-	"PREFIX6/LEN; route get ADDRESS6 [port N [vlan V]]"
-
-static const char *const route6_type_words[] = {
-	[LSK_ROUTE_BLACKHOLE] = "blackhole",
-	[LSK_ROUTE_UNREACHABLE] = "unreachable",
-	[LSK_ROUTE_PROHIBIT] = "prohibit",
-};
 
 bool
 cmd_is_ip6(const char *word)
@@ -105,8 +92,9 @@ cmd_iface_words(const struct lsk_stack *s, uint16_t iface, char *buf,
  * *port, *vlan and *i past them; nothing there leaves *port
  * LSK_IFACE_ANY. 0 or -EINVAL with the error set.
  */
-static int
-parse_port_vlan(struct cmd_ctx *c, int *i, uint16_t *port, uint16_t *vlan)
+int
+cmd_parse_port_vlan(struct cmd_ctx *c, int *i, uint16_t *port,
+		    uint16_t *vlan)
 {
 	unsigned long v;
 	int rc;
@@ -137,8 +125,8 @@ parse_port_vlan(struct cmd_ctx *c, int *i, uint16_t *port, uint16_t *vlan)
 
 /* The interface of port/vlan (LSK_IFACE_ANY stays), or -ENODEV with
  * the error set. */
-static int
-iface_of(struct cmd_ctx *c, uint16_t port, uint16_t vlan, uint16_t *iface)
+int
+cmd_iface_of(struct cmd_ctx *c, uint16_t port, uint16_t vlan, uint16_t *iface)
 {
 	int rc;
 
@@ -215,7 +203,7 @@ address6_del(struct cmd_ctx *c, const struct lsk_ip6_addr *addr,
 {
 	char where[32];
 	uint16_t iface;
-	int rc = iface_of(c, port, vlan, &iface);
+	int rc = cmd_iface_of(c, port, vlan, &iface);
 
 	if (rc < 0)
 		return rc;
@@ -253,7 +241,7 @@ cmd_address6(struct cmd_ctx *c)
 	if (cmd_parse_prefix6(c->argv[2], &addr, &depth) < 0)
 		return cmd_error(c, -EINVAL, "bad address '%s' (want "
 				 "ADDRESS6/LEN, LEN 1-128)", c->argv[2]);
-	rc = parse_port_vlan(c, &i, &port, &vlan);
+	rc = cmd_parse_port_vlan(c, &i, &port, &vlan);
 	if (rc < 0)
 		return rc;
 	if (port == LSK_IFACE_ANY || i != c->argc)
@@ -287,234 +275,6 @@ cmd_address6(struct cmd_ctx *c)
 		lsk_stack_publish(c->s);
 	}
 	return rc < 0 ? address6_refused(c, rc, &addr, depth, port) : 0;
-}
-
-/* --- route add|replace|del PREFIX6/LEN ... -------------------------- */
-
-struct route6_target {
-	enum lsk_route_type type;
-	struct lsk_ip6_addr gw;
-	uint16_t port, vlan;	/* port LSK_IFACE_ANY: none given */
-};
-
-/* "via GW6 [port N [vlan V]]" or a type word at argv[i..argc) */
-static int
-parse_route6_target(struct cmd_ctx *c, int i, struct route6_target *t)
-{
-	unsigned int k;
-	int rc;
-
-	memset(t, 0, sizeof(*t));
-	t->port = LSK_IFACE_ANY;
-	cmd_kw(c, i, "via blackhole unreachable prohibit");
-	for (k = LSK_ROUTE_BLACKHOLE; k < RTE_DIM(route6_type_words); k++) {
-		if (c->argc == i + 1 &&
-		    strcmp(c->argv[i], route6_type_words[k]) == 0) {
-			t->type = (enum lsk_route_type)k;
-			return 0;
-		}
-	}
-	t->type = LSK_ROUTE_VIA;
-	if (i + 1 >= c->argc || strcmp(c->argv[i], "via") != 0)
-		return cmd_error(c, -EINVAL, ROUTE6_USAGE);
-	if (cmd_parse_ip6(c->argv[i + 1], &t->gw) < 0)
-		return cmd_error(c, -EINVAL, "bad gateway '%s' (want an IPv6 "
-				 "address)", c->argv[i + 1]);
-	i += 2;
-	rc = parse_port_vlan(c, &i, &t->port, &t->vlan);
-	if (rc < 0)
-		return rc;
-	cmd_kw(c, i, "via weight");
-	if (i < c->argc && (strcmp(c->argv[i], "via") == 0 ||
-			    strcmp(c->argv[i], "weight") == 0))
-		return cmd_error(c, -EINVAL, "an IPv6 route has one gateway "
-				 "(no ECMP for IPv6 yet)");
-	if (i != c->argc)
-		return cmd_error(c, -EINVAL, ROUTE6_USAGE);
-	return 0;
-}
-
-/* A route's target as the grammar writes it (show config, errors). */
-void
-cmd_route6_target_text(const struct lsk_stack *s, const struct lsk_route6 *r,
-		       char *buf, size_t len)
-{
-	char gw[INET6_ADDRSTRLEN], where[32];
-
-	if (r->type != LSK_ROUTE_VIA) {
-		snprintf(buf, len, "%s", r->type < RTE_DIM(route6_type_words) ?
-			 route6_type_words[r->type] : "?");
-		return;
-	}
-	cmd_ip6_text(&r->gateway, gw, sizeof(gw));
-	if (r->iface == LSK_IFACE_ANY) {
-		snprintf(buf, len, "via %s", gw);
-		return;
-	}
-	cmd_iface_words(s, r->iface, where, sizeof(where));
-	snprintf(buf, len, "via %s %s", gw, where);
-}
-
-static int
-route6_refused(struct cmd_ctx *c, int rc, const struct route6_target *t,
-	       uint16_t iface, bool replace, const char *verb)
-{
-	char gw[INET6_ADDRSTRLEN];
-
-	cmd_ip6_text(&t->gw, gw, sizeof(gw));
-	if (rc == -ENETUNREACH)
-		return cmd_error(c, rc, "gateway %s is not on a connected "
-				 "prefix", gw);
-	if (rc == -EINVAL && t->type == LSK_ROUTE_VIA) {
-		if (lsk_ip6_is_linklocal(&t->gw) && iface == LSK_IFACE_ANY)
-			return cmd_error(c, rc, "gateway %s is link-local: "
-					 "name its port (via %s port N)", gw,
-					 gw);
-		if (lsk_stack_is_own6(c->s, &t->gw, iface))
-			return cmd_error(c, rc, "gateway %s is one of our "
-					 "addresses", gw);
-		if (lsk_ip6_is_multicast(&t->gw) ||
-		    lsk_ip6_is_unspecified(&t->gw))
-			return cmd_error(c, rc, "gateway %s is not a unicast "
-					 "address", gw);
-	}
-	if (rc == -EEXIST)
-		return cmd_error(c, rc, replace ? "%s is a connected prefix" :
-				 "route %s exists already", c->argv[2]);
-	return cmd_error(c, rc, "cannot %s route %s: %s", verb, c->argv[2],
-			 strerror(-rc));
-}
-
-/* route del PREFIX6/LEN [target]: the route must be that one */
-static int
-route6_del(struct cmd_ctx *c, const struct lsk_ip6_addr *prefix,
-	   uint8_t depth)
-{
-	struct route6_target t;
-	struct lsk_route6 want;
-	const struct lsk_route6 *r;
-	char has[96], asked[96];
-	int rc;
-
-	if (c->argc > 3) {
-		rc = parse_route6_target(c, 3, &t);
-		if (rc < 0 || c->check)
-			return rc;
-		memset(&want, 0, sizeof(want));
-		want.type = (uint8_t)t.type;
-		want.gateway = t.gw;
-		rc = iface_of(c, t.port, t.vlan, &want.iface);
-		if (rc < 0)
-			return rc;
-		r = lsk_route6_find(c->s, prefix, depth);
-		if (r != NULL && (r->type != want.type ||
-				  (r->type == LSK_ROUTE_VIA &&
-				   (!lsk_ip6_equal(&r->gateway, &t.gw) ||
-				    (want.iface != LSK_IFACE_ANY &&
-				     want.iface != r->iface))))) {
-			cmd_route6_target_text(c->s, r, has, sizeof(has));
-			cmd_route6_target_text(c->s, &want, asked,
-					       sizeof(asked));
-			return cmd_error(c, -ENOENT, "route %s is %s, not %s",
-					 c->argv[2], has, asked);
-		}
-	} else if (c->check) {
-		return 0;
-	}
-	rc = lsk_route6_del(c->s, prefix, depth);
-	if (rc == -ENOENT)
-		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
-	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
-				  strerror(-rc)) : 0;
-}
-
-/* The prefix of a route line, its length required. */
-static int
-parse_route6_prefix(struct cmd_ctx *c, struct lsk_ip6_addr *prefix,
-		    uint8_t *depth)
-{
-	struct lsk_ip6_addr masked;
-	char net[INET6_ADDRSTRLEN + 8];
-
-	if (strcmp(c->argv[2], "default") == 0) {
-		memset(prefix, 0, sizeof(*prefix));
-		*depth = 0;
-		return 0;
-	}
-	if (strchr(c->argv[2], '/') == NULL &&
-	    cmd_parse_ip6(c->argv[2], prefix) == 0)
-		return cmd_error(c, -EINVAL, "route needs a prefix length: "
-				 "%s/LEN (a host route is %s/128)", c->argv[2],
-				 c->argv[2]);
-	if (cmd_parse_prefix6(c->argv[2], prefix, depth) < 0)
-		return cmd_error(c, -EINVAL, "bad prefix '%s' (want "
-				 "PREFIX6/LEN, LEN 0-128)", c->argv[2]);
-	lsk_ip6_mask(prefix, *depth, &masked);
-	if (!lsk_ip6_equal(&masked, prefix)) {
-		cmd_prefix6_text(&masked, *depth, net, sizeof(net));
-		return cmd_error(c, -EINVAL, "prefix %s has host bits set "
-				 "(the prefix is %s)", c->argv[2], net);
-	}
-	if ((*depth >= 8 && lsk_ip6_is_multicast(prefix)) ||
-	    (*depth >= 10 && lsk_ip6_is_linklocal(prefix)))
-		return cmd_error(c, -EINVAL, "%s is not routed: link-local "
-				 "and multicast destinations belong to a link",
-				 c->argv[2]);
-	return 0;
-}
-
-int
-cmd_route6(struct cmd_ctx *c)
-{
-	const char *verb = c->argv[1];
-	bool replace = strcmp(verb, "replace") == 0;
-	struct lsk_ip6_addr prefix;
-	struct route6_target t;
-	uint16_t iface;
-	uint8_t depth;
-	int rc;
-
-	rc = parse_route6_prefix(c, &prefix, &depth);
-	if (rc < 0)
-		return rc;
-	if (strcmp(verb, "del") == 0)
-		return route6_del(c, &prefix, depth);
-	rc = parse_route6_target(c, 3, &t);
-	if (rc < 0 || c->check)
-		return rc;
-	rc = iface_of(c, t.port, t.vlan, &iface);
-	if (rc < 0)
-		return rc;
-	rc = (replace ? lsk_route6_replace : lsk_route6_add)(c->s, &prefix,
-		depth, t.type, t.type == LSK_ROUTE_VIA ? &t.gw : NULL, iface);
-	return rc < 0 ? route6_refused(c, rc, &t, iface, replace, verb) : 0;
-}
-
-/* route get ADDR6 [port N [vlan V]]: the port a link-local address is
- * asked on */
-int
-cmd_route6_get(struct cmd_ctx *c)
-{
-	struct lsk_ip6_addr addr;
-	uint16_t port, vlan, iface;
-	int i = 3, rc;
-
-	if (c->argc < 3 || cmd_parse_ip6(c->argv[2], &addr) < 0)
-		return cmd_error(c, -EINVAL, "usage: route get ADDRESS6 "
-				 "[port N [vlan V]]");
-	rc = parse_port_vlan(c, &i, &port, &vlan);
-	if (rc < 0)
-		return rc;
-	if (i != c->argc)
-		return cmd_error(c, -EINVAL, "usage: route get ADDRESS6 "
-				 "[port N [vlan V]]");
-	if (c->check)
-		return 0;
-	rc = iface_of(c, port, vlan, &iface);
-	if (rc < 0)
-		return rc;
-	rc = lsk_route6_get_show(c->s, c->o, &addr, iface);
-	return rc < 0 ? cmd_error(c, rc, "route get: %s", strerror(-rc)) : 0;
 }
 
 /* --- neigh add ADDR6 lladdr MAC [port N [vlan V]] | neigh del ... ---- */
@@ -577,14 +337,14 @@ cmd_neigh6(struct cmd_ctx *c)
 		if (rc < 0)
 			return rc;
 	}
-	rc = parse_port_vlan(c, &i, &port, &vlan);
+	rc = cmd_parse_port_vlan(c, &i, &port, &vlan);
 	if (rc < 0)
 		return rc;
 	if (i != c->argc)
 		return cmd_error(c, -EINVAL, NEIGH6_USAGE);
 	if (c->check)
 		return 0;
-	rc = iface_of(c, port, vlan, &iface);
+	rc = cmd_iface_of(c, port, vlan, &iface);
 	if (rc < 0)
 		return rc;
 	rc = add ? lsk_neigh6_add(c->s, &addr, iface, &mac) :

@@ -197,13 +197,47 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 				  strerror(-rc)) : 0;
 }
 
+int
+cmd_route_flow_word(struct cmd_ctx *c, int i, bool icmp6, uint8_t *proto,
+		    uint16_t *sport, uint16_t *dport)
+{
+	const char *v_text = i + 1 < c->argc ? c->argv[i + 1] : "";
+	const char *icmp = icmp6 ? "icmp6" : "icmp";
+	unsigned long v;
+
+	if (strcmp(c->argv[i], "proto") == 0) {
+		if (strcmp(v_text, "udp") == 0)
+			*proto = IPPROTO_UDP;
+		else if (strcmp(v_text, "tcp") == 0)
+			*proto = IPPROTO_TCP;
+		else if (strcmp(v_text, icmp) == 0)
+			*proto = icmp6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
+		else if (cmd_parse_uint(v_text, 255, &v) == 0)
+			*proto = (uint8_t)v;
+		else
+			return cmd_error(c, -EINVAL, "bad protocol '%s' (udp, "
+					 "tcp, %s or 0-255)", v_text, icmp);
+		return 1;
+	}
+	if (strcmp(c->argv[i], "sport") == 0 ||
+	    strcmp(c->argv[i], "dport") == 0) {
+		if (cmd_parse_uint(v_text, 65535, &v) < 0)
+			return cmd_error(c, -EINVAL, "bad port '%s'", v_text);
+		if (c->argv[i][0] == 's')
+			*sport = (uint16_t)v;
+		else
+			*dport = (uint16_t)v;
+		return 1;
+	}
+	return 0;
+}
+
 /* route get ADDR [from A] [proto P [sport S] [dport D]]: what a packet
  * of that flow to ADDR meets now */
 static int
 cmd_route_get(struct cmd_ctx *c)
 {
 	struct lsk_route_flow flow = { 0 };
-	unsigned long v;
 	uint32_t addr;
 	int i, rc;
 
@@ -222,32 +256,15 @@ cmd_route_get(struct cmd_ctx *c)
 			if (cmd_parse_ip(v_text, &flow.src) < 0)
 				return cmd_error(c, -EINVAL, "bad address "
 						 "'%s'", v_text);
-		} else if (strcmp(c->argv[i], "proto") == 0) {
-			if (strcmp(v_text, "udp") == 0)
-				flow.proto = IPPROTO_UDP;
-			else if (strcmp(v_text, "tcp") == 0)
-				flow.proto = IPPROTO_TCP;
-			else if (strcmp(v_text, "icmp") == 0)
-				flow.proto = IPPROTO_ICMP;
-			else if (cmd_parse_uint(v_text, 255, &v) == 0)
-				flow.proto = (uint8_t)v;
-			else
-				return cmd_error(c, -EINVAL, "bad protocol "
-						 "'%s' (udp, tcp, icmp or "
-						 "0-255)", v_text);
-		} else if (strcmp(c->argv[i], "sport") == 0 ||
-			   strcmp(c->argv[i], "dport") == 0) {
-			if (cmd_parse_uint(v_text, 65535, &v) < 0)
-				return cmd_error(c, -EINVAL, "bad port '%s'",
-						 v_text);
-			if (c->argv[i][0] == 's')
-				flow.sport = (uint16_t)v;
-			else
-				flow.dport = (uint16_t)v;
-		} else {
+			continue;
+		}
+		rc = cmd_route_flow_word(c, i, false, &flow.proto, &flow.sport,
+					 &flow.dport);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
 			return cmd_error(c, -EINVAL, "unknown word '%s' (from, "
 					 "proto, sport, dport)", c->argv[i]);
-		}
 	}
 	if (c->check)
 		return 0;

@@ -33,9 +33,12 @@ static const struct {
 		   "prohibit] | "
 		   "route get ADDRESS [from ADDRESS] [proto udp|tcp|icmp|N] "
 		   "[sport S] [dport D] | route flush | "
-		   "route add PREFIX6 via GATEWAY6 [port N [vlan V]] | "
-		   "route replace PREFIX6 via GATEWAY6 [port N [vlan V]] | "
-		   "route get ADDRESS6 [port N [vlan V]]",
+		   "route add PREFIX6 via GATEWAY6 [port N [vlan V]] "
+		   "[weight W] [via GATEWAY6 ...]... | "
+		   "route replace PREFIX6 via GATEWAY6 [port N [vlan V]] "
+		   "[weight W] [via GATEWAY6 ...]... | "
+		   "route get ADDRESS6 [port N [vlan V]] [from ADDRESS6] "
+		   "[proto udp|tcp|icmp6|N] [sport S] [dport D]",
 	  "add replace del get flush" },
 	{ "neigh", "neigh add A.B.C.D lladdr MAC | neigh del A.B.C.D | "
 		   "neigh flush | neigh add ADDRESS6 lladdr MAC [port N [vlan V]] "

@@ -77,36 +77,36 @@ lsk_route_proto_name(uint8_t proto, char *buf, size_t len)
 	return buf;
 }
 
-/* " proto P" and " path K/N" of a route's answer, or "". */
-static void
-route_extra_text(const struct lsk_route_answer *a, char *buf, size_t len)
+void
+cmd_route_extra_text(uint8_t learned, uint8_t proto, uint8_t n_paths,
+		     uint8_t path, char *buf, size_t len)
 {
 	char num[8];
 	size_t k = 0;
 
 	buf[0] = '\0';
-	if (a->learned)
+	if (learned)
 		k += (size_t)snprintf(buf, len, " proto %s",
-				      lsk_route_proto_name(a->proto, num,
+				      lsk_route_proto_name(proto, num,
 							   sizeof(num)));
-	if (a->n_paths > 1 && k < len)
-		snprintf(buf + k, len - k, " path %u/%u", a->path + 1,
-			 a->n_paths);
+	if (n_paths > 1 && k < len)
+		snprintf(buf + k, len - k, " path %u/%u", path + 1, n_paths);
 }
 
-static int
-route_extra_json(struct lsk_out *o, const struct lsk_route_answer *a)
+int
+cmd_route_extra_json(struct lsk_out *o, uint8_t learned, uint8_t proto,
+		     uint8_t n_paths, uint8_t path)
 {
 	char num[8];
 	int rc = 0;
 
-	if (a->learned)
+	if (learned)
 		rc |= lsk_out_printf(o, ",\"proto\":\"%s\"",
-				     lsk_route_proto_name(a->proto, num,
+				     lsk_route_proto_name(proto, num,
 							  sizeof(num)));
-	if (a->n_paths > 1)
-		rc |= lsk_out_printf(o, ",\"paths\":%u,\"path\":%u",
-				     a->n_paths, a->path + 1);
+	if (n_paths > 1)
+		rc |= lsk_out_printf(o, ",\"paths\":%u,\"path\":%u", n_paths,
+				     path + 1);
 	return rc;
 }
 
@@ -122,7 +122,8 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 
 	if (rc < 0)
 		return rc;
-	route_extra_text(&a, extra, sizeof(extra));
+	cmd_route_extra_text(a.learned, a.proto, a.n_paths, a.path, extra,
+			     sizeof(extra));
 	cmd_ip_text(addr, dst, sizeof(dst));
 	cmd_ip_text(a.prefix, pfx, sizeof(pfx));
 	cmd_ip_text(a.next_hop, hop, sizeof(hop));
@@ -147,7 +148,8 @@ lsk_route_get_show(struct lsk_stack *s, struct lsk_out *o, uint32_t addr,
 				a.neigh_state == LSK_RNEIGH_NONE ||
 				a.neigh_state == LSK_RNEIGH_INCOMPLETE ||
 				a.neigh_state == LSK_RNEIGH_FAILED ? "" : mac);
-		rc |= route_extra_json(o, &a);
+		rc |= cmd_route_extra_json(o, a.learned, a.proto, a.n_paths,
+					    a.path);
 		return rc | lsk_out_printf(o, ",\"table\":%u}\n", a.generation);
 	}
 	switch (a.verdict) {
@@ -261,97 +263,78 @@ show_paths(const struct lsk_stack *s, const struct show_entry *e,
 	return n ? n : 1;
 }
 
-/* " proto bgp[, shadowed]" of a learned route. */
-static void
-show_proto(const struct show_entry *e, char *buf, size_t len)
+int
+cmd_route_row(struct lsk_out *o, const struct cmd_route_row *r, bool first)
 {
-	char num[8];
-
-	buf[0] = '\0';
-	if (e->learned)
-		snprintf(buf, len, "  proto %s%s",
-			 lsk_route_proto_name(e->proto, num, sizeof(num)),
-			 e->learned == 2 ? " shadowed" : "");
-}
-
-static int
-show_json(const struct lsk_stack *s, struct lsk_out *o,
-	  const struct show_entry *e, const struct lsk_route_path *p,
-	  unsigned int n, bool first)
-{
-	char dst[24], gw[16], dev[24], num[8];
-	bool via = e->kind == SHOW_VIA || e->kind == SHOW_CONNECTED ||
-		   e->kind == SHOW_LOCAL;
+	const struct cmd_route_path_text *p = r->p;
+	char tail[48], weight[16], num[8];
 	unsigned int i;
-	int rc;
+	int rc = 0;
 
-	cmd_prefix_text(e->prefix, e->depth, dst, sizeof(dst));
-	cmd_ip_text(p[0].gateway, gw, sizeof(gw));
-	via = via && p[0].iface != LSK_IFACE_ANY;
-	if (via)
-		iface_text(s->ports, p[0].iface, dev, sizeof(dev));
-	rc = lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
-			    "\"gateway\":%s%s%s,\"dev\":%s%s%s", first ? "" : ",",
-			    dst, kind_names[e->kind],
-			    e->kind == SHOW_VIA ? "\"" : "",
-			    e->kind == SHOW_VIA ? gw : "null",
-			    e->kind == SHOW_VIA ? "\"" : "",
-			    via ? "\"" : "", via ? dev : "null", via ? "\"" : "");
-	if (e->learned)
-		rc |= lsk_out_printf(o, ",\"proto\":\"%s\"",
-				     lsk_route_proto_name(e->proto, num,
-							  sizeof(num)));
-	if (e->learned == 2)
-		rc |= lsk_out_printf(o, ",\"shadowed\":true");
-	if (n > 1) {
-		rc |= lsk_out_printf(o, ",\"nexthops\":[");
-		for (i = 0; i < n; i++) {
-			cmd_ip_text(p[i].gateway, gw, sizeof(gw));
-			snprintf(dev, sizeof(dev), "?");
-			if (p[i].iface != LSK_IFACE_ANY)
-				iface_text(s->ports, p[i].iface, dev,
-					   sizeof(dev));
+	if (o->json) {
+		rc = lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
+			"\"gateway\":%s%s%s,\"dev\":%s%s%s", first ? "" : ",",
+			r->dst, r->kind, r->via ? "\"" : "",
+			r->via ? p[0].gw : "null", r->via ? "\"" : "",
+			p[0].dev[0] ? "\"" : "", p[0].dev[0] ? p[0].dev : "null",
+			p[0].dev[0] ? "\"" : "");
+		if (r->learned)
+			rc |= lsk_out_printf(o, ",\"proto\":\"%s\"",
+					     lsk_route_proto_name(r->proto,
+						num, sizeof(num)));
+		if (r->learned == 2)
+			rc |= lsk_out_printf(o, ",\"shadowed\":true");
+		for (i = 0; r->n > 1 && i < r->n; i++)
 			rc |= lsk_out_printf(o, "%s{\"gateway\":\"%s\","
 					     "\"dev\":\"%s\",\"weight\":%u}",
-					     i ? "," : "", gw, dev,
-					     p[i].weight);
-		}
-		rc |= lsk_out_printf(o, "]");
+					     i ? "," : ",\"nexthops\":[",
+					     p[i].gw, p[i].dev[0] ? p[i].dev :
+					     "?", p[i].weight);
+		if (r->n > 1)
+			rc |= lsk_out_printf(o, "]");
+		return rc | lsk_out_printf(o, "}");
 	}
-	return rc | lsk_out_printf(o, "}");
+	tail[0] = '\0';
+	if (r->learned)
+		snprintf(tail, sizeof(tail), "  proto %s%s",
+			 lsk_route_proto_name(r->proto, num, sizeof(num)),
+			 r->learned == 2 ? " shadowed" : "");
+	for (i = 0; i < r->n && rc == 0; i++) {
+		weight[0] = '\0';
+		if (r->n > 1)
+			snprintf(weight, sizeof(weight), "  weight %u",
+				 p[i].weight);
+		rc = lsk_out_printf(o, "%-18s  %-9s  %-15s  %s%s%s\n", r->dst,
+				    r->kind, r->via ? p[i].gw : "-",
+				    p[i].dev[0] ? p[i].dev : "-", weight, tail);
+	}
+	return rc;
 }
 
-/* A route's lines: one per path (the destination on each, a weight
- * when it has several), its protocol when learned. */
+/* A route's lines (cmd_route_row). */
 static int
 show_line(const struct lsk_stack *s, struct lsk_out *o,
 	  const struct show_entry *e, bool first)
 {
 	struct lsk_route_path p[LSK_ROUTE_MAX_PATHS];
-	unsigned int i, n = show_paths(s, e, p);
-	char dst[24], gw[16], dev[24], tail[48], weight[16];
-	bool via = e->kind == SHOW_VIA;
-	int rc = 0;
+	struct cmd_route_row row = { .kind = kind_names[e->kind],
+		.via = e->kind == SHOW_VIA, .learned = e->learned,
+		.proto = e->proto };
+	bool dev = e->kind == SHOW_VIA || e->kind == SHOW_CONNECTED ||
+		   e->kind == SHOW_LOCAL;
+	unsigned int i;
 
-	if (o->json)
-		return show_json(s, o, e, p, n, first);
-	cmd_prefix_text(e->prefix, e->depth, dst, sizeof(dst));
-	show_proto(e, tail, sizeof(tail));
-	for (i = 0; i < n && rc == 0; i++) {
-		cmd_ip_text(p[i].gateway, gw, sizeof(gw));
-		snprintf(dev, sizeof(dev), "-");
-		if (e->kind != SHOW_BLACKHOLE && e->kind != SHOW_UNREACHABLE &&
-		    e->kind != SHOW_PROHIBIT && p[i].iface != LSK_IFACE_ANY)
-			iface_text(s->ports, p[i].iface, dev, sizeof(dev));
-		weight[0] = '\0';
-		if (n > 1)
-			snprintf(weight, sizeof(weight), "  weight %u",
-				 p[i].weight);
-		rc = lsk_out_printf(o, "%-18s  %-9s  %-15s  %s%s%s\n", dst,
-				    kind_names[e->kind], via ? gw : "-", dev,
-				    weight, tail);
+	row.n = show_paths(s, e, p);
+	cmd_prefix_text(e->prefix, e->depth, row.dst, sizeof(row.dst));
+	for (i = 0; i < row.n; i++) {
+		cmd_ip_text(p[i].gateway, row.p[i].gw, sizeof(row.p[i].gw));
+		row.p[i].dev[0] = '\0';
+		if (dev && p[i].iface != LSK_IFACE_ANY)
+			iface_text(s->ports, p[i].iface, row.p[i].dev,
+				   sizeof(row.p[i].dev));
+		row.p[i].weight = p[i].weight;
 	}
-	return rc;
+	return cmd_route_row(o, &row, first);
 }
 
 static uint8_t

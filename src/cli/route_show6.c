@@ -20,17 +20,20 @@
 
 int
 lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
-		    const struct lsk_ip6_addr *addr, uint16_t in_iface)
+		    const struct lsk_ip6_addr *addr, uint16_t in_iface,
+		    const struct lsk_route6_flow *flow)
 {
 	struct lsk_route6_answer a;
 	char dst[INET6_ADDRSTRLEN], pfx[INET6_ADDRSTRLEN];
 	char hop[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN];
-	char dev[24], mac[24];
+	char dev[24], mac[24], extra[48];
 	bool has_mac;
-	int rc = lsk_route6_get(s, addr, in_iface, &a);
+	int rc = lsk_route6_get_flow(s, addr, in_iface, flow, &a);
 
 	if (rc < 0)
 		return rc;
+	cmd_route_extra_text(a.learned, a.proto, a.n_paths, a.path, extra,
+			     sizeof(extra));
 	cmd_ip6_text(addr, dst, sizeof(dst));
 	cmd_ip6_text(&a.prefix, pfx, sizeof(pfx));
 	cmd_ip6_text(&a.next_hop, hop, sizeof(hop));
@@ -56,14 +59,16 @@ lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
 				a.iface, dev, a.port, a.vlan, a.mtu, src,
 				cmd_rneigh_names[a.neigh_state],
 				has_mac ? mac : "");
+		rc |= cmd_route_extra_json(o, a.learned, a.proto, a.n_paths,
+					   a.path);
 		return rc | lsk_out_printf(o, ",\"table\":%u}\n", a.generation);
 	}
 	switch (a.verdict) {
 	case LSK_VERDICT_FORWARD:
 		rc = lsk_out_printf(o, "%s via %s dev %s src %s mtu %u "
-				    "prefix %s/%u %s neigh %s", dst, hop, dev,
+				    "prefix %s/%u %s%s neigh %s", dst, hop, dev,
 				    src, a.mtu, pfx, a.depth,
-				    cmd_origin_names[a.origin],
+				    cmd_origin_names[a.origin], extra,
 				    cmd_rneigh_names[a.neigh_state]);
 		if (has_mac)
 			rc |= lsk_out_printf(o, " lladdr %s", mac);
@@ -71,9 +76,9 @@ lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
 	case LSK_VERDICT_NO_ROUTE:
 		return lsk_out_printf(o, "%s unreachable\n", dst);
 	default:
-		return lsk_out_printf(o, "%s %s prefix %s/%u\n", dst,
+		return lsk_out_printf(o, "%s %s prefix %s/%u%s\n", dst,
 				      cmd_verdict_names[a.verdict], pfx,
-				      a.depth);
+				      a.depth, extra);
 	}
 }
 
@@ -125,48 +130,39 @@ show6_kind_of(const struct lsk_route6 *r)
 	}
 }
 
+/* A route's lines (cli/route_show.c's cmd_route_row, IPv4's shape). */
 static int
 show6_line(const struct lsk_stack *s, struct lsk_out *o,
 	   const struct show6_entry *e, bool first)
 {
-	char dst[INET6_ADDRSTRLEN + 8], gw[INET6_ADDRSTRLEN], dev[24];
-	char tail[48], num[8];
-	uint16_t iface = e->iface;
-	bool via = e->kind == SHOW6_VIA;
+	struct cmd_route_row row = { .kind = kind6_names[e->kind],
+		.via = e->kind == SHOW6_VIA, .learned = e->learned,
+		.proto = e->r != NULL ? e->r->proto : 0, .n = 1 };
 	const struct lsk_ifaddr6 *c;
+	unsigned int i;
 
-	cmd_prefix6_text(&e->prefix, e->depth, dst, sizeof(dst));
-	snprintf(gw, sizeof(gw), "-");
-	if (via) {
-		cmd_ip6_text(&e->r->gateway, gw, sizeof(gw));
-		c = lsk_connected6_lookup(s, &e->r->gateway);
+	cmd_prefix6_text(&e->prefix, e->depth, row.dst, sizeof(row.dst));
+	memset(row.p, 0, sizeof(row.p[0]));
+	if (e->iface != LSK_IFACE_ANY)
+		cmd_iface_name(s, e->iface, row.p[0].dev,
+			       sizeof(row.p[0].dev));
+	if (row.via)
+		row.n = e->r->n_paths;
+	for (i = 0; row.via && i < row.n; i++) {
+		const struct lsk_route6_path *p = &e->r->paths[i];
+		uint16_t iface = p->iface;
+
+		cmd_ip6_text(&p->gateway, row.p[i].gw, sizeof(row.p[i].gw));
+		c = lsk_connected6_lookup(s, &p->gateway);
 		if (iface == LSK_IFACE_ANY && c != NULL)
 			iface = c->iface;
+		row.p[i].dev[0] = '\0';
+		if (iface != LSK_IFACE_ANY)
+			cmd_iface_name(s, iface, row.p[i].dev,
+				       sizeof(row.p[i].dev));
+		row.p[i].weight = p->weight;
 	}
-	snprintf(dev, sizeof(dev), "-");
-	if (iface != LSK_IFACE_ANY)
-		cmd_iface_name(s, iface, dev, sizeof(dev));
-	/* a learned route's protocol, as IPv4's (cli/route_show.c) */
-	tail[0] = '\0';
-	if (e->learned && !o->json)
-		snprintf(tail, sizeof(tail), "  proto %s%s",
-			 lsk_route_proto_name(e->r->proto, num, sizeof(num)),
-			 e->learned == 2 ? " shadowed" : "");
-	if (e->learned && o->json)
-		snprintf(tail, sizeof(tail), ",\"proto\":\"%s\"%s",
-			 lsk_route_proto_name(e->r->proto, num, sizeof(num)),
-			 e->learned == 2 ? ",\"shadowed\":true" : "");
-	if (!o->json)
-		return lsk_out_printf(o, "%-18s  %-9s  %-15s  %s%s\n", dst,
-				      kind6_names[e->kind], gw, dev, tail);
-	return lsk_out_printf(o, "%s{\"dst\":\"%s\",\"type\":\"%s\","
-			      "\"gateway\":%s%s%s,\"dev\":%s%s%s%s}",
-			      first ? "" : ",", dst, kind6_names[e->kind],
-			      via ? "\"" : "", via ? gw : "null",
-			      via ? "\"" : "",
-			      iface != LSK_IFACE_ANY ? "\"" : "",
-			      iface != LSK_IFACE_ANY ? dev : "null",
-			      iface != LSK_IFACE_ANY ? "\"" : "", tail);
+	return cmd_route_row(o, &row, first);
 }
 
 /* The entry covering the filter's prefix with the longest prefix, or
@@ -235,16 +231,14 @@ lsk_route6_show(struct lsk_stack *s, struct lsk_out *o, const char *filter,
 
 		e[n++] = (struct show6_entry){ .prefix = r->prefix,
 			.depth = r->depth, .r = r, .kind = show6_kind_of(r),
-			.iface = r->type == LSK_ROUTE_VIA ? r->iface :
-				 LSK_IFACE_ANY };
+			.iface = LSK_IFACE_ANY };
 	}
 	for (i = 0; i < s->n_learned6; i++) {
 		const struct lsk_route6 *r = &s->learned6[i];
 
 		e[n++] = (struct show6_entry){ .prefix = r->prefix,
 			.depth = r->depth, .r = r, .kind = show6_kind_of(r),
-			.iface = r->type == LSK_ROUTE_VIA ? r->iface :
-				 LSK_IFACE_ANY,
+			.iface = LSK_IFACE_ANY,
 			.learned = lsk_route6_find(s, &r->prefix, r->depth) ?
 				   2 : 1 };
 	}

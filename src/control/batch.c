@@ -170,6 +170,7 @@ lsk_config_begin(struct lsk_stack *s)
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
 	s->in_batch = true;
 	lsk_route_batch_begin(s);
+	lsk_route6_batch_begin(s);
 	return 0;
 }
 
@@ -182,7 +183,8 @@ batch_put_back(struct lsk_stack *s)
 	rib_copy_free(s->batch_rib);
 	s->batch_rib = NULL;
 	memset(&s->batch_set, 0, sizeof(s->batch_set));
-	lsk_route_batch_begin(s);	/* its route log goes too */
+	lsk_route_batch_begin(s);	/* its route logs go too */
+	lsk_route6_batch_begin(s);
 	s->in_batch = false;
 }
 
@@ -286,33 +288,39 @@ batch_apply_settings(struct lsk_stack *s)
 	return 0;
 }
 
-/* The batch left IPv6's configuration as it found it. */
+/* The batch left IPv6's configuration as it found it (its routes too
+ * when routes: else they are in its route log, control/routes6.c). */
 static bool
-batch_same6(const struct lsk_stack *s, const struct lsk_rib_copy *c)
+batch_same6(const struct lsk_stack *s, const struct lsk_rib_copy *c,
+	    bool routes)
 {
-	return c->n_addrs6 == s->n_addrs6 && c->n_routes6 == s->n_routes6 &&
-	       c->n_neighs6 == s->n_neighs6 && c->ra6 == s->ra6 &&
+	return c->n_addrs6 == s->n_addrs6 && c->n_neighs6 == s->n_neighs6 &&
+	       c->ra6 == s->ra6 &&
 	       memcmp(c->addrs6, s->addrs6, sizeof(c->addrs6)) == 0 &&
+	       (!routes || (c->n_routes6 == s->n_routes6 &&
 	       (s->n_routes6 == 0 || memcmp(c->routes6, s->routes6,
-				s->n_routes6 * sizeof(*s->routes6)) == 0) &&
+				s->n_routes6 * sizeof(*s->routes6)) == 0))) &&
 	       (s->n_neighs6 == 0 || memcmp(c->neighs6, s->neighs6,
 				s->n_neighs6 * sizeof(*s->neighs6)) == 0);
 }
 
-/* The batch changed nothing but IPv4's routes (a false "no" costs a
- * build). */
+/* The batch changed nothing but the routes of one family (a false "no"
+ * costs a build; a batch changing both builds both whole). */
 static bool
 batch_routes_only(const struct lsk_stack *s)
 {
 	static const struct lsk_batch_settings none;
 	const struct lsk_rib_copy *c = s->batch_rib;
 	struct lsk_batch_settings b = s->batch_set;
+	bool v4 = s->n_route_log != 0 || s->route_log_full;
+	bool v6 = s->n_route6_log != 0 || s->route6_log_full;
 
 	/* `fpm listen` is no table's: it needs no build */
 	b.fpm = false;
 	b.fpm_addr = 0;
 	b.fpm_port = 0;
-	return c != NULL && c->n_ifaces == s->n_ifaces && batch_same6(s, c) &&
+	return c != NULL && c->n_ifaces == s->n_ifaces &&
+	       batch_same6(s, c, !v6 || v4) &&
 	       c->n_forget == 0 && c->n_forget6 == 0 && !c->forget_all &&
 	       memcmp(&b, &none, sizeof(none)) == 0 &&
 	       c->n_services == s->n_services && s->services_closed == NULL &&
@@ -334,8 +342,8 @@ batch_routes_only(const struct lsk_stack *s)
  * Every table of the batch is built before any is published, so a build
  * that fails leaves the workers with the tables they had, and the lists
  * go back as lsk_config_begin found them. Then each table is published
- * once. A batch of a few route changes only is made to the forwarding
- * table in place (control/fwd_update.c).
+ * once. A batch of a few route changes of one family only is made to
+ * its forwarding table in place (control/fwd_update.c, fwd6_update.c).
  */
 int
 lsk_config_commit(struct lsk_stack *s)
@@ -352,7 +360,9 @@ lsk_config_commit(struct lsk_stack *s)
 		return lsk_stack_publish(s);
 	if (batch_routes_only(s)) {
 		s->in_batch = false;
-		if (lsk_route_batch_commit(s) == 0) {
+		/* one family's changes: the other's log is empty */
+		if (lsk_route6_batch_commit(s) == 0 &&
+		    lsk_route_batch_commit(s) == 0) {
 			rib_copy_free(s->batch_rib);
 			s->batch_rib = NULL;
 			if (s->batch_set.fpm)

@@ -109,6 +109,13 @@ struct lsk_stack {
 	struct lsk_neigh6 *neighs6;
 	uint64_t ra6;
 	uint32_t fib6_generation;	/* names each IPv6 FIB uniquely */
+	/* the same as fwd6, seen by no worker, and a batch's IPv6 route
+	 * changes for its commit: as IPv4's below (control/fwd6_update.c) */
+	struct lsk_fwd6_table *fwd6_standby;
+	bool fwd6_keep_standby;
+	unsigned int n_route6_log;
+	bool route6_log_full;
+	struct lsk_route6_delta route6_log[LSK_ROUTE_LOG_MAX];
 
 	/* fraglist GRO: off when gro_flows is 0; gro_merge copies payloads
 	 * into the head instead (the baseline fraglist is measured against) */
@@ -212,6 +219,10 @@ const struct lsk_ifaddr *lsk_connected_lookup(const struct lsk_stack *s,
  * array doubles, from first, when full. A failure leaves it as it was. */
 int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 		   unsigned int first);
+/* The same for entries n .. n + more (the learned routes' stores of
+ * both families, control/route_learn.c and route6_learn.c). */
+int lsk_array_room(void **arr, unsigned int *cap, unsigned int n,
+		   unsigned int more, size_t elem, unsigned int first);
 
 /* Wait until no worker can still be reading a table replaced before the
  * call: each has passed a quiescent state since (control/stack.c). */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The IPv6 forwarding table (core/fwd6.h): an rte_fib6 (a trie) whose
- * values index a next hop array, and our addresses, built whole from the
- * stack's IPv6 configuration and its interfaces at every change, then
- * published (lsk_publish). The configuration is small and changed by
- * hand, so a build per change costs little; IPv4's standby tables
- * (control/fwd_update.c) are for its learned routes.
+ * values index a next hop array, and our addresses. A build makes a
+ * whole new table from the stack's IPv6 configuration and its
+ * interfaces; a route change is made to a table no worker sees
+ * (lsk_fwd6_route_set, control/fwd6_update.c), as IPv4's. The trie is
+ * sized from what it holds, with room for changes made in place.
  *
  * Precedence, as Linux's local table before its main table: connected
  * prefixes (onlink next hops: the destination is the neighbour), then
@@ -27,6 +27,11 @@
 /* 2-byte trie entries (32 MiB of tbl24): 15 bits for a next hop or a
  * tbl8 group; a table that needs more takes 4-byte ones (64 MiB). */
 #define FWD6_MAX_2B ((1u << 15) - 1)
+/* tbl8 groups a 2-byte trie has at least (2 MiB beside its 32) */
+#define FWD6_TBL8_MIN_2B 4096u
+/* room a table keeps for changes made in place, beyond what it holds
+ * (IPv4's: control/fwd_table.c, FWD_ROOM) */
+#define FWD6_ROOM(n) ((n) / 4 + 1024)
 
 struct fwd6_builder {
 	struct lsk_stack *s;
@@ -186,12 +191,59 @@ build_connected(struct fwd6_builder *b)
 	return 0;
 }
 
-/* The next hop of r: -ENETUNREACH when its gateway is on no connected
- * prefix (an address deleted took the route with it: a caller's bug). */
+/* The next hop of path p: -ENETUNREACH when its gateway is on no
+ * connected prefix (an address deleted took the route with it: a
+ * caller's bug). */
+static int
+nh_path(struct fwd6_builder *b, const struct lsk_route6_path *p)
+{
+	const struct lsk_ifaddr6 *a;
+
+	if (p->iface != LSK_IFACE_ANY)
+		return p->iface < b->s->n_ifaces ?
+		       nh_forward(b, p->iface, &p->gateway) : -ENETUNREACH;
+	a = lsk_connected6_lookup(b->s, &p->gateway);
+	if (a == NULL)
+		return -ENETUNREACH;
+	return nh_forward(b, a->iface, &p->gateway);
+}
+
+/* The ECMP group of members[0, n) (control/fwd_group.c, shared with
+ * IPv4): its next hop, found or appended; one member left (paths that
+ * are one next hop) is that next hop. */
+static int
+nh_group(struct fwd6_builder *b, uint32_t *members, uint16_t *weights,
+	 unsigned int n)
+{
+	struct lsk_fwd6_table *t = b->t;
+	struct lsk_group_words gw = { .words = t->group_words,
+				      .n = &t->n_group_words,
+				      .cap = t->group_cap };
+	struct lsk_group_ref ref;
+	struct lsk_nexthop6 nh;
+	int rc = lsk_fwd_group_place(&gw, members, weights, &n, &ref);
+
+	if (rc < 0)
+		return rc;
+	if (n == 1)
+		return (int)members[0];
+	memset(&nh, 0, sizeof(nh));
+	nh.type = LSK_NH_GROUP;
+	nh.group = ref.group;
+	nh.n_members = ref.n_members;
+	nh.n_buckets = ref.n_buckets;
+	return nh_get(b, &nh);
+}
+
+/* The next hop of r: a group for several paths; a path that cannot be
+ * had is left out (-ENETUNREACH when none can). */
 static int
 nh_route(struct fwd6_builder *b, const struct lsk_route6 *r)
 {
-	const struct lsk_ifaddr6 *a;
+	uint32_t members[LSK_ROUTE_MAX_PATHS];
+	uint16_t weights[LSK_ROUTE_MAX_PATHS];
+	unsigned int i, k = 0;
+	int nh = -ENETUNREACH;
 
 	switch (r->type) {
 	case LSK_ROUTE_BLACKHOLE:
@@ -203,13 +255,18 @@ nh_route(struct fwd6_builder *b, const struct lsk_route6 *r)
 	default:
 		break;
 	}
-	if (r->iface != LSK_IFACE_ANY)
-		return r->iface < b->s->n_ifaces ?
-		       nh_forward(b, r->iface, &r->gateway) : -ENETUNREACH;
-	a = lsk_connected6_lookup(b->s, &r->gateway);
-	if (a == NULL)
-		return -ENETUNREACH;
-	return nh_forward(b, a->iface, &r->gateway);
+	for (i = 0; i < r->n_paths; i++) {
+		nh = nh_path(b, &r->paths[i]);
+		if (nh == -ENETUNREACH)
+			continue;
+		if (nh < 0)
+			return nh;
+		members[k] = (uint32_t)nh;
+		weights[k++] = r->paths[i].weight ? r->paths[i].weight : 1;
+	}
+	if (k <= 1)
+		return k == 1 ? (int)members[0] : nh;
+	return nh_group(b, members, weights, k);
 }
 
 static int
@@ -241,6 +298,64 @@ build_routes(struct fwd6_builder *b)
 	return 0;
 }
 
+int
+lsk_fwd6_route_set(struct lsk_stack *s, struct lsk_fwd6_table *t,
+		   const struct lsk_route6 *r)
+{
+	struct fwd6_builder b = { .s = s, .t = t };
+	uint32_t n_nexthops = t->n_nexthops;
+	uint32_t n_words = t->n_group_words;
+	int rc;
+
+	if (!t->trie)
+		return -ENOSPC;	/* the RIB alone: built whole as a trie */
+	rc = fib_put(&b, &r->prefix, r->depth, nh_route(&b, r));
+	/* a failed rte_fib6_add leaves the FIB as it was (its RIB node is
+	 * taken back); a next hop or group appended for it goes too */
+	if (rc < 0) {
+		t->n_nexthops = n_nexthops;
+		t->n_group_words = n_words;
+	}
+	return rc;
+}
+
+int
+lsk_fwd6_route_unset(struct lsk_fwd6_table *t,
+		     const struct lsk_ip6_addr *prefix, uint8_t depth)
+{
+	struct lsk_ip6_addr p;
+
+	if (!t->trie)
+		return -ENOSPC;
+	lsk_ip6_mask(prefix, depth, &p);
+	return rte_fib6_delete(t->fib, p.a, depth);
+}
+
+/*
+ * A change of (prefix, depth) that touches no other entry of a table
+ * built whole: a connected prefix's entry (a route of the same prefix is
+ * refused, but an address added later may take its place) and our own
+ * /128s (build_local) are the build's. IPv6's table has no neighbour
+ * entries (IPv4's: control/fwd_table.c): ND is looked up beside it.
+ */
+bool
+lsk_fwd6_route_isolated(const struct lsk_stack *s,
+			const struct lsk_ip6_addr *prefix, uint8_t depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_addrs6; i++) {
+		const struct lsk_ifaddr6 *a = &s->addrs6[i];
+
+		if (a->flags & LSK_IFA6_LINKLOCAL)
+			continue;
+		if ((a->depth == depth || depth == 128) &&
+		    lsk_ip6_prefix_match(&a->addr, prefix, depth))
+			return false;
+	}
+	return true;
+}
+
 static int
 build_local(struct fwd6_builder *b)
 {
@@ -255,7 +370,21 @@ build_local(struct fwd6_builder *b)
 	return rc;
 }
 
-/* The trie's tbl8 groups a prefix can take: one per byte past the 3rd. */
+/*
+ * The tbl8 groups rte_fib6 reserves for a prefix (lib/fib/trie.c,
+ * trie_modify): none when another prefix lies in the same whole bytes
+ * (its groups are there), else one per byte past the third down to the
+ * byte its depth ends in, less those of the route covering it. One per
+ * byte past the third bounds it whatever the order prefixes come in, and
+ * a table built whole adds them in its own order: the sum of these is
+ * what a trie must have, although the groups it fills are fewer (a
+ * /48's first two are shared with every /48 of its /32). An add that
+ * finds the reserve spent fails with -ENOSPC, and in 22.11 a delete
+ * gives none back (it finds the prefix itself in its bytes: seen here,
+ * a /128 added and deleted three times spends 39 groups): the room is
+ * spent by routes that come and go, and the table is then built whole,
+ * counted afresh.
+ */
 static uint32_t
 tbl8_of(uint8_t depth)
 {
@@ -274,13 +403,42 @@ fwd6_routes_any(const struct lsk_stack *s)
 	return s->n_routes6 != 0 || s->n_learned6 != 0;
 }
 
-/* A FIB for what the stack holds (built whole each time: no room kept
- * for changes made in place). */
+/* The group words the routes of the stack need (each route's group as
+ * if it were its own), twice over for room. */
+static uint32_t
+fwd6_group_words(const struct lsk_stack *s)
+{
+	const struct lsk_route6 *lists[2] = { s->routes6, s->learned6 };
+	const unsigned int counts[2] = { s->n_routes6, s->n_learned6 };
+	uint32_t words = 0;
+	unsigned int l, i, j;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < counts[l]; i++) {
+			const struct lsk_route6 *r = &lists[l][i];
+			uint16_t wt[LSK_ROUTE_MAX_PATHS];
+
+			if (r->type != LSK_ROUTE_VIA || r->n_paths < 2)
+				continue;
+			for (j = 0; j < r->n_paths; j++)
+				wt[j] = r->paths[j].weight;
+			words += lsk_fwd_group_size(wt, r->n_paths);
+		}
+	return 2 * words + 64;
+}
+
+/*
+ * A FIB for what the stack holds, and room for more: the smallest
+ * entries (2 bytes: 32 MiB of tbl24 and 512 B a group; 4: 64 MiB and
+ * 1 KiB) whose 15 or 31 bits hold both every next hop and the reserve of
+ * tbl8 groups. 100,000 /48s reserve 300,000 groups: 4-byte entries,
+ * ~440 MiB a table with room (bench/RESULTS.md, "IPv6 route changes").
+ */
 static void
 fwd6_size(const struct lsk_stack *s, struct rte_fib6_conf *conf,
 	  uint32_t *nh_cap)
 {
-	uint32_t tbl8 = 0, nh;
+	uint32_t tbl8 = 0, nh, entries;
 	unsigned int i;
 
 	for (i = 0; i < s->n_addrs6; i++)
@@ -289,12 +447,13 @@ fwd6_size(const struct lsk_stack *s, struct rte_fib6_conf *conf,
 		tbl8 += tbl8_of(s->routes6[i].depth);
 	for (i = 0; i < s->n_learned6; i++)
 		tbl8 += tbl8_of(s->learned6[i].depth);
-	tbl8 += 16;
+	tbl8 += 16 + FWD6_ROOM(tbl8);
+	entries = 2 * s->n_addrs6 + s->n_routes6 + s->n_learned6 + 16;
 	nh = s->n_routes6 + s->n_learned6 + s->n_addrs6 + 8;
+	nh += FWD6_ROOM(nh);
 	memset(conf, 0, sizeof(*conf));
 	conf->default_nh = LSK_NH_IDX_NONE;
-	conf->max_routes = (int)(2 * s->n_addrs6 + s->n_routes6 +
-				 s->n_learned6 + 16);
+	conf->max_routes = (int)(entries + FWD6_ROOM(entries));
 	*nh_cap = nh;
 	/* nothing to route (no global address, no route: a stack that
 	 * speaks IPv4 only, or not yet IPv6): the RIB alone, a few KB,
@@ -304,9 +463,14 @@ fwd6_size(const struct lsk_stack *s, struct rte_fib6_conf *conf,
 		return;
 	}
 	conf->type = RTE_FIB6_TRIE;
-	conf->trie.nh_sz = tbl8 < FWD6_MAX_2B && nh < FWD6_MAX_2B ?
-			   RTE_FIB6_TRIE_2B : RTE_FIB6_TRIE_4B;
-	conf->trie.num_tbl8 = tbl8;
+	if (tbl8 < FWD6_MAX_2B && nh < FWD6_MAX_2B) {
+		conf->trie.nh_sz = RTE_FIB6_TRIE_2B;
+		conf->trie.num_tbl8 = RTE_MIN(RTE_MAX(tbl8, FWD6_TBL8_MIN_2B),
+					      FWD6_MAX_2B);
+	} else {
+		conf->trie.nh_sz = RTE_FIB6_TRIE_4B;
+		conf->trie.num_tbl8 = tbl8;
+	}
 }
 
 void
@@ -316,6 +480,7 @@ lsk_fwd6_table_free(struct lsk_fwd6_table *t)
 		return;
 	rte_fib6_free(t->fib);
 	rte_free(t->nexthops);
+	rte_free(t->group_words);
 	rte_free(t);
 }
 
@@ -336,8 +501,12 @@ lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out)
 					   sizeof(struct lsk_nexthop6),
 					   RTE_CACHE_LINE_SIZE,
 					   s->sh.socket_id);
-	if (b.t->nexthops == NULL) {
-		rte_free(b.t);
+	b.t->group_cap = fwd6_group_words(s);
+	b.t->group_words = rte_zmalloc_socket("lsk_groups6", b.t->group_cap *
+					      sizeof(uint16_t), 0,
+					      s->sh.socket_id);
+	if (b.t->nexthops == NULL || b.t->group_words == NULL) {
+		lsk_fwd6_table_free(b.t);
 		return -ENOMEM;
 	}
 	b.t->n_nexthops = 1; /* LSK_NH_IDX_NONE, zeroed = LSK_NH_NONE */
@@ -346,6 +515,7 @@ lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out)
 	snprintf(name, sizeof(name), "%.20s_fib6_%u", s->name,
 		 b.t->generation);
 	b.t->fib = rte_fib6_create(name, s->sh.socket_id, &conf);
+	b.t->trie = conf.type == RTE_FIB6_TRIE;
 	if (b.t->fib == NULL) {
 		rc = -(rte_errno ? rte_errno : ENOMEM);
 		lsk_fwd6_table_free(b.t);
@@ -363,12 +533,6 @@ lsk_fwd6_table_build(struct lsk_stack *s, struct lsk_fwd6_table **out)
 	}
 	*out = b.t;
 	return 0;
-}
-
-void
-lsk_fwd6_publish(struct lsk_stack *s, struct lsk_fwd6_table *t)
-{
-	lsk_publish(s, s->sh.fwd6, t, lsk_fwd6_table_free);
 }
 
 int

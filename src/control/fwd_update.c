@@ -1,35 +1,30 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Route changes without building the forwarding table whole. The stack
- * keeps two tables with the same content: the one the workers read
- * (s->sh.fwd) and a standby no worker can see. A change is made to the
- * standby, which is published (release store, then an RCU grace period);
- * the table it replaced, which no worker can read any more, gets the same
- * change and becomes the standby. Each table has its own next hop array,
- * so a next hop appended for a change is never one a worker is reading.
+ * Route changes without building the forwarding table whole: IPv4's
+ * side of the standby scheme (control/standby.c). The stack keeps two
+ * tables with the same content: the one the workers read (s->sh.fwd)
+ * and a standby no worker can see (s->fwd_standby). A change is made to
+ * the standby, which is published; the table it replaced gets the same
+ * change and becomes the standby.
  *
  * What cannot be made in place (no standby, a change that touches the
  * neighbour or local entries a build adds, a FIB or next hop array that
- * is full) builds a table whole, sized for what it holds; other changes
- * (addresses, neighbours, ports) always do.
+ * is full) builds a table whole, sized for what it holds.
  */
 #include <errno.h>
-#include <time.h>
-
-#include <rte_pause.h>
-#include <rte_rcu_qsbr.h>
 
 #include "core/fwd.h"
 #include "control/control.h"
+#include "control/standby.h"
 
 /* a table this big keeps a standby from its build on, so that the first
  * change made one at a time does not build it */
 #define FWD_STANDBY_ROUTES 4096
 
 static int
-delta_apply(struct lsk_stack *s, struct lsk_fwd_table *t,
-	    const struct lsk_route_delta *d, bool undo)
+delta_apply(struct lsk_stack *s, void *t, const void *dv, bool undo)
 {
+	const struct lsk_route_delta *d = dv;
 	bool set = undo ? d->before_set : d->now_set;
 	const struct lsk_route *r = undo ? &d->before : &d->now;
 	const struct lsk_route *key = d->now_set ? &d->now : &d->before;
@@ -39,140 +34,88 @@ delta_apply(struct lsk_stack *s, struct lsk_fwd_table *t,
 	return lsk_fwd_route_unset(t, key->prefix, key->depth);
 }
 
-/*
- * Make d[0..n) to t, which no worker sees; on a failure the changes made
- * are undone (deleting what was added, or putting back what was deleted
- * or replaced, which takes the room it had) and t is as it was: 0 or a
- * negative errno. Undoing cannot fail but for a bug: t is then dropped.
- */
-static int
-table_apply(struct lsk_stack *s, struct lsk_fwd_table **tp,
-	    const struct lsk_route_delta *d, unsigned int n)
+static bool
+delta_isolated(const struct lsk_stack *s, const void *dv)
 {
-	struct lsk_fwd_table *t = *tp;
-	unsigned int i;
-	int rc = 0;
+	const struct lsk_route_delta *d = dv;
+	const struct lsk_route *r = d->now_set ? &d->now : &d->before;
 
-	for (i = 0; i < n && rc == 0; i++)
-		rc = delta_apply(s, t, &d[i], false);
+	return lsk_fwd_route_isolated(s, r->prefix, r->depth);
+}
+
+static int
+fwd_build(struct lsk_stack *s, void **out)
+{
+	struct lsk_fwd_table *t;
+	int rc = lsk_fwd_table_build(s, &t);
+
 	if (rc == 0)
-		return 0;
-	for (i--; i-- > 0;) {
-		if (delta_apply(s, t, &d[i], true) < 0) {
-			lsk_fwd_table_free(t);
-			*tp = NULL;
-			break;
-		}
-	}
+		*out = t;
 	return rc;
 }
 
+static void
+fwd_free(void *t)
+{
+	lsk_fwd_table_free(t);
+}
+
+static void *
+fwd_get(const struct lsk_stack *s, bool published)
+{
+	return published ? s->sh.fwd : s->fwd_standby;
+}
+
+static void
+fwd_set(struct lsk_stack *s, bool published, void *t)
+{
+	if (published)
+		__atomic_store_n(&s->sh.fwd, (struct lsk_fwd_table *)t,
+				 __ATOMIC_RELEASE);
+	else
+		s->fwd_standby = t;
+}
+
+static void
+fwd_renamed(struct lsk_stack *s, void *t)
+{
+	((struct lsk_fwd_table *)t)->generation = ++s->fib_generation;
+}
+
 static bool
-deltas_isolated(const struct lsk_stack *s, const struct lsk_route_delta *d,
-		unsigned int n)
+fwd_wanted(const struct lsk_stack *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		const struct lsk_route *r = d[i].now_set ? &d[i].now :
-							   &d[i].before;
-
-		if (!lsk_fwd_route_isolated(s, r->prefix, r->depth))
-			return false;
-	}
-	return true;
+	return s->fwd_keep_standby || s->n_routes >= FWD_STANDBY_ROUTES;
 }
 
-/* A new standby, when one is wanted; none when it cannot be built. */
 static void
-standby_build(struct lsk_stack *s)
+fwd_keep(struct lsk_stack *s)
 {
-	if (!s->fwd_keep_standby && s->n_routes < FWD_STANDBY_ROUTES)
-		return;
-	if (lsk_fwd_table_build(s, &s->fwd_standby) < 0)
-		s->fwd_standby = NULL;
+	s->fwd_keep_standby = true;
 }
 
-/*
- * Wait for a grace period without holding the CPU: a worker reports once
- * per burst, so a short spin sees most; after it, sleep between checks.
- * The control thread often shares its CPU with something that matters
- * (the generator of route-churn, a feed): a spinning wait for a worker
- * that was descheduled would take that CPU for the whole of it.
- */
-static void
-fwd_grace_period(struct lsk_stack *s)
-{
-	const struct timespec nap = { .tv_nsec = 20000 };
-	uint64_t token = rte_rcu_qsbr_start(s->sh.qsbr);
-	unsigned int i;
-
-	for (i = 0; i < 256; i++) {
-		if (rte_rcu_qsbr_check(s->sh.qsbr, token, false))
-			return;
-		rte_pause();
-	}
-	while (!rte_rcu_qsbr_check(s->sh.qsbr, token, false))
-		nanosleep(&nap, NULL);
-}
-
-/* Publish t; returns the table it replaced, which no worker reads now. */
-static struct lsk_fwd_table *
-fwd_swap(struct lsk_stack *s, struct lsk_fwd_table *t)
-{
-	struct lsk_fwd_table *old = s->sh.fwd;
-
-	__atomic_store_n(&s->sh.fwd, t, __ATOMIC_RELEASE);
-	fwd_grace_period(s);
-	return old;
-}
+static const struct lsk_standby_ops fwd_ops = {
+	.delta_size = sizeof(struct lsk_route_delta),
+	.apply = delta_apply,
+	.isolated = delta_isolated,
+	.build = fwd_build,
+	.free = fwd_free,
+	.get = fwd_get,
+	.set = fwd_set,
+	.renamed = fwd_renamed,
+	.wanted = fwd_wanted,
+	.keep = fwd_keep,
+};
 
 void
 lsk_fwd_publish(struct lsk_stack *s, struct lsk_fwd_table *t)
 {
-	/* the standby is no worker's: it goes at once */
-	lsk_fwd_table_free(s->fwd_standby);
-	s->fwd_standby = NULL;
-	lsk_fwd_table_free(fwd_swap(s, t));
-	standby_build(s);
+	lsk_standby_publish(s, &fwd_ops, t);
 }
 
 int
 lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
 		     unsigned int n, bool whole)
 {
-	struct lsk_fwd_table *next, *old;
-	bool isolated;
-	int rc = -EAGAIN;
-
-	if (n == 0)
-		return 0;
-	s->fwd_keep_standby = true;
-	isolated = deltas_isolated(s, d, n);
-	next = s->fwd_standby;
-	if (next != NULL && isolated) {
-		rc = table_apply(s, &s->fwd_standby, d, n);
-		if (rc == 0) {
-			s->fwd_standby = NULL;
-			next->generation = ++s->fib_generation;
-		}
-	}
-	if (rc < 0) {
-		if (!whole)
-			return -EAGAIN;
-		rc = lsk_fwd_table_build(s, &next);
-		if (rc < 0)
-			return rc;
-		lsk_fwd_table_free(s->fwd_standby);
-		s->fwd_standby = NULL;
-	}
-	/* the table the workers read was the configuration before d */
-	old = fwd_swap(s, next);
-	if (isolated && table_apply(s, &old, d, n) == 0) {
-		s->fwd_standby = old;
-		return 0;
-	}
-	lsk_fwd_table_free(old);
-	standby_build(s);
-	return 0;
+	return lsk_standby_apply(s, &fwd_ops, d, n, whole);
 }

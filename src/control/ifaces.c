@@ -391,21 +391,29 @@ lsk_address_del(struct lsk_stack *s, uint32_t addr, uint8_t depth,
 }
 
 int
-lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
-	       unsigned int first)
+lsk_array_room(void **arr, unsigned int *cap, unsigned int n,
+	       unsigned int more, size_t elem, unsigned int first)
 {
-	unsigned int ncap;
+	unsigned int ncap = *cap;
 	void *p;
 
-	if (n < *cap)
+	while (ncap < n + more)
+		ncap = ncap ? ncap * 2 : first;
+	if (ncap == *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : first;
-	p = realloc(*arr, ncap * elem);
+	p = realloc(*arr, (size_t)ncap * elem);
 	if (p == NULL)
 		return -ENOMEM;
 	*arr = p;
 	*cap = ncap;
 	return 0;
+}
+
+int
+lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
+	       unsigned int first)
+{
+	return lsk_array_room(arr, cap, n, 1, elem, first);
 }
 
 int

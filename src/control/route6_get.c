@@ -12,9 +12,12 @@
 #include <rte_fib6.h>
 #include <rte_rib6.h>
 
+#include <rte_cycles.h>
+
 #include "core/fwd.h"
 #include "core/fwd6.h"
 #include "l2/l2.h"
+#include "ip6/ecmp6.h"
 #include "ip6/nd6.h"
 #include "control/control.h"
 
@@ -106,9 +109,69 @@ answer_linklocal(struct lsk_stack *s, const struct lsk_fwd6_table *t,
 	answer_forward(s, t, addr, in_iface, addr, a);
 }
 
+/* The route the answer's prefix is in the stack (configured first),
+ * for its protocol and paths; which path the member nh is. */
+static void
+answer_route(struct lsk_stack *s, const struct lsk_nexthop6 *nh,
+	     struct lsk_route6_answer *a)
+{
+	const struct lsk_route6 *r = lsk_route6_find(s, &a->prefix, a->depth);
+	unsigned int i;
+
+	if (r == NULL) {
+		r = lsk_learned6_find(s, &a->prefix, a->depth);
+		if (r == NULL)
+			return;
+		a->learned = 1;
+		a->proto = r->proto;
+	}
+	a->n_paths = r->n_paths;
+	for (i = 0; i < r->n_paths; i++) {
+		const struct lsk_route6_path *p = &r->paths[i];
+		const struct lsk_ifaddr6 *c = lsk_connected6_lookup(s,
+							&p->gateway);
+		uint16_t iface = p->iface != LSK_IFACE_ANY ? p->iface :
+				 c != NULL ? c->iface : LSK_IFACE_ANY;
+
+		if (lsk_ip6_equal(&p->gateway, &nh->gateway) &&
+		    iface == nh->iface) {
+			a->path = (uint8_t)i;
+			break;
+		}
+	}
+}
+
+/* The member of group g a flow to addr takes: the hash a worker
+ * computes from the packet's fields (ip6/ecmp6.h). */
+static uint32_t
+flow_member(struct lsk_stack *s, const struct lsk_fwd6_table *t,
+	    const struct lsk_nexthop6 *g, const struct lsk_ip6_addr *addr,
+	    const struct lsk_route6_flow *flow)
+{
+	static const struct lsk_route6_flow none;
+	uint32_t h;
+
+	if (flow == NULL)
+		flow = &none;
+	h = lsk_ecmp6_flow_hash(flow->src.a, addr->a, flow->proto,
+				lsk_ecmp_has_ports(flow->proto) ?
+				flow->sport : 0,
+				lsk_ecmp_has_ports(flow->proto) ?
+				flow->dport : 0);
+	return lsk_ecmp6_pick(s->sh.fwd, t, s->sh.nd6, g, h, rte_rdtsc());
+}
+
 int
 lsk_route6_get(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 	       uint16_t in_iface, struct lsk_route6_answer *a)
+{
+	return lsk_route6_get_flow(s, addr, in_iface, NULL, a);
+}
+
+int
+lsk_route6_get_flow(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
+		    uint16_t in_iface, const struct lsk_route6_flow *flow,
+		    struct lsk_route6_answer *a)
 {
 	const struct lsk_fwd6_table *t;
 	const struct lsk_nexthop6 *nh;
@@ -140,6 +203,8 @@ lsk_route6_get(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 		rte_rib6_get_ip(node, a->prefix.a);
 		rte_rib6_get_depth(node, &a->depth);
 	}
+	if (nh->type == LSK_NH_GROUP)
+		nh = &t->nexthops[flow_member(s, t, nh, addr, flow)];
 	switch (nh->type) {
 	case LSK_NH_LOCAL:
 		a->verdict = LSK_VERDICT_LOCAL;
@@ -156,6 +221,7 @@ lsk_route6_get(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 			LSK_VERDICT_BLACKHOLE : nh->type == LSK_NH_PROHIBIT ?
 			LSK_VERDICT_PROHIBIT : LSK_VERDICT_UNREACHABLE;
 		a->origin = LSK_ORIGIN_ROUTE;
+		answer_route(s, nh, a);
 		break;
 	case LSK_NH_FORWARD:
 		a->origin = nh->onlink ? LSK_ORIGIN_CONNECTED :
@@ -163,6 +229,8 @@ lsk_route6_get(struct lsk_stack *s, const struct lsk_ip6_addr *addr,
 		answer_forward(s, t, addr, nh->iface,
 			       nh->onlink ? addr : &nh->gateway, a);
 		a->mtu = nh->mtu;
+		if (a->origin == LSK_ORIGIN_ROUTE)
+			answer_route(s, nh, a);
 		break;
 	default:
 		a->verdict = LSK_VERDICT_NO_ROUTE;

@@ -7,9 +7,12 @@
  * takes its place when it goes (control/fwd6_table.c leaves the learned
  * one out while a configured one is there).
  *
- * A run is made to the store entry by entry, then the table is built
- * and published once; a run whose table cannot be built puts the store
- * back as it found it, from the run's own log.
+ * A run is made to the store entry by entry; what changes the FIB is
+ * gathered as deltas and made to the forwarding tables in place, one
+ * publication a run (lsk_fwd6_routes_apply, control/fwd6_update.c: a
+ * table built whole when it cannot be). A run the tables cannot take
+ * (no memory for a table built whole) puts the store back as it found
+ * it, from the run's own log.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -138,18 +141,12 @@ index6_room(struct lsk_stack *s, unsigned int more)
 static int
 learn6_room(struct lsk_stack *s, unsigned int more)
 {
-	unsigned int cap = s->learned6_cap;
-	struct lsk_route6 *p;
+	int rc = lsk_array_room((void **)&s->learned6, &s->learned6_cap,
+				s->n_learned6, more, sizeof(*s->learned6),
+				1024);
 
-	while (cap < s->n_learned6 + more)
-		cap = cap ? 2 * cap : 1024;
-	if (cap != s->learned6_cap) {
-		p = realloc(s->learned6, (size_t)cap * sizeof(*p));
-		if (p == NULL)
-			return -ENOMEM;
-		s->learned6 = p;
-		s->learned6_cap = cap;
-	}
+	if (rc < 0)
+		return rc;
 	return index6_room(s, more);
 }
 
@@ -190,60 +187,78 @@ store6_del(struct lsk_stack *s, const struct lsk_ip6_addr *prefix,
 	s->n_learned6--;
 }
 
-/* The route an entry asks for (0), or why it cannot be taken. A route
- * of several paths takes its first until IPv6 has ECMP groups. */
+/* The route an entry asks for (0), or why it cannot be taken: all its
+ * paths, an ECMP group of them (control/fwd6_table.c). */
 static int
 learn6_make(const struct lsk_stack *s, const struct lsk_route6_learned *e,
 	    struct lsk_route6 *r)
 {
-	const struct lsk_route6_path *p = &e->paths[0];
-	int rc;
+	int rc = lsk_route6_make(s, &e->prefix, e->depth,
+				 (enum lsk_route_type)e->type, e->paths,
+				 e->n_paths, r);
 
-	if (e->type == LSK_ROUTE_VIA &&
-	    (e->n_paths == 0 || e->n_paths > LSK_ROUTE_MAX_PATHS))
-		return -EINVAL;
-	rc = lsk_route6_check(s, &e->prefix, e->depth,
-			      (enum lsk_route_type)e->type,
-			      &p->gateway, p->iface);
 	if (rc < 0)
 		return rc;
-	memset(r, 0, sizeof(*r));
-	r->prefix = e->prefix;
-	r->depth = e->depth;
-	r->type = e->type;
-	r->iface = LSK_IFACE_ANY;
 	r->proto = e->proto;
-	if (e->type == LSK_ROUTE_VIA) {
-		r->gateway = p->gateway;
-		r->iface = p->iface;
-	}
 	return 0;
 }
 
 static bool
 route6_same(const struct lsk_route6 *a, const struct lsk_route6 *b)
 {
-	return a->type == b->type && a->iface == b->iface &&
-	       a->proto == b->proto && lsk_ip6_equal(&a->gateway, &b->gateway);
+	return a->type == b->type && a->proto == b->proto &&
+	       a->n_paths == b->n_paths &&
+	       memcmp(a->paths, b->paths, a->n_paths * sizeof(a->paths[0])) ==
+	       0;
 }
 
-/* Entry e into the store, noted in u: false when it is skipped (u
- * unused). */
+/* A run: the store's changes (u, to put them back) and the tables' (d:
+ * those no configured route stands in front of). */
+struct learn6_run {
+	struct learn6_undo *u;
+	struct lsk_route6_delta *d;
+	unsigned int n_u, n_d;
+};
+
+/* (prefix, depth) goes from old (had) to now (set): noted in the run. */
+static void
+run6_note(struct lsk_stack *s, struct learn6_run *run,
+	  const struct lsk_route6 *old, bool had,
+	  const struct lsk_route6 *now, bool set)
+{
+	const struct lsk_route6 *k = set ? now : old;
+	struct learn6_undo *u = &run->u[run->n_u++];
+	struct lsk_route6_delta *d;
+
+	*u = (struct learn6_undo){ .prefix = k->prefix, .depth = k->depth,
+				   .had = had };
+	if (had)
+		u->old = *old;
+	if (lsk_route6_find(s, &k->prefix, k->depth) != NULL)
+		return;
+	d = &run->d[run->n_d++];
+	memset(d, 0, sizeof(*d));
+	if (had)
+		d->before = *old;
+	if (set)
+		d->now = *now;
+	d->before_set = had;
+	d->now_set = set;
+}
+
+/* Entry e into the store, noted in run: false when it is skipped. */
 static bool
 learn6_one(struct lsk_stack *s, const struct lsk_route6_learned *e,
-	   struct learn6_undo *u, bool *changed)
+	   struct learn6_run *run)
 {
 	int i = learn6_pos(s, &e->prefix, e->depth);
 	struct lsk_route6 now;
 
-	*changed = false;
 	if (e->withdraw) {
 		if (i < 0)
 			return false;
-		*u = (struct learn6_undo){ .old = s->learned6[i],
-			.prefix = e->prefix, .depth = e->depth, .had = true };
+		run6_note(s, run, &s->learned6[i], true, NULL, false);
 		store6_del(s, &e->prefix, e->depth);
-		*changed = true;
 		return true;
 	}
 	if (learn6_make(s, e, &now) < 0)
@@ -252,12 +267,9 @@ learn6_one(struct lsk_stack *s, const struct lsk_route6_learned *e,
 		s->learned6[i].stale = 0;	/* repeated by a dump */
 		return true;
 	}
-	*u = (struct learn6_undo){ .prefix = e->prefix, .depth = e->depth,
-				   .had = i >= 0 };
-	if (i >= 0)
-		u->old = s->learned6[i];
+	run6_note(s, run, i >= 0 ? &s->learned6[i] : NULL, i >= 0, &now,
+		  true);
 	store6_put(s, &now);
-	*changed = true;
 	return true;
 }
 
@@ -277,10 +289,9 @@ int
 lsk_route6_learn(struct lsk_stack *s, const struct lsk_route6_learned *r,
 		 unsigned int n)
 {
-	struct learn6_undo *u;
-	unsigned int i, n_u = 0;
+	struct learn6_run run = { 0 };
+	unsigned int i;
 	int skipped = 0, rc;
-	bool changed;
 
 	if (s == NULL || (r == NULL && n != 0))
 		return -EINVAL;
@@ -291,19 +302,21 @@ lsk_route6_learn(struct lsk_stack *s, const struct lsk_route6_learned *r,
 	rc = learn6_room(s, n);
 	if (rc < 0)
 		return rc;
-	u = malloc((size_t)n * sizeof(*u));
-	if (u == NULL)
+	run.u = malloc((size_t)n * sizeof(*run.u));
+	run.d = malloc((size_t)n * sizeof(*run.d));
+	if (run.u == NULL || run.d == NULL) {
+		free(run.u);
+		free(run.d);
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!learn6_one(s, &r[i], &u[n_u], &changed))
-			skipped++;
-		else if (changed)
-			n_u++;
 	}
-	rc = n_u ? lsk_stack_publish6(s) : 0;
+	for (i = 0; i < n; i++)
+		if (!learn6_one(s, &r[i], &run))
+			skipped++;
+	rc = lsk_fwd6_routes_apply(s, run.d, run.n_d, true);
 	if (rc < 0)
-		learn6_undo(s, u, n_u);
-	free(u);
+		learn6_undo(s, run.u, run.n_u);
+	free(run.u);
+	free(run.d);
 	if (rc < 0)
 		return rc;
 	s->learn_skipped += (uint64_t)skipped;

@@ -75,18 +75,11 @@ lsk_route_learn_free(struct lsk_stack *s)
 static int
 learn_room(struct lsk_stack *s, unsigned int more)
 {
-	unsigned int cap = s->learned_cap;
-	struct lsk_route *p;
+	int rc = lsk_array_room((void **)&s->learned, &s->learned_cap,
+				s->n_learned, more, sizeof(*s->learned), 1024);
 
-	while (cap < s->n_learned + more)
-		cap = cap ? 2 * cap : 1024;
-	if (cap != s->learned_cap) {
-		p = realloc(s->learned, (size_t)cap * sizeof(*p));
-		if (p == NULL)
-			return -ENOMEM;
-		s->learned = p;
-		s->learned_cap = cap;
-	}
+	if (rc < 0)
+		return rc;
 	return lsk_route_index_room(s, &s->learn_index, "lr", s->learned,
 				    s->n_learned, more);
 }

@@ -109,6 +109,28 @@ int lsk_fwd_routes_apply(struct lsk_stack *s, const struct lsk_route_delta *d,
 int lsk_fwd_group_get(struct lsk_fwd_table *t, const uint32_t *members,
 		      const uint16_t *weights, unsigned int n);
 uint32_t lsk_fwd_group_words_needed(const struct lsk_stack *s);
+/* Either family's side of it: a table's group words (words[0, *n) of
+ * cap) and a group's place in them. */
+struct lsk_group_words {
+	uint16_t *words;
+	uint32_t *n;
+	uint32_t cap;
+};
+struct lsk_group_ref {
+	uint32_t group;		/* its members' first word */
+	uint16_t n_members;
+	uint16_t n_buckets;
+};
+/* The group of members[0, *n) (next hop indexes) weighted so, found in
+ * gw or appended to it (-ENOSPC: no room, gw unchanged): members that
+ * are one next hop are merged first, their weights summed, *n then
+ * their number; *n 1: no group, members[0] is the next hop (nothing
+ * placed). */
+int lsk_fwd_group_place(struct lsk_group_words *gw, uint32_t *members,
+			uint16_t *weights, unsigned int *n,
+			struct lsk_group_ref *ref);
+/* The words a group of weights[0, n) takes (its head included). */
+uint32_t lsk_fwd_group_size(const uint16_t *weights, unsigned int n);
 
 /* The routes (control/route_table.c): the index made at stack creation,
  * rebuilt from s->routes when a failed batch puts the list back. */

@@ -145,6 +145,7 @@ lsk_stack_destroy(struct lsk_stack *s)
 	}
 	lsk_fwd_table_free(s->sh.fwd);
 	lsk_fwd6_table_free(s->sh.fwd6);
+	lsk_fwd6_standby_free(s);
 	free(s->routes6);
 	lsk_route6_learn_free(s);
 	free(s->neighs6);

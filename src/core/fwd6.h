@@ -67,6 +67,7 @@ struct lsk_fwd6_table {
 	uint32_t generation;	/* new for every table built */
 	uint32_t n_nexthops;
 	uint32_t nh_cap;	/* room in nexthops (the control thread's) */
+	bool trie;		/* a trie with room: routes change in place */
 	struct lsk_nexthop6 *nexthops;
 	/* ECMP groups' words (struct lsk_nexthop6's group) */
 	uint32_t n_group_words;

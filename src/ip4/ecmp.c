@@ -25,28 +25,27 @@ lsk_ecmp_live(const struct lsk_fwd_table *t,
 	return !lsk_neigh_failed(neigh, m->gateway, now);
 }
 
+struct ecmp_ctx {
+	const struct lsk_fwd_table *t;
+	const struct lsk_neigh_table *neigh;
+	uint64_t now;
+};
+
+static bool
+ecmp_live(const void *ctx, uint32_t nh)
+{
+	const struct ecmp_ctx *c = ctx;
+
+	return lsk_ecmp_live(c->t, c->neigh, nh, c->now);
+}
+
 uint32_t
 lsk_ecmp_pick_slow(const struct lsk_fwd_table *t,
 		   const struct lsk_neigh_table *neigh,
 		   const struct lsk_nexthop *g, uint32_t k, uint64_t now)
 {
-	const uint16_t *members = &t->group_words[g->group];
-	const uint16_t *b = members + g->n_members;
-	/* each member judged once: 1 live, 2 dead */
-	uint8_t seen[LSK_ROUTE_MAX_PATHS] = { 0 };
-	uint32_t i, j;
+	const struct ecmp_ctx c = { .t = t, .neigh = neigh, .now = now };
 
-	for (i = 1; i < g->n_buckets; i++) {
-		uint32_t nh = b[(k + i) % g->n_buckets];
-
-		for (j = 0; j < g->n_members && members[j] != nh; j++)
-			;
-		if (j == g->n_members)
-			continue;	/* cannot be: every bucket's a member */
-		if (seen[j] == 0)
-			seen[j] = lsk_ecmp_live(t, neigh, nh, now) ? 1 : 2;
-		if (seen[j] == 1)
-			return nh;
-	}
-	return b[k];
+	return lsk_ecmp_scan(&t->group_words[g->group], g->n_members,
+			     g->n_buckets, k, ecmp_live, &c);
 }

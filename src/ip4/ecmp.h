@@ -9,7 +9,8 @@
  * failed (until its entry may be tried again, l2/neigh_table.c), is
  * skipped: the buckets after the chosen one are looked at in turn, and
  * the first live member's taken (deterministic, and in proportion to the
- * weights, as the buckets interleave: control/fwd_group.c).
+ * weights, as the buckets interleave: control/fwd_group.c). The
+ * family-independent half, IPv6's too: core/ecmp.h.
  */
 #ifndef LSK_IP4_ECMP_H
 #define LSK_IP4_ECMP_H
@@ -21,22 +22,10 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "core/ecmp.h"
 #include "core/fwd.h"
 
 struct lsk_neigh_table;
-
-/* murmur3's finaliser: every bit of the CRC in the top bits, which pick
- * the bucket */
-static inline uint32_t
-lsk_ecmp_mix(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
-}
 
 /* The hash of a flow's fields (host order): ports only for TCP, UDP and
  * SCTP (0 otherwise, and for a fragment). */
@@ -50,13 +39,6 @@ lsk_ecmp_flow_hash(uint32_t src, uint32_t dst, uint8_t proto, uint16_t sport,
 	h = rte_hash_crc_4byte(proto, h);
 	h = rte_hash_crc_4byte((uint32_t)sport << 16 | dport, h);
 	return lsk_ecmp_mix(h);
-}
-
-static inline int
-lsk_ecmp_has_ports(uint8_t proto)
-{
-	return proto == IPPROTO_TCP || proto == IPPROTO_UDP ||
-	       proto == IPPROTO_SCTP;
 }
 
 /* The flow hash of m, an IPv4 datagram after an untagged Ethernet
@@ -106,7 +88,7 @@ lsk_ecmp_pick(const struct lsk_fwd_table *t,
 	      uint32_t hash, uint64_t now)
 {
 	const uint16_t *b = &t->group_words[g->group + g->n_members];
-	uint32_t k = (uint32_t)(((uint64_t)hash * g->n_buckets) >> 32);
+	uint32_t k = lsk_ecmp_bucket(hash, g->n_buckets);
 
 	if (likely(lsk_ecmp_live(t, neigh, b[k], now)))
 		return b[k];

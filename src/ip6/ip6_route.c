@@ -5,7 +5,9 @@
  * local delivery, forwarding (the next hop rides in the meta word, as
  * IPv4's), or drop (no route and unreachable routes: ICMPv6 no route;
  * prohibit: administratively prohibited, both counted InNoRoutes as
- * Linux's ip6_pkt_drop; blackhole: silent, InDiscards as IPv4's).
+ * Linux's ip6_pkt_drop; blackhole: silent, InDiscards as IPv4's). An
+ * ECMP route's group next hop gives each entry its member by the flow's
+ * hash (ip6/ecmp6.h), as IPv4's ip4_route.
  *
  * Scoped destinations are not in the FIB: a link-local one is ours on
  * the interface it came in on (local) or dropped, never forwarded
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_fib6.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -30,6 +33,7 @@
 #include "core/trace.h"
 #include "core/worker.h"
 #include "host/host.h"
+#include "ip6/ecmp6.h"
 #include "ip6/ip6.h"
 #include "ip6/ip6_ext.h"
 #include "ip6/nd6.h"
@@ -45,6 +49,7 @@ enum route6_verdict {
 	ROUTE6_DROP_TENTATIVE,	/* ours, but DAD has not passed */
 	ROUTE6_FORWARD,
 	ROUTE6_LOCAL,
+	ROUTE6_GROUP,		/* ECMP: its member forwards */
 };
 
 static const struct lsk_drop route6_drops[] = {
@@ -149,6 +154,8 @@ route6_verdict_of(const struct lsk_nexthop6 *nh)
 	switch (nh->type) {
 	case LSK_NH_FORWARD:
 		return ROUTE6_FORWARD;
+	case LSK_NH_GROUP:
+		return ROUTE6_GROUP;
 	case LSK_NH_LOCAL:
 		return ROUTE6_LOCAL;
 	case LSK_NH_BLACKHOLE:
@@ -222,6 +229,15 @@ route6_entry(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local,
 	if (v == ROUTE6_LOCAL && !route6_usable(w, m))
 		v = ROUTE6_DROP_TENTATIVE;
 	switch (v) {
+	case ROUTE6_GROUP:
+		/* its member by the flow's hash (a train by its head),
+		 * which rides in the meta as any next hop: ip6_forward and
+		 * ip6_output know no groups */
+		meta = (l->meta[i] & ~LSK_META_NH_MASK) |
+		       lsk_ecmp6_pick(w->fwd, w->fwd6, w->sh->nd6,
+				      &w->fwd6->nexthops[nh],
+				      lsk_ecmp6_pkt_hash(m), rte_rdtsc());
+		/* fall through */
 	case ROUTE6_FORWARD:
 		l->pkts[*kept] = m;
 		l->meta[*kept] = meta;

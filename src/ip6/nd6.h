@@ -115,6 +115,12 @@ struct lsk_nd6_info {
 	uint8_t router;		/* its NAs set the router flag */
 	struct rte_ether_addr mac;	/* zero until resolved */
 };
+/* addr's entry on iface failed and may not be tried again before now
+ * (a TSC): ECMP skips a member whose neighbour failed (ip6/ecmp6.h), as
+ * IPv4's lsk_neigh_failed. */
+bool lsk_nd6_failed(const struct lsk_nd6_table *t,
+		    const struct lsk_ip6_addr *addr, uint16_t iface,
+		    uint64_t now);
 /* Copy up to max entries into out; returns how many. */
 uint32_t lsk_nd6_list(const struct lsk_nd6_table *t, struct lsk_nd6_info *out,
 		      uint32_t max);

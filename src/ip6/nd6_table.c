@@ -569,6 +569,22 @@ lsk_nd6_state_of(const struct lsk_nd6_table *t,
 	return word_state(w);
 }
 
+bool
+lsk_nd6_failed(const struct lsk_nd6_table *t, const struct lsk_ip6_addr *addr,
+	       uint16_t iface, uint64_t now)
+{
+	struct nd6_key k = nd6_key(addr, iface);
+	const struct lsk_nd6_entry *e;
+	uint32_t gen;
+	uint64_t w;
+
+	e = nd6_lookup(t, &k, &gen);
+	if (e == NULL || !nd6_read(e, gen, &w) ||
+	    word_state(w) != LSK_NEIGH_FAILED)
+		return false;
+	return now < __atomic_load_n(&e->next_probe, __ATOMIC_RELAXED);
+}
+
 uint32_t
 lsk_nd6_list(const struct lsk_nd6_table *t, struct lsk_nd6_info *out,
 	     uint32_t max)

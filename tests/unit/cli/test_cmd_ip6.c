@@ -141,8 +141,8 @@ test_route(void **state)
 		  -ENODEV,
 		  "t:1: port 0 has no vlan 3" },
 		{ "route add 2001:db8:9::/48 via 2001:db8:0:2::2 via "
-		  "2001:db8:0:2::3", -EINVAL,
-		  "t:1: an IPv6 route has one gateway (no ECMP for IPv6 yet)" },
+		  "2001:db8:0:2::2", -EINVAL,
+		  "t:1: gateway 2001:db8:0:2::2 given twice" },
 		{ "route add 2001:db8:9::1/48 blackhole", -EINVAL,
 		  "t:1: prefix 2001:db8:9::1/48 has host bits set (the "
 		  "prefix is 2001:db8:9::/48)" },
@@ -238,6 +238,8 @@ test_show_config_round_trip(void **state)
 	cli_ok(s, conf6);
 	cli_ok(s, "address add 2001:db8:0:5::1/64 port 1 vlan 5\n"
 	       "route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"
+	       "route add 2001:db8:600::/48 via 2001:db8:0:2::2 weight 3 "
+	       "via fe80::5 port 1 vlan 5\n"
 	       "address add fe80::1/64 port 0\n"
 	       "neigh add fe80::5 02:00:00:00:05:05 port 1 vlan 5\n"
 	       "neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02 port 1\n"
@@ -255,6 +257,8 @@ test_show_config_round_trip(void **state)
 		"route add 2001:db8:200::/40 via fe80::2 port 1\n"
 		"route add 2001:db8:300::/48 blackhole\n"
 		"route add 2001:db8:500::/48 via fe80::5 port 1 vlan 5\n"
+		"route add 2001:db8:600::/48 via 2001:db8:0:2::2 weight 3 "
+		"via fe80::5 port 1 vlan 5 weight 1\n"
 		"neigh add fe80::5 lladdr 02:00:00:00:05:05 port 1 vlan 5\n"
 		"neigh add 2001:db8:0:2::2 lladdr 02:00:00:00:02:02\n"));
 	fresh = unit_bare_stack("cmd6f");
@@ -266,6 +270,8 @@ test_show_config_round_trip(void **state)
 	assert_int_equal(fresh->sh.fwd6->n_addrs, s->sh.fwd6->n_addrs);
 	assert_int_equal(fresh->sh.fwd6->ra_ifaces, 2);
 	assert_int_equal(lookup(fresh, "2001:db8:500::1")->iface, 2);
+	assert_int_equal(lookup(fresh, "2001:db8:600::1")->type, LSK_NH_GROUP);
+	assert_int_equal(lookup(fresh, "2001:db8:600::1")->n_buckets, 4);
 	lsk_stack_destroy(fresh);
 	free(a);
 }
@@ -448,8 +454,8 @@ test_route_get(void **state)
 	free(a);
 	cli_refused(s, "route get 2001:db8::1 port 9", -ENODEV,
 		"t:1: port 9 does not exist (2 ports)");
-	cli_refused(s, "route get 2001:db8::1 from 2001:db8::2", -EINVAL,
-		"t:1: usage: route get ADDRESS6 [port N [vlan V]]");
+	cli_refused(s, "route get 2001:db8::1 size 2", -EINVAL,
+		"t:1: unknown word 'size' (port, from, proto, sport, dport)");
 }
 
 
