@@ -155,6 +155,15 @@ paths_text(const struct lsk_route_path *p, unsigned int n, char *buf,
 	}
 }
 
+int
+cmd_route_deleted(struct cmd_ctx *c, int rc)
+{
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
+	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
+				  strerror(-rc)) : 0;
+}
+
 /* route del PFX [target]: the route must be that one */
 static int
 cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
@@ -190,11 +199,7 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 	} else if (c->check) {
 		return 0;
 	}
-	rc = lsk_route_del(c->s, prefix, depth);
-	if (rc == -ENOENT)
-		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
-	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
-				  strerror(-rc)) : 0;
+	return cmd_route_deleted(c, lsk_route_del(c->s, prefix, depth));
 }
 
 int

@@ -248,11 +248,7 @@ route6_del(struct cmd_ctx *c, const struct lsk_ip6_addr *prefix,
 	} else if (c->check) {
 		return 0;
 	}
-	rc = lsk_route6_del(c->s, prefix, depth);
-	if (rc == -ENOENT)
-		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
-	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
-				  strerror(-rc)) : 0;
+	return cmd_route_deleted(c, lsk_route6_del(c->s, prefix, depth));
 }
 
 /* The prefix of a route line, its length required. */
