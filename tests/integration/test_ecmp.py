@@ -82,27 +82,39 @@ def where(res):
     return by_flow, by_dgram
 
 
-def run_case(fwd_bin, root, name, weights, share_range):
+def where4(res):
+    """where()'s, the frames whose next hop MAC is not their port's peer,
+    and how many frames left."""
+    by_flow, by_dgram = where(res)
+    n_out = sum(len(res.outputs.get(p) or []) for p in (0, 1))
+    macs = set()
+    for port, nh in ((0, A_MAC), (1, B_MAC)):
+        for b in res.outputs.get(port) or []:
+            if lsk.flow_key(b) is not None and b[:6] != lsk.mac_bytes(nh):
+                macs.add(port)
+    return by_flow, by_dgram, macs, n_out
+
+
+def case4(name, weights):
     conf = fixture_conf(extra="route add 30.0.0.0/8 via 10.0.0.1 weight %d "
                         "via 10.0.1.1 weight %d\n" % weights)
-    fl = flows(len(name))
-    inputs = {0: flow_frames(fl) + fragment_frames(len(name))}
+    return conf, {0: flow_frames(flows(len(name))) +
+                  fragment_frames(len(name))}, where4
+
+
+def run_case(fwd_bin, root, name, case, share_range):
+    """case: (config, inputs, where); where(res) -> per flow and per
+    fragmented datagram the ports, the ports of wrong MACs, frames out."""
+    conf, inputs, where_fn = case
     per_mode = {}
     for mode in ("list", "single"):
         res = run_fwd(fwd_bin, os.path.join(root, name + "-" + mode), conf,
                       inputs, mode=mode)
-        by_flow, by_dgram = where(res)
+        by_flow, by_dgram, macs, n_out = where_fn(res)
         split = [k for k, ports in by_flow.items() if len(ports) != 1]
         frag_split = [k for k, ports in by_dgram.items() if len(ports) != 1]
         on_b = sum(1 for ports in by_flow.values() if ports == {1})
-        n_out = sum(len(res.outputs.get(p) or []) for p in (0, 1))
         lo, hi = share_range
-        macs = set()
-        for port, nh in ((0, A_MAC), (1, B_MAC)):
-            for b in res.outputs.get(port) or []:
-                if lsk.flow_key(b) is not None and b[:6] != \
-                        lsk.mac_bytes(nh):
-                    macs.add(port)
         check("%s_%s" % (name, mode), [
             "exit %r: %s" % (res.rc, res.stderr_tail())
             if res.rc != 0 else "",
@@ -116,6 +128,8 @@ def run_case(fwd_bin, root, name, weights, share_range):
             if frag_split else "",
             "%d datagrams' fragments seen" % len(by_dgram)
             if len(by_dgram) != DATAGRAMS else "",
+            "%d datagrams all on one port" % len(by_dgram)
+            if len(set(tuple(p) for p in by_dgram.values())) < 2 else "",
             "%d frames out, %d in" % (n_out, len(inputs[0]))
             if n_out != len(inputs[0]) else "",
             "%d of %d flows on port 1, expected %d..%d" % (on_b, FLOWS,
@@ -192,45 +206,11 @@ def where6(res):
     return by_flow, by_dgram, bad_mac, seen
 
 
-def run_case6(fwd_bin, root, name, weights, share_range):
+def case6(name, weights):
     conf = fixture_conf(extra=CONF6 + "route add 2001:db8:30::/48 via %s "
                         "weight %d via %s weight %d\n" %
                         (A6, weights[0], B6, weights[1]))
-    inputs = {0: frames6(len(name))}
-    per_mode = {}
-    for mode in ("list", "single"):
-        res = run_fwd(fwd_bin, os.path.join(root, name + "-" + mode), conf,
-                      inputs, mode=mode)
-        by_flow, by_dgram, macs, n_out = where6(res)
-        split = [k for k, ports in by_flow.items() if len(ports) != 1]
-        frag_split = [k for k, ports in by_dgram.items() if len(ports) != 1]
-        on_b = sum(1 for ports in by_flow.values() if ports == {1})
-        lo, hi = share_range
-        check("%s_%s" % (name, mode), [
-            "exit %r: %s" % (res.rc, res.stderr_tail())
-            if res.rc != 0 else "",
-            res.stats_error or "",
-            "mbufs_in_use %r" % res.stats.get("mbufs_in_use")
-            if res.stats and res.stats.get("mbufs_in_use") != 0 else "",
-            "%d flows, expected %d" % (len(by_flow), FLOWS)
-            if len(by_flow) != FLOWS else "",
-            "%d flows left by both ports" % len(split) if split else "",
-            "%d datagrams' fragments split" % len(frag_split)
-            if frag_split else "",
-            "%d datagrams' fragments seen" % len(by_dgram)
-            if len(by_dgram) != DATAGRAMS else "",
-            "%d datagrams all on one port" % len(by_dgram)
-            if len(set(tuple(p) for p in by_dgram.values())) < 2 else "",
-            "%d IPv6 frames out, %d in" % (n_out, len(inputs[0]))
-            if n_out != len(inputs[0]) else "",
-            "%d of %d flows on port 1, expected %d..%d" % (on_b, FLOWS,
-                                                           lo, hi)
-            if not lo <= on_b <= hi else "",
-            "wrong next hop MAC on port %s" % sorted(macs) if macs else ""])
-        per_mode[mode] = {k: tuple(v) for k, v in by_flow.items()}
-    check(name + "_modes_agree",
-          "list and single put flows on other ports"
-          if per_mode["list"] != per_mode["single"] else "")
+    return conf, {0: frames6(len(name))}, where6
 
 
 def main():
@@ -242,11 +222,13 @@ def main():
     fwd_bin = os.path.abspath(args.fwd)
     try:
         # equal weights: about half each (400 flows: 5 sigma is 50)
-        run_case(fwd_bin, root, "ecmp_equal", (1, 1), (150, 250))
-        # 1:3: about 300 on port 1
-        run_case(fwd_bin, root, "ecmp_weighted", (1, 3), (260, 340))
-        run_case6(fwd_bin, root, "ecmp6_equal", (1, 1), (150, 250))
-        run_case6(fwd_bin, root, "ecmp6_weighted", (1, 3), (260, 340))
+        for name, weights, share in (("equal", (1, 1), (150, 250)),
+                                     # 1:3: about 300 on port 1
+                                     ("weighted", (1, 3), (260, 340))):
+            run_case(fwd_bin, root, "ecmp_" + name,
+                     case4("ecmp_" + name, weights), share)
+            run_case(fwd_bin, root, "ecmp6_" + name,
+                     case6("ecmp6_" + name, weights), share)
     finally:
         status = lsk.finish(root, keep=args.v)
     return status
