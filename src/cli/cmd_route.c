@@ -18,7 +18,7 @@
 	"PREFIX; route get ADDRESS [from A] [proto P sport S dport D]; " \
 	"route flush"
 
-static const char *const route_type_words[] = {
+const char *const cmd_route_type_words[CMD_ROUTE_TYPES] = {
 	[LSK_ROUTE_BLACKHOLE] = "blackhole",
 	[LSK_ROUTE_UNREACHABLE] = "unreachable",
 	[LSK_ROUTE_PROHIBIT] = "prohibit",
@@ -38,8 +38,8 @@ cmd_route_target_text(const struct lsk_stack *s, const struct lsk_route *r,
 
 	buf[0] = '\0';
 	if (r->type != LSK_ROUTE_VIA) {
-		snprintf(buf, len, "%s", r->type < RTE_DIM(route_type_words) ?
-			 route_type_words[r->type] : "?");
+		snprintf(buf, len, "%s", r->type < CMD_ROUTE_TYPES ?
+			 cmd_route_type_words[r->type] : "?");
 		return;
 	}
 	for (i = 0; n > 1 && i < n; i++)
@@ -67,9 +67,9 @@ parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
 
 	*n = 0;
 	cmd_kw(c, i, "via blackhole unreachable prohibit");
-	for (t = LSK_ROUTE_BLACKHOLE; t < RTE_DIM(route_type_words); t++) {
-		if (c->argc == i + 1 && strcmp(c->argv[i], route_type_words[t])
-		    == 0) {
+	for (t = LSK_ROUTE_BLACKHOLE; t < CMD_ROUTE_TYPES; t++) {
+		if (c->argc == i + 1 &&
+		    strcmp(c->argv[i], cmd_route_type_words[t]) == 0) {
 			*type = (enum lsk_route_type)t;
 			return 0;
 		}
