@@ -193,6 +193,11 @@ int cmd_parse_port_vlan(struct cmd_ctx *c, int *i, uint16_t *port,
 			uint16_t *vlan);
 int cmd_iface_of(struct cmd_ctx *c, uint16_t port, uint16_t vlan,
 		 uint16_t *iface);
+/* The route types' words (enum lsk_route_type; LSK_ROUTE_VIA's none). */
+#define CMD_ROUTE_TYPES (LSK_ROUTE_PROHIBIT + 1)
+extern const char *const cmd_route_type_words[CMD_ROUTE_TYPES];
+/* route del's answer to lsk_route_del's or lsk_route6_del's rc. */
+int cmd_route_deleted(struct cmd_ctx *c, int rc);
 /* A flow word of `route get` at argv[i] (proto, sport, dport, each
  * with its value; icmp6: IPv6's protocol words): 1 taken, 0 not one,
  * or an error written (cli/cmd_route.c). */

@@ -18,7 +18,7 @@
 	"PREFIX; route get ADDRESS [from A] [proto P sport S dport D]; " \
 	"route flush"
 
-static const char *const route_type_words[] = {
+const char *const cmd_route_type_words[CMD_ROUTE_TYPES] = {
 	[LSK_ROUTE_BLACKHOLE] = "blackhole",
 	[LSK_ROUTE_UNREACHABLE] = "unreachable",
 	[LSK_ROUTE_PROHIBIT] = "prohibit",
@@ -38,8 +38,8 @@ cmd_route_target_text(const struct lsk_stack *s, const struct lsk_route *r,
 
 	buf[0] = '\0';
 	if (r->type != LSK_ROUTE_VIA) {
-		snprintf(buf, len, "%s", r->type < RTE_DIM(route_type_words) ?
-			 route_type_words[r->type] : "?");
+		snprintf(buf, len, "%s", r->type < CMD_ROUTE_TYPES ?
+			 cmd_route_type_words[r->type] : "?");
 		return;
 	}
 	for (i = 0; n > 1 && i < n; i++)
@@ -67,9 +67,9 @@ parse_route_target(struct cmd_ctx *c, int i, enum lsk_route_type *type,
 
 	*n = 0;
 	cmd_kw(c, i, "via blackhole unreachable prohibit");
-	for (t = LSK_ROUTE_BLACKHOLE; t < RTE_DIM(route_type_words); t++) {
-		if (c->argc == i + 1 && strcmp(c->argv[i], route_type_words[t])
-		    == 0) {
+	for (t = LSK_ROUTE_BLACKHOLE; t < CMD_ROUTE_TYPES; t++) {
+		if (c->argc == i + 1 &&
+		    strcmp(c->argv[i], cmd_route_type_words[t]) == 0) {
 			*type = (enum lsk_route_type)t;
 			return 0;
 		}
@@ -155,6 +155,15 @@ paths_text(const struct lsk_route_path *p, unsigned int n, char *buf,
 	}
 }
 
+int
+cmd_route_deleted(struct cmd_ctx *c, int rc)
+{
+	if (rc == -ENOENT)
+		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
+	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
+				  strerror(-rc)) : 0;
+}
+
 /* route del PFX [target]: the route must be that one */
 static int
 cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
@@ -190,11 +199,7 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 	} else if (c->check) {
 		return 0;
 	}
-	rc = lsk_route_del(c->s, prefix, depth);
-	if (rc == -ENOENT)
-		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
-	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
-				  strerror(-rc)) : 0;
+	return cmd_route_deleted(c, lsk_route_del(c->s, prefix, depth));
 }
 
 int

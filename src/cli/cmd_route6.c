@@ -28,12 +28,6 @@
 	"| prohibit; route del PREFIX6/LEN; route get ADDRESS6 [port N " \
 	"[vlan V]] [from ADDRESS6] [proto P] [sport S] [dport D]"
 
-static const char *const route6_type_words[] = {
-	[LSK_ROUTE_BLACKHOLE] = "blackhole",
-	[LSK_ROUTE_UNREACHABLE] = "unreachable",
-	[LSK_ROUTE_PROHIBIT] = "prohibit",
-};
-
 /* What a route line asks for: a type, or n paths whose interfaces are
  * the ports and VLANs given (resolved once the line is applied). */
 struct route6_target {
@@ -54,9 +48,9 @@ parse_route6_target(struct cmd_ctx *c, int i, struct route6_target *t)
 
 	memset(t, 0, sizeof(*t));
 	cmd_kw(c, i, "via blackhole unreachable prohibit");
-	for (k = LSK_ROUTE_BLACKHOLE; k < RTE_DIM(route6_type_words); k++) {
+	for (k = LSK_ROUTE_BLACKHOLE; k < CMD_ROUTE_TYPES; k++) {
 		if (c->argc == i + 1 &&
-		    strcmp(c->argv[i], route6_type_words[k]) == 0) {
+		    strcmp(c->argv[i], cmd_route_type_words[k]) == 0) {
 			t->type = (enum lsk_route_type)k;
 			return 0;
 		}
@@ -124,8 +118,8 @@ cmd_route6_target_text(const struct lsk_stack *s, const struct lsk_route6 *r,
 
 	buf[0] = '\0';
 	if (r->type != LSK_ROUTE_VIA) {
-		snprintf(buf, len, "%s", r->type < RTE_DIM(route6_type_words) ?
-			 route6_type_words[r->type] : "?");
+		snprintf(buf, len, "%s", r->type < CMD_ROUTE_TYPES ?
+			 cmd_route_type_words[r->type] : "?");
 		return;
 	}
 	for (i = 0; r->n_paths > 1 && i < r->n_paths; i++)
@@ -248,11 +242,7 @@ route6_del(struct cmd_ctx *c, const struct lsk_ip6_addr *prefix,
 	} else if (c->check) {
 		return 0;
 	}
-	rc = lsk_route6_del(c->s, prefix, depth);
-	if (rc == -ENOENT)
-		return cmd_error(c, rc, "no route %s to delete", c->argv[2]);
-	return rc < 0 ? cmd_error(c, rc, "cannot delete %s: %s", c->argv[2],
-				  strerror(-rc)) : 0;
+	return cmd_route_deleted(c, lsk_route6_del(c->s, prefix, depth));
 }
 
 /* The prefix of a route line, its length required. */

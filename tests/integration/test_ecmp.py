@@ -3,7 +3,8 @@
 two paths (one out of each port) are split over both output pcaps, each
 flow's datagrams (and each fragmented datagram's fragments) all on one
 port, none lost, weights 1:3 honoured roughly, in --mode list and single
-alike, and listack-fwd stops with mbufs_in_use 0.
+alike, and listack-fwd stops with mbufs_in_use 0. The same for IPv6
+(an IPv6 route of two paths; fragments by their fragment header).
 
     /usr/bin/python3 tests/integration/test_ecmp.py build/listack-fwd [-v]
 """
@@ -81,27 +82,39 @@ def where(res):
     return by_flow, by_dgram
 
 
-def run_case(fwd_bin, root, name, weights, share_range):
+def where4(res):
+    """where()'s, the frames whose next hop MAC is not their port's peer,
+    and how many frames left."""
+    by_flow, by_dgram = where(res)
+    n_out = sum(len(res.outputs.get(p) or []) for p in (0, 1))
+    macs = set()
+    for port, nh in ((0, A_MAC), (1, B_MAC)):
+        for b in res.outputs.get(port) or []:
+            if lsk.flow_key(b) is not None and b[:6] != lsk.mac_bytes(nh):
+                macs.add(port)
+    return by_flow, by_dgram, macs, n_out
+
+
+def case4(name, weights):
     conf = fixture_conf(extra="route add 30.0.0.0/8 via 10.0.0.1 weight %d "
                         "via 10.0.1.1 weight %d\n" % weights)
-    fl = flows(len(name))
-    inputs = {0: flow_frames(fl) + fragment_frames(len(name))}
+    return conf, {0: flow_frames(flows(len(name))) +
+                  fragment_frames(len(name))}, where4
+
+
+def run_case(fwd_bin, root, name, case, share_range):
+    """case: (config, inputs, where); where(res) -> per flow and per
+    fragmented datagram the ports, the ports of wrong MACs, frames out."""
+    conf, inputs, where_fn = case
     per_mode = {}
     for mode in ("list", "single"):
         res = run_fwd(fwd_bin, os.path.join(root, name + "-" + mode), conf,
                       inputs, mode=mode)
-        by_flow, by_dgram = where(res)
+        by_flow, by_dgram, macs, n_out = where_fn(res)
         split = [k for k, ports in by_flow.items() if len(ports) != 1]
         frag_split = [k for k, ports in by_dgram.items() if len(ports) != 1]
         on_b = sum(1 for ports in by_flow.values() if ports == {1})
-        n_out = sum(len(res.outputs.get(p) or []) for p in (0, 1))
         lo, hi = share_range
-        macs = set()
-        for port, nh in ((0, A_MAC), (1, B_MAC)):
-            for b in res.outputs.get(port) or []:
-                if lsk.flow_key(b) is not None and b[:6] != \
-                        lsk.mac_bytes(nh):
-                    macs.add(port)
         check("%s_%s" % (name, mode), [
             "exit %r: %s" % (res.rc, res.stderr_tail())
             if res.rc != 0 else "",
@@ -115,6 +128,8 @@ def run_case(fwd_bin, root, name, weights, share_range):
             if frag_split else "",
             "%d datagrams' fragments seen" % len(by_dgram)
             if len(by_dgram) != DATAGRAMS else "",
+            "%d datagrams all on one port" % len(by_dgram)
+            if len(set(tuple(p) for p in by_dgram.values())) < 2 else "",
             "%d frames out, %d in" % (n_out, len(inputs[0]))
             if n_out != len(inputs[0]) else "",
             "%d of %d flows on port 1, expected %d..%d" % (on_b, FLOWS,
@@ -127,6 +142,77 @@ def run_case(fwd_bin, root, name, weights, share_range):
           if per_mode["list"] != per_mode["single"] else "")
 
 
+# IPv6: our addresses and the peers A (port 0) and B (port 1)
+A6, B6 = "2001:db8:a::1", "2001:db8:b::1"
+CONF6 = ("address add 2001:db8:a::fe/64 port 0\n"
+         "address add 2001:db8:b::fe/64 port 1\n"
+         "neigh add %s lladdr %s\n"
+         "neigh add %s lladdr %s\n" % (A6, A_MAC, B6, B_MAC))
+
+
+def frames6(seed):
+    """PER_FLOW datagrams of FLOWS IPv6 UDP flows to 2001:db8:30::/48,
+    interleaved, then DATAGRAMS datagrams in three fragments each."""
+    from scapy.layers.inet import UDP
+    from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment
+    from scapy.layers.l2 import Ether
+    from scapy.packet import Raw
+    rnd = random.Random(seed)
+    eth = Ether(dst=lsk.PORT_MAC[0], src=A_MAC)
+    fl = [("2001:db8:5::%x" % rnd.randrange(1, 65535),
+           "2001:db8:30:%x::%x" % (rnd.randrange(65535),
+                                   rnd.randrange(1, 65535)),
+           rnd.randrange(1024, 65535), rnd.randrange(1, 65535))
+          for _ in range(FLOWS)]
+    out = []
+    for k in range(PER_FLOW):
+        for i, (src, dst, sport, dport) in enumerate(fl):
+            out.append(bytes(eth / IPv6(src=src, dst=dst) /
+                             UDP(sport=sport, dport=dport) /
+                             Raw(lsk.tag_payload("f%d.%d" % (i, k), 40))))
+    for d in range(DATAGRAMS):
+        src = "2001:db8:6::%x" % rnd.randrange(1, 65535)
+        dst = "2001:db8:30:ffff::%x" % rnd.randrange(1, 65535)
+        body = bytes(UDP(sport=rnd.randrange(1024, 65535), dport=53) /
+                     Raw(lsk.tag_payload("d%d" % d, 400)))
+        for off, more in ((0, 1), (144, 1), (288, 0)):
+            piece = body[off:off + 144] if more else body[off:]
+            out.append(bytes(eth / IPv6(src=src, dst=dst, nh=44) /
+                             IPv6ExtHdrFragment(nh=17, offset=off // 8,
+                                                m=more, id=5000 + d) /
+                             Raw(piece)))
+    return out
+
+
+def where6(res):
+    """per flow (or fragmented datagram) the ports it left by, and the
+    frames whose next hop MAC is not their port's peer."""
+    by_flow = collections.defaultdict(set)
+    by_dgram = collections.defaultdict(set)
+    bad_mac = set()
+    seen = 0
+    for port, nh in ((0, A_MAC), (1, B_MAC)):
+        for b in res.outputs.get(port) or []:
+            if len(b) < 62 or b[12:14] != b"\x86\xdd" or \
+                    b[38:44] != bytes.fromhex("20010db80030"):
+                continue
+            seen += 1
+            if b[:6] != lsk.mac_bytes(nh):
+                bad_mac.add(port)
+            if b[20] == 44:
+                by_dgram[(b[22:54], b[58:62])].add(port)
+            else:
+                by_flow[(b[22:54], b[54:58])].add(port)
+    return by_flow, by_dgram, bad_mac, seen
+
+
+def case6(name, weights):
+    conf = fixture_conf(extra=CONF6 + "route add 2001:db8:30::/48 via %s "
+                        "weight %d via %s weight %d\n" %
+                        (A6, weights[0], B6, weights[1]))
+    return conf, {0: frames6(len(name))}, where6
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("fwd")
@@ -136,9 +222,13 @@ def main():
     fwd_bin = os.path.abspath(args.fwd)
     try:
         # equal weights: about half each (400 flows: 5 sigma is 50)
-        run_case(fwd_bin, root, "ecmp_equal", (1, 1), (150, 250))
-        # 1:3: about 300 on port 1
-        run_case(fwd_bin, root, "ecmp_weighted", (1, 3), (260, 340))
+        for name, weights, share in (("equal", (1, 1), (150, 250)),
+                                     # 1:3: about 300 on port 1
+                                     ("weighted", (1, 3), (260, 340))):
+            run_case(fwd_bin, root, "ecmp_" + name,
+                     case4("ecmp_" + name, weights), share)
+            run_case(fwd_bin, root, "ecmp6_" + name,
+                     case6("ecmp6_" + name, weights), share)
     finally:
         status = lsk.finish(root, keep=args.v)
     return status

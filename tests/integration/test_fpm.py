@@ -413,12 +413,12 @@ def ip6(ctl, z):
               frame(route("2001:db8:25::/48", "fe80::1")))
     check("fpm ip6 routes learned", wait_routes(ctl, {
         "2001:db8:20::/48": "proto bgp via 2001:db8:b::1",
-        # the learned IPv6 table takes a multipath route's first path
-        # until IPv6 ECMP (v6b/route's lsk_route6_learn): then both,
-        # "via 2001:db8:a::1 via 2001:db8:b::1/3" and "/25 ... /75"
-        "2001:db8:21::/48": "proto ospf via 2001:db8:a::1",
+        # every path of a multipath route, with its weight
+        "2001:db8:21::/48": "proto ospf via 2001:db8:a::1 via "
+                            "2001:db8:b::1/3",
         "2001:db8:22::/48": "proto static blackhole",
-        "2001:db8:24::/48": "proto bgp via 2001:db8:a::1",
+        "2001:db8:24::/48": "proto bgp via 2001:db8:a::1/25 via "
+                            "2001:db8:b::1/75",
         "2001:db8:25::/48": None,
     }))
     check("fpm ip6 routes in the FIB", fib_is(ctl, {

@@ -741,11 +741,8 @@ def check_ip6_statics(env):
     if err:
         return err
     want = sorted([PORTS6[0][1], PORTS6[1][1]])
-    # listack's learned IPv6 routes take a multipath route's first path
-    # until IPv6 ECMP (v6b/route): one of the two, then both
-    ok = (lambda g: g == want) if env.linux else \
-        (lambda g: g == want or (len(g) == 1 and g[0] in want))
-    if not wait_for(lambda: ok(sorted(env.routes(ECMP6_NET)[1])), 10):
+    # both paths, as Linux's
+    if not wait_for(lambda: sorted(env.routes(ECMP6_NET)[1]) == want, 10):
         return "%s: %s, want paths via %s" % (ECMP6_NET,
                                               env.routes(ECMP6_NET), want)
     if env.routes(P1_6_NET)[1] != [PORTS6[0][1]]:

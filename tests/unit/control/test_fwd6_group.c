@@ -4,7 +4,8 @@
  * lsk_route6_add_paths and _replace_paths with IPv4's errors (nothing
  * changed by a refusal); the group's buckets by weight; paths that are
  * one next hop merged, one left being that next hop; a group shared by
- * the routes of the same paths.
+ * the routes of the same paths; a learned route (lsk_route6_learn) keeps
+ * every path, a repeat of it changes nothing, a change of weight does.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -215,6 +216,44 @@ test_address_del(void **state)
 	assert_int_equal(lookup(s, "2001:db8:9::1")->type, LSK_NH_NONE);
 }
 
+static void
+test_learned(void **state)
+{
+	struct lsk_stack *s = *state;
+	struct lsk_route6_learned r = { .prefix = a6("2001:db8:40::"),
+		.depth = 48, .type = LSK_ROUTE_VIA, .proto = 188,
+		.n_paths = 2 };
+	const struct lsk_route6 *l;
+	const struct lsk_nexthop6 *g;
+	uint32_t generation;
+
+	r.paths[0] = path("2001:db8:0:1::2", LSK_IFACE_ANY, 1);
+	r.paths[1] = path("fe80::7", 1, 3);
+	assert_int_equal(lsk_route6_learn(s, &r, 1), 0);
+	l = lsk_learned6_find(s, &r.prefix, 48);
+	assert_non_null(l);
+	assert_int_equal(l->n_paths, 2);
+	assert_int_equal(l->paths[1].weight, 3);
+	g = lookup(s, "2001:db8:40::1");
+	assert_int_equal(g->type, LSK_NH_GROUP);
+	assert_int_equal(g->n_members, 2);
+	assert_int_equal(g->n_buckets, 4);
+	/* the same again: nothing to publish */
+	generation = s->sh.fwd6->generation;
+	assert_int_equal(lsk_route6_learn(s, &r, 1), 0);
+	assert_int_equal(s->sh.fwd6->generation, generation);
+	/* another weight: another group */
+	r.paths[1].weight = 1;
+	assert_int_equal(lsk_route6_learn(s, &r, 1), 0);
+	g = lookup(s, "2001:db8:40::1");
+	assert_int_equal(g->type, LSK_NH_GROUP);
+	assert_int_equal(g->n_buckets, 2);
+	/* a bad path skips the entry, the route as it was */
+	r.paths[1] = r.paths[0];
+	assert_int_equal(lsk_route6_learn(s, &r, 1), 1);
+	assert_int_equal(lookup(s, "2001:db8:40::1")->n_buckets, 2);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -225,6 +264,7 @@ main(void)
 		T(test_one_member_left),
 		T(test_refusals),
 		T(test_address_del),
+		T(test_learned),
 	};
 
 	return cmocka_run_group_tests(tests, unit_group_setup,
