@@ -29,7 +29,7 @@ struct lsk_nexthop6;
 struct lsk_reasm;
 
 /* The IPv6 layer's per-worker state (w->ip6w), in the worker's block
- * (worker/worker.c). */
+ * (worker/worker_make.c). */
 struct lsk_ip6_worker {
 	/* ICMPv6's rate limit (a token bucket, as ICMP's) */
 	uint64_t icmp_tokens, icmp_tokens_tsc;

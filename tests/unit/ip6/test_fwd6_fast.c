@@ -316,7 +316,7 @@ assert_family_order(const struct pair *pr, uint16_t port)
 /* Mixed bursts: IPv4 then IPv6, IPv6 then IPv4: each port's frames in
  * the order they came (the stages' alone, packet by packet). Interleaved,
  * the stages of list mode keep each family's order, not the order
- * between them (worker/worker.c, worker_run_stages), with the fast path
+ * between them (worker/worker_stages.c, worker_run_stages), with the fast path
  * or not: the counters agree, and the frames are checked per family. */
 static void
 test_mixed(void **state)
