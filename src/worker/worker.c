@@ -232,7 +232,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 				if (unlikely(left == n) && n != 0 &&
 				    worker_ip6_first(pkts[0]) &&
 				    lsk_fwd6_fast_due(w->ip6w))
-					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD6_FAST,
 						n - left, left =
 						lsk_fwd6_fast(w, pkts, n, rest));
 				if (left != n)	/* else: pkts, as they came */

@@ -105,6 +105,8 @@ worker_run_ip6(struct lsk_worker *w, const bool trace)
 		n = (uint16_t)w->ip6.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP6_GRO, n,
 			       lsk_udp6_gro(w, &w->ip6));
+		if (trace)	/* every member its own record */
+			lsk_udp6_gro_stage.trace(w, &w->ip6, NULL);
 	}
 	n = (uint16_t)w->ip6.n;
 	if (trace)	/* ip6_input's record: the header as it came */
