@@ -170,6 +170,7 @@ enum lsk_stage_id {
 	LSK_STAGE_ICMP4_INPUT,
 	/* IPv6 (src/ip6/): each id is added with its stage's declaration
 	 * (lsk_pipeline lists every id's) */
+	LSK_STAGE_FWD6_FAST,
 	LSK_STAGE_UDP6_GRO,
 	LSK_STAGE_IP6_INPUT,
 	LSK_STAGE_IP6_ROUTE,

@@ -13,6 +13,9 @@
  * what the configuration wants with what it made last and makes only the
  * difference, so a call that finds nothing changed makes no syscall. A
  * scratch stack (a reload's check) makes nothing.
+ *
+ * Here: the configuration, the TAPs and the punt table; the TAPs'
+ * addresses follow in control/host_addrs.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,34 +29,9 @@
 #include "host/host.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
+#include "control/host_tap.h"
 #include "control/routes6.h"
 #include "listack/ctl.h"
-
-/* What was made for one interface (fd -1: no TAP). */
-struct host_tap {
-	int fd;
-	unsigned int ifindex;
-	char name[16];
-	struct rte_ether_addr mac;
-	uint16_t mtu;
-	int8_t up, carrier;	/* -1: not set yet */
-};
-
-struct host_addr {
-	uint16_t iface;
-	uint8_t depth;
-	uint32_t addr;
-};
-
-struct lsk_host_ctl {
-	struct lsk_host *host;	/* NULL until the first TAP */
-	struct host_tap taps[LSK_MAX_IFACES];
-	/* the addresses put on TAPs */
-	unsigned int n_addrs;
-	struct host_addr addrs[LSK_MAX_ADDRS];
-	unsigned int n_addrs6;
-	struct lsk_ifaddr6 addrs6[LSK_MAX_ADDRS6];
-};
 
 int
 lsk_host_name_check(const char *name)
@@ -161,7 +139,7 @@ host_want_name(const struct lsk_stack *s, unsigned int i, char *buf,
 static void
 host_tap_close(struct lsk_host_ctl *hc, unsigned int i)
 {
-	struct host_tap *t = &hc->taps[i];
+	struct lsk_host_tap *t = &hc->taps[i];
 	unsigned int k, n = 0;
 
 	if (t->fd < 0)
@@ -200,7 +178,8 @@ host_link_up(const struct lsk_stack *s, unsigned int i)
  * TAP comes up, not again for a new MAC). Best effort: a TAP without
  * IPv6 has none to change. */
 static void
-host_tap_ll_follow(const struct host_tap *t, const struct rte_ether_addr *mac)
+host_tap_ll_follow(const struct lsk_host_tap *t,
+		   const struct rte_ether_addr *mac)
 {
 	struct lsk_ip6_addr ll;
 
@@ -215,7 +194,7 @@ static int
 host_tap_follow(struct lsk_stack *s, struct lsk_host_ctl *hc, unsigned int i)
 {
 	const struct lsk_port_conf *p = &s->ports[i];
-	struct host_tap *t = &hc->taps[i];
+	struct lsk_host_tap *t = &hc->taps[i];
 	char want[16];
 	bool up = !p->down, carrier;
 	int fd, rc = 0;
@@ -265,126 +244,6 @@ host_tap_follow(struct lsk_stack *s, struct lsk_host_ctl *hc, unsigned int i)
 		rc = lsk_tap_set_up(t->name, up);
 		if (rc == 0)
 			t->up = up;
-	}
-	return rc;
-}
-
-static bool
-host_addr_wanted(const struct lsk_stack *s, const struct host_addr *a)
-{
-	unsigned int k;
-
-	for (k = 0; k < s->n_addrs; k++)
-		if (s->addrs[k].addr == a->addr &&
-		    s->addrs[k].depth == a->depth && s->addrs[k].port == a->iface)
-			return true;
-	return false;
-}
-
-static bool
-host_addr_made(const struct lsk_host_ctl *hc, const struct lsk_ifaddr *a)
-{
-	unsigned int k;
-
-	for (k = 0; k < hc->n_addrs; k++)
-		if (hc->addrs[k].addr == a->addr &&
-		    hc->addrs[k].depth == a->depth &&
-		    hc->addrs[k].iface == a->port)
-			return true;
-	return false;
-}
-
-/* The TAPs' addresses as the interfaces': the gone ones first. */
-static int
-host_addrs_follow(struct lsk_stack *s, struct lsk_host_ctl *hc)
-{
-	unsigned int k, n = 0;
-	int rc = 0, r;
-
-	for (k = 0; k < hc->n_addrs; k++) {
-		const struct host_addr *a = &hc->addrs[k];
-
-		if (host_addr_wanted(s, a) && hc->taps[a->iface].fd >= 0) {
-			hc->addrs[n++] = *a;
-			continue;
-		}
-		if (hc->taps[a->iface].fd >= 0)
-			lsk_tap_addr(hc->taps[a->iface].ifindex, a->addr,
-				     a->depth, false);
-	}
-	hc->n_addrs = n;
-	for (k = 0; k < s->n_addrs; k++) {
-		const struct lsk_ifaddr *a = &s->addrs[k];
-
-		if (a->port >= LSK_MAX_IFACES || hc->taps[a->port].fd < 0 ||
-		    host_addr_made(hc, a) || hc->n_addrs == LSK_MAX_ADDRS)
-			continue;
-		r = lsk_tap_addr(hc->taps[a->port].ifindex, a->addr, a->depth,
-				 true);
-		if (r < 0) {
-			rc = rc ? rc : r;
-			continue;
-		}
-		hc->addrs[hc->n_addrs++] = (struct host_addr){
-			.iface = a->port, .depth = a->depth, .addr = a->addr };
-	}
-	return rc;
-}
-
-static bool
-host_addr6_same(const struct lsk_ifaddr6 *a, const struct lsk_ifaddr6 *b)
-{
-	return a->iface == b->iface && a->depth == b->depth &&
-	       memcmp(&a->addr, &b->addr, sizeof(a->addr)) == 0;
-}
-
-static bool
-host_addr6_in(const struct lsk_ifaddr6 *a, const struct lsk_ifaddr6 *set,
-	      unsigned int n)
-{
-	unsigned int k;
-
-	for (k = 0; k < n; k++)
-		if (host_addr6_same(a, &set[k]))
-			return true;
-	return false;
-}
-
-/* The TAPs' IPv6 addresses as the interfaces' configured ones (the
- * automatic link-local one is the kernel's own, from the same MAC): the
- * gone ones first. */
-static int
-host_addrs6_follow(struct lsk_stack *s, struct lsk_host_ctl *hc)
-{
-	unsigned int k, n = 0;
-	int rc = 0, r;
-
-	for (k = 0; k < hc->n_addrs6; k++) {
-		const struct lsk_ifaddr6 *a = &hc->addrs6[k];
-		const struct host_tap *t = &hc->taps[a->iface];
-
-		if (host_addr6_in(a, s->addrs6, s->n_addrs6) && t->fd >= 0) {
-			hc->addrs6[n++] = *a;
-			continue;
-		}
-		if (t->fd >= 0)
-			lsk_tap_addr6(t->ifindex, a->addr.a, a->depth, false);
-	}
-	hc->n_addrs6 = n;
-	for (k = 0; k < s->n_addrs6; k++) {
-		const struct lsk_ifaddr6 *a = &s->addrs6[k];
-
-		if (a->iface >= LSK_MAX_IFACES || hc->taps[a->iface].fd < 0 ||
-		    host_addr6_in(a, hc->addrs6, hc->n_addrs6) ||
-		    hc->n_addrs6 == LSK_MAX_ADDRS6)
-			continue;
-		r = lsk_tap_addr6(hc->taps[a->iface].ifindex, a->addr.a,
-				  a->depth, true);
-		if (r < 0) {
-			rc = rc ? rc : r;
-			continue;
-		}
-		hc->addrs6[hc->n_addrs6++] = *a;
 	}
 	return rc;
 }
@@ -484,10 +343,10 @@ lsk_host_sync(struct lsk_stack *s)
 					       sizeof(s->host_refused));
 		}
 	}
-	r = host_addrs_follow(s, hc);
+	r = lsk_host_addrs_follow(s, hc);
 	if (rc == 0)
 		rc = r;
-	r = host_addrs6_follow(s, hc);
+	r = lsk_host_addrs6_follow(s, hc);
 	if (rc == 0)
 		rc = r;
 	t = host_table_build(s, hc, &r);
@@ -509,7 +368,7 @@ lsk_host_links(struct lsk_stack *s)
 	if (hc == NULL)
 		return;
 	for (i = 0; i < s->n_ifaces; i++) {
-		struct host_tap *t = &hc->taps[i];
+		struct lsk_host_tap *t = &hc->taps[i];
 		bool up;
 
 		if (t->fd < 0)

@@ -10,4 +10,4 @@
 
 LSK_STAGE_DECLARE(lsk_rx_node,
 	.name = "rx", .id = LSK_STAGE_NONE,
-	.next = LSK_NEXT("fwd_fast", "eth_input"));
+	.next = LSK_NEXT("fwd_fast", "fwd6_fast", "eth_input"));

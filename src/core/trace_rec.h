@@ -51,6 +51,12 @@ struct lsk_trace_match {
 	uint8_t src6[16], dst6[16];	/* network order, host bits 0 */
 };
 
+struct rte_mbuf;
+/* Does m, a frame as it came (VLAN tag and all), match mt? Every length
+ * checked (core/trace_match.c). */
+bool lsk_trace_matches(const struct lsk_trace_match *mt,
+		       const struct rte_mbuf *m);
+
 struct lsk_trace_rec {
 	const char *stage;	/* the declared name (core/stage.h), "drop" */
 	char text[LSK_TRACE_TEXT];

@@ -6,7 +6,7 @@
  * Core knows no stage, so a layer's per-worker state (struct
  * lsk_ip4_worker in ip4/ip4.h, struct lsk_udp_worker in udp/udp.h) is
  * reached through a pointer to a type core leaves incomplete. The worker
- * loop (worker/worker.c), the one place that knows every layer, allocates
+ * loop (worker/worker_make.c), the one place that knows every layer, allocates
  * them in the same block as the worker, right behind it, so they stay as
  * near as when they were embedded; a stage pays one load of the pointer
  * per call, not per packet. (Embedding them by value would make core

@@ -10,7 +10,8 @@
  * none but by hand). IPv6 goes whole to ip6_output (unicast routed and
  * resolved by listack's ND; link-local and multicast out of the TAP's
  * interface, which ip6_output takes from m->port), but for neighbour
- * discovery's own messages (ICMPv6 133-137), dropped as ARP is: listack
+ * discovery's own messages (ICMPv6 133-137, right behind the header or
+ * behind extension headers), dropped as ARP is: listack
  * owns ND on the wire (tap.c says why the kernel sends next to none).
  * What is neither is dropped too.
  */
@@ -50,6 +51,32 @@ host_group_mac(uint32_t dst, struct rte_ether_addr *mac)
 	mac->addr_bytes[5] = (uint8_t)dst;
 }
 
+/* Is the kernel's datagram (its payload all there) neighbour discovery,
+ * right behind its header or behind extension headers (the chain walked
+ * as ip6_input walks it, ip6/ip6_ext.h)? */
+static bool
+host_is_nd6(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
+{
+	uint32_t off = sizeof(*ip);
+	struct lsk_ip6_chain c;
+	uint8_t type;
+
+	if (ip->proto != LSK_IP6_ICMP) {
+		if (!lsk_ip6_is_ext(ip->proto) ||
+		    lsk_ip6_chain_walk(m, RTE_ETHER_HDR_LEN, sizeof(*ip) +
+				       rte_be_to_cpu_16(ip->payload_len), 0,
+				       &c) != LSK_CHAIN_OK ||
+		    c.proto != LSK_IP6_ICMP)
+			return false;
+		off = c.off;
+	}
+	if (m->data_len <= RTE_ETHER_HDR_LEN + off)
+		return false;
+	type = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+				       RTE_ETHER_HDR_LEN + off)[0];
+	return type >= LSK_ND_ROUTER_SOLICIT && type <= LSK_ND_REDIRECT;
+}
+
 /* An IPv6 frame from the kernel (m->data_len holds its IPv6 header):
  * -1 dropped (neighbour discovery; not IPv6, or shorter than its payload
  * length says: DropsNotIp4), 2 for ip6_output, its data moved to the
@@ -59,7 +86,6 @@ host_inject_one6(struct lsk_worker *w, struct rte_mbuf *m)
 {
 	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
 		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
-	const uint8_t *type = (const uint8_t *)(ip + 1);
 
 	/* what ip6_output reads: its version, all of its payload */
 	if ((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) ||
@@ -68,9 +94,7 @@ host_inject_one6(struct lsk_worker *w, struct rte_mbuf *m)
 		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_NOT_IP4]);
 		return -1;
 	}
-	if (ip->proto == LSK_IP6_ICMP &&
-	    m->data_len > RTE_ETHER_HDR_LEN + sizeof(*ip) &&
-	    *type >= LSK_ND_ROUTER_SOLICIT && *type <= LSK_ND_REDIRECT) {
+	if (host_is_nd6(m, ip)) {
 		lsk_drop(w, m, 0, &lsk_host_drop_rows[LSK_HOST_DROP_ND]);
 		return -1;
 	}

@@ -43,6 +43,7 @@
 #include "core/fwd.h"
 #include "core/fwd6.h"
 #include "core/rx.h"
+#include "core/stage.h"
 #include "core/tx.h"
 #include "core/worker.h"
 #include "l2/eth_fast.h"
@@ -50,6 +51,12 @@
 #include "ip6/ip6.h"
 #include "ip6/ip6_fast.h"
 #include "ip6/nd6_priv.h"
+
+/* As fwd_fast's: it drops nothing (what it cannot forward goes on to
+ * the stages as received). */
+LSK_STAGE_DECLARE(lsk_fwd6_fast_stage,
+	.name = "fwd6_fast", .id = LSK_STAGE_FWD6_FAST,
+	.next = LSK_NEXT("tx"));
 
 /* bursts the pass steps aside for (lsk_fwd6_fast_due) */
 #define FAST6_SKIP_BURSTS 64

@@ -29,7 +29,7 @@ struct lsk_nexthop6;
 struct lsk_reasm;
 
 /* The IPv6 layer's per-worker state (w->ip6w), in the worker's block
- * (worker/worker.c). */
+ * (worker/worker_make.c). */
 struct lsk_ip6_worker {
 	/* ICMPv6's rate limit (a token bucket, as ICMP's) */
 	uint64_t icmp_tokens, icmp_tokens_tsc;
@@ -167,11 +167,13 @@ extern const struct lsk_stage_desc lsk_ip6_reasm_node;
 /*
  * The IPv6 forwarding fast path (fwd6_fast.c), as IPv4's lsk_fwd_fast
  * (ip4/ip4.h): forward what it can of pkts[0, n) from the first frame
- * on (timed as fwd_fast); the rest go to rest (or stay in pkts when it
- * took none), in order, for the stages. Returns how many are left.
+ * on (timed as its own stage, fwd6_fast); the rest go to rest (or stay
+ * in pkts when it took none), in order, for the stages. Returns how
+ * many are left.
  * Ownership: takes the packets it forwards; those in rest stay the
  * caller's.
  */
+extern const struct lsk_stage_desc lsk_fwd6_fast_stage;
 uint16_t lsk_fwd6_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
 		       uint16_t n, struct rte_mbuf **rest);
 /* Is fwd6_fast to run on this burst? Not while it steps aside (each

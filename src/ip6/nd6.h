@@ -61,6 +61,13 @@ void lsk_nd6_input(struct lsk_worker *w, struct lsk_list *l);
  */
 bool lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		     uint16_t iface, struct rte_mbuf *m);
+/* The same; sent now, the MAC it went to in *mac (mac may be NULL), so
+ * that what follows m to the same neighbour (a train's datagrams,
+ * udp/udp6_gso.c) need not look it up again. */
+struct rte_ether_addr;
+bool lsk_nd6_resolve_mac(struct lsk_worker *w,
+			 const struct lsk_ip6_addr *addr, uint16_t iface,
+			 struct rte_mbuf *m, struct rte_ether_addr *mac);
 
 /*
  * Worker 0's timer (worker/worker.c calls it with ARP's, at a flush past

@@ -250,11 +250,12 @@ nd6_ra_prefixes(const struct lsk_fwd6_table *t, uint16_t iface, uint8_t *o,
 #define ND6_RA_PREFIXES_MAX 16
 
 void
-nd6_send_ra(struct lsk_worker *w, uint16_t iface, struct rte_mempool *pool)
+nd6_send_ra(struct lsk_worker *w, uint16_t iface, bool final,
+	    struct rte_mempool *pool)
 {
 	const struct lsk_ifaddr6 *src = lsk_fwd6_linklocal(w->fwd6, iface);
 	const uint16_t fixed = 16 + 8 + 8;	/* RA, SLLA, MTU */
-	const rte_be16_t lifetime = RTE_BE16(ND6_RA_LIFETIME_S);
+	const rte_be16_t lifetime = final ? 0 : RTE_BE16(ND6_RA_LIFETIME_S);
 	rte_be32_t mtu;
 	uint8_t opts[ND6_RA_PREFIXES_MAX * 32];
 	struct rte_ether_addr mac;

@@ -136,8 +136,9 @@ void nd6_send_na(struct lsk_worker *w, uint16_t iface,
 		 const struct lsk_ip6_addr *dst,
 		 const struct rte_ether_addr *mac, bool solicited,
 		 struct rte_mempool *pool);
-/* RA out of iface to all nodes. */
-void nd6_send_ra(struct lsk_worker *w, uint16_t iface,
+/* RA out of iface to all nodes; final: the last one, router lifetime 0
+ * (RFC 4861 6.2.5), when advertising stops. */
+void nd6_send_ra(struct lsk_worker *w, uint16_t iface, bool final,
 		 struct rte_mempool *pool);
 
 /* DAD (nd6_dad.c): a NA or a DAD probe of another node for addr on

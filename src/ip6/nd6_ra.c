@@ -7,8 +7,12 @@
  * (6.2.6's MIN_DELAY_BETWEEN_RAS), sent to all nodes as Linux does.
  * An interface's RAs start once its link-local address passed DAD.
  *
- * Known gaps: no final RA with a zero lifetime when `ra off`; the
- * solicited RA is not delayed by a random 0-500 ms.
+ * Where RAs went and `ra off` stops them, one final RA with router
+ * lifetime 0 goes at once (RFC 4861 6.2.5 allows up to three), so that
+ * hosts drop us as a default router now, not when the last lifetime
+ * runs out.
+ *
+ * Known gap: the solicited RA is not delayed by a random 0-500 ms.
  */
 #include <rte_cycles.h>
 #include <rte_random.h>
@@ -65,6 +69,10 @@ nd6_ra_timer(struct lsk_worker *w, uint64_t now)
 		bool due;
 
 		if (!(on >> i & 1)) {
+			/* stopped where some went (next set): the final
+			 * one (none when its link-local address is gone) */
+			if (r->next != 0 && w->fwd6 != NULL)
+				nd6_send_ra(w, i, true, NULL);
 			*r = (struct nd6_ra_iface){ 0 };
 			continue;
 		}
@@ -78,7 +86,7 @@ nd6_ra_timer(struct lsk_worker *w, uint64_t now)
 			continue;
 		__atomic_fetch_and(&t->ra_now, ~(UINT64_C(1) << i),
 				   __ATOMIC_RELAXED);
-		nd6_send_ra(w, i, NULL);
+		nd6_send_ra(w, i, false, NULL);
 		r->last = now;
 		r->next = nd6_ra_next(r, now, hz);
 	}

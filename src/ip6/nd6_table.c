@@ -251,7 +251,8 @@ nd6_discard(struct lsk_worker *w, struct rte_mbuf *m)
  * 30 s becomes stale; a stale one in use is probed (unicast NS). */
 static void
 nd6_send_resolved(struct lsk_worker *w, struct lsk_nd6_entry *e, uint32_t gen,
-		  uint64_t word, uint16_t iface, struct rte_mbuf *m)
+		  uint64_t word, uint16_t iface, struct rte_mbuf *m,
+		  struct rte_ether_addr *out)
 {
 	const uint64_t hz = rte_get_tsc_hz();
 	uint64_t now = rte_rdtsc();
@@ -275,6 +276,8 @@ nd6_send_resolved(struct lsk_worker *w, struct lsk_nd6_entry *e, uint32_t gen,
 		}
 		rte_spinlock_unlock(&e->lock);
 	}
+	if (out != NULL)
+		*out = mac;
 	lsk_neigh_output(w, iface, &mac, m);
 }
 
@@ -317,6 +320,14 @@ bool
 lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		uint16_t iface, struct rte_mbuf *m)
 {
+	return lsk_nd6_resolve_mac(w, addr, iface, m, NULL);
+}
+
+bool
+lsk_nd6_resolve_mac(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
+		    uint16_t iface, struct rte_mbuf *m,
+		    struct rte_ether_addr *mac)
+{
 	struct lsk_nd6_table *t = w->sh->nd6;
 	struct nd6_key k = nd6_key(addr, iface);
 	struct lsk_nd6_entry *e;
@@ -344,7 +355,7 @@ lsk_nd6_resolve(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		if (!created && nd6_read(e, gen, &word) &&
 		    word_resolved(word)) {
 			nd6_trace(w, m, addr, LSK_NEIGH_SENT, word);
-			nd6_send_resolved(w, e, gen, word, iface, m);
+			nd6_send_resolved(w, e, gen, word, iface, m, mac);
 			return true;
 		}
 		if (!created) {

@@ -143,6 +143,13 @@ void lsk_udp_pend(struct lsk_worker *w, struct lsk_udp_deliveries *d,
 		  const struct lsk_drop *full);
 void lsk_udp_deliver(struct lsk_worker *w, struct lsk_udp_pending *p,
 		     const struct lsk_drop *full);
+/*
+ * No endpoint, and m's interface has a host-if (lsk_host_wants): the
+ * list entry m (a train: each datagram as it came) to the kernel,
+ * udp4_input's and udp6_input's alike (udp_deliver.c).
+ * Ownership: takes m and its members.
+ */
+void lsk_udp_punt(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta);
 
 /* The stages' and nodes' declarations (core/stage.h). */
 struct lsk_stage_desc;

@@ -232,10 +232,7 @@ lsk_udp4_input(struct lsk_worker *w, struct lsk_list *l)
 		    lsk_host_wants(w->host, m->port)) {
 			/* no endpoint: the kernel's, through the host-if
 			 * (host/host.h), each datagram as it came */
-			for (m = lsk_dgram_first(&it, w, m, l->meta[i]);
-			     m != NULL; m = lsk_dgram_next(&it))
-				if (!lsk_host_punt(w, m))
-					rte_pktmbuf_free(m);
+			lsk_udp_punt(w, m, l->meta[i]);
 		} else if (unlikely(v != UDP_DELIVER)) {
 			lsk_ip4_drop(w, m, l->meta[i], &udp_drops[v], 0);
 		} else if (likely(!(l->meta[i] & LSK_META_COUNT_MASK))) {

@@ -31,16 +31,21 @@
 
 #include "core/list.h"
 #include "core/stage.h"
+#include "core/trace.h"
 #include "core/worker.h"
 #include "ip6/ip6_ext.h"
 #include "udp/gro.h"
 #include "udp/gro_run.h"
 #include "udp/udp.h"
 
+static void g6_trace(struct lsk_worker *w, const struct lsk_list *l,
+		     const void *arg);
+
 /* No drops: what cannot join goes on alone. */
 LSK_STAGE_DECLARE(lsk_udp6_gro_stage,
 	.name = "udp6_gro", .id = LSK_STAGE_UDP6_GRO,
-	.next = LSK_NEXT("ip6_input"));
+	.next = LSK_NEXT("ip6_input"),
+	.trace = g6_trace);
 
 #define G6_IP_OFF RTE_ETHER_HDR_LEN
 #define G6_UDP_OFF (G6_IP_OFF + (uint32_t)sizeof(struct rte_ipv6_hdr))
@@ -67,22 +72,36 @@ struct g6_table {
 	struct g6_train t[LSK_BURST_MAX];
 };
 
-/* Could m be in a train at all (its shape, not its checksum)? */
-static inline bool
-g6_shape_ok(const struct rte_mbuf *m)
+/* Could m be in a train at all (its shape, not its checksum)? What
+ * it is not, in IPv4's shapes (gro_run.h; OPTIONS: an extension header
+ * other than a fragment's), for the trace. */
+static inline enum gro_shape
+g6_shape(const struct rte_mbuf *m)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv6_hdr *ip = (const void *)(p + G6_IP_OFF);
 	const struct rte_udp_hdr *uh = (const void *)(p + G6_UDP_OFF);
 	uint16_t plen;
 
-	if (m->data_len < G6_HDRS || m->nb_segs != 1 ||
-	    (p[G6_IP_OFF] >> 4) != 6 || ip->proto != IPPROTO_UDP)
-		return false;
+	if (m->data_len < G6_HDRS || m->nb_segs != 1)
+		return GRO_SHAPE_LENGTHS;
+	if ((p[G6_IP_OFF] >> 4) != 6)
+		return GRO_SHAPE_NOT_UDP;
+	if (ip->proto != IPPROTO_UDP)
+		return ip->proto == LSK_IP6_FRAGMENT ? GRO_SHAPE_FRAGMENT :
+		       lsk_ip6_is_ext(ip->proto) ? GRO_SHAPE_OPTIONS :
+		       GRO_SHAPE_NOT_UDP;
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	return plen + G6_UDP_OFF == m->pkt_len &&
 	       rte_be_to_cpu_16(uh->dgram_len) == plen &&
-	       plen > sizeof(*uh) && uh->dgram_cksum != 0;
+	       plen > sizeof(*uh) && uh->dgram_cksum != 0 ? GRO_SHAPE_OK :
+							    GRO_SHAPE_LENGTHS;
+}
+
+static inline bool
+g6_shape_ok(const struct rte_mbuf *m)
+{
+	return g6_shape(m) == GRO_SHAPE_OK;
 }
 
 /* The UDP checksum, from the PMD's flag when it set one; a software
@@ -310,4 +329,52 @@ lsk_udp6_gro(struct lsk_worker *w, struct lsk_list *l)
 		kept++;
 	}
 	l->n = kept;
+}
+
+/* Why a datagram stayed alone, as udp4_gro's trace says it
+ * (udp/udp4_gro_trace.c): its shape, or `gro merge` (IPv4's only). */
+static const char *
+g6_alone_why(const struct lsk_worker *w, const struct rte_mbuf *m)
+{
+	static const char *const why[] = {
+		[GRO_SHAPE_OK] = "no datagram of its flow beside it",
+		[GRO_SHAPE_NOT_UDP] = "not UDP",
+		[GRO_SHAPE_FRAGMENT] = "a fragment",
+		[GRO_SHAPE_OPTIONS] = "an extension header",
+		[GRO_SHAPE_LENGTHS] = "not one whole datagram with a checksum",
+	};
+
+	if (w->set.gro_merge)
+		return "gro merge is IPv4's only";
+	return why[g6_shape(m)];
+}
+
+/* udp6_gro's record, after the stage, as udp4_gro's: each datagram's
+ * train and place (every member its own record), or why it stayed
+ * alone. */
+static void
+g6_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
+{
+	uint32_t i;
+
+	RTE_SET_USED(arg);
+	for (i = 0; i < l->n; i++) {
+		uint32_t meta = l->meta[i], k = lsk_meta_count(meta), j = 0;
+		const struct rte_mbuf *d;
+
+		if (k == 1) {
+			const struct rte_mbuf *m = l->pkts[i];
+
+			if (lsk_traced(m))
+				lsk_trace_rec(w, m, &lsk_udp6_gro_stage, false,
+					      "alone: %s", g6_alone_why(w, m));
+			continue;
+		}
+		for (d = l->pkts[i]; d != NULL;
+		     d = lsk_trace_entry_next(d, meta), j++)
+			if (lsk_traced(d))
+				lsk_trace_rec(w, d, &lsk_udp6_gro_stage, false,
+					      "train of %u, position %u", k,
+					      j + 1);
+	}
 }

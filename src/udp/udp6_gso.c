@@ -6,8 +6,10 @@
  * checksum, so each member gets the head's first eight header bytes but
  * for its own payload length (the hop limit ip6_forward lowered) and the
  * wire carries byte for byte what per-packet forwarding would have sent.
- * Each datagram goes through the neighbour (lsk_nd6_resolve) in order,
- * so one held for ND keeps its place. Also lsk_train_alone, a train's
+ * ND is asked once per train, for the head (lsk_nd6_resolve_mac): sent,
+ * every member takes the head's MACs and follows it out; held or
+ * dropped, each member goes through ND in order behind it, so one held
+ * keeps its place. Also lsk_train_alone, a train's
  * datagrams each through a stage on its own (both families' forward).
  */
 #include <string.h>
@@ -17,7 +19,11 @@
 #include <rte_mbuf.h>
 
 #include "core/list.h"
+#include "core/stage.h"
+#include "core/trace.h"
 #include "core/worker.h"
+#include "l2/l2.h"
+#include "l2/neigh.h"
 #include "ip6/nd6.h"
 #include "udp/udp.h"
 
@@ -37,6 +43,21 @@ lsk_train_alone(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	}
 }
 
+/* A member sent on its head's lookup: its neighbour record, as the
+ * head's says what ND did. */
+static void
+gso6_trace_member(struct lsk_worker *w, const struct rte_mbuf *d,
+		  const struct lsk_ip6_addr *to,
+		  const struct rte_ether_addr *mac)
+{
+	char a[LSK_TRACE_ADDR6_LEN], b[RTE_ETHER_ADDR_FMT_SIZE];
+
+	lsk_trace_addr6(to->a, a, sizeof(a));
+	rte_ether_format_addr(b, sizeof(b), mac);
+	lsk_trace_rec(w, d, &lsk_neigh_node, false,
+		      "%s at %s: sent with its train's head", a, b);
+}
+
 void
 lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		const struct lsk_ip6_addr *to, uint16_t iface)
@@ -44,7 +65,9 @@ lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	const struct rte_ipv6_hdr *hip = rte_pktmbuf_mtod_offset(m,
 		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
 	struct lsk_ip6_addr next_hop = *to;	/* may sit in the head */
+	struct rte_ether_addr mac;
 	struct rte_mbuf *d, *next;
+	bool sent;
 	uint32_t vtc_flow = hip->vtc_flow;
 	uint8_t hlim = hip->hop_limits;
 	uint64_t n = 1;
@@ -53,9 +76,11 @@ lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		lsk_nd6_resolve(w, &next_hop, iface, m);
 		return;
 	}
+	/* each member: its segment of the train, as IPv4's (gso.c) */
+	LSK_STAGE_TRACE(w, &lsk_gso_node, NULL, m);
 	d = *lsk_train_next(m);
 	*lsk_train_next(m) = NULL;
-	lsk_nd6_resolve(w, &next_hop, iface, m);
+	sent = lsk_nd6_resolve_mac(w, &next_hop, iface, m, &mac);
 	for (; d != NULL; d = next) {
 		struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(d,
 			struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
@@ -64,7 +89,13 @@ lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		*lsk_train_next(d) = NULL;
 		ip->vtc_flow = vtc_flow;
 		ip->hop_limits = hlim;
-		lsk_nd6_resolve(w, &next_hop, iface, d);
+		if (sent) {
+			if (lsk_trace_on(w) && lsk_traced(d))
+				gso6_trace_member(w, d, &next_hop, &mac);
+			lsk_neigh_output(w, iface, &mac, d);
+		} else {
+			lsk_nd6_resolve(w, &next_hop, iface, d);
+		}
 		n++;
 	}
 	w->stats.gso.Segments += n;

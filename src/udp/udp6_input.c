@@ -13,10 +13,10 @@
  * as Linux's AF_INET6 sockets with IPV6_V6ONLY set.
  *
  * No endpoint: the kernel's when the interface has a host-if
- * (host/host.h: punted as it came), else ICMPv6 port unreachable (never
- * about multicast, which counts IgnoredMulti). A train (udp6_gro.c,
- * which checked each member's checksum) is decided by its head and
- * delivered as its datagrams (a train no endpoint takes is not punted).
+ * (host/host.h: punted as it came, a train each datagram as it came, as
+ * IPv4's), else ICMPv6 port unreachable (never about multicast, which
+ * counts IgnoredMulti). A train (udp6_gro.c, which checked each member's
+ * checksum) is decided by its head and delivered as its datagrams.
  */
 #include <rte_byteorder.h>
 #include <rte_hash.h>
@@ -191,9 +191,10 @@ lsk_udp6_input(struct lsk_worker *w, struct lsk_list *l)
 
 		if (unlikely(v == UDP6_DROP_NO_PORT ||
 			     v == UDP6_DROP_IGNORED_MULTI) &&
-		    !(l->meta[i] & LSK_META_COUNT_MASK) &&
-		    lsk_host_punt(w, m)) {
-			/* no endpoint: the kernel's, through the host-if */
+		    lsk_host_wants(w->host, m->port)) {
+			/* no endpoint: the kernel's, through the host-if
+			 * (host/host.h), each datagram as it came */
+			lsk_udp_punt(w, m, l->meta[i]);
 			continue;
 		}
 		if (unlikely(v != UDP6_DELIVER)) {

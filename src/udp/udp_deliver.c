@@ -4,7 +4,8 @@
  * datagrams of one burst gathered per endpoint (a slot each, filled
  * while the headers are in the worker's cache), then one bulk ring
  * enqueue per endpoint. A full ring never blocks the worker: what does
- * not fit is dropped under the caller's row (RcvbufErrors).
+ * not fit is dropped under the caller's row (RcvbufErrors). And what
+ * no endpoint takes, to the kernel when the interface has a host-if.
  */
 #include <string.h>
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 #include "core/drop.h"
 #include "core/worker.h"
 #include "udp/udp.h"
+#include "host/host.h"
 
 /* Datagrams in pkts[from, to): a coalesced train is one per segment. */
 static uint64_t
@@ -27,6 +29,17 @@ udp_datagrams(const struct lsk_udp_pending *p, uint32_t from, uint32_t to)
 	for (i = from; i < to; i++)
 		n += p->slots[i].gso_size ? p->slots[i].mbuf->nb_segs : 1;
 	return n;
+}
+
+void
+lsk_udp_punt(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta)
+{
+	struct lsk_dgram_iter it;
+
+	for (m = lsk_dgram_first(&it, w, m, meta); m != NULL;
+	     m = lsk_dgram_next(&it))
+		if (!lsk_host_punt(w, m))
+			rte_pktmbuf_free(m);
 }
 
 void

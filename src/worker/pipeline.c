@@ -36,6 +36,7 @@ const struct lsk_stage_desc *const lsk_pipeline[] = {
 	&lsk_icmp4_input_stage,
 	&lsk_icmp_node,
 	/* IPv6 */
+	&lsk_fwd6_fast_stage,
 	&lsk_udp6_gro_stage,
 	&lsk_ip6_input_stage,
 	&lsk_ip6_route_stage,

@@ -2,18 +2,19 @@
 /*
  * A worker runs the pipeline for the bursts its lcore receives. In list
  * mode a burst goes through every stage together; in single mode each
- * packet goes through the same stages alone (the baseline). This is the
- * one place that calls every stage, above them all: the stages and core
- * know nothing of it. A worker sees of the stack only the shared state
- * (w->sh, core/shared.h); the control thread makes and registers it
- * (control/dataplane.c).
+ * packet goes through the same stages alone (the baseline). The worker
+ * module is the one place that calls every stage, above them all: the
+ * stages and core know nothing of it. A worker sees of the stack only
+ * the shared state (w->sh, core/shared.h); the control thread makes and
+ * registers it (control/dataplane.c, worker/worker_make.c).
+ *
+ * This file is the loop's two calls: lsk_worker_input (what was
+ * published loaded, the capture's and trace's RX hooks, the run pass, the
+ * fast paths, then the stages in order, worker/worker_stages.c) and
+ * lsk_worker_flush (worker 0's timers, the kernel's frames and the send
+ * ring, reassembly timeouts, queued ICMP, TX, RCU's quiescent state).
  */
-#include <errno.h>
-#include <string.h>
-
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
-#include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
 
@@ -31,118 +32,10 @@
 #include "udp/udp.h"
 #include "host/host.h"
 #include "worker/worker.h"
+#include "worker/worker_stages.h"
 
-static uint16_t
-worker_tx_ethdev(void *arg, uint16_t port, uint16_t queue,
-		 struct rte_mbuf **pkts, uint16_t n)
-{
-	(void)arg;
-	return rte_eth_tx_burst(port, queue, pkts, n);
-}
-
-/* A worker and, behind it in the same block, each layer's own state
- * (core/worker.h says why they are not embedded). */
-struct worker_block {
-	struct lsk_worker w;
-	struct lsk_ip4_worker ip4;
-	struct lsk_ip6_worker ip6;
-	struct lsk_udp_worker udp;
-};
-
-int
-lsk_worker_make(const struct lsk_shared *sh, unsigned int id,
-		uint16_t n_ports, uint32_t rcache_entries,
-		struct lsk_worker **out)
-{
-	struct worker_block *blk;
-	struct lsk_worker *w;
-	unsigned int p;
-
-	blk = rte_zmalloc_socket("lsk_worker", sizeof(*blk),
-				 RTE_CACHE_LINE_SIZE, sh->socket_id);
-	if (blk == NULL)
-		return -ENOMEM;
-	w = &blk->w;
-	w->ip4w = &blk->ip4;
-	w->ip6w = &blk->ip6;
-	w->ip6w->reasm_expires = UINT64_MAX;
-	w->udpw = &blk->udp;
-	w->sh = sh;
-	w->id = id;
-	w->n_ports = n_ports;
-	w->tx_fn = worker_tx_ethdev;
-	for (p = 0; p < LSK_MAX_PORTS; p++)
-		w->tx[p].queue = (uint16_t)id;
-	if (rcache_entries != 0) {
-		w->ip4w->rcache_pub = lsk_route_cache_create(rcache_entries,
-							     sh->socket_id);
-		if (w->ip4w->rcache_pub == NULL) {
-			rte_free(blk);
-			return -ENOMEM;
-		}
-	}
-	if (lsk_reasm_worker_init(w) < 0) {
-		lsk_route_cache_free(w->ip4w->rcache_pub);
-		rte_free(blk);
-		return -ENOMEM;
-	}
-	if (lsk_reasm6_worker_init(w) < 0) {
-		lsk_reasm_worker_fini(w);
-		lsk_route_cache_free(w->ip4w->rcache_pub);
-		rte_free(blk);
-		return -ENOMEM;
-	}
-	/* online (waited for by table updates) from its first poll on */
-	if (rte_rcu_qsbr_thread_register(sh->qsbr, id) != 0) {
-		lsk_reasm6_worker_fini(w);
-		lsk_reasm_worker_fini(w);
-		lsk_route_cache_free(w->ip4w->rcache_pub);
-		rte_free(blk);
-		return -EINVAL;
-	}
-	*out = w;
-	return 0;
-}
-
-void
-lsk_worker_retire(struct lsk_worker *w)
-{
-	unsigned int p;
-
-	w->cap = NULL;	/* the control thread's: no capture of its own */
-	w->obs = 0;	/* nor a trace */
-	w->trace = NULL;
-	for (p = 0; p < LSK_MAX_PORTS; p++)
-		if (w->tx[p].n)
-			lsk_tx_flush_port(w, (uint16_t)p);
-	lsk_route_cache_free(w->ip4w->rcache_pub);
-	w->ip4w->rcache_pub = NULL;
-	rte_pktmbuf_free_bulk(w->icmp_out.pkts, w->icmp_out.n);
-	w->icmp_out.n = 0;
-	rte_pktmbuf_free_bulk(w->icmp6_out.pkts, w->icmp6_out.n);
-	w->icmp6_out.n = 0;
-	lsk_reasm_worker_fini(w);
-	lsk_reasm6_worker_fini(w);
-	lsk_worker_offline(w);
-	rte_rcu_qsbr_thread_unregister(w->sh->qsbr, w->id);
-}
-
-void
-lsk_worker_free(struct lsk_worker *w)
-{
-	/* the block's first member: its address is the block's */
-	rte_free(w);
-}
-
-void
-lsk_worker_offline(struct lsk_worker *w)
-{
-	if (w->online) {
-		rte_rcu_qsbr_thread_offline(w->sh->qsbr, w->id);
-		w->online = false;
-	}
-}
-
+/* online (waited for by table updates) from the first poll after it was
+ * made or set offline (lsk_worker_offline, worker/worker_make.c) */
 static inline void
 worker_online(struct lsk_worker *w)
 {
@@ -151,21 +44,6 @@ worker_online(struct lsk_worker *w)
 		w->online = true;
 	}
 }
-
-void
-lsk_worker_set_txq(struct lsk_worker *w, uint16_t port, uint16_t queue)
-{
-	if (port < LSK_MAX_PORTS)
-		w->tx[port].queue = queue;
-}
-
-void
-lsk_worker_set_tx_fn(struct lsk_worker *w, lsk_tx_fn fn, void *arg)
-{
-	w->tx_fn = fn ? fn : worker_tx_ethdev;
-	w->tx_arg = fn ? arg : NULL;
-}
-
 
 /* What the control thread published, for this burst: the tables, this
  * worker's route cache, the settings word. */
@@ -259,203 +137,6 @@ worker_lists_clear(struct lsk_worker *w)
 	w->icmp6.n = 0;
 }
 
-/* From the IPv4 list on. trace: lsk_trace_on(w), constant per burst:
- * the worker runs a copy of this (and of worker_run_stages) with the
- * trace hooks and one without, chosen once per burst (lsk_worker_input),
- * so a stack that traces nothing pays no test per list here. */
-static __rte_always_inline void
-worker_run_ip4(struct lsk_worker *w, const bool trace)
-{
-	uint16_t n;
-
-	if (w->set.gro_flows != 0) {
-		n = (uint16_t)w->ip4.n;
-		LSK_STAGE_CALL(w, LSK_STAGE_UDP4_GRO, n,
-			       lsk_udp4_gro(w, &w->ip4));
-		if (trace)	/* every member its own record */
-			lsk_udp4_gro_stage.trace(w, &w->ip4, NULL);
-	}
-
-	n = (uint16_t)w->ip4.n;
-	if (trace)	/* ip4_input's record: the header as it came */
-		lsk_ip4_input_stage.trace(w, &w->ip4, NULL);
-	LSK_STAGE_CALL(w, LSK_STAGE_IP4_INPUT, n, lsk_ip4_input(w, &w->ip4));
-	if (unlikely(w->ip4.n == 0))
-		return;
-
-	if (w->filter != NULL) {
-		n = (uint16_t)w->ip4.n;
-		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FILTER, n,
-			       lsk_ip4_filter(w, &w->ip4));
-		if (unlikely(w->ip4.n == 0))
-			return;
-	}
-
-	n = (uint16_t)w->ip4.n;
-	LSK_STAGE_CALL(w, LSK_STAGE_IP4_ROUTE, n,
-		       lsk_ip4_route(w, &w->ip4, &w->local));
-	if (trace) {	/* ip4_route's: the next hop in the meta */
-		lsk_ip4_route_stage.trace(w, &w->ip4, NULL);
-		lsk_ip4_route_stage.trace(w, &w->local, NULL);
-	}
-
-	if (w->local.n) {
-		n = (uint16_t)w->local.n;
-		LSK_STAGE_CALL(w, LSK_STAGE_IP4_LOCAL, n,
-			       lsk_ip4_local(w, &w->local, &w->udp4, &w->icmp4));
-		if (w->udp4.n) {
-			n = (uint16_t)w->udp4.n;
-			LSK_STAGE_CALL(w, LSK_STAGE_UDP4_INPUT, n,
-				       lsk_udp4_input(w, &w->udp4));
-		}
-		if (w->icmp4.n) {
-			n = (uint16_t)w->icmp4.n;
-			LSK_STAGE_CALL(w, LSK_STAGE_ICMP4_INPUT, n,
-				       lsk_icmp4_input(w, &w->icmp4));
-		}
-	}
-	if (w->ip4.n) {
-		n = (uint16_t)w->ip4.n;
-		if (trace)	/* the TTL it will write */
-			lsk_ip4_forward_stage.trace(w, &w->ip4, NULL);
-		LSK_STAGE_CALL(w, LSK_STAGE_IP4_FORWARD, n,
-			       lsk_ip4_forward(w, &w->ip4));
-	}
-}
-
-/* Its two copies, calls as before the copies were made. */
-static __rte_noinline void
-worker_ip4(struct lsk_worker *w)
-{
-	worker_run_ip4(w, false);
-}
-
-static __rte_noinline void
-worker_ip4_traced(struct lsk_worker *w)
-{
-	worker_run_ip4(w, true);
-}
-
-/* From the IPv6 list on (trace: as worker_run_ip4's). */
-static __rte_always_inline void
-worker_run_ip6(struct lsk_worker *w, const bool trace)
-{
-	uint16_t n;
-
-	if (w->set.gro_flows != 0 && w->ip6.n > 1) {
-		n = (uint16_t)w->ip6.n;
-		LSK_STAGE_CALL(w, LSK_STAGE_UDP6_GRO, n,
-			       lsk_udp6_gro(w, &w->ip6));
-	}
-	n = (uint16_t)w->ip6.n;
-	if (trace)	/* ip6_input's record: the header as it came */
-		lsk_ip6_input_stage.trace(w, &w->ip6, NULL);
-	LSK_STAGE_CALL(w, LSK_STAGE_IP6_INPUT, n, lsk_ip6_input(w, &w->ip6));
-	if (unlikely(w->ip6.n == 0))
-		return;
-
-	n = (uint16_t)w->ip6.n;
-	LSK_STAGE_CALL(w, LSK_STAGE_IP6_ROUTE, n,
-		       lsk_ip6_route(w, &w->ip6, &w->local6));
-	if (trace) {	/* ip6_route's: the next hop, or local */
-		lsk_ip6_route_stage.trace(w, &w->ip6, NULL);
-		lsk_ip6_route_stage.trace(w, &w->local6, w);
-	}
-
-	if (w->local6.n) {
-		n = (uint16_t)w->local6.n;
-		LSK_STAGE_CALL(w, LSK_STAGE_IP6_LOCAL, n,
-			       lsk_ip6_local(w, &w->local6, &w->udp6,
-					     &w->icmp6));
-		if (w->udp6.n) {
-			n = (uint16_t)w->udp6.n;
-			LSK_STAGE_CALL(w, LSK_STAGE_UDP6_INPUT, n,
-				       lsk_udp6_input(w, &w->udp6));
-		}
-		if (w->icmp6.n) {
-			n = (uint16_t)w->icmp6.n;
-			LSK_STAGE_CALL(w, LSK_STAGE_ICMP6_INPUT, n,
-				       lsk_icmp6_input(w, &w->icmp6));
-		}
-	}
-	if (w->ip6.n) {
-		n = (uint16_t)w->ip6.n;
-		if (trace)	/* the hop limit it will write */
-			lsk_ip6_forward_stage.trace(w, &w->ip6, NULL);
-		LSK_STAGE_CALL(w, LSK_STAGE_IP6_FORWARD, n,
-			       lsk_ip6_forward(w, &w->ip6));
-	}
-}
-
-static __rte_noinline void
-worker_ip6(struct lsk_worker *w)
-{
-	worker_run_ip6(w, false);
-}
-
-static __rte_noinline void
-worker_ip6_traced(struct lsk_worker *w)
-{
-	worker_run_ip6(w, true);
-}
-
-/* The stages in order, for one list of any length (trace: as above). */
-static __rte_always_inline void
-worker_run_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		  const uint8_t *members, const bool trace)
-{
-	struct lsk_list *const eth_next[LSK_ETH_NEXT_COUNT] = {
-		[LSK_ETH_NEXT_IP4] = &w->ip4,
-		[LSK_ETH_NEXT_ARP] = &w->arp,
-		[LSK_ETH_NEXT_IP6] = &w->ip6,
-	};
-	uint16_t done = 0, used;
-
-	/* ARP after IPv4 starts a new round, as protocol changes split
-	 * Linux's lists: rarely more than one round */
-	while (done < n) {
-		/* eth_input's record, the frames as they came, tags and all */
-		if (trace)
-			lsk_eth_input_stage.trace(w, NULL,
-				&(struct lsk_eth_trace_arg){ pkts + done,
-					members != NULL ? members + done :
-					NULL, (uint16_t)(n - done) });
-		LSK_STAGE_CALL(w, LSK_STAGE_ETH_INPUT, used,
-			used = lsk_eth_input(w, pkts + done, n - done,
-				members != NULL ? members + done : NULL,
-				eth_next));
-		done += used;
-		if (unlikely(w->arp.n != 0)) {
-			uint16_t k = (uint16_t)w->arp.n;
-
-			LSK_STAGE_CALL(w, LSK_STAGE_ARP_INPUT, k,
-				       lsk_arp_input(w, &w->arp));
-		}
-		if (w->ip4.n != 0)
-			trace ? worker_ip4_traced(w) : worker_ip4(w);
-		/* each protocol keeps its own order, not the order
-		 * between them: IPv6 after IPv4 in each round */
-		if (w->ip6.n != 0)
-			trace ? worker_ip6_traced(w) : worker_ip6(w);
-	}
-}
-
-
-/* The two copies: without the trace's hooks, and with them. */
-static void
-worker_stages(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	      const uint8_t *members)
-{
-	worker_run_stages(w, pkts, n, members, false);
-}
-
-static void
-worker_stages_traced(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-		     const uint8_t *members)
-{
-	worker_run_stages(w, pkts, n, members, true);
-}
-
 /* The burst may take a forwarding fast path (ip4/fwd_fast.c,
  * ip6/fwd6_fast.c; the family of its first frame's): no
  * trains, no filter to ask (rte_acl classifies a list), no route cache
@@ -535,7 +216,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		n = b.n;
 		members = b.members;
 		if (lsk_trace_on(w)) {
-			worker_stages_traced(w, pkts, n, members);
+			lsk_worker_stages_traced(w, pkts, n, members);
 		} else {
 			struct rte_mbuf *rest[LSK_BURST_MAX];
 
@@ -551,7 +232,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 				if (unlikely(left == n) && n != 0 &&
 				    worker_ip6_first(pkts[0]) &&
 				    lsk_fwd6_fast_due(w->ip6w))
-					LSK_STAGE_CALL(w, LSK_STAGE_FWD_FAST,
+					LSK_STAGE_CALL(w, LSK_STAGE_FWD6_FAST,
 						n - left, left =
 						lsk_fwd6_fast(w, pkts, n, rest));
 				if (left != n)	/* else: pkts, as they came */
@@ -559,7 +240,7 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 				n = left;
 			}
 			if (n != 0)
-				worker_stages(w, pkts, n, members);
+				lsk_worker_stages(w, pkts, n, members);
 		}
 		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
 			worker_icmp_outputs(w);
@@ -567,9 +248,9 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 	for (i = 0; i < n; i++) {
 		if (lsk_trace_on(w))
-			worker_stages_traced(w, &pkts[i], 1, NULL);
+			lsk_worker_stages_traced(w, &pkts[i], 1, NULL);
 		else
-			worker_stages(w, &pkts[i], 1, NULL);
+			lsk_worker_stages(w, &pkts[i], 1, NULL);
 		if (unlikely(w->icmp_out.n | w->icmp6_out.n))
 			worker_icmp_outputs(w);
 		worker_lists_clear(w);

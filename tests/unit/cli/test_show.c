@@ -514,6 +514,8 @@ static const char traffic_stats_json[] =
 	"\"cycles\": C}, {\"name\": \"udp4_input\", \"calls\": 0, "
 	"\"packets\": 0, \"cycles\": C}, {\"name\": \"icmp4_input\", "
 	"\"calls\": 0, \"packets\": 0, \"cycles\": C}, "
+	"{\"name\": \"fwd6_fast\", \"calls\": 0, \"packets\": 0, "
+	"\"cycles\": C}, "
 	"{\"name\": \"udp6_gro\", \"calls\": 0, \"packets\": 0, "
 	"\"cycles\": C}, "
 	"{\"name\": \"ip6_input\", \"calls\": 0, \"packets\": 0, "
@@ -780,6 +782,8 @@ test_show_pipeline(void **state)
 			       "ip4_filter   ip4_route    0\n"
 			       "ip4_route    ip4_local    0\n"
 			       "ip4_route    ip4_forward  0\n");
+	/* IPv6's fast path among IPv6's stages: it took nothing */
+	assert_non_null(strstr(a, "\nrx           fwd6_fast    0\n"));
 	/* tx has other sources (the ICMP error's ip4_output) */
 	assert_non_null(strstr(a, "\nfwd_fast     tx           ?\n"));
 	/* the datagram without a route got an ICMP error: several stages
@@ -804,6 +808,8 @@ test_show_pipeline(void **state)
 				  "\"packets\": 1}, "));
 	assert_non_null(strstr(a, "{\"from\": \"ip4_route\", \"to\": "
 				  "\"icmp\", \"packets\": null}"));
+	assert_non_null(strstr(a, "{\"from\": \"rx\", \"to\": \"fwd6_fast\", "
+				  "\"packets\": 0}"));
 	free(a);
 	/* dot is a text form: -j answers the same JSON */
 	a = answer(f, "show pipeline dot", true);

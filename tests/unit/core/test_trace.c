@@ -20,23 +20,6 @@
 #include "l2/l2.h"
 #include "cli/cli.h"
 
-/* The k-th ended packet (from 0, worker 0's slot order), or NULL. */
-static const struct lsk_trace_pkt *
-ended(struct unit_fixture *f, unsigned int k)
-{
-	const struct lsk_trace *t = f->stack->sh.trace;
-	unsigned int j;
-
-	assert_non_null(t);
-	for (j = 0; j < LSK_TRACE_PKTS; j++) {
-		if (t->w[0].pkt[j].state != LSK_TRACE_DONE)
-			continue;
-		if (k-- == 0)
-			return &t->w[0].pkt[j];
-	}
-	return NULL;
-}
-
 static unsigned int
 n_ended(struct unit_fixture *f)
 {
@@ -45,19 +28,6 @@ n_ended(struct unit_fixture *f)
 	while (ended(f, k) != NULL)
 		k++;
 	return k;
-}
-
-/* The record of stage (its declared name) in p, or fail. */
-static const char *
-text_of(const struct lsk_trace_pkt *p, const char *stage)
-{
-	unsigned int k;
-
-	for (k = 0; k < p->n_recs; k++)
-		if (strcmp(p->rec[k].stage, stage) == 0)
-			return p->rec[k].text;
-	fail_msg("no %s record in: %s", stage, stages(p));
-	return NULL;
 }
 
 static void

@@ -4,12 +4,13 @@
  * and the stages that call them): on an interface with a host-if, what
  * is addressed to the router and that no stage consumes goes to the
  * worker's punt ring as it came (TCP and other next headers, UDP with no
- * endpoint, ICMPv6 but echo requests and neighbour discovery, OSPFv3 to
- * ff02::5); what listack consumes (echo requests, ND, UDP to an
- * endpoint, forwarded traffic) never does; an interface without one
- * behaves as with no host path. What the kernel sends leaves through
- * ip6_output (routed, resolved by listack's ND; its multicast out of the
- * TAP's interface), its own ND dropped (host.DropsNd).
+ * endpoint, a GRO train of it each datagram as it came, ICMPv6 but echo
+ * requests and neighbour discovery, OSPFv3 to ff02::5); what listack
+ * consumes (echo requests, ND, UDP to an endpoint, forwarded traffic)
+ * never does; an interface without one behaves as with no host path.
+ * What the kernel sends leaves through ip6_output (routed, resolved by
+ * listack's ND; its multicast out of the TAP's interface), its own ND
+ * dropped (host.DropsNd), behind extension headers too.
  * As test_host_punt.c: rings of the test's own, no TAP and no thread.
  */
 #include <stdlib.h>
@@ -150,6 +151,44 @@ test_udp6_endpoint_or_kernel(void **state)
 	assert_int_equal(st.icmp6.OutDestUnreachs, 0);
 	assert_int_equal(h->f->tx.n[UNIT_P0], 0);
 	unit_close(h->f, ep);
+	hfix_free(h);
+}
+
+/* A train (gro fraglist, udp6_gro.c) to a port no endpoint takes: each
+ * datagram to the kernel as it came, as a datagram alone and as IPv4's
+ * (udp/udp4_input.c); none counted NoPorts nor answered. */
+static void
+test_udp6_train_to_kernel(void **state)
+{
+	struct hfix *h = hfix_make();
+	struct rte_mbuf *m[4];
+	struct lsk_stats st;
+	unsigned int i;
+
+	(void)state;
+	unit_cmd(h->f, "gro fraglist flows 64 segs 64");
+	lsk_worker_offline(h->f->worker);
+	unit6_sync(h->f);
+	for (i = 0; i < 4; i++)
+		m[i] = to_router6(IPPROTO_UDP, 2001);
+	unit_input(h->f, m, 4);
+	st = unit_stats(h->f);
+	assert_int_equal(st.gro.Trains, 1);
+	assert_int_equal(punted(h), 4);
+	for (i = 0; i < 4; i++) {
+		struct rte_mbuf *d = NULL;
+
+		assert_int_equal(rte_ring_sc_dequeue(h->host.punt[0],
+						     (void **)&d), 0);
+		/* as it came: its own IPv6 and UDP headers, one datagram */
+		assert_int_equal(d->pkt_len, UNIT_ETH_LEN + 40 + 8 + 100);
+		assert_int_equal(rte_pktmbuf_mtod(d, const uint8_t *)[
+				 UNIT_ETH_LEN + 6], IPPROTO_UDP);
+		rte_pktmbuf_free(d);
+	}
+	assert_int_equal(st.udp6.NoPorts, 0);
+	assert_int_equal(st.icmp6.OutDestUnreachs, 0);
+	assert_int_equal(h->f->tx.n[UNIT_P0], 0);
 	hfix_free(h);
 }
 
@@ -331,17 +370,59 @@ test_inject6(void **state)
 	hfix_free(h);
 }
 
+/* The kernel's ND behind extension headers (hop-by-hop, destination
+ * options: PadN) is ND all the same: dropped under host.DropsNd, never
+ * sent; an echo request behind the same headers still goes out. */
+static void
+inject6_ext(struct hfix *h, struct lsk_ip6_addr dst, uint8_t type,
+	    uint8_t ext_nh, unsigned int n_ext)
+{
+	static const uint8_t padn[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
+	struct unit6_pkt p;
+	unsigned int k;
+
+	unit6_pkt_init(&p, dst);
+	unit6_pkt_icmp(&p, type, 0, 0x77770001);
+	p.hlim = 255;
+	for (k = 0; k < n_ext; k++)
+		unit6_pkt_ext(&p, ext_nh, padn, sizeof(padn));
+	inject6(h, &p);
+}
+
+static void
+test_inject6_nd_behind_ext(void **state)
+{
+	struct hfix *h = hfix_make();
+	struct lsk_stats st;
+
+	(void)state;
+	/* behind a hop-by-hop header, behind two destination options */
+	inject6_ext(h, UNIT6_A, LSK_ND_NEIGHBOR_SOLICIT, 0, 1);
+	inject6_ext(h, UNIT6_A, LSK_ND_NEIGHBOR_ADVERT, 60, 2);
+	inject6_ext(h, UNIT6_B, LSK_ICMP6_ECHO_REQUEST, 60, 1);
+	unit_input(h->f, NULL, 0);		/* a flush */
+	st = unit_stats(h->f);
+	assert_int_equal(st.host.DropsNd, 2);
+	assert_int_equal(st.host.Drops, 2);
+	assert_int_equal(st.host.FromKernel, 1);
+	assert_int_equal(h->f->tx.n[UNIT_P0], 0);
+	assert_int_equal(h->f->tx.n[UNIT_P1], 1);
+	hfix_free(h);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp6_and_other_next_headers),
 		cmocka_unit_test(test_udp6_endpoint_or_kernel),
+		cmocka_unit_test(test_udp6_train_to_kernel),
 		cmocka_unit_test(test_icmp6),
 		cmocka_unit_test(test_ospf6_multicast),
 		cmocka_unit_test(test_forwarded6_never_punted),
 		cmocka_unit_test(test_port6_without_host_if),
 		cmocka_unit_test(test_inject6),
+		cmocka_unit_test(test_inject6_nd_behind_ext),
 	};
 
 	return cmocka_run_group_tests_name("host_punt6", tests,

@@ -102,7 +102,8 @@ static uint64_t
 assert_same_as(const struct pair *pr, bool frames)
 {
 	const struct lsk_stats a = unit_stats(pr->a), b = unit_stats(pr->b);
-	const uint64_t fast = a.stages[LSK_STAGE_FWD_FAST].packets;
+	const uint64_t fast = a.stages[LSK_STAGE_FWD_FAST].packets +
+			      a.stages[LSK_STAGE_FWD6_FAST].packets;
 	unsigned int i;
 
 	if (frames)
@@ -114,10 +115,11 @@ assert_same_as(const struct pair *pr, bool frames)
 	assert_memory_equal(&a.eth, &b.eth, sizeof(a.eth));
 	assert_memory_equal(a.ports, b.ports, sizeof(a.ports));
 	assert_int_equal(b.stages[LSK_STAGE_FWD_FAST].packets, 0);
+	assert_int_equal(b.stages[LSK_STAGE_FWD6_FAST].packets, 0);
 	for (i = 0; i < LSK_STAGE_COUNT; i++) {
 		uint64_t want = b.stages[i].packets;
 
-		if (i == LSK_STAGE_FWD_FAST)
+		if (i == LSK_STAGE_FWD_FAST || i == LSK_STAGE_FWD6_FAST)
 			continue;
 		if (i == LSK_STAGE_ETH_INPUT || i == LSK_STAGE_IP6_INPUT ||
 		    i == LSK_STAGE_IP6_ROUTE || i == LSK_STAGE_IP6_FORWARD ||
@@ -265,13 +267,16 @@ assert_family_order(const struct pair *pr, uint16_t port)
 /* Mixed bursts: IPv4 then IPv6, IPv6 then IPv4: each port's frames in
  * the order they came (the stages' alone, packet by packet). Interleaved,
  * the stages of list mode keep each family's order, not the order
- * between them (worker/worker.c, worker_run_stages), with the fast path
- * or not: the counters agree, and the frames are checked per family. */
+ * between them (worker/worker_stages.c, worker_run_stages), with the fast
+ * path or not: the counters agree, and the frames are checked per family.
+ * Each family's fast path counts what it took under its own stage: the
+ * burst's first frame says which runs. */
 static void
 test_mixed(void **state)
 {
 	static struct frames fr;
 	struct pair *pr = *state;
+	struct lsk_stats before, after;
 	struct unit_pkt p4;
 	unsigned int i, order;
 
@@ -294,8 +299,22 @@ test_mixed(void **state)
 				frames_add(&fr, &p4);
 			}
 		}
+		before = unit_stats(pr->a);
 		pair_send(pr, &fr);
 		assert_same_as(pr, order != 2);
+		after = unit_stats(pr->a);
+		/* IPv4 first: fwd_fast takes its 12, up to the first IPv6
+		 * frame; IPv6 first: fwd6_fast takes its 12 (fwd_fast,
+		 * called, takes none); interleaved: each takes its first */
+		assert_int_equal(after.stages[LSK_STAGE_FWD_FAST].packets -
+				 before.stages[LSK_STAGE_FWD_FAST].packets,
+				 order == 0 ? 12 : 0);
+		assert_int_equal(after.stages[LSK_STAGE_FWD6_FAST].packets -
+				 before.stages[LSK_STAGE_FWD6_FAST].packets,
+				 order == 1 ? 12 : order == 2 ? 1 : 0);
+		assert_int_equal(after.stages[LSK_STAGE_FWD6_FAST].calls -
+				 before.stages[LSK_STAGE_FWD6_FAST].calls,
+				 order == 0 ? 0 : 1);
 		if (order == 2)
 			assert_family_order(pr, UNIT_P1);
 		unit_tx_free(pr->a);

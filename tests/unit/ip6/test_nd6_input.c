@@ -4,7 +4,8 @@
  * Linux's router sends (compared byte for byte with scapy's frames),
  * DAD's probes answered to all nodes, the sender learnt stale; NAs
  * changing entries as RFC 4861 7.2.5 says; RS answered with an RA only
- * where `ra on`; RAs and redirects of others left (icmp6_input counts
+ * where `ra on`, and `ra off` sends a final one with router lifetime 0
+ * (RFC 4861 6.2.5); RAs and redirects of others left (icmp6_input counts
  * each type); every malformed message counted icmp6.InErrors under its
  * reason.
  */
@@ -252,6 +253,60 @@ test_malformed(void **state)
 	assert_int_equal(f->worker->stats.nd.Updates, 0);
 }
 
+/* `ra off` where RAs went: one final RA, as the others but for its
+ * router lifetime 0 (RFC 4861 6.2.5), so that hosts drop us as their
+ * default router at once; then none. Where none went, none. */
+static void
+test_ra_off_final(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_list unreach = { 0 };
+	const struct rte_mbuf *m;
+	uint8_t want[256];
+	size_t len = strlen(ra_p0) / 2;
+
+	assert_int_equal(f->worker->stats.icmp6.OutRouterAdvertisements, 1);
+	nd_cmd(f, "port 0 ra off");
+	nd_cmd(f, "port 1 ra off");
+	nd_timer(f, &unreach);
+	assert_int_equal(nd_sent(f, 0, 134), 1);
+	assert_int_equal(nd_sent(f, 1, 134), 0);
+	m = nd_sent_nth(f, 0, 134, 0);
+	unhex(ra_p0, want, len);
+	assert_int_equal(m->pkt_len, len);
+	/* ra_p0 but for the lifetime (and so the checksum) */
+	assert_memory_equal(rte_pktmbuf_mtod(m, const uint8_t *), want, 56);
+	assert_memory_equal(rte_pktmbuf_mtod_offset(m, const uint8_t *, 58),
+			    want + 58, 2);
+	assert_int_equal(rte_pktmbuf_mtod_offset(m, const uint8_t *, 60)[0],
+			 0);
+	assert_int_equal(rte_pktmbuf_mtod_offset(m, const uint8_t *, 61)[0],
+			 0);
+	assert_memory_equal(rte_pktmbuf_mtod_offset(m, const uint8_t *, 62),
+			    want + 62, len - 62);
+	nd_assert_cksum(m);
+	assert_int_equal(f->worker->stats.icmp6.OutRouterAdvertisements, 2);
+	unit_tx_free(f);
+	/* the one final RA only */
+	lsk_nd6_ra_now(nd(f), 0);
+	nd_timer(f, &unreach);
+	nd(f)->ra[0].next = 0;
+	nd_timer(f, &unreach);
+	assert_int_equal(unit_tx_count(f), 0);
+	/* on again: advertised at once; off: final again */
+	nd_cmd(f, "port 0 ra on");
+	nd_timer(f, &unreach);
+	assert_int_equal(nd_sent(f, 0, 134), 1);
+	unit_tx_free(f);
+	nd_cmd(f, "port 0 ra off");
+	nd_timer(f, &unreach);
+	assert_int_equal(nd_sent(f, 0, 134), 1);
+	assert_int_equal(rte_pktmbuf_mtod_offset(nd_sent_nth(f, 0, 134, 0),
+						 const uint8_t *, 60)[0], 0);
+	assert_int_equal(f->worker->stats.icmp6.OutRouterAdvertisements, 4);
+	unit_tx_free(f);
+}
+
 int
 main(void)
 {
@@ -265,6 +320,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_rs_ra,
 						nd_setup_router, nd_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed,
+						nd_setup_router, nd_teardown),
+		cmocka_unit_test_setup_teardown(test_ra_off_final,
 						nd_setup_router, nd_teardown),
 	};
 

@@ -19,8 +19,9 @@
 static const char *const stage_names[LSK_STAGE_COUNT] = {
 	"fwd_fast", "eth_input", "arp_input", "udp4_gro", "ip4_input",
 	"ip4_filter", "ip4_route", "ip4_local", "ip4_forward", "udp4_input",
-	"icmp4_input", "udp6_gro", "ip6_input", "ip6_route", "ip6_local", "ip6_forward",
-	"udp6_input", "icmp6_input", "ip6_output", "ip4_output", "tx",
+	"icmp4_input", "fwd6_fast", "udp6_gro", "ip6_input", "ip6_route",
+	"ip6_local", "ip6_forward", "udp6_input", "icmp6_input", "ip6_output",
+	"ip4_output", "tx",
 };
 
 static void
