@@ -46,9 +46,11 @@ static unsigned int stack_seq;
 static int
 group_setup(bool telemetry)
 {
-	/* --no-shconf: no shared files, so test programs run in parallel */
+	/* --no-shconf: no shared files, so test programs run in parallel;
+	 * 512 MiB: a test may hold two stacks, each with both families'
+	 * tables and their standbys (an IPv6 trie alone is 32 MiB) */
 	static char *argv[] = {
-		"unit", "--no-huge", "--no-pci", "-m", "256", "--no-shconf",
+		"unit", "--no-huge", "--no-pci", "-m", "512", "--no-shconf",
 		"--log-level=*:error", "-l", "0", "--no-telemetry", NULL, NULL,
 	};
 	static char prefix[48];
