@@ -22,6 +22,8 @@
 #include <rte_udp.h>
 #include <rte_vect.h>
 
+#include "core/list.h"
+
 #define GRO_HDRS (RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) + \
 		  sizeof(struct rte_udp_hdr))
 /* Linux's skb_gro_receive_list bound: head + new < 64 KiB */
@@ -278,6 +280,23 @@ gro_run_head6_ok(const struct rte_mbuf *head)
 
 	return (head->ol_flags & good) == good &&
 	       head->data_len >= GRO_RUN_LEN6;
+}
+
+/* A train's tail, *tail; a train the run pass formed has it found
+ * (walked to from head, then kept in *tail) only when a datagram joins
+ * behind it, which few do. Both families' flow tables. */
+static inline struct rte_mbuf *
+gro_train_tail(struct rte_mbuf **tail, struct rte_mbuf *head)
+{
+	struct rte_mbuf *d = *tail;
+
+	if (unlikely(d == NULL)) {
+		for (d = head; *lsk_train_next(d) != NULL;
+		     d = *lsk_train_next(d))
+			;
+		*tail = d;
+	}
+	return d;
 }
 
 struct lsk_gro_slot;

@@ -58,7 +58,7 @@ LSK_STAGE_DECLARE(lsk_udp6_gro_stage,
 /* An open train. */
 struct g6_train {
 	struct rte_mbuf *head;
-	struct rte_mbuf *tail;	/* NULL: not found yet (g6_tail) */
+	struct rte_mbuf *tail;	/* NULL: not found yet (gro_train_tail) */
 	uint32_t hash;		/* of the addresses and ports */
 	uint32_t count;		/* datagrams in it */
 	uint32_t bytes;		/* 48 + the payloads */
@@ -247,22 +247,6 @@ g6_find(const struct g6_table *tb, uint32_t hash, const uint8_t *p)
 	return -1;
 }
 
-/* The train's tail; a train the run pass formed has it found only when
- * a datagram joins behind it, which few do. */
-static inline struct rte_mbuf *
-g6_tail(struct g6_train *t)
-{
-	struct rte_mbuf *d = t->tail;
-
-	if (unlikely(d == NULL)) {
-		for (d = t->head; *lsk_train_next(d) != NULL;
-		     d = *lsk_train_next(d))
-			;
-		t->tail = d;
-	}
-	return d;
-}
-
 /*
  * One datagram through the table: opens, joins or closes its flow's
  * train. Returns true when it stays in the list (at position kept).
@@ -310,7 +294,7 @@ g6_one(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 		g6_close(tb, (uint32_t)k);
 		return true;
 	}
-	*lsk_train_next(g6_tail(t)) = m;
+	*lsk_train_next(gro_train_tail(&t->tail, t->head)) = m;
 	*lsk_train_next(m) = NULL;
 	t->tail = m;
 	if (t->count == 1)
@@ -356,7 +340,7 @@ g6_train_in(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 	if (g6_find(tb, hash, p) < 0) {
 		g6_open(tb, m, hash, kept);
 		t = &tb->t[tb->n - 1];
-		t->tail = NULL;	/* not walked to: g6_tail finds it */
+		t->tail = NULL;	/* not walked to: gro_train_tail finds it */
 		t->count = count;
 		t->bytes += (count - 1) * (t->ulen - 8u);
 		t->checked = true;
