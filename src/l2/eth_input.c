@@ -381,7 +381,9 @@ eth_input_loop(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			ip4->meta[n_ip4] = meta | extra << LSK_META_COUNT_SHIFT;
 			n_ip4++;
 		} else if (v < ETH_DROP_RUNT) {
-			lsk_list_push(next[v], m, meta);
+			/* a train here is IPv6's (udp/udp4_gro_rx.c) */
+			lsk_list_push(next[v], m,
+				      meta | extra << LSK_META_COUNT_SHIFT);
 		} else {
 			eth_drop(w, m, v, 1 + extra);
 		}

@@ -190,9 +190,10 @@ lsk_gro_rx_due(struct lsk_gro_table *t, uint32_t flows, bool merge)
  * Before eth_input: datagrams that continue the frame before them back to
  * back (its first 48 bytes but for IP ID and checksums, checksums the
  * PMD vouched for) are chained behind it into a train, so eth_input and
- * GRO see the run once. Fills w->udpw->gro.rx_heads and rx_members;
- * returns their number. udp4_gro takes these trains as it would have
- * made them. Call it when lsk_gro_rx_due says so.
+ * GRO see the run once (IPv4's; IPv6's alike, their first 64 bytes but
+ * for the UDP checksum). Fills w->udpw->gro.rx_heads and rx_members;
+ * returns their number. udp4_gro and udp6_gro take these trains as they
+ * would have made them. Call it when lsk_gro_rx_due says so.
  * Ownership: pkts stay the caller's, as the heads in
  * w->udpw->gro.rx_heads and the members chained behind them.
  */
@@ -219,7 +220,8 @@ extern const struct lsk_stage_desc lsk_udp4_gro_stage;	/* core/stage.h */
 void lsk_udp4_gro(struct lsk_worker *w, struct lsk_list *l);
 
 /* The same for the IPv6 list (udp6_gro.c), before ip6_input: trains of
- * UDP over IPv6 under IPv4's rules; its heads and the rest stay in l.
+ * UDP over IPv6 under IPv4's rules, the run pass's taken in; its heads
+ * and the rest stay in l.
  * Ownership: l's mbufs stay in l (members chained behind their heads). */
 extern const struct lsk_stage_desc lsk_udp6_gro_stage;	/* core/stage.h */
 

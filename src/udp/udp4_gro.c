@@ -286,20 +286,11 @@ gro_joined(struct lsk_worker *w, struct lsk_list *l, struct lsk_gro_slot *s,
 	l->meta[s->list_idx] += n << LSK_META_COUNT_SHIFT;
 }
 
-/* The train's tail; a train the run pass formed has it found only when
- * a datagram joins behind it (gro_train_in), which few do. */
+/* The train's tail (gro_run.h, gro_train_tail). */
 static inline struct rte_mbuf *
 gro_tail(struct lsk_gro_slot *s)
 {
-	struct rte_mbuf *d = s->tail;
-
-	if (unlikely(d == NULL)) {
-		for (d = s->head; *lsk_train_next(d) != NULL;
-		     d = *lsk_train_next(d))
-			;
-		s->tail = d;
-	}
-	return d;
+	return gro_train_tail(&s->tail, s->head);
 }
 
 /* Chain m behind the train's tail. */

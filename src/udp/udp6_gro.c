@@ -57,7 +57,8 @@ LSK_STAGE_DECLARE(lsk_udp6_gro_stage,
 
 /* An open train. */
 struct g6_train {
-	struct rte_mbuf *head, *tail;
+	struct rte_mbuf *head;
+	struct rte_mbuf *tail;	/* NULL: not found yet (gro_train_tail) */
 	uint32_t hash;		/* of the addresses and ports */
 	uint32_t count;		/* datagrams in it */
 	uint32_t bytes;		/* 48 + the payloads */
@@ -102,6 +103,15 @@ static inline bool
 g6_shape_ok(const struct rte_mbuf *m)
 {
 	return g6_shape(m) == GRO_SHAPE_OK;
+}
+
+uint16_t
+lsk_udp6_gro_head_ulen(const struct rte_mbuf *m)
+{
+	if (!g6_shape_ok(m))
+		return 0;
+	return rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(m,
+		const struct rte_udp_hdr *, G6_UDP_OFF)->dgram_len);
 }
 
 /* The UDP checksum, from the PMD's flag when it set one; a software
@@ -284,7 +294,7 @@ g6_one(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 		g6_close(tb, (uint32_t)k);
 		return true;
 	}
-	*lsk_train_next(t->tail) = m;
+	*lsk_train_next(gro_train_tail(&t->tail, t->head)) = m;
 	*lsk_train_next(m) = NULL;
 	t->tail = m;
 	if (t->count == 1)
@@ -300,13 +310,68 @@ g6_one(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 	return false;
 }
 
+/*
+ * A train the run pass formed before eth_input (udp/udp4_gro_rx.c), as
+ * udp4_gro takes it: with no open train of its flow it opens one as it
+ * is (its checksums vouched for by the PMD, the head's flags all share);
+ * otherwise its datagrams go through one by one, as if no run had been
+ * formed. Counted here. Returns the new kept.
+ */
+static uint32_t
+g6_train_in(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
+	    struct rte_mbuf *m, uint32_t meta, uint32_t kept,
+	    uint32_t max_segs)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t count = lsk_meta_count(meta);
+	struct rte_mbuf *d, *next;
+	struct g6_train *t;
+	uint32_t hash;
+
+	if (unlikely(!g6_shape_ok(m))) {
+		/* not the run pass's (none else makes trains): alone, and
+		 * its addresses' trains closed */
+		g6_close_addrs(tb, m, p);
+		l->pkts[kept] = m;
+		l->meta[kept] = meta;
+		return kept + 1;
+	}
+	hash = g6_hash(p, true);
+	if (g6_find(tb, hash, p) < 0) {
+		g6_open(tb, m, hash, kept);
+		t = &tb->t[tb->n - 1];
+		t->tail = NULL;	/* not walked to: gro_train_tail finds it */
+		t->count = count;
+		t->bytes += (count - 1) * (t->ulen - 8u);
+		t->checked = true;
+		w->stats.gro.Trains++;
+		w->stats.gro.Merged += count - 1;
+		l->pkts[kept] = m;
+		l->meta[kept] = meta;
+		return kept + 1;
+	}
+	meta &= ~LSK_META_COUNT_MASK;
+	for (d = m; d != NULL; d = next) {
+		next = *lsk_train_next(d);
+		*lsk_train_next(d) = NULL;
+		if (g6_one(w, l, tb, d, kept, max_segs)) {
+			l->pkts[kept] = d;
+			l->meta[kept] = meta;
+			kept++;
+		}
+	}
+	return kept;
+}
+
 void
 lsk_udp6_gro(struct lsk_worker *w, struct lsk_list *l)
 {
 	struct g6_table tb;
 	uint32_t i, kept = 0;
 
-	if (w->set.gro_merge || l->n < 2)
+	/* one entry: only the run pass's train has its counts to make */
+	if (w->set.gro_merge || l->n == 0 ||
+	    (l->n == 1 && !(l->meta[0] & LSK_META_COUNT_MASK)))
 		return;
 	tb.n = 0;
 	tb.next_age = 0;
@@ -316,14 +381,13 @@ lsk_udp6_gro(struct lsk_worker *w, struct lsk_list *l)
 		struct rte_mbuf *m = l->pkts[i];
 		uint32_t meta = l->meta[i];
 
-		/* a train already (none come here today): alone, and
-		 * its addresses' trains closed */
 		if (unlikely(meta & LSK_META_COUNT_MASK)) {
-			g6_close_addrs(&tb, m, rte_pktmbuf_mtod(m,
-					const uint8_t *));
-		} else if (!g6_one(w, l, &tb, m, kept, w->set.gro_segs)) {
+			kept = g6_train_in(w, l, &tb, m, meta, kept,
+					   w->set.gro_segs);
 			continue;
 		}
+		if (!g6_one(w, l, &tb, m, kept, w->set.gro_segs))
+			continue;
 		l->pkts[kept] = m;
 		l->meta[kept] = meta;
 		kept++;

@@ -7,9 +7,10 @@
  * for its own payload length (the hop limit ip6_forward lowered) and the
  * wire carries byte for byte what per-packet forwarding would have sent.
  * ND is asked once per train, for the head (lsk_nd6_resolve_mac): sent,
- * every member takes the head's MACs and follows it out; held or
- * dropped, each member goes through ND in order behind it, so one held
- * keeps its place. Also lsk_train_alone, a train's
+ * every member takes the head's MACs and follows it out (out of a port,
+ * the trace off: in one walk, gso6_send_port); held or dropped, each
+ * member goes through ND in order behind it, so one held keeps its
+ * place. Also lsk_train_alone, a train's
  * datagrams each through a stage on its own (both families' forward).
  */
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "core/list.h"
 #include "core/stage.h"
 #include "core/trace.h"
+#include "core/tx.h"
 #include "core/worker.h"
 #include "l2/l2.h"
 #include "l2/neigh.h"
@@ -58,6 +60,46 @@ gso6_trace_member(struct lsk_worker *w, const struct rte_mbuf *d,
 		      "%s at %s: sent with its train's head", a, b);
 }
 
+/*
+ * The common case, a train sent out of a port, the trace off: its
+ * members (from d on) unchained and queued in one walk, as IPv4's
+ * gso_send_port (gso.c): each takes the head's MACs (mac, the port's),
+ * first header word and hop limit, the TX buffer's count in a register
+ * (core/tx.h's train cursor). Returns how many.
+ */
+static uint64_t
+gso6_send_port(struct lsk_worker *w, struct rte_mbuf *d, uint16_t port,
+	       const struct rte_ether_addr *mac, uint32_t vtc_flow,
+	       uint8_t hlim)
+{
+	/* the link's offset in a register: the header stores below could
+	 * alias the global as far as the compiler knows */
+	const int link = lsk_train_next_offset;
+	struct rte_ether_hdr eh = { .dst_addr = *mac,
+				    .src_addr = w->fwd->ifaces[port].mac };
+	struct lsk_tx_train tx = lsk_tx_train_begin(w, port);
+	struct rte_mbuf *next;
+	uint64_t macs_lo, n = 0;
+	uint32_t macs_hi;
+
+	memcpy(&macs_lo, &eh, 8);
+	memcpy(&macs_hi, (const uint8_t *)&eh + 8, 4);
+	for (; d != NULL; d = next) {
+		uint8_t *p = rte_pktmbuf_mtod(d, uint8_t *);
+		struct rte_ipv6_hdr *ip = (void *)(p + RTE_ETHER_HDR_LEN);
+
+		next = *RTE_MBUF_DYNFIELD(d, link, struct rte_mbuf **);
+		memcpy(p, &macs_lo, 8);
+		memcpy(p + 8, &macs_hi, 4);
+		ip->vtc_flow = vtc_flow;
+		ip->hop_limits = hlim;
+		lsk_tx_train_add(w, port, &tx, d);
+		n++;
+	}
+	lsk_tx_train_end(&tx);
+	return n;
+}
+
 void
 lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 		const struct lsk_ip6_addr *to, uint16_t iface)
@@ -81,6 +123,11 @@ lsk_gso6_output(struct lsk_worker *w, struct rte_mbuf *m, uint32_t meta,
 	d = *lsk_train_next(m);
 	*lsk_train_next(m) = NULL;
 	sent = lsk_nd6_resolve_mac(w, &next_hop, iface, m, &mac);
+	if (likely(sent && iface < w->n_ports && !lsk_trace_on(w))) {
+		w->stats.gso.Segments += n + gso6_send_port(w, d, iface, &mac,
+							    vtc_flow, hlim);
+		return;
+	}
 	for (; d != NULL; d = next) {
 		struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(d,
 			struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);

@@ -101,7 +101,10 @@ worker_run_ip6(struct lsk_worker *w, const bool trace)
 {
 	uint16_t n;
 
-	if (w->set.gro_flows != 0 && w->ip6.n > 1) {
+	/* one entry: a train of the run pass's only (its counts) */
+	if (w->set.gro_flows != 0 &&
+	    (w->ip6.n > 1 ||
+	     (w->ip6.n == 1 && (w->ip6.meta[0] & LSK_META_COUNT_MASK)))) {
 		n = (uint16_t)w->ip6.n;
 		LSK_STAGE_CALL(w, LSK_STAGE_UDP6_GRO, n,
 			       lsk_udp6_gro(w, &w->ip6));

@@ -8,7 +8,8 @@
  * through the worker, what leaves is byte for byte what came in (hop
  * limit lowered, the next hop's MACs), in order, with GRO on as off; a
  * train over the MTU goes as its datagrams; a train to a local endpoint
- * is delivered as its datagrams; the gro counters.
+ * is delivered as its datagrams; the gro counters; the run pass before
+ * eth_input makes the same trains.
  */
 #include <stdio.h>
 #include <string.h>
@@ -318,6 +319,81 @@ test_forwarded_exact(void **state)
 	assert_int_equal(unit_pool_in_use(), 0);
 }
 
+/* As input_burst, each mbuf with the checksum flags a NIC set: flags,
+ * or flags_at for tag bad (0: none). */
+static void
+input_burst_flagged(struct unit_fixture *f, const struct burst *bu,
+		    uint64_t flags, unsigned int bad, uint64_t flags_at)
+{
+	struct rte_mbuf *pkts[MAXN];
+	unsigned int i;
+
+	for (i = 0; i < bu->n; i++) {
+		pkts[i] = unit_mbuf_from_bytes(bu->b[i], bu->len[i], UNIT_P0);
+		pkts[i]->ol_flags |= i + 1 == bad ? flags_at : flags;
+	}
+	unit_input(f, pkts, (uint16_t)bu->n);
+}
+
+/*
+ * The run pass (udp/udp4_gro_rx.c) on IPv6, the NIC's checksum flags
+ * set: a run of one flow is one train before eth_input, a run whose flow
+ * has a train open joins it, a bad checksum or an extension header ends
+ * its flow's train; what leaves is GRO off's, byte for byte, in order,
+ * with the counters GRO's table alone gives (the same trains). Then
+ * `segs 4` cuts a run of 10 as the table would: 4, 4, 2.
+ */
+static void
+test_run_pass_exact(void **state)
+{
+	struct unit_fixture *f = *state;
+	const uint8_t dopt[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
+	const uint64_t good = RTE_MBUF_F_RX_L4_CKSUM_GOOD;
+	struct unit6_pkt p, q, x;
+	struct burst bu = { .n = 0 }, bs = { .n = 0 };
+	struct lsk_stats st;
+	unsigned int i, round;
+
+	unit6_pkt_init(&p, UNIT6_FAR);
+	q = p;
+	q.sport = 7;
+	x = p;
+	unit6_pkt_ext(&x, 60, dopt, sizeof(dopt));
+	for (i = 1; i <= 16; i++)
+		burst_add(&bu, i == 7 || i == 11 ? &q : i == 15 ? &x : &p);
+	for (round = 0; round < 2; round++) {
+		if (round == 1)
+			unit_cmd(f, "gro off");
+		/* tag 12 flagged bad: its own frame, its flow's train ends */
+		input_burst_flagged(f, &bu, good, 12,
+				    RTE_MBUF_F_RX_L4_CKSUM_BAD);
+		if (round == 0) {	/* tags 1-6 one run */
+			assert_int_equal(f->worker->udpw->gro.rx_members[0],
+					 5);
+			assert_false(f->worker->udpw->gro.no_runs);
+		}
+		assert_forwarded_all(f, &bu);
+		unit_tx_free(f);
+	}
+	st = unit_stats(f);
+	/* 1-6 8-10, 7 11, 13-14 */
+	assert_int_equal(st.gro.Trains, 3);
+	assert_int_equal(st.gro.Merged, 8 + 1 + 1);
+	assert_int_equal(st.ip6.InReceives, 2 * bu.n);
+	assert_int_equal(st.ip6.OutForwDatagrams, 2 * bu.n);
+
+	unit_cmd(f, "gro fraglist flows 64 segs 4");
+	for (i = 0; i < 10; i++)
+		burst_add(&bs, &p);
+	input_burst_flagged(f, &bs, good, 0, 0);
+	assert_forwarded_all(f, &bs);
+	unit_tx_free(f);
+	st = unit_stats(f);
+	assert_int_equal(st.gro.Trains, 3 + 3);
+	assert_int_equal(st.gro.Merged, 10 + 3 + 3 + 1);
+	assert_int_equal(unit_pool_in_use(), 0);
+}
+
 /* A train over P1's MTU: each datagram its own way, the short last one
  * forwarded, each too big one answered (IPv4's rule). */
 static void
@@ -392,6 +468,7 @@ main(void)
 		T(test_breakers),
 		T(test_segs_limit),
 		T(test_forwarded_exact),
+		T(test_run_pass_exact),
 		T(test_train_over_mtu),
 		T(test_local_delivery),
 	};
