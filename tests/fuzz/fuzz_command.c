@@ -51,6 +51,8 @@
 #include "l2/l2.h"
 #include "udp/udp.h"
 #include "control/control.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
 #include "cli/obs_parse.h"
 
 #include "fuzz_common.h"
@@ -128,10 +130,50 @@ line_printf(const char *fmt, ...)
 }
 
 /*
+ * The stack's `show config` (cli/show_config.c), its lines sorted: what
+ * the views below do not spell out (IPv6's addresses, routes, neighbours
+ * and router advertisements, path sets, mode, fpm, host-if). Without it
+ * a stack left with only IPv6 state looked as made and was handed to the
+ * next input (tests/fuzz/regress/command-seq/ipv6-state-kept).
+ */
+static void
+put_config(const struct lsk_stack *s, FILE *f)
+{
+	/* cmd_show_config only reads the stack */
+	struct cmd_ctx c = { .s = (struct lsk_stack *)(uintptr_t)s,
+			     .source = "-" };
+	struct lsk_out o;
+	char **lines = NULL, *p, *nl;
+	unsigned int n = 0, cap = 0;
+
+	lsk_out_init(&o, false);
+	c.o = &o;
+	if (cmd_show_config(&c) < 0 || o.oom)
+		fuzz_fail("show config failed");
+	for (p = o.buf; p != NULL && *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			fuzz_fail("show config line without a newline");
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			lines = realloc(lines, cap * sizeof(*lines));
+			if (lines == NULL)
+				fuzz_fail("out of memory");
+		}
+		lines[n++] = line_printf("config %.*s\n", (int)(nl - p), p);
+	}
+	lsk_out_free(&o);
+	if (lines == NULL)
+		lines = calloc(1, sizeof(*lines));
+	put_sorted(f, lines, n);
+}
+
+/*
  * The stack's configuration in one canonical text: interfaces (admin
  * state and names too), addresses,
  * routes, neighbours (given and in the table), endpoints and services,
- * filter rules (in order: first match wins), GRO and route cache.
+ * filter rules (in order: first match wins), GRO and route cache, then
+ * its `show config` (put_config).
  */
 static void
 dump_stack(const struct lsk_stack *s, struct dump *d)
@@ -214,6 +256,7 @@ dump_stack(const struct lsk_stack *s, struct dump *d)
 	}
 	fprintf(f, "gro flows %u segs %u merge %d\nroute-cache %u\n",
 		s->gro_flows, s->gro_segs, s->gro_merge, s->rcache_entries);
+	put_config(s, f);
 	if (fclose(f) != 0)
 		fuzz_fail("dump failed");
 }

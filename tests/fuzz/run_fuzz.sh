@@ -2,8 +2,9 @@
 # One fuzz target in the suite or by hand (scripts/fuzz.sh):
 #   run_fuzz.sh FUZZER TARGET SECONDS [CORPUS_OUT]
 # first every input of tests/fuzz/regress/TARGET once (crashes found
-# before, kept so they stay fixed), then SECONDS of fuzzing from
-# tests/fuzz/corpus/TARGET. New inputs go to CORPUS_OUT (default: a
+# before, kept so they stay fixed), and each directory of
+# tests/fuzz/regress/TARGET-seq as one run of its inputs in order, then
+# SECONDS of fuzzing from tests/fuzz/corpus/TARGET. New inputs go to CORPUS_OUT (default: a
 # directory beside the fuzzer), the tree's corpus is only read. Prints
 # PASS/FAIL lines for scripts/test_summary.py, the run's figures and the
 # crash file, if any.
@@ -23,9 +24,14 @@ rc=0
 # one process per input: each crash is named, none hides the next
 regress=$(find "$here/regress/$target" -type f ! -name '*.md' 2>/dev/null |
 	sort)
-for f in $regress; do
-	name=$(basename "$f")
-	if "$fuzzer" -runs=1 "$f" > "$work/regress-$name.log" 2>&1; then
+# regress/TARGET-seq/NAME/: inputs run in one process, in name order, for
+# what a target keeps from one input to the next (fuzz_command's stacks)
+seqs=$(find "$here/regress/$target-seq" -mindepth 1 -maxdepth 1 -type d \
+	2>/dev/null | sort)
+regress_one() {
+	name=$1
+	shift
+	if "$fuzzer" -runs=1 "$@" > "$work/regress-$name.log" 2>&1; then
 		echo "PASS fuzz_$target regress $name"
 	else
 		echo "FAIL fuzz_$target regress $name: $(grep -m 1 -E \
@@ -33,6 +39,12 @@ for f in $regress; do
 			"$work/regress-$name.log" | cut -c 1-160)"
 		rc=1
 	fi
+}
+for f in $regress; do
+	regress_one "$(basename "$f")" "$f"
+done
+for d in $seqs; do
+	regress_one "seq-$(basename "$d")" $(find "$d" -type f | sort)
 done
 
 if [ "$secs" -gt 0 ]; then
