@@ -690,6 +690,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc > 0)
 			fuzz_fail("lsk_config_exec returned %d", rc);
 		if (rc < 0) {
+			/* to check a seed: FUZZ_COMMAND_SHOW=1 prints why */
+			if (getenv("FUZZ_COMMAND_SHOW") != NULL)
+				fprintf(stderr, "refused: %s\n", err);
 			check_err(err, FILE_NAME, i + 1, line);
 			dump_stack(a, &after);
 			dump_expect_equal(&before, &after,
