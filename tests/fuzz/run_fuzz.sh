@@ -4,8 +4,9 @@
 # first every input of tests/fuzz/regress/TARGET once (crashes found
 # before, kept so they stay fixed), and each directory of
 # tests/fuzz/regress/TARGET-seq as one run of its inputs in order, then
-# SECONDS of fuzzing from tests/fuzz/corpus/TARGET. New inputs go to CORPUS_OUT (default: a
-# directory beside the fuzzer), the tree's corpus is only read. Prints
+# SECONDS of fuzzing from tests/fuzz/corpus/TARGET. New inputs go to
+# CORPUS_OUT (default: a directory beside the fuzzer), the tree's corpus
+# is only read. Prints
 # PASS/FAIL lines for scripts/test_summary.py, the run's figures and the
 # crash file, if any.
 set -u
