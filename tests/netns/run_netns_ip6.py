@@ -70,6 +70,7 @@ import ipaddress
 import json
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
@@ -117,17 +118,30 @@ def helper_udp6_sink(addr, port, lifetime):
                 lambda src: "[%s]:%d" % src[:2])
 
 
-def helper_udp6_send(dst, port, sizes, seed):
-    """One datagram per size to [dst]:port; print what was sent."""
+def helper_udp6_send(dst, port, sizes, seed, wait_err="0"):
+    """One datagram per size to [dst]:port; print what was sent. With
+    wait_err > 0, the socket stays open until an ICMPv6 error for it
+    comes (or wait_err seconds): Linux learns a path MTU from packet too
+    big only while the socket it names exists, and a loaded router's
+    answer may come after the last send."""
     s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    if float(wait_err) > 0:
+        s.setsockopt(socket.IPPROTO_IPV6,
+                     getattr(socket, "IPV6_RECVERR", 25), 1)
     sent = []
+    err = None
     try:
         for i, n in enumerate(json.loads(sizes)):
             b = nt.payload(n, int(seed) + i)
             s.sendto(b, sockaddr(dst, port))
             sent.append({"len": n, "sha": nt.digest(b)})
             time.sleep(0.02)
-        out({"sent": sent})
+        poller = select.poll()
+        poller.register(s, select.POLLERR)
+        if float(wait_err) > 0 and poller.poll(float(wait_err) * 1000):
+            s.recvmsg(2048, 512, socket.MSG_ERRQUEUE)
+            err = "icmp6"
+        out({"sent": sent, "icmp_error": err})
     except OSError as e:
         out({"error": str(e), "sent": sent})
 
@@ -564,11 +578,13 @@ def check_ptb_udp_retry(env):
     bad = []
     _p, q = env.bg_queue(env.srv, "udp6-sink", SRV6, port, 10)
     c0 = env.counters()
-    res = env.my_helper(env.cli, "udp6-send", SRV6, port, "[1400]", 40)
+    res = env.my_helper(env.cli, "udp6-send", SRV6, port, "[1400]", 40, 5)
     got = env.collect(q, 1, 1.0)
     c1 = env.counters()
     if "error" in res:
         bad.append("first send: %s" % res["error"])
+    elif not res.get("icmp_error"):
+        bad.append("no ICMPv6 error reached the sender in 5 s")
     if got:
         bad.append("the server got %s through a %d link" % (got, FAR_MTU))
     bad += ["first: " + x for x in delta_problems(c0, c1, {
