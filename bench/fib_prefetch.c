@@ -6,14 +6,16 @@
  * alike. A DIR-24-8 of 2-byte entries (listack's FIB with a full table)
  * gets ROUTES random prefixes (/24 mostly, as bench/dut/fulltable.py's
  * table); FRAMES frames of 64 bytes each carry a destination in one of
- * them, drawn uniformly. Bursts of BURST frames are taken in turn, the
+ * them, drawn uniformly, or with HOT from the first HOT prefixes by Zipf
+ * (exponent 1, as bench/dut/traffic.py's hot set). Bursts of BURST frames are taken in turn, the
  * next one each time, by the two ways: gather the destinations (each frame
  * asked for LSK_RX_AHEAD on, as the fast path does) then
  * rte_fib_lookup_bulk; and the same with each destination's tbl24 entry
  * prefetched as it is gathered. TSC cycles a packet, median and mean over
  * the bursts of each way.
  *
- *   listack-fib-prefetch [EAL options] -- [ROUTES [FRAMES [BURST [BURSTS]]]]
+ *   listack-fib-prefetch [EAL options] -- [ROUTES [FRAMES [BURST [BURSTS
+ *                                          [HOT]]]]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +73,31 @@ burst(struct rte_fib *fib, const uint8_t *frames, unsigned int n,
 	return sum;
 }
 
+/* An index in [0, n) by Zipf with exponent 1, cdf[] its running sums. */
+static unsigned long
+zipf_draw(const double *cdf, unsigned long n)
+{
+	double u = (double)rte_rand_max(UINT64_C(1) << 53) /
+		   (double)(UINT64_C(1) << 53) * cdf[n - 1];
+	unsigned long lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		unsigned long mid = (lo + hi) / 2;
+
+		if (cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int
 main(int argc, char **argv)
 {
 	unsigned long routes = 1000000, nframes = 200000, n = 32;
-	unsigned long bursts = 200000, b, i, at = 0;
+	unsigned long bursts = 200000, hot = 0, b, i, at = 0;
+	double *cdf = NULL;
 	struct rte_fib_conf conf;
 	struct rte_fib *fib;
 	uint64_t *cyc[2], sum = 0;
@@ -97,10 +119,12 @@ main(int argc, char **argv)
 		n = strtoul(argv[3], NULL, 0);
 	if (argc > 4)
 		bursts = strtoul(argv[4], NULL, 0);
+	if (argc > 5)
+		hot = strtoul(argv[5], NULL, 0);
 	if (routes == 0 || nframes < BURST_MAX || n == 0 || n > BURST_MAX ||
-	    bursts < 2) {
+	    bursts < 2 || hot > routes) {
 		fprintf(stderr, "usage: listack-fib-prefetch [EAL] -- [ROUTES "
-			"[FRAMES [BURST (1-64) [BURSTS]]]]\n");
+			"[FRAMES [BURST (1-64) [BURSTS [HOT (<= ROUTES)]]]]]\n");
 		return 2;
 	}
 	memset(&conf, 0, sizeof(conf));
@@ -136,9 +160,17 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (hot != 0) {
+		cdf = malloc(hot * sizeof(*cdf));
+		if (cdf == NULL)
+			return 1;
+		for (i = 0; i < hot; i++)
+			cdf[i] = (i ? cdf[i - 1] : 0) + 1.0 / (double)(i + 1);
+	}
 	memset(frames, 0, nframes * FRAME);
 	for (i = 0; i < nframes; i++) {
-		uint32_t d = rte_cpu_to_be_32(pfx[rte_rand_max(routes)]);
+		uint32_t d = rte_cpu_to_be_32(pfx[hot ? zipf_draw(cdf, hot) :
+						  rte_rand_max(routes)]);
 
 		memcpy(frames + i * FRAME + DST_OFF, &d, sizeof(d));
 	}
@@ -165,13 +197,19 @@ main(int argc, char **argv)
 			mean += (double)cyc[i][b];
 		mean /= (double)(bursts / 2);
 		qsort(cyc[i], bursts / 2, sizeof(uint64_t), cmp_u64);
-		printf("%-12s %lu routes, %lu frames, %lu a burst, %lu bursts: "
-		       "median %.1f, mean %.1f cycles a packet\n",
-		       i ? "prefetch" : "no-prefetch", routes, nframes, n,
+		printf("%-12s %lu routes, %lu frames (hot %lu), %lu a burst, "
+		       "%lu bursts: median %.1f, mean %.1f cycles a packet\n",
+		       i ? "prefetch" : "no-prefetch", routes, nframes, hot, n,
 		       bursts / 2, (double)cyc[i][bursts / 4] / (double)n,
 		       mean / (double)n);
 	}
 	printf("(sum %llu)\n", (unsigned long long)sum);
 	rte_fib_free(fib);
+	free(cdf);
+	free(cyc[1]);
+	free(cyc[0]);
+	free(frames);
+	free(pfx);
+	rte_eal_cleanup();
 	return 0;
 }
