@@ -134,7 +134,7 @@ main(int argc, char **argv)
 	conf.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
 	conf.dir24_8.num_tbl8 = 1 << 12;
 	fib = rte_fib_create("pfbench", SOCKET_ID_ANY, &conf);
-	base = lsk_fib4_tbl24(fib, &conf, &shift);
+	base = lsk_fib4_tbl24(fib, &conf, LSK_FIB4_PREFETCH_ROUTES, &shift);
 	pfx = malloc(routes * sizeof(*pfx));
 	frames = malloc(nframes * FRAME);
 	cyc[0] = malloc(bursts / 2 * sizeof(uint64_t));

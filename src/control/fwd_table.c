@@ -482,7 +482,9 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 		lsk_fwd_table_free(b.t);
 		return rc;
 	}
-	b.t->fib_tbl24 = lsk_fib4_tbl24(b.t->fib, &conf, &b.t->fib_shift);
+	b.t->fib_tbl24 = lsk_fib4_tbl24(b.t->fib, &conf,
+					s->n_routes + s->n_learned,
+					&b.t->fib_shift);
 
 	rc = build_connected(&b);
 	if (rc == 0)

@@ -57,12 +57,13 @@ fib4_tbl24_fresh(const uint8_t *tbl24, uint64_t def_nh, uint8_t shift)
 
 uintptr_t
 lsk_fib4_tbl24(const struct rte_fib *fib, const struct rte_fib_conf *conf,
-	       uint8_t *shift)
+	       uint32_t routes, uint8_t *shift)
 {
 #if RTE_VER_YEAR == 22 && RTE_VER_MONTH == 11
 	const struct fib4_dir24_8_head *h;
 
-	if (fib == NULL || conf->type != RTE_FIB_DIR24_8)
+	if (fib == NULL || conf->type != RTE_FIB_DIR24_8 ||
+	    routes < LSK_FIB4_PREFETCH_ROUTES)
 		return 0;
 	/* rte_fib_get_dp takes a non-const FIB, and only reads it */
 	h = rte_fib_get_dp((struct rte_fib *)(uintptr_t)fib);
@@ -81,6 +82,7 @@ lsk_fib4_tbl24(const struct rte_fib *fib, const struct rte_fib_conf *conf,
 	/* another DPDK's layout has not been checked: no prefetch */
 	RTE_SET_USED(fib);
 	RTE_SET_USED(conf);
+	RTE_SET_USED(routes);
 	RTE_SET_USED(shift);
 	return 0;
 #endif
