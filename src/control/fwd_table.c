@@ -22,6 +22,7 @@
 
 #include "core/fwd.h"
 #include "control/control.h"
+#include "ip4/fib4_prefetch.h"
 
 /* 2-byte next hops keep tbl24 at 32 MiB; the top bit is the FIB's own. */
 #define FWD_MAX_NEXTHOPS 32767
@@ -481,6 +482,9 @@ fwd_table_build(struct lsk_stack *s, bool many_nh,
 		lsk_fwd_table_free(b.t);
 		return rc;
 	}
+	b.t->fib_tbl24 = lsk_fib4_tbl24(b.t->fib, &conf,
+					s->n_routes + s->n_learned,
+					&b.t->fib_shift);
 
 	rc = build_connected(&b);
 	if (rc == 0)

@@ -86,6 +86,9 @@ struct lsk_ifaddr {
  */
 struct lsk_fwd_table {
 	struct rte_fib *fib;
+	/* fib's tbl24 for prefetches, or 0 (ip4/fib4_prefetch.h) */
+	uintptr_t fib_tbl24;
+	uint8_t fib_shift;	/* log2 of its entries' bytes */
 	uint32_t generation;	/* new for every table built */
 	uint32_t n_nexthops;
 	uint32_t nh_cap;	/* room in nexthops (the control thread's) */

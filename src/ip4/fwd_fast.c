@@ -50,6 +50,7 @@
 #include "core/worker.h"
 #include "l2/eth_fast.h"
 #include "ip4/ecmp.h"
+#include "ip4/fib4_prefetch.h"
 #include "ip4/ip4.h"
 #include "ip4/ip4_fast.h"
 
@@ -85,16 +86,20 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 
 /* pkts[i, end) by fast_frame while they pass, their destinations to dst
  * and or-ed (xor the first) into *diff; with ahead, each asks for the
- * frame LSK_RX_AHEAD on (which the caller knows is there). Returns where
- * it stopped. */
+ * frame LSK_RX_AHEAD on (which the caller knows is there); with pf (the
+ * FIB's tbl24 at pf_base), for the FIB entry of its destination, which
+ * the bulk lookup reads after this pass. Returns where it stopped. */
 static __rte_always_inline uint32_t
 fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint16_t port, uint64_t mac48, uint64_t bloom, uint32_t first,
-	       uint32_t *dst, uint32_t *diff, const bool ahead)
+	       uint32_t *dst, uint32_t *diff, const bool ahead, const bool pf,
+	       uintptr_t pf_base, uint8_t pf_shift)
 {
 	for (; i < end; i++) {
 		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i])))
 			break;
+		if (pf)
+			lsk_fib4_prefetch(pf_base, pf_shift, dst[i]);
 		*diff |= dst[i] ^ first;
 		if (ahead)
 			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
@@ -103,10 +108,11 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 }
 
 /* How many of pkts[0, n), from the first on, pass fast_frame; their
- * destinations to dst, and whether they all equal the first to *one. */
+ * destinations to dst, and whether they all equal the first to *one;
+ * with pf, their FIB entries prefetched (fast_check_run). */
 static __rte_always_inline uint32_t
 fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
-	   uint32_t *dst, bool *one)
+	   uint32_t *dst, bool *one, const bool pf)
 {
 	const uint16_t port = pkts[0]->port;
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
@@ -119,11 +125,14 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 	 * destination, kept in a register */
 	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0])))
 		return 0;
+	if (pf)
+		lsk_fib4_prefetch(t->fib_tbl24, t->fib_shift, dst[0]);
 	i = fast_check_run(pkts, 1, ahead_end, port, mac48, bloom, dst[0],
-			   dst, &diff, true);
+			   dst, &diff, true, pf, t->fib_tbl24, t->fib_shift);
 	if (i >= ahead_end)
 		i = fast_check_run(pkts, RTE_MAX(i, 1u), n, port, mac48, bloom,
-				   dst[0], dst, &diff, false);
+				   dst[0], dst, &diff, false, pf, t->fib_tbl24,
+				   t->fib_shift);
 	*one = diff == 0;
 	return i;
 }
@@ -273,9 +282,15 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	if (unlikely(n == 0))
 		return 0;
 	port = pkts[0]->port;
-	k = fast_check(t, pkts, n, dst, &one);
+	/* the FIB entries prefetched unless the last burst went to one
+	 * destination (whose entry is cached) or the table has no tbl24 */
+	if (w->ip4w->fast_one || t->fib_tbl24 == 0)
+		k = fast_check(t, pkts, n, dst, &one, false);
+	else
+		k = fast_check(t, pkts, n, dst, &one, true);
 	if (unlikely(k == 0))
 		return n;	/* rest untouched: it would be pkts itself */
+	w->ip4w->fast_one = one;
 	if (one) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		done = fast_forward(w, pkts, k, nh_idx, true);
