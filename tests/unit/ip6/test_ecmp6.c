@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "unit_common.h"
+#include "unit_ecmp.h"
 #include "unit6.h"
 
 #define API(f, call) ({						\
@@ -53,26 +54,21 @@ flow6_pkt(const struct flow6 *fl, struct unit6_pkt *p)
 	p->payload_len = 32;
 }
 
-/* The port m left by, or -1. */
-static int
-send_one(struct unit_fixture *f, struct rte_mbuf *m)
-{
-	int port = -1;
-
-	unit_input_one(f, m);
-	if (f->tx.n[UNIT_P0] + f->tx.n[UNIT_P1] == 1)
-		port = f->tx.n[UNIT_P0] ? UNIT_P0 : UNIT_P1;
-	unit_tx_free(f);
-	return port;
-}
-
 static int
 send_flow(struct unit_fixture *f, const struct flow6 *fl)
 {
 	struct unit6_pkt p;
 
 	flow6_pkt(fl, &p);
-	return send_one(f, unit6_pkt_mbuf(&p));
+	return unit_ecmp_send_one(f, unit6_pkt_mbuf(&p));
+}
+
+static int
+send_rand(struct unit_fixture *f, uint64_t *seed)
+{
+	struct flow6 fl = flow6_rand(seed);
+
+	return send_flow(f, &fl);
 }
 
 /* ECMP6_PFX/48 via A (port 0) weight wa and B (port 1) weight wb. */
@@ -158,13 +154,14 @@ test_fragments_together(void **state)
 	add_ecmp(f, 1, 1);
 	for (i = 0; i < 64; i++) {
 		struct flow6 fl = flow6_rand(&seed);
-		int first = send_one(f, fragment_of(&fl, 0, true, 1));
+		int first = unit_ecmp_send_one(f, fragment_of(&fl, 0, true,
+							       1));
 
 		assert_true(first == UNIT_P0 || first == UNIT_P1);
-		assert_int_equal(send_one(f, fragment_of(&fl, 8, true, 2)),
-				 first);
-		assert_int_equal(send_one(f, fragment_of(&fl, 16, false, 3)),
-				 first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 8,
+					true, 2)), first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 16,
+					false, 3)), first);
 		on1 += first == UNIT_P1;
 	}
 	/* and the datagrams themselves are spread */
@@ -172,38 +169,12 @@ test_fragments_together(void **state)
 }
 
 static void
-ports_of(struct unit_fixture *f, uint64_t seed, int *ports, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		struct flow6 fl = flow6_rand(&seed);
-
-		ports[i] = send_flow(f, &fl);
-	}
-}
-
-static void
 test_port_down_skipped(void **state)
 {
 	struct unit_fixture *f = *state;
-	int before[128], down[128], after[128];
-	unsigned int i, on1 = 0;
 
 	add_ecmp(f, 1, 1);
-	ports_of(f, 3, before, 128);
-	unit_cmd(f, "port 1 down");
-	unit6_sync(f);
-	ports_of(f, 3, down, 128);
-	unit_cmd(f, "port 1 up");
-	unit6_sync(f);
-	ports_of(f, 3, after, 128);
-	for (i = 0; i < 128; i++) {
-		on1 += before[i] == UNIT_P1;
-		assert_int_equal(down[i], UNIT_P0);
-		assert_int_equal(after[i], before[i]);
-	}
-	assert_true(on1 > 32);
+	unit_ecmp_port_down(f, send_rand, unit6_sync);
 }
 
 /* A list of flows through ip6_route meets the members single packets
