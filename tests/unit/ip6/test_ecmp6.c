@@ -4,7 +4,8 @@
  * (tests/unit/ip4/test_ecmp.c): a flow keeps its path; weights 1:3 are
  * honoured within 2 % over 10000 flows; the pieces of a fragmented
  * datagram and its first piece go together; a path whose port is down
- * is left for another and taken again when it is up; route get names
+ * or whose neighbour failed is left for another and taken again when it
+ * recovers; route get names
  * the path a flow takes; a list and single packets meet the same paths.
  */
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "unit_common.h"
 #include "unit_ecmp.h"
 #include "unit6.h"
+#include "ip6/nd6_priv.h"
 
 #define API(f, call) ({						\
 	int rc_;							\
@@ -177,6 +179,52 @@ test_port_down_skipped(void **state)
 	unit_ecmp_port_down(f, send_rand, unit6_sync);
 }
 
+/* What ND's timer does when the probes run out: failed, not tried
+ * again for a while (IPv4's test_ecmp.c does the same to ARP's). */
+static void
+neigh6_fail(struct unit_fixture *f, struct lsk_ip6_addr addr, uint16_t iface)
+{
+	struct nd6_key k = nd6_key(&addr, iface);
+	struct lsk_nd6_entry *e;
+	uint32_t gen;
+
+	e = nd6_lookup(f->stack->sh.nd6, &k, &gen);
+	assert_non_null(e);
+	unit_ecmp_neigh_fail(&e->word, &e->next_probe);
+}
+
+/* A path whose neighbour failed is left for another, and taken again
+ * when the neighbour is known again; every path dead: the flow's own is
+ * kept, its neighbour failed. */
+static void
+test_failed_neighbour_skipped(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_ip6_addr a = UNIT6_A, b = UNIT6_B;
+	int before[UNIT_ECMP_FLOWS], failed[UNIT_ECMP_FLOWS],
+	    after[UNIT_ECMP_FLOWS];
+	struct lsk_route6_flow q = { .proto = IPPROTO_UDP };
+	struct lsk_route6_answer ans;
+	struct flow6 fl;
+	uint64_t seed = 17;
+
+	add_ecmp(f, 1, 1);
+	unit_ecmp_ports_of(f, send_rand, 17, before, UNIT_ECMP_FLOWS);
+	neigh6_fail(f, b, UNIT_P1);
+	unit_ecmp_ports_of(f, send_rand, 17, failed, UNIT_ECMP_FLOWS);
+	/* known again (as `neigh add` makes it): taken again */
+	unit6_neigh(f, b, UNIT_P1, &unit_b_mac);
+	unit_ecmp_ports_of(f, send_rand, 17, after, UNIT_ECMP_FLOWS);
+	unit_ecmp_left_and_back(before, failed, after);
+	neigh6_fail(f, a, UNIT_P0);
+	neigh6_fail(f, b, UNIT_P1);
+	fl = flow6_rand(&seed);
+	assert_int_equal(lsk_route6_get_flow(f->stack, &fl.dst, LSK_IFACE_ANY,
+					     &q, &ans), 0);
+	assert_int_equal(ans.verdict, LSK_VERDICT_FORWARD);
+	assert_int_equal(ans.neigh_state, LSK_RNEIGH_FAILED);
+}
+
 /* A list of flows through ip6_route meets the members single packets
  * meet, frame for frame. */
 static void
@@ -222,6 +270,7 @@ main(void)
 		T(test_stable_weighted),
 		T(test_fragments_together),
 		T(test_port_down_skipped),
+		T(test_failed_neighbour_skipped),
 		T(test_list_equals_single),
 	};
 
