@@ -111,7 +111,7 @@ void nd6_solicited_node(const struct lsk_ip6_addr *addr,
 			struct lsk_ip6_addr *group,
 			struct rte_ether_addr *mac);
 
-/* Learn from ND (nd6_table.c): an NS's source link-layer option
+/* Learn from ND (nd6_resolve.c): an NS's source link-layer option
  * (stale, created), an NA (RFC 4861 7.2.5's rules). */
 void nd6_learn_ns(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		  uint16_t iface, const struct rte_ether_addr *mac);
