@@ -164,12 +164,6 @@ int cmd_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi);
 /* udp, tcp, icmp or 1-255 */
 int cmd_parse_proto(const char *s, uint8_t *proto);
 void cmd_ip_text(uint32_t a, char *buf, size_t len);
-/* A route's target as the grammar writes it: "via A [weight W] via B
- * ..." or "blackhole", "unreachable", "prohibit" (cli/cmd_route.c). */
-struct lsk_route;
-void cmd_route_target_text(const struct lsk_stack *s,
-			   const struct lsk_route *r, char *buf, size_t len);
-
 /* IPv6 (cli/cmd_ip6.c): a word with a ':' is an IPv6 address; the
  * words parsed (-EINVAL, no error written) and written back. */
 struct lsk_ip6_addr;
@@ -184,8 +178,6 @@ void cmd_prefix6_text(const struct lsk_ip6_addr *a, uint8_t depth, char *buf,
 /* "port N" or "port N vlan V" */
 void cmd_iface_words(const struct lsk_stack *s, uint16_t iface, char *buf,
 		     size_t len);
-void cmd_route6_target_text(const struct lsk_stack *s,
-			    const struct lsk_route6 *r, char *buf, size_t len);
 /* "port N [vlan V]" at argv[*i] (none: *port LSK_IFACE_ANY), *i past
  * it; the interface of port/vlan (LSK_IFACE_ANY stays): 0, or an
  * error written. */
@@ -193,54 +185,6 @@ int cmd_parse_port_vlan(struct cmd_ctx *c, int *i, uint16_t *port,
 			uint16_t *vlan);
 int cmd_iface_of(struct cmd_ctx *c, uint16_t port, uint16_t vlan,
 		 uint16_t *iface);
-/* The route types' words (enum lsk_route_type; LSK_ROUTE_VIA's none). */
-#define CMD_ROUTE_TYPES (LSK_ROUTE_PROHIBIT + 1)
-extern const char *const cmd_route_type_words[CMD_ROUTE_TYPES];
-/* route del's answer to lsk_route_del's or lsk_route6_del's rc. */
-int cmd_route_deleted(struct cmd_ctx *c, int rc);
-/* A flow word of `route get` at argv[i] (proto, sport, dport, each
- * with its value; icmp6: IPv6's protocol words): 1 taken, 0 not one,
- * or an error written (cli/cmd_route.c). */
-int cmd_route_flow_word(struct cmd_ctx *c, int i, bool icmp6,
-			uint8_t *proto, uint16_t *sport, uint16_t *dport);
-/* route get's words (cli/route_show.c): enum lsk_route_verdict,
- * lsk_route_origin, lsk_route_neigh */
-extern const char *const cmd_verdict_names[];
-extern const char *const cmd_origin_names[];
-extern const char *const cmd_rneigh_names[];
-/* One route of `show routes`, either family's, in words: a line per
- * path (text), or one object with its "nexthops" when several (JSON);
- * dev "" for none (cli/route_show.c). */
-struct cmd_route_path_text {
-	char gw[46];
-	char dev[24];
-	uint16_t weight;
-};
-struct cmd_route_row {
-	char dst[54];
-	const char *kind;
-	bool via;		/* the gateway is shown */
-	uint8_t learned;	/* 1: learned, 2: and a configured one wins */
-	uint8_t proto;
-	unsigned int n;
-	struct cmd_route_path_text p[LSK_ROUTE_MAX_PATHS];
-};
-int cmd_route_row(struct lsk_out *o, const struct cmd_route_row *r,
-		  bool first);
-/* route get's " proto P path K/N" (text) and its JSON members. */
-void cmd_route_extra_text(uint8_t learned, uint8_t proto, uint8_t n_paths,
-			  uint8_t path, char *buf, size_t len);
-int cmd_route_extra_json(struct lsk_out *o, uint8_t learned, uint8_t proto,
-			 uint8_t n_paths, uint8_t path);
-/* `show routes`' IPv6 rows (all, or the longest match for filter:
- * then the header too), after IPv4's (first: none written yet), and
- * `route get ADDR6` (cli/route_show6.c). */
-int lsk_route6_show(struct lsk_stack *s, struct lsk_out *o,
-		    const char *filter, bool first);
-struct lsk_route6_flow;
-int lsk_route6_get_show(struct lsk_stack *s, struct lsk_out *o,
-			const struct lsk_ip6_addr *addr, uint16_t in_iface,
-			const struct lsk_route6_flow *flow);
 /* IPv6's rows of `show addresses` and `show neigh` (cli/show6.c),
  * after IPv4's in t (first: none written yet); l2/l2.h's neighbour
  * states' names (cli/show.c). */
@@ -268,5 +212,8 @@ int cmd_host_if(struct cmd_ctx *c);	/* cli/cmd_host.c */
 /* `fpm listen|off` and `show fpm` (cli/cmd_fpm.c). */
 int cmd_fpm(struct cmd_ctx *c);
 int cmd_show_fpm(struct cmd_ctx *c);
+
+/* The route commands' shared words and rows (cli/cmd_route.h). */
+#include "cli/cmd_route.h"
 
 #endif /* LSK_CLI_CMD_H */

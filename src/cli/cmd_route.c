@@ -156,6 +156,26 @@ paths_text(const struct lsk_route_path *p, unsigned int n, char *buf,
 }
 
 int
+cmd_route_refused_rc(struct cmd_ctx *c, int rc, bool replace,
+		     const char *verb, const char *connected)
+{
+	if (rc == -EEXIST)
+		return replace ? cmd_error(c, rc, "%s is a connected %s",
+					   c->argv[2], connected) :
+				 cmd_error(c, rc, "route %s exists already",
+					   c->argv[2]);
+	return cmd_error(c, rc, "cannot %s route %s: %s", verb, c->argv[2],
+			 strerror(-rc));
+}
+
+int
+cmd_route_is_not(struct cmd_ctx *c, const char *has, const char *asked)
+{
+	return cmd_error(c, -ENOENT, "route %s is %s, not %s", c->argv[2],
+			 has, asked);
+}
+
+int
 cmd_route_deleted(struct cmd_ctx *c, int rc)
 {
 	if (rc == -ENOENT)
@@ -175,34 +195,33 @@ cmd_route_del(struct cmd_ctx *c, uint32_t prefix, uint8_t depth)
 	unsigned int n;
 	int rc;
 
-	if (c->argc > 3) {
-		rc = parse_route_target(c, 3, &type, p, &n);
-		if (rc < 0 || c->check)
-			return rc;
-		r = lsk_route_find(c->s, prefix, depth);
-		if (r != NULL && !route_is(c->s, r, type, p, n)) {
-			struct lsk_route want = { .type = (uint8_t)type };
+	if (c->argc <= 3)
+		return c->check ? 0 : cmd_route_deleted(c, lsk_route_del(c->s,
+							prefix, depth));
+	rc = parse_route_target(c, 3, &type, p, &n);
+	if (rc < 0 || c->check)
+		return rc;
+	r = lsk_route_find(c->s, prefix, depth);
+	if (r != NULL && !route_is(c->s, r, type, p, n)) {
+		struct lsk_route want = { .type = (uint8_t)type };
 
-			cmd_route_target_text(c->s, r, has, sizeof(has));
-			if (type == LSK_ROUTE_VIA &&
-			    r->type == LSK_ROUTE_VIA) {
-				paths_text(p, n, asked, sizeof(asked));
-			} else if (type == LSK_ROUTE_VIA) {
-				words_text(c, 3, asked, sizeof(asked));
-			} else {
-				cmd_route_target_text(c->s, &want, asked,
-						      sizeof(asked));
-			}
-			return cmd_error(c, -ENOENT, "route %s is %s, not %s",
-					 c->argv[2], has, asked);
-		}
-	} else if (c->check) {
-		return 0;
+		cmd_route_target_text(c->s, r, has, sizeof(has));
+		if (type == LSK_ROUTE_VIA && r->type == LSK_ROUTE_VIA)
+			paths_text(p, n, asked, sizeof(asked));
+		else if (type == LSK_ROUTE_VIA)
+			words_text(c, 3, asked, sizeof(asked));
+		else
+			cmd_route_target_text(c->s, &want, asked,
+					      sizeof(asked));
+		return cmd_route_is_not(c, has, asked);
 	}
 	return cmd_route_deleted(c, lsk_route_del(c->s, prefix, depth));
 }
 
-int
+/* A flow word of `route get` at argv[i] (proto, sport, dport, each
+ * with its value; icmp6: IPv6's protocol words): 1 taken, 0 not one,
+ * or an error written. */
+static int
 cmd_route_flow_word(struct cmd_ctx *c, int i, bool icmp6, uint8_t *proto,
 		    uint16_t *sport, uint16_t *dport)
 {
@@ -237,20 +256,13 @@ cmd_route_flow_word(struct cmd_ctx *c, int i, bool icmp6, uint8_t *proto,
 	return 0;
 }
 
-/* route get ADDR [from A] [proto P [sport S] [dport D]]: what a packet
- * of that flow to ADDR meets now */
-static int
-cmd_route_get(struct cmd_ctx *c)
+int
+cmd_route_get_words(struct cmd_ctx *c, int i, bool v6, void *src,
+		    uint8_t *proto, uint16_t *sport, uint16_t *dport)
 {
-	struct lsk_route_flow flow = { 0 };
-	uint32_t addr;
-	int i, rc;
+	int rc;
 
-	if (c->argc < 3 || cmd_parse_ip(c->argv[2], &addr) < 0)
-		return cmd_error(c, -EINVAL, "usage: route get ADDRESS "
-				 "[from ADDRESS] [proto udp|tcp|icmp|N "
-				 "[sport S] [dport D]]");
-	for (i = 3; i < c->argc; i += 2) {
+	for (; i < c->argc; i += 2) {
 		const char *v_text = i + 1 < c->argc ? c->argv[i + 1] : "";
 
 		cmd_kw(c, i, "from proto sport dport");
@@ -258,19 +270,43 @@ cmd_route_get(struct cmd_ctx *c)
 			return cmd_error(c, -EINVAL, "'%s' needs a value",
 					 c->argv[i]);
 		if (strcmp(c->argv[i], "from") == 0) {
-			if (cmd_parse_ip(v_text, &flow.src) < 0)
+			rc = v6 ? cmd_parse_ip6(v_text, src) :
+				  cmd_parse_ip(v_text, src);
+			if (rc < 0)
 				return cmd_error(c, -EINVAL, "bad address "
-						 "'%s'", v_text);
+						 "'%s'%s", v_text, v6 ?
+						 " (want an IPv6 address)" :
+						 "");
 			continue;
 		}
-		rc = cmd_route_flow_word(c, i, false, &flow.proto, &flow.sport,
-					 &flow.dport);
+		rc = cmd_route_flow_word(c, i, v6, proto, sport, dport);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			return cmd_error(c, -EINVAL, "unknown word '%s' (from, "
-					 "proto, sport, dport)", c->argv[i]);
+			return cmd_error(c, -EINVAL, "unknown word '%s' (%s"
+					 "from, proto, sport, dport)",
+					 c->argv[i], v6 ? "port, " : "");
 	}
+	return 0;
+}
+
+/* route get ADDR [from A] [proto P [sport S] [dport D]]: what a packet
+ * of that flow to ADDR meets now */
+static int
+cmd_route_get(struct cmd_ctx *c)
+{
+	struct lsk_route_flow flow = { 0 };
+	uint32_t addr;
+	int rc;
+
+	if (c->argc < 3 || cmd_parse_ip(c->argv[2], &addr) < 0)
+		return cmd_error(c, -EINVAL, "usage: route get ADDRESS "
+				 "[from ADDRESS] [proto udp|tcp|icmp|N "
+				 "[sport S] [dport D]]");
+	rc = cmd_route_get_words(c, 3, false, &flow.src, &flow.proto,
+				 &flow.sport, &flow.dport);
+	if (rc < 0)
+		return rc;
 	if (c->check)
 		return 0;
 	rc = lsk_route_get_show(c->s, c->o, addr, &flow);
@@ -303,11 +339,7 @@ route_refused(struct cmd_ctx *c, int rc, const struct lsk_route_path *p,
 				return cmd_error(c, rc, "gateway %s given "
 						 "twice", gw);
 	}
-	if (rc == -EEXIST)
-		return cmd_error(c, rc, replace ? "%s is a connected subnet" :
-				 "route %s exists already", c->argv[2]);
-	return cmd_error(c, rc, "cannot %s route %s: %s", verb, c->argv[2],
-			 strerror(-rc));
+	return cmd_route_refused_rc(c, rc, replace, verb, "subnet");
 }
 
 /*

@@ -176,11 +176,7 @@ route6_refused(struct cmd_ctx *c, int rc, const struct route6_target *t,
 				return cmd_error(c, rc, "gateway %s given "
 						 "twice", gw);
 	}
-	if (rc == -EEXIST)
-		return cmd_error(c, rc, replace ? "%s is a connected prefix" :
-				 "route %s exists already", c->argv[2]);
-	return cmd_error(c, rc, "cannot %s route %s: %s", verb, c->argv[2],
-			 strerror(-rc));
+	return cmd_route_refused_rc(c, rc, replace, verb, "prefix");
 }
 
 /* Has route r the paths t asks for (any order; a path without its port
@@ -220,27 +216,24 @@ route6_del(struct cmd_ctx *c, const struct lsk_ip6_addr *prefix,
 	char has[512], asked[512];
 	int rc;
 
-	if (c->argc > 3) {
-		rc = parse_route6_target(c, 3, &t);
-		if (rc < 0 || c->check)
-			return rc;
-		rc = route6_target_ifaces(c, &t);
-		if (rc < 0)
-			return rc;
-		r = lsk_route6_find(c->s, prefix, depth);
-		if (r != NULL && !route6_is(r, &t)) {
-			memset(&want, 0, sizeof(want));
-			want.type = (uint8_t)t.type;
-			want.n_paths = (uint8_t)t.n;
-			memcpy(want.paths, t.p, sizeof(t.p));
-			cmd_route6_target_text(c->s, r, has, sizeof(has));
-			cmd_route6_target_text(c->s, &want, asked,
-					       sizeof(asked));
-			return cmd_error(c, -ENOENT, "route %s is %s, not %s",
-					 c->argv[2], has, asked);
-		}
-	} else if (c->check) {
-		return 0;
+	if (c->argc <= 3)
+		return c->check ? 0 : cmd_route_deleted(c, lsk_route6_del(c->s,
+							prefix, depth));
+	rc = parse_route6_target(c, 3, &t);
+	if (rc < 0 || c->check)
+		return rc;
+	rc = route6_target_ifaces(c, &t);
+	if (rc < 0)
+		return rc;
+	r = lsk_route6_find(c->s, prefix, depth);
+	if (r != NULL && !route6_is(r, &t)) {
+		memset(&want, 0, sizeof(want));
+		want.type = (uint8_t)t.type;
+		want.n_paths = (uint8_t)t.n;
+		memcpy(want.paths, t.p, sizeof(t.p));
+		cmd_route6_target_text(c->s, r, has, sizeof(has));
+		cmd_route6_target_text(c->s, &want, asked, sizeof(asked));
+		return cmd_route_is_not(c, has, asked);
 	}
 	return cmd_route_deleted(c, lsk_route6_del(c->s, prefix, depth));
 }
@@ -330,27 +323,10 @@ cmd_route6_get(struct cmd_ctx *c)
 	rc = cmd_parse_port_vlan(c, &i, &port, &vlan);
 	if (rc < 0)
 		return rc;
-	for (; i < c->argc; i += 2) {
-		cmd_kw(c, i, "from proto sport dport");
-		if (i + 1 >= c->argc)
-			return cmd_error(c, -EINVAL, "'%s' needs a value",
-					 c->argv[i]);
-		if (strcmp(c->argv[i], "from") == 0) {
-			if (cmd_parse_ip6(c->argv[i + 1], &flow.src) < 0)
-				return cmd_error(c, -EINVAL, "bad address "
-						 "'%s' (want an IPv6 address)",
-						 c->argv[i + 1]);
-			continue;
-		}
-		rc = cmd_route_flow_word(c, i, true, &flow.proto, &flow.sport,
-					 &flow.dport);
-		if (rc < 0)
-			return rc;
-		if (rc == 0)
-			return cmd_error(c, -EINVAL, "unknown word '%s' (port, "
-					 "from, proto, sport, dport)",
-					 c->argv[i]);
-	}
+	rc = cmd_route_get_words(c, i, true, &flow.src, &flow.proto,
+				 &flow.sport, &flow.dport);
+	if (rc < 0)
+		return rc;
 	if (c->check)
 		return 0;
 	rc = cmd_iface_of(c, port, vlan, &iface);

@@ -224,24 +224,6 @@ int lsk_array_grow(void **arr, unsigned int *cap, unsigned int n, size_t elem,
 int lsk_array_room(void **arr, unsigned int *cap, unsigned int n,
 		   unsigned int more, size_t elem, unsigned int first);
 
-/* Wait until no worker can still be reading a table replaced before the
- * call: each has passed a quiescent state since (control/stack.c). */
-void lsk_stack_synchronize(struct lsk_stack *s);
-
-/*
- * Hand table t to the workers in slot (s->sh.fwd, s->sh.udp, s->sh.filter),
- * which they load once per burst (lsk_published, core/shared.h), and
- * free the table it
- * replaces once none can be reading it. It cannot fail: what can fail
- * (the build) comes before it, and the old table is kept until then.
- */
-#define lsk_publish(s, slot, t, free_fn) do {				\
-	__typeof__(t) lsk_old_ = (slot);				\
-	__atomic_store_n(&(slot), (t), __ATOMIC_RELEASE);		\
-	lsk_stack_synchronize(s);					\
-	free_fn(lsk_old_);						\
-} while (0)
-
 /* Packet trace (control/trace_arm.c): arm n packets matching match (a
  * new trace: the last one's records go), clear, and free at the stack's
  * end. 0 or a negative errno; a failure leaves the trace as it was. */
@@ -251,44 +233,13 @@ int lsk_trace_arm(struct lsk_stack *s, uint64_t n,
 void lsk_trace_clear(struct lsk_stack *s);
 void lsk_trace_free_stack(struct lsk_stack *s);
 
-/* Build the forwarding table from the lists and publish it (nothing in a
- * batch: its commit does), and the settings word with the ports' MTUs
- * (control/stack.c). */
-int lsk_stack_publish(struct lsk_stack *s);
-void lsk_stack_settings_publish(struct lsk_stack *s);
-/* The devices of the ports whose MTU differs between from and to are
- * set to to's (the MTU hook); on the first refusal those already set go
- * back to from's and its errno is returned. */
-int lsk_port_mtus_follow(struct lsk_stack *s,
-			 const struct lsk_port_conf *from,
-			 const struct lsk_port_conf *to);
-
-/* The admin call (listack/iface.h) for each port whose admin state
- * differs between from and to, once to's tables are published
- * (control/port_admin.c). */
-void lsk_port_admin_follow(struct lsk_stack *s,
-			   const struct lsk_port_conf *from,
-			   const struct lsk_port_conf *to);
-
 /* The interface id of port's VLAN vlan (0: the port), or -ENODEV. */
 int lsk_iface_find(const struct lsk_stack *s, uint16_t port, uint16_t vlan);
 /* Forget addr's neighbour entry (0: every entry): at the batch's commit,
  * or now outside a batch. */
 int lsk_stack_forget_neigh(struct lsk_stack *s, uint32_t addr);
 
-/*
- * A reader of the stack on a thread of its own (telemetry,
- * serve/telemetry.c), one per process: told when a stack goes, and
- * waited for before a worker is freed, so that a read in progress ends
- * first. Set by the reader; the control side calls it, knowing nothing
- * above it.
- */
-struct lsk_stack_reader {
-	void (*forget)(const struct lsk_stack *s);
-	void (*quiesce)(void);
-};
-void lsk_stack_reader_set(const struct lsk_stack_reader *r);
-void lsk_stack_reader_forget(const struct lsk_stack *s);
-void lsk_stack_reader_quiesce(void);
+/* How the stack's tables reach the workers (control/publish.h). */
+#include "control/publish.h"
 
 #endif /* LSK_CONTROL_H */

@@ -71,18 +71,24 @@ forward6_trace(struct lsk_worker *w, const struct lsk_list *l,
 
 	RTE_SET_USED(arg);
 	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d = l->pkts[i];
 		const struct rte_ipv6_hdr *ip;
+		const struct rte_mbuf *d;
 
-		if (!lsk_traced(d) || (ip = lsk_trace_ip6(d)) == NULL)
-			continue;
-		if (ip->hop_limits <= 1)
-			lsk_trace_rec(w, d, &lsk_ip6_forward_stage, false,
-				      "hlim %u: expires here", ip->hop_limits);
-		else
-			lsk_trace_rec(w, d, &lsk_ip6_forward_stage, false,
-				      "hlim %u -> %u", ip->hop_limits,
-				      ip->hop_limits - 1);
+		/* each member of a train, as IPv4's */
+		for (d = l->pkts[i]; d != NULL;
+		     d = lsk_trace_entry_next(d, l->meta[i])) {
+			if (!lsk_traced(d) || (ip = lsk_trace_ip6(d)) == NULL)
+				continue;
+			if (ip->hop_limits <= 1)
+				lsk_trace_rec(w, d, &lsk_ip6_forward_stage,
+					      false, "hlim %u: expires here",
+					      ip->hop_limits);
+			else
+				lsk_trace_rec(w, d, &lsk_ip6_forward_stage,
+					      false, "hlim %u -> %u",
+					      ip->hop_limits,
+					      ip->hop_limits - 1);
+		}
 	}
 }
 

@@ -267,6 +267,28 @@ ip6_check(struct rte_mbuf *m, uint32_t *info)
 	return IP6_PASS;
 }
 
+/* ip6_input's record of one datagram. */
+static void
+ip6_input_trace_one(struct lsk_worker *w, const struct rte_mbuf *d)
+{
+	const struct rte_ipv6_hdr *ip;
+	char src[LSK_TRACE_ADDR6_LEN], dst[LSK_TRACE_ADDR6_LEN];
+
+	if (!lsk_traced(d))
+		return;
+	ip = lsk_trace_ip6(d);
+	if (ip == NULL) {
+		lsk_trace_rec(w, d, &lsk_ip6_input_stage, false,
+			      "no IPv6 header");
+		return;
+	}
+	lsk_trace_addr6(ip->src_addr, src, sizeof(src));
+	lsk_trace_addr6(ip->dst_addr, dst, sizeof(dst));
+	lsk_trace_rec(w, d, &lsk_ip6_input_stage, false,
+		      "%s > %s next %u hlim %u plen %u", src, dst, ip->proto,
+		      ip->hop_limits, rte_be_to_cpu_16(ip->payload_len));
+}
+
 /* ip6_input's record: the header as it came (before the stage). */
 static void
 ip6_input_trace(struct lsk_worker *w, const struct lsk_list *l,
@@ -276,24 +298,12 @@ ip6_input_trace(struct lsk_worker *w, const struct lsk_list *l,
 
 	RTE_SET_USED(arg);
 	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d = l->pkts[i];
-		const struct rte_ipv6_hdr *ip;
-		char src[LSK_TRACE_ADDR6_LEN], dst[LSK_TRACE_ADDR6_LEN];
+		const struct rte_mbuf *d;
 
-		if (!lsk_traced(d))
-			continue;
-		ip = lsk_trace_ip6(d);
-		if (ip == NULL) {
-			lsk_trace_rec(w, d, &lsk_ip6_input_stage, false,
-				      "no IPv6 header");
-			continue;
-		}
-		lsk_trace_addr6(ip->src_addr, src, sizeof(src));
-		lsk_trace_addr6(ip->dst_addr, dst, sizeof(dst));
-		lsk_trace_rec(w, d, &lsk_ip6_input_stage, false,
-			      "%s > %s next %u hlim %u plen %u", src, dst,
-			      ip->proto, ip->hop_limits,
-			      rte_be_to_cpu_16(ip->payload_len));
+		/* each member of a train, as IPv4's */
+		for (d = l->pkts[i]; d != NULL;
+		     d = lsk_trace_entry_next(d, l->meta[i]))
+			ip6_input_trace_one(w, d);
 	}
 }
 

@@ -112,39 +112,50 @@ route6_prefix(const struct lsk_fwd6_table *t, const uint8_t *dst, char *buf,
 	snprintf(buf, len, "%s/%u", a, depth);
 }
 
+/* route6_trace's record of one datagram d of an entry of meta. */
+static void
+route6_trace_one(struct lsk_worker *w, const struct rte_mbuf *d,
+		 uint32_t meta, bool local)
+{
+	const struct lsk_fwd6_table *t = w->fwd6;
+	const struct rte_ipv6_hdr *ip;
+	char pfx[LSK_TRACE_ADDR6_LEN + 4], via[LSK_TRACE_ADDR6_LEN];
+	const struct lsk_nexthop6 *nh;
+
+	if (!lsk_traced(d) || (ip = lsk_trace_ip6(d)) == NULL)
+		return;
+	if (local) {
+		lsk_trace_rec(w, d, &lsk_ip6_route_stage, false, "local (%s)",
+			      lsk_ip6_is_multicast(lsk_ip6_dst(ip)) ?
+			      "a group joined" :
+			      lsk_ip6_is_linklocal(lsk_ip6_dst(ip)) ?
+			      "link-local" : "our address");
+		return;
+	}
+	nh = &t->nexthops[meta & LSK_META_NH_MASK];
+	route6_prefix(t, ip->dst_addr, pfx, sizeof(pfx));
+	lsk_trace_addr6(nh->onlink ? ip->dst_addr : nh->gateway.a, via,
+			sizeof(via));
+	lsk_trace_rec(w, d, &lsk_ip6_route_stage, false,
+		      "%s via %s iface %u mtu %u, next hop %u", pfx, via,
+		      nh->iface, nh->mtu, meta & LSK_META_NH_MASK);
+}
+
 /* After the split: a forwarded entry's next hop (FIB prefix, gateway,
  * interface, MTU), a local one's reason. */
 static void
 route6_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 {
-	const struct lsk_fwd6_table *t = w->fwd6;
 	const bool local = arg != NULL;
 	uint32_t i;
 
 	for (i = 0; i < l->n; i++) {
-		const struct rte_mbuf *d = l->pkts[i];
-		const struct rte_ipv6_hdr *ip;
-		char pfx[LSK_TRACE_ADDR6_LEN + 4], via[LSK_TRACE_ADDR6_LEN];
-		const struct lsk_nexthop6 *nh;
+		const struct rte_mbuf *d;
 
-		if (!lsk_traced(d) || (ip = lsk_trace_ip6(d)) == NULL)
-			continue;
-		if (local) {
-			lsk_trace_rec(w, d, &lsk_ip6_route_stage, false,
-				      "local (%s)", lsk_ip6_is_multicast(
-					lsk_ip6_dst(ip)) ? "a group joined" :
-				      lsk_ip6_is_linklocal(lsk_ip6_dst(ip)) ?
-				      "link-local" : "our address");
-			continue;
-		}
-		nh = &t->nexthops[l->meta[i] & LSK_META_NH_MASK];
-		route6_prefix(t, ip->dst_addr, pfx, sizeof(pfx));
-		lsk_trace_addr6(nh->onlink ? ip->dst_addr : nh->gateway.a, via,
-				sizeof(via));
-		lsk_trace_rec(w, d, &lsk_ip6_route_stage, false,
-			      "%s via %s iface %u mtu %u, next hop %u", pfx,
-			      via, nh->iface, nh->mtu,
-			      l->meta[i] & LSK_META_NH_MASK);
+		/* each member of a train, on its head's path, as IPv4's */
+		for (d = l->pkts[i]; d != NULL;
+		     d = lsk_trace_entry_next(d, l->meta[i]))
+			route6_trace_one(w, d, l->meta[i], local);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <rte_ether.h>
+#include <rte_hash.h>
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
@@ -110,7 +111,7 @@ void nd6_solicited_node(const struct lsk_ip6_addr *addr,
 			struct lsk_ip6_addr *group,
 			struct rte_ether_addr *mac);
 
-/* Learn from ND (nd6_table.c): an NS's source link-layer option
+/* Learn from ND (nd6_resolve.c): an NS's source link-layer option
  * (stale, created), an NA (RFC 4861 7.2.5's rules). */
 void nd6_learn_ns(struct lsk_worker *w, const struct lsk_ip6_addr *addr,
 		  uint16_t iface, const struct rte_ether_addr *mac);
@@ -155,5 +156,48 @@ void nd6_ra_timer(struct lsk_worker *w, uint64_t now);
 
 /* The neighbour's address as trace text. */
 void nd6_addr_text(const struct lsk_ip6_addr *a, char *buf, size_t len);
+
+/* The table's lookups, lock-free, for nd6_table.c and nd6_resolve.c. */
+static inline struct nd6_key
+nd6_key(const struct lsk_ip6_addr *addr, uint16_t iface)
+{
+	struct nd6_key k = { .addr = *addr, .iface = iface };
+
+	return k;
+}
+
+/* The entry the hash gives for k and its generation then. */
+static inline struct lsk_nd6_entry *
+nd6_lookup(const struct lsk_nd6_table *t, const struct nd6_key *k,
+	   uint32_t *gen)
+{
+	void *data;
+
+	if (rte_hash_lookup_data(t->hash, k, &data) < 0)
+		return NULL;
+	*gen = (uint32_t)((uintptr_t)data >> 32);
+	return (struct lsk_nd6_entry *)&t->e[(uint32_t)(uintptr_t)data];
+}
+
+/* The word of the entry of generation gen, lock-free (the top). */
+static inline bool
+nd6_read(const struct lsk_nd6_entry *e, uint32_t gen, uint64_t *word)
+{
+	*word = __atomic_load_n(&e->word, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE) == gen;
+}
+
+/*
+ * Make k's entry under the create lock: returned locked, or the entry k
+ * has already, unlocked (*gen its generation); NULL when the table is
+ * full (nd6_table.c). nd6_lock: k's entry locked (found, or made when
+ * create); NULL when none.
+ */
+struct lsk_nd6_entry *nd6_make_locked(struct lsk_nd6_table *t,
+				      const struct nd6_key *k, uint32_t *gen,
+				      bool *created, struct lsk_stats *st);
+struct lsk_nd6_entry *nd6_lock(struct lsk_nd6_table *t,
+			       const struct nd6_key *k, bool create,
+			       bool *created, struct lsk_stats *st);
 
 #endif /* LSK_IP6_ND6_PRIV_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What waits for a neighbour: the bound on the packets all entries hold
- * (of both families: IPv6's neighbour discovery, ip6/nd6_table.c, holds
+ * (of both families: IPv6's neighbour discovery, ip6/nd6_resolve.c, holds
  * against it too), holding and dropping, and the timer that retries unanswered
  * requests and fails an entry after three (its packets then go to ICMP
  * host unreachable, on the caller's list).

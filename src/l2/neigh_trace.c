@@ -2,7 +2,7 @@
 /*
  * The neighbour's trace record of a traced packet: what it did with it,
  * written where the outcome is decided (neigh_table.c, neigh_hold.c,
- * ip6/nd6_table.c), before the packet leaves this worker's hands (sent,
+ * ip6/nd6_resolve.c), before the packet leaves this worker's hands (sent,
  * held, or dropped). Both families': the address comes as text.
  */
 #include <stdio.h>

@@ -252,7 +252,7 @@ gso_send(struct lsk_worker *w, struct rte_mbuf *head, uint16_t port)
 }
 
 /*
- * The one way a train leaves the stack (udp/udp.h): a fraglist train is
+ * The one way a train leaves the stack (udp/gso.h): a fraglist train is
  * unchained, its members rewritten like the head; a merged one is cut
  * back into its datagrams; a datagram alone goes as it is.
  */

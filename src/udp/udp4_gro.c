@@ -37,7 +37,7 @@
 #include "core/cksum.h"
 #include "core/worker.h"
 #include "udp/gro.h"
-#include "udp/gro_run.h"
+#include "udp/gro_cmp.h"
 #include "udp/udp.h"
 
 /* No drops: what cannot join goes on alone. */
@@ -492,7 +492,6 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	     struct lsk_gro_slot **last, struct rte_mbuf *m, uint32_t meta,
 	     uint32_t kept, uint32_t max_segs)
 {
-	uint32_t count = lsk_meta_count(meta);
 	struct lsk_gro_slot *s;
 	struct rte_mbuf *d, *next;
 	struct gro_view v;
@@ -502,23 +501,15 @@ gro_train_in(struct lsk_worker *w, struct lsk_list *l,
 	*last = s;
 	if (s->head == NULL) {
 		gro_open(w, s, m, &v, kept, true);
-		s->tail = NULL;	/* not walked to: gro_tail finds it */
-		s->count = count;
-		s->bytes += (count - 1) * (s->ulen - 8u);
-		gro_count_join(w, 1, count - 1);
-		l->pkts[kept] = m;
-		l->meta[kept] = meta;
-		return kept + 1;
+		return gro_train_take(w, l, kept, m, meta, &s->tail, &s->count,
+				      &s->bytes, s->ulen);
 	}
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
 		gro_view(d, &v);
-		if (gro_one(w, l, last, d, v, kept, max_segs, NULL)) {
-			l->pkts[kept] = d;
-			l->meta[kept] = meta;
-			kept++;
-		}
+		if (gro_one(w, l, last, d, v, kept, max_segs, NULL))
+			kept = gro_keep(l, kept, d, meta);
 	}
 	return kept;
 }

@@ -14,7 +14,7 @@
 #include "core/rx.h"
 #include "core/worker.h"
 #include "udp/gro.h"
-#include "udp/gro_run.h"
+#include "udp/gro_cmp.h"
 #include "udp/udp.h"
 
 /* Could m head a train, judged on the raw frame (before eth_input)? */

@@ -323,7 +323,6 @@ g6_train_in(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 	    uint32_t max_segs)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t count = lsk_meta_count(meta);
 	struct rte_mbuf *d, *next;
 	struct g6_train *t;
 	uint32_t hash;
@@ -332,33 +331,22 @@ g6_train_in(struct lsk_worker *w, struct lsk_list *l, struct g6_table *tb,
 		/* not the run pass's (none else makes trains): alone, and
 		 * its addresses' trains closed */
 		g6_close_addrs(tb, m, p);
-		l->pkts[kept] = m;
-		l->meta[kept] = meta;
-		return kept + 1;
+		return gro_keep(l, kept, m, meta);
 	}
 	hash = g6_hash(p, true);
 	if (g6_find(tb, hash, p) < 0) {
 		g6_open(tb, m, hash, kept);
 		t = &tb->t[tb->n - 1];
-		t->tail = NULL;	/* not walked to: gro_train_tail finds it */
-		t->count = count;
-		t->bytes += (count - 1) * (t->ulen - 8u);
 		t->checked = true;
-		w->stats.gro.Trains++;
-		w->stats.gro.Merged += count - 1;
-		l->pkts[kept] = m;
-		l->meta[kept] = meta;
-		return kept + 1;
+		return gro_train_take(w, l, kept, m, meta, &t->tail, &t->count,
+				      &t->bytes, t->ulen);
 	}
 	meta &= ~LSK_META_COUNT_MASK;
 	for (d = m; d != NULL; d = next) {
 		next = *lsk_train_next(d);
 		*lsk_train_next(d) = NULL;
-		if (g6_one(w, l, tb, d, kept, max_segs)) {
-			l->pkts[kept] = d;
-			l->meta[kept] = meta;
-			kept++;
-		}
+		if (g6_one(w, l, tb, d, kept, max_segs))
+			kept = gro_keep(l, kept, d, meta);
 	}
 	return kept;
 }

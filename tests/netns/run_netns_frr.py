@@ -45,8 +45,8 @@ reaches Full with peer1 and its route is installed as ospf; the router's
 zebra, bgpd and ospfd restarted (bgpd with zebra: FRRouting/frr#22362),
 the routes come back; the IPv6 statics appear in `show routes` as static
 (the ECMP one with both gateways, the blackhole as one), ping -6 from the
-client reaches peer1's addresses through them, `no ipv6 route` removes
-one; listack-fwd exits 0 on SIGTERM with mbufs_in_use
+client reaches peer1's addresses through them, 64 UDP flows to the ECMP
+one are split over both peers as IPv4's, `no ipv6 route` removes one; listack-fwd exits 0 on SIGTERM with mbufs_in_use
 0, its ip.ForwDatagrams and host.ToKernel/FromKernel counted, zebra's
 two FPM connections and no bad frame or message counted.
 
@@ -112,11 +112,14 @@ out = nt.out
 # Helpers: run inside a namespace as `run_netns_frr.py --helper NAME ...`
 
 
-def helper_flow_sink(port, lifetime):
-    """Count the UDP flows (source ports) that reach port, until lifetime
-    s have passed or 2 s were quiet after the first datagram."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("0.0.0.0", int(port)))
+def helper_flow_sink(port, lifetime, family="4"):
+    """Count the UDP flows (source ports) that reach port (over IPv6 when
+    family is 6), until lifetime s have passed or 2 s were quiet after
+    the first datagram."""
+    v6 = family == "6"
+    s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET,
+                      socket.SOCK_DGRAM)
+    s.bind(("::" if v6 else "0.0.0.0", int(port)))
     out({"ready": True})
     end = time.monotonic() + float(lifetime)
     flows = {}
@@ -134,11 +137,13 @@ def helper_flow_sink(port, lifetime):
 
 def helper_flow_send(dst, port, n, per_flow):
     """n UDP flows (source ports 40000..) to dst:port, per_flow datagrams
-    each."""
+    each; over IPv6 when dst is an IPv6 address."""
+    v6 = ":" in dst
     socks = []
     for i in range(int(n)):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.bind(("0.0.0.0", 40000 + i))
+        s = socket.socket(socket.AF_INET6 if v6 else socket.AF_INET,
+                          socket.SOCK_DGRAM)
+        s.bind(("::" if v6 else "0.0.0.0", 40000 + i))
         socks.append(s)
     for k in range(int(per_flow)):
         for i, s in enumerate(socks):
@@ -332,6 +337,8 @@ class Env(nt.Env):
                                  "dev", "lp%d" % i, "nodad"])
             self.ns(self.r, ["sysctl", "-qw",
                              "net.ipv6.conf.all.forwarding=1"])
+            self.ns(self.r, ["sysctl", "-qw",
+                             "net.ipv6.fib_multipath_hash_policy=1"])
 
     def dev(self, port):
         """The router's kernel interface for a port: the TAP listack
@@ -633,13 +640,15 @@ def check_ecmp_paths(env):
                                           want)
 
 
-def check_ecmp_split(env):
-    """64 flows to 100.64.0.1: each flow reaches one peer only, and each
-    peer gets a fair share (at least 16 of 64: 4 standard deviations
-    below 32 when each flow's path is a coin toss)."""
-    sinks = [env.bg_helper(ns, "flow-sink", ECMP_PORT, 20)
+def ecmp_split(env, addr):
+    """64 flows to addr (on both peers' lo): each flow reaches one peer
+    only, and each peer gets a fair share (at least 16 of 64: 4 standard
+    deviations below 32 when each flow's path is a coin toss). The
+    problems, and the flows each peer got."""
+    sinks = [env.bg_helper(ns, "flow-sink", ECMP_PORT, 20,
+                           "6" if ":" in addr else "4")
              for ns in (env.p1, env.p2)]
-    env.my_helper(env.cli, "flow-send", ECMP_ADDR, ECMP_PORT, FLOWS, 3)
+    env.my_helper(env.cli, "flow-send", addr, ECMP_PORT, FLOWS, 3)
     got = [json.loads(s.stdout.readline() or "{}").get("flows", {})
            for s in sinks]
     a, b = set(got[0]), set(got[1])
@@ -653,9 +662,27 @@ def check_ecmp_split(env):
     if any(v != 3 for g in got for v in g.values()):
         problems.append("datagrams per flow %s" % got)
     if env.verbose:
-        print("  ECMP split: peer1 %d flows, peer2 %d" % (len(a), len(b)))
+        print("  ECMP split to %s: peer1 %d flows, peer2 %d" % (
+            addr, len(a), len(b)))
+    return problems, a, b
+
+
+def check_ecmp_split(env):
+    problems, a, b = ecmp_split(env, ECMP_ADDR)
     env.flows_at = {PORTS[0][1]: a, PORTS[1][1]: b}
     return "; ".join(problems) or None
+
+
+def check_ip6_ecmp_split(env):
+    """The same over the IPv6 static with both peers' gateways, once
+    both neighbours are known: before, a path's first datagrams wait in
+    ND's hold queue, 3 a neighbour (LSK_NEIGH_HOLD, src/l2/l2.h), and the
+    rest are dropped. IPv4's peers are known from their BGP sessions."""
+    err = ping6(env, env.cli, PORTS6[0][1], 1) or \
+        ping6(env, env.cli, PORTS6[1][1], 1)
+    if err:
+        return err
+    return "; ".join(ecmp_split(env, ECMP6_ADDR)[0]) or None
 
 
 def check_route_get_flow(env):
@@ -862,6 +889,7 @@ def main():
                 run_check("configured-wins", check_configured_wins, env)
             run_check("ip6-static-routes", check_ip6_statics, env)
             run_check("ip6-forward-ping", check_ip6_forwarding, env)
+            run_check("ip6-ecmp-split", check_ip6_ecmp_split, env)
             run_check("ip6-static-withdraw", check_ip6_withdraw, env)
             run_check("bgp-withdraw", check_withdraw, env)
             run_check("tcp-to-router", check_tcp_router, env)
@@ -876,6 +904,8 @@ def main():
             nt.stop_and_count(env, record, "", (
                 ("stats-mbufs", "mbufs_in_use", "==", 0),
                 ("stats-forwarded", "ip.ForwDatagrams", ">=", FLOWS * 3),
+                ("stats-forwarded6", "ip6.OutForwDatagrams", ">=",
+                 FLOWS * 3),
                 ("stats-host-to-kernel", "host.ToKernel", ">=", 20),
                 ("stats-host-from-kernel", "host.FromKernel", ">=", 20),
                 ("stats-fpm-connections", "fpm.Connections", ">=", 2),

@@ -7,36 +7,17 @@
  * the routes of the same paths; a learned route (lsk_route6_learn) keeps
  * every path, a repeat of it changes nothing, a change of weight does.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
-#include <rte_fib6.h>
-
-#include "unit_common.h"
-#include "core/fwd6.h"
-
-static struct lsk_ip6_addr
-a6(const char *s)
-{
-	struct lsk_ip6_addr a;
-
-	assert_int_equal(inet_pton(AF_INET6, s, a.a), 1);
-	return a;
-}
+#include "stack6_fix.h"
 
 static const struct lsk_nexthop6 *
 lookup(const struct lsk_stack *s, const char *dst)
 {
-	const struct lsk_fwd6_table *t = s->sh.fwd6;
 	struct lsk_ip6_addr d = a6(dst);
-	uint8_t ips[1][16];
-	uint64_t nh = 999;
 
-	memcpy(ips[0], d.a, 16);
-	assert_int_equal(rte_fib6_lookup_bulk(t->fib, ips, &nh, 1), 0);
-	assert_true(nh < t->n_nexthops);
-	return &t->nexthops[nh];
+	return lookup6_in(s->sh.fwd6, &d);
 }
 
 static struct lsk_route6_path
@@ -59,14 +40,7 @@ paths_set(struct lsk_stack *s, bool replace, const char *prefix,
 static int
 setup(void **state)
 {
-	struct lsk_stack *s = unit_bare_stack("fwd6g");
-	struct lsk_ip6_addr a0 = a6("2001:db8:0:1::1"),
-		a1 = a6("2001:db8:0:2::1");
-
-	assert_int_equal(lsk_address6_add(s, &a0, 64, 0), 0);
-	assert_int_equal(lsk_address6_add(s, &a1, 64, 1), 0);
-	*state = s;
-	return 0;
+	return stack6_setup(state, "fwd6g");
 }
 
 static int

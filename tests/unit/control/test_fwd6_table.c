@@ -10,38 +10,19 @@
  * built, and a change without memory leave the old table and
  * configuration whole.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
-#include <rte_fib6.h>
-
-#include "unit_common.h"
-#include "core/fwd6.h"
-
-static struct lsk_ip6_addr
-a6(const char *s)
-{
-	struct lsk_ip6_addr a;
-
-	assert_int_equal(inet_pton(AF_INET6, s, a.a), 1);
-	return a;
-}
+#include "stack6_fix.h"
 
 /* What the published table gives for dst. */
 static const struct lsk_nexthop6 *
 lookup(const struct lsk_stack *s, const char *dst)
 {
-	const struct lsk_fwd6_table *t = s->sh.fwd6;
 	struct lsk_ip6_addr d = a6(dst);
-	uint8_t ips[1][16];
-	uint64_t nh = 999;
 
-	assert_non_null(t);
-	memcpy(ips[0], d.a, 16);
-	assert_int_equal(rte_fib6_lookup_bulk(t->fib, ips, &nh, 1), 0);
-	assert_true(nh < t->n_nexthops);
-	return &t->nexthops[nh];
+	assert_non_null(s->sh.fwd6);
+	return lookup6_in(s->sh.fwd6, &d);
 }
 
 static void

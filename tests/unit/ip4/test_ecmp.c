@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 
 #include "unit_common.h"
+#include "unit_ecmp.h"
 #include "core/fwd.h"
 #include "l2/neigh.h"
 #include "ip4/ecmp.h"
@@ -59,23 +60,18 @@ flow_mbuf(const struct flow *fl)
 	return unit_pkt_mbuf(&p);
 }
 
-/* The port m left by (after the worker forwarded it), or -1. */
-static int
-send_one(struct unit_fixture *f, struct rte_mbuf *m)
-{
-	int port = -1;
-
-	unit_input_one(f, m);
-	if (f->tx.n[UNIT_P0] + f->tx.n[UNIT_P1] == 1)
-		port = f->tx.n[UNIT_P0] ? UNIT_P0 : UNIT_P1;
-	unit_tx_free(f);
-	return port;
-}
-
 static int
 send_flow(struct unit_fixture *f, const struct flow *fl)
 {
-	return send_one(f, flow_mbuf(fl));
+	return unit_ecmp_send_one(f, flow_mbuf(fl));
+}
+
+static int
+send_rand(struct unit_fixture *f, uint64_t *seed)
+{
+	struct flow fl = flow_rand(seed);
+
+	return send_flow(f, &fl);
 }
 
 /* 30.0.0.0/8 via A (port 0) weight wa and B (port 1) weight wb. */
@@ -185,13 +181,14 @@ test_fragments_together(void **state)
 	for (i = 0; i < 200; i++) {
 		struct flow fl = flow_rand(&seed);
 		uint32_t junk = (uint32_t)unit_rand(&seed);
-		int first = send_one(f, fragment_of(&fl, 0, true, 0));
+		int first = unit_ecmp_send_one(f, fragment_of(&fl, 0, true,
+							       0));
 
 		assert_true(first >= 0);
-		assert_int_equal(send_one(f, fragment_of(&fl, 4, true, junk)),
-				 first);
-		assert_int_equal(send_one(f, fragment_of(&fl, 8, false,
-							 ~junk)), first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 4,
+					true, junk)), first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 8,
+					false, ~junk)), first);
 		/* what the whole datagram would take may differ: the
 		 * ports decide it, not the fragments' */
 		moved += send_flow(f, &fl) != first;
@@ -265,47 +262,27 @@ test_rss_hash(void **state)
 		ma->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
 		mb->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
 		ma->hash.rss = mb->hash.rss = rss;
-		pa = send_one(f, ma);
-		pb = send_one(f, mb);
+		pa = unit_ecmp_send_one(f, ma);
+		pb = unit_ecmp_send_one(f, mb);
 		assert_true(pa >= 0);
 		assert_int_equal(pa, pb);
 	}
 	assert_true(differ > 0);	/* without it, they would not */
 }
 
-/* Flows' ports over n flows from seed. */
 static void
 ports_of(struct unit_fixture *f, uint64_t seed, int *ports, unsigned int n)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		struct flow fl = flow_rand(&seed);
-
-		ports[i] = send_flow(f, &fl);
-	}
+	unit_ecmp_ports_of(f, send_rand, seed, ports, n);
 }
 
 static void
 test_port_down_skipped(void **state)
 {
 	struct unit_fixture *f = *state;
-	int before[128], down[128], after[128];
-	unsigned int i, on1 = 0;
 
 	add_ecmp(f, 1, 1);
-	ports_of(f, 3, before, 128);
-	unit_cmd(f, "port 1 down");
-	/* port 1's own traffic is dropped; ECMP flows move to port 0 */
-	ports_of(f, 3, down, 128);
-	unit_cmd(f, "port 1 up");
-	ports_of(f, 3, after, 128);
-	for (i = 0; i < 128; i++) {
-		on1 += before[i] == UNIT_P1;
-		assert_int_equal(down[i], UNIT_P0);
-		assert_int_equal(after[i], before[i]);
-	}
-	assert_true(on1 > 32);
+	unit_ecmp_port_down(f, send_rand, NULL);
 }
 
 /* Learn 10.0.x.2's MAC as its ARP request to us would. */
@@ -329,9 +306,7 @@ neigh_fail(struct unit_fixture *f, uint32_t addr)
 	struct lsk_neigh_entry *e = lsk_neigh_lookup(f->stack->sh.neigh, addr);
 
 	assert_non_null(e);
-	e->next_probe = rte_rdtsc() + 100 * rte_get_tsc_hz();
-	__atomic_store_n(&e->word, neigh_word(NULL, LSK_NEIGH_FAILED),
-			 __ATOMIC_RELEASE);
+	unit_ecmp_neigh_fail(&e->word, &e->next_probe);
 }
 
 static void
@@ -343,25 +318,20 @@ test_failed_neighbour_skipped(void **state)
 		{ .gateway = g0, .iface = LSK_IFACE_ANY, .weight = 1 },
 		{ .gateway = g1, .iface = LSK_IFACE_ANY, .weight = 1 },
 	};
-	int before[128], failed[128], after[128];
-	unsigned int i, on1 = 0;
+	int before[UNIT_ECMP_FLOWS], failed[UNIT_ECMP_FLOWS],
+	    after[UNIT_ECMP_FLOWS];
 
 	neigh_learn(f, UNIT_P0, g0, UNIT_P0_IP);
 	neigh_learn(f, UNIT_P1, g1, UNIT_P1_IP);
 	assert_int_equal(API(f, lsk_route_add_paths(f->stack, ECMP_PFX, 8, p,
 						    2)), 0);
-	ports_of(f, 17, before, 128);
+	ports_of(f, 17, before, UNIT_ECMP_FLOWS);
 	neigh_fail(f, g1);
-	ports_of(f, 17, failed, 128);
+	ports_of(f, 17, failed, UNIT_ECMP_FLOWS);
 	/* it answers again: taken again */
 	neigh_learn(f, UNIT_P1, g1, UNIT_P1_IP);
-	ports_of(f, 17, after, 128);
-	for (i = 0; i < 128; i++) {
-		on1 += before[i] == UNIT_P1;
-		assert_int_equal(failed[i], UNIT_P0);
-		assert_int_equal(after[i], before[i]);
-	}
-	assert_true(on1 > 32);
+	ports_of(f, 17, after, UNIT_ECMP_FLOWS);
+	unit_ecmp_left_and_back(before, failed, after);
 	/* every path dead: the flow's own is kept (and its packets meet
 	 * the failed entry: dropped and counted there) */
 	neigh_fail(f, g0);

@@ -4,13 +4,16 @@
  * (tests/unit/ip4/test_ecmp.c): a flow keeps its path; weights 1:3 are
  * honoured within 2 % over 10000 flows; the pieces of a fragmented
  * datagram and its first piece go together; a path whose port is down
- * is left for another and taken again when it is up; route get names
+ * or whose neighbour failed is left for another and taken again when it
+ * recovers; route get names
  * the path a flow takes; a list and single packets meet the same paths.
  */
 #include <string.h>
 
 #include "unit_common.h"
+#include "unit_ecmp.h"
 #include "unit6.h"
+#include "ip6/nd6_priv.h"
 
 #define API(f, call) ({						\
 	int rc_;							\
@@ -53,26 +56,21 @@ flow6_pkt(const struct flow6 *fl, struct unit6_pkt *p)
 	p->payload_len = 32;
 }
 
-/* The port m left by, or -1. */
-static int
-send_one(struct unit_fixture *f, struct rte_mbuf *m)
-{
-	int port = -1;
-
-	unit_input_one(f, m);
-	if (f->tx.n[UNIT_P0] + f->tx.n[UNIT_P1] == 1)
-		port = f->tx.n[UNIT_P0] ? UNIT_P0 : UNIT_P1;
-	unit_tx_free(f);
-	return port;
-}
-
 static int
 send_flow(struct unit_fixture *f, const struct flow6 *fl)
 {
 	struct unit6_pkt p;
 
 	flow6_pkt(fl, &p);
-	return send_one(f, unit6_pkt_mbuf(&p));
+	return unit_ecmp_send_one(f, unit6_pkt_mbuf(&p));
+}
+
+static int
+send_rand(struct unit_fixture *f, uint64_t *seed)
+{
+	struct flow6 fl = flow6_rand(seed);
+
+	return send_flow(f, &fl);
 }
 
 /* ECMP6_PFX/48 via A (port 0) weight wa and B (port 1) weight wb. */
@@ -158,13 +156,14 @@ test_fragments_together(void **state)
 	add_ecmp(f, 1, 1);
 	for (i = 0; i < 64; i++) {
 		struct flow6 fl = flow6_rand(&seed);
-		int first = send_one(f, fragment_of(&fl, 0, true, 1));
+		int first = unit_ecmp_send_one(f, fragment_of(&fl, 0, true,
+							       1));
 
 		assert_true(first == UNIT_P0 || first == UNIT_P1);
-		assert_int_equal(send_one(f, fragment_of(&fl, 8, true, 2)),
-				 first);
-		assert_int_equal(send_one(f, fragment_of(&fl, 16, false, 3)),
-				 first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 8,
+					true, 2)), first);
+		assert_int_equal(unit_ecmp_send_one(f, fragment_of(&fl, 16,
+					false, 3)), first);
 		on1 += first == UNIT_P1;
 	}
 	/* and the datagrams themselves are spread */
@@ -172,38 +171,58 @@ test_fragments_together(void **state)
 }
 
 static void
-ports_of(struct unit_fixture *f, uint64_t seed, int *ports, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		struct flow6 fl = flow6_rand(&seed);
-
-		ports[i] = send_flow(f, &fl);
-	}
-}
-
-static void
 test_port_down_skipped(void **state)
 {
 	struct unit_fixture *f = *state;
-	int before[128], down[128], after[128];
-	unsigned int i, on1 = 0;
 
 	add_ecmp(f, 1, 1);
-	ports_of(f, 3, before, 128);
-	unit_cmd(f, "port 1 down");
-	unit6_sync(f);
-	ports_of(f, 3, down, 128);
-	unit_cmd(f, "port 1 up");
-	unit6_sync(f);
-	ports_of(f, 3, after, 128);
-	for (i = 0; i < 128; i++) {
-		on1 += before[i] == UNIT_P1;
-		assert_int_equal(down[i], UNIT_P0);
-		assert_int_equal(after[i], before[i]);
-	}
-	assert_true(on1 > 32);
+	unit_ecmp_port_down(f, send_rand, unit6_sync);
+}
+
+/* What ND's timer does when the probes run out: failed, not tried
+ * again for a while (IPv4's test_ecmp.c does the same to ARP's). */
+static void
+neigh6_fail(struct unit_fixture *f, struct lsk_ip6_addr addr, uint16_t iface)
+{
+	struct nd6_key k = nd6_key(&addr, iface);
+	struct lsk_nd6_entry *e;
+	uint32_t gen;
+
+	e = nd6_lookup(f->stack->sh.nd6, &k, &gen);
+	assert_non_null(e);
+	unit_ecmp_neigh_fail(&e->word, &e->next_probe);
+}
+
+/* A path whose neighbour failed is left for another, and taken again
+ * when the neighbour is known again; every path dead: the flow's own is
+ * kept, its neighbour failed. */
+static void
+test_failed_neighbour_skipped(void **state)
+{
+	struct unit_fixture *f = *state;
+	const struct lsk_ip6_addr a = UNIT6_A, b = UNIT6_B;
+	int before[UNIT_ECMP_FLOWS], failed[UNIT_ECMP_FLOWS],
+	    after[UNIT_ECMP_FLOWS];
+	struct lsk_route6_flow q = { .proto = IPPROTO_UDP };
+	struct lsk_route6_answer ans;
+	struct flow6 fl;
+	uint64_t seed = 17;
+
+	add_ecmp(f, 1, 1);
+	unit_ecmp_ports_of(f, send_rand, 17, before, UNIT_ECMP_FLOWS);
+	neigh6_fail(f, b, UNIT_P1);
+	unit_ecmp_ports_of(f, send_rand, 17, failed, UNIT_ECMP_FLOWS);
+	/* known again (as `neigh add` makes it): taken again */
+	unit6_neigh(f, b, UNIT_P1, &unit_b_mac);
+	unit_ecmp_ports_of(f, send_rand, 17, after, UNIT_ECMP_FLOWS);
+	unit_ecmp_left_and_back(before, failed, after);
+	neigh6_fail(f, a, UNIT_P0);
+	neigh6_fail(f, b, UNIT_P1);
+	fl = flow6_rand(&seed);
+	assert_int_equal(lsk_route6_get_flow(f->stack, &fl.dst, LSK_IFACE_ANY,
+					     &q, &ans), 0);
+	assert_int_equal(ans.verdict, LSK_VERDICT_FORWARD);
+	assert_int_equal(ans.neigh_state, LSK_RNEIGH_FAILED);
 }
 
 /* A list of flows through ip6_route meets the members single packets
@@ -251,6 +270,7 @@ main(void)
 		T(test_stable_weighted),
 		T(test_fragments_together),
 		T(test_port_down_skipped),
+		T(test_failed_neighbour_skipped),
 		T(test_list_equals_single),
 	};
 

@@ -158,12 +158,15 @@ test_train(void **state)
 
 		assert_non_null(t);
 		/* IPv4's, and ND's record (IPv4's next hop has its MAC in
-		 * the forwarding table); ip6_input's, ip6_route's and
-		 * ip6_forward's formatters record a train's head only */
-		assert_string_equal(stages(t), i == 0 ?
-				    "rx eth_input udp6_gro ip6_input ip6_route "
-				    "ip6_forward gso neigh tx" :
-				    "rx eth_input udp6_gro gso neigh tx");
+		 * the forwarding table): every member meets ip6_input,
+		 * ip6_route and ip6_forward with its head, as IPv4's */
+		assert_string_equal(stages(t), "rx eth_input udp6_gro "
+				    "ip6_input ip6_route ip6_forward gso neigh "
+				    "tx");
+		/* the members' own headers, the head's path */
+		assert_non_null(strstr(text_of(t, "ip6_route"),
+				       "via 2001:db8:1::1 iface 1"));
+		assert_string_equal(text_of(t, "ip6_forward"), "hlim 64 -> 63");
 		snprintf(want, sizeof(want), "train of 4, position %u", i + 1);
 		assert_string_equal(text_of(t, "udp6_gro"), want);
 		snprintf(want, sizeof(want), "segment %u of 4", i + 1);
