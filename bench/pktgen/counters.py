@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The device's side of bench/pktgen/run.sh, and the report.
+
+    bench/pktgen/counters.py watch OUT TELEMETRY-SOCKET [--timeout S]
+    bench/pktgen/counters.py report OUT
+
+watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
+the device's ethdev counters over DPDK telemetry (/ethdev/stats,0 and ,1)
+at each: window-start, window-end (the device's rate over pktgen's
+measured window, by its own clock), stopped (the final counters, pktgen
+idle for 2 s); it then writes OUT/ack, which lets pktgen quit, and the
+readings to OUT/device.json.
+
+report: reads OUT/result.json (pktgen), OUT/device.json and OUT/stats.json
+(listack-fwd --stats-json, written at its exit), prints a table of both
+sides' figures and checks that they agree. "Agree" means exact equality
+of counters both sides read after the stop, when nothing is in flight:
+  - pktgen port 0 opackets == device port 0 ipackets + imissed + ierrors
+    (what was sent is what the device was handed);
+  - device port 1 opackets == pktgen port 1 ipackets + imissed + ierrors
+    (what came back is what the device sent);
+  - the device's own counters: its port 0 rx == ethdev ipackets, port 1
+    tx == ethdev opackets, ip.ForwDatagrams == port 1 tx + tx_dropped;
+  - lost (sent - received) == what the device dropped at RX (port 0
+    imissed + ierrors), in its stack (port 0 rx - ForwDatagrams; the
+    report names its ip/eth counters that are not 0), at TX (port 1
+    tx_dropped), and pktgen's port 1 imissed + ierrors + rx_nombuf;
+    mbufs_in_use == 0 at exit.
+Exit status 1 if any check fails (each is printed).
+"""
+import json
+import os
+import socket
+import sys
+import time
+
+
+def telemetry(path, cmd):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(path)
+    s.recv(16384)  # greeting
+    s.send(cmd.encode())
+    reply = json.loads(s.recv(1 << 20))
+    s.close()
+    return reply
+
+
+def ports(path):
+    return [telemetry(path, "/ethdev/stats,%d" % p)["/ethdev/stats"]
+            for p in (0, 1)]
+
+
+def watch(out, sock, timeout):
+    got = {}
+    deadline = time.monotonic() + timeout
+    for phase in ("window-start", "window-end", "stopped"):
+        while not os.path.exists(os.path.join(out, phase)):
+            if time.monotonic() > deadline or \
+                    os.path.exists(os.path.join(out, "result.json")) and \
+                    phase != "stopped" and "error" in \
+                    json.load(open(os.path.join(out, "result.json"))):
+                print("counters.py: no %s from pktgen" % phase,
+                      file=sys.stderr)
+                return 1
+            time.sleep(0.02)
+        got[phase] = {"t": time.monotonic(), "ports": ports(sock)}
+    with open(os.path.join(out, "device.json"), "w") as f:
+        json.dump(got, f)
+    open(os.path.join(out, "ack"), "w").close()
+    return 0
+
+
+def report(out):
+    def load(name):
+        with open(os.path.join(out, name)) as f:
+            return json.load(f)
+    g, d, s = load("result.json"), load("device.json"), load("stats.json")
+    if "error" in g:
+        print("pktgen: " + g["error"])
+        return 1
+    gf, df = g["final"], d["stopped"]["ports"]
+    secs = d["window-end"]["t"] - d["window-start"]["t"]
+    w0, w1 = d["window-start"]["ports"], d["window-end"]["ports"]
+    dev_rx = (w1[0]["ipackets"] - w0[0]["ipackets"]) / secs / 1e6
+    dev_tx = (w1[1]["opackets"] - w0[1]["opackets"]) / secs / 1e6
+    gen_tx = sum(g["tx_per_s"]) / len(g["tx_per_s"]) / 1e6
+    gen_rx = sum(g["rx_per_s"]) / len(g["rx_per_s"]) / 1e6
+    gw = (g["end"][0]["opackets"] - g["start"][0]["opackets"],
+          g["end"][1]["ipackets"] - g["start"][1]["ipackets"])
+    sent, received = gf[0]["opackets"], gf[1]["ipackets"]
+    ip, sp = s["ip"], s["ports"]
+    # where the lost frames went: the device's RX (ethdev imissed and
+    # ierrors), its stack (received but not forwarded: the reasons are
+    # its ip/eth counters), its TX (tx_dropped), pktgen's RX
+    at_rx = df[0]["imissed"] + df[0]["ierrors"]
+    in_stack = sp[0]["rx"] - ip["ForwDatagrams"]
+    at_tx = sp[1]["tx_dropped"]
+    reasons = ["%s.%s %d" % (k, n, v) for k in ("ip", "eth")
+               for n, v in sorted(s[k].items())
+               if v and n not in ("InReceives", "ForwDatagrams", "InFrames")]
+    dev_drops = at_rx + in_stack + at_tx
+    gen_drops = gf[1]["imissed"] + gf[1]["ierrors"] + gf[1]["rx_nombuf"]
+    print("pktgen -> listack-fwd -> pktgen over memif, %d B, rate %d %%, "
+          "%d s window" % (g["size"], g["rate"], g["seconds"]))
+    print()
+    print("| side | sent Mpps | received Mpps | window packets |")
+    print("|---|---|---|---|")
+    print("| pktgen (its per-second rates) | %.2f | %.2f | %d / %d |"
+          % (gen_tx, gen_rx, gw[0], gw[1]))
+    print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d |"
+          % (dev_tx, dev_rx, w1[1]["opackets"] - w0[1]["opackets"],
+             w1[0]["ipackets"] - w0[0]["ipackets"]))
+    print("\n(listack-fwd's columns: sent = port 1 opackets, received = "
+          "port 0 ipackets)\n")
+    print("after the stop: pktgen sent %d, received %d, lost %d; "
+          "listack-fwd rx %d, forwarded %d, tx %d, drops %d, "
+          "mbufs_in_use %d" % (sent, received, sent - received,
+                               sp[0]["rx"], ip["ForwDatagrams"], sp[1]["tx"],
+                               dev_drops, s["mbufs_in_use"]))
+    print("drops: device RX %d, stack %d (%s), device TX %d, pktgen RX %d\n"
+          % (at_rx, in_stack, ", ".join(reasons) or "no reason counted",
+             at_tx, gen_drops))
+    checks = [
+        ("pktgen port 0 opackets == device port 0 ipackets+imissed+ierrors",
+         sent, df[0]["ipackets"] + df[0]["imissed"] + df[0]["ierrors"]),
+        ("device port 1 opackets == pktgen port 1 ipackets+imissed+ierrors",
+         df[1]["opackets"], received + gen_drops),
+        ("device port 0 rx (its own) == ethdev ipackets",
+         sp[0]["rx"], df[0]["ipackets"]),
+        ("device port 1 tx (its own) == ethdev opackets",
+         sp[1]["tx"], df[1]["opackets"]),
+        ("ip.ForwDatagrams == port 1 tx + tx_dropped",
+         ip["ForwDatagrams"], sp[1]["tx"] + sp[1]["tx_dropped"]),
+        ("lost == device RX + stack + TX drops + pktgen RX drops",
+         sent - received, dev_drops + gen_drops),
+        ("mbufs_in_use", s["mbufs_in_use"], 0),
+    ]
+    bad = 0
+    for what, got, want in checks:
+        ok = got == want
+        bad += not ok
+        print("%s %s: %d%s" % ("ok  " if ok else "FAIL", what, got,
+                                "" if ok else " (want %d)" % want))
+    if sent == 0:
+        print("FAIL nothing was sent")
+        bad += 1
+    summary = {"size": g["size"], "rate": g["rate"],
+               "pktgen_tx_mpps": gen_tx, "pktgen_rx_mpps": gen_rx,
+               "dut_rx_mpps": dev_rx, "dut_tx_mpps": dev_tx, "sent": sent,
+               "received": received, "device_drops": dev_drops,
+               "agree": bad == 0}
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f)
+    return 1 if bad else 0
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "watch":
+        timeout = 600.0
+        if len(argv) == 5 and argv[3] == "--timeout":
+            timeout = float(argv[4])
+        return watch(argv[1], argv[2], timeout)
+    if len(argv) == 2 and argv[0] == "report":
+        return report(argv[1])
+    print(__doc__.strip(), file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
