@@ -112,9 +112,11 @@ if [ $dry = 1 ]; then
 	exit 0
 fi
 
-gen_pid="" dut_pid="" watch_pid=""
+gen_pid="" dut_pid="" watch_pid="" sleep_pid=""
 cleanup() {
-	for p in $watch_pid $dut_pid $gen_pid; do kill "$p" 2>/dev/null || true; done
+	# pktgen runs as script(1)'s child: end it by its pid first
+	[ -z "$gen_pid" ] || kill $(cat /proc/$gen_pid/task/*/children 2>/dev/null) 2>/dev/null || true
+	for p in $watch_pid $dut_pid $gen_pid $sleep_pid; do kill "$p" 2>/dev/null || true; done
 	rm -rf /var/run/dpdk/lsk-pktgen-gen /var/run/dpdk/lsk-pktgen-dut
 }
 trap cleanup EXIT INT TERM
@@ -122,9 +124,13 @@ listening() {	# the abstract socket's name in /proc/net/unix
 	grep -q "@$sock/$1\$" /proc/net/unix
 }
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-# pktgen's console needs a terminal: script(1) gives it one; stdin stays
-# open (a pipe from sleep) so that script does not end it at EOF
-sleep $((seconds + 300)) | script -qfec "$gen_cmd" /dev/null > "$out/pktgen.log" 2>&1 &
+# pktgen's console needs a terminal: script(1) gives it one; its stdin
+# stays open (a FIFO a sleep holds) so that script does not end at EOF
+rm -f "$out/stdin"
+mkfifo "$out/stdin"
+sleep $((seconds + 300)) > "$out/stdin" &
+sleep_pid=$!
+script -qfec "$gen_cmd" /dev/null < "$out/stdin" > "$out/pktgen.log" 2>&1 &
 gen_pid=$!
 i=0
 until listening gen0.sock && listening gen1.sock; do
