@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The device's side of bench/pktgen/run.sh, and the report.
 
-    bench/pktgen/counters.py watch OUT TELEMETRY-SOCKET [--timeout S]
+    bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET [--timeout S]
     bench/pktgen/counters.py report OUT
 
 watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
-the device's ethdev counters over DPDK telemetry (/ethdev/stats,0 and ,1)
-at each: window-start, window-end (the device's rate over pktgen's
-measured window, by its own clock), stopped (the final counters, pktgen
-idle for 2 s); it then writes OUT/ack, which lets pktgen quit, and the
-readings to OUT/device.json.
+the ethdev counters of both the device and pktgen over DPDK telemetry
+(/ethdev/stats,0 and ,1; the two sockets) at each: window-start,
+window-end (both sides' rates over one interval by one clock), stopped
+(the final counters, pktgen idle for 2 s); it then writes OUT/ack, which
+lets pktgen quit, and the readings to OUT/device.json.
 
 report: reads OUT/result.json (pktgen), OUT/device.json and OUT/stats.json
 (listack-fwd --stats-json, written at its exit), prints a table of both
@@ -51,7 +51,7 @@ def ports(path):
             for p in (0, 1)]
 
 
-def watch(out, sock, timeout):
+def watch(out, sock, gen_sock, timeout):
     got = {}
     deadline = time.monotonic() + timeout
     for phase in ("window-start", "window-end", "stopped"):
@@ -64,7 +64,8 @@ def watch(out, sock, timeout):
                       file=sys.stderr)
                 return 1
             time.sleep(0.02)
-        got[phase] = {"t": time.monotonic(), "ports": ports(sock)}
+        got[phase] = {"t": time.monotonic(), "ports": ports(sock),
+                      "gen": ports(gen_sock)}
     with open(os.path.join(out, "device.json"), "w") as f:
         json.dump(got, f)
     open(os.path.join(out, "ack"), "w").close()
@@ -84,10 +85,14 @@ def report(out):
     w0, w1 = d["window-start"]["ports"], d["window-end"]["ports"]
     dev_rx = (w1[0]["ipackets"] - w0[0]["ipackets"]) / secs / 1e6
     dev_tx = (w1[1]["opackets"] - w0[1]["opackets"]) / secs / 1e6
-    gen_tx = sum(g["tx_per_s"]) / len(g["tx_per_s"]) / 1e6
-    gen_rx = sum(g["rx_per_s"]) / len(g["rx_per_s"]) / 1e6
-    gw = (g["end"][0]["opackets"] - g["start"][0]["opackets"],
-          g["end"][1]["ipackets"] - g["start"][1]["ipackets"])
+    # pktgen's ethdev counters, read in the same instants
+    v0, v1 = d["window-start"]["gen"], d["window-end"]["gen"]
+    gw = (v1[0]["opackets"] - v0[0]["opackets"],
+          v1[1]["ipackets"] - v0[1]["ipackets"])
+    gen_tx, gen_rx = gw[0] / secs / 1e6, gw[1] / secs / 1e6
+    # and its own display's per-second rates
+    own_tx = sum(g["tx_per_s"]) / len(g["tx_per_s"]) / 1e6
+    own_rx = sum(g["rx_per_s"]) / len(g["rx_per_s"]) / 1e6
     sent, received = gf[0]["opackets"], gf[1]["ipackets"]
     ip, sp = s["ip"], s["ports"]
     # where the lost frames went: the device's RX (ethdev imissed and
@@ -104,15 +109,19 @@ def report(out):
     print("pktgen -> listack-fwd -> pktgen over memif, %d B, rate %d %%, "
           "%d s window" % (g["size"], g["rate"], g["seconds"]))
     print()
-    print("| side | sent Mpps | received Mpps | window packets |")
+    print("| side | sent Mpps | received Mpps | window packets sent / "
+          "received |")
     print("|---|---|---|---|")
-    print("| pktgen (its per-second rates) | %.2f | %.2f | %d / %d |"
+    print("| pktgen (ethdev, telemetry) | %.2f | %.2f | %d / %d |"
           % (gen_tx, gen_rx, gw[0], gw[1]))
     print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d |"
           % (dev_tx, dev_rx, w1[1]["opackets"] - w0[1]["opackets"],
              w1[0]["ipackets"] - w0[0]["ipackets"]))
-    print("\n(listack-fwd's columns: sent = port 1 opackets, received = "
-          "port 0 ipackets)\n")
+    print("| pktgen (its own per-second rates) | %.2f | %.2f | |"
+          % (own_tx, own_rx))
+    print("\nthe window: %.2f s, both programs' counters read in the same "
+          "instants (listack-fwd sent = its port 1 opackets, received = "
+          "its port 0 ipackets)\n" % secs)
     print("after the stop: pktgen sent %d, received %d, lost %d; "
           "listack-fwd rx %d, forwarded %d, tx %d, drops %d, "
           "mbufs_in_use %d" % (sent, received, sent - received,
@@ -147,6 +156,8 @@ def report(out):
         bad += 1
     summary = {"size": g["size"], "rate": g["rate"],
                "pktgen_tx_mpps": gen_tx, "pktgen_rx_mpps": gen_rx,
+               "pktgen_own_tx_mpps": own_tx, "pktgen_own_rx_mpps": own_rx,
+               "window_s": secs,
                "dut_rx_mpps": dev_rx, "dut_tx_mpps": dev_tx, "sent": sent,
                "received": received, "device_drops": dev_drops,
                "agree": bad == 0}
@@ -156,11 +167,11 @@ def report(out):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[0] == "watch":
+    if len(argv) in (4, 6) and argv[0] == "watch":
         timeout = 600.0
-        if len(argv) == 5 and argv[3] == "--timeout":
-            timeout = float(argv[4])
-        return watch(argv[1], argv[2], timeout)
+        if len(argv) == 6 and argv[4] == "--timeout":
+            timeout = float(argv[5])
+        return watch(argv[1], argv[2], argv[3], timeout)
     if len(argv) == 2 and argv[0] == "report":
         return report(argv[1])
     print(__doc__.strip(), file=sys.stderr)

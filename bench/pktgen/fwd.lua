@@ -7,8 +7,8 @@
 --   lsk.dst_mac (the device's port 0), lsk.src_ip (CIDR), lsk.dst_ip,
 --   lsk.sport, lsk.dport, lsk.link_wait (ms), lsk.out (a directory).
 -- It talks to run.sh through files in lsk.out, each written whole:
---   links-up: both links are up (run.sh started the device after this
---             program's memif servers listened);
+--   ports-started: pktgen's ports are started (run.sh starts the device);
+--   links-up: both links are up;
 --   window-start, window-end: the measured window's bounds (run.sh reads
 --             the device's counters at each);
 --   stopped: port 0 stopped and 2 s passed (the stats thread read the
@@ -50,6 +50,10 @@ local function up(p)
 	return string.find(pktgen.linkState(p)[tonumber(p)], "UP", 1, true) ~= nil
 end
 
+-- pktgen runs this file once its ports are started: the device, a memif
+-- client, may connect now (before, a server answers "ID 0 not found"
+-- and the client does not retry)
+put("ports-started", "{}")
 local waited = 0
 while not (up("0") and up("1")) do
 	if waited >= lsk.link_wait then

@@ -81,7 +81,7 @@ if [ $dry = 0 ]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/links-up "$out"/window-start "$out"/window-end "$out"/stopped \
+rm -f "$out"/ports-started "$out"/links-up "$out"/window-start "$out"/window-end "$out"/stopped \
 	"$out"/ack "$out"/result.json "$out"/device.json "$out"/stats.json \
 	"$out"/summary.json
 
@@ -133,16 +133,16 @@ sleep_pid=$!
 script -qfec "$gen_cmd" /dev/null < "$out/stdin" > "$out/pktgen.log" 2>&1 &
 gen_pid=$!
 i=0
-until listening gen0.sock && listening gen1.sock; do
+until listening gen0.sock && listening gen1.sock && [ -e "$out/ports-started" ]; do
 	i=$((i + 1))
-	[ $i -le 600 ] || { echo "run.sh: pktgen's memif servers do not listen (see $out/pktgen.log)" >&2; exit 1; }
+	[ $i -le 600 ] || { echo "run.sh: pktgen's memif ports did not start (see $out/pktgen.log)" >&2; exit 1; }
 	kill -0 $gen_pid 2>/dev/null || { echo "run.sh: pktgen exited (see $out/pktgen.log)" >&2; exit 1; }
 	sleep 0.1
 done
 # a memif client that finds its server's port not yet started gives up:
-# the servers listen once pktgen started its ports, so this is after
+# fwd.lua, which pktgen runs once its ports are started, says when
 python3 "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
-	--timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
+	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 --timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
 watch_pid=$!
 $dut_cmd > "$out/dut.log" 2>&1 &
 dut_pid=$!

@@ -173,7 +173,7 @@ def test_lua(dry):
     if "start=0" in calls and "stop=0" in calls and \
             calls.index("start=0") > calls.index("stop=0"):
         why.append("stop before start")
-    for name in ("links-up", "window-start", "window-end", "stopped"):
+    for name in ("ports-started", "links-up", "window-start", "window-end", "stopped"):
         if not os.path.exists(os.path.join(dry, name)):
             why.append("no %s" % name)
     try:
@@ -200,9 +200,11 @@ def agreeing():
                     "ierrors": 0, "rx_nombuf": 0}]}
     port = lambda i, o, m=0: {"ipackets": i, "opackets": o, "imissed": m,
                               "ierrors": 0}
-    d = {"window-start": {"t": 10.0, "ports": [port(100, 0), port(0, 90)]},
+    d = {"window-start": {"t": 10.0, "ports": [port(100, 0), port(0, 90)],
+                          "gen": [port(0, 10), port(0, 0)]},
          "window-end": {"t": 13.0, "ports": [port(900100, 0),
-                                             port(0, 900000)]},
+                                             port(0, 900000)],
+                        "gen": [port(0, 900010), port(899990, 0)]},
          "stopped": {"t": 15.0, "ports": [port(sent - 1, 0, 1),
                                           port(0, sent - 5)]}}
     # 1 missed at the device's RX, 3 dropped in its stack (no route),
@@ -236,7 +238,8 @@ def test_report(work):
         why.append("exit %d:\n%s%s" % (r.returncode, r.stdout, r.stderr))
     if "ip.InNoRoutes 3" not in r.stdout:
         why.append("the stack's drop reason is not named")
-    if not re.search(r"\| pktgen .*\| 9\.05 \| 9\.05 \|", r.stdout) or \
+    if not re.search(r"\| pktgen \(its own.*\| 9\.05 \| 9\.05 \|", r.stdout) or \
+            not re.search(r"\| pktgen \(ethdev.*\| 0\.30 \| 0\.30 \|", r.stdout) or \
             not re.search(r"\| listack-fwd .*\| 0\.30 \| 0\.30 \|", r.stdout):
         why.append("the rates are not both sides':\n" + r.stdout)
     check("counters.py report: counters that agree pass", why)
