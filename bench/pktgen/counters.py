@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The device's side of bench/pktgen/run.sh, and the report.
 
-    bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET [--timeout S]
+    bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET DUT-PID GEN-PID
+                             [--timeout S]
     bench/pktgen/counters.py report OUT
 
 watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
@@ -10,7 +11,10 @@ the ethdev counters of both the device and pktgen over DPDK telemetry
 (/ethdev/stats,0 and ,1; the two sockets) at each: window-start,
 window-end (both sides' rates over one interval by one clock), stopped
 (the final counters, pktgen idle for 2 s); it then writes OUT/ack, which
-lets pktgen quit, and the readings to OUT/device.json.
+lets pktgen quit, and the readings to OUT/device.json. At the window's
+bounds it also reads the CPU time of each thread of both processes
+(/proc/PID/task): on a shared machine the report says what share of a
+CPU each side's busiest thread (its forwarding or generating lcore) had.
 
 report: reads OUT/result.json (pktgen), OUT/device.json and OUT/stats.json
 (listack-fwd --stats-json, written at its exit), prints a table of both
@@ -51,7 +55,23 @@ def ports(path):
             for p in (0, 1)]
 
 
-def watch(out, sock, gen_sock, timeout):
+def thread_cpu(pid):
+    """{thread id: CPU seconds} of every thread of pid."""
+    hz = os.sysconf("SC_CLK_TCK")
+    got = {}
+    tdir = "/proc/%d/task" % pid
+    for tid in os.listdir(tdir):
+        try:
+            with open("%s/%s/stat" % (tdir, tid)) as f:
+                st = f.read()
+        except OSError:
+            continue
+        fields = st[st.rindex(")") + 2:].split()
+        got[tid] = (int(fields[11]) + int(fields[12])) / hz
+    return got
+
+
+def watch(out, sock, gen_sock, pids, timeout):
     got = {}
     deadline = time.monotonic() + timeout
     for phase in ("window-start", "window-end", "stopped"):
@@ -65,7 +85,8 @@ def watch(out, sock, gen_sock, timeout):
                 return 1
             time.sleep(0.02)
         got[phase] = {"t": time.monotonic(), "ports": ports(sock),
-                      "gen": ports(gen_sock)}
+                      "gen": ports(gen_sock),
+                      "cpu": [thread_cpu(p) for p in pids]}
     with open(os.path.join(out, "device.json"), "w") as f:
         json.dump(got, f)
     open(os.path.join(out, "ack"), "w").close()
@@ -109,15 +130,21 @@ def report(out):
     print("pktgen -> listack-fwd -> pktgen over memif, %d B, rate %d %%, "
           "%d s window" % (g["size"], g["rate"], g["seconds"]))
     print()
+    # CPU share of each side's busiest thread over the window
+    c0 = d["window-start"].get("cpu", [{}, {}])
+    c1 = d["window-end"].get("cpu", [{}, {}])
+    share = [max([c1[i][t] - c0[i].get(t, 0.0) for t in c1[i]] or [0.0]) /
+             secs for i in (0, 1)]
     print("| side | sent Mpps | received Mpps | window packets sent / "
-          "received |")
-    print("|---|---|---|---|")
-    print("| pktgen (ethdev, telemetry) | %.2f | %.2f | %d / %d |"
-          % (gen_tx, gen_rx, gw[0], gw[1]))
-    print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d |"
-          % (dev_tx, dev_rx, w1[1]["opackets"] - w0[1]["opackets"],
-             w1[0]["ipackets"] - w0[0]["ipackets"]))
-    print("| pktgen (its own per-second rates) | %.2f | %.2f | |"
+          "received | CPU share |")
+    print("|---|---|---|---|---|")
+    print("| pktgen (ethdev, telemetry) | %.2f | %.2f | %d / %d | %.0f %% |"
+          % (gen_tx, gen_rx, gw[0], gw[1], 100 * share[1]))
+    print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d | "
+          "%.0f %% |" % (dev_tx, dev_rx, w1[1]["opackets"] -
+                          w0[1]["opackets"], w1[0]["ipackets"] -
+                          w0[0]["ipackets"], 100 * share[0]))
+    print("| pktgen (its own per-second rates) | %.2f | %.2f | | |"
           % (own_tx, own_rx))
     print("\nthe window: %.2f s, both programs' counters read in the same "
           "instants (listack-fwd sent = its port 1 opackets, received = "
@@ -157,7 +184,8 @@ def report(out):
     summary = {"size": g["size"], "rate": g["rate"],
                "pktgen_tx_mpps": gen_tx, "pktgen_rx_mpps": gen_rx,
                "pktgen_own_tx_mpps": own_tx, "pktgen_own_rx_mpps": own_rx,
-               "window_s": secs,
+               "window_s": secs, "dut_cpu_share": share[0],
+               "pktgen_cpu_share": share[1],
                "dut_rx_mpps": dev_rx, "dut_tx_mpps": dev_tx, "sent": sent,
                "received": received, "device_drops": dev_drops,
                "agree": bad == 0}
@@ -167,11 +195,12 @@ def report(out):
 
 
 def main(argv):
-    if len(argv) in (4, 6) and argv[0] == "watch":
+    if len(argv) in (6, 8) and argv[0] == "watch":
         timeout = 600.0
-        if len(argv) == 6 and argv[4] == "--timeout":
-            timeout = float(argv[5])
-        return watch(argv[1], argv[2], argv[3], timeout)
+        if len(argv) == 8 and argv[6] == "--timeout":
+            timeout = float(argv[7])
+        return watch(argv[1], argv[2], argv[3],
+                     [int(argv[4]), int(argv[5])], timeout)
     if len(argv) == 2 and argv[0] == "report":
         return report(argv[1])
     print(__doc__.strip(), file=sys.stderr)

@@ -112,11 +112,10 @@ if [ $dry = 1 ]; then
 	exit 0
 fi
 
-gen_pid="" dut_pid="" watch_pid="" sleep_pid=""
+gen_pid="" pg_pid="" dut_pid="" watch_pid="" sleep_pid=""
 cleanup() {
-	# pktgen runs as script(1)'s child: end it by its pid first
-	[ -z "$gen_pid" ] || kill $(cat /proc/$gen_pid/task/*/children 2>/dev/null) 2>/dev/null || true
-	for p in $watch_pid $dut_pid $gen_pid $sleep_pid; do kill "$p" 2>/dev/null || true; done
+	# pktgen runs under script(1) (and its shell): end it by its pid first
+	for p in $pg_pid $watch_pid $dut_pid $gen_pid $sleep_pid; do kill "$p" 2>/dev/null || true; done
 	rm -rf /var/run/dpdk/lsk-pktgen-gen /var/run/dpdk/lsk-pktgen-dut
 }
 trap cleanup EXIT INT TERM
@@ -141,15 +140,21 @@ until listening gen0.sock && listening gen1.sock && [ -e "$out/ports-started" ];
 done
 # a memif client that finds its server's port not yet started gives up:
 # fwd.lua, which pktgen runs once its ports are started, says when
-python3 "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
-	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 --timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
-watch_pid=$!
 $dut_cmd > "$out/dut.log" 2>&1 &
 dut_pid=$!
+# pktgen's pid: the leaf under script(1) (and the shell it may run)
+pg_pid=$gen_pid
+while kid=$(cat /proc/$pg_pid/task/$pg_pid/children 2>/dev/null) && [ -n "$kid" ]; do
+	pg_pid=${kid%% *}
+done
+python3 "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
+	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 $dut_pid $pg_pid \
+	--timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
+watch_pid=$!
 wait $watch_pid || { cat "$out/watch.log" >&2; echo "run.sh: the run did not finish (see $out/*.log)" >&2; exit 1; }
 watch_pid=""
 wait $gen_pid || true
-gen_pid=""
+gen_pid="" pg_pid=""
 kill -TERM $dut_pid
 wait $dut_pid || { echo "run.sh: listack-fwd exit $? (see $out/dut.log)" >&2; exit 1; }
 dut_pid=""
