@@ -26,6 +26,7 @@ DIR/grout-software.txt at the end. --print: write the files and print
 the commands only. --json FILE: the figures, as ethdev-rate.py's.
 """
 import argparse
+import importlib.util
 import json
 import os
 import signal
@@ -82,22 +83,13 @@ def grcli_commands(conf, pcap):
     return cmds + routes
 
 
-def thread_cpu(pid):
-    hz = os.sysconf("SC_CLK_TCK")
-    out = {}
-    tdir = "/proc/%d/task" % pid
-    for tid in os.listdir(tdir):
-        try:
-            with open("%s/%s/stat" % (tdir, tid)) as f:
-                st = f.read()
-            with open("%s/%s/comm" % (tdir, tid)) as f:
-                name = f.read().strip()
-        except OSError:
-            continue
-        fields = st[st.rindex(")") + 2:].split()
-        out["%s (%s)" % (name, tid)] = \
-            (int(fields[11]) + int(fields[12])) / hz
-    return out
+# bench/ethdev-rate.py's per-thread CPU reader
+_spec = importlib.util.spec_from_file_location(
+    "ethdev_rate", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "ethdev-rate.py"))
+ethdev_rate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ethdev_rate)
+thread_cpu = ethdev_rate.thread_cpu
 
 
 def tx_packets(grcli, sock):

@@ -33,42 +33,26 @@ of counters both sides read after the stop, when nothing is in flight:
     mbufs_in_use == 0 at exit.
 Exit status 1 if any check fails (each is printed).
 """
+import importlib.util
 import json
 import os
-import socket
 import sys
 import time
 
 
-def telemetry(path, cmd):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.connect(path)
-    s.recv(16384)  # greeting
-    s.send(cmd.encode())
-    reply = json.loads(s.recv(1 << 20))
-    s.close()
-    return reply
+# bench/ethdev-rate.py's telemetry client and per-thread CPU reader
+_spec = importlib.util.spec_from_file_location(
+    "ethdev_rate", os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "ethdev-rate.py"))
+ethdev_rate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ethdev_rate)
+telemetry = ethdev_rate.telemetry
+thread_cpu = ethdev_rate.thread_cpu  # {"name (tid)": CPU seconds}
 
 
 def ports(path):
     return [telemetry(path, "/ethdev/stats,%d" % p)["/ethdev/stats"]
             for p in (0, 1)]
-
-
-def thread_cpu(pid):
-    """{thread id: CPU seconds} of every thread of pid."""
-    hz = os.sysconf("SC_CLK_TCK")
-    got = {}
-    tdir = "/proc/%d/task" % pid
-    for tid in os.listdir(tdir):
-        try:
-            with open("%s/%s/stat" % (tdir, tid)) as f:
-                st = f.read()
-        except OSError:
-            continue
-        fields = st[st.rindex(")") + 2:].split()
-        got[tid] = (int(fields[11]) + int(fields[12])) / hz
-    return got
 
 
 def watch(out, sock, gen_sock, pids, timeout):

@@ -16,16 +16,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_pktgen import check, failed  # noqa: E402
+
 SRC = sys.argv[1] if len(sys.argv) > 1 else "."
-failed = []
-
-
-def check(name, why):
-    if why:
-        failed.append(name)
-        print("FAIL %s: %s" % (name, "; ".join(why)))
-    else:
-        print("PASS %s" % name)
 
 
 def frames(path):
