@@ -29,7 +29,6 @@ import argparse
 import importlib.util
 import json
 import os
-import signal
 import struct
 import subprocess
 import sys
@@ -175,13 +174,12 @@ def main():
                             "software"], stdout=f, stderr=subprocess.STDOUT,
                            timeout=30)
     finally:
-        if app.poll() is None:
-            app.send_signal(signal.SIGTERM)
-            try:
-                app.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                app.kill()
-                app.wait()
+        app.terminate()  # SIGTERM (a no-op once it exited), then SIGKILL
+        try:
+            app.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            app.kill()
+    app.wait()
     threads = {k: c1[k] - c0.get(k, 0.0) for k in c1}
     busy = max(threads.values()) if threads else 0.0
     pps = (p1 - p0) / (t1 - t0)
@@ -196,11 +194,10 @@ def main():
         line += "; its busiest thread had %.0f %% of a CPU, %.3f Mpps per " \
             "CPU-second" % (100 * res["workers_cpu_share"],
                             res["mpps_per_worker_cpu_s"])
-    print(line)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(res, f, indent=1)
-            f.write("\n")
+            f.write(json.dumps(res, indent=1) + "\n")
+    print(line)
     return 0
 
 
