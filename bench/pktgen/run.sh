@@ -160,6 +160,6 @@ wait $dut_pid || { echo "run.sh: listack-fwd exit $? (see $out/dut.log)" >&2; ex
 dut_pid=""
 rc=0
 python3 "$here/counters.py" report "$out" > "$out/report.md" || rc=$?
-{ echo; echo "load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
+{ echo; echo "device: listack-fwd --mode $mode; load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
 cat "$out/report.md"
 exit $rc
