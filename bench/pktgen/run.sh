@@ -79,6 +79,10 @@ if [ $dry = 0 ]; then
 	[ -x "$build/listack-fwd" ] || { echo "run.sh: no $build/listack-fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
 	command -v script >/dev/null || { echo "run.sh: no script(1) (util-linux): pktgen wants a terminal" >&2; exit 1; }
 fi
+# Debian's python3: a pyenv shim starts slowly and, as a wrapper, may
+# outlive the kill run.sh sends its pid
+py=/usr/bin/python3
+[ -x $py ] || py=python3
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/ports-started "$out"/links-up "$out"/window-start "$out"/window-end "$out"/stopped \
@@ -91,7 +95,7 @@ rm -f "$out"/ports-started "$out"/links-up "$out"/window-start "$out"/window-end
 sock="$out/sock"
 gen_ports="--vdev net_memif0,role=server,socket=$sock/gen0.sock,rsize=14,mac=02:00:00:00:00:02 --vdev net_memif1,role=server,socket=$sock/gen1.sock,rsize=14,mac=02:00:00:00:02:02"
 dut_ports="--vdev net_memif0,role=client,socket=$sock/gen0.sock,rsize=14,mac=02:00:00:00:00:01 --vdev net_memif1,role=client,socket=$sock/gen1.sock,rsize=14,mac=02:00:00:00:01:01"
-python3 "$top/bench/dut/traffic.py" conf --routes 1 > "$out/dut.conf"
+$py "$top/bench/dut/traffic.py" conf --routes 1 > "$out/dut.conf"
 cat > "$out/run.lua" <<LUA
 -- written by bench/pktgen/run.sh: --size $size --seconds $seconds --rate $rate
 lsk = {
@@ -115,6 +119,9 @@ fi
 gen_pid="" pg_pid="" dut_pid="" watch_pid="" sleep_pid=""
 cleanup() {
 	# pktgen runs under script(1) (and its shell): end it by its pid first
+	for p in $pg_pid $watch_pid $dut_pid $gen_pid $sleep_pid; do kill "$p" 2>/dev/null || true; done
+	# a child killed between its fork and its exec may miss the first
+	sleep 0.5
 	for p in $pg_pid $watch_pid $dut_pid $gen_pid $sleep_pid; do kill "$p" 2>/dev/null || true; done
 	rm -rf /var/run/dpdk/lsk-pktgen-gen /var/run/dpdk/lsk-pktgen-dut
 }
@@ -147,10 +154,18 @@ pg_pid=$gen_pid
 while kid=$(cat /proc/$pg_pid/task/$pg_pid/children 2>/dev/null) && [ -n "$kid" ]; do
 	pg_pid=${kid%% *}
 done
-python3 "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
+$py "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
 	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 $dut_pid $pg_pid \
 	--timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
 watch_pid=$!
+# either program may die on the way (a memif peer that never came, a
+# bad configuration): the watch would wait for its timeout
+while kill -0 $watch_pid 2>/dev/null; do
+	kill -0 $dut_pid 2>/dev/null || { echo "run.sh: listack-fwd exited (see $out/dut.log)" >&2; exit 1; }
+	kill -0 $pg_pid 2>/dev/null || [ -e "$out/ack" ] ||
+		{ echo "run.sh: pktgen exited (see $out/pktgen.log, $out/result.json)" >&2; exit 1; }
+	sleep 0.2
+done
 wait $watch_pid || { cat "$out/watch.log" >&2; echo "run.sh: the run did not finish (see $out/*.log)" >&2; exit 1; }
 watch_pid=""
 wait $gen_pid || true
@@ -159,7 +174,7 @@ kill -TERM $dut_pid
 wait $dut_pid || { echo "run.sh: listack-fwd exit $? (see $out/dut.log)" >&2; exit 1; }
 dut_pid=""
 rc=0
-python3 "$here/counters.py" report "$out" > "$out/report.md" || rc=$?
+$py "$here/counters.py" report "$out" > "$out/report.md" || rc=$?
 { echo; echo "device: listack-fwd --mode $mode; load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
 cat "$out/report.md"
 exit $rc
