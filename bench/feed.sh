@@ -11,7 +11,7 @@
 #                 [--ip6] [--table plain|bgp] [--seed S]
 #                 [--dist flows|uniform|zipf] [--count N] [--hot H]
 #                 [--zipf-s S] [--cache [N]] [--only LIST] [--mem MB]
-#                 [--runtime]
+#                 [--runtime] [--grout PATH [--grcli PATH]]
 #
 # Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
 # (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32), listack-fwd
@@ -43,7 +43,7 @@
 # ip4_route, ip4_forward) instead of the fast path (fwd_fast): with
 # --runtime, its ip4_route is the FIB alone beside the cache's.
 # --only LIST measures only these of list,single,list-rx32,cache,
-# cache-rx32,list-stages,l3fwd,l3fwd-fib,testpmd-io; l3fwd-fib (l3fwd
+# cache-rx32,list-stages,l3fwd,l3fwd-fib,testpmd-io,grout; l3fwd-fib (l3fwd
 # --lookup fib: rte_fib, the library listack's FIB is, with 4-byte next
 # hops) runs only when named there.
 # --runtime gives each listack-fwd a control socket and keeps its `show
@@ -51,6 +51,12 @@
 # the interval in runtime-NAME-RUN.txt, and its `show stats` (the route
 # cache's hits and misses) in stats-NAME-RUN.txt (without --runtime:
 # --ctl-socket none).
+# --grout PATH adds grout (github:DPDK/grout v0.17.1, built outside the
+# tree: docs/benchmarks.md; the bench never builds it), its grcli beside
+# it or --grcli PATH: bench/grout-rate.py runs it on the same feed (its
+# frames addressed to the MAC grout's net_pcap port has), the same
+# routes, CPU 1 alone, and reads its rate with grcli (grout turns
+# telemetry off); its nodes' cycles a packet in grout-software-RUN.txt.
 # The devices' load time (launch to first packet out) is in runs.jsonl
 # ("start_seconds") and the tables' last column.
 #
@@ -61,7 +67,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 runs=3 seconds=3 flows=1 routes=1 size="" build="$top/build" ip6=""
 out=/tmp/listack-feed quiet=0 table="" seed=1 dist=flows count="" hot=100000
-zipf_s=1.0 cache="" only="" mem="" runtime=0
+zipf_s=1.0 cache="" only="" mem="" runtime=0 grout="" grcli=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift ;;
@@ -84,6 +90,8 @@ while [ $# -gt 0 ]; do
 	--only) only=",$2," ; shift ;;
 	--mem) mem=$2; shift ;;
 	--runtime) runtime=1 ;;
+	--grout) grout=$2; shift ;;
+	--grcli) grcli=$2; shift ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
 	*) echo "feed.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -95,6 +103,8 @@ l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 [ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
 [ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
 [ "$routes" -le 1024 ] || grep -q L3FWD_MBUFS "$l3fwd" || { echo "feed.sh: $l3fwd holds 1,024 routes: build it again with bench/build-l3fwd.sh" >&2; exit 1; }
+[ -z "$grout" ] || [ -x "$grout" ] || { echo "feed.sh: no grout at $grout" >&2; exit 1; }
+[ -z "$grout" ] || [ -x "${grcli:=$(dirname "$grout")/grcli}" ] || { echo "feed.sh: no grcli at $grcli (--grcli PATH)" >&2; exit 1; }
 command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -173,6 +183,27 @@ fwd() {
 # sleeping main lcore beside a worker on the same CPU cost 5-8 % here);
 # testpmd needs two: its main lcore sleeps beside the forwarding one
 lcores='(0,1)@1'
+# grout NAME: grout on the feed (bench/grout-rate.py), its line in
+# runs.jsonl as measure's
+grout_run() {
+	[ -n "$grout" ] && wanted "$1" || return 0
+	[ "$quiet" = 1 ] && "$here/run-quiet.sh" true
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	set -- "$here/grout-rate.py" --grout "$grout" --grcli "$grcli" \
+		--pcap "$pcap" --conf "$conf" --out "$out" --seconds "$seconds" \
+		--start-timeout "$start" ${mbufs:+--mem "$mem"}
+	echo "$* --json $out/one.json" >> "$out/commands.txt"
+	timeout -k 10 $((start + 60 + ${seconds%.*})) python3 "$@" \
+		--json "$out/one.json" > "$out/one.txt" 2>&1 || {
+		cat "$out/one.txt" >&2
+		echo "feed.sh: grout failed (see $out/grout.log)" >&2
+		exit 1
+	}
+	cp "$out/grout-software.txt" "$out/grout-software-$r.txt"
+	sed "s/^/grout x1: /" "$out/one.txt"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.update(name="grout", n=1, load=sys.argv[2]); print(json.dumps(d))' \
+		"$out/one.json" "$load" >> "$out/runs.jsonl"
+}
 rx="net_pcap0,rx_pcap=$pcap,infinite_rx=1"
 tx="net_null1,no-rx=1"
 r=1
@@ -205,6 +236,7 @@ while [ $r -le "$runs" ]; do
 		--file-prefix lsk-feed-t --vdev "$rx" --vdev "$tx" -- \
 		--forward-mode=io --auto-start --stats-period 1 --nb-cores=1 \
 		$tpmbufs
+	grout_run grout
 	r=$((r + 1))
 done
 python3 - "$out" "$flows" "$routes" "$size" "$ghz" "${ip6:+IPv6}" \
