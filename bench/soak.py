@@ -26,7 +26,8 @@ What runs together for --minutes (default 30):
     (a frame to a churned /24 leaves to either gateway, any other only to
     the first; an IPv6 one to its gateway): misrouted must stay 0;
   - route churn through `listack-ctl -f -`, --churn changes a second
-    (default 200) in batches of 10: scenario_churn.c's cycle (a /24
+    (default 200), each run of it a batch of the changes due since the
+    last (about a tenth of a second's): scenario_churn.c's cycle (a /24
     moved to the second gateway, a /25 in it added, the /24 back, the
     /25 deleted);
   - three listack-ctl clients in loops (show stats -j, errors, routes,
@@ -321,7 +322,13 @@ class Soak:
 
     # the clients' single runs: None, or what failed
     def churn(self):
-        n = max(1, self.a.churn // 10)
+        # as many changes as the rate owes since the last batch (one
+        # listack-ctl run a batch: its start is the dear part)
+        now = time.monotonic()
+        last = getattr(self, "churn_t", now - 0.1)
+        self.churn_t = now
+        n = max(1, min(int(round(self.a.churn * (now - last))),
+                       10 * self.a.churn))
         lines = []
         for _ in range(n):
             i = self.churn_i
@@ -407,6 +414,7 @@ def main():
     ap.add_argument("--lcores", default="0,1")
     ap.add_argument("--sample", type=float, default=5)
     a = ap.parse_args()
+    a.build = os.path.abspath(a.build)
     if os.geteuid() != 0:
         print("soak.py: needs root (veth, AF_PACKET): skipped")
         return 77
