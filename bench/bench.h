@@ -492,6 +492,7 @@ struct bench_result {
 	/* route-churn: the control thread's changes over the run */
 	bool churned;
 	uint64_t route_changes, route_refused;
+	uint64_t next_hops_checked;	/* bench_feed's */
 	double route_changes_per_s;
 	/* a summary of rounds (repeat.c): the spread of the runs */
 	double mpps_min, mpps_max, ratio_min, ratio_max;
@@ -599,6 +600,9 @@ struct bench_feed {
 	struct rte_mempool *pool;
 	/* spot checks of forwarded packets */
 	uint64_t checked, check_failures;
+	/* route-churn on the pcap feed: packets whose next hop was checked
+	 * (every one, feed_pcap.c) */
+	uint64_t next_hops_checked;
 	char first_failure[256];
 	/* feed-private state */
 	void *priv;

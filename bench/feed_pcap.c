@@ -25,7 +25,10 @@
  *
  * Forwarded packets are spot-checked in the worker's TX hook (the first
  * calls, then one packet every CHECK_EVERY calls) before they go to the
- * sink.
+ * sink. With route churn (scenario_churn.c) every packet's next hop is
+ * checked there too (a few compares a packet, in every variant alike):
+ * one to a churned route leaves to either gateway, any other to the
+ * first only, else the full check records it as a failure (misrouted).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -229,6 +232,34 @@ pcapfeed_init(struct bench_feed *f)
 	return 0;
 }
 
+/* Every packet's next hop (route-churn): the destination MAC against the
+ * gateways its route may have now; the full check names what is wrong. */
+static void
+pcap_check_next_hops(struct bench_feed *f, struct rte_mbuf **pkts,
+		     uint16_t n, uint16_t port)
+{
+	const struct bench_traffic *t = f->traffic;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_ether_hdr *eh =
+			rte_pktmbuf_mtod(pkts[i], const struct rte_ether_hdr *);
+		const struct rte_ipv4_hdr *ip =
+			(const struct rte_ipv4_hdr *)(eh + 1);
+		uint32_t k = (rte_be_to_cpu_32(ip->dst_addr) -
+			      t->route_base) >> 8;
+
+		if (likely(port == 1 &&
+			   (rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
+			    (k < t->churn_routes &&
+			     rte_is_same_ether_addr(&eh->dst_addr,
+						    &t->gw2_mac)))))
+			continue;
+		bench_feed_check(f, pkts[i], port);
+	}
+	f->next_hops_checked += n;
+}
+
 static uint16_t
 pcap_tx_checked(void *arg, uint16_t port, uint16_t queue,
 		struct rte_mbuf **pkts, uint16_t n)
@@ -243,6 +274,8 @@ pcap_tx_checked(void *arg, uint16_t port, uint16_t queue,
 	if (unlikely(pf->tx_calls++ < CHECK_FIRST ||
 		     pf->tx_calls % CHECK_EVERY == 0))
 		bench_feed_check(f, pkts[0], port);
+	if (f->traffic->churn_routes != 0 && !f->traffic->ip6)
+		pcap_check_next_hops(f, pkts, n, port);
 	if (work == NULL)
 		return rte_eth_tx_burst(port, queue, pkts, n);
 	t0 = rte_rdtsc();

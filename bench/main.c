@@ -597,7 +597,7 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	res->name = v->name;
 	res->mbufs_in_use = -1;
 	feed->variant = v;
-	feed->checked = feed->check_failures = 0;
+	feed->checked = feed->check_failures = feed->next_hops_checked = 0;
 	feed->first_failure[0] = '\0';
 
 	rc = stack_for_variant(o, sc, v, idx, feed, &stack, res);
@@ -705,6 +705,7 @@ teardown:
 	res->mbufs_in_use = (long long)rte_mempool_in_use_count(feed->pool);
 	res->checked = feed->checked;
 	res->check_failures = feed->check_failures;
+	res->next_hops_checked = feed->next_hops_checked;
 	if (o->feed != BENCH_FEED_DUT) {
 		if (res->mbufs_in_use != 0) {
 			char n[32];

@@ -188,9 +188,11 @@ bench_print_results(const struct bench_scenario *sc,
 		if (r[i].churned)
 			printf("%-12s route changes: %" PRIu64 " (%.0f/s), "
 			       "%" PRIu64 " refused; misrouted or wrong "
-			       "packets: %" PRIu64 "\n", r[i].name,
+			       "packets: %" PRIu64 " (next hops checked: %"
+			       PRIu64 ")\n", r[i].name,
 			       r[i].route_changes, r[i].route_changes_per_s,
-			       r[i].route_refused, r[i].check_failures);
+			       r[i].route_refused, r[i].check_failures,
+			       r[i].next_hops_checked);
 	if (n_rounds > 1)
 		bench_print_rounds(sc, rounds, n_rounds);
 	if (ran == 0)

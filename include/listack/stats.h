@@ -215,6 +215,16 @@ int lsk_stats_read(const struct lsk_stack *stack, struct lsk_stats *out);
 /* Counters read from now on count from zero (the workers' own counters
  * are left alone: reads subtract what they were now). */
 void lsk_stats_clear(struct lsk_stack *stack);
+/* The longest gap between two polls of worker id (two
+ * lsk_worker_flush calls: the time its RX queues waited, a burst's work
+ * or the lcore preempted), in nanoseconds, since the worker started or
+ * the last lsk_stats_clear (a worker starts again at its next poll).
+ * -ENOENT: no such worker. */
+int lsk_worker_poll_gap_max(const struct lsk_stack *stack, unsigned int id,
+			    uint64_t *ns);
+/* The workers' own figures as a JSON array, [{"worker": ID,
+ * "poll_gap_max_ns": N}, ...] (a member of `show stats`'s JSON). */
+int lsk_workers_write_json(const struct lsk_stack *stack, FILE *out);
 /* Counters of one worker only. */
 void lsk_worker_stats_read(const struct lsk_worker *worker,
 			   struct lsk_stats *out);

@@ -90,7 +90,7 @@ fwd_write_json(const char *path, const struct lsk_stats *st,
 	return rc;
 }
 
-/* "services": [...] for the stats file, taken before the stack goes. */
+/* "services": [...] and "workers": [...] for the stats file, taken before the stack goes. */
 char *
 fwd_services_json(const struct lsk_stack *stack)
 {
@@ -102,6 +102,8 @@ fwd_services_json(const struct lsk_stack *stack)
 		return NULL;
 	fprintf(f, "\"services\": ");
 	lsk_services_write_json(stack, f);
+	fprintf(f, ",\n \"workers\": ");
+	lsk_workers_write_json(stack, f);
 	fclose(f);
 	return buf;
 }

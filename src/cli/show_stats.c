@@ -34,6 +34,8 @@ cmd_show_stats(struct cmd_ctx *c)
 			return -ENOMEM;
 		fprintf(f, "\"services\": ");
 		lsk_services_write_json(c->s, f);
+		fprintf(f, ",\n \"workers\": ");
+		lsk_workers_write_json(c->s, f);
 		if (fclose(f) != 0) {
 			free(extra);
 			return -ENOMEM;
@@ -72,6 +74,17 @@ cmd_show_stats(struct cmd_ctx *c)
 			cmd_table_set(&t, 1, "%s", names[k]);
 			cmd_table_set(&t, 2, "%" PRIu64, v[k]);
 		}
+	}
+	/* each worker's longest gap between polls (a stall) */
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		uint64_t ns;
+
+		if (lsk_worker_poll_gap_max(c->s, i, &ns) < 0 ||
+		    cmd_table_add(&t) < 0)
+			continue;
+		cmd_table_set(&t, 0, "worker%u", i);
+		cmd_table_set(&t, 1, "poll_gap_max_ns");
+		cmd_table_set(&t, 2, "%" PRIu64, ns);
 	}
 	return cmd_table_print(&t, c->o);
 }

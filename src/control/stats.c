@@ -8,6 +8,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "core/worker.h"
 #include "control/control.h"
 #include "control/host_ctl.h"
@@ -139,6 +141,8 @@ lsk_stats_clear(struct lsk_stack *s)
 		return;
 	}
 	stats_sum(s, &s->stats_base);
+	__atomic_store_n(&s->sh.poll_gap_epoch, s->sh.poll_gap_epoch + 1,
+			 __ATOMIC_RELAXED);
 	for (id = 0; id < LSK_STAGE_COUNT; id++)
 		s->stats_base.stages[id].cycles =
 			s->ctl_stats.stages[id].cycles;
@@ -156,6 +160,47 @@ lsk_stats_clear(struct lsk_stack *s)
 			b->timed[id] = w->stage_timed[id];
 		}
 	}
+}
+
+int
+lsk_worker_poll_gap_max(const struct lsk_stack *s, unsigned int id,
+			uint64_t *ns)
+{
+	const struct lsk_worker *w;
+	uint64_t cycles;
+
+	if (s == NULL || ns == NULL || id >= LSK_MAX_WORKERS)
+		return -EINVAL;
+	w = __atomic_load_n(&s->workers[id], __ATOMIC_ACQUIRE);
+	if (w == NULL)
+		return -ENOENT;
+	/* not yet started again since the clear: nothing measured */
+	if (__atomic_load_n(&w->poll_gap_epoch, __ATOMIC_RELAXED) !=
+	    __atomic_load_n(&s->sh.poll_gap_epoch, __ATOMIC_RELAXED)) {
+		*ns = 0;
+		return 0;
+	}
+	cycles = __atomic_load_n(&w->poll_gap_max, __ATOMIC_RELAXED);
+	*ns = (uint64_t)((double)cycles * 1e9 / (double)rte_get_tsc_hz());
+	return 0;
+}
+
+int
+lsk_workers_write_json(const struct lsk_stack *s, FILE *f)
+{
+	unsigned int i, n = 0;
+
+	fprintf(f, "[");
+	for (i = 0; i < LSK_MAX_WORKERS; i++) {
+		uint64_t ns;
+
+		if (lsk_worker_poll_gap_max(s, i, &ns) < 0)
+			continue;
+		fprintf(f, "%s{\"worker\": %u, \"poll_gap_max_ns\": %" PRIu64
+			"}", n++ ? ", " : "", i, ns);
+	}
+	fprintf(f, "]");
+	return ferror(f) ? -EIO : 0;
 }
 
 #define JSON_FIELD(f, st, name, sep) \

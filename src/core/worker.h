@@ -99,6 +99,13 @@ struct lsk_worker {
 	struct lsk_txbuf tx[LSK_MAX_PORTS];
 	struct lsk_stats stats;		/* stages[].cycles: timed runs only */
 	uint64_t stage_timed[LSK_STAGE_COUNT];	/* packets of timed runs */
+	/* the longest time between two polls (lsk_worker_flush calls), in
+	 * TSC cycles, since sh->poll_gap_epoch was poll_gap_epoch: a stall
+	 * (a long burst, a preempted lcore) as the RX queues see it. The
+	 * worker writes it, the control thread reads it (relaxed) */
+	uint64_t poll_last;
+	uint64_t poll_gap_max;
+	uint32_t poll_gap_epoch;
 } __rte_cache_aligned;
 
 #endif /* LSK_CORE_WORKER_H */

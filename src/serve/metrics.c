@@ -11,6 +11,9 @@
  *   listack_worker_stage_..._total{worker="W",stage="name"} and
  *   listack_worker_port_{rx,tx}_packets_total{worker="W",port="N"}:
  *                                       each worker's own share
+ *   listack_worker_poll_gap_max_seconds{worker="W"}   gauge: its longest
+ *                                       gap between polls since the
+ *                                       last stats clear (a stall)
  *   listack_workers, listack_mbufs_in_use                        gauges
  *
  * The sums are what lsk_stats_read gives, as `show stats` and the JSON:
@@ -223,6 +226,17 @@ lsk_metrics_write(const struct lsk_metrics_view *v, FILE *f)
 	port_counters(v, f);
 	stage_counters(v, f);
 	worker_counters(v, f);
+	if (v->worker_gap_ns != NULL) {
+		unsigned int w;
+
+		family(f, "listack_worker_poll_gap_max_seconds", "gauge",
+		       "the worker's longest gap between two polls, since "
+		       "the last stats clear");
+		for (w = 0; w < v->n_workers; w++)
+			fprintf(f, "listack_worker_poll_gap_max_seconds"
+				"{worker=\"%u\"} %.9f\n", v->worker_ids[w],
+				(double)v->worker_gap_ns[w] * 1e-9);
+	}
 	family(f, "listack_workers", "gauge", "workers of the stack");
 	fprintf(f, "listack_workers %u\n", v->n_workers);
 	if (v->mbufs_in_use >= 0) {

@@ -47,6 +47,9 @@ struct lsk_metrics_view {
 	const struct lsk_stats *workers;	/* lsk_worker_stats_read */
 	const unsigned int *worker_ids;
 	unsigned int n_workers;
+	/* each worker's longest gap between polls (lsk_worker_poll_gap_max),
+	 * NULL: left out */
+	const uint64_t *worker_gap_ns;
 	long long mbufs_in_use;		/* < 0: not known, left out */
 };
 

@@ -92,6 +92,7 @@ static int
 metrics_render(struct lsk_metrics *m, char **buf, size_t *len)
 {
 	unsigned int ids[LSK_MAX_WORKERS], n = 0, i;
+	uint64_t gaps[LSK_MAX_WORKERS];
 	struct lsk_metrics_view v;
 	struct lsk_stats total, *workers;
 	FILE *f;
@@ -109,11 +110,14 @@ metrics_render(struct lsk_metrics *m, char **buf, size_t *len)
 		if (w == NULL)
 			continue;
 		lsk_worker_stats_read(w, &workers[n]);
+		if (lsk_worker_poll_gap_max(m->stack, i, &gaps[n]) < 0)
+			gaps[n] = 0;
 		ids[n++] = i;
 	}
 	v = (struct lsk_metrics_view){
 		.total = &total, .n_ports = m->stack->n_ports,
 		.workers = workers, .worker_ids = ids, .n_workers = n,
+		.worker_gap_ns = gaps,
 	};
 	lsk_stack_unlock(m->stack);
 	v.mbufs_in_use = mbufs_in_use(m);

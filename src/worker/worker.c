@@ -11,8 +11,9 @@
  * This file is the loop's two calls: lsk_worker_input (what was
  * published loaded, the capture's and trace's RX hooks, the run pass, the
  * fast paths, then the stages in order, worker/worker_stages.c) and
- * lsk_worker_flush (worker 0's timers, the kernel's frames and the send
- * ring, reassembly timeouts, queued ICMP, TX, RCU's quiescent state).
+ * lsk_worker_flush (the longest gap between polls, worker 0's timers, the
+ * kernel's frames and the send ring, reassembly timeouts, queued ICMP,
+ * TX, RCU's quiescent state).
  */
 #include <rte_cycles.h>
 #include <rte_rcu_qsbr.h>
@@ -257,6 +258,24 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
+/* The time since the last poll, the longest kept; `stats clear` (the
+ * shared epoch moved) starts the longest again. Each flush ends a poll. */
+static inline void
+worker_poll_gap(struct lsk_worker *w, uint64_t now)
+{
+	uint32_t epoch = __atomic_load_n(&w->sh->poll_gap_epoch,
+					 __ATOMIC_RELAXED);
+	uint64_t gap = now - w->poll_last;
+
+	if (unlikely(epoch != w->poll_gap_epoch)) {
+		__atomic_store_n(&w->poll_gap_epoch, epoch, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->poll_gap_max, 0, __ATOMIC_RELAXED);
+	} else if (unlikely(gap > w->poll_gap_max) && w->poll_last != 0) {
+		__atomic_store_n(&w->poll_gap_max, gap, __ATOMIC_RELAXED);
+	}
+	w->poll_last = now;
+}
+
 /* Worker 0's timers, due (lsk_worker_flush): ARP's, then ND's, whose
  * next deadline, when earlier, becomes ARP's table's, the one the flush
  * tests (l2/neigh_hold.c reads it again, and goes on from it). */
@@ -281,9 +300,10 @@ lsk_worker_flush(struct lsk_worker *w)
 {
 	uint32_t sent = 0;
 	unsigned int p;
-	uint64_t t;
+	uint64_t t, now = rte_rdtsc();
 
 	worker_online(w);
+	worker_poll_gap(w, now);
 	/* TX below copies for the capture of this flush, not a stale one */
 	w->cap = lsk_published(w->sh->capture);
 	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
@@ -292,7 +312,7 @@ lsk_worker_flush(struct lsk_worker *w)
 		worker_load(w);
 		/* one clock read and one test a flush for ARP's and ND's
 		 * timers: ARP's deadline is the earlier of the two */
-		if (unlikely(rte_rdtsc() >= w->sh->neigh->next_timer))
+		if (unlikely(now >= w->sh->neigh->next_timer))
 			worker_timers(w);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);

@@ -557,7 +557,7 @@ test_show_stats(void **state)
 {
 	struct unit_fixture *f = *state;
 	struct lsk_stats st;
-	char *a, *got;
+	char *a, *got, *w;
 	size_t len;
 	FILE *m;
 
@@ -574,6 +574,10 @@ test_show_stats(void **state)
 
 	a = answer(f, "show stats", true);
 	stats_cycles_as_c(a);
+	/* the workers' longest poll gaps (a time: test_poll_gap's) out */
+	w = strstr(a, ",\n \"workers\": [{\"worker\": 0, ");
+	assert_non_null(w);
+	memmove(w, strchr(w, ']') + 1, strlen(strchr(w, ']') + 1) + 1);
 	assert_string_equal(a, traffic_stats_json);
 	free(a);
 	/* --stats-json's writer, on the same counters */
