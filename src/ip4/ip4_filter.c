@@ -83,32 +83,49 @@ filter_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 	}
 }
 
-void
-lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
+/* pkts[0, n) classified, each one key (a train by its head): verdict 0
+ * none matched, else the rule + 1. */
+static inline void
+filter_classify(const struct lsk_filter_table *t, struct rte_mbuf *const *pkts,
+		uint32_t n, uint32_t *verdict)
 {
-	const struct lsk_filter_table *t = w->filter;
 	struct lsk_filter_key keys[LSK_BURST_MAX];
 	const uint8_t *data[LSK_BURST_MAX];
-	uint32_t verdict[LSK_BURST_MAX];
-	uint32_t i, kept = 0;
+	uint32_t i;
 
-	for (i = 0; i < l->n; i++) {
-		filter_key(l->pkts[i], &keys[i]);
+	for (i = 0; i < n; i++) {
+		filter_key(pkts[i], &keys[i]);
 		data[i] = (const uint8_t *)&keys[i];
 	}
 	/* the vector classifiers run 4 or more lanes whatever the count: a
 	 * list of one to three (a train, a trickle) is cheaper scalar
 	 * (gro-fwd fraglist+acl: 77-86 -> 64-73 cycles a one-train list) */
-	if (l->n < 4)
-		rte_acl_classify_alg(t->ctx, data, verdict, l->n, 1,
+	if (n < 4)
+		rte_acl_classify_alg(t->ctx, data, verdict, n, 1,
 				     RTE_ACL_CLASSIFY_SCALAR);
 	else
-		rte_acl_classify(t->ctx, data, verdict, l->n, 1);
+		rte_acl_classify(t->ctx, data, verdict, n, 1);
+}
+
+/* Does a rule drop what got this verdict? */
+static inline bool
+filter_drops_it(const struct lsk_filter_table *t, uint32_t verdict)
+{
+	return unlikely(verdict != 0 && t->drop[verdict - 1]);
+}
+
+void
+lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
+{
+	const struct lsk_filter_table *t = w->filter;
+	uint32_t verdict[LSK_BURST_MAX];
+	uint32_t i, kept = 0;
+
+	filter_classify(t, l->pkts, l->n, verdict);
 	LSK_STAGE_TRACE(w, &lsk_ip4_filter_stage, l,
 			(&(struct filter_trace_arg){ verdict, t->drop }));
 	for (i = 0; i < l->n; i++) {
-		/* verdict: 0 = no rule matched (accept), else rule + 1 */
-		if (likely(verdict[i] == 0 || !t->drop[verdict[i] - 1])) {
+		if (!filter_drops_it(t, verdict[i])) {
 			l->pkts[kept] = l->pkts[i];
 			l->meta[kept] = l->meta[i];
 			kept++;
@@ -117,4 +134,24 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 		lsk_drop(w, l->pkts[i], l->meta[i], &filter_drops[0]);
 	}
 	l->n = kept;
+}
+
+uint32_t
+lsk_ip4_filter_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
+		    uint32_t *dst, uint32_t n)
+{
+	const struct lsk_filter_table *t = w->filter;
+	uint32_t verdict[LSK_BURST_MAX];
+	uint32_t i, kept = 0;
+
+	filter_classify(t, pkts, n, verdict);
+	for (i = 0; i < n; i++) {
+		if (!filter_drops_it(t, verdict[i])) {
+			pkts[kept] = pkts[i];
+			dst[kept++] = dst[i];
+			continue;
+		}
+		lsk_drop(w, pkts[i], 0, &filter_drops[0]);
+	}
+	return kept;
 }
