@@ -217,6 +217,36 @@ fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
 	return i;
 }
 
+/* fast_run for a next hop on a VLAN (tci: its 802.1Q TCI as on the
+ * wire): each frame also gets the tag, pushed in front as
+ * lsk_vlan_tag (core/tx.c) pushes it, without its move of the MACs (the
+ * header is written whole); a frame without the headroom stops it. */
+static __rte_noinline uint32_t
+fast_run_vlan(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
+	      uint32_t i, uint32_t end, uint64_t nh, uint32_t mtu,
+	      uint64_t mac_lo, uint32_t mac_hi, rte_be16_t tci,
+	      struct rte_mbuf **out, bool one)
+{
+	for (; i < end; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p;
+
+		if (unlikely((!one && nh_idx[i] != nh) ||
+			     rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN ||
+			     !lsk_ip4_fast_rewrite(m, mtu, mac_lo, mac_hi)))
+			break;
+		/* the ethertype the rewrite left is the tag's protocol */
+		p = (uint8_t *)rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
+		memcpy(p, &mac_lo, sizeof(mac_lo));
+		memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+		((struct rte_ether_hdr *)p)->ether_type =
+			RTE_BE16(RTE_ETHER_TYPE_VLAN);
+		((struct rte_vlan_hdr *)(p + RTE_ETHER_HDR_LEN))->vlan_tci = tci;
+		*out++ = m;
+	}
+	return i;
+}
+
 /* The second pass over pkts[0, k) with their next hops (nh_idx[0] for
  * all when one); returns how many it forwarded. */
 static __rte_always_inline uint32_t
@@ -233,18 +263,31 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 		uint64_t mac_lo;
 		uint32_t mac_hi, end, j;
 
+		uint16_t port = nh->port;
+
 		if (unlikely(nh->type != LSK_NH_FORWARD || !nh->resolved ||
-			     nh->port >= w->n_ports))
-			break;
+			     port >= w->n_ports)) {
+			if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
+			    port >= w->fwd->n_ifaces)
+				break;
+			/* a VLAN: its parent port's buffer, a tagged run */
+			port = w->fwd->ifaces[nh->port].parent;
+		}
 		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
-		b = &w->tx[nh->port];
+		b = &w->tx[port];
 		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
-		j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu, mac_lo,
-			     mac_hi, &b->pkts[b->n], one);
+		if (likely(port == nh->port))
+			j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu,
+				     mac_lo, mac_hi, &b->pkts[b->n], one);
+		else
+			j = fast_run_vlan(pkts, nh_idx, done, end, nhi, nh->mtu,
+					  mac_lo, mac_hi, rte_cpu_to_be_16(
+					  w->fwd->ifaces[nh->port].vlan),
+					  &b->pkts[b->n], one);
 		b->n = (uint16_t)(b->n + (j - done));
 		done = j;
 		if (unlikely(b->n == RTE_DIM(b->pkts))) {
-			lsk_tx_flush_port(w, nh->port);
+			lsk_tx_flush_port(w, port);
 			continue;
 		}
 		/* stopped by a packet of this next hop: the stages' */

@@ -798,6 +798,22 @@ test_vlan_on_fast_path(void **state)
 		assert_int_equal(tag_of(pr->a->tx.pkts[UNIT_P0][i]), VLAN);
 	pair_clear(pr);
 
+	/* from VLAN 100 on P0 to VLAN 200 on P1: tagged in, tagged out */
+	pair_cmd(pr, "address add 10.6.0.1/24 port 1 vlan 200");
+	pair_cmd(pr, "neigh add 10.6.0.2 lladdr 02:00:00:00:06:02");
+	unit_worker_sync(pr->a);
+	unit_worker_sync(pr->b);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 16, 400, VLAN);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 48);
+	assert_int_equal(pr->a->tx.n[UNIT_P1], 16);
+	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++)
+		assert_int_equal(tag_of(pr->a->tx.pkts[UNIT_P1][i]), 200);
+	pair_clear(pr);
+
 	/* another VLAN, a priority tag: the stages' */
 	for (i = 0; i < 2; i++) {
 		memset(&fr, 0, sizeof(fr));
@@ -805,7 +821,7 @@ test_vlan_on_fast_path(void **state)
 		pair_input(pr, &fr);
 		assert_same_frames(pr);
 		assert_same_counters(pr);
-		assert_int_equal(fast_packets(pr->a), 32);
+		assert_int_equal(fast_packets(pr->a), 48);
 		pair_clear(pr);
 	}
 
