@@ -204,6 +204,21 @@ assert_forwarded_as_built(const struct unit_fixture *f,
 	assert_int_equal(seen, n);
 }
 
+/* fr, n frames to FAR, to both: the fast path took all of them (the
+ * first fast packets of the test), the stages none, and the frames and
+ * counters are the stages'. */
+static void
+all_fast_to_far(struct pair *pr, const struct frames *fr, unsigned int n)
+{
+	pair_input(pr, fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), n);
+	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
+			 0);
+	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), n);
+}
+
 /* A burst of one flow: all of it by the fast path, byte for byte what
  * the stages make. */
 static void
@@ -214,13 +229,7 @@ test_one_flow_all_fast(void **state)
 
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_FAR_IP, 32, 0);
-	pair_input(pr, &fr);
-	assert_same_frames(pr);
-	assert_same_counters(pr);
-	assert_int_equal(fast_packets(pr->a), 32);
-	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
-			 0);
-	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), 32);
+	all_fast_to_far(pr, &fr, 32);
 	assert_int_equal(unit_stats(pr->a).ip.ForwDatagrams, 32);
 	/* and what both make is right, not only the same */
 	assert_forwarded_as_built(pr->a, &fr, 32);
@@ -742,17 +751,6 @@ frames_vlan(struct frames *fr, uint32_t dst, unsigned int n, uint16_t id,
 	}
 }
 
-/* The VLAN tag of frame m, or -1 when it has none. */
-static int
-tag_of(const struct rte_mbuf *m)
-{
-	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
-
-	if (b[12] != 0x81 || b[13] != 0x00)
-		return -1;
-	return (b[14] << 8 | b[15]) & 0x0fff;
-}
-
 /*
  * A VLAN sub-interface on P0: its tagged frames are the fast path's
  * (untagged as they leave P1), and so are frames routed to it (tagged as
@@ -775,15 +773,9 @@ test_vlan_on_fast_path(void **state)
 
 	memset(&fr, 0, sizeof(fr));
 	frames_vlan(&fr, UNIT_FAR_IP, 16, 0, VLAN);
-	pair_input(pr, &fr);
-	assert_same_frames(pr);
-	assert_same_counters(pr);
-	assert_int_equal(fast_packets(pr->a), 16);
-	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
-			 0);
-	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), 16);
+	all_fast_to_far(pr, &fr, 16);
 	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++)
-		assert_int_equal(tag_of(pr->a->tx.pkts[UNIT_P1][i]), -1);
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P1][i]), -1);
 	pair_clear(pr);
 
 	/* the way back: out of the VLAN, tagged */
@@ -795,7 +787,7 @@ test_vlan_on_fast_path(void **state)
 	assert_int_equal(fast_packets(pr->a), 32);
 	assert_int_equal(pr->a->tx.n[UNIT_P0], 16);
 	for (i = 0; i < pr->a->tx.n[UNIT_P0]; i++)
-		assert_int_equal(tag_of(pr->a->tx.pkts[UNIT_P0][i]), VLAN);
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P0][i]), VLAN);
 	pair_clear(pr);
 
 	/* from VLAN 100 on P0 to VLAN 200 on P1: tagged in, tagged out */
@@ -811,7 +803,7 @@ test_vlan_on_fast_path(void **state)
 	assert_int_equal(fast_packets(pr->a), 48);
 	assert_int_equal(pr->a->tx.n[UNIT_P1], 16);
 	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++)
-		assert_int_equal(tag_of(pr->a->tx.pkts[UNIT_P1][i]), 200);
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P1][i]), 200);
 	pair_clear(pr);
 
 	/* another VLAN, a priority tag: the stages' */
