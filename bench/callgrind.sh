@@ -159,7 +159,8 @@ part() {
 	echo "$v"
 }
 
-# fwd_run NAME FLOWS ROUTES MODE
+# fwd_run NAME FLOWS ROUTES MODE [EXTRA_CONF [PCAP]]: EXTRA_CONF's lines
+# after the bench's config; PCAP replayed instead of the scenario's
 fwd_run() {
 	name=$1 flows=$2 routes=$3 mode=$4
 	d="$tmp/$name"
@@ -182,7 +183,9 @@ fwd_run() {
 		echo "neigh add 10.0.1.2 lladdr 02:00:00:00:02:02"
 		sed -n 's/^R\([0-9.]*\/[0-9]*\) .*/route add \1 via 10.0.1.2/p' \
 			"$pcap.l3fwd-v4.rules"
+		[ -z "${5:-}" ] || cat "$5"
 	} > "$d/fwd.conf"
+	[ -z "${6:-}" ] || pcap=$6
 	echo "== $name: listack-fwd --mode $mode, $flows flows, $routes routes, ${seconds} s under callgrind" >&2
 	valgrind --tool=callgrind --toggle-collect="$poll_fn" \
 		--callgrind-out-file="$d/cg.out" "$fwd" -l 0 $eal \
@@ -263,6 +266,42 @@ if [ "$all" = 1 ]; then
 fi
 gro_run off
 gro_run fraglist
+
+# fast path features (issue 25 item 3), on the list-1flow run's traffic:
+# the route cache; the filter with 1000 rules that match none of it
+# (UDP to ports 1-1000 of 192.0.2.0/24); VLAN 100 on port 0 in and
+# VLAN 101 on port 1 out (the pcap's frames tagged 100, the route via a
+# neighbour on VLAN 101)
+echo "route-cache on" > "$tmp/cache.conf"
+fwd_run "list-1flow-cache" 1 1 list "$tmp/cache.conf"
+i=1
+while [ $i -le 1000 ]; do
+	echo "filter add drop proto udp dst 192.0.2.0/24 dport $i"
+	i=$((i + 1))
+done > "$tmp/filter.conf"
+fwd_run "list-1flow-filter1000" 1 1 list "$tmp/filter.conf"
+{
+	echo "address add 10.100.0.1/24 port 0 vlan 100"
+	echo "address add 10.101.0.1/24 port 1 vlan 101"
+	echo "neigh add 10.101.0.2 lladdr 02:00:00:00:03:02"
+	sed -n 's/^R\([0-9.]*\/[0-9]*\) .*/route replace \1 via 10.101.0.2/p' \
+		"$tmp/fwd-1f-1r.pcap.l3fwd-v4.rules"
+} > "$tmp/vlan.conf"
+python3 - "$tmp/fwd-1f-1r.pcap" "$tmp/fwd-1f-1r-vlan100.pcap" <<'EOF'
+import struct, sys
+src, dst = open(sys.argv[1], "rb").read(), open(sys.argv[2], "wb")
+order = "<" if src[:4] == b"\xd4\xc3\xb2\xa1" else ">"
+dst.write(src[:24])
+off = 24
+while off + 16 <= len(src):
+    ts, tu, incl, orig = struct.unpack(order + "IIII", src[off:off + 16])
+    frame = src[off + 16:off + 16 + incl]
+    dst.write(struct.pack(order + "IIII", ts, tu, incl + 4, orig + 4))
+    dst.write(frame[:12] + b"\x81\x00\x00\x64" + frame[12:])
+    off += 16 + incl
+EOF
+fwd_run "list-1flow-vlan" 1 1 list "$tmp/vlan.conf" \
+	"$tmp/fwd-1f-1r-vlan100.pcap"
 
 # the tree the build was configured from (meson-info), not this script's
 src=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["directories"]["source"])' \

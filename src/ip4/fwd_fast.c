@@ -5,31 +5,39 @@
  * ip4_forward, each reading the mbuf and the frame again and handing the
  * next one a list).
  *
- * The common packet: an untagged IPv4 frame to its port's MAC (the test
- * of l2/eth_fast.h), a datagram ip4_input's fast test passes
- * (ip4/ip4_fast.h), routed to a resolved next hop that leaves by a port,
- * TTL over 1, not over the MTU. An ECMP route's packets are forwarded
- * one at a time by fast_rest, each to its flow's member (ip4/ecmp.h). The first pass applies the first two
- * tests and gathers the destinations; one bulk FIB lookup (of one
- * destination when the burst goes to one); the second pass forwards, in
- * runs of one next hop, as ip4_forward's fast runs do.
+ * The common packet: an IPv4 frame to its port's MAC (the test of
+ * l2/eth_fast.h), untagged or tagged with a VLAN of its port (then every
+ * frame the pass takes is of that VLAN, and loses its tag before the
+ * lookup: fast_untag), a datagram ip4_input's fast test passes
+ * (ip4/ip4_fast.h), that the filter, when there is one, does not drop
+ * (ip4_filter.c classifies what the first pass took, between it and the
+ * lookup, as the stages have it), routed to a resolved next hop, TTL over
+ * 1, not over the MTU. A next hop on a VLAN and an ECMP route's packets
+ * are forwarded one at a time by fast_rest (tagged as queued; each to its
+ * flow's member, ip4/ecmp.h). The first pass applies the first two tests
+ * and gathers the destinations; one bulk FIB lookup (of one destination
+ * when the burst goes to one), or the route cache's (ip4/route_cache.c);
+ * the second pass forwards, in runs of one next hop, as ip4_forward's
+ * fast runs do.
  *
  * The first pass ends at the first frame it cannot decide (an ARP reply
  * after forwarded frames is then still learnt after them): that frame
  * and every one after it go to the stages (worker/worker.c), whose full
  * checks decide them as they always did. In the second, a packet it
  * cannot forward (to us, TTL, MTU, a next hop not resolved) goes to the
- * stages too, and the others are still forwarded, unless the stages will
- * send that packet now (fragments, a VLAN): then every later one goes
- * with it (fast_rest). Each port sends what it sends in the order it
- * came, as without the fast path, and what goes to the stages keeps the
- * burst's order.
+ * stages too, as it came (its tag put back), and the others are still
+ * forwarded, unless the stages will send that packet now (fragments):
+ * then every later one goes with it (fast_rest). Each port sends what it
+ * sends in the order it came, as without the fast path, and what goes to
+ * the stages keeps the burst's order.
  *
  * Every counter the stages would have counted for these packets is
  * counted here, once per burst: the port's rx, eth InFrames, ip
- * InReceives and ForwDatagrams. The worker runs it only when no filter,
- * route cache or trace wants the burst, and with GRO on only when no
- * train can form in it (worker/worker.c).
+ * InReceives and ForwDatagrams; a filter's drops as ip4_filter counts
+ * them. With the route cache on, the lookup is counted as ip4_route
+ * counts it: a packet handed on is uncounted here, since the stages look
+ * it up again. The worker runs it only when no trace wants the burst, and
+ * with GRO on only when no train can form in it (worker/worker.c).
  *
  * Traffic it checks and then hands on (to us, to unresolved next hops)
  * would pay the first pass twice: when it hands on more of what it
@@ -49,6 +57,7 @@
 #include "core/tx.h"
 #include "core/worker.h"
 #include "l2/eth_fast.h"
+#include "l2/l2.h"
 #include "ip4/ecmp.h"
 #include "ip4/fib4_prefetch.h"
 #include "ip4/ip4.h"
@@ -66,20 +75,34 @@ LSK_STAGE_DECLARE(lsk_fwd_fast_stage,
 /* Does m pass the tests of eth_input's and ip4_input's fast paths? Its
  * destination (host order) to *dst. The whole of both headers in the
  * first segment is tested first, once: every test after it reads inside
- * them. */
+ * them. Tagged (the burst's first frame was): an 802.1Q frame of VLAN
+ * vid (the tag's VID bits as on the wire), carrying IPv4, as eth_input
+ * takes it for the VLAN's sub-interface. */
 static __rte_always_inline bool
 fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
-	   uint64_t bloom, uint32_t *dst)
+	   uint64_t bloom, uint32_t *dst, const bool tagged, rte_be16_t vid)
 {
+	const uint32_t l2_len = RTE_ETHER_HDR_LEN + (tagged ? RTE_VLAN_HLEN : 0);
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	const struct rte_ipv4_hdr *ip =
-		(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + l2_len);
 
-	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
+	if (unlikely(m->data_len < l2_len + sizeof(*ip)))
 		return false;
-	if (unlikely(!lsk_eth_fast_hdr(m, p, port, mac48) ||
-		     !lsk_ip4_fast_hdr(bloom, m, ip)))
+	if (tagged) {
+		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)
+			(p + RTE_ETHER_HDR_LEN);
+
+		if (unlikely(m->port != port || lsk_eth_mac48(p) != mac48 ||
+			     ((const struct rte_ether_hdr *)p)->ether_type !=
+			     RTE_BE16(RTE_ETHER_TYPE_VLAN) ||
+			     (vh->vlan_tci & RTE_BE16(0x0fff)) != vid ||
+			     vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len)))
+			return false;
+	} else if (unlikely(!lsk_eth_fast_hdr(m, p, port, mac48) ||
+			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
 		return false;
+	}
 	*dst = lsk_be32(ip->dst_addr);
 	return true;
 }
@@ -92,11 +115,13 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 static __rte_always_inline uint32_t
 fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint16_t port, uint64_t mac48, uint64_t bloom, uint32_t first,
-	       uint32_t *dst, uint32_t *diff, const bool ahead, const bool pf,
+	       uint32_t *dst, uint32_t *diff, const bool ahead,
+	       const bool tagged, rte_be16_t vid, const bool pf,
 	       uintptr_t pf_base, uint8_t pf_shift)
 {
 	for (; i < end; i++) {
-		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i])))
+		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i],
+					 tagged, vid)))
 			break;
 		if (pf)
 			lsk_fib4_prefetch(pf_base, pf_shift, dst[i]);
@@ -111,8 +136,9 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
  * destinations to dst, and whether they all equal the first to *one;
  * with pf, their FIB entries prefetched (fast_check_run). */
 static __rte_always_inline uint32_t
-fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
-	   uint32_t *dst, bool *one, const bool pf)
+fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
+	      uint16_t n, uint32_t *dst, bool *one, const bool tagged,
+	      rte_be16_t vid, const bool pf)
 {
 	const uint16_t port = pkts[0]->port;
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
@@ -120,21 +146,64 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
 	uint32_t i, diff = 0;
 
-	lsk_rx_prefetch_start(pkts, n);
+	if (!tagged)	/* a tagged burst's first frame is read already */
+		lsk_rx_prefetch_start(pkts, n);
 	/* the first on its own: the others are compared with its
 	 * destination, kept in a register */
-	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0])))
+	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0], tagged,
+				 vid)))
 		return 0;
 	if (pf)
 		lsk_fib4_prefetch(t->fib_tbl24, t->fib_shift, dst[0]);
 	i = fast_check_run(pkts, 1, ahead_end, port, mac48, bloom, dst[0],
-			   dst, &diff, true, pf, t->fib_tbl24, t->fib_shift);
+			   dst, &diff, true, tagged, vid, pf, t->fib_tbl24,
+			   t->fib_shift);
 	if (i >= ahead_end)
 		i = fast_check_run(pkts, RTE_MAX(i, 1u), n, port, mac48, bloom,
-				   dst[0], dst, &diff, false, pf, t->fib_tbl24,
-				   t->fib_shift);
+				   dst[0], dst, &diff, false, tagged, vid, pf,
+				   t->fib_tbl24, t->fib_shift);
 	*one = diff == 0;
 	return i;
+}
+
+/* The VID of a burst whose first frame is tagged with a VLAN of its port
+ * (as on the wire); 0, none, when it is not (the stages decide it: an
+ * unknown VLAN, a priority tag, an untagged frame). */
+static __rte_noinline rte_be16_t
+fast_burst_vid(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
+{
+	const struct rte_vlan_hdr *vh;
+	rte_be16_t vid;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN ||
+	    rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type !=
+	    RTE_BE16(RTE_ETHER_TYPE_VLAN))
+		return 0;
+	vh = rte_pktmbuf_mtod_offset(m, const struct rte_vlan_hdr *,
+				     RTE_ETHER_HDR_LEN);
+	vid = vh->vlan_tci & RTE_BE16(0x0fff);
+	if (vid == 0 || m->port >= t->n_ports ||
+	    lsk_vlan_lookup(t, m->port, lsk_be16(vid)) < 0)
+		return 0;
+	return vid;
+}
+
+/* fast_check_as for an untagged burst (the common one), else for a
+ * tagged one of a known VLAN (*vid, for lsk_fwd_fast: then each frame it
+ * takes is a tagged one of that VLAN). */
+static __rte_always_inline uint32_t
+fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
+	   uint32_t *dst, bool *one, rte_be16_t *vid, const bool pf)
+{
+	uint32_t k = fast_check_as(t, pkts, n, dst, one, false, 0, pf);
+
+	*vid = 0;
+	if (likely(k != 0) || t->n_ifaces == t->n_ports)
+		return k;
+	*vid = fast_burst_vid(t, pkts[0]);
+	if (*vid == 0)
+		return 0;
+	return fast_check_as(t, pkts, n, dst, one, true, *vid, pf);
 }
 
 /*
@@ -158,6 +227,36 @@ fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
 	return i;
 }
 
+/* fast_run for a next hop on a VLAN (tci: its 802.1Q TCI as on the
+ * wire): each frame also gets the tag, pushed in front as
+ * lsk_vlan_tag (core/tx.c) pushes it, without its move of the MACs (the
+ * header is written whole); a frame without the headroom stops it. */
+static __rte_noinline uint32_t
+fast_run_vlan(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
+	      uint32_t i, uint32_t end, uint64_t nh, uint32_t mtu,
+	      uint64_t mac_lo, uint32_t mac_hi, rte_be16_t tci,
+	      struct rte_mbuf **out, bool one)
+{
+	for (; i < end; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p;
+
+		if (unlikely((!one && nh_idx[i] != nh) ||
+			     rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN ||
+			     !lsk_ip4_fast_rewrite(m, mtu, mac_lo, mac_hi)))
+			break;
+		/* the ethertype the rewrite left is the tag's protocol */
+		p = (uint8_t *)rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
+		memcpy(p, &mac_lo, sizeof(mac_lo));
+		memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+		((struct rte_ether_hdr *)p)->ether_type =
+			RTE_BE16(RTE_ETHER_TYPE_VLAN);
+		((struct rte_vlan_hdr *)(p + RTE_ETHER_HDR_LEN))->vlan_tci = tci;
+		*out++ = m;
+	}
+	return i;
+}
+
 /* The second pass over pkts[0, k) with their next hops (nh_idx[0] for
  * all when one); returns how many it forwarded. */
 static __rte_always_inline uint32_t
@@ -174,18 +273,31 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 		uint64_t mac_lo;
 		uint32_t mac_hi, end, j;
 
+		uint16_t port = nh->port;
+
 		if (unlikely(nh->type != LSK_NH_FORWARD || !nh->resolved ||
-			     nh->port >= w->n_ports))
-			break;
+			     port >= w->n_ports)) {
+			if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
+			    port >= w->fwd->n_ifaces)
+				break;
+			/* a VLAN: its parent port's buffer, a tagged run */
+			port = w->fwd->ifaces[nh->port].parent;
+		}
 		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
-		b = &w->tx[nh->port];
+		b = &w->tx[port];
 		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
-		j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu, mac_lo,
-			     mac_hi, &b->pkts[b->n], one);
+		if (likely(port == nh->port))
+			j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu,
+				     mac_lo, mac_hi, &b->pkts[b->n], one);
+		else
+			j = fast_run_vlan(pkts, nh_idx, done, end, nhi, nh->mtu,
+					  mac_lo, mac_hi, rte_cpu_to_be_16(
+					  w->fwd->ifaces[nh->port].vlan),
+					  &b->pkts[b->n], one);
 		b->n = (uint16_t)(b->n + (j - done));
 		done = j;
 		if (unlikely(b->n == RTE_DIM(b->pkts))) {
-			lsk_tx_flush_port(w, nh->port);
+			lsk_tx_flush_port(w, port);
 			continue;
 		}
 		/* stopped by a packet of this next hop: the stages' */
@@ -198,22 +310,37 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 /*
  * Will the stages send a datagram of this packet, handed on with next
  * hop nh, in this burst? Only then can handing it on change the order of
- * what leaves a port: when its next hop is a VLAN (leaving by its parent
- * port), or when it is too big and may be fragmented. Every other packet
- * handed on here is dropped, delivered to us, or held for ARP behind the
- * ones before it to the same next hop, as it would be without the fast
- * path.
+ * what leaves a port: when it is too big and may be fragmented (a VLAN's
+ * next hop is the fast path's now, fast_rest). Every other packet handed
+ * on here is dropped, delivered to us, or held for ARP behind the ones
+ * before it to the same next hop, as it would be without the fast path.
  */
 static inline bool
-fast_rest_sends(const struct lsk_worker *w, const struct lsk_nexthop *nh,
-		const struct rte_ipv4_hdr *ip)
+fast_rest_sends(const struct lsk_nexthop *nh, const struct rte_ipv4_hdr *ip)
 {
 	if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
 	    ip->time_to_live <= 1)
 		return false;
-	return nh->port >= w->n_ports ||
-	       (lsk_be16(ip->total_length) > nh->mtu &&
-		!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG)));
+	return lsk_be16(ip->total_length) > nh->mtu &&
+	       !(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG));
+}
+
+/* m, looked up (the cache answered it as seen[at], with seen), to the
+ * stages, whose ip4_route looks it up again: the cache forgets this
+ * lookup (lsk_route_cache_unsee), so it counts it once. A tagged frame
+ * goes with its tag, as received. */
+static inline void
+fast_hand_on(struct lsk_worker *w, struct rte_mbuf *m, const uint8_t *seen,
+	     uint32_t at, bool tagged, struct rte_mbuf **rest, uint32_t *n_rest)
+{
+	rest[(*n_rest)++] = m;
+	if (unlikely(seen != NULL))
+		lsk_route_cache_unsee(w, lsk_be32(rte_pktmbuf_mtod_offset(m,
+			const struct rte_ipv4_hdr *,
+			RTE_ETHER_HDR_LEN)->dst_addr), seen[at]);
+	/* its tag back as it came (fast_untag left its bytes in place) */
+	if (unlikely(tagged))
+		rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
 }
 
 /*
@@ -227,8 +354,9 @@ fast_rest_sends(const struct lsk_worker *w, const struct lsk_nexthop *nh,
  */
 static uint32_t
 fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
-	  uint32_t k, const uint64_t *nh_idx, const bool one,
-	  struct rte_mbuf **rest, uint32_t *n_rest)
+	  uint32_t k, const uint64_t *nh_idx, const uint8_t *seen,
+	  bool tagged, const bool one, struct rte_mbuf **rest,
+	  uint32_t *n_rest)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	uint32_t forwarded = 0;
@@ -248,11 +376,13 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 						     rte_rdtsc())];
 
 		lsk_ip4_fast_macs(nh, &mac_lo, &mac_hi);
+		/* a VLAN's (a port above the ports) is tagged as queued */
 		if (nh->type != LSK_NH_FORWARD || !nh->resolved ||
-		    nh->port >= w->n_ports ||
+		    nh->port >= w->fwd->n_ifaces ||
 		    !lsk_ip4_fast_rewrite(m, nh->mtu, mac_lo, mac_hi)) {
-			rest[(*n_rest)++] = m;
-			if (unlikely(fast_rest_sends(w, nh,
+			fast_hand_on(w, m, seen, one ? 0 : i, tagged, rest,
+				     n_rest);
+			if (unlikely(fast_rest_sends(nh,
 				rte_pktmbuf_mtod_offset(m,
 					const struct rte_ipv4_hdr *,
 					RTE_ETHER_HDR_LEN))))
@@ -264,8 +394,21 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 	}
 	/* after one the stages send: all of them the stages' */
 	for (i++; i < k; i++)
-		rest[(*n_rest)++] = pkts[i];
+		fast_hand_on(w, pkts[i], seen, one ? 0 : i, tagged, rest,
+			     n_rest);
 	return forwarded;
+}
+
+/* The tags of a tagged burst's pkts[0, k) off: each frame starts
+ * RTE_VLAN_HLEN on, where it reads as an untagged one but for the MACs,
+ * which the rewrite writes; the bytes stay, for fast_hand_on. */
+static __rte_noinline void
+fast_untag(struct rte_mbuf **pkts, uint32_t k)
+{
+	uint32_t i;
+
+	for (i = 0; i < k; i++)
+		rte_pktmbuf_adj(pkts[i], RTE_VLAN_HLEN);
 }
 
 uint16_t
@@ -275,8 +418,11 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t dst[LSK_BURST_MAX];
 	uint64_t nh_idx[LSK_BURST_MAX];
-	uint32_t k, done, n_rest = 0;
+	/* with the route cache: how it answered each lookup */
+	uint8_t seen_buf[LSK_BURST_MAX], *seen = NULL;
+	uint32_t k, m, done, n_rest = 0;
 	uint16_t port;
+	rte_be16_t vid;		/* the burst's VLAN; 0: untagged */
 	bool one;
 
 	if (unlikely(n == 0))
@@ -285,29 +431,46 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	/* the FIB entries prefetched unless the last burst went to one
 	 * destination (whose entry is cached) or the table has no tbl24 */
 	if (w->ip4w->fast_one || t->fib_tbl24 == 0)
-		k = fast_check(t, pkts, n, dst, &one, false);
+		k = fast_check(t, pkts, n, dst, &one, &vid, false);
 	else
-		k = fast_check(t, pkts, n, dst, &one, true);
+		k = fast_check(t, pkts, n, dst, &one, &vid, true);
 	if (unlikely(k == 0))
 		return n;	/* rest untouched: it would be pkts itself */
 	w->ip4w->fast_one = one;
-	if (one) {
-		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
-		done = fast_forward(w, pkts, k, nh_idx, true);
-		if (unlikely(done < k))
-			done += fast_rest(w, pkts, done, k, nh_idx, true,
-					  rest, &n_rest);
+	if (unlikely(vid != 0))
+		fast_untag(pkts, k);
+	/* the filter between the checks and the lookup, where the stages
+	 * have it: pkts[0, m) what it kept (pkts[k, n) stay as they are) */
+	m = k;
+	if (w->filter != NULL)
+		m = lsk_ip4_filter_fast(w, pkts, dst, k);
+	if (unlikely(w->ip4w->rcache != NULL))
+		seen = seen_buf;
+	if (unlikely(m == 0)) {
+		done = 0;
+	} else if (one) {
+		if (unlikely(seen != NULL))
+			lsk_route_cache_lookup_same(w, dst[0], nh_idx, m, seen);
+		else
+			rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
+		done = fast_forward(w, pkts, m, nh_idx, true);
+		if (unlikely(done < m))
+			done += fast_rest(w, pkts, done, m, nh_idx, seen,
+					  vid != 0, true, rest, &n_rest);
 	} else {
-		rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)k);
-		done = fast_forward(w, pkts, k, nh_idx, false);
-		if (unlikely(done < k))
-			done += fast_rest(w, pkts, done, k, nh_idx, false,
-					  rest, &n_rest);
+		if (unlikely(seen != NULL))
+			lsk_route_cache_lookup(w, dst, nh_idx, m, seen);
+		else
+			rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)m);
+		done = fast_forward(w, pkts, m, nh_idx, false);
+		if (unlikely(done < m))
+			done += fast_rest(w, pkts, done, m, nh_idx, seen,
+					  vid != 0, false, rest, &n_rest);
 	}
 	/* what the stages' counters would have said of these packets */
-	w->stats.ports[port].rx += done;
-	w->stats.eth.InFrames += done;
-	w->stats.ip.InReceives += done;
+	w->stats.ports[port].rx += done + (k - m);
+	w->stats.eth.InFrames += done + (k - m);
+	w->stats.ip.InReceives += done + (k - m);
 	w->stats.ip.ForwDatagrams += done;
 	/* checked, looked up, then handed on: more than it took */
 	if (unlikely(n_rest > done))

@@ -79,6 +79,13 @@ void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
 /* ip4_filter leaves the packets it passes in l, compacted in place.
  * Ownership: takes the mbufs it drops; the rest stay in l. */
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
+/* The fast path's filter (ip4/fwd_fast.c): pkts[0, n), single datagrams
+ * checked as ip4_input checks them, with their destinations dst,
+ * classified and dropped as ip4_filter does; those kept close up in pkts
+ * and dst. Returns how many it kept.
+ * Ownership: takes the mbufs it drops. */
+uint32_t lsk_ip4_filter_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
+			     uint32_t *dst, uint32_t n);
 /* ip4_route leaves the packets to forward in l, compacted in place;
  * locals go to local.
  * Ownership: takes the mbufs it drops; the rest stay in l or pass to
@@ -202,9 +209,21 @@ void lsk_reasm_timeout_set(struct lsk_worker *w, uint64_t tsc);
 /* Drop what waits for fragments (tests, fuzzers): every mbuf back. */
 int lsk_frag_drop_incomplete(struct lsk_worker *w);
 
-/* The per-worker route cache (route_cache.c). */
+/* The per-worker route cache (route_cache.c). How a lookup was
+ * answered, per destination (seen): */
+#define LSK_RC_HIT 0
+#define LSK_RC_MISS 1
+#define LSK_RC_BYPASSED 2
+/* Next hops of dst[0, n) (seen: NULL, or how each was answered). */
 void lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
-			    uint64_t *nh, uint32_t n);
+			    uint64_t *nh, uint32_t n, uint8_t *seen);
+/* dst's next hop to nh[0], one lookup counted as n (a burst to one
+ * destination: the fast path's, ip4/fwd_fast.c). */
+void lsk_route_cache_lookup_same(struct lsk_worker *w, uint32_t dst,
+				 uint64_t *nh, uint32_t n, uint8_t *seen);
+/* A packet looked up (answered as seen) then handed on to the stages:
+ * its lookup uncounted, a miss's entry forgotten. */
+void lsk_route_cache_unsee(struct lsk_worker *w, uint32_t dst, uint8_t seen);
 /* A cache of `entries` (> 0), or NULL without memory. */
 struct lsk_route_cache *lsk_route_cache_create(uint32_t entries, int socket);
 /* What the cache will answer for dst in this burst's lookup: 1 hit,

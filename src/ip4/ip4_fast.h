@@ -28,22 +28,23 @@ extern const uint8_t lsk_ip4_dst_refused[256];
 
 /*
  * The datagram at ip, of m, in one pass, the caller having seen that the
- * first segment holds the Ethernet header and a 20-byte IPv4 header
- * (lsk_ip4_fast_pass tests it): the checksum valid (or the PMD's good),
+ * first segment holds its l2_len bytes of link header and a 20-byte IPv4
+ * header (lsk_ip4_fast_pass tests it): the checksum valid (or the PMD's
+ * good),
  * the total length the frame's (nothing to trim), addresses no rule
  * refuses and a source the local Bloom filter rules out (bloom: the
  * table's, kept in a register by the caller).
  */
 static __rte_always_inline bool
-lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
-		 const struct rte_ipv4_hdr *ip)
+lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
+		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len)
 {
 	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 	uint32_t tot_len;
 
 	tot_len = lsk_be16(ip->total_length);
 	if (unlikely(ip->version_ihl != 0x45 || tot_len < sizeof(*ip) ||
-		     tot_len + RTE_ETHER_HDR_LEN != m->pkt_len))
+		     tot_len + l2_len != m->pkt_len))
 		return false;
 	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
 	 * never 0: lsk_ip4_hdr20_valid's other test is not needed); GOOD or
@@ -60,6 +61,15 @@ lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
 		return false;
 	/* a bit test, not a mask built by a shift */
 	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
+}
+
+/* lsk_ip4_fast_hdr_l2 of a frame whose header is Ethernet's alone (a
+ * tagged one's is RTE_VLAN_HLEN longer: ip4/fwd_fast.c). */
+static __rte_always_inline bool
+lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
+		 const struct rte_ipv4_hdr *ip)
+{
+	return lsk_ip4_fast_hdr_l2(bloom, m, ip, RTE_ETHER_HDR_LEN);
 }
 
 /* The same, the first segment's length tested first. */

@@ -291,7 +291,7 @@ lsk_ip4_route(struct lsk_worker *w, struct lsk_list *l, struct lsk_list *local)
 	if (w->ip4w->rcache != NULL) {
 		if (lsk_trace_on(w))	/* before the lookup fills it */
 			route_cache_trace(w, l, dst);
-		lsk_route_cache_lookup(w, dst, nh_idx, n);
+		lsk_route_cache_lookup(w, dst, nh_idx, n, NULL);
 	} else if (diff == 0 && n != 0) {
 		rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		if (likely(t->nexthops[(uint32_t)nh_idx[0]].type ==

@@ -125,10 +125,104 @@ rc_insert(struct lsk_worker *w, struct lsk_route_cache *c, uint32_t b,
 	e[i].nh = nh;
 }
 
-/* Next hops for dst[0..n): cached ones, the misses from one FIB lookup. */
+/* Entries of an older table are forgotten before a lookup. */
+static inline void
+rc_fresh(struct lsk_route_cache *c, const struct lsk_fwd_table *t)
+{
+	if (unlikely(c->generation != t->generation)) {
+		memset(c->e, 0, (size_t)c->n_buckets * RC_WAYS * sizeof(c->e[0]));
+		c->generation = t->generation;
+		c->sampled = c->sample_hits = c->bypass = 0;
+	}
+}
+
+/* n lookups, hits of them hits: every RC_SAMPLE, whether to step aside. */
+static inline void
+rc_sample(struct lsk_route_cache *c, uint32_t n, uint32_t hits)
+{
+	c->sampled += n;
+	c->sample_hits += hits;
+	if (unlikely(c->sampled >= RC_SAMPLE)) {
+		if (c->sample_hits * RC_MIN_HIT_DIV < c->sampled)
+			c->bypass = RC_BYPASS_BURSTS;
+		c->sampled = c->sample_hits = 0;
+	}
+}
+
+/* The lookup of dst standing for n packets (one probe, n counted), its
+ * next hop to nh[0]; *seen how it was answered (LSK_RC_*). */
+void
+lsk_route_cache_lookup_same(struct lsk_worker *w, uint32_t dst, uint64_t *nh,
+			    uint32_t n, uint8_t *seen)
+{
+	struct lsk_route_cache *c = w->ip4w->rcache;
+	const struct lsk_fwd_table *t = w->fwd;
+	const struct lsk_rc_entry *e;
+	uint32_t b, k;
+
+	rc_fresh(c, t);
+	if (unlikely(c->bypass != 0)) {
+		c->bypass--;
+		w->stats.route_cache.Bypassed += n;
+		*seen = LSK_RC_BYPASSED;
+		rte_fib_lookup_bulk(t->fib, &dst, nh, 1);
+		return;
+	}
+	e = rc_bucket(c, dst, &b);
+	for (k = 0; k < RC_WAYS; k++) {
+		if (e[k].dst == dst) {
+			nh[0] = e[k].nh;
+			w->stats.route_cache.Hits += n;
+			*seen = LSK_RC_HIT;
+			rc_sample(c, n, n);
+			return;
+		}
+	}
+	/* the stages' list probes every packet before it fills: n misses */
+	w->stats.route_cache.Misses += n;
+	*seen = LSK_RC_MISS;
+	rc_sample(c, n, 0);
+	rte_fib_lookup_bulk(t->fib, &dst, nh, 1);
+	rc_insert(w, c, b, dst, (uint32_t)nh[0]);
+}
+
+/*
+ * A packet the fast path looked up (answered as seen) and then handed
+ * on to the stages, whose ip4_route asks the cache again: its lookup is
+ * not counted twice, and a miss leaves no entry, so that the stages'
+ * lookup counts it as it would have without the fast path.
+ */
+void
+lsk_route_cache_unsee(struct lsk_worker *w, uint32_t dst, uint8_t seen)
+{
+	struct lsk_route_cache *c = w->ip4w->rcache;
+	struct lsk_rc_entry *e;
+	uint32_t b, k;
+
+	if (seen == LSK_RC_BYPASSED) {
+		w->stats.route_cache.Bypassed--;
+		return;
+	}
+	if (c->sampled != 0)
+		c->sampled--;
+	if (seen == LSK_RC_HIT) {
+		w->stats.route_cache.Hits--;
+		if (c->sample_hits != 0)
+			c->sample_hits--;
+		return;
+	}
+	w->stats.route_cache.Misses--;
+	e = rc_bucket(c, dst, &b);
+	for (k = 0; k < RC_WAYS; k++)
+		if (e[k].dst == dst)
+			e[k].dst = 0;
+}
+
+/* Next hops for dst[0..n): cached ones, the misses from one FIB lookup;
+ * with seen, how each was answered (LSK_RC_*). */
 void
 lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
-		       uint64_t *nh, uint32_t n)
+		       uint64_t *nh, uint32_t n, uint8_t *seen)
 {
 	struct lsk_route_cache *c = w->ip4w->rcache;
 	const struct lsk_fwd_table *t = w->fwd;
@@ -137,14 +231,12 @@ lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 	uint64_t miss_nh[LSK_BURST_MAX];
 	uint32_t i, k, misses = 0;
 
-	if (unlikely(c->generation != t->generation)) {
-		memset(c->e, 0, (size_t)c->n_buckets * RC_WAYS * sizeof(c->e[0]));
-		c->generation = t->generation;
-		c->sampled = c->sample_hits = c->bypass = 0;
-	}
+	rc_fresh(c, t);
 	if (unlikely(c->bypass != 0)) {
 		c->bypass--;
 		w->stats.route_cache.Bypassed += n;
+		if (seen != NULL)
+			memset(seen, LSK_RC_BYPASSED, n);
 		rte_fib_lookup_bulk(t->fib, dst, nh, (int)n);
 		return;
 	}
@@ -158,6 +250,8 @@ lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 				break;
 			}
 		}
+		if (seen != NULL)
+			seen[i] = k == RC_WAYS ? LSK_RC_MISS : LSK_RC_HIT;
 		if (k == RC_WAYS) {
 			miss_at[misses] = i;
 			miss_bucket[misses] = b;
@@ -165,13 +259,7 @@ lsk_route_cache_lookup(struct lsk_worker *w, uint32_t *dst,
 		}
 	}
 	w->stats.route_cache.Hits += n - misses;
-	c->sampled += n;
-	c->sample_hits += n - misses;
-	if (unlikely(c->sampled >= RC_SAMPLE)) {
-		if (c->sample_hits * RC_MIN_HIT_DIV < c->sampled)
-			c->bypass = RC_BYPASS_BURSTS;
-		c->sampled = c->sample_hits = 0;
-	}
+	rc_sample(c, n, n - misses);
 	if (misses == 0)
 		return;
 	w->stats.route_cache.Misses += misses;

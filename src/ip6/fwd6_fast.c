@@ -30,7 +30,8 @@
  *
  * Counted once per burst, as the stages would have: the port's rx, eth
  * InFrames, ip6 InReceives and OutForwDatagrams. It runs when IPv4's may
- * (no filter, route cache, trace or train; worker/worker.c), and steps
+ * (no trace or train; worker/worker.c; IPv6 has no filter or route
+ * cache to ask), and steps
  * aside FAST6_SKIP_BURSTS bursts when it hands on more than it takes.
  */
 #include <rte_byteorder.h>

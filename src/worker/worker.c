@@ -139,17 +139,17 @@ worker_lists_clear(struct lsk_worker *w)
 }
 
 /* The burst may take a forwarding fast path (ip4/fwd_fast.c,
- * ip6/fwd6_fast.c; the family of its first frame's): no
- * trains, no filter to ask (rte_acl classifies a list), no route cache
- * (it counts every lookup, and what the fast path hands on would be
- * looked up twice); with GRO on, only a burst in which no train can form
- * (udp/gro.h, lsk_gro_burst_repeats). A traced burst takes the stages,
- * whose records the trace shows. */
+ * ip6/fwd6_fast.c; the family of its first frame's): no trains; with GRO
+ * on, only a burst in which no train can form (udp/gro.h,
+ * lsk_gro_burst_repeats). The filter and the route cache are asked by
+ * IPv4's fast path as by the stages; IPv6's has no filter to ask (its
+ * stages have none either). A traced burst takes the stages, whose
+ * records the trace shows. */
 static inline bool
 worker_fast_on(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	       const uint8_t *members)
 {
-	if (members != NULL || w->filter != NULL || w->ip4w->rcache != NULL)
+	if (members != NULL)
 		return false;
 	return w->set.gro_flows == 0 ||
 	       !lsk_gro_burst_repeats(&w->udpw->gro, pkts, n);

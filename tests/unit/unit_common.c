@@ -1549,6 +1549,16 @@ unit_frame_tag(uint8_t *b, size_t len, uint16_t tci)
 	return len + 4;
 }
 
+int
+unit_frame_vid(const struct rte_mbuf *m)
+{
+	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (b[12] != 0x81 || b[13] != 0x00)
+		return -1;
+	return (b[14] << 8 | b[15]) & 0x0fff;
+}
+
 struct rte_mbuf *
 unit_pkt_mbuf_tagged(const struct unit_pkt *p, uint16_t tci)
 {

@@ -102,6 +102,8 @@ size_t unit_icmp_build(const struct unit_pkt *p, uint8_t type, uint8_t code,
 /* Put an 802.1Q tag of tci after the MACs of the frame at b (len bytes,
  * 4 more of room); returns the tagged frame's length. */
 size_t unit_frame_tag(uint8_t *b, size_t len, uint16_t tci);
+/* The VLAN ID of the frame in m (its first segment), or -1 untagged. */
+int unit_frame_vid(const struct rte_mbuf *m);
 /* The frame of p tagged so, in a fresh mbuf (one segment). */
 struct rte_mbuf *unit_pkt_mbuf_tagged(const struct unit_pkt *p, uint16_t tci);
 /* Build the frame in a fresh mbuf (one segment). */

@@ -87,6 +87,13 @@ assert_same_counters(const struct pair *pr)
 {
 	const struct lsk_stats a = unit_stats(pr->a), b = unit_stats(pr->b);
 	const uint64_t fast = a.stages[LSK_STAGE_FWD_FAST].packets;
+	/* with the filter on, what it dropped on the fast path never went
+	 * on to ip4_route and ip4_forward: the stages' filter drops what
+	 * it takes less what it hands ip4_route */
+	const bool filter = b.stages[LSK_STAGE_IP4_FILTER].calls != 0;
+	const uint64_t fast_dropped = !filter ? 0 : a.filter.Dropped -
+		(a.stages[LSK_STAGE_IP4_FILTER].packets -
+		 a.stages[LSK_STAGE_IP4_ROUTE].packets);
 	unsigned int i;
 
 	assert_memory_equal(&a.ip, &b.ip, sizeof(a.ip));
@@ -95,6 +102,7 @@ assert_same_counters(const struct pair *pr)
 	assert_memory_equal(&a.eth, &b.eth, sizeof(a.eth));
 	assert_memory_equal(&a.arp, &b.arp, sizeof(a.arp));
 	assert_memory_equal(a.ports, b.ports, sizeof(a.ports));
+	assert_memory_equal(&a.filter, &b.filter, sizeof(a.filter));
 	assert_int_equal(b.stages[LSK_STAGE_FWD_FAST].packets, 0);
 	for (i = 0; i < LSK_STAGE_COUNT; i++) {
 		uint64_t want = b.stages[i].packets;
@@ -102,8 +110,10 @@ assert_same_counters(const struct pair *pr)
 		if (i == LSK_STAGE_FWD_FAST)
 			continue;
 		if (i == LSK_STAGE_ETH_INPUT || i == LSK_STAGE_IP4_INPUT ||
-		    i == LSK_STAGE_IP4_ROUTE || i == LSK_STAGE_IP4_FORWARD)
+		    (filter && i == LSK_STAGE_IP4_FILTER))
 			want -= fast;
+		if (i == LSK_STAGE_IP4_ROUTE || i == LSK_STAGE_IP4_FORWARD)
+			want -= fast - fast_dropped;
 		assert_int_equal(a.stages[i].packets, want);
 	}
 	unit_assert_ip_balance(&a);
@@ -194,6 +204,21 @@ assert_forwarded_as_built(const struct unit_fixture *f,
 	assert_int_equal(seen, n);
 }
 
+/* fr, n frames to FAR, to both: the fast path took all of them (the
+ * first fast packets of the test), the stages none, and the frames and
+ * counters are the stages'. */
+static void
+all_fast_to_far(struct pair *pr, const struct frames *fr, unsigned int n)
+{
+	pair_input(pr, fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), n);
+	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
+			 0);
+	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), n);
+}
+
 /* A burst of one flow: all of it by the fast path, byte for byte what
  * the stages make. */
 static void
@@ -204,13 +229,7 @@ test_one_flow_all_fast(void **state)
 
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_FAR_IP, 32, 0);
-	pair_input(pr, &fr);
-	assert_same_frames(pr);
-	assert_same_counters(pr);
-	assert_int_equal(fast_packets(pr->a), 32);
-	assert_int_equal(unit_stats(pr->a).stages[LSK_STAGE_ETH_INPUT].calls,
-			 0);
-	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, UNIT_FAR_IP), 32);
+	all_fast_to_far(pr, &fr, 32);
 	assert_int_equal(unit_stats(pr->a).ip.ForwDatagrams, 32);
 	/* and what both make is right, not only the same */
 	assert_forwarded_as_built(pr->a, &fr, 32);
@@ -484,10 +503,9 @@ test_odd_one_among_next_hops(void **state)
 
 /* The odd one first: the fast path takes nothing, the stages all. */
 static void
-test_odd_one_first(void **state)
+odd_one_first(struct pair *pr)
 {
 	static struct frames fr;
-	struct pair *pr = *state;
 	unsigned int k;
 
 	for (k = 0; k < ODD_COUNT; k++) {
@@ -500,6 +518,12 @@ test_odd_one_first(void **state)
 		assert_same_counters(pr);
 		pair_clear(pr);
 	}
+}
+
+static void
+test_odd_one_first(void **state)
+{
+	odd_one_first(*state);
 }
 
 /*
@@ -608,41 +632,257 @@ test_random_bursts(void **state)
 	assert_true(fast_packets(pr->a) > 0);
 }
 
-/* A filter, GRO (on a burst of one flow) or the route cache: the burst
- * takes the stages (the filter classifies a list, GRO makes trains, the
- * cache counts every lookup). Off again, the fast path is back. */
+/* GRO on a burst of one flow: the burst takes the stages (GRO makes
+ * trains). Off again, the fast path is back. */
 static void
-test_not_with_filter_gro_or_cache(void **state)
+test_not_with_gro(void **state)
 {
-	static const char *const on[] = {
-		"filter add drop proto udp dport 9", "gro fraglist",
-		"route-cache on entries 64",
-	};
-	static const char *const off[] = {
-		"filter flush", "gro off", "route-cache off",
-	};
 	static struct frames fr;
 	struct pair *pr = *state;
-	unsigned int k;
+	uint64_t before = fast_packets(pr->a);
 
 	memset(&fr, 0, sizeof(fr));
 	frames_flow(&fr, UNIT_FAR_IP, 8, 0);
-	for (k = 0; k < RTE_DIM(on); k++) {
-		uint64_t before = fast_packets(pr->a);
+	pair_cmd(pr, "gro fraglist");
+	pair_input(pr, &fr);
+	assert_int_equal(fast_packets(pr->a), before);
+	assert_same_frames(pr);
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+	pair_cmd(pr, "gro off");
+	pair_input(pr, &fr);
+	assert_int_equal(fast_packets(pr->a), before + 8);
+	assert_same_frames(pr);
+	unit_tx_free(pr->a);
+	unit_tx_free(pr->b);
+}
 
-		pair_cmd(pr, on[k]);
-		pair_input(pr, &fr);
-		assert_int_equal(fast_packets(pr->a), before);
-		assert_same_frames(pr);
-		unit_tx_free(pr->a);
-		unit_tx_free(pr->b);
-		pair_cmd(pr, off[k]);
-		pair_input(pr, &fr);
-		assert_int_equal(fast_packets(pr->a), before + 8);
-		assert_same_frames(pr);
-		unit_tx_free(pr->a);
-		unit_tx_free(pr->b);
+/* n datagrams to FAR, IDs from id, every third (from the first) to UDP
+ * port 9, which the filter rule of test_filter_on_fast_path drops. */
+static void
+frames_some_to_9(struct frames *fr, unsigned int n, uint16_t id)
+{
+	struct unit_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		unit_pkt_init(&p, i % 2 ? NEAR_IP : UNIT_FAR_IP);
+		p.payload_len = 18;
+		p.id = (uint16_t)(id + i);
+		if (i % 3 == 0)
+			p.dport = 9;
+		frames_add(fr, &p);
 	}
+}
+
+/*
+ * The filter on: the fast path takes the burst, classifies it between
+ * its checks and its lookup, and drops what a rule drops, counted as
+ * ip4_filter counts (filter Dropped, ip InDiscards); the frames and every
+ * counter are the stages'. A rule that accepts drops nothing; the odd
+ * ones the fast path hands on still come out in their order.
+ */
+static void
+test_filter_on_fast_path(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	struct lsk_stats st;
+
+	pair_cmd(pr, "filter add drop proto udp dport 9");
+	pair_cmd(pr, "filter add accept proto udp dport 2000");
+	memset(&fr, 0, sizeof(fr));
+	frames_some_to_9(&fr, 30, 0);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.stages[LSK_STAGE_FWD_FAST].packets, 30);
+	assert_int_equal(st.stages[LSK_STAGE_IP4_FILTER].calls, 0);
+	assert_int_equal(st.filter.Dropped, 10);
+	assert_int_equal(st.ip.ForwDatagrams, 20);
+	assert_int_equal(unit_tx_udp_to(pr->a, UNIT_P1, 0), 20);
+	pair_clear(pr);
+
+	/* all of a burst dropped */
+	memset(&fr, 0, sizeof(fr));
+	frames_some_to_9(&fr, 1, 100);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(unit_stats(pr->a).filter.Dropped, 11);
+	pair_clear(pr);
+
+	odd_one_in_the_middle(pr, true);
+	odd_one_first(pr);
+	assert_same_counters(pr);
+}
+
+#define VLAN 100
+#define VLAN_IP UNIT_IPV4(10, 5, 0, 1)	/* ours, on VLAN 100 of P0 */
+#define VLAN_HOST UNIT_IPV4(10, 5, 0, 2)
+
+/* n datagrams from the VLAN's host, IDs from id, to dst; tagged with
+ * tci when it is not 0 (as they come in on P0), else on P1. */
+static void
+frames_vlan(struct frames *fr, uint32_t dst, unsigned int n, uint16_t id,
+	    uint16_t tci)
+{
+	struct unit_pkt p;
+	unsigned int i;
+	uint8_t *b;
+
+	for (i = 0; i < n; i++) {
+		unit_pkt_init(&p, dst);
+		p.payload_len = 18;
+		p.id = (uint16_t)(id + i);
+		if (tci != 0) {
+			p.src = VLAN_HOST;
+		} else {
+			p.port = UNIT_P1;
+			p.dst_mac = unit_p1_mac;
+			p.src_mac = unit_b_mac;
+			p.src = UNIT_B_IP;
+		}
+		b = frames_add(fr, &p);
+		if (tci != 0)
+			fr->len[fr->n - 1] = unit_frame_tag(b, fr->len[fr->n - 1],
+							    tci);
+	}
+}
+
+/*
+ * A VLAN sub-interface on P0: its tagged frames are the fast path's
+ * (untagged as they leave P1), and so are frames routed to it (tagged as
+ * they leave P0); the frames and counters are the stages'. A tag of
+ * another VLAN, or a priority tag, leaves the burst to the stages; the
+ * fast path hands on what it cannot forward (to us) with its tag.
+ */
+static void
+test_vlan_on_fast_path(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	unsigned int i;
+	uint64_t fast;
+
+	pair_cmd(pr, "address add 10.5.0.1/24 port 0 vlan 100");
+	pair_cmd(pr, "neigh add 10.5.0.2 lladdr 02:00:00:00:05:02");
+	unit_worker_sync(pr->a);
+	unit_worker_sync(pr->b);
+
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_FAR_IP, 16, 0, VLAN);
+	all_fast_to_far(pr, &fr, 16);
+	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++)
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P1][i]), -1);
+	pair_clear(pr);
+
+	/* the way back: out of the VLAN, tagged */
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, VLAN_HOST, 16, 100, 0);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 32);
+	assert_int_equal(pr->a->tx.n[UNIT_P0], 16);
+	for (i = 0; i < pr->a->tx.n[UNIT_P0]; i++)
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P0][i]), VLAN);
+	pair_clear(pr);
+
+	/* from VLAN 100 on P0 to VLAN 200 on P1: tagged in, tagged out */
+	pair_cmd(pr, "address add 10.6.0.1/24 port 1 vlan 200");
+	pair_cmd(pr, "neigh add 10.6.0.2 lladdr 02:00:00:00:06:02");
+	unit_worker_sync(pr->a);
+	unit_worker_sync(pr->b);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 16, 400, VLAN);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 48);
+	assert_int_equal(pr->a->tx.n[UNIT_P1], 16);
+	for (i = 0; i < pr->a->tx.n[UNIT_P1]; i++)
+		assert_int_equal(unit_frame_vid(pr->a->tx.pkts[UNIT_P1][i]), 200);
+	pair_clear(pr);
+
+	/* another VLAN, a priority tag: the stages' */
+	for (i = 0; i < 2; i++) {
+		memset(&fr, 0, sizeof(fr));
+		frames_vlan(&fr, UNIT_FAR_IP, 8, 200, i == 0 ? 200 : 0x2000);
+		pair_input(pr, &fr);
+		assert_same_frames(pr);
+		assert_same_counters(pr);
+		assert_int_equal(fast_packets(pr->a), 48);
+		pair_clear(pr);
+	}
+
+	/* to us in the middle of a tagged burst: handed on as it came */
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_FAR_IP, 5, 300, VLAN);
+	frames_vlan(&fr, VLAN_IP, 1, 305, VLAN);
+	frames_vlan(&fr, UNIT_FAR_IP, 4, 306, VLAN);
+	fast = fast_packets(pr->a);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a) - fast, 9);
+	assert_int_equal(unit_stats(pr->a).udp.InDatagrams +
+			 unit_stats(pr->a).udp.NoPorts, 1);
+	pair_clear(pr);
+}
+
+/* Every lookup of the route cache, however answered. */
+static uint64_t
+cache_lookups(const struct unit_fixture *f)
+{
+	const struct lsk_stats st = unit_stats(f);
+
+	return st.route_cache.Hits + st.route_cache.Misses +
+	       st.route_cache.Bypassed;
+}
+
+/*
+ * The route cache on: the fast path takes the burst and asks the cache,
+ * counted as ip4_route's list counts (a burst of one new destination:
+ * every packet a miss, the next burst every one a hit); with the odd ones
+ * it hands on, each packet is counted once, as the stages alone (the
+ * single mode stack) count them, and the frames are theirs.
+ */
+static void
+test_route_cache_on_fast_path(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	struct lsk_stats st;
+
+	pair_cmd(pr, "route-cache on entries 64");
+	memset(&fr, 0, sizeof(fr));
+	frames_flow(&fr, UNIT_FAR_IP, 32, 0);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a), 32);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.route_cache.Misses, 32);
+	assert_int_equal(st.route_cache.Hits, 0);
+	assert_forwarded_as_built(pr->a, &fr, 32);
+	pair_clear(pr);
+
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_int_equal(fast_packets(pr->a), 64);
+	st = unit_stats(pr->a);
+	assert_int_equal(st.route_cache.Hits, 32);
+	assert_int_equal(cache_lookups(pr->a), cache_lookups(pr->b));
+	pair_clear(pr);
+
+	odd_one_in_the_middle(pr, false);
+	assert_int_equal(cache_lookups(pr->a), cache_lookups(pr->b));
+	odd_one_in_the_middle(pr, true);
+	assert_int_equal(cache_lookups(pr->a), cache_lookups(pr->b));
+	assert_int_equal(cache_lookups(pr->a),
+			 unit_stats(pr->b).stages[LSK_STAGE_IP4_ROUTE].packets);
 }
 
 /*
@@ -712,7 +952,10 @@ main(void)
 		T(test_steps_aside_for_local_traffic),
 		T(test_full_tx_buffer),
 		T(test_random_bursts),
-		T(test_not_with_filter_gro_or_cache),
+		T(test_not_with_gro),
+		T(test_route_cache_on_fast_path),
+		T(test_filter_on_fast_path),
+		T(test_vlan_on_fast_path),
 		T(test_gro_on_flows_once),
 	};
 #undef T

@@ -287,7 +287,7 @@ test_same_answers_as_fib(void **state)
 		n = 1 + (unsigned int)(unit_rand(&rnd) % LSK_BURST_MAX);
 		for (k = 0; k < n; k++)
 			dst[k] = random_dst(&rnd, pool, 60);
-		lsk_route_cache_lookup(f->worker, dst, nh, n);
+		lsk_route_cache_lookup(f->worker, dst, nh, n, NULL);
 		rte_fib_lookup_bulk(f->worker->fwd->fib, dst, want, (int)n);
 		for (k = 0; k < n; k++)
 			if (nh[k] != want[k])
@@ -311,7 +311,7 @@ lookup_bursts(struct unit_fixture *f, uint32_t (*dst_of)(unsigned int),
 	for (b = 0; b < bursts; b++) {
 		for (k = 0; k < 32; k++)
 			dst[k] = dst_of((*seq)++);
-		lsk_route_cache_lookup(f->worker, dst, nh, 32);
+		lsk_route_cache_lookup(f->worker, dst, nh, 32, NULL);
 		rte_fib_lookup_bulk(f->worker->fwd->fib, dst, want, 32);
 		for (k = 0; k < 32; k++)
 			same += nh[k] == want[k];

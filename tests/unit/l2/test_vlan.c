@@ -23,17 +23,6 @@ vlan_setup(struct unit_fixture *f)
 	unit_worker_sync(f);
 }
 
-/* The tag of a frame the stack sent, or -1 when it has none. */
-static int
-tag_of(const struct rte_mbuf *m)
-{
-	const uint8_t *b = rte_pktmbuf_mtod(m, const uint8_t *);
-
-	if (b[12] != 0x81 || b[13] != 0x00)
-		return -1;
-	return (b[14] << 8 | b[15]) & 0x0fff;
-}
-
 /* From a VLAN host through the router: untagged out of port 1, and the
  * way back leaves port 0 tagged with the VLAN, to the host's MAC. */
 static void
@@ -51,7 +40,7 @@ test_forward_in_and_out(void **state)
 	unit_input_one(f, unit_pkt_mbuf_tagged(&p, VLAN));
 	assert_int_equal(f->tx.n[UNIT_P1], 1);
 	m = f->tx.pkts[UNIT_P1][0];
-	assert_int_equal(tag_of(m), -1);
+	assert_int_equal(unit_frame_vid(m), -1);
 	assert_int_equal(unit_ip4(m)->time_to_live, 63);
 	unit_tx_free(f);
 
@@ -63,7 +52,7 @@ test_forward_in_and_out(void **state)
 	unit_input_one(f, unit_pkt_mbuf(&p));
 	assert_int_equal(f->tx.n[UNIT_P0], 1);
 	m = f->tx.pkts[UNIT_P0][0];
-	assert_int_equal(tag_of(m), VLAN);
+	assert_int_equal(unit_frame_vid(m), VLAN);
 	b = rte_pktmbuf_mtod(m, const uint8_t *);
 	assert_memory_equal(b, &host_mac, 6);
 	assert_memory_equal(b + 6, &unit_p0_mac, 6);
@@ -96,7 +85,7 @@ test_local_and_unknown_vlan(void **state)
 	assert_int_equal(unit_stats(f).ip.InReceives, 1);
 	/* port unreachable for the first goes back tagged */
 	assert_int_equal(f->tx.n[UNIT_P0], 1);
-	assert_int_equal(tag_of(f->tx.pkts[UNIT_P0][0]), VLAN);
+	assert_int_equal(unit_frame_vid(f->tx.pkts[UNIT_P0][0]), VLAN);
 	unit_tx_free(f);
 }
 
@@ -122,7 +111,7 @@ test_arp_answered_tagged(void **state)
 	unit_input_one(f, unit_mbuf_from_bytes(b, 46, UNIT_P0));
 	assert_int_equal(f->tx.n[UNIT_P0], 1);
 	m = f->tx.pkts[UNIT_P0][0];
-	assert_int_equal(tag_of(m), VLAN);
+	assert_int_equal(unit_frame_vid(m), VLAN);
 	r = rte_pktmbuf_mtod(m, const uint8_t *);
 	assert_memory_equal(r, &host_mac, 6);
 	assert_int_equal(r[16] << 8 | r[17], RTE_ETHER_TYPE_ARP);
