@@ -50,9 +50,9 @@ check_size(enum rte_fib_dir24_8_nh_sz sz)
 {
 	static const uint32_t dsts[] = {
 		RTE_IPV4(10, 1, 2, 3), RTE_IPV4(10, 8, 200, 1),
-		RTE_IPV4(10, 9, 0, 1), RTE_IPV4(192, 0, 2, 77),
-		RTE_IPV4(255, 255, 255, 255), RTE_IPV4(0, 0, 0, 1),
-		RTE_IPV4(203, 0, 113, 9),
+		RTE_IPV4(10, 9, 0, 1), RTE_IPV4(192u, 0, 2, 77),
+		RTE_IPV4(255u, 255, 255, 255), RTE_IPV4(0, 0, 0, 1),
+		RTE_IPV4(203u, 0, 113, 9),
 	};
 	struct rte_fib_conf conf;
 	struct rte_fib *fib = fib_new(sz, &conf);
@@ -66,8 +66,8 @@ check_size(enum rte_fib_dir24_8_nh_sz sz)
 	assert_int_equal(shift, (uint8_t)sz);
 	assert_int_equal(rte_fib_add(fib, RTE_IPV4(10, 1, 2, 0), 24, 5), 0);
 	assert_int_equal(rte_fib_add(fib, RTE_IPV4(10, 8, 0, 0), 16, 9), 0);
-	assert_int_equal(rte_fib_add(fib, RTE_IPV4(192, 0, 0, 0), 8, 3), 0);
-	assert_int_equal(rte_fib_add(fib, RTE_IPV4(255, 255, 255, 0), 24,
+	assert_int_equal(rte_fib_add(fib, RTE_IPV4(192u, 0, 0, 0), 8, 3), 0);
+	assert_int_equal(rte_fib_add(fib, RTE_IPV4(255u, 255, 255, 0), 24,
 				     7), 0);
 	for (i = 0; i < RTE_DIM(dsts); i++) {
 		uint32_t dst = dsts[i];

@@ -596,9 +596,9 @@ test_burst_keeps_order(void **state)
  * One burst in runs of next hops, broken by every other case: the frames
  * to one next hop leave in order, with what the slow cases queue on the
  * same port (an ARP request) in its place among them, the others each
- * answered as alone. A filter rule that matches none of them keeps the
- * burst on the stages (the fast path, ip4/fwd_fast.c, would forward the
- * plain ones before the slow cases queue anything: test_fwd_fast.c).
+ * answered as alone. A trace that matches none of them keeps the burst
+ * on the stages (the fast path, ip4/fwd_fast.c, would forward the plain
+ * ones before the slow cases queue anything: test_fwd_fast.c).
  */
 static void
 test_runs_of_next_hops(void **state)
@@ -617,7 +617,7 @@ test_runs_of_next_hops(void **state)
 	size_t len = 0;
 
 	unit_cmd(f, "neigh add 10.0.0.7 lladdr 02:00:00:00:00:07");
-	unit_cmd(f, "filter add drop proto udp dport 9");
+	unit_cmd(f, "trace add 100 match dst 192.0.2.99");
 	for (i = 0; i < RTE_DIM(pkts); i++) {
 		unit_pkt_init(&p, UNIT_FAR_IP);
 		p.payload_len = 18;
