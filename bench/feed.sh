@@ -11,7 +11,8 @@
 #                 [--ip6] [--table plain|bgp] [--seed S]
 #                 [--dist flows|uniform|zipf] [--count N] [--hot H]
 #                 [--zipf-s S] [--cache [N]] [--only LIST] [--mem MB]
-#                 [--runtime] [--grout PATH [--grcli PATH]]
+#                 [--runtime] [--huge] [--start-timeout S]
+#                 [--grout PATH [--grcli PATH]]
 #
 # Devices, in turn, runs alternated: listack-fwd list, listack-fwd single
 # (both --rx-burst 64, 64 frames per poll; l3fwd asks for 32), listack-fwd
@@ -37,13 +38,11 @@
 # l3fwd's pool (L3FWD_MBUFS, bench/build-l3fwd.sh) get twice the frames
 # and 16,384 more, and EAL -m grows to hold them (--mem MB sets it).
 # --cache [N] adds listack-fwd list with `route-cache on entries N`
-# (default 4096) at 64 and 32 a poll, and list-stages: list mode with one
-# filter rule that matches nothing, which, as the route cache does, sends
-# every burst through the stages (eth_input, ip4_input, ip4_filter,
-# ip4_route, ip4_forward) instead of the fast path (fwd_fast): with
-# --runtime, its ip4_route is the FIB alone beside the cache's.
+# (default 4096) at 64 and 32 a poll. The cache is asked on the fast
+# path (fwd_fast) as in the stages: with --runtime, fwd_fast's cycles a
+# packet with the cache stand beside those of the FIB alone (list).
 # --only LIST measures only these of list,single,list-rx32,cache,
-# cache-rx32,list-stages,l3fwd,l3fwd-fib,testpmd-io,grout; l3fwd-fib (l3fwd
+# cache-rx32,l3fwd,l3fwd-fib,testpmd-io,grout; l3fwd-fib (l3fwd
 # --lookup fib: rte_fib, the library listack's FIB is, with 4-byte next
 # hops) runs only when named there.
 # --runtime gives each listack-fwd a control socket and keeps its `show
@@ -51,6 +50,12 @@
 # the interval in runtime-NAME-RUN.txt, and its `show stats` (the route
 # cache's hits and misses) in stats-NAME-RUN.txt (without --runtime:
 # --ctl-socket none).
+# --huge runs listack-fwd, l3fwd and testpmd on 2 MiB hugepages (EAL -m
+# MB from the free pages, --huge-unlink) instead of --no-huge, as a
+# router runs: a full table's DIR-24-8 (32-64 MiB) then needs 16-32 TLB
+# entries, not 8,000-16,000 4 KiB pages, so a random lookup misses the
+# cache once instead of the cache and the TLB. It needs hugetlbfs
+# mounted and MB/2 free pages (/proc/sys/vm/nr_hugepages, as root).
 # --grout PATH adds grout (github:DPDK/grout v0.17.1, built outside the
 # tree: docs/benchmarks.md; the bench never builds it), its grcli beside
 # it or --grcli PATH: bench/grout-rate.py runs it on the same feed (its
@@ -58,7 +63,9 @@
 # routes, CPU 1 alone, and reads its rate with grcli (grout turns
 # telemetry off); its nodes' cycles a packet in grout-software-RUN.txt.
 # The devices' load time (launch to first packet out) is in runs.jsonl
-# ("start_seconds") and the tables' last column.
+# ("start_seconds") and the tables' last column. Each may take 30 s, or
+# with a full table 30 s + 1 s per 2,500 routes (l3fwd's LPM: per 1,000
+# routes); --start-timeout S sets every device's limit.
 #
 # Output in DIR (default /tmp/listack-feed): runs.jsonl, feed.md (every
 # run, medians, ratios to l3fwd), commands.txt.
@@ -67,7 +74,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 runs=3 seconds=3 flows=1 routes=1 size="" build="$top/build" ip6=""
 out=/tmp/listack-feed quiet=0 table="" seed=1 dist=flows count="" hot=100000
-zipf_s=1.0 cache="" only="" mem="" runtime=0 grout="" grcli=""
+zipf_s=1.0 cache="" only="" mem="" runtime=0 grout="" grcli="" huge=0
+start_timeout=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift ;;
@@ -90,6 +98,8 @@ while [ $# -gt 0 ]; do
 	--only) only=",$2," ; shift ;;
 	--mem) mem=$2; shift ;;
 	--runtime) runtime=1 ;;
+	--huge) huge=1 ;;
+	--start-timeout) start_timeout=$2; shift ;;
 	--grout) grout=$2; shift ;;
 	--grcli) grcli=$2; shift ;;
 	-h|--help) awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0"; exit 0 ;;
@@ -97,15 +107,24 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+# the devices run in --out: the build's path made absolute
+build=$(cd "$build" 2>/dev/null && pwd) || { echo "feed.sh: no build directory $build" >&2; exit 1; }
 [ -n "$size" ] || { [ -n "$ip6" ] && size=84 || size=64; }
 fwd="$build/listack-fwd"
 l3fwd=${L3FWD:-/tmp/dpdk-examples/l3fwd/build/l3fwd}
 [ -x "$fwd" ] || { echo "feed.sh: no $fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
-[ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
-[ "$routes" -le 1024 ] || grep -q L3FWD_MBUFS "$l3fwd" || { echo "feed.sh: $l3fwd holds 1,024 routes: build it again with bench/build-l3fwd.sh" >&2; exit 1; }
+# wanted NAME: --only names it, or there is no --only
+wanted() {
+	[ -z "$only" ] || case $only in *",$1,"*) ;; *) return 1 ;; esac
+}
+# l3fwd-fib runs only when --only names it
+if wanted l3fwd || { [ -n "$only" ] && wanted l3fwd-fib; }; then
+	[ -x "$l3fwd" ] || { echo "feed.sh: DPDK l3fwd is not built at $l3fwd: run bench/build-l3fwd.sh (or set L3FWD)" >&2; exit 1; }
+	[ "$routes" -le 1024 ] || grep -q L3FWD_MBUFS "$l3fwd" || { echo "feed.sh: $l3fwd holds 1,024 routes: build it again with bench/build-l3fwd.sh" >&2; exit 1; }
+fi
 [ -z "$grout" ] || [ -x "$grout" ] || { echo "feed.sh: no grout at $grout" >&2; exit 1; }
 [ -z "$grout" ] || [ -x "${grcli:=$(dirname "$grout")/grcli}" ] || { echo "feed.sh: no grcli at $grcli (--grcli PATH)" >&2; exit 1; }
-command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
+! wanted testpmd-io || command -v dpdk-testpmd >/dev/null || { echo "feed.sh: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 [ -n "$table" ] || { [ "$routes" -gt 65536 ] && table=bgp || table=plain; }
@@ -126,9 +145,6 @@ fresh "$conf" || python3 "$here/dut/traffic.py" conf $tab $ip6 > "$conf"
 if [ -n "$cache" ]; then
 	# traffic.py conf --route-cache N and --filter 1 write these lines last
 	{ cat "$conf"; echo "route-cache on entries $cache"; } > "$out/fwd-cache.conf"
-	{ grep -v '^gro ' "$conf"
-	  echo "filter add accept proto udp dst 192.0.2.0/32 dport 53"
-	  grep '^gro ' "$conf"; } > "$out/fwd-stages.conf"
 fi
 fresh "$out/l3fwd-$tname.v4" ||
 	python3 "$here/dut/traffic.py" l3fwd-rules $tab "$out/l3fwd-$tname"
@@ -147,8 +163,11 @@ fi
 [ -n "$mem" ] || mem=1024
 # a full table takes a minute to load on a busy machine (l3fwd's rte_lpm
 # adds a rule by scanning the rules of its length: three on this VM)
-start=30
-[ "$routes" -le 65536 ] || start=$((30 + routes / 2500))
+start=30 lpm_start=30
+# l3fwd's rte_lpm_add scans the rules of the new one's length: a million
+# take minutes on a quiet machine and more on a busy one
+[ "$routes" -le 65536 ] || start=$((30 + routes / 2500)) lpm_start=$((30 + routes / 1000))
+[ -z "$start_timeout" ] || start=$start_timeout lpm_start=$start_timeout
 ghz=$(awk '/^cpu MHz/{printf "%.3f", $4 / 1000; exit}' /proc/cpuinfo)
 : > "$out/runs.jsonl"
 : > "$out/commands.txt"
@@ -158,10 +177,15 @@ script=feed.sh
 . "$here/dut/measure.sh"
 
 eal="--no-huge --no-pci -m $mem"
-# wanted NAME: --only names it, or there is no --only
-wanted() {
-	[ -z "$only" ] || case $only in *",$1,"*) ;; *) return 1 ;; esac
-}
+if [ "$huge" = 1 ]; then
+	page_kb=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	total=$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)
+	need=$((mem * 1024 / page_kb))
+	grep -q ' hugetlbfs ' /proc/mounts || { echo "feed.sh: --huge: no hugetlbfs mounted (mount -t hugetlbfs nodev /dev/hugepages)" >&2; exit 1; }
+	[ "${free:-0}" -ge "$need" ] || { echo "feed.sh: --huge: $need free pages of $page_kb kB needed for -m $mem, ${free:-0} free (as root: echo $((total + need - ${free:-0})) > /proc/sys/vm/nr_hugepages)" >&2; exit 1; }
+	eal="--no-pci -m $mem --huge-unlink"
+fi
 # fwd NAME CONF BURST MODE: one listack-fwd measurement, `show runtime`
 # kept
 fwd() {
@@ -216,16 +240,17 @@ while [ $r -le "$runs" ]; do
 	if [ -n "$cache" ]; then
 		fwd cache "$out/fwd-cache.conf" 64 list
 		fwd cache-rx32 "$out/fwd-cache.conf" 32 list
-		fwd list-stages "$out/fwd-stages.conf" 64 list
 	fi
 	# l3fwd's one lcore is its main lcore; the worker thread CPU time
 	# ethdev-rate.py reads is that of the process's busiest thread
 	at_end=""
+	fwd_start=$start start=$lpm_start
 	! wanted l3fwd || measure l3fwd 1 "$l3fwd" -l 1 $eal \
 		--file-prefix lsk-feed-l \
 		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
 		--parse-ptype --rule_ipv4 "$out/l3fwd-$tname.v4" \
 		--rule_ipv6 "$out/l3fwd-$tname.v6"
+	start=$fwd_start
 	[ -z "$only" ] || ! wanted l3fwd-fib || measure l3fwd-fib 1 "$l3fwd" \
 		-l 1 $eal --file-prefix lsk-feed-l \
 		--vdev "$rx" --vdev "$tx" -- -p 0x3 --config '(0,0,1)' \
@@ -264,13 +289,16 @@ for name in dict.fromkeys(d["name"] for d in rows):
     med[name] = (statistics.median(d["mpps"] for d in sel),
                  statistics.median(d.get("mpps_per_worker_cpu_s", 0)
                                    for d in sel))
-base = med.get("l3fwd", (0, 0))
-print("\n| device | median Mpps | x l3fwd | median Mpps per CPU-s | x l3fwd |")
+# against l3fwd (LPM), or l3fwd --lookup fib when only that ran
+bname = "l3fwd" if "l3fwd" in med else "l3fwd-fib"
+base = med.get(bname, (0, 0))
+print("\n| device | median Mpps | x %s | median Mpps per CPU-s | x %s |"
+      % (bname, bname))
 print("|---|---|---|---|---|")
+ratio = lambda a, b: "%.2f" % (a / b) if b else "-"
 for name, (m, c) in med.items():
-    print("| %s | %.2f | %.2f | %.2f | %.2f |" % (
-        name, m, m / base[0] if base[0] else 0, c,
-        c / base[1] if base[1] else 0))
+    print("| %s | %.2f | %s | %.2f | %s |" % (
+        name, m, ratio(m, base[0]), c, ratio(c, base[1])))
 EOF
 echo
 echo "commands: $out/commands.txt; every measurement: $out/runs.jsonl"
