@@ -4,7 +4,7 @@
 
     bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET DUT-PID GEN-PID
                              [--timeout S]
-    bench/pktgen/counters.py report OUT
+    bench/pktgen/counters.py report OUT [DEVICE]
 
 watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
 the ethdev counters of both the device and pktgen over DPDK telemetry
@@ -17,7 +17,8 @@ bounds it also reads the CPU time of each thread of both processes
 CPU each side's busiest thread (its forwarding or generating lcore) had.
 
 report: reads OUT/result.json (pktgen), OUT/device.json and OUT/stats.json
-(listack-fwd --stats-json, written at its exit), prints a table of both
+(the device's --stats-json, written at its exit; DEVICE, its name in the
+report, is listack-fwd or listack-bench), prints a table of both
 sides' figures and checks that they agree. "Agree" means exact equality
 of counters both sides read after the stop, when nothing is in flight:
   - pktgen port 0 opackets == device port 0 ipackets + imissed + ierrors
@@ -30,7 +31,10 @@ of counters both sides read after the stop, when nothing is in flight:
     imissed + ierrors), in its stack (port 0 rx - ForwDatagrams; the
     report names its ip/eth counters that are not 0), at TX (port 1
     tx_dropped), and pktgen's port 1 imissed + ierrors + rx_nombuf;
-    mbufs_in_use == 0 at exit.
+    mbufs_in_use == 0 at exit;
+  - listack-bench --feed ports also writes its ports' ethdev counters at
+    its exit ("ethdev"): port 0 ipackets and port 1 opackets must be what
+    telemetry read after the stop (nothing moved in between).
 Exit status 1 if any check fails (each is printed).
 """
 import importlib.util
@@ -77,7 +81,7 @@ def watch(out, sock, gen_sock, pids, timeout):
     return 0
 
 
-def report(out):
+def report(out, dev="listack-fwd"):
     def load(name):
         with open(os.path.join(out, name)) as f:
             return json.load(f)
@@ -111,7 +115,7 @@ def report(out):
                if v and n not in ("InReceives", "ForwDatagrams", "InFrames")]
     dev_drops = at_rx + in_stack + at_tx
     gen_drops = gf[1]["imissed"] + gf[1]["ierrors"] + gf[1]["rx_nombuf"]
-    print("pktgen -> listack-fwd -> pktgen over memif, %d B, rate %d %%, "
+    print("pktgen -> " + dev + " -> pktgen over memif, %d B, rate %d %%, "
           "%d s window" % (g["size"], g["rate"], g["seconds"]))
     print()
     # CPU share of each side's busiest thread over the window
@@ -124,18 +128,18 @@ def report(out):
     print("|---|---|---|---|---|")
     print("| pktgen (ethdev, telemetry) | %.2f | %.2f | %d / %d | %.0f %% |"
           % (gen_tx, gen_rx, gw[0], gw[1], 100 * share[1]))
-    print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d | "
-          "%.0f %% |" % (dev_tx, dev_rx, w1[1]["opackets"] -
+    print("| %s (ethdev, telemetry) | %.2f | %.2f | %d / %d | "
+          "%.0f %% |" % (dev, dev_tx, dev_rx, w1[1]["opackets"] -
                           w0[1]["opackets"], w1[0]["ipackets"] -
                           w0[0]["ipackets"], 100 * share[0]))
     print("| pktgen (its own per-second rates) | %.2f | %.2f | | |"
           % (own_tx, own_rx))
     print("\nthe window: %.2f s, both programs' counters read in the same "
-          "instants (listack-fwd sent = its port 1 opackets, received = "
-          "its port 0 ipackets)\n" % secs)
+          "instants (%s sent = its port 1 opackets, received = "
+          "its port 0 ipackets)\n" % (secs, dev))
     print("after the stop: pktgen sent %d, received %d, lost %d; "
-          "listack-fwd rx %d, forwarded %d, tx %d, drops %d, "
-          "mbufs_in_use %d" % (sent, received, sent - received,
+          "%s rx %d, forwarded %d, tx %d, drops %d, "
+          "mbufs_in_use %d" % (sent, received, sent - received, dev,
                                sp[0]["rx"], ip["ForwDatagrams"], sp[1]["tx"],
                                dev_drops, s["mbufs_in_use"]))
     print("drops: device RX %d, stack %d (%s), device TX %d, pktgen RX %d\n"
@@ -156,6 +160,13 @@ def report(out):
          sent - received, dev_drops + gen_drops),
         ("mbufs_in_use", s["mbufs_in_use"], 0),
     ]
+    if "ethdev" in s:
+        checks += [
+            ("device port 0 ipackets at its exit == after the stop",
+             s["ethdev"][0]["ipackets"], df[0]["ipackets"]),
+            ("device port 1 opackets at its exit == after the stop",
+             s["ethdev"][1]["opackets"], df[1]["opackets"]),
+        ]
     bad = 0
     for what, got, want in checks:
         ok = got == want
@@ -185,8 +196,8 @@ def main(argv):
             timeout = float(argv[7])
         return watch(argv[1], argv[2], argv[3],
                      [int(argv[4]), int(argv[5])], timeout)
-    if len(argv) == 2 and argv[0] == "report":
-        return report(argv[1])
+    if len(argv) in (2, 3) and argv[0] == "report":
+        return report(*argv[1:])
     print(__doc__.strip(), file=sys.stderr)
     return 2
 
