@@ -3,15 +3,17 @@
 """The device's side of bench/pktgen/run.sh, and the report.
 
     bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET DUT-PID GEN-PID
-                             [--timeout S]
+                             [--timeout S] [--ack-after FILE]
     bench/pktgen/counters.py report OUT [DEVICE]
 
 watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
 the ethdev counters of both the device and pktgen over DPDK telemetry
 (/ethdev/stats,0 and ,1; the two sockets) at each: window-start,
 window-end (both sides' rates over one interval by one clock), stopped
-(the final counters, pktgen idle for 2 s); it then writes OUT/ack, which
-lets pktgen quit, and the readings to OUT/device.json. At the window's
+(the final counters, pktgen idle for 2 s); it then writes the readings to
+OUT/device.json and OUT/ack, which lets pktgen quit (with --ack-after
+FILE, only once FILE exists: run.sh stops listack-bench first, whose
+memif ports count nothing once their server is gone). At the window's
 bounds it also reads the CPU time of each thread of both processes
 (/proc/PID/task): on a shared machine the report says what share of a
 CPU each side's busiest thread (its forwarding or generating lcore) had.
@@ -59,7 +61,7 @@ def ports(path):
             for p in (0, 1)]
 
 
-def watch(out, sock, gen_sock, pids, timeout):
+def watch(out, sock, gen_sock, pids, timeout, ack_after=None):
     got = {}
     deadline = time.monotonic() + timeout
     for phase in ("window-start", "window-end", "stopped"):
@@ -75,8 +77,15 @@ def watch(out, sock, gen_sock, pids, timeout):
         got[phase] = {"t": time.monotonic(), "ports": ports(sock),
                       "gen": ports(gen_sock),
                       "cpu": [thread_cpu(p) for p in pids]}
-    with open(os.path.join(out, "device.json"), "w") as f:
+    path = os.path.join(out, "device.json")
+    with open(path + ".tmp", "w") as f:
         json.dump(got, f)
+    os.rename(path + ".tmp", path)
+    while ack_after and not os.path.exists(ack_after):
+        if time.monotonic() > deadline:
+            print("counters.py: no %s" % ack_after, file=sys.stderr)
+            return 1
+        time.sleep(0.02)
     open(os.path.join(out, "ack"), "w").close()
     return 0
 
@@ -190,12 +199,15 @@ def report(out, dev="listack-fwd"):
 
 
 def main(argv):
-    if len(argv) in (6, 8) and argv[0] == "watch":
-        timeout = 600.0
-        if len(argv) == 8 and argv[6] == "--timeout":
-            timeout = float(argv[7])
+    if len(argv) in (6, 8, 10) and argv[0] == "watch":
+        opts = dict(zip(argv[6::2], argv[7::2]))
+        if set(opts) - {"--timeout", "--ack-after"}:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
         return watch(argv[1], argv[2], argv[3],
-                     [int(argv[4]), int(argv[5])], timeout)
+                     [int(argv[4]), int(argv[5])],
+                     float(opts.get("--timeout", 600.0)),
+                     opts.get("--ack-after"))
     if len(argv) in (2, 3) and argv[0] == "report":
         return report(*argv[1:])
     print(__doc__.strip(), file=sys.stderr)

@@ -90,7 +90,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/ports-started "$out"/links-up "$out"/window-start "$out"/window-end "$out"/stopped \
 	"$out"/ack "$out"/result.json "$out"/device.json "$out"/stats.json \
-	"$out"/summary.json "$out"/bench.json
+	"$out"/summary.json "$out"/bench.json "$out"/dut-stopped
 
 # pktgen's two ports (memif servers, abstract socket names) carry the
 # MACs traffic.py gives the senders and the gateway, so listack-fwd's
@@ -165,14 +165,29 @@ pg_pid=$gen_pid
 while kid=$(cat /proc/$pg_pid/task/$pg_pid/children 2>/dev/null) && [ -n "$kid" ]; do
 	pg_pid=${kid%% *}
 done
+# listack-bench stops before pktgen quits (the watch waits for
+# dut-stopped): its memif ports count nothing once their server is gone,
+# and it reads them at its exit
+ack_after=""
+[ $dut = fwd ] || ack_after="--ack-after $out/dut-stopped"
 $py "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
 	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 $dut_pid $pg_pid \
-	--timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
+	--timeout $((seconds + 120)) $ack_after > "$out/watch.log" 2>&1 &
 watch_pid=$!
+stop_dut() {
+	kill -TERM $dut_pid
+	wait $dut_pid || { echo "run.sh: $dut_name exit $? (see $out/dut.log)" >&2; exit 1; }
+	dut_pid=""
+}
 # either program may die on the way (a memif peer that never came, a
 # bad configuration): the watch would wait for its timeout
 while kill -0 $watch_pid 2>/dev/null; do
-	kill -0 $dut_pid 2>/dev/null || { echo "run.sh: $dut_name exited (see $out/dut.log)" >&2; exit 1; }
+	if [ -n "$ack_after" ] && [ -n "$dut_pid" ] && [ -e "$out/device.json" ]; then
+		stop_dut
+		: > "$out/dut-stopped"
+		continue
+	fi
+	[ -z "$dut_pid" ] || kill -0 $dut_pid 2>/dev/null || { echo "run.sh: $dut_name exited (see $out/dut.log)" >&2; exit 1; }
 	kill -0 $pg_pid 2>/dev/null || [ -e "$out/ack" ] ||
 		{ echo "run.sh: pktgen exited (see $out/pktgen.log, $out/result.json)" >&2; exit 1; }
 	sleep 0.2
@@ -181,9 +196,7 @@ wait $watch_pid || { cat "$out/watch.log" >&2; echo "run.sh: the run did not fin
 watch_pid=""
 wait $gen_pid || true
 gen_pid="" pg_pid=""
-kill -TERM $dut_pid
-wait $dut_pid || { echo "run.sh: $dut_name exit $? (see $out/dut.log)" >&2; exit 1; }
-dut_pid=""
+[ -z "$dut_pid" ] || stop_dut
 rc=0
 $py "$here/counters.py" report "$out" "$dut_name" > "$out/report.md" || rc=$?
 if [ $dut = fwd ]; then
@@ -192,5 +205,11 @@ else
 	what="listack-bench --scenario fwd --feed ports --variant $mode"
 fi
 { echo; echo "device: $what; load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
+if [ $dut = bench ]; then
+	# its own figures: the measured interval's row, the whole run's ports
+	{ echo; echo "listack-bench's report (dut.log):"; echo '```'
+	  grep -A1 '^variant ' "$out/dut.log" || true
+	  sed -n '/^the whole run/,$p' "$out/dut.log"; echo '```'; } >> "$out/report.md"
+fi
 cat "$out/report.md"
 exit $rc
