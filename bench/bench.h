@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -639,14 +640,10 @@ bench_feed_from_eal(const struct bench_opts *o)
  * each port's ethdev counters) are printed and, with --stats-json, written
  * as listack-fwd writes them.
  */
-struct bench_port_counters {
-	uint64_t ipackets, imissed, ierrors, rx_nombuf, opackets, oerrors;
-};
-
 struct bench_ports {
 	bool have_stats, have_eth;
 	struct lsk_stats stats;			/* the stack's, whole run */
-	struct bench_port_counters eth[LSK_MAX_PORTS];
+	struct rte_eth_stats eth[LSK_MAX_PORTS];
 };
 
 /* Check and complete o for the ports feed (a usage error: -EINVAL). */

@@ -54,20 +54,9 @@ bench_ports_read(struct bench_feed *f)
 {
 	unsigned int p;
 
-	for (p = 0; p < f->n_ports && p < LSK_MAX_PORTS; p++) {
-		struct bench_port_counters *c = &f->ports->eth[p];
-		struct rte_eth_stats st;
-
-		memset(c, 0, sizeof(*c));
-		if (rte_eth_stats_get((uint16_t)p, &st) != 0)
-			continue;
-		c->ipackets = st.ipackets;
-		c->imissed = st.imissed;
-		c->ierrors = st.ierrors;
-		c->rx_nombuf = st.rx_nombuf;
-		c->opackets = st.opackets;
-		c->oerrors = st.oerrors;
-	}
+	for (p = 0; p < f->n_ports && p < LSK_MAX_PORTS; p++)
+		if (rte_eth_stats_get((uint16_t)p, &f->ports->eth[p]) != 0)
+			memset(&f->ports->eth[p], 0, sizeof(f->ports->eth[p]));
 	f->ports->have_eth = true;
 }
 
@@ -80,7 +69,7 @@ ethdev_json(const struct bench_feed *f, char *buf, size_t len)
 
 	used = (size_t)snprintf(buf, len, "\"ethdev\": [");
 	for (p = 0; p < f->n_ports && p < LSK_MAX_PORTS && used < len; p++) {
-		const struct bench_port_counters *c = &f->ports->eth[p];
+		const struct rte_eth_stats *c = &f->ports->eth[p];
 
 		used += (size_t)snprintf(buf + used, len - used,
 			"%s{\"id\": %u, \"ipackets\": %" PRIu64 ", \"imissed\": %"
@@ -106,7 +95,7 @@ print_whole_run(const struct bench_feed *f)
 	       "opackets", "oerrors", "stack rx", "stack tx", "rx_dropped",
 	       "tx_dropped");
 	for (p = 0; p < f->n_ports && p < LSK_MAX_PORTS; p++) {
-		const struct bench_port_counters *c = &f->ports->eth[p];
+		const struct rte_eth_stats *c = &f->ports->eth[p];
 
 		printf("%-5u %12" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
 		       " %12" PRIu64 " %9" PRIu64 " | %12" PRIu64 " %12" PRIu64

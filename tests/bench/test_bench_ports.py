@@ -26,7 +26,6 @@ The bench refuses --feed ports without ports, --stats-json without
 Output: `PASS name` / `FAIL name: reason`; exit 1 if any failed.
 """
 
-import json
 import os
 import subprocess
 import sys
@@ -66,20 +65,15 @@ def agreement(g, s):
 
 
 def run_case(bench, work, name, gen_args, dev_args, want_rc, want_text):
-    tag = "%d-%s" % (os.getpid(), name)
-    base = "/tmp/lsk-bench-ports-" + tag
-    conf = os.path.join(work, name + ".conf")
-    gen_json = os.path.join(work, name + "-gen.json")
-    stats = os.path.join(work, name + "-stats.json")
-    gen_cmd = ([bench] + genpair.eal("lsk-bpg-" + tag, 0, "server", base) +
-               ["--", "--generate", "--wait", "0", "--linger", "60",
-                "--drain", "10", "--dut-config", conf, "--json", gen_json] +
-               gen_args)
-    dev_cmd = ([bench] + genpair.eal("lsk-bpd-" + tag, 1, "client", base,
-                                     512) +
+    c = genpair.case(bench, work, name, "bench-ports", ["--wait", "0"] +
+                     gen_args)
+    dev_cmd = ([bench] + genpair.eal("lsk-bpd-" + c["tag"], 1, "client",
+                                     c["base"], 512) +
                ["--", "--scenario", "fwd", "--feed", "ports", "--config",
-                conf, "--warmup", "0", "--stats-json", stats] + dev_args)
-    why, gen_rc, dev_rc, logs = genpair.run(work, name, gen_cmd, dev_cmd)
+                c["conf"], "--warmup", "0", "--stats-json", c["stats"]] +
+               dev_args)
+    why, gen_rc, dev_rc, logs = genpair.run(work, name, c["gen_cmd"],
+                                            dev_cmd)
     if why:
         return why, logs
     if gen_rc != 0:
@@ -90,15 +84,10 @@ def run_case(bench, work, name, gen_args, dev_args, want_rc, want_text):
                              "mbufs in use after closing the ports: 0"]:
         if text not in logs[1]:
             why.append("no '%s' in its output" % text)
-    try:
-        with open(gen_json) as f:
-            g = json.load(f)["trials"][0]
-        with open(stats) as f:
-            s = json.load(f)
-    except (OSError, ValueError, KeyError, IndexError) as e:
-        why.append("no results: %s" % e)
+    got = genpair.results(c["gen_json"], c["stats"], why)
+    if got is None:
         return why, logs
-    return why + agreement(g, s), logs
+    return why + agreement(*got), logs
 
 
 CASES = [
