@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -553,7 +552,6 @@ struct bench_run {
 	 * drain the RX queues and take s_end */
 	bool until_stop;
 
-
 	volatile bool stop;	/* asked to stop (signal, main) */
 	volatile bool done;	/* the worker has left its loop */
 
@@ -616,7 +614,7 @@ struct bench_feed {
 	 * (every one, feed_pcap.c) */
 	uint64_t next_hops_checked;
 	char first_failure[256];
-	/* the ports feed's whole-run counters (feed_ports.c), or NULL */
+	/* the ports feed's whole-run counters (feed_ports.h), or NULL */
 	struct bench_ports *ports;
 	/* feed-private state */
 	void *priv;
@@ -633,27 +631,6 @@ bench_feed_from_eal(const struct bench_opts *o)
 	return o->feed >= BENCH_FEED_DUT;
 }
 
-/*
- * The ports feed (feed_ports.c): the dut feed's ports for one variant
- * (--variant's, or the scenario's baseline), forwarded from their start
- * until SIGINT or SIGTERM; then the whole run's counters (the stack's and
- * each port's ethdev counters) are printed and, with --stats-json, written
- * as listack-fwd writes them.
- */
-struct bench_ports {
-	bool have_stats, have_eth;
-	struct lsk_stats stats;			/* the stack's, whole run */
-	struct rte_eth_stats eth[LSK_MAX_PORTS];
-};
-
-/* Check and complete o for the ports feed (a usage error: -EINVAL). */
-int bench_ports_opts(struct bench_opts *o, const struct bench_scenario *sc);
-/* Read each port's ethdev counters into f->ports (before the stop). */
-void bench_ports_read(struct bench_feed *f);
-/* Print the whole run and write --stats-json; mbufs_left: after the
- * ports closed. -1 if the file cannot be written. */
-int bench_ports_report(const struct bench_feed *f, long long mbufs_left);
-
 /* The counters that say a packet went nowhere (not forwarded): name
  * ("ip.InNoRoutes") and offset in struct lsk_stats (report.c). */
 struct bench_drop_reason {
@@ -663,6 +640,8 @@ struct bench_drop_reason {
 
 extern const struct bench_drop_reason bench_drop_reasons[];
 extern const unsigned int bench_n_drop_reasons;
+/* Their sum, and every port's tx_dropped. */
+uint64_t bench_stats_drops(const struct lsk_stats *s);
 
 /* The counter at offset in s. */
 static inline uint64_t
@@ -673,8 +652,6 @@ bench_stat_at(const struct lsk_stats *s, size_t offset)
 	memcpy(&v, (const char *)s + offset, sizeof(v));
 	return v;
 }
-/* Their sum, and every port's tx_dropped. */
-uint64_t bench_stats_drops(const struct lsk_stats *s);
 
 /* Record one spot check (any lcore, never concurrently). */
 void bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,

@@ -22,6 +22,7 @@
 #include <rte_lcore.h>
 
 #include "bench.h"
+#include "feed_ports.h"
 #include "listack/port.h"
 
 static int

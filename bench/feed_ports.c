@@ -17,13 +17,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_ethdev.h>
-
-#include "bench.h"
+#include "feed_ports.h"
 
 int
-bench_ports_opts(struct bench_opts *o, const struct bench_scenario *sc)
+bench_ports_opts(struct bench_opts *o, const struct bench_scenario *sc,
+		 unsigned int n_ports)
 {
+	if (o->feed == BENCH_FEED_PORTS && n_ports == 0) {
+		fprintf(stderr, "--feed ports: give the ports on the EAL "
+			"command line (--vdev net_memif0,... or -a PCI)\n");
+		return -EINVAL;
+	}
 	if (o->feed != BENCH_FEED_PORTS) {
 		fprintf(stderr, "--stats-json is the ports feed's (--feed "
 			"ports)\n");

@@ -39,6 +39,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "feed_ports.h"
 #include "gen/gen_main.h"
 #include "gen/search_cli.h"
 #include "listack/udp.h"
@@ -828,19 +829,14 @@ main(int argc, char **argv)
 		}
 		if (!o.feed_given)
 			o.feed = BENCH_FEED_DUT;
-	} else if (o.feed == BENCH_FEED_PORTS) {
-		fprintf(stderr, "--feed ports: give the ports on the EAL "
-			"command line (--vdev net_memif0,... or -a PCI)\n");
-		rte_eal_cleanup();
-		return EXIT_USAGE;
-	} else if (o.config != NULL) {
+	} else if (o.config != NULL && o.feed != BENCH_FEED_PORTS) {
 		fprintf(stderr, "--config is for ports given on the EAL "
 			"command line (device under test)\n");
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
 	if ((o.stats_json != NULL || o.feed == BENCH_FEED_PORTS) &&
-	    bench_ports_opts(&o, sc) < 0) {
+	    bench_ports_opts(&o, sc, n_ports_given) < 0) {
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
