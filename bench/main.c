@@ -4,7 +4,7 @@
  * traffic, through a real ethdev RX path.
  *
  *   listack-bench [EAL options] -- --scenario NAME [--packets N | --seconds S]
- *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap]
+ *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap|ports]
  *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
  *       [--variant NAME[,NAME...]] [--drain main|worker] [--repeat N]
  *       [--rx-order returned|scattered] [--stats-json FILE]
@@ -106,7 +106,7 @@ usage(const char *prog)
 		"usage: %s [EAL options] -- --scenario NAME\n"
 		"         [--packets N | --seconds S] [--flows F] [--routes R]"
 		" [--size BYTES]\n"
-		"         [--feed ring|pcap] [--json FILE] [--warmup S]"
+		"         [--feed ring|pcap|ports] [--json FILE] [--warmup S]"
 		" [--pcap FILE] [--config FILE]\n"
 		"         [--variant NAME[,NAME...]] [--drain main|worker]"
 		" [--repeat N]\n"
