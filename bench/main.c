@@ -21,6 +21,7 @@
  * --generate and --impair make the bench a packet generator and its test
  * device instead (bench/gen/README.md).
  */
+#define _GNU_SOURCE	/* rte_lcore_cpuset's cpu_set_t, CPU_AND */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -405,9 +406,16 @@ pong(void *arg)
 static double
 core_to_core_cycles(unsigned int lcore)
 {
+	rte_cpuset_t both = rte_lcore_cpuset(lcore);
+	rte_cpuset_t main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
 	uint64_t start, i;
 
 	if (lcore == rte_get_main_lcore())
+		return 0;
+	/* lcores sharing a CPU (--lcores '(0,1)@1'): each round would wait
+	 * for the scheduler to switch the spinning threads */
+	CPU_AND(&both, &both, &main_cpus);
+	if (CPU_COUNT(&both) > 0)
 		return 0;
 	pingpong.v = 0;
 	if (rte_eal_remote_launch(pong, NULL, lcore) != 0)

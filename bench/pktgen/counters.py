@@ -12,8 +12,9 @@ the ethdev counters of both the device and pktgen over DPDK telemetry
 window-end (both sides' rates over one interval by one clock), stopped
 (the final counters, pktgen idle for 2 s); it then writes the readings to
 OUT/device.json and OUT/ack, which lets pktgen quit (with --ack-after
-FILE, only once FILE exists: run.sh stops listack-bench first, whose
-memif ports count nothing once their server is gone). At the window's
+FILE, only once FILE exists: run.sh stops the device first, a memif
+client that may fault when its server goes away, whose ports count
+nothing once it has gone). At the window's
 bounds it also reads the CPU time of each thread of both processes
 (/proc/PID/task): on a shared machine the report says what share of a
 CPU each side's busiest thread (its forwarding or generating lcore) had.

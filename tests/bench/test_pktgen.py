@@ -123,7 +123,7 @@ def test_dry_run(work):
 
 def test_dry_run_bench(work):
     """--dut bench: listack-bench --feed ports on the same memif clients,
-    one lcore, the fwd scenario's variant --mode, --stats-json for
+    two lcores on CPU 1, the fwd scenario's variant --mode, --stats-json for
     counters.py, its measured interval inside pktgen's window."""
     why = []
     out = os.path.join(work, "dry-bench")
@@ -135,9 +135,9 @@ def test_dry_run_bench(work):
               ["exit %d: %s" % (r.returncode, r.stderr)])
         return
     gen, dut = r.stdout.splitlines()
-    if not dut.startswith("taskset -c 1 /b/bench/listack-bench -l 1 "):
-        why.append("listack-bench is not the device on CPU 1, one lcore: "
-                   "%s" % dut)
+    if not dut.startswith("taskset -c 1 /b/bench/listack-bench "
+                          "--lcores (0,1)@1 "):
+        why.append("listack-bench is not the device on CPU 1: %s" % dut)
     for want in ("--scenario fwd", "--feed ports", "--variant list",
                  "--config %s/dut.conf" % os.path.realpath(out),
                  "--warmup 1", "--seconds 4",
