@@ -9,6 +9,9 @@
  *         (the GRO scenarios: checksum flags and RSS hash set by an RX
  *         callback as sfc sets them, rx_cksum.c)
  *   dut   ports given on the EAL command line, fed from outside
+ *   ports the dut feed's ports for one variant, forwarded until a signal
+ *         (feed_ports.c: whole-run and ethdev counters, for a generator
+ *         whose counters are read after a common stop)
  */
 #ifndef LSK_BENCH_H
 #define LSK_BENCH_H
@@ -36,7 +39,8 @@
 enum bench_feed_kind {
 	BENCH_FEED_RING,
 	BENCH_FEED_PCAP,
-	BENCH_FEED_DUT,
+	BENCH_FEED_DUT,		/* from here on: ports from the EAL */
+	BENCH_FEED_PORTS,
 };
 
 struct bench_opts {
@@ -52,6 +56,7 @@ struct bench_opts {
 	const char *json;
 	const char *pcap_path;		/* pcap feed: where to write the file */
 	const char *config;		/* dut: stack config instead of ours */
+	const char *stats_json;		/* ports: whole-run counters file */
 	const char *variants;		/* comma list to run; NULL = all */
 	bool flows_given, size_given, routes_given;
 	bool drain_worker;		/* udp-local: drain in the worker loop */
@@ -543,6 +548,9 @@ struct bench_run {
 	uint64_t measure_tsc;	/* measured interval length (time mode) */
 	uint64_t packets;	/* measured packets (packet mode), else 0 */
 	bool wait_first;	/* start the warm-up at the first packet */
+	/* ports feed: forward on after the interval until stopped, then
+	 * drain the RX queues and take s_end */
+	bool until_stop;
 
 	volatile bool stop;	/* asked to stop (signal, main) */
 	volatile bool done;	/* the worker has left its loop */
@@ -552,6 +560,8 @@ struct bench_run {
 	uint64_t t0, t1;
 	uint64_t cpu0_ns, cpu1_ns;	/* the worker thread's CPU time */
 	struct lsk_stats s0, s1;
+	struct lsk_stats s_end;	/* until_stop: the whole run's, at the end */
+	bool interval_whole;	/* the interval ended before the stop */
 	uint64_t polls, empty_polls;
 	/* the pcap feed's checksum flags: running, and at each snapshot */
 	struct bench_feed_work emul, emul0, emul1;
@@ -604,6 +614,8 @@ struct bench_feed {
 	 * (every one, feed_pcap.c) */
 	uint64_t next_hops_checked;
 	char first_failure[256];
+	/* the ports feed's whole-run counters (feed_ports.h), or NULL */
+	struct bench_ports *ports;
 	/* feed-private state */
 	void *priv;
 };
@@ -611,6 +623,35 @@ struct bench_feed {
 extern const struct bench_feed_ops bench_feed_ring;
 extern const struct bench_feed_ops bench_feed_pcap;
 extern const struct bench_feed_ops bench_feed_dut;
+
+/* Are the ports the EAL's (dut, ports)? */
+static inline bool
+bench_feed_from_eal(const struct bench_opts *o)
+{
+	return o->feed >= BENCH_FEED_DUT;
+}
+
+/* The counters that say a packet went nowhere (not forwarded): name
+ * ("ip.InNoRoutes") and offset in struct lsk_stats (report.c). */
+struct bench_drop_reason {
+	const char *name;
+	size_t offset;
+};
+
+extern const struct bench_drop_reason bench_drop_reasons[];
+extern const unsigned int bench_n_drop_reasons;
+/* Their sum, and every port's tx_dropped. */
+uint64_t bench_stats_drops(const struct lsk_stats *s);
+
+/* The counter at offset in s. */
+static inline uint64_t
+bench_stat_at(const struct lsk_stats *s, size_t offset)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)s + offset, sizeof(v));
+	return v;
+}
 
 /* Record one spot check (any lcore, never concurrently). */
 void bench_feed_check(struct bench_feed *f, const struct rte_mbuf *m,

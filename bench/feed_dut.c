@@ -9,6 +9,10 @@
  *
  * Nothing here knows what the traffic should look like, so there is no
  * spot check: the counters (drops by reason) say what happened.
+ *
+ * The ports feed (--feed ports, feed_ports.c) is this feed for one variant
+ * whose worker forwards until it is stopped; each port's ethdev counters
+ * are read before the stop.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@
 #include <rte_lcore.h>
 
 #include "bench.h"
+#include "feed_ports.h"
 #include "listack/port.h"
 
 static int
@@ -79,7 +84,9 @@ dut_open(struct bench_feed *f, struct bench_run *run)
 	}
 	run->n_rxq = f->n_ports;
 	run->wait_first = true;
-	printf("waiting for traffic on %u port(s)\n", f->n_ports);
+	run->until_stop = f->ports != NULL;
+	printf("waiting for traffic on %u port(s)%s\n", f->n_ports,
+	       f->ports != NULL ? "; forwarding until SIGINT or SIGTERM" : "");
 	fflush(stdout);
 	return 0;
 }
@@ -89,6 +96,8 @@ dut_close(struct bench_feed *f)
 {
 	unsigned int p;
 
+	if (f->ports != NULL)
+		bench_ports_read(f);
 	for (p = 0; p < f->n_ports; p++)
 		rte_eth_dev_stop((uint16_t)p);
 }

@@ -4,14 +4,15 @@
  * traffic, through a real ethdev RX path.
  *
  *   listack-bench [EAL options] -- --scenario NAME [--packets N | --seconds S]
- *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap]
+ *       [--flows F] [--routes R] [--size BYTES] [--feed ring|pcap|ports]
  *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
  *       [--variant NAME[,NAME...]] [--drain main|worker] [--repeat N]
- *       [--rx-order returned|scattered]
+ *       [--rx-order returned|scattered] [--stats-json FILE]
  *
  * With no port on the EAL command line the bench makes its own (feed ring
  * or pcap); with ports it is the device under test and measures what
- * arrives. One worker lcore runs the stack (the first worker lcore EAL
+ * arrives (--feed ports: one variant, forwarding until a signal, the
+ * whole run's counters reported: feed_ports.c). One worker lcore runs the stack (the first worker lcore EAL
  * gives; with one lcore, pcap and dut run it on the main lcore). Per
  * variant: a new stack, new ports (ring, pcap), warm-up, the measured
  * interval, teardown, and the mbuf count, which must be 0. --repeat N runs
@@ -20,6 +21,7 @@
  * --generate and --impair make the bench a packet generator and its test
  * device instead (bench/gen/README.md).
  */
+#define _GNU_SOURCE	/* rte_lcore_cpuset's cpu_set_t, CPU_AND */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -38,6 +40,7 @@
 #include <rte_mbuf.h>
 
 #include "bench.h"
+#include "feed_ports.h"
 #include "gen/gen_main.h"
 #include "gen/search_cli.h"
 #include "listack/udp.h"
@@ -104,11 +107,11 @@ usage(const char *prog)
 		"usage: %s [EAL options] -- --scenario NAME\n"
 		"         [--packets N | --seconds S] [--flows F] [--routes R]"
 		" [--size BYTES]\n"
-		"         [--feed ring|pcap] [--json FILE] [--warmup S]"
+		"         [--feed ring|pcap|ports] [--json FILE] [--warmup S]"
 		" [--pcap FILE] [--config FILE]\n"
 		"         [--variant NAME[,NAME...]] [--drain main|worker]"
 		" [--repeat N]\n"
-		"         [--rx-order returned|scattered]\n"
+		"         [--rx-order returned|scattered] [--stats-json FILE]\n"
 		"--repeat N: run the variants in turn N times (A B C, A B C, "
 		"...; default 1) and\n"
 		"  report per variant the median Mpps and cycles/pkt, and "
@@ -139,6 +142,17 @@ usage(const char *prog)
 		"  mbufs on its own core; for gro-fwd and gro-adversarial it "
 		"sets the checksum\n"
 		"  flags GOOD and the flow's RSS hash, as sfc would\n"
+		"--feed ports (ports on the EAL command line): one variant "
+		"(--variant's, or the\n"
+		"  baseline) forwards from the ports' start until SIGINT or "
+		"SIGTERM, the\n"
+		"  interval measured after --warmup from the first packet; "
+		"then the whole run's\n"
+		"  counters, the stack's and each port's ethdev ones "
+		"(--stats-json FILE: as\n"
+		"  listack-fwd writes them, plus \"ethdev\"); without "
+		"--feed, ports are the dut\n"
+		"  feed: every variant, each with its own start and stop\n"
 		"EAL without hugepages: --no-huge --no-pci -m 1024\n"
 		"as a generator (ports on the EAL command line): -- "
 		"--generate --help;\n"
@@ -166,18 +180,35 @@ parse_u64(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return 0;
 }
 
+/* An option taking one of two (or, with third, three) words: its index. */
+static int
+parse_word(const char *opt, const char *s, const char *first,
+	   const char *second, const char *third)
+{
+	if (strcmp(s, first) == 0)
+		return 0;
+	if (strcmp(s, second) == 0)
+		return 1;
+	if (third != NULL && strcmp(s, third) == 0)
+		return 2;
+	if (third != NULL)
+		fprintf(stderr, "%s: '%s' is not %s, %s or %s\n", opt, s,
+			first, second, third);
+	else
+		fprintf(stderr, "%s: '%s' is not %s or %s\n", opt, s, first,
+			second);
+	return -EINVAL;
+}
+
 /* An option taking one of two words: *second is whether it was the second. */
 static int
 parse_either(const char *opt, const char *s, const char *first,
 	     const char *second, bool *is_second)
 {
-	if (strcmp(s, first) != 0 && strcmp(s, second) != 0) {
-		fprintf(stderr, "%s: '%s' is not %s or %s\n", opt, s, first,
-			second);
-		return -EINVAL;
-	}
-	*is_second = strcmp(s, second) == 0;
-	return 0;
+	int i = parse_word(opt, s, first, second, NULL);
+
+	*is_second = i == 1;
+	return i < 0 ? i : 0;
 }
 
 static int
@@ -214,10 +245,14 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "drain", required_argument, NULL, 'D' },
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "rx-order", required_argument, NULL, 'O' },
+		{ "stats-json", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool seconds_given = false, second;
+	static const enum bench_feed_kind feeds[] = {
+		BENCH_FEED_RING, BENCH_FEED_PCAP, BENCH_FEED_PORTS,
+	};
+	bool seconds_given = false;
 	uint64_t v;
 	int c;
 
@@ -270,14 +305,18 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			o->size_given = true;
 			break;
 		case 'F':
-			if (parse_either("--feed", optarg, "ring", "pcap",
-					 &second) < 0)
+			c = parse_word("--feed", optarg, "ring", "pcap",
+				       "ports");
+			if (c < 0)
 				return -EINVAL;
-			o->feed = second ? BENCH_FEED_PCAP : BENCH_FEED_RING;
+			o->feed = feeds[c];
 			o->feed_given = true;
 			break;
 		case 'j':
 			o->json = optarg;
+			break;
+		case 'S':
+			o->stats_json = optarg;
 			break;
 		case 'p':
 			o->pcap_path = optarg;
@@ -367,9 +406,16 @@ pong(void *arg)
 static double
 core_to_core_cycles(unsigned int lcore)
 {
+	rte_cpuset_t both = rte_lcore_cpuset(lcore);
+	rte_cpuset_t main_cpus = rte_lcore_cpuset(rte_get_main_lcore());
 	uint64_t start, i;
 
 	if (lcore == rte_get_main_lcore())
+		return 0;
+	/* lcores sharing a CPU (--lcores '(0,1)@1'): each round would wait
+	 * for the scheduler to switch the spinning threads */
+	CPU_AND(&both, &both, &main_cpus);
+	if (CPU_COUNT(&both) > 0)
 		return 0;
 	pingpong.v = 0;
 	if (rte_eal_remote_launch(pong, NULL, lcore) != 0)
@@ -383,25 +429,6 @@ core_to_core_cycles(unsigned int lcore)
 	start = rte_rdtsc() - start;
 	rte_eal_wait_lcore(lcore);
 	return (double)start / PINGPONG_ROUNDS / 2;
-}
-
-static uint64_t
-stats_drops(const struct lsk_stats *s)
-{
-	uint64_t d = s->ip.InHdrErrors + s->ip.InTruncatedPkts +
-		     s->ip.InAddrErrors + s->ip.InNoRoutes +
-		     s->ip.InDiscards + s->ip.InUnknownProtos +
-		     s->ip.OutDiscards + s->ip.OutNoRoutes + s->ip.FragFails +
-		     s->ip.InDelivers + s->ip.ReasmFails +
-		     s->udp.InErrors + s->udp.NoPorts + s->filter.Dropped +
-		     s->eth.NotForUs + s->eth.UnknownType +
-		     s->eth.UnknownVlan + s->eth.Runts +
-		     s->arp.UnresolvedDiscards;
-	unsigned int p;
-
-	for (p = 0; p < LSK_MAX_PORTS; p++)
-		d += s->ports[p].tx_dropped;
-	return d;
 }
 
 static void
@@ -428,7 +455,7 @@ result_from_run(const struct bench_scenario *sc, const struct bench_run *run,
 	stats_ports(b, &rx1, &tx1);
 	res->received = rx1 - rx0;
 	res->forwarded = tx1 - tx0;
-	res->dropped = stats_drops(b) - stats_drops(a);
+	res->dropped = bench_stats_drops(b) - bench_stats_drops(a);
 	res->delivered = b->udp.InDatagrams - a->udp.InDatagrams;
 	res->rcvbuf_errors = b->udp.RcvbufErrors - a->udp.RcvbufErrors;
 	res->gro_trains = b->gro.Trains - a->gro.Trains;
@@ -666,8 +693,12 @@ run_variant(const struct bench_opts *o, const struct bench_scenario *sc,
 	if (!run.measured)
 		fail(res, "%s", bench_signalled ? "interrupted before the "
 		     "measured interval" : "no measured interval");
-	else if (bench_signalled)
+	else if (bench_signalled && !run.interval_whole)
 		fail(res, "%s", "interrupted: a partial interval");
+	if (run.until_stop) {
+		feed->ports->stats = run.s_end;
+		feed->ports->have_stats = true;
+	}
 	if (run.measured && sc->measure != BENCH_MEASURE_FORWARDED &&
 	    res->mpps == 0) {
 		char what[96];
@@ -706,7 +737,7 @@ teardown:
 	res->checked = feed->checked;
 	res->check_failures = feed->check_failures;
 	res->next_hops_checked = feed->next_hops_checked;
-	if (o->feed != BENCH_FEED_DUT) {
+	if (!bench_feed_from_eal(o)) {
 		if (res->mbufs_in_use != 0) {
 			char n[32];
 
@@ -756,6 +787,7 @@ main(int argc, char **argv)
 	struct bench_round *rounds = NULL;
 	const struct bench_scenario *sc;
 	struct bench_traffic traffic;
+	struct bench_ports ports;
 	struct bench_feed feed;
 	struct bench_opts o;
 	unsigned int lcore, i, n, n_rounds, n_ports_given;
@@ -795,17 +827,24 @@ main(int argc, char **argv)
 		sc->defaults(&o);
 	n_ports_given = rte_eth_dev_count_avail();
 	if (n_ports_given > 0) {
-		if (o.feed_given) {
+		if (o.feed_given && o.feed != BENCH_FEED_PORTS) {
 			fprintf(stderr, "--feed: the EAL gave %u port(s), so "
 				"the bench is the device under test and makes "
-				"no feed\n", n_ports_given);
+				"no feed (--feed ports: forward until a "
+				"signal)\n", n_ports_given);
 			rte_eal_cleanup();
 			return EXIT_USAGE;
 		}
-		o.feed = BENCH_FEED_DUT;
-	} else if (o.config != NULL) {
+		if (!o.feed_given)
+			o.feed = BENCH_FEED_DUT;
+	} else if (o.config != NULL && o.feed != BENCH_FEED_PORTS) {
 		fprintf(stderr, "--config is for ports given on the EAL "
 			"command line (device under test)\n");
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
+	if ((o.stats_json != NULL || o.feed == BENCH_FEED_PORTS) &&
+	    bench_ports_opts(&o, sc, n_ports_given) < 0) {
 		rte_eal_cleanup();
 		return EXIT_USAGE;
 	}
@@ -845,6 +884,9 @@ main(int argc, char **argv)
 	feed.ops = o.feed == BENCH_FEED_RING ? &bench_feed_ring :
 		   o.feed == BENCH_FEED_PCAP ? &bench_feed_pcap :
 		   &bench_feed_dut;
+	memset(&ports, 0, sizeof(ports));
+	if (o.feed == BENCH_FEED_PORTS)
+		feed.ports = &ports;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = feed.ops->init(&feed);
@@ -855,7 +897,7 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return EXIT_FAIL;
 	}
-	if (o.feed == BENCH_FEED_DUT && o.config == NULL) {
+	if (bench_feed_from_eal(&o) && o.config == NULL) {
 		/* our addressing, on the devices' MACs */
 		for (i = 0; i < 2 && i < feed.n_ports; i++) {
 			struct rte_ether_addr mac;
@@ -918,11 +960,13 @@ main(int argc, char **argv)
 	free(rounds);
 
 	feed.ops->fini(&feed);
-	if (o.feed == BENCH_FEED_DUT) {
+	if (bench_feed_from_eal(&o)) {
 		long long left = (long long)rte_mempool_in_use_count(feed.pool);
 
 		printf("mbufs in use after closing the ports: %lld\n", left);
 		failed |= left != 0;
+		if (feed.ports != NULL && bench_ports_report(&feed, left) < 0)
+			failed = true;
 	}
 	rte_mempool_free(feed.pool);
 	rte_eal_cleanup();

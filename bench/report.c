@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,36 @@
 #include "bench.h"
 
 static double rdtsc_cycles;
+
+#define DROP(sec, name) { #sec "." #name, offsetof(struct lsk_stats, sec.name) }
+
+/* ip.InDelivers too: a forwarding scenario's traffic delivered locally
+ * went nowhere it should (result_from_run takes it back out for the
+ * scenarios that deliver) */
+const struct bench_drop_reason bench_drop_reasons[] = {
+	DROP(ip, InHdrErrors), DROP(ip, InTruncatedPkts),
+	DROP(ip, InAddrErrors), DROP(ip, InNoRoutes), DROP(ip, InDiscards),
+	DROP(ip, InUnknownProtos), DROP(ip, OutDiscards),
+	DROP(ip, OutNoRoutes), DROP(ip, FragFails), DROP(ip, InDelivers),
+	DROP(ip, ReasmFails), DROP(udp, InErrors), DROP(udp, NoPorts),
+	DROP(filter, Dropped), DROP(eth, NotForUs), DROP(eth, UnknownType),
+	DROP(eth, UnknownVlan), DROP(eth, Runts),
+	DROP(arp, UnresolvedDiscards),
+};
+const unsigned int bench_n_drop_reasons = RTE_DIM(bench_drop_reasons);
+
+uint64_t
+bench_stats_drops(const struct lsk_stats *s)
+{
+	uint64_t d = 0;
+	unsigned int i;
+
+	for (i = 0; i < bench_n_drop_reasons; i++)
+		d += bench_stat_at(s, bench_drop_reasons[i].offset);
+	for (i = 0; i < LSK_MAX_PORTS; i++)
+		d += s->ports[i].tx_dropped;
+	return d;
+}
 
 /* Cycles the stage timers saw in a run, all stages together. */
 static uint64_t
@@ -32,6 +63,9 @@ feed_text(const struct bench_opts *o)
 		return "ring (net_ring ports, generator on the main lcore)";
 	case BENCH_FEED_PCAP:
 		return "pcap (net_pcap infinite_rx -> net_null sink)";
+	case BENCH_FEED_PORTS:
+		return "ports (the EAL's ports, forwarded until SIGINT or "
+		       "SIGTERM)";
 	default:
 		return "dut (ports from the EAL command line)";
 	}
@@ -45,7 +79,7 @@ bench_print_header(const struct bench_opts *o, const struct bench_scenario *sc,
 	printf("listack-bench %s: %s\n", sc->name, sc->summary);
 	printf("feed %s%s\n", feed_text(o), o->rx_scattered ?
 	       ", mbufs to the worker in scattered order" : "");
-	if (o->feed != BENCH_FEED_DUT || o->config == NULL)
+	if (!bench_feed_from_eal(o) || o->config == NULL)
 		printf("%u flow%s, %u route%s, %u-byte frames\n", o->flows,
 		       o->flows == 1 ? "" : "s", o->routes,
 		       o->routes == 1 ? "" : "s", o->size);

@@ -3,21 +3,25 @@
 """The device's side of bench/pktgen/run.sh, and the report.
 
     bench/pktgen/counters.py watch OUT DUT-SOCKET GEN-SOCKET DUT-PID GEN-PID
-                             [--timeout S]
-    bench/pktgen/counters.py report OUT
+                             [--timeout S] [--ack-after FILE]
+    bench/pktgen/counters.py report OUT [DEVICE]
 
 watch: waits for the files bench/pktgen/fwd.lua writes in OUT and reads
 the ethdev counters of both the device and pktgen over DPDK telemetry
 (/ethdev/stats,0 and ,1; the two sockets) at each: window-start,
 window-end (both sides' rates over one interval by one clock), stopped
-(the final counters, pktgen idle for 2 s); it then writes OUT/ack, which
-lets pktgen quit, and the readings to OUT/device.json. At the window's
+(the final counters, pktgen idle for 2 s); it then writes the readings to
+OUT/device.json and OUT/ack, which lets pktgen quit (with --ack-after
+FILE, only once FILE exists: run.sh stops the device first, a memif
+client that may fault when its server goes away, whose ports count
+nothing once it has gone). At the window's
 bounds it also reads the CPU time of each thread of both processes
 (/proc/PID/task): on a shared machine the report says what share of a
 CPU each side's busiest thread (its forwarding or generating lcore) had.
 
 report: reads OUT/result.json (pktgen), OUT/device.json and OUT/stats.json
-(listack-fwd --stats-json, written at its exit), prints a table of both
+(the device's --stats-json, written at its exit; DEVICE, its name in the
+report, is listack-fwd or listack-bench), prints a table of both
 sides' figures and checks that they agree. "Agree" means exact equality
 of counters both sides read after the stop, when nothing is in flight:
   - pktgen port 0 opackets == device port 0 ipackets + imissed + ierrors
@@ -30,7 +34,10 @@ of counters both sides read after the stop, when nothing is in flight:
     imissed + ierrors), in its stack (port 0 rx - ForwDatagrams; the
     report names its ip/eth counters that are not 0), at TX (port 1
     tx_dropped), and pktgen's port 1 imissed + ierrors + rx_nombuf;
-    mbufs_in_use == 0 at exit.
+    mbufs_in_use == 0 at exit;
+  - listack-bench --feed ports also writes its ports' ethdev counters at
+    its exit ("ethdev"): port 0 ipackets and port 1 opackets must be what
+    telemetry read after the stop (nothing moved in between).
 Exit status 1 if any check fails (each is printed).
 """
 import importlib.util
@@ -55,7 +62,7 @@ def ports(path):
             for p in (0, 1)]
 
 
-def watch(out, sock, gen_sock, pids, timeout):
+def watch(out, sock, gen_sock, pids, timeout, ack_after=None):
     got = {}
     deadline = time.monotonic() + timeout
     for phase in ("window-start", "window-end", "stopped"):
@@ -71,13 +78,20 @@ def watch(out, sock, gen_sock, pids, timeout):
         got[phase] = {"t": time.monotonic(), "ports": ports(sock),
                       "gen": ports(gen_sock),
                       "cpu": [thread_cpu(p) for p in pids]}
-    with open(os.path.join(out, "device.json"), "w") as f:
+    path = os.path.join(out, "device.json")
+    with open(path + ".tmp", "w") as f:
         json.dump(got, f)
+    os.rename(path + ".tmp", path)
+    while ack_after and not os.path.exists(ack_after):
+        if time.monotonic() > deadline:
+            print("counters.py: no %s" % ack_after, file=sys.stderr)
+            return 1
+        time.sleep(0.02)
     open(os.path.join(out, "ack"), "w").close()
     return 0
 
 
-def report(out):
+def report(out, dev="listack-fwd"):
     def load(name):
         with open(os.path.join(out, name)) as f:
             return json.load(f)
@@ -111,7 +125,7 @@ def report(out):
                if v and n not in ("InReceives", "ForwDatagrams", "InFrames")]
     dev_drops = at_rx + in_stack + at_tx
     gen_drops = gf[1]["imissed"] + gf[1]["ierrors"] + gf[1]["rx_nombuf"]
-    print("pktgen -> listack-fwd -> pktgen over memif, %d B, rate %d %%, "
+    print("pktgen -> " + dev + " -> pktgen over memif, %d B, rate %d %%, "
           "%d s window" % (g["size"], g["rate"], g["seconds"]))
     print()
     # CPU share of each side's busiest thread over the window
@@ -124,18 +138,18 @@ def report(out):
     print("|---|---|---|---|---|")
     print("| pktgen (ethdev, telemetry) | %.2f | %.2f | %d / %d | %.0f %% |"
           % (gen_tx, gen_rx, gw[0], gw[1], 100 * share[1]))
-    print("| listack-fwd (ethdev, telemetry) | %.2f | %.2f | %d / %d | "
-          "%.0f %% |" % (dev_tx, dev_rx, w1[1]["opackets"] -
+    print("| %s (ethdev, telemetry) | %.2f | %.2f | %d / %d | "
+          "%.0f %% |" % (dev, dev_tx, dev_rx, w1[1]["opackets"] -
                           w0[1]["opackets"], w1[0]["ipackets"] -
                           w0[0]["ipackets"], 100 * share[0]))
     print("| pktgen (its own per-second rates) | %.2f | %.2f | | |"
           % (own_tx, own_rx))
     print("\nthe window: %.2f s, both programs' counters read in the same "
-          "instants (listack-fwd sent = its port 1 opackets, received = "
-          "its port 0 ipackets)\n" % secs)
+          "instants (%s sent = its port 1 opackets, received = "
+          "its port 0 ipackets)\n" % (secs, dev))
     print("after the stop: pktgen sent %d, received %d, lost %d; "
-          "listack-fwd rx %d, forwarded %d, tx %d, drops %d, "
-          "mbufs_in_use %d" % (sent, received, sent - received,
+          "%s rx %d, forwarded %d, tx %d, drops %d, "
+          "mbufs_in_use %d" % (sent, received, sent - received, dev,
                                sp[0]["rx"], ip["ForwDatagrams"], sp[1]["tx"],
                                dev_drops, s["mbufs_in_use"]))
     print("drops: device RX %d, stack %d (%s), device TX %d, pktgen RX %d\n"
@@ -156,6 +170,13 @@ def report(out):
          sent - received, dev_drops + gen_drops),
         ("mbufs_in_use", s["mbufs_in_use"], 0),
     ]
+    if "ethdev" in s:
+        checks += [
+            ("device port 0 ipackets at its exit == after the stop",
+             s["ethdev"][0]["ipackets"], df[0]["ipackets"]),
+            ("device port 1 opackets at its exit == after the stop",
+             s["ethdev"][1]["opackets"], df[1]["opackets"]),
+        ]
     bad = 0
     for what, got, want in checks:
         ok = got == want
@@ -179,14 +200,17 @@ def report(out):
 
 
 def main(argv):
-    if len(argv) in (6, 8) and argv[0] == "watch":
-        timeout = 600.0
-        if len(argv) == 8 and argv[6] == "--timeout":
-            timeout = float(argv[7])
+    if len(argv) in (6, 8, 10) and argv[0] == "watch":
+        opts = dict(zip(argv[6::2], argv[7::2]))
+        if set(opts) - {"--timeout", "--ack-after"}:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
         return watch(argv[1], argv[2], argv[3],
-                     [int(argv[4]), int(argv[5])], timeout)
-    if len(argv) == 2 and argv[0] == "report":
-        return report(argv[1])
+                     [int(argv[4]), int(argv[5])],
+                     float(opts.get("--timeout", 600.0)),
+                     opts.get("--ack-after"))
+    if len(argv) in (2, 3) and argv[0] == "report":
+        return report(*argv[1:])
     print(__doc__.strip(), file=sys.stderr)
     return 2
 

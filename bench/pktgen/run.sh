@@ -1,24 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# listack-fwd driven by an outside generator: Pktgen-DPDK (built outside
-# the tree, docs/benchmarks.md) on CPU 0 serves two memif ports; the
-# device under test, on CPU 1, is their client and forwards what pktgen's
+# listack-fwd or listack-bench driven by an outside generator: Pktgen-DPDK
+# (built outside the tree, docs/benchmarks.md) on CPU 0 serves two memif
+# ports; the device under test, on CPU 1, is their client and forwards what
+# pktgen's
 # port 0 sends (UDP/IPv4 to 198.18.1.1, bench/dut/traffic.py's
 # addressing) back to its port 1. Both sides' counters are read and
 # checked against each other (bench/pktgen/counters.py says what
 # "agree" means).
 #
-#   bench/pktgen/run.sh --pktgen PATH [--dut fwd] [--mode list|single]
+#   bench/pktgen/run.sh --pktgen PATH [--dut fwd|bench] [--mode list|single]
 #                       [--size B] [--seconds N] [--rate PCT]
 #                       [--build DIR] [--out DIR] [--dry-run]
 #
 # --pktgen   the pktgen binary (pktgen-23.06.1 with the changes of
 #            docs/benchmarks.md); required unless --dry-run
-# --dut      fwd: listack-fwd (the only one: listack-bench as a device
-#            under test starts and stops its ports for each variant and
-#            measures its own window, so its counters and pktgen's cannot
-#            be read after one common stop; see docs/benchmarks.md)
-# --mode     listack-fwd's mode (default list)
+# --dut      fwd: listack-fwd (the default); bench: listack-bench --feed
+#            ports (bench/feed_ports.c), the fwd scenario's variant --mode
+#            on dut.conf, which measures its own interval (1 s after its
+#            first packet, --seconds long) and forwards until run.sh
+#            stops it, after pktgen's final counters are read
+# --mode     the device's mode (default list)
 # --size     frame size with FCS, 64 to 1518 (default 64)
 # --seconds  the measured window (default 10), after 2 s of warm-up
 # --rate     pktgen's rate in percent of the link (default 100: on memif,
@@ -28,8 +30,9 @@
 #
 # Output in OUT (default /tmp/listack-pktgen): report.md (both sides'
 # Mpps and the checks), summary.json, pktgen.log, dut.log, stats.json
-# (listack-fwd --stats-json), result.json and device.json (the raw
-# counters). Exit status 1 if the two sides disagree.
+# (the device's --stats-json), result.json and device.json (the raw
+# counters), with --dut bench bench.json (its --json). Exit status 1 if
+# the two sides disagree.
 set -euf	# -f: the commands are strings split on spaces, never globbed
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
@@ -68,15 +71,15 @@ int --size "$size" 64 1518
 int --seconds "$seconds" 1 3600
 int --rate "$rate" 1 100
 case $dut in
-fwd) ;;
-bench) usage "--dut bench: listack-bench cannot be read after a common stop (see --help)" ;;
-*) usage "--dut is fwd, not '$dut'" ;;
+fwd) dut_bin=$build/listack-fwd ;;
+bench) dut_bin=$build/bench/listack-bench ;;
+*) usage "--dut is fwd or bench, not '$dut'" ;;
 esac
 case $mode in list|single) ;; *) usage "--mode is list or single, not '$mode'" ;; esac
 if [ $dry = 0 ]; then
 	[ -n "$pktgen" ] || usage "--pktgen PATH is required"
 	[ -x "$pktgen" ] || { echo "run.sh: no pktgen at $pktgen" >&2; exit 1; }
-	[ -x "$build/listack-fwd" ] || { echo "run.sh: no $build/listack-fwd (ninja -C $build, or --build DIR)" >&2; exit 1; }
+	[ -x "$dut_bin" ] || { echo "run.sh: no $dut_bin (ninja -C $build, or --build DIR)" >&2; exit 1; }
 	command -v script >/dev/null || { echo "run.sh: no script(1) (util-linux): pktgen wants a terminal" >&2; exit 1; }
 fi
 # Debian's python3: a pyenv shim starts slowly and, as a wrapper, may
@@ -87,7 +90,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/ports-started "$out"/links-up "$out"/window-start "$out"/window-end "$out"/stopped \
 	"$out"/ack "$out"/result.json "$out"/device.json "$out"/stats.json \
-	"$out"/summary.json
+	"$out"/summary.json "$out"/bench.json "$out"/dut-stopped
 
 # pktgen's two ports (memif servers, abstract socket names) carry the
 # MACs traffic.py gives the senders and the gateway, so listack-fwd's
@@ -109,7 +112,15 @@ LUA
 # pktgen: its main lcore (display, stats, this script) and its one worker
 # (both ports) on CPU 0, -m 4096: its pools do not fit in less
 gen_cmd="taskset -c 0 ${pktgen:-PKTGEN} --lcores 0@0,1@0 --no-huge --no-pci -m 4096 --file-prefix lsk-pktgen-gen $gen_ports -- -P -m 1.[0-1] -f $out/run.lua"
-dut_cmd="taskset -c 1 $build/listack-fwd --lcores (0,1)@1 --no-huge --no-pci -m 1024 --file-prefix lsk-pktgen-dut $dut_ports -- --config $out/dut.conf --mode $mode --ctl-socket none --stats-json $out/stats.json"
+if [ $dut = fwd ]; then
+	dut_cmd="taskset -c 1 $dut_bin --lcores (0,1)@1 --no-huge --no-pci -m 1024 --file-prefix lsk-pktgen-dut $dut_ports -- --config $out/dut.conf --mode $mode --ctl-socket none --stats-json $out/stats.json"
+else
+	# two lcores on CPU 1 as listack-fwd (a busy worker beside a main
+	# lcore that sleeps gets more of a shared CPU here than one lcore
+	# does); its window lies inside pktgen's (1 s warm-up against 2)
+	dut_cmd="taskset -c 1 $dut_bin --lcores (0,1)@1 --no-huge --no-pci -m 1024 --file-prefix lsk-pktgen-dut $dut_ports -- --scenario fwd --feed ports --variant $mode --config $out/dut.conf --warmup 1 --seconds $seconds --stats-json $out/stats.json --json $out/bench.json"
+fi
+dut_name=$(basename "$dut_bin")
 { echo "$gen_cmd"; echo "$dut_cmd"; } > "$out/commands.txt"
 if [ $dry = 1 ]; then
 	cat "$out/commands.txt"
@@ -154,14 +165,29 @@ pg_pid=$gen_pid
 while kid=$(cat /proc/$pg_pid/task/$pg_pid/children 2>/dev/null) && [ -n "$kid" ]; do
 	pg_pid=${kid%% *}
 done
+# the device stops before pktgen quits (the watch waits for dut-stopped):
+# a memif client whose server goes away under it may fault in the PMD
+# (listack-fwd did once at load 17), its ports count nothing once the
+# server is gone, and listack-bench reads them at its exit
+ack_after="--ack-after $out/dut-stopped"
 $py "$here/counters.py" watch "$out" /var/run/dpdk/lsk-pktgen-dut/dpdk_telemetry.v2 \
 	/var/run/dpdk/lsk-pktgen-gen/dpdk_telemetry.v2 $dut_pid $pg_pid \
-	--timeout $((seconds + 120)) > "$out/watch.log" 2>&1 &
+	--timeout $((seconds + 120)) $ack_after > "$out/watch.log" 2>&1 &
 watch_pid=$!
+stop_dut() {
+	kill -TERM $dut_pid
+	wait $dut_pid || { echo "run.sh: $dut_name exit $? (see $out/dut.log)" >&2; exit 1; }
+	dut_pid=""
+}
 # either program may die on the way (a memif peer that never came, a
 # bad configuration): the watch would wait for its timeout
 while kill -0 $watch_pid 2>/dev/null; do
-	kill -0 $dut_pid 2>/dev/null || { echo "run.sh: listack-fwd exited (see $out/dut.log)" >&2; exit 1; }
+	if [ -n "$dut_pid" ] && [ -e "$out/device.json" ]; then
+		stop_dut
+		: > "$out/dut-stopped"
+		continue
+	fi
+	[ -z "$dut_pid" ] || kill -0 $dut_pid 2>/dev/null || { echo "run.sh: $dut_name exited (see $out/dut.log)" >&2; exit 1; }
 	kill -0 $pg_pid 2>/dev/null || [ -e "$out/ack" ] ||
 		{ echo "run.sh: pktgen exited (see $out/pktgen.log, $out/result.json)" >&2; exit 1; }
 	sleep 0.2
@@ -170,11 +196,20 @@ wait $watch_pid || { cat "$out/watch.log" >&2; echo "run.sh: the run did not fin
 watch_pid=""
 wait $gen_pid || true
 gen_pid="" pg_pid=""
-kill -TERM $dut_pid
-wait $dut_pid || { echo "run.sh: listack-fwd exit $? (see $out/dut.log)" >&2; exit 1; }
-dut_pid=""
+[ -z "$dut_pid" ] || stop_dut
 rc=0
-$py "$here/counters.py" report "$out" > "$out/report.md" || rc=$?
-{ echo; echo "device: listack-fwd --mode $mode; load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
+$py "$here/counters.py" report "$out" "$dut_name" > "$out/report.md" || rc=$?
+if [ $dut = fwd ]; then
+	what="listack-fwd --mode $mode"
+else
+	what="listack-bench --scenario fwd --feed ports --variant $mode"
+fi
+{ echo; echo "device: $what; load before: $load; after: $(cut -d' ' -f1-3 /proc/loadavg)"; } >> "$out/report.md"
+if [ $dut = bench ]; then
+	# its own figures: the measured interval's row, the whole run's ports
+	{ echo; echo "listack-bench's report (dut.log):"; echo '```'
+	  grep -A1 '^variant ' "$out/dut.log" || true
+	  sed -n '/^the whole run/,$p' "$out/dut.log"; echo '```'; } >> "$out/report.md"
+fi
 cat "$out/report.md"
 exit $rc

@@ -4,6 +4,7 @@ generator (memif servers, CPU 0) starts first, the device (memif clients,
 CPU 1) once the generator has its sockets and waits for the links; the
 device stops first, while the generator lingers (a memif client whose
 server goes away under it may fault in the PMD), then the generator."""
+import json
 import os
 import signal
 import subprocess
@@ -80,3 +81,34 @@ def run(work, name, gen_cmd, dev_cmd, before_device=None, ready=None):
         logs.append(f.read())
         f.close()
     return [], gen_rc, dev_rc, logs
+
+
+def results(gen_json, dev_json, why):
+    """The generator's first trial and the device's --stats-json, or None
+    (why then says what was missing)."""
+    try:
+        with open(gen_json) as f:
+            g = json.load(f)["trials"][0]
+        with open(dev_json) as f:
+            return g, json.load(f)
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        why.append("no results: %s" % e)
+        return None
+
+
+def case(bench, work, name, what, gen_args):
+    """One case's files and its generator's command (memif servers on
+    CPU 0, /tmp/lsk-WHAT-PID-NAME-0.sock and -1.sock; its --dut-config,
+    --json; --linger and --drain for genpair.run): a dict of tag, base,
+    conf, gen_json, stats (for the device's --stats-json), gen_cmd."""
+    c = {"tag": "%d-%s" % (os.getpid(), name)}
+    c["base"] = "/tmp/lsk-%s-%s" % (what, c["tag"])
+    for k, suffix in (("conf", ".conf"), ("gen_json", "-gen.json"),
+                      ("stats", "-stats.json")):
+        c[k] = os.path.join(work, name + suffix)
+    c["gen_cmd"] = ([bench] + eal("lsk-gen-" + c["tag"], 0, "server",
+                                  c["base"]) +
+                    ["--", "--generate", "--linger", "60", "--drain", "10",
+                     "--dut-config", c["conf"], "--json", c["gen_json"]] +
+                    gen_args)
+    return c

@@ -22,7 +22,6 @@ generator answers.
 Output: `PASS name` / `FAIL name: reason`; exit 1 if any failed.
 """
 
-import json
 import os
 import sys
 import tempfile
@@ -32,16 +31,10 @@ import genpair  # noqa: E402
 
 
 def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
-    tag = "%d-%s" % (os.getpid(), name)
-    base = "/tmp/lsk-gen-fwd-" + tag
-    conf = os.path.join(work, name + ".conf")
-    gen_json = os.path.join(work, name + "-gen.json")
-    stats = os.path.join(work, name + "-stats.json")
-    gen_cmd = ([bench] + genpair.eal("lsk-gen-" + tag, 0, "server", base) +
-               ["--", "--generate", "--linger", "60", "--wait", "60",
-                "--drain", "10", "--dut-config", conf,
-                "--json", gen_json] + gen_args)
-    fwd_cmd = ([fwd] + genpair.eal("lsk-fwd-" + tag, 1, "client", base, 512) +
+    c = genpair.case(bench, work, name, "gen-fwd", ["--wait", "60"] + gen_args)
+    conf, gen_json, stats = c["conf"], c["gen_json"], c["stats"]
+    fwd_cmd = ([fwd] + genpair.eal("lsk-fwd-" + c["tag"], 1, "client",
+                                   c["base"], 512) +
                ["--", "--config", conf, "--mode", mode, "--ctl-socket",
                 "none", "--stats-json", stats])
 
@@ -54,7 +47,7 @@ def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
                             if not l.startswith("neigh add")))
 
     why, gen_rc, fwd_rc, logs = genpair.run(
-        work, name, gen_cmd, fwd_cmd,
+        work, name, c["gen_cmd"], fwd_cmd,
         before_device=None if static_neigh else drop_neigh)
     if why:
         return why, logs
@@ -63,14 +56,10 @@ def run_case(bench, fwd, work, name, gen_args, mode, static_neigh):
         why.append("generator exit %s" % gen_rc)
     if fwd_rc != 0:
         why.append("listack-fwd exit %s" % fwd_rc)
-    try:
-        with open(gen_json) as f:
-            g = json.load(f)["trials"][0]
-        with open(stats) as f:
-            s = json.load(f)
-    except (OSError, ValueError, KeyError, IndexError) as e:
-        why.append("no results: %s" % e)
+    got = genpair.results(gen_json, stats, why)
+    if got is None:
         return why, logs
+    g, s = got
     lat = g["latency_ns"]
     checks = [
         ("lost", g["lost"], 0),

@@ -45,8 +45,7 @@ def test_bad_args(work):
         (["--size", "6x4", "--dry-run"], "is not a number"),
         (["--rate", "0", "--dry-run"], "not in 1..100"),
         (["--seconds", "0", "--dry-run"], "not in 1..3600"),
-        (["--dut", "bench", "--dry-run"], "listack-bench"),
-        (["--dut", "l3fwd", "--dry-run"], "--dut is fwd"),
+        (["--dut", "l3fwd", "--dry-run"], "--dut is fwd or bench"),
         (["--mode", "fast", "--dry-run"], "--mode is list or single"),
         (["--bogus"], "unknown option --bogus"),
         (["--size"], "--size needs a value"),
@@ -120,6 +119,43 @@ def test_dry_run(work):
             why.append("the destination is not routed by dut.conf")
     check("run.sh --dry-run writes run.lua, dut.conf and the commands", why)
     return out
+
+
+def test_dry_run_bench(work):
+    """--dut bench: listack-bench --feed ports on the same memif clients,
+    two lcores on CPU 1, the fwd scenario's variant --mode, --stats-json for
+    counters.py, its measured interval inside pktgen's window."""
+    why = []
+    out = os.path.join(work, "dry-bench")
+    r = run(["--dry-run", "--dut", "bench", "--seconds", "4", "--mode",
+             "list", "--build", "/b", "--pktgen", "/opt/x/pktgen", "--out",
+             out])
+    if r.returncode != 0:
+        check("run.sh --dut bench --dry-run",
+              ["exit %d: %s" % (r.returncode, r.stderr)])
+        return
+    gen, dut = r.stdout.splitlines()
+    if not dut.startswith("taskset -c 1 /b/bench/listack-bench "
+                          "--lcores (0,1)@1 "):
+        why.append("listack-bench is not the device on CPU 1: %s" % dut)
+    for want in ("--scenario fwd", "--feed ports", "--variant list",
+                 "--config %s/dut.conf" % os.path.realpath(out),
+                 "--warmup 1", "--seconds 4",
+                 "--stats-json %s/stats.json" % os.path.realpath(out)):
+        if want not in dut:
+            why.append("no '%s' in %s" % (want, dut))
+    ds = re.findall(r"net_memif(\d),role=client,socket=([^,]+),.*?mac=([0-9a-f:]+)", dut)
+    gs = re.findall(r"net_memif(\d),role=server,socket=([^,]+),.*?mac=([0-9a-f:]+)", gen)
+    if len(ds) != 2 or [d[1] for d in ds] != [g[1] for g in gs]:
+        why.append("not pktgen's two memif sockets: %s %s" % (gs, ds))
+    with open(os.path.join(out, "run.lua")) as f:
+        t = lua_table(f.read())
+    # pktgen's warm-up (ms) is longer than the bench's (1 s): the bench's
+    # interval ends before pktgen's window does
+    if int(t.get("warmup", 0)) <= 1000:
+        why.append("pktgen's warm-up %s ms is not longer than the bench's"
+                   % t.get("warmup"))
+    check("run.sh --dut bench --dry-run: listack-bench --feed ports", why)
 
 
 # a stand-in for pktgen's Lua API: counters that move by `step` a call,
@@ -274,6 +310,31 @@ def test_report(work):
         r = report(work, "bad%d" % i, g2, d2, s2)
         if r.returncode != 1 or "FAIL" not in r.stdout:
             why.append("%s: exit %d" % (label, r.returncode))
+    s2 = copy.deepcopy(s)
+    s2["ethdev"] = [{"ipackets": d["stopped"]["ports"][0]["ipackets"]},
+                    {"opackets": d["stopped"]["ports"][1]["opackets"]}]
+    out = os.path.join(work, "bench-agree")
+    os.makedirs(out)
+    for f, v in (("result.json", g), ("device.json", d), ("stats.json", s2)):
+        with open(os.path.join(out, f), "w") as fh:
+            json.dump(v, fh)
+    r = subprocess.run([sys.executable, COUNTERS, "report", out,
+                        "listack-bench"], capture_output=True, text=True,
+                       timeout=60)
+    if r.returncode != 0 or "| listack-bench (ethdev" not in r.stdout or \
+            "ok   device port 1 opackets at its exit" not in r.stdout:
+        why.append("listack-bench's agreeing counters: exit %d\n%s"
+                   % (r.returncode, r.stdout))
+    s2["ethdev"][1]["opackets"] += 1
+    with open(os.path.join(out, "stats.json"), "w") as fh:
+        json.dump(s2, fh)
+    r = subprocess.run([sys.executable, COUNTERS, "report", out,
+                        "listack-bench"], capture_output=True, text=True,
+                       timeout=60)
+    if r.returncode != 1 or "FAIL device port 1 opackets at its exit" \
+            not in r.stdout:
+        why.append("listack-bench's ethdev counter at exit that moved "
+                   "after the stop: exit %d" % r.returncode)
     g2 = dict(g, error="links not up after 60000 ms")
     r = report(work, "error", g2, d, s)
     if r.returncode != 1 or "links not up" not in r.stdout:
@@ -286,6 +347,7 @@ def main():
     try:
         test_bad_args(work)
         dry = test_dry_run(work)
+        test_dry_run_bench(work)
         test_lua(dry)
         test_report(work)
     finally:
