@@ -271,6 +271,12 @@ bench_table_load(struct bench_table *tb, const char *path,
 		return rc;
 	}
 	pick_churned(tb);
+	if (tb->n_churn == 0) {
+		snprintf(err, len, "%s: no prefix to churn (one of /30 or "
+			 "shorter with no more specific)", path);
+		bench_table_free(tb);
+		return -EINVAL;
+	}
 	draw_flows(tb, t->flows);
 	t->table = tb;
 	t->table_flows = tb->flow;

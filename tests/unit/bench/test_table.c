@@ -183,6 +183,8 @@ test_refused(void **state)
 	refused("8.0.0.0/5\n", ":1: overlaps the ports' networks");
 	refused("20.0.0.0/8\n30.0.0.0/8\n20.0.0.0/8\n", ": 20.0.0.0/8 twice");
 	refused("# nothing\n", ": no prefixes");
+	refused("50.0.0.0/24\n50.0.0.0/25\n50.0.0.1/32\n",
+		": no prefix to churn");
 }
 
 int
