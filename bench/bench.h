@@ -61,6 +61,7 @@ struct bench_opts {
 	bool flows_given, size_given, routes_given;
 	bool drain_worker;		/* udp-local: drain in the worker loop */
 	bool rx_scattered;		/* ring feed: --rx-order scattered */
+	const char *table;		/* route-churn: --table FILE */
 	unsigned int repeat;		/* rounds of all the variants */
 };
 
@@ -92,6 +93,19 @@ struct bench_traffic {
 	 * IPv6 addresses; hdr is then Ethernet+IPv6+UDP, hdr_len long */
 	bool ip6;
 	uint16_t hdr_len;
+	/* --table (table.h): the routes and each flow's destination, which
+	 * the generator sends instead of its route's (BENCH_DST_TABLE) */
+	const struct bench_table *table;
+	const struct bench_table_flow *table_flows;
+};
+
+struct bench_table;
+
+/* --table (table.h): flow i's destination (host order) and the gateways
+ * it may leave by (alt == gw unless its route is churned) */
+struct bench_table_flow {
+	uint32_t dst;
+	uint8_t gw, alt;
 };
 
 /* Per-flow fields, host order. */
@@ -284,6 +298,7 @@ enum bench_dst_plan {
 	BENCH_DST_LOCAL,	/* port 0's address, port BENCH_UDP_DPORT */
 	BENCH_DST_HOT,		/* BENCH_HOT_SET random routes, repeating */
 	BENCH_DST_RANDOM,	/* uniformly random route per packet */
+	BENCH_DST_TABLE,	/* the flow's t->table_flows[].dst */
 };
 
 #define BENCH_HOT_SET 256u
@@ -345,6 +360,9 @@ bench_gen_next(const struct bench_traffic *t, struct bench_gen *g,
 	case BENCH_DST_RANDOM:
 		fl->dst = bench_route_prefix(t, g->table[g->tpos++ &
 							 g->tmask]) | 1;
+		break;
+	case BENCH_DST_TABLE:
+		fl->dst = t->table_flows[i].dst;
 		break;
 	default:
 		break;

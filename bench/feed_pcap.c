@@ -29,6 +29,8 @@
  * checked there too (a few compares a packet, in every variant alike):
  * one to a churned route leaves to either gateway, any other to the
  * first only, else the full check records it as a failure (misrouted).
+ * With --table (table.h) the flow's allowed gateways are those of its
+ * destination's longest match in the table (one load a packet more).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,6 +50,7 @@
 #include <rte_malloc.h>
 
 #include "bench.h"
+#include "table.h"
 #include "listack/port.h"
 
 #define FILE_MIN_PACKETS 1024
@@ -131,10 +134,14 @@ pcap_write_rules(struct pcap_feed *pf, const struct bench_traffic *t)
 		rc = -errno;
 	} else {
 		for (k = 0; k < t->routes; k++) {
-			uint32_t a = bench_route_prefix(t, k);
+			uint32_t a = t->table != NULL ?
+				     bench_table_addr(t->table, k) :
+				     bench_route_prefix(t, k);
 
-			fprintf(f4, "R%u.%u.%u.%u/24 1\n", a >> 24,
-				(a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
+			fprintf(f4, "R%u.%u.%u.%u/%u 1\n", a >> 24,
+				(a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff,
+				t->table != NULL ?
+				bench_table_len(t->table, k) : 24);
 		}
 		/* IPv6 traffic: the same /56s the stack routes; else
 		 * one rule (l3fwd wants a file for each family) */
@@ -249,7 +256,12 @@ pcap_check_next_hops(struct bench_feed *f, struct rte_mbuf **pkts,
 		uint32_t k = (rte_be_to_cpu_32(ip->dst_addr) -
 			      t->route_base) >> 8;
 
-		if (likely(port == 1 &&
+		if (t->table_flows != NULL) {
+			if (likely(port == 1 &&
+				   pkts[i]->data_len >= BENCH_HDR_LEN &&
+				   bench_table_hop_ok(t, eh)))
+				continue;
+		} else if (likely(port == 1 &&
 			   (rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
 			    (k < t->churn_routes &&
 			     rte_is_same_ether_addr(&eh->dst_addr,

@@ -8,6 +8,7 @@
  *       [--json FILE] [--warmup S] [--pcap FILE] [--config FILE]
  *       [--variant NAME[,NAME...]] [--drain main|worker] [--repeat N]
  *       [--rx-order returned|scattered] [--stats-json FILE]
+ *       [--table FILE]
  *
  * With no port on the EAL command line the bench makes its own (feed ring
  * or pcap); with ports it is the device under test and measures what
@@ -41,6 +42,7 @@
 
 #include "bench.h"
 #include "feed_ports.h"
+#include "table.h"
 #include "gen/gen_main.h"
 #include "gen/search_cli.h"
 #include "listack/udp.h"
@@ -111,7 +113,12 @@ usage(const char *prog)
 		" [--pcap FILE] [--config FILE]\n"
 		"         [--variant NAME[,NAME...]] [--drain main|worker]"
 		" [--repeat N]\n"
-		"         [--rx-order returned|scattered] [--stats-json FILE]\n"
+		"         [--rx-order returned|scattered] [--stats-json FILE]"
+		" [--table FILE]\n"
+		"--table FILE (route-churn): the routes of FILE (A.B.C.D/L "
+		"lines, such as\n"
+		"  bench/dut/fulltable.py prefixes) and destinations drawn "
+		"over them (bench/table.h)\n"
 		"--repeat N: run the variants in turn N times (A B C, A B C, "
 		"...; default 1) and\n"
 		"  report per variant the median Mpps and cycles/pkt, and "
@@ -246,6 +253,7 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 		{ "repeat", required_argument, NULL, 'R' },
 		{ "rx-order", required_argument, NULL, 'O' },
 		{ "stats-json", required_argument, NULL, 'S' },
+		{ "table", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -331,6 +339,9 @@ parse_opts(int argc, char **argv, struct bench_opts *o)
 			if (parse_either("--drain", optarg, "main", "worker",
 					 &o->drain_worker) < 0)
 				return -EINVAL;
+			break;
+		case 'T':
+			o->table = optarg;
 			break;
 		case 'O':
 			if (parse_either("--rx-order", optarg, "returned",
@@ -865,6 +876,26 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	traffic.churn_routes = sc->churn_routes;
+	if (o.table != NULL) {
+		/* static: reachable until the end, whichever exit is taken */
+		static struct bench_table table;
+		char err[512];
+
+		if (sc->churn_routes == 0 || sc->ip6) {
+			fprintf(stderr, "--table: route-churn's\n");
+			rte_eal_cleanup();
+			return EXIT_USAGE;
+		}
+		if (bench_table_load(&table, o.table, &traffic, err,
+				     sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			rte_eal_cleanup();
+			return EXIT_USAGE;
+		}
+		printf("table: %u prefixes from %s, %u churned\n",
+		       table.n, o.table, table.n_churn);
+		o.routes = table.n;
+	}
 	lcore = rte_get_next_lcore(-1, 1, 0);
 	if (lcore >= RTE_MAX_LCORE) {
 		if (o.feed == BENCH_FEED_RING) {

@@ -11,6 +11,16 @@
  * A cycle over route k, four changes: its /24 replaced via gateway 2, a
  * /25 inside it added via gateway 1, the /24 replaced via gateway 1, the
  * /25 deleted. The /24 always exists, so no packet ever meets no route.
+ *
+ * With --table FILE (table.h: bench/dut/fulltable.py's BGP-like shape,
+ * read from its `prefixes` output) the churned routes are the table's
+ * BENCH_TABLE_CHURN picked ones, of any length L up to /30 and with no
+ * more specific in the table; the same cycle runs on each one's /L and
+ * the /L+1 of its first half, between its own gateway and the next one.
+ * Every frame's next hop is checked against its flow's longest match in
+ * the table: its own gateway, or either of the two when that match is a
+ * churned prefix (the only ones whose next hop may be old or new while a
+ * change is in flight).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +31,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "table.h"
 
 #define BENCH_CHURN_ROUTES 64u
 
@@ -58,7 +69,8 @@ bench_churn_configure(struct lsk_stack *s, const struct bench_traffic *t,
 {
 	int rc = bench_fwd_configure(s, t, err, len);
 
-	if (rc == 0)
+	/* a table's gateways are bench_table_configure's, gw2 among them */
+	if (rc == 0 && t->table == NULL)
 		rc = lsk_neigh_add(s, t->gw2_addr, &t->gw2_mac);
 	if (rc < 0 && err[0] == '\0')
 		snprintf(err, len, "second gateway: %s", strerror(-rc));
@@ -78,21 +90,28 @@ now_s(void)
 static int
 churn_step(struct bench_churn *c, uint64_t i)
 {
-	uint32_t n = RTE_MIN(c->t->routes, BENCH_CHURN_ROUTES);
-	uint32_t p = bench_route_prefix(c->t, (uint32_t)(i % n));
+	const struct bench_traffic *t = c->t;
+	uint32_t n = RTE_MIN(t->routes, BENCH_CHURN_ROUTES), p, gw, alt;
+	uint8_t l = 24;
 
+	if (t->table != NULL) {
+		n = t->churn_routes;
+		bench_table_churned(t, (uint32_t)(i % n), &p, &l, &gw, &alt);
+	} else {
+		p = bench_route_prefix(t, (uint32_t)(i % n));
+		gw = t->gw_addr;
+		alt = t->gw2_addr;
+	}
 	switch ((i / n) % 4) {
 	case 0:
-		return lsk_route_replace(c->s, p, 24, LSK_ROUTE_VIA,
-					 c->t->gw2_addr);
+		return lsk_route_replace(c->s, p, l, LSK_ROUTE_VIA, alt);
 	case 1:
-		return lsk_route_add(c->s, p, 25, LSK_ROUTE_VIA,
-				     c->t->gw_addr);
+		return lsk_route_add(c->s, p, (uint8_t)(l + 1), LSK_ROUTE_VIA,
+				     gw);
 	case 2:
-		return lsk_route_replace(c->s, p, 24, LSK_ROUTE_VIA,
-					 c->t->gw_addr);
+		return lsk_route_replace(c->s, p, l, LSK_ROUTE_VIA, gw);
 	default:
-		return lsk_route_del(c->s, p, 25);
+		return lsk_route_del(c->s, p, (uint8_t)(l + 1));
 	}
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "table.h"
 #include "listack/udp.h"
 
 struct lsk_udp_ep *bench_ep;
@@ -55,6 +56,8 @@ bench_fwd_configure(struct lsk_stack *s, const struct bench_traffic *t, char *er
 			 strerror(-rc));
 		return rc;
 	}
+	if (t->table != NULL)	/* --table (route-churn): its routes */
+		return bench_table_configure(s, t, err, len);
 	for (k = 0; k < t->routes; k++) {
 		rc = lsk_route_add(s, bench_route_prefix(t, k), 24,
 				   LSK_ROUTE_VIA, t->gw_addr);

@@ -43,7 +43,10 @@ Report (DIR, default /tmp/listack-soak): soak.md and soak.json: the
 resident memory over time and its slope after the first tenth of the run
 (least squares, KiB a minute), mbufs_in_use after SIGTERM, the drops by
 reason (`show errors` at the end), the longest gap between polls of each
-worker, and the checks; samples.jsonl. Exit status 1 when a check fails:
+worker, and the checks; samples.jsonl. Each step of resident memory (4 MiB
+or more between two samples) names the mappings of /proc/PID/smaps that
+grew; smaps-first.json and smaps-last.json hold each mapping's resident
+KiB at the start and the end. Exit status 1 when a check fails:
 listack-fwd exits 0 with mbufs_in_use 0, no frame misrouted, every
 listack-ctl run and scrape answered, frames forwarded, captures written.
 77 (skipped) without root. Needs scapy (python3-scapy).
@@ -68,6 +71,7 @@ TOP = os.path.dirname(HERE)
 P_MAC = ["02:00:00:00:00:fe", "02:00:00:00:01:fe"]   # listack's ports
 G_MAC = ["02:00:00:00:00:01", "02:00:00:00:01:01"]   # the generator's ends
 GW1_MAC, GW2_MAC, GW6_MAC = G_MAC[1], "02:00:00:00:01:02", "02:00:00:00:01:06"
+STEP_KIB = 4096                 # a resident memory step worth naming
 CHURNED, STABLE = 64, 128       # 198.18.K.0/24: K < 64 churned, 128.. stable
 CONF = """port 0 mtu 1500
 port 1 mtu 1500
@@ -392,6 +396,31 @@ def rss_kib(pid):
         return int(re.search(r"^VmRSS:\s+(\d+)", f.read(), re.M).group(1))
 
 
+def smaps(pid):
+    """Resident KiB of each mapping of pid, keyed by its start, its
+    permissions and its file or [name] (anonymous: "anon"): a mapping
+    that grows keeps its start."""
+    out, key = {}, None
+    with open("/proc/%d/smaps" % pid) as f:
+        for ln in f:
+            w = ln.split()
+            if w and "-" in w[0] and not w[0].endswith(":"):
+                key = "%s %s %s" % (w[0].split("-")[0], w[1],
+                                    w[5] if len(w) > 5 else "anon")
+            elif key is not None and w[:1] == ["Rss:"]:
+                out[key] = int(w[1])
+    return out
+
+
+def smaps_grown(old, new, floor_kib):
+    """The mappings whose resident memory grew by floor_kib or more
+    between two smaps() readings (a new mapping counts whole), largest
+    first: [(key, KiB before, KiB after)]."""
+    grown = [(k, old.get(k, 0), v) for k, v in new.items()
+             if v - old.get(k, 0) >= floor_kib]
+    return sorted(grown, key=lambda g: g[1] - g[2])
+
+
 def slope(points):
     """Least-squares slope of (x, y) points; 0 for fewer than two."""
     n = len(points)
@@ -456,9 +485,19 @@ def run(a, s, checks):
     t0 = time.monotonic()
     end = t0 + a.minutes * 60
     samples = []
+    # each step of resident memory (STEP_KIB or more since the last
+    # sample): which mappings grew; the first and last smaps kept whole
+    s.steps, last_maps = [], smaps(s.proc.pid)
+    with open(os.path.join(a.out, "smaps-first.json"), "w") as f:
+        json.dump(last_maps, f, indent=0)
     with open(os.path.join(a.out, "samples.jsonl"), "w") as sf:
         while True:
             now = time.monotonic()
+            maps = smaps(s.proc.pid)
+            if sum(maps.values()) - sum(last_maps.values()) >= STEP_KIB:
+                s.steps.append({"t": round(now - t0, 1), "grown": [
+                    list(g) for g in smaps_grown(last_maps, maps, 256)]})
+            last_maps = maps
             smp = {"t": round(now - t0, 1), "rss_kib": rss_kib(s.proc.pid),
                    "gap_s": dict(getattr(s, "gaps", {})),
                    "sent": sum(snd.sent.values()),
@@ -470,6 +509,8 @@ def run(a, s, checks):
             if now >= end:
                 break
             time.sleep(min(a.sample, max(0.0, end - now)))
+    with open(os.path.join(a.out, "smaps-last.json"), "w") as f:
+        json.dump(last_maps, f, indent=0)
     for t in loops:
         t.stop.set()
     for t in loops:
@@ -518,6 +559,7 @@ def report(a, s, checks, samples, snd, rcv, loops, stats, errors, rc, final):
         "loops": {t.name: {"runs": t.runs, "failed": t.failed,
                            "first_fail": t.first_fail} for t in loops},
         "capture_bytes": getattr(s, "cap_bytes", 0),
+        "rss_steps": s.steps,
         "errors": errors,
     }
     checks += [
@@ -548,6 +590,13 @@ def report(a, s, checks, samples, snd, rcv, loops, stats, errors, rc, final):
                 "tenth, slope %.1f KiB/min\n\n" %
                 (res["rss_kib_first"], min(rss), max(rss),
                  res["rss_kib_per_min"]))
+        for st in s.steps:
+            f.write("a step of %d KiB or more at %s s; the mappings that "
+                    "grew (KiB before -> after):\n" % (STEP_KIB, st["t"]))
+            f.write("".join("    %s: %d -> %d\n" % tuple(g)
+                            for g in st["grown"]) or "    none by 256 KiB "
+                    "alone (many small ones)\n")
+        f.write("\n" if s.steps else "")
         f.write("longest gap between polls: %s\n\nmbufs_in_use at the end: "
                 "%s; exit %s\n\n" % (", ".join(
                     "worker %s %.3f ms" % (w, g * 1e3)

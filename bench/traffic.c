@@ -24,6 +24,7 @@
 #include <rte_udp.h>
 
 #include "bench.h"
+#include "table.h"
 #include "listack/udp.h"
 
 #define IPV4(a, b, c, d) \
@@ -223,6 +224,8 @@ bench_gen_init(struct bench_gen *g, const struct bench_traffic *t,
 	memset(g, 0, sizeof(*g));
 	bench_flow_cursor_init(&g->cursor);
 	g->plan = v != NULL && v->dst ? v->dst : sc->dst;
+	if (t->table_flows != NULL && g->plan == BENCH_DST_ROUTES)
+		g->plan = BENCH_DST_TABLE;
 	if (rss && (g->plan == BENCH_DST_ROUTES ||
 		    g->plan == BENCH_DST_LOCAL)) {
 		rc = gen_rss_table(t, g);
@@ -293,8 +296,10 @@ bench_check_forwarded(const struct bench_traffic *t,
 	ip = (const struct rte_ipv4_hdr *)(eh + 1);
 	k = (rte_be_to_cpu_32(ip->dst_addr) - t->route_base) >> 8;
 	/* a churned route only ever goes to one gateway or the other:
-	 * a packet that leaves by any other next hop was misrouted */
-	if (!(rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
+	 * a packet that leaves by any other next hop was misrouted; with
+	 * --table, the flow's longest match's (table.h) */
+	if (!(t->table_flows != NULL ? bench_table_hop_ok(t, eh) :
+	      rte_is_same_ether_addr(&eh->dst_addr, &t->gw_mac) ||
 	      (k < t->churn_routes &&
 	       rte_is_same_ether_addr(&eh->dst_addr, &t->gw2_mac))) ||
 	    !rte_is_same_ether_addr(&eh->src_addr, &t->port_mac[1])) {
@@ -320,8 +325,9 @@ bench_check_forwarded(const struct bench_traffic *t,
 	CHECK((src & 0xffffff00) == (t->port_addr[0] & 0xffffff00),
 	      "source 0x%08x is none of ours", src);
 	k = (dst - t->route_base) >> 8;
-	CHECK(dst >= t->route_base && k < t->routes &&
-	      (dst & 0xff) >= 1 && (dst & 0xff) <= DST_HOSTS,
+	/* with --table, bench_table_hop_ok found the flow's own */
+	CHECK(t->table_flows != NULL || (dst >= t->route_base &&
+	      k < t->routes && (dst & 0xff) >= 1 && (dst & 0xff) <= DST_HOSTS),
 	      "destination 0x%08x is none of ours", dst);
 	CHECK(ip->next_proto_id == IPPROTO_UDP &&
 	      bench_fold(rte_ipv4_phdr_cksum(ip, 0) +

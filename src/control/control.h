@@ -142,6 +142,9 @@ struct lsk_stack {
 		uint16_t fpm_port;
 	} batch_set;
 	uint32_t fib_generation;	/* names each FIB uniquely */
+	/* `stats clear`'s count, published in the settings word; read by
+	 * lsk_worker_poll_gap_max on any thread (atomic) */
+	uint8_t poll_gap_epoch;
 	/* the same as fwd, seen by no worker: route changes are made to it
 	 * before it is published (control/fwd_table.c); NULL until routes
 	 * change one at a time, or when it could not be built */

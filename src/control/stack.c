@@ -235,6 +235,7 @@ lsk_stack_settings_publish(struct lsk_stack *s)
 		.gro_segs = (uint8_t)s->gro_segs,
 		.gro_merge = s->gro_merge,
 		.mode = (uint8_t)s->mode,
+		.poll_gap_epoch = s->poll_gap_epoch,
 	};
 	unsigned int p;
 

@@ -141,8 +141,11 @@ lsk_stats_clear(struct lsk_stack *s)
 		return;
 	}
 	stats_sum(s, &s->stats_base);
-	__atomic_store_n(&s->sh.poll_gap_epoch, s->sh.poll_gap_epoch + 1,
+	/* the workers start their longest poll gap again when they see it
+	 * in the settings word (core/settings.h) */
+	__atomic_store_n(&s->poll_gap_epoch, (uint8_t)(s->poll_gap_epoch + 1),
 			 __ATOMIC_RELAXED);
+	lsk_stack_settings_publish(s);
 	for (id = 0; id < LSK_STAGE_COUNT; id++)
 		s->stats_base.stages[id].cycles =
 			s->ctl_stats.stages[id].cycles;
@@ -176,7 +179,7 @@ lsk_worker_poll_gap_max(const struct lsk_stack *s, unsigned int id,
 		return -ENOENT;
 	/* not yet started again since the clear: nothing measured */
 	if (__atomic_load_n(&w->poll_gap_epoch, __ATOMIC_RELAXED) !=
-	    __atomic_load_n(&s->sh.poll_gap_epoch, __ATOMIC_RELAXED)) {
+	    __atomic_load_n(&s->poll_gap_epoch, __ATOMIC_RELAXED)) {
 		*ns = 0;
 		return 0;
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The settings workers and sending threads follow (mode, GRO, the largest
- * MTU), published as one word: the
+ * MTU, the poll gap's epoch), published as one word: the
  * control thread keeps the configuration as given in struct lsk_stack and
  * stores a new word built from it; a worker loads the word once per burst
  * into its own copy (w->set), so a change takes effect between bursts and
@@ -22,7 +22,10 @@ struct lsk_settings {
 	uint8_t gro_segs;	/* datagrams per train at most */
 	bool gro_merge;		/* copy payloads into the head instead */
 	uint8_t mode;		/* enum lsk_mode */
-	uint8_t pad;
+	/* `stats clear`'s count (mod 256): a worker that sees it change
+	 * starts its longest poll gap again (worker/worker.c); one that
+	 * missed exactly 256 clears between two polls keeps its longest */
+	uint8_t poll_gap_epoch;
 	/* the largest port MTU, as the forwarding table in force has it:
 	 * what an application's send may be (udp/udp_ep.c) */
 	uint16_t max_mtu;

@@ -60,9 +60,6 @@ struct lsk_shared {
 	/* fragments' data references */
 	struct rte_mempool *indirect_pool;
 	int socket_id;
-	/* `stats clear`'s count: a worker that sees it change starts its
-	 * longest poll gap again (struct lsk_worker, poll_gap_max) */
-	uint32_t poll_gap_epoch;
 };
 
 /* A published slot's table as it is now: an acquire load, paired with

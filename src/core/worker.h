@@ -100,12 +100,13 @@ struct lsk_worker {
 	struct lsk_stats stats;		/* stages[].cycles: timed runs only */
 	uint64_t stage_timed[LSK_STAGE_COUNT];	/* packets of timed runs */
 	/* the longest time between two polls (lsk_worker_flush calls), in
-	 * TSC cycles, since sh->poll_gap_epoch was poll_gap_epoch: a stall
+	 * TSC cycles, since the settings' poll_gap_epoch was this one's (a
+	 * `stats clear` publishes a new one, core/settings.h): a stall
 	 * (a long burst, a preempted lcore) as the RX queues see it. The
 	 * worker writes it, the control thread reads it (relaxed) */
 	uint64_t poll_last;
 	uint64_t poll_gap_max;
-	uint32_t poll_gap_epoch;
+	uint8_t poll_gap_epoch;
 } __rte_cache_aligned;
 
 #endif /* LSK_CORE_WORKER_H */

@@ -258,17 +258,20 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
-/* The time since the last poll, the longest kept; `stats clear` (the
- * shared epoch moved) starts the longest again. Each flush ends a poll. */
+/* The time since the last poll, the longest kept; `stats clear` (a new
+ * epoch in the published settings word) starts the longest again. Each
+ * flush ends a poll: the word is loaded here, not taken from the burst's
+ * copy (w->set), so that a flush alone sees a clear. */
 static inline void
 worker_poll_gap(struct lsk_worker *w, uint64_t now)
 {
-	uint32_t epoch = __atomic_load_n(&w->sh->poll_gap_epoch,
-					 __ATOMIC_RELAXED);
+	struct lsk_settings set;
 	uint64_t gap = now - w->poll_last;
 
-	if (unlikely(epoch != w->poll_gap_epoch)) {
-		__atomic_store_n(&w->poll_gap_epoch, epoch, __ATOMIC_RELAXED);
+	lsk_settings_load(&w->sh->settings, &set);
+	if (unlikely(set.poll_gap_epoch != w->poll_gap_epoch)) {
+		__atomic_store_n(&w->poll_gap_epoch, set.poll_gap_epoch,
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&w->poll_gap_max, 0, __ATOMIC_RELAXED);
 	} else if (unlikely(gap > w->poll_gap_max) && w->poll_last != 0) {
 		__atomic_store_n(&w->poll_gap_max, gap, __ATOMIC_RELAXED);

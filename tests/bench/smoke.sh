@@ -30,5 +30,16 @@ run --scenario gro-adversarial --flows 5000
 run --scenario gro-adversarial --flows 5000 --feed pcap
 run --scenario route-cache --routes 4096
 run --scenario route-churn
-rm -f /tmp/lsk-bench-smoke.$$
+# --table (bench/table.h): nested prefixes of several lengths, the next
+# hop of every frame checked against its longest match, on both feeds
+table=/tmp/lsk-bench-smoke-table.$$
+printf '20.0.0.0/8\n20.1.0.0/16\n20.1.2.0/24\n20.1.2.128/25\n30.0.0.0/24\n40.0.0.0/22\n' >"$table"
+run --scenario route-churn --table "$table" --flows 4096
+# the pcap feed's pool beside three FIBs of route-churn's capacity (1.1M
+# routes): more than -m 1024 (the later -m wins)
+eal_was=$eal
+eal="$eal -m 2048"
+run --scenario route-churn --feed pcap --table "$table" --flows 4096
+eal=$eal_was
+rm -f /tmp/lsk-bench-smoke.$$ "$table"
 exit $failed

@@ -82,6 +82,37 @@ test_clear_starts_again(void **state)
 	assert_int_equal(gap(f), 0);
 }
 
+/* The clear reaches the workers only through the published settings word
+ * (control and data meet in published tables): its epoch moves there, a
+ * flush takes it from there, and a clear again at 256 wraps around. */
+static void
+test_epoch_published(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_settings before, after;
+	unsigned int i;
+
+	lsk_settings_load(&f->stack->sh.settings, &before);
+	lsk_stats_clear(f->stack);
+	lsk_settings_load(&f->stack->sh.settings, &after);
+	assert_int_equal(after.poll_gap_epoch,
+			 (uint8_t)(before.poll_gap_epoch + 1));
+	/* the rest of the word as it was */
+	after.poll_gap_epoch = before.poll_gap_epoch;
+	assert_memory_equal(&before, &after, sizeof(before));
+	lsk_worker_flush(f->worker);
+	assert_int_equal(f->worker->poll_gap_epoch,
+			 (uint8_t)(before.poll_gap_epoch + 1));
+	for (i = 0; i < 256; i++)
+		lsk_stats_clear(f->stack);
+	lsk_settings_load(&f->stack->sh.settings, &after);
+	assert_int_equal(after.poll_gap_epoch,
+			 (uint8_t)(before.poll_gap_epoch + 1));
+	sleep_ns(SLEEP_NS);
+	lsk_worker_flush(f->worker);
+	assert_true(gap(f) >= AT_LEAST_NS);
+}
+
 static void
 test_refused(void **state)
 {
@@ -186,6 +217,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_longest_kept),
 		T(test_clear_starts_again),
+		T(test_epoch_published),
 		T(test_refused),
 		T(test_views),
 		cmocka_unit_test(test_metrics_gauge),
