@@ -92,14 +92,14 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)
 			(p + RTE_ETHER_HDR_LEN);
 
-		if (unlikely(m->port != port || lsk_eth_mac48(p) != mac48 ||
+		if (unlikely(m->port != port || !lsk_eth_mac48_is(p, mac48) ||
 			     ((const struct rte_ether_hdr *)p)->ether_type !=
 			     RTE_BE16(RTE_ETHER_TYPE_VLAN) ||
 			     (vh->vlan_tci & RTE_BE16(0x0fff)) != vid ||
 			     vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
 			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len)))
 			return false;
-	} else if (unlikely(!lsk_eth_fast_hdr(m, p, port, mac48) ||
+	} else if (unlikely(!lsk_eth_fast_hdr_mac(m, p, port, mac48) ||
 			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
 		return false;
 	}
@@ -109,22 +109,18 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 
 /* pkts[i, end) by fast_frame while they pass, their destinations to dst
  * and or-ed (xor the first) into *diff; with ahead, each asks for the
- * frame LSK_RX_AHEAD on (which the caller knows is there); with pf (the
- * FIB's tbl24 at pf_base), for the FIB entry of its destination, which
- * the bulk lookup reads after this pass. Returns where it stopped. */
+ * frame LSK_RX_AHEAD on (which the caller knows is there). Returns where
+ * it stopped. */
 static __rte_always_inline uint32_t
 fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint16_t port, uint64_t mac48, uint64_t bloom, uint32_t first,
 	       uint32_t *dst, uint32_t *diff, const bool ahead,
-	       const bool tagged, rte_be16_t vid, const bool pf,
-	       uintptr_t pf_base, uint8_t pf_shift)
+	       const bool tagged, rte_be16_t vid)
 {
 	for (; i < end; i++) {
 		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i],
 					 tagged, vid)))
 			break;
-		if (pf)
-			lsk_fib4_prefetch(pf_base, pf_shift, dst[i]);
 		*diff |= dst[i] ^ first;
 		if (ahead)
 			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
@@ -133,12 +129,11 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 }
 
 /* How many of pkts[0, n), from the first on, pass fast_frame; their
- * destinations to dst, and whether they all equal the first to *one;
- * with pf, their FIB entries prefetched (fast_check_run). */
+ * destinations to dst, and whether they all equal the first to *one. */
 static __rte_always_inline uint32_t
 fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	      uint16_t n, uint32_t *dst, bool *one, const bool tagged,
-	      rte_be16_t vid, const bool pf)
+	      rte_be16_t vid)
 {
 	const uint16_t port = pkts[0]->port;
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
@@ -146,6 +141,8 @@ fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
 	uint32_t i, diff = 0;
 
+	if (unlikely(port >= t->n_ports))	/* no MAC: the stages' */
+		return 0;
 	if (!tagged)	/* a tagged burst's first frame is read already */
 		lsk_rx_prefetch_start(pkts, n);
 	/* the first on its own: the others are compared with its
@@ -153,17 +150,24 @@ fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0], tagged,
 				 vid)))
 		return 0;
-	if (pf)
-		lsk_fib4_prefetch(t->fib_tbl24, t->fib_shift, dst[0]);
 	i = fast_check_run(pkts, 1, ahead_end, port, mac48, bloom, dst[0],
-			   dst, &diff, true, tagged, vid, pf, t->fib_tbl24,
-			   t->fib_shift);
+			   dst, &diff, true, tagged, vid);
 	if (i >= ahead_end)
 		i = fast_check_run(pkts, RTE_MAX(i, 1u), n, port, mac48, bloom,
-				   dst[0], dst, &diff, false, tagged, vid, pf,
-				   t->fib_tbl24, t->fib_shift);
+				   dst[0], dst, &diff, false, tagged, vid);
 	*one = diff == 0;
 	return i;
+}
+
+/* fast_check_as of a tagged burst, out of line: each copy of the first
+ * pass inlined in lsk_fwd_fast takes registers from the untagged one's
+ * loop, which then spills them (bench/callgrind.sh counted a second,
+ * prefetching copy at 3.6 instructions a packet) */
+static __rte_noinline uint32_t
+fast_check_tagged(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
+		  uint16_t n, uint32_t *dst, bool *one, rte_be16_t vid)
+{
+	return fast_check_as(t, pkts, n, dst, one, true, vid);
 }
 
 /* The VID of a burst whose first frame is tagged with a VLAN of its port
@@ -193,9 +197,9 @@ fast_burst_vid(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
  * takes is a tagged one of that VLAN). */
 static __rte_always_inline uint32_t
 fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
-	   uint32_t *dst, bool *one, rte_be16_t *vid, const bool pf)
+	   uint32_t *dst, bool *one, rte_be16_t *vid)
 {
-	uint32_t k = fast_check_as(t, pkts, n, dst, one, false, 0, pf);
+	uint32_t k = fast_check_as(t, pkts, n, dst, one, false, 0);
 
 	*vid = 0;
 	if (likely(k != 0) || t->n_ifaces == t->n_ports)
@@ -203,7 +207,7 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 	*vid = fast_burst_vid(t, pkts[0]);
 	if (*vid == 0)
 		return 0;
-	return fast_check_as(t, pkts, n, dst, one, true, *vid, pf);
+	return fast_check_tagged(t, pkts, n, dst, one, *vid);
 }
 
 /*
@@ -428,15 +432,16 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	if (unlikely(n == 0))
 		return 0;
 	port = pkts[0]->port;
-	/* the FIB entries prefetched unless the last burst went to one
-	 * destination (whose entry is cached) or the table has no tbl24 */
-	if (w->ip4w->fast_one || t->fib_tbl24 == 0)
-		k = fast_check(t, pkts, n, dst, &one, &vid, false);
-	else
-		k = fast_check(t, pkts, n, dst, &one, &vid, true);
+	k = fast_check(t, pkts, n, dst, &one, &vid);
 	if (unlikely(k == 0))
 		return n;	/* rest untouched: it would be pkts itself */
-	w->ip4w->fast_one = one;
+	/* a full table's entries asked for now, in a loop of their own (a
+	 * prefetching copy of the first pass cost every burst, prefetched or
+	 * not, 3.6 instructions a packet: fast_check_tagged), while the
+	 * untagging and the filter run; not for one destination, whose
+	 * entry is read once */
+	if (!one && t->fib_tbl24 != 0)
+		lsk_fib4_prefetch_bulk(t->fib_tbl24, t->fib_shift, dst, k);
 	if (unlikely(vid != 0))
 		fast_untag(pkts, k);
 	/* the filter between the checks and the lookup, where the stages
