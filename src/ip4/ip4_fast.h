@@ -125,17 +125,27 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
  * checks' cases, ip4_forward.c); else TTL-1 with the checksum, the
  * header written, true.
  */
+/* lsk_ip4_fast_rewrite's IPv4 half (of a frame whose link header the
+ * caller writes): false, ip untouched, when the TTL runs out or it is too
+ * big for mtu; else TTL-1 with the checksum. */
+static __rte_always_inline bool
+lsk_ip4_fast_ttl(struct rte_ipv4_hdr *ip, uint32_t mtu)
+{
+	if (unlikely(ip->time_to_live <= 1 ||
+		     lsk_be16(ip->total_length) > mtu))
+		return false;
+	lsk_ip4_decrease_ttl(ip);
+	return true;
+}
+
 static __rte_always_inline bool
 lsk_ip4_fast_rewrite(struct rte_mbuf *m, uint32_t mtu, uint64_t mac_lo,
 		     uint32_t mac_hi)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 
-	if (unlikely(ip->time_to_live <= 1 ||
-		     lsk_be16(ip->total_length) > mtu))
+	if (!lsk_ip4_fast_ttl((struct rte_ipv4_hdr *)(eh + 1), mtu))
 		return false;
-	lsk_ip4_decrease_ttl(ip);
 	memcpy(eh, &mac_lo, sizeof(mac_lo));
 	memcpy((uint8_t *)eh + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
 	return true;

@@ -830,6 +830,57 @@ test_vlan_on_fast_path(void **state)
 	assert_int_equal(unit_stats(pr->a).udp.InDatagrams +
 			 unit_stats(pr->a).udp.NoPorts, 1);
 	pair_clear(pr);
+
+	/* tagged in and out, to us in the middle: the second pass stops
+	 * at it with the rest still tagged, which fast_rest untags */
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 3, 500, VLAN);
+	frames_vlan(&fr, VLAN_IP, 1, 503, VLAN);
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 4, 504, VLAN);
+	fast = fast_packets(pr->a);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a) - fast, 7);
+	pair_clear(pr);
+}
+
+/*
+ * VLANs with a filter, which reads untagged frames (the fast path takes
+ * the tags off before it): tagged in, to the far side and to VLAN 200,
+ * and untagged in, to VLAN 100; the frames and counters are the stages'.
+ */
+static void
+test_vlan_filter_on_fast_path(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+	uint64_t fast;
+
+	pair_cmd(pr, "address add 10.5.0.1/24 port 0 vlan 100");
+	pair_cmd(pr, "neigh add 10.5.0.2 lladdr 02:00:00:00:05:02");
+	pair_cmd(pr, "address add 10.6.0.1/24 port 1 vlan 200");
+	pair_cmd(pr, "neigh add 10.6.0.2 lladdr 02:00:00:00:06:02");
+	pair_cmd(pr, "filter add drop proto udp dport 9");
+	unit_worker_sync(pr->a);
+	unit_worker_sync(pr->b);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_FAR_IP, 4, 600, VLAN);
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 4, 604, VLAN);
+	fast = fast_packets(pr->a);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a) - fast, 8);
+	pair_clear(pr);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, VLAN_HOST, 4, 610, 0);
+	fast = fast_packets(pr->a);
+	pair_input(pr, &fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a) - fast, 4);
+	pair_clear(pr);
 }
 
 /* Every lookup of the route cache, however answered. */
@@ -956,6 +1007,7 @@ main(void)
 		T(test_route_cache_on_fast_path),
 		T(test_filter_on_fast_path),
 		T(test_vlan_on_fast_path),
+		T(test_vlan_filter_on_fast_path),
 		T(test_gro_on_flows_once),
 	};
 #undef T
