@@ -71,7 +71,6 @@ static __rte_always_inline bool
 lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
 		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len)
 {
-	uint64_t flag = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 	uint32_t tot_len;
 
 	tot_len = lsk_be16(ip->total_length);
@@ -83,10 +82,12 @@ lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
 	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
 	 * never 0: lsk_ip4_hdr20_valid's other test is not needed); GOOD or
 	 * NONE: the PMD's; BAD: the full checks' */
-	if (flag == 0) {
+	if ((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == 0) {
 		if (unlikely(!lsk_ip4_hdr20_sum_ok(ip)))
 			return false;
-	} else if (!(flag & RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
+	} else if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
+		/* the flags read twice: one test of memory on the common
+		 * path, none of them kept in a register */
 		return false;
 	}
 	/* the first bytes on the wire are the addresses' high ones; both
