@@ -228,7 +228,7 @@ fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
 /*
  * Entries of pkts from i on, up to end, while each is the next hop's
  * (nh_idx[i] == nh; every one when one) and under its TTL and MTU
- * (lsk_ip4_fast_ttl): each forwarded, with the next hop's Ethernet header
+ * (lsk_ip4_fast_ttl_dec, and the frame's length): each forwarded, with the next hop's Ethernet header
  * (mac_lo, mac_hi) and put at out. Returns where it stopped. in_tag: the
  * frames still carry the burst's 802.1Q tag (fwd_fast's first pass took
  * them so); out_tag: the next hop is on a VLAN (tci: its TCI as on the
@@ -248,6 +248,9 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 	    const bool out_tag)
 {
 	const uint32_t l2_in = RTE_ETHER_HDR_LEN + (in_tag ? RTE_VLAN_HLEN : 0);
+	/* the MTU's test on the frame's length, in host order in the mbuf:
+	 * the first pass saw it equal the total length plus l2_in */
+	const uint32_t max_len = mtu + l2_in;
 	/* the 4 bytes after the MACs when the frame leaves tagged */
 	const uint64_t hi_tag = (uint64_t)mac_hi |
 		(uint64_t)RTE_BE16(RTE_ETHER_TYPE_VLAN) << 32 |
@@ -260,8 +263,9 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 		if (unlikely((!one && nh_idx[i] != nh) ||
 			     (out_tag && !in_tag &&
 			      rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN) ||
-			     !lsk_ip4_fast_ttl((struct rte_ipv4_hdr *)
-					       (p + l2_in), mtu)))
+			     m->pkt_len > max_len ||
+			     !lsk_ip4_fast_ttl_dec((struct rte_ipv4_hdr *)
+						   (p + l2_in))))
 			break;
 		if (in_tag && !out_tag) {	/* rte_pktmbuf_adj's */
 			m->data_off += RTE_VLAN_HLEN;

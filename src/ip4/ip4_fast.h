@@ -126,17 +126,26 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
  * checks' cases, ip4_forward.c); else TTL-1 with the checksum, the
  * header written, true.
  */
+/* The TTL's half of lsk_ip4_fast_ttl, for a caller that tested the MTU
+ * (ip4/fwd_fast.c, on the frame's length). */
+static __rte_always_inline bool
+lsk_ip4_fast_ttl_dec(struct rte_ipv4_hdr *ip)
+{
+	if (unlikely(ip->time_to_live <= 1))
+		return false;
+	lsk_ip4_decrease_ttl(ip);
+	return true;
+}
+
 /* lsk_ip4_fast_rewrite's IPv4 half (of a frame whose link header the
  * caller writes): false, ip untouched, when the TTL runs out or it is too
  * big for mtu; else TTL-1 with the checksum. */
 static __rte_always_inline bool
 lsk_ip4_fast_ttl(struct rte_ipv4_hdr *ip, uint32_t mtu)
 {
-	if (unlikely(ip->time_to_live <= 1 ||
-		     lsk_be16(ip->total_length) > mtu))
+	if (unlikely(lsk_be16(ip->total_length) > mtu))
 		return false;
-	lsk_ip4_decrease_ttl(ip);
-	return true;
+	return lsk_ip4_fast_ttl_dec(ip);
 }
 
 static __rte_always_inline bool
