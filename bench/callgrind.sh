@@ -211,6 +211,14 @@ fwd_run() {
 	rc=0
 	wait "$vg" || rc=$?
 	vg=
+	# under valgrind on a loaded machine the teardown can outlast
+	# listack-fwd's bound (src/app/main.c, TEARDOWN_S) after the stats
+	# are written: their run counts whole, the exit is 1
+	if [ "$rc" -ne 0 ] && grep -q 'shutdown stuck' "$d/log" &&
+	   [ -s "$d/stats.json" ]; then
+		echo "callgrind.sh: $name: the teardown outlasted listack-fwd's bound under valgrind; stats and counts are whole" >&2
+		rc=0
+	fi
 	[ "$rc" -eq 0 ] || { echo "callgrind.sh: listack-fwd exited $rc:" >&2; tail -5 "$d/log" >&2; exit 1; }
 	grep -q '^mbufs_in_use 0$' "$d/log" ||
 		{ echo "callgrind.sh: $name: mbufs left in use (see $d/log)" >&2; exit 1; }

@@ -8,11 +8,13 @@
  * table); FRAMES frames of 64 bytes each carry a destination in one of
  * them, drawn uniformly, or with HOT from the first HOT prefixes by Zipf
  * (exponent 1, as bench/dut/traffic.py's hot set). Bursts of BURST frames are taken in turn, the
- * next one each time, by the two ways: gather the destinations (each frame
+ * next one each time, by three ways: gather the destinations (each frame
  * asked for LSK_RX_AHEAD on, as the fast path does) then
- * rte_fib_lookup_bulk; and the same with each destination's tbl24 entry
- * prefetched as it is gathered. TSC cycles a packet, median and mean over
- * the bursts of each way.
+ * rte_fib_lookup_bulk; the same with each destination's tbl24 entry
+ * prefetched as it is gathered ("prefetch"); and the same with the
+ * entries prefetched in a loop of their own after the gather
+ * (lsk_fib4_prefetch_bulk, as the fast path does: "prefetch-after").
+ * TSC cycles a packet, median and mean over the bursts of each way.
  *
  *   listack-fib-prefetch [EAL options] -- [ROUTES [FRAMES [BURST [BURSTS
  *                                          [HOT]]]]]
@@ -45,11 +47,17 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One burst at frames (n of them) the one way or the other; the sum of
- * the next hops, so that nothing is optimised away. */
+/* the ways a burst is looked up, as named in the output */
+enum { WAY_NONE, WAY_IN, WAY_AFTER, WAYS };
+static const char *const way_name[WAYS] = {
+	"no-prefetch", "prefetch", "prefetch-after",
+};
+
+/* One burst at frames (n of them) by way; the sum of the next hops, so
+ * that nothing is optimised away. */
 static __rte_always_inline uint64_t
 burst(struct rte_fib *fib, const uint8_t *frames, unsigned int n,
-      uintptr_t base, uint8_t shift, const bool pf)
+      uintptr_t base, uint8_t shift, const int way)
 {
 	uint32_t dst[BURST_MAX];
 	uint64_t nh[BURST_MAX], sum = 0;
@@ -64,9 +72,11 @@ burst(struct rte_fib *fib, const uint8_t *frames, unsigned int n,
 			rte_prefetch0(frames + (i + LSK_RX_AHEAD) * FRAME);
 		memcpy(&d, frames + i * FRAME + DST_OFF, sizeof(d));
 		dst[i] = rte_be_to_cpu_32(d);
-		if (pf)
+		if (way == WAY_IN)
 			lsk_fib4_prefetch(base, shift, dst[i]);
 	}
+	if (way == WAY_AFTER)
+		lsk_fib4_prefetch_bulk(base, shift, dst, n);
 	rte_fib_lookup_bulk(fib, dst, nh, (int)n);
 	for (i = 0; i < n; i++)
 		sum += nh[i];
@@ -100,7 +110,7 @@ main(int argc, char **argv)
 	double *cdf = NULL;
 	struct rte_fib_conf conf;
 	struct rte_fib *fib;
-	uint64_t *cyc[2], sum = 0;
+	uint64_t *cyc[WAYS], sum = 0;
 	uint32_t *pfx;
 	uint8_t *frames, shift = 0;
 	uintptr_t base;
@@ -122,7 +132,7 @@ main(int argc, char **argv)
 	if (argc > 5)
 		hot = strtoul(argv[5], NULL, 0);
 	if (routes == 0 || nframes < BURST_MAX || n == 0 || n > BURST_MAX ||
-	    bursts < 2 || hot > routes) {
+	    bursts < WAYS || hot > routes) {
 		fprintf(stderr, "usage: listack-fib-prefetch [EAL] -- [ROUTES "
 			"[FRAMES [BURST (1-64) [BURSTS [HOT (<= ROUTES)]]]]]\n");
 		return 2;
@@ -137,10 +147,11 @@ main(int argc, char **argv)
 	base = lsk_fib4_tbl24(fib, &conf, LSK_FIB4_PREFETCH_ROUTES, &shift);
 	pfx = malloc(routes * sizeof(*pfx));
 	frames = malloc(nframes * FRAME);
-	cyc[0] = malloc(bursts / 2 * sizeof(uint64_t));
-	cyc[1] = malloc(bursts / 2 * sizeof(uint64_t));
+	cyc[0] = malloc(bursts / WAYS * sizeof(uint64_t));
+	cyc[1] = malloc(bursts / WAYS * sizeof(uint64_t));
+	cyc[2] = malloc(bursts / WAYS * sizeof(uint64_t));
 	if (fib == NULL || base == 0 || pfx == NULL || frames == NULL ||
-	    cyc[0] == NULL || cyc[1] == NULL) {
+	    cyc[0] == NULL || cyc[1] == NULL || cyc[2] == NULL) {
 		fprintf(stderr, "listack-fib-prefetch: no FIB, no tbl24 "
 			"(fib4_prefetch refused it) or no memory\n");
 		return 1;
@@ -174,38 +185,41 @@ main(int argc, char **argv)
 
 		memcpy(frames + i * FRAME + DST_OFF, &d, sizeof(d));
 	}
-	/* the bursts taken in turn by the two ways, each a fresh one */
-	for (b = 0; b < bursts / 2 * 2; b++) {
+	/* the bursts taken in turn by the three ways, each a fresh one */
+	for (b = 0; b < bursts / WAYS * WAYS; b++) {
+		const uint8_t *f;
 		uint64_t t;
 
 		if (at + n > nframes)
 			at = 0;
+		f = frames + at * FRAME;
 		t = rte_rdtsc_precise();
-		if (b & 1)
-			sum += burst(fib, frames + at * FRAME, n, base, shift,
-				     true);
+		if (b % WAYS == WAY_IN)
+			sum += burst(fib, f, n, base, shift, WAY_IN);
+		else if (b % WAYS == WAY_AFTER)
+			sum += burst(fib, f, n, base, shift, WAY_AFTER);
 		else
-			sum += burst(fib, frames + at * FRAME, n, base, shift,
-				     false);
-		cyc[b & 1][b / 2] = rte_rdtsc_precise() - t;
+			sum += burst(fib, f, n, base, shift, WAY_NONE);
+		cyc[b % WAYS][b / WAYS] = rte_rdtsc_precise() - t;
 		at += n;
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < WAYS; i++) {
+		const unsigned long nb = bursts / WAYS;
 		double mean = 0;
 
-		for (b = 0; b < bursts / 2; b++)
+		for (b = 0; b < nb; b++)
 			mean += (double)cyc[i][b];
-		mean /= (double)(bursts / 2);
-		qsort(cyc[i], bursts / 2, sizeof(uint64_t), cmp_u64);
-		printf("%-12s %lu routes, %lu frames (hot %lu), %lu a burst, "
+		mean /= (double)nb;
+		qsort(cyc[i], nb, sizeof(uint64_t), cmp_u64);
+		printf("%-14s %lu routes, %lu frames (hot %lu), %lu a burst, "
 		       "%lu bursts: median %.1f, mean %.1f cycles a packet\n",
-		       i ? "prefetch" : "no-prefetch", routes, nframes, hot, n,
-		       bursts / 2, (double)cyc[i][bursts / 4] / (double)n,
-		       mean / (double)n);
+		       way_name[i], routes, nframes, hot, n, nb,
+		       (double)cyc[i][nb / 2] / (double)n, mean / (double)n);
 	}
 	printf("(sum %llu)\n", (unsigned long long)sum);
 	rte_fib_free(fib);
 	free(cdf);
+	free(cyc[2]);
 	free(cyc[1]);
 	free(cyc[0]);
 	free(frames);

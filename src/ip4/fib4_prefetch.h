@@ -6,9 +6,10 @@
  * is far larger than the caches, and every lookup of a new destination
  * misses. rte_fib_lookup_bulk prefetches only a few entries ahead of
  * itself (5 to 15 by entry size); the fast path (ip4/fwd_fast.c) knows
- * every destination one pass earlier, as it checks the frames, and asks
- * for each destination's tbl24 line there, so the misses overlap with the
- * checks and with each other.
+ * every destination one pass earlier, and asks for each destination's
+ * tbl24 line right after that pass (lsk_fib4_prefetch_bulk), so the
+ * misses overlap with each other and with what runs before the lookup
+ * (the filter).
  *
  * rte_fib keeps its DIR-24-8 private (DPDK 22.11, lib/fib/dir24_8.h, not
  * installed); lsk_fib4_tbl24 finds tbl24 in rte_fib_get_dp's memory and
@@ -60,6 +61,19 @@ static inline void
 lsk_fib4_prefetch(uintptr_t base, uint8_t shift, uint32_t dst)
 {
 	rte_prefetch0((const void *)lsk_fib4_entry_addr(base, shift, dst));
+}
+
+/* lsk_fib4_prefetch of dst[0, n), as the fast path (ip4/fwd_fast.c)
+ * asks for a burst's entries after gathering them, before the bulk
+ * lookup. */
+static inline void
+lsk_fib4_prefetch_bulk(uintptr_t base, uint8_t shift, const uint32_t *dst,
+		       uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		lsk_fib4_prefetch(base, shift, dst[i]);
 }
 
 #endif

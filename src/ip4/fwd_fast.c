@@ -7,14 +7,13 @@
  *
  * The common packet: an IPv4 frame to its port's MAC (the test of
  * l2/eth_fast.h), untagged or tagged with a VLAN of its port (then every
- * frame the pass takes is of that VLAN, and loses its tag before the
- * lookup: fast_untag), a datagram ip4_input's fast test passes
+ * frame the pass takes is of that VLAN, and keeps its tag until the
+ * second pass rewrites or drops it with the MACs: fast_run_l2), a datagram ip4_input's fast test passes
  * (ip4/ip4_fast.h), that the filter, when there is one, does not drop
  * (ip4_filter.c classifies what the first pass took, between it and the
  * lookup, as the stages have it), routed to a resolved next hop, TTL over
- * 1, not over the MTU. A next hop on a VLAN and an ECMP route's packets
- * are forwarded one at a time by fast_rest (tagged as queued; each to its
- * flow's member, ip4/ecmp.h). The first pass applies the first two tests
+ * 1, not over the MTU. An ECMP route's packets are forwarded one at a
+ * time by fast_rest (each to its flow's member, ip4/ecmp.h). The first pass applies the first two tests
  * and gathers the destinations; one bulk FIB lookup (of one destination
  * when the burst goes to one), or the route cache's (ip4/route_cache.c);
  * the second pass forwards, in runs of one next hop, as ip4_forward's
@@ -72,15 +71,32 @@ LSK_STAGE_DECLARE(lsk_fwd_fast_stage,
 /* bursts the pass steps aside for (lsk_fwd_fast_due) */
 #define FAST_SKIP_BURSTS 64
 
+/* The 8 bytes from a tagged frame's ethertype on, as loaded, that
+ * fast_frame wants: the 802.1Q ethertype, tci, the IPv4 ethertype (the
+ * IPv4 header's first two bytes 0: not compared); with ff, the mask it
+ * compares them under: every bit of the ethertypes, those of tci. */
+static __rte_always_inline uint64_t
+fast_tag_word(rte_be16_t tci, uint8_t ff)
+{
+	const rte_be16_t w[4] = {
+		ff ? 0xffff : RTE_BE16(RTE_ETHER_TYPE_VLAN), tci,
+		ff ? 0xffff : RTE_BE16(RTE_ETHER_TYPE_IPV4), 0,
+	};
+	uint64_t v;
+
+	memcpy(&v, w, sizeof(v));
+	return v;
+}
+
 /* Does m pass the tests of eth_input's and ip4_input's fast paths? Its
  * destination (host order) to *dst. The whole of both headers in the
  * first segment is tested first, once: every test after it reads inside
- * them. Tagged (the burst's first frame was): an 802.1Q frame of VLAN
- * vid (the tag's VID bits as on the wire), carrying IPv4, as eth_input
- * takes it for the VLAN's sub-interface. */
+ * them. Tagged (the burst's first frame was): an 802.1Q frame of the
+ * burst's VLAN (vid_word: fast_tag_word of its VID bits as on the wire),
+ * carrying IPv4, as eth_input takes it for the VLAN's sub-interface. */
 static __rte_always_inline bool
 fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
-	   uint64_t bloom, uint32_t *dst, const bool tagged, rte_be16_t vid)
+	   uint64_t bloom, uint32_t *dst, const bool tagged, uint64_t vid_word)
 {
 	const uint32_t l2_len = RTE_ETHER_HDR_LEN + (tagged ? RTE_VLAN_HLEN : 0);
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -89,17 +105,17 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 	if (unlikely(m->data_len < l2_len + sizeof(*ip)))
 		return false;
 	if (tagged) {
-		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)
-			(p + RTE_ETHER_HDR_LEN);
+		uint64_t tag;
 
-		if (unlikely(m->port != port || lsk_eth_mac48(p) != mac48 ||
-			     ((const struct rte_ether_hdr *)p)->ether_type !=
-			     RTE_BE16(RTE_ETHER_TYPE_VLAN) ||
-			     (vh->vlan_tci & RTE_BE16(0x0fff)) != vid ||
-			     vh->eth_proto != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
+		/* the 802.1Q ethertype, the VID and the IPv4 ethertype: one
+		 * word from the ethertype on (fast_tag_word) */
+		memcpy(&tag, p + 2 * RTE_ETHER_ADDR_LEN, sizeof(tag));
+		if (unlikely(m->port != port || !lsk_eth_mac48_is(p, mac48) ||
+			     (tag & fast_tag_word(RTE_BE16(0x0fff), 0xff)) !=
+			     vid_word ||
 			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len)))
 			return false;
-	} else if (unlikely(!lsk_eth_fast_hdr(m, p, port, mac48) ||
+	} else if (unlikely(!lsk_eth_fast_hdr_mac(m, p, port, mac48) ||
 			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
 		return false;
 	}
@@ -109,22 +125,18 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 
 /* pkts[i, end) by fast_frame while they pass, their destinations to dst
  * and or-ed (xor the first) into *diff; with ahead, each asks for the
- * frame LSK_RX_AHEAD on (which the caller knows is there); with pf (the
- * FIB's tbl24 at pf_base), for the FIB entry of its destination, which
- * the bulk lookup reads after this pass. Returns where it stopped. */
+ * frame LSK_RX_AHEAD on (which the caller knows is there). Returns where
+ * it stopped. */
 static __rte_always_inline uint32_t
 fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint16_t port, uint64_t mac48, uint64_t bloom, uint32_t first,
 	       uint32_t *dst, uint32_t *diff, const bool ahead,
-	       const bool tagged, rte_be16_t vid, const bool pf,
-	       uintptr_t pf_base, uint8_t pf_shift)
+	       const bool tagged, uint64_t vid_word)
 {
 	for (; i < end; i++) {
 		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i],
-					 tagged, vid)))
+					 tagged, vid_word)))
 			break;
-		if (pf)
-			lsk_fib4_prefetch(pf_base, pf_shift, dst[i]);
 		*diff |= dst[i] ^ first;
 		if (ahead)
 			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
@@ -133,12 +145,11 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 }
 
 /* How many of pkts[0, n), from the first on, pass fast_frame; their
- * destinations to dst, and whether they all equal the first to *one;
- * with pf, their FIB entries prefetched (fast_check_run). */
+ * destinations to dst, and whether they all equal the first to *one. */
 static __rte_always_inline uint32_t
 fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	      uint16_t n, uint32_t *dst, bool *one, const bool tagged,
-	      rte_be16_t vid, const bool pf)
+	      uint64_t vid_word)
 {
 	const uint16_t port = pkts[0]->port;
 	const uint64_t mac48 = lsk_eth_port_mac48(t, port);
@@ -146,24 +157,33 @@ fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	const uint32_t ahead_end = n > LSK_RX_AHEAD ? n - LSK_RX_AHEAD : 0;
 	uint32_t i, diff = 0;
 
-	if (!tagged)	/* a tagged burst's first frame is read already */
-		lsk_rx_prefetch_start(pkts, n);
+	if (unlikely(port >= t->n_ports))	/* no MAC: the stages' */
+		return 0;
+	lsk_rx_prefetch_start(pkts, n);
 	/* the first on its own: the others are compared with its
 	 * destination, kept in a register */
 	if (unlikely(!fast_frame(pkts[0], port, mac48, bloom, &dst[0], tagged,
-				 vid)))
+				 vid_word)))
 		return 0;
-	if (pf)
-		lsk_fib4_prefetch(t->fib_tbl24, t->fib_shift, dst[0]);
 	i = fast_check_run(pkts, 1, ahead_end, port, mac48, bloom, dst[0],
-			   dst, &diff, true, tagged, vid, pf, t->fib_tbl24,
-			   t->fib_shift);
+			   dst, &diff, true, tagged, vid_word);
 	if (i >= ahead_end)
 		i = fast_check_run(pkts, RTE_MAX(i, 1u), n, port, mac48, bloom,
-				   dst[0], dst, &diff, false, tagged, vid, pf,
-				   t->fib_tbl24, t->fib_shift);
+				   dst[0], dst, &diff, false, tagged, vid_word);
 	*one = diff == 0;
 	return i;
+}
+
+/* fast_check_as of a tagged burst, out of line: each copy of the first
+ * pass inlined in lsk_fwd_fast takes registers from the untagged one's
+ * loop, which then spills them (bench/callgrind.sh counted a second,
+ * prefetching copy at 3.6 instructions a packet) */
+static __rte_noinline uint32_t
+fast_check_tagged(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
+		  uint16_t n, uint32_t *dst, bool *one, rte_be16_t vid)
+{
+	return fast_check_as(t, pkts, n, dst, one, true,
+			     fast_tag_word(vid, 0));
 }
 
 /* The VID of a burst whose first frame is tagged with a VLAN of its port
@@ -188,80 +208,104 @@ fast_burst_vid(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
 	return vid;
 }
 
-/* fast_check_as for an untagged burst (the common one), else for a
- * tagged one of a known VLAN (*vid, for lsk_fwd_fast: then each frame it
- * takes is a tagged one of that VLAN). */
+/* fast_check_as for a burst whose first frame is tagged with a known
+ * VLAN (*vid, for lsk_fwd_fast: then each frame it takes is a tagged one
+ * of that VLAN), asked only when the table has VLANs; else for an
+ * untagged one (the common one; one call site: one inlined copy). */
 static __rte_always_inline uint32_t
 fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
-	   uint32_t *dst, bool *one, rte_be16_t *vid, const bool pf)
+	   uint32_t *dst, bool *one, rte_be16_t *vid)
 {
-	uint32_t k = fast_check_as(t, pkts, n, dst, one, false, 0, pf);
-
+	if (unlikely(t->n_ifaces != t->n_ports)) {
+		*vid = fast_burst_vid(t, pkts[0]);
+		if (*vid != 0)
+			return fast_check_tagged(t, pkts, n, dst, one, *vid);
+	}
 	*vid = 0;
-	if (likely(k != 0) || t->n_ifaces == t->n_ports)
-		return k;
-	*vid = fast_burst_vid(t, pkts[0]);
-	if (*vid == 0)
-		return 0;
-	return fast_check_as(t, pkts, n, dst, one, true, *vid, pf);
+	return fast_check_as(t, pkts, n, dst, one, false, 0);
 }
 
 /*
  * Entries of pkts from i on, up to end, while each is the next hop's
- * (nh_idx[i] == nh; every one when one) and lsk_ip4_fast_rewrite
- * forwards it (under the TTL and the MTU, the next hop's Ethernet header:
- * mac_lo, mac_hi): each put at out. Returns where it stopped.
+ * (nh_idx[i] == nh; every one when one) and under its TTL and MTU
+ * (lsk_ip4_fast_ttl_dec, and the frame's length): each forwarded, with the next hop's Ethernet header
+ * (mac_lo, mac_hi) and put at out. Returns where it stopped. in_tag: the
+ * frames still carry the burst's 802.1Q tag (fwd_fast's first pass took
+ * them so); out_tag: the next hop is on a VLAN (tci: its TCI as on the
+ * wire). Tagged in and out, the tag's TCI is rewritten in place with the
+ * MACs; in only, the frame starts RTE_VLAN_HLEN later, where the MACs
+ * are written (the old tag's protocol is the ethertype); out only, it
+ * starts RTE_VLAN_HLEN earlier (a frame without the headroom stops the
+ * run) and the header is written whole, the old ethertype the tag's
+ * protocol. Each frame is what eth_input's strip and lsk_vlan_tag's push
+ * (core/tx.c) make of it, without their moves of the MACs.
  */
 static __rte_always_inline uint32_t
-fast_run(struct rte_mbuf *const *pkts, const uint64_t *nh_idx, uint32_t i,
-	 uint32_t end, uint64_t nh, uint32_t mtu, uint64_t mac_lo,
-	 uint32_t mac_hi, struct rte_mbuf **out, const bool one)
+fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
+	    uint32_t i, uint32_t end, uint64_t nh, uint32_t mtu,
+	    uint64_t mac_lo, uint32_t mac_hi, rte_be16_t tci,
+	    struct rte_mbuf **out, const bool one, const bool in_tag,
+	    const bool out_tag)
 {
+	const uint32_t l2_in = RTE_ETHER_HDR_LEN + (in_tag ? RTE_VLAN_HLEN : 0);
+	/* the MTU's test on the frame's length, in host order in the mbuf:
+	 * the first pass saw it equal the total length plus l2_in */
+	const uint32_t max_len = mtu + l2_in;
+	/* the 4 bytes after the MACs when the frame leaves tagged */
+	const uint64_t hi_tag = (uint64_t)mac_hi |
+		(uint64_t)RTE_BE16(RTE_ETHER_TYPE_VLAN) << 32 |
+		(uint64_t)tci << 48;
+
 	for (; i < end; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+
 		if (unlikely((!one && nh_idx[i] != nh) ||
-			     !lsk_ip4_fast_rewrite(pkts[i], mtu, mac_lo,
-						   mac_hi)))
+			     (out_tag && !in_tag &&
+			      rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN) ||
+			     m->pkt_len > max_len ||
+			     !lsk_ip4_fast_ttl_dec((struct rte_ipv4_hdr *)
+						   (p + l2_in))))
 			break;
-		*out++ = pkts[i];
+		if (in_tag && !out_tag) {	/* rte_pktmbuf_adj's */
+			m->data_off += RTE_VLAN_HLEN;
+			m->data_len -= RTE_VLAN_HLEN;
+			m->pkt_len -= RTE_VLAN_HLEN;
+			p += RTE_VLAN_HLEN;
+		} else if (out_tag && !in_tag) { /* rte_pktmbuf_prepend's */
+			m->data_off -= RTE_VLAN_HLEN;
+			m->data_len += RTE_VLAN_HLEN;
+			m->pkt_len += RTE_VLAN_HLEN;
+			p -= RTE_VLAN_HLEN;
+		}
+		memcpy(p, &mac_lo, sizeof(mac_lo));
+		if (out_tag)
+			memcpy(p + sizeof(mac_lo), &hi_tag, sizeof(hi_tag));
+		else
+			memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
+		*out++ = m;
 	}
 	return i;
 }
 
-/* fast_run for a next hop on a VLAN (tci: its 802.1Q TCI as on the
- * wire): each frame also gets the tag, pushed in front as
- * lsk_vlan_tag (core/tx.c) pushes it, without its move of the MACs (the
- * header is written whole); a frame without the headroom stops it. */
+/* fast_run_l2 of untagged frames to a VLAN's next hop, out of line (the
+ * untagged runs' loop keeps its registers) */
 static __rte_noinline uint32_t
 fast_run_vlan(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 	      uint32_t i, uint32_t end, uint64_t nh, uint32_t mtu,
 	      uint64_t mac_lo, uint32_t mac_hi, rte_be16_t tci,
 	      struct rte_mbuf **out, bool one)
 {
-	for (; i < end; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint8_t *p;
-
-		if (unlikely((!one && nh_idx[i] != nh) ||
-			     rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN ||
-			     !lsk_ip4_fast_rewrite(m, mtu, mac_lo, mac_hi)))
-			break;
-		/* the ethertype the rewrite left is the tag's protocol */
-		p = (uint8_t *)rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
-		memcpy(p, &mac_lo, sizeof(mac_lo));
-		memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
-		((struct rte_ether_hdr *)p)->ether_type =
-			RTE_BE16(RTE_ETHER_TYPE_VLAN);
-		((struct rte_vlan_hdr *)(p + RTE_ETHER_HDR_LEN))->vlan_tci = tci;
-		*out++ = m;
-	}
-	return i;
+	return fast_run_l2(pkts, nh_idx, i, end, nh, mtu, mac_lo, mac_hi, tci,
+			   out, one, false, true);
 }
 
 /* The second pass over pkts[0, k) with their next hops (nh_idx[0] for
- * all when one); returns how many it forwarded. */
+ * all when one), tagged still with the burst's VLAN when in_tag; returns
+ * how many it forwarded. */
 static __rte_always_inline uint32_t
 fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
-	     const uint64_t *nh_idx, const bool one)
+	     const uint64_t *nh_idx, const bool one, const bool in_tag)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	uint32_t done = 0;
@@ -287,8 +331,14 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 		b = &w->tx[port];
 		end = RTE_MIN(k, done + (uint32_t)(RTE_DIM(b->pkts) - b->n));
 		if (likely(port == nh->port))
-			j = fast_run(pkts, nh_idx, done, end, nhi, nh->mtu,
-				     mac_lo, mac_hi, &b->pkts[b->n], one);
+			j = fast_run_l2(pkts, nh_idx, done, end, nhi, nh->mtu,
+					mac_lo, mac_hi, 0, &b->pkts[b->n], one,
+					in_tag, false);
+		else if (in_tag)
+			j = fast_run_l2(pkts, nh_idx, done, end, nhi, nh->mtu,
+					mac_lo, mac_hi, rte_cpu_to_be_16(
+					w->fwd->ifaces[nh->port].vlan),
+					&b->pkts[b->n], one, true, true);
 		else
 			j = fast_run_vlan(pkts, nh_idx, done, end, nhi, nh->mtu,
 					  mac_lo, mac_hi, rte_cpu_to_be_16(
@@ -305,6 +355,15 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 			break;
 	}
 	return done;
+}
+
+/* fast_forward of frames that still carry the burst's tag, out of line
+ * (the common, untagged pass keeps its registers) */
+static __rte_noinline uint32_t
+fast_forward_tagged(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
+		    const uint64_t *nh_idx, bool one)
+{
+	return fast_forward(w, pkts, k, nh_idx, one, true);
 }
 
 /*
@@ -343,6 +402,19 @@ fast_hand_on(struct lsk_worker *w, struct rte_mbuf *m, const uint8_t *seen,
 		rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
 }
 
+/* The tags of a tagged burst's pkts[0, k) off: each frame starts
+ * RTE_VLAN_HLEN on, where it reads as an untagged one but for the MACs,
+ * which the rewrite writes; the bytes stay, for fast_hand_on. For the
+ * filter and fast_rest, which read untagged frames. */
+static __rte_noinline void
+fast_untag(struct rte_mbuf **pkts, uint32_t k)
+{
+	uint32_t i;
+
+	for (i = 0; i < k; i++)
+		rte_pktmbuf_adj(pkts[i], RTE_VLAN_HLEN);
+}
+
 /*
  * From the first packet the runs stopped at (pkts[i], which the fast
  * path cannot forward), pkts[i, k) one at a time: what it cannot forward
@@ -350,16 +422,20 @@ fast_hand_on(struct lsk_worker *w, struct rte_mbuf *m, const uint8_t *seen,
  * stages will send one of those handed on (fast_rest_sends): then every
  * later one goes to rest too, so that each port sends its datagrams in
  * the order they came, as without the fast path. Returns how many it
- * forwarded; *n_rest counts rest.
+ * forwarded; *n_rest counts rest. still_tagged: pkts[i, k) carry the
+ * burst's tag yet (tagged: the burst had one).
  */
 static uint32_t
 fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 	  uint32_t k, const uint64_t *nh_idx, const uint8_t *seen,
-	  bool tagged, const bool one, struct rte_mbuf **rest,
-	  uint32_t *n_rest)
+	  bool tagged, bool still_tagged, const bool one,
+	  struct rte_mbuf **rest, uint32_t *n_rest)
 {
 	const struct lsk_nexthop *nexthops = w->fwd->nexthops;
 	uint32_t forwarded = 0;
+
+	if (still_tagged)	/* the second pass left them tagged */
+		fast_untag(&pkts[i], k - i);
 
 	for (; i < k; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -399,18 +475,6 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 	return forwarded;
 }
 
-/* The tags of a tagged burst's pkts[0, k) off: each frame starts
- * RTE_VLAN_HLEN on, where it reads as an untagged one but for the MACs,
- * which the rewrite writes; the bytes stay, for fast_hand_on. */
-static __rte_noinline void
-fast_untag(struct rte_mbuf **pkts, uint32_t k)
-{
-	uint32_t i;
-
-	for (i = 0; i < k; i++)
-		rte_pktmbuf_adj(pkts[i], RTE_VLAN_HLEN);
-}
-
 uint16_t
 lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	     struct rte_mbuf **rest)
@@ -423,22 +487,29 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t k, m, done, n_rest = 0;
 	uint16_t port;
 	rte_be16_t vid;		/* the burst's VLAN; 0: untagged */
-	bool one;
+	bool one, tagged;
 
 	if (unlikely(n == 0))
 		return 0;
 	port = pkts[0]->port;
-	/* the FIB entries prefetched unless the last burst went to one
-	 * destination (whose entry is cached) or the table has no tbl24 */
-	if (w->ip4w->fast_one || t->fib_tbl24 == 0)
-		k = fast_check(t, pkts, n, dst, &one, &vid, false);
-	else
-		k = fast_check(t, pkts, n, dst, &one, &vid, true);
+	k = fast_check(t, pkts, n, dst, &one, &vid);
 	if (unlikely(k == 0))
 		return n;	/* rest untouched: it would be pkts itself */
-	w->ip4w->fast_one = one;
-	if (unlikely(vid != 0))
+	/* a full table's entries asked for now, in a loop of their own (a
+	 * prefetching copy of the first pass cost every burst, prefetched or
+	 * not, 3.6 instructions a packet: fast_check_tagged), while the
+	 * untagging and the filter run; not for one destination, whose
+	 * entry is read once */
+	if (!one && t->fib_tbl24 != 0)
+		lsk_fib4_prefetch_bulk(t->fib_tbl24, t->fib_shift, dst, k);
+	/* a tagged burst's frames keep their tags into the second pass,
+	 * which rewrites the tag or drops it with the MACs; the filter
+	 * reads untagged ones */
+	tagged = vid != 0;
+	if (unlikely(tagged) && w->filter != NULL) {
 		fast_untag(pkts, k);
+		tagged = false;
+	}
 	/* the filter between the checks and the lookup, where the stages
 	 * have it: pkts[0, m) what it kept (pkts[k, n) stay as they are) */
 	m = k;
@@ -453,19 +524,25 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			lsk_route_cache_lookup_same(w, dst[0], nh_idx, m, seen);
 		else
 			rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
-		done = fast_forward(w, pkts, m, nh_idx, true);
+		done = likely(!tagged) ?
+		       fast_forward(w, pkts, m, nh_idx, true, false) :
+		       fast_forward_tagged(w, pkts, m, nh_idx, true);
 		if (unlikely(done < m))
 			done += fast_rest(w, pkts, done, m, nh_idx, seen,
-					  vid != 0, true, rest, &n_rest);
+					  vid != 0, tagged, true, rest,
+					  &n_rest);
 	} else {
 		if (unlikely(seen != NULL))
 			lsk_route_cache_lookup(w, dst, nh_idx, m, seen);
 		else
 			rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)m);
-		done = fast_forward(w, pkts, m, nh_idx, false);
+		done = likely(!tagged) ?
+		       fast_forward(w, pkts, m, nh_idx, false, false) :
+		       fast_forward_tagged(w, pkts, m, nh_idx, false);
 		if (unlikely(done < m))
 			done += fast_rest(w, pkts, done, m, nh_idx, seen,
-					  vid != 0, false, rest, &n_rest);
+					  vid != 0, tagged, false, rest,
+					  &n_rest);
 	}
 	/* what the stages' counters would have said of these packets */
 	w->stats.ports[port].rx += done + (k - m);

@@ -36,9 +36,6 @@ struct lsk_ip4_worker {
 	struct lsk_route_cache *rcache_pub;
 	struct lsk_list out_local;	/* ip4_output: our sends to ourselves */
 	uint32_t fast_skip;	/* bursts fwd_fast.c steps aside for */
-	/* fwd_fast.c's last burst went to one destination: this one's FIB
-	 * entries are not prefetched (ip4/fib4_prefetch.h) */
-	bool fast_one;
 };
 
 /* What rte_acl looks at, as on the wire. */

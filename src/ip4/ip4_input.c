@@ -183,11 +183,9 @@ ip4_check(const struct lsk_fwd_table *t, struct rte_mbuf *m)
 
 /* What ip4_check_addresses refuses, by the address's first byte (the
  * fast test's tables, ip4/ip4_fast.h). */
-const uint8_t lsk_ip4_src_refused[256] = {
-	[0] = 1, [127] = 1, [224 ... 255] = 1,
-};
-const uint8_t lsk_ip4_dst_refused[256] = {
-	[0] = 1, [127] = 1, [224 ... 239] = 1,
+const uint8_t lsk_ip4_refused[2][256] = {
+	[LSK_IP4_SRC_REFUSED] = { [0] = 1, [127] = 1, [224 ... 255] = 1, },
+	[LSK_IP4_DST_REFUSED] = { [0] = 1, [127] = 1, [224 ... 239] = 1, },
 };
 
 /* ip4/ip4_fast.h's test of the datagram in m. */

@@ -29,6 +29,19 @@ lsk_eth_mac48(const void *p)
 	return v & 0xffffffffffffull;
 }
 
+/* Are the 6 bytes at p (which holds at least 8) mac48, a MAC as
+ * lsk_eth_mac48 reads it (never lsk_eth_port_mac48's UINT64_MAX, which
+ * this would take for the broadcast MAC)? The two bytes after them
+ * shifted out: no 48-bit mask to keep in a register. */
+static inline bool
+lsk_eth_mac48_is(const void *p, uint64_t mac48)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return ((v ^ mac48) << 16) == 0;
+}
+
 /* The MAC frames to port must carry to be the fast path's;
  * UINT64_MAX, which no 6 bytes equal, for a port the table lacks. */
 static inline uint64_t
@@ -49,6 +62,18 @@ lsk_eth_fast_hdr(const struct rte_mbuf *m, const uint8_t *p, uint16_t port,
 		 uint64_t mac48)
 {
 	return m->port == port && lsk_eth_mac48(p) == mac48 &&
+	       ((const struct rte_ether_hdr *)p)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
+}
+
+/* lsk_eth_fast_hdr with lsk_eth_mac48_is: mac48 a port's MAC (IPv4's
+ * fast path, ip4/fwd_fast.c, which takes no frame of a port the table
+ * lacks). */
+static __rte_always_inline bool
+lsk_eth_fast_hdr_mac(const struct rte_mbuf *m, const uint8_t *p,
+		     uint16_t port, uint64_t mac48)
+{
+	return m->port == port && lsk_eth_mac48_is(p, mac48) &&
 	       ((const struct rte_ether_hdr *)p)->ether_type ==
 	       RTE_BE16(RTE_ETHER_TYPE_IPV4);
 }

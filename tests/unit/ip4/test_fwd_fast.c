@@ -751,6 +751,31 @@ frames_vlan(struct frames *fr, uint32_t dst, unsigned int n, uint16_t id,
 	}
 }
 
+/* VLAN 100 on P0, its host a neighbour, on both stacks (and whatever
+ * the test configured before), the workers synced. */
+static void
+pair_vlan100(struct pair *pr)
+{
+	pair_cmd(pr, "address add 10.5.0.1/24 port 0 vlan 100");
+	pair_cmd(pr, "neigh add 10.5.0.2 lladdr 02:00:00:00:05:02");
+	unit_worker_sync(pr->a);
+	unit_worker_sync(pr->b);
+}
+
+/* fr through both stacks, whose frames and counters must agree, n of
+ * its packets on the fast path; then cleared. */
+static void
+pair_input_fast(struct pair *pr, struct frames *fr, uint64_t n)
+{
+	const uint64_t fast = fast_packets(pr->a);
+
+	pair_input(pr, fr);
+	assert_same_frames(pr);
+	assert_same_counters(pr);
+	assert_int_equal(fast_packets(pr->a) - fast, n);
+	pair_clear(pr);
+}
+
 /*
  * A VLAN sub-interface on P0: its tagged frames are the fast path's
  * (untagged as they leave P1), and so are frames routed to it (tagged as
@@ -766,10 +791,7 @@ test_vlan_on_fast_path(void **state)
 	unsigned int i;
 	uint64_t fast;
 
-	pair_cmd(pr, "address add 10.5.0.1/24 port 0 vlan 100");
-	pair_cmd(pr, "neigh add 10.5.0.2 lladdr 02:00:00:00:05:02");
-	unit_worker_sync(pr->a);
-	unit_worker_sync(pr->b);
+	pair_vlan100(pr);
 
 	memset(&fr, 0, sizeof(fr));
 	frames_vlan(&fr, UNIT_FAR_IP, 16, 0, VLAN);
@@ -830,6 +852,38 @@ test_vlan_on_fast_path(void **state)
 	assert_int_equal(unit_stats(pr->a).udp.InDatagrams +
 			 unit_stats(pr->a).udp.NoPorts, 1);
 	pair_clear(pr);
+
+	/* tagged in and out, to us in the middle: the second pass stops
+	 * at it with the rest still tagged, which fast_rest untags */
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 3, 500, VLAN);
+	frames_vlan(&fr, VLAN_IP, 1, 503, VLAN);
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 4, 504, VLAN);
+	pair_input_fast(pr, &fr, 7);
+}
+
+/*
+ * VLANs with a filter, which reads untagged frames (the fast path takes
+ * the tags off before it): tagged in, to the far side and to VLAN 200,
+ * and untagged in, to VLAN 100; the frames and counters are the stages'.
+ */
+static void
+test_vlan_filter_on_fast_path(void **state)
+{
+	static struct frames fr;
+	struct pair *pr = *state;
+
+	pair_cmd(pr, "address add 10.6.0.1/24 port 1 vlan 200");
+	pair_cmd(pr, "neigh add 10.6.0.2 lladdr 02:00:00:00:06:02");
+	pair_cmd(pr, "filter add drop proto udp dport 9");
+	pair_vlan100(pr);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, UNIT_FAR_IP, 4, 600, VLAN);
+	frames_vlan(&fr, UNIT_IPV4(10, 6, 0, 2), 4, 604, VLAN);
+	pair_input_fast(pr, &fr, 8);
+	memset(&fr, 0, sizeof(fr));
+	frames_vlan(&fr, VLAN_HOST, 4, 610, 0);
+	pair_input_fast(pr, &fr, 4);
 }
 
 /* Every lookup of the route cache, however answered. */
@@ -956,6 +1010,7 @@ main(void)
 		T(test_route_cache_on_fast_path),
 		T(test_filter_on_fast_path),
 		T(test_vlan_on_fast_path),
+		T(test_vlan_filter_on_fast_path),
 		T(test_gro_on_flows_once),
 	};
 #undef T
