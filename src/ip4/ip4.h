@@ -55,9 +55,26 @@ struct lsk_filter_key {
 	};
 };
 
+/*
+ * The filter's screen, built with its rules (control/filter_table.c): for
+ * four bytes of the key, the set of values some rule lets that byte take
+ * (bit v of a 256-bit map). A rule matches a key only when each of its
+ * fields holds the key's, so each screened byte of a key a rule matches
+ * is in that rule's set, and so in the union: a key with any byte
+ * outside its set matches no rule, and is accepted without rte_acl
+ * (ip4/ip4_filter.c).
+ */
+struct lsk_filter_screen {
+	uint64_t proto[4];	/* the protocol */
+	uint64_t src[4];	/* the source's first byte on the wire */
+	uint64_t dst[4];	/* the destination's */
+	uint64_t dport[4];	/* the destination port's (0: no ports) */
+};
+
 struct lsk_filter_table {
 	struct rte_acl_ctx *ctx;
 	uint32_t n_rules;
+	struct lsk_filter_screen screen;
 	bool drop[];		/* per rule */
 };
 
