@@ -72,12 +72,9 @@ rule_fill(struct lsk_acl_rule *r, const struct lsk_filter_rule *f,
 
 /* Values lo..hi (lo <= hi < 256) into a screen's map. */
 static void
-screen_set(uint64_t map[4], uint32_t lo, uint32_t hi)
+screen_set(uint8_t map[256], uint32_t lo, uint32_t hi)
 {
-	uint32_t v;
-
-	for (v = lo; v <= hi; v++)
-		map[v / 64] |= UINT64_C(1) << (v % 64);
+	memset(&map[lo], 1, hi - lo + 1);
 }
 
 /*

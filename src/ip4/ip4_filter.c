@@ -85,9 +85,9 @@ filter_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 
 /* Is v in a screen's map (ip4/ip4.h)? */
 static inline bool
-screen_has(const uint64_t map[4], uint8_t v)
+screen_has(const uint8_t map[256], uint8_t v)
 {
-	return (map[v >> 6] >> (v & 63)) & 1;
+	return map[v] != 0;
 }
 
 /* May a rule match k? False only when one of its screened bytes is in
@@ -197,12 +197,16 @@ filter_may_match(const struct lsk_filter_table *t, const struct rte_mbuf *m,
 
 uint32_t
 lsk_ip4_filter_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
-		    uint32_t *dst, uint32_t n)
+		    uint32_t *dst, uint32_t n, bool one)
 {
 	const struct lsk_filter_table *t = w->filter;
 	uint32_t verdict[LSK_BURST_MAX];
 	uint32_t i, first, kept;
 
+	/* a burst to one destination no rule covers: all kept, where they
+	 * are, without a look at each */
+	if (one && likely(!screen_has(t->screen.dst, (uint8_t)(dst[0] >> 24))))
+		return n;
 	/* pkts[0, first) match no rule: all kept, where they are */
 	for (first = 0; first < n; first++)
 		if (filter_may_match(t, pkts[first], dst[first]))

@@ -419,6 +419,18 @@ static const struct {
 	{ UNIT_A_IP, UNIT_FAR_IP, 4, 'f' },
 };
 
+/* Case i of screen_cases as a frame from P0. */
+static struct rte_mbuf *
+screen_case(unsigned int i)
+{
+	if (screen_cases[i].dst == 0)
+		return later_fragment();
+	if (screen_cases[i].dport == ECHO)
+		return echo(screen_cases[i].dst);
+	return udp(screen_cases[i].src, screen_cases[i].dst, 1000,
+		   screen_cases[i].dport);
+}
+
 /*
  * The screen (struct lsk_filter_screen, ip4/ip4.h) lets a datagram that
  * no rule can match skip rte_acl: it must let through every one a rule
@@ -426,12 +438,14 @@ static const struct {
  * (single mode): the first and last addresses of prefixes shorter than
  * /8, a source's and a destination's, with any protocol (ICMP too); port
  * ranges across a high byte and to 65535; port 0, a later fragment's.
- * Beside them, what the rules just miss is forwarded.
+ * Beside them, what the rules just miss is forwarded. One at a time
+ * (a burst to one destination, screened once) and all in one burst.
  */
 static void
 test_screen_edges(void **state)
 {
 	struct unit_fixture *f = *state;
+	struct rte_mbuf *burst[RTE_DIM(screen_cases)];
 	struct lsk_stats before, after;
 	unsigned int round, i, dropped = 0;
 
@@ -446,18 +460,8 @@ test_screen_edges(void **state)
 			unit_cmd(f, "mode single");
 		before = unit_stats(f);
 		for (i = 0; i < RTE_DIM(screen_cases); i++) {
-			struct rte_mbuf *m;
-			char got;
+			char got = fate(f, screen_case(i));
 
-			if (screen_cases[i].dst == 0)
-				m = later_fragment();
-			else if (screen_cases[i].dport == ECHO)
-				m = echo(screen_cases[i].dst);
-			else
-				m = udp(screen_cases[i].src,
-					screen_cases[i].dst, 1000,
-					screen_cases[i].dport);
-			got = fate(f, m);
 			if (got != screen_cases[i].fate)
 				fail_msg("round %u case %u: '%c', expected "
 					 "'%c'", round, i, got,
@@ -475,6 +479,21 @@ test_screen_edges(void **state)
 				 round == 0 ? 0 : RTE_DIM(screen_cases));
 	}
 	assert_int_equal(dropped, 2 * 10);
+
+	/* all in one burst: to many destinations, screened one by one */
+	unit_cmd(f, "mode list");
+	for (i = 0; i < RTE_DIM(screen_cases); i++)
+		burst[i] = screen_case(i);
+	before = unit_stats(f);
+	unit_input(f, burst, RTE_DIM(screen_cases));
+	after = unit_stats(f);
+	assert_int_equal(after.filter.Dropped - before.filter.Dropped, 10);
+	assert_int_equal(after.ip.ForwDatagrams - before.ip.ForwDatagrams,
+			 RTE_DIM(screen_cases) - 10);
+	assert_int_equal(after.stages[LSK_STAGE_FWD_FAST].packets -
+			 before.stages[LSK_STAGE_FWD_FAST].packets,
+			 RTE_DIM(screen_cases));
+	unit_tx_free(f);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
