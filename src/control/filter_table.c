@@ -70,6 +70,36 @@ rule_fill(struct lsk_acl_rule *r, const struct lsk_filter_rule *f,
 	r->field[F_DPORT].mask_range.u16 = f->dport_hi;
 }
 
+/* Values lo..hi (lo <= hi < 256) into a screen's map. */
+static void
+screen_set(uint8_t map[256], uint32_t lo, uint32_t hi)
+{
+	memset(&map[lo], 1, hi - lo + 1);
+}
+
+/*
+ * Rule f's values of each screened byte into t's screen (ip4/ip4.h: the
+ * union over the rules, so a key outside it matches none of them): any
+ * protocol or one; the first bytes of the addresses in a prefix (host
+ * order here: the first on the wire is the high one); the high bytes of
+ * the destination ports in a range, 0 among them when the range holds
+ * port 0, which a datagram without ports has in its key.
+ */
+static void
+screen_add(struct lsk_filter_screen *sc, const struct lsk_filter_rule *f)
+{
+	uint32_t src_last = f->src | ~lsk_depth_mask(f->src_depth);
+	uint32_t dst_last = f->dst | ~lsk_depth_mask(f->dst_depth);
+
+	if (f->proto == 0)
+		screen_set(sc->proto, 0, 255);
+	else
+		screen_set(sc->proto, f->proto, f->proto);
+	screen_set(sc->src, f->src >> 24, src_last >> 24);
+	screen_set(sc->dst, f->dst >> 24, dst_last >> 24);
+	screen_set(sc->dport, f->dport_lo >> 8, f->dport_hi >> 8);
+}
+
 int
 lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out)
 {
@@ -102,6 +132,7 @@ lsk_filter_table_build(struct lsk_stack *s, struct lsk_filter_table **out)
 	for (i = 0; i < s->n_filters; i++) {
 		rule_fill(&r, &s->filters[i], i, s->n_filters);
 		t->drop[i] = s->filters[i].drop;
+		screen_add(&t->screen, &s->filters[i]);
 		rc = rte_acl_add_rules(t->ctx, (const struct rte_acl_rule *)&r,
 				       1);
 		if (rc < 0) {

@@ -514,7 +514,7 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	 * have it: pkts[0, m) what it kept (pkts[k, n) stay as they are) */
 	m = k;
 	if (w->filter != NULL)
-		m = lsk_ip4_filter_fast(w, pkts, dst, k);
+		m = lsk_ip4_filter_fast(w, pkts, dst, k, one);
 	if (unlikely(w->ip4w->rcache != NULL))
 		seen = seen_buf;
 	if (unlikely(m == 0)) {

@@ -52,9 +52,26 @@ struct lsk_filter_key {
 	};
 };
 
+/*
+ * The filter's screen, built with its rules (control/filter_table.c): for
+ * four bytes of the key, the set of values some rule lets that byte take
+ * (map[v] is 1: a byte map, tested with one compare). A rule matches a key only when each of its
+ * fields holds the key's, so each screened byte of a key a rule matches
+ * is in that rule's set, and so in the union: a key with any byte
+ * outside its set matches no rule, and is accepted without rte_acl
+ * (ip4/ip4_filter.c).
+ */
+struct lsk_filter_screen {
+	uint8_t dst[256];	/* the destination's first byte on the wire */
+	uint8_t proto[256];	/* the protocol */
+	uint8_t src[256];	/* the source's first byte */
+	uint8_t dport[256];	/* the destination port's (0: no ports) */
+};
+
 struct lsk_filter_table {
 	struct rte_acl_ctx *ctx;
 	uint32_t n_rules;
+	struct lsk_filter_screen screen;
 	bool drop[];		/* per rule */
 };
 
@@ -77,12 +94,12 @@ void lsk_ip4_input(struct lsk_worker *w, struct lsk_list *l);
  * Ownership: takes the mbufs it drops; the rest stay in l. */
 void lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l);
 /* The fast path's filter (ip4/fwd_fast.c): pkts[0, n), single datagrams
- * checked as ip4_input checks them, with their destinations dst,
- * classified and dropped as ip4_filter does; those kept close up in pkts
- * and dst. Returns how many it kept.
+ * checked as ip4_input checks them, with their destinations dst (one:
+ * all of them dst[0]), classified and dropped as ip4_filter does; those
+ * kept close up in pkts and dst. Returns how many it kept.
  * Ownership: takes the mbufs it drops. */
 uint32_t lsk_ip4_filter_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
-			     uint32_t *dst, uint32_t n);
+			     uint32_t *dst, uint32_t n, bool one);
 /* ip4_route leaves the packets to forward in l, compacted in place;
  * locals go to local.
  * Ownership: takes the mbufs it drops; the rest stay in l or pass to

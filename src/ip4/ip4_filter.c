@@ -83,6 +83,25 @@ filter_trace(struct lsk_worker *w, const struct lsk_list *l, const void *arg)
 	}
 }
 
+/* Is v in a screen's map (ip4/ip4.h)? */
+static inline bool
+screen_has(const uint8_t map[256], uint8_t v)
+{
+	return map[v] != 0;
+}
+
+/* May a rule match k? False only when one of its screened bytes is in
+ * no rule's set (struct lsk_filter_screen says why that is exact). */
+static inline bool
+filter_screen(const struct lsk_filter_screen *sc,
+	      const struct lsk_filter_key *k)
+{
+	return screen_has(sc->dst, ((const uint8_t *)&k->dst)[0]) &&
+	       screen_has(sc->proto, k->proto) &&
+	       screen_has(sc->src, ((const uint8_t *)&k->src)[0]) &&
+	       screen_has(sc->dport, ((const uint8_t *)&k->dport)[0]);
+}
+
 static inline bool
 filter_key_same(const struct lsk_filter_key *a, const struct lsk_filter_key *b)
 {
@@ -92,10 +111,11 @@ filter_key_same(const struct lsk_filter_key *a, const struct lsk_filter_key *b)
 
 /*
  * pkts[0, n) classified, each one key (a train by its head): verdict 0
- * none matched, else the rule + 1. A run of one flow's packets (the
- * same key as the one before) is classified once, by its first: the
- * verdict is the key's alone, and rte_acl's walk is the cost a packet
- * (1000 rules: about 230 instructions a packet, bench/callgrind.sh).
+ * none matched, else the rule + 1. A key the screen rules out is
+ * accepted without rte_acl. A run of one flow's packets (the same key as
+ * the last one classified) is classified once, by its first: the verdict
+ * is the key's alone, and rte_acl's walk is the cost a packet (1000
+ * rules: about 230 instructions a packet, bench/callgrind.sh).
  */
 static inline void
 filter_classify(const struct lsk_filter_table *t, struct rte_mbuf *const *pkts,
@@ -103,27 +123,31 @@ filter_classify(const struct lsk_filter_table *t, struct rte_mbuf *const *pkts,
 {
 	struct lsk_filter_key keys[LSK_BURST_MAX];
 	const uint8_t *data[LSK_BURST_MAX];
-	uint32_t run_verdict[LSK_BURST_MAX];
-	uint8_t run_of[LSK_BURST_MAX];	/* each entry's run, < n */
+	uint32_t run_verdict[LSK_BURST_MAX + 1];
+	uint16_t run_of[LSK_BURST_MAX];	/* each entry's run + 1, 0: screened */
 	uint32_t i, runs = 0;
 
-	RTE_BUILD_BUG_ON(LSK_BURST_MAX > 256);
+	run_verdict[0] = 0;
 	for (i = 0; i < n; i++) {
 		filter_key(pkts[i], &keys[runs]);
+		if (!filter_screen(&t->screen, &keys[runs])) {
+			run_of[i] = 0;
+			continue;
+		}
 		if (runs == 0 || !filter_key_same(&keys[runs], &keys[runs - 1])) {
 			data[runs] = (const uint8_t *)&keys[runs];
 			runs++;
 		}
-		run_of[i] = (uint8_t)(runs - 1);
+		run_of[i] = (uint16_t)runs;
 	}
 	/* the vector classifiers run 4 or more lanes whatever the count: a
 	 * list of one to three (a train, a trickle) is cheaper scalar
 	 * (gro-fwd fraglist+acl: 77-86 -> 64-73 cycles a one-train list) */
-	if (runs < 4)
-		rte_acl_classify_alg(t->ctx, data, run_verdict, runs, 1,
+	if (runs >= 1 && runs < 4)
+		rte_acl_classify_alg(t->ctx, data, run_verdict + 1, runs, 1,
 				     RTE_ACL_CLASSIFY_SCALAR);
-	else
-		rte_acl_classify(t->ctx, data, run_verdict, runs, 1);
+	else if (runs >= 4)
+		rte_acl_classify(t->ctx, data, run_verdict + 1, runs, 1);
 	for (i = 0; i < n; i++)
 		verdict[i] = run_verdict[run_of[i]];
 }
@@ -157,17 +181,42 @@ lsk_ip4_filter(struct lsk_worker *w, struct lsk_list *l)
 	l->n = kept;
 }
 
+/* May a rule match m, whose destination is dst (host order)? The
+ * screen, its destination's byte first: it is at hand. */
+static inline bool
+filter_may_match(const struct lsk_filter_table *t, const struct rte_mbuf *m,
+		 uint32_t dst)
+{
+	struct lsk_filter_key k;
+
+	if (likely(!screen_has(t->screen.dst, (uint8_t)(dst >> 24))))
+		return false;
+	filter_key(m, &k);
+	return filter_screen(&t->screen, &k);
+}
+
 uint32_t
 lsk_ip4_filter_fast(struct lsk_worker *w, struct rte_mbuf **pkts,
-		    uint32_t *dst, uint32_t n)
+		    uint32_t *dst, uint32_t n, bool one)
 {
 	const struct lsk_filter_table *t = w->filter;
 	uint32_t verdict[LSK_BURST_MAX];
-	uint32_t i, kept = 0;
+	uint32_t i, first, kept;
 
-	filter_classify(t, pkts, n, verdict);
-	for (i = 0; i < n; i++) {
-		if (!filter_drops_it(t, verdict[i])) {
+	/* a burst to one destination no rule covers: all kept, where they
+	 * are, without a look at each */
+	if (one && likely(!screen_has(t->screen.dst, (uint8_t)(dst[0] >> 24))))
+		return n;
+	/* pkts[0, first) match no rule: all kept, where they are */
+	for (first = 0; first < n; first++)
+		if (filter_may_match(t, pkts[first], dst[first]))
+			break;
+	if (likely(first == n))
+		return n;
+	filter_classify(t, pkts + first, n - first, verdict);
+	kept = first;
+	for (i = first; i < n; i++) {
+		if (!filter_drops_it(t, verdict[i - first])) {
 			pkts[kept] = pkts[i];
 			dst[kept++] = dst[i];
 			continue;

@@ -77,7 +77,8 @@ enum csum_mode { CSUM_NONE, CSUM_GOOD, CSUM_BAD, CSUM_PER_FRAME };
  * The fixture of the unit tests (two ports, static neighbours, a route
  * via B) plus what reaches every stage: a third port with a small MTU
  * (fragmentation), a VLAN sub-interface, a gateway that never answers
- * (ARP requests, hold queues), a blackhole, filter rules and endpoints.
+ * (ARP requests, hold queues), a blackhole, filter rules, endpoints and
+ * the route cache (on the fast path too).
  */
 static const char *const stack_conf[] = {
 	"port 0 mac 02:00:00:00:00:fe",
@@ -99,6 +100,7 @@ static const char *const stack_conf[] = {
 	"filter add drop proto udp dport 6666",
 	"filter add drop src 10.0.0.66/32",
 	"filter add accept proto udp sport 1000-2000",
+	"route-cache on",
 	"udp listen 10.0.0.254:7 echo",
 	"udp listen 0.0.0.0:9 discard ring 64",
 	"udp listen 10.0.1.254:11 pcap /dev/null",

@@ -368,6 +368,134 @@ test_add_without_memory_changes_nothing(void **state)
 			 'f');
 }
 
+/* A datagram from A to UNIT_FAR_IP after the first fragment: its key
+ * has no ports (0). */
+static struct rte_mbuf *
+later_fragment(void)
+{
+	uint8_t b[UNIT_FRAME_MAX];
+	struct unit_pkt p;
+	size_t len;
+
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	p.df = false;
+	p.dport = 2000;
+	len = unit_pkt_build(&p, b, sizeof(b));
+	IP(b)[7] = 185;				/* offset 1480, last */
+	unit_ip4_fix_cksum(IP(b));
+	return unit_mbuf_from_bytes(b, len, UNIT_P0);
+}
+
+/* test_screen_edges' datagrams: UDP from src to dst, dport; ICMP echo
+ * to dst when dport is ECHO; the later fragment when dst is 0. */
+#define ECHO 0
+static const struct {
+	uint32_t src, dst;
+	uint16_t dport;
+	char fate;
+} screen_cases[] = {
+	/* src 32.0.0.0/3, any protocol: its first and last address */
+	{ UNIT_IPV4(32, 0, 0, 0), UNIT_FAR_IP, 2000, 'x' },
+	{ UNIT_IPV4(63, 255, 255, 255), UNIT_FAR_IP, 2000, 'x' },
+	{ UNIT_IPV4(31, 255, 255, 255), UNIT_FAR_IP, 2000, 'f' },
+	{ UNIT_IPV4(64, 0, 0, 0), UNIT_FAR_IP, 2000, 'f' },
+	/* dst 12.0.0.0/6, any protocol */
+	{ UNIT_A_IP, UNIT_IPV4(12, 0, 0, 0), 2000, 'x' },
+	{ UNIT_A_IP, UNIT_IPV4(15, 255, 255, 255), 2000, 'x' },
+	{ UNIT_A_IP, UNIT_IPV4(15, 255, 255, 255), ECHO, 'x' },
+	{ UNIT_A_IP, UNIT_IPV4(11, 255, 255, 255), 2000, 'f' },
+	{ UNIT_A_IP, UNIT_IPV4(16, 0, 0, 0), 2000, 'f' },
+	{ UNIT_A_IP, UNIT_IPV4(16, 0, 0, 0), ECHO, 'f' },
+	/* dport 255-256 (high bytes 0 and 1), 65280-65535 (255) */
+	{ UNIT_A_IP, UNIT_FAR_IP, 255, 'x' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 256, 'x' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 254, 'f' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 257, 'f' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 65280, 'x' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 65535, 'x' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 65279, 'f' },
+	/* dport 0-3: a later fragment, whose key has port 0 */
+	{ UNIT_A_IP, 0, 0, 'x' },
+	{ UNIT_A_IP, UNIT_FAR_IP, 4, 'f' },
+};
+
+/* Case i of screen_cases as a frame from P0. */
+static struct rte_mbuf *
+screen_case(unsigned int i)
+{
+	if (screen_cases[i].dst == 0)
+		return later_fragment();
+	if (screen_cases[i].dport == ECHO)
+		return echo(screen_cases[i].dst);
+	return udp(screen_cases[i].src, screen_cases[i].dst, 1000,
+		   screen_cases[i].dport);
+}
+
+/*
+ * The screen (struct lsk_filter_screen, ip4/ip4.h) lets a datagram that
+ * no rule can match skip rte_acl: it must let through every one a rule
+ * matches. At its edges, on the fast path (list mode) and in the stages
+ * (single mode): the first and last addresses of prefixes shorter than
+ * /8, a source's and a destination's, with any protocol (ICMP too); port
+ * ranges across a high byte and to 65535; port 0, a later fragment's.
+ * Beside them, what the rules just miss is forwarded. One at a time
+ * (a burst to one destination, screened once) and all in one burst.
+ */
+static void
+test_screen_edges(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct rte_mbuf *burst[RTE_DIM(screen_cases)];
+	struct lsk_stats before, after;
+	unsigned int round, i, dropped = 0;
+
+	unit_cmd(f, "route add 0.0.0.0/0 via 10.0.1.1");
+	unit_cmd(f, "filter add drop src 32.0.0.0/3");
+	unit_cmd(f, "filter add drop dst 12.0.0.0/6");
+	unit_cmd(f, "filter add drop proto udp dport 255-256");
+	unit_cmd(f, "filter add drop proto udp dport 65280-65535");
+	unit_cmd(f, "filter add drop proto udp dport 0-3");
+	for (round = 0; round < 2; round++) {
+		if (round == 1)
+			unit_cmd(f, "mode single");
+		before = unit_stats(f);
+		for (i = 0; i < RTE_DIM(screen_cases); i++) {
+			char got = fate(f, screen_case(i));
+
+			if (got != screen_cases[i].fate)
+				fail_msg("round %u case %u: '%c', expected "
+					 "'%c'", round, i, got,
+					 screen_cases[i].fate);
+			dropped += got == 'x';
+		}
+		after = unit_stats(f);
+		assert_int_equal(after.filter.Dropped, dropped);
+		/* round 0 all on the fast path, round 1 all in the stages */
+		assert_int_equal(after.stages[LSK_STAGE_FWD_FAST].packets -
+				 before.stages[LSK_STAGE_FWD_FAST].packets,
+				 round == 0 ? RTE_DIM(screen_cases) : 0);
+		assert_int_equal(after.stages[LSK_STAGE_IP4_FILTER].packets -
+				 before.stages[LSK_STAGE_IP4_FILTER].packets,
+				 round == 0 ? 0 : RTE_DIM(screen_cases));
+	}
+	assert_int_equal(dropped, 2 * 10);
+
+	/* all in one burst: to many destinations, screened one by one */
+	unit_cmd(f, "mode list");
+	for (i = 0; i < RTE_DIM(screen_cases); i++)
+		burst[i] = screen_case(i);
+	before = unit_stats(f);
+	unit_input(f, burst, RTE_DIM(screen_cases));
+	after = unit_stats(f);
+	assert_int_equal(after.filter.Dropped - before.filter.Dropped, 10);
+	assert_int_equal(after.ip.ForwDatagrams - before.ip.ForwDatagrams,
+			 RTE_DIM(screen_cases) - 10);
+	assert_int_equal(after.stages[LSK_STAGE_FWD_FAST].packets -
+			 before.stages[LSK_STAGE_FWD_FAST].packets,
+			 RTE_DIM(screen_cases));
+	unit_tx_free(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -385,6 +513,7 @@ main(void)
 		T(test_train_counts_every_datagram),
 		T(test_list_classified_alike),
 		T(test_add_without_memory_changes_nothing),
+		T(test_screen_edges),
 	};
 
 	return cmocka_run_group_tests_name("filter", tests, unit_group_setup,
