@@ -72,15 +72,17 @@ LSK_STAGE_DECLARE(lsk_fwd_fast_stage,
 #define FAST_SKIP_BURSTS 64
 
 /* The 8 bytes from a tagged frame's ethertype on, as loaded, that
- * fast_frame wants: the 802.1Q ethertype, tci, the IPv4 ethertype (the
- * IPv4 header's first two bytes 0: not compared); with ff, the mask it
- * compares them under: every bit of the ethertypes, those of tci. */
+ * fast_frame wants: the 802.1Q ethertype, tci, the IPv4 ethertype, the
+ * IPv4 header's version and length (0x45; the TOS after it 0: not
+ * compared); with ff, the mask it compares them under: every bit of the
+ * ethertypes and of 0x45's byte, those of tci. */
 static __rte_always_inline uint64_t
 fast_tag_word(rte_be16_t tci, uint8_t ff)
 {
 	const rte_be16_t w[4] = {
 		ff ? 0xffff : RTE_BE16(RTE_ETHER_TYPE_VLAN), tci,
-		ff ? 0xffff : RTE_BE16(RTE_ETHER_TYPE_IPV4), 0,
+		ff ? 0xffff : RTE_BE16(RTE_ETHER_TYPE_IPV4),
+		ff ? RTE_BE16(0xff00) : RTE_BE16(0x4500),
 	};
 	uint64_t v;
 
@@ -107,13 +109,14 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 	if (tagged) {
 		uint64_t tag;
 
-		/* the 802.1Q ethertype, the VID and the IPv4 ethertype: one
-		 * word from the ethertype on (fast_tag_word) */
+		/* the 802.1Q ethertype, the VID, the IPv4 ethertype and
+		 * version: one word from the ethertype on (fast_tag_word);
+		 * lsk_ip4_fast_hdr_l2 then tests no version of its own */
 		memcpy(&tag, p + 2 * RTE_ETHER_ADDR_LEN, sizeof(tag));
 		if (unlikely(m->port != port || !lsk_eth_mac48_is(p, mac48) ||
 			     (tag & fast_tag_word(RTE_BE16(0x0fff), 0xff)) !=
 			     vid_word ||
-			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len)))
+			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len, true)))
 			return false;
 	} else if (unlikely(!lsk_eth_fast_hdr_mac(m, p, port, mac48) ||
 			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
@@ -174,10 +177,10 @@ fast_check_as(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 	return i;
 }
 
-/* fast_check_as of a tagged burst, out of line: each copy of the first
- * pass inlined in lsk_fwd_fast takes registers from the untagged one's
- * loop, which then spills them (bench/callgrind.sh counted a second,
- * prefetching copy at 3.6 instructions a packet) */
+/* fast_check_as of a tagged burst, out of line: inlined in
+ * fast_burst_tagged, which holds the whole burst's work, its loops
+ * spilled (bench/callgrind.sh: 1.4 instructions a packet more, the call
+ * saved included) */
 static __rte_noinline uint32_t
 fast_check_tagged(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 		  uint16_t n, uint32_t *dst, bool *one, rte_be16_t vid)
@@ -186,43 +189,29 @@ fast_check_tagged(const struct lsk_fwd_table *t, struct rte_mbuf **pkts,
 			     fast_tag_word(vid, 0));
 }
 
-/* The VID of a burst whose first frame is tagged with a VLAN of its port
- * (as on the wire); 0, none, when it is not (the stages decide it: an
- * unknown VLAN, a priority tag, an untagged frame). */
-static __rte_noinline rte_be16_t
+/* Does m hold an 802.1Q header? */
+static __rte_always_inline bool
+fast_first_tagged(const struct rte_mbuf *m)
+{
+	return m->data_len >= RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN &&
+	       rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+	       RTE_BE16(RTE_ETHER_TYPE_VLAN);
+}
+
+/* The VID of a burst whose first frame (which fast_first_tagged took) is
+ * tagged with a VLAN of its port (as on the wire); 0, none, when it is
+ * not (the stages decide it: an unknown VLAN, a priority tag). */
+static __rte_always_inline rte_be16_t
 fast_burst_vid(const struct lsk_fwd_table *t, const struct rte_mbuf *m)
 {
-	const struct rte_vlan_hdr *vh;
-	rte_be16_t vid;
+	const rte_be16_t vid = rte_pktmbuf_mtod_offset(m,
+		const struct rte_vlan_hdr *, RTE_ETHER_HDR_LEN)->vlan_tci &
+		RTE_BE16(0x0fff);
 
-	if (m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN ||
-	    rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type !=
-	    RTE_BE16(RTE_ETHER_TYPE_VLAN))
-		return 0;
-	vh = rte_pktmbuf_mtod_offset(m, const struct rte_vlan_hdr *,
-				     RTE_ETHER_HDR_LEN);
-	vid = vh->vlan_tci & RTE_BE16(0x0fff);
 	if (vid == 0 || m->port >= t->n_ports ||
 	    lsk_vlan_lookup(t, m->port, lsk_be16(vid)) < 0)
 		return 0;
 	return vid;
-}
-
-/* fast_check_as for a burst whose first frame is tagged with a known
- * VLAN (*vid, for lsk_fwd_fast: then each frame it takes is a tagged one
- * of that VLAN), asked only when the table has VLANs; else for an
- * untagged one (the common one; one call site: one inlined copy). */
-static __rte_always_inline uint32_t
-fast_check(const struct lsk_fwd_table *t, struct rte_mbuf **pkts, uint16_t n,
-	   uint32_t *dst, bool *one, rte_be16_t *vid)
-{
-	if (unlikely(t->n_ifaces != t->n_ports)) {
-		*vid = fast_burst_vid(t, pkts[0]);
-		if (*vid != 0)
-			return fast_check_tagged(t, pkts, n, dst, one, *vid);
-	}
-	*vid = 0;
-	return fast_check_as(t, pkts, n, dst, one, false, 0);
 }
 
 /*
@@ -357,15 +346,6 @@ fast_forward(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
 	return done;
 }
 
-/* fast_forward of frames that still carry the burst's tag, out of line
- * (the common, untagged pass keeps its registers) */
-static __rte_noinline uint32_t
-fast_forward_tagged(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t k,
-		    const uint64_t *nh_idx, bool one)
-{
-	return fast_forward(w, pkts, k, nh_idx, one, true);
-}
-
 /*
  * Will the stages send a datagram of this packet, handed on with next
  * hop nh, in this burst? Only then can handing it on change the order of
@@ -475,9 +455,11 @@ fast_rest(struct lsk_worker *w, struct rte_mbuf **pkts, uint32_t i,
 	return forwarded;
 }
 
-uint16_t
-lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
-	     struct rte_mbuf **rest)
+/* lsk_fwd_fast of a burst, tagged (vlan) or not: vid, the VLAN of its
+ * first frame (fast_burst_vid), as on the wire */
+static __rte_always_inline uint16_t
+fast_burst(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	   struct rte_mbuf **rest, const bool vlan, rte_be16_t vid)
 {
 	const struct lsk_fwd_table *t = w->fwd;
 	uint32_t dst[LSK_BURST_MAX];
@@ -486,13 +468,13 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	uint8_t seen_buf[LSK_BURST_MAX], *seen = NULL;
 	uint32_t k, m, done, n_rest = 0;
 	uint16_t port;
-	rte_be16_t vid;		/* the burst's VLAN; 0: untagged */
 	bool one, tagged;
 
 	if (unlikely(n == 0))
 		return 0;
 	port = pkts[0]->port;
-	k = fast_check(t, pkts, n, dst, &one, &vid);
+	k = vlan ? fast_check_tagged(t, pkts, n, dst, &one, vid) :
+	    fast_check_as(t, pkts, n, dst, &one, false, 0);
 	if (unlikely(k == 0))
 		return n;	/* rest untouched: it would be pkts itself */
 	/* a full table's entries asked for now, in a loop of their own (a
@@ -505,7 +487,7 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	/* a tagged burst's frames keep their tags into the second pass,
 	 * which rewrites the tag or drops it with the MACs; the filter
 	 * reads untagged ones */
-	tagged = vid != 0;
+	tagged = vlan;
 	if (unlikely(tagged) && w->filter != NULL) {
 		fast_untag(pkts, k);
 		tagged = false;
@@ -526,10 +508,10 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			rte_fib_lookup_bulk(t->fib, dst, nh_idx, 1);
 		done = likely(!tagged) ?
 		       fast_forward(w, pkts, m, nh_idx, true, false) :
-		       fast_forward_tagged(w, pkts, m, nh_idx, true);
+		       fast_forward(w, pkts, m, nh_idx, true, true);
 		if (unlikely(done < m))
 			done += fast_rest(w, pkts, done, m, nh_idx, seen,
-					  vid != 0, tagged, true, rest,
+					  vlan, tagged, true, rest,
 					  &n_rest);
 	} else {
 		if (unlikely(seen != NULL))
@@ -538,10 +520,10 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 			rte_fib_lookup_bulk(t->fib, dst, nh_idx, (int)m);
 		done = likely(!tagged) ?
 		       fast_forward(w, pkts, m, nh_idx, false, false) :
-		       fast_forward_tagged(w, pkts, m, nh_idx, false);
+		       fast_forward(w, pkts, m, nh_idx, false, true);
 		if (unlikely(done < m))
 			done += fast_rest(w, pkts, done, m, nh_idx, seen,
-					  vid != 0, tagged, false, rest,
+					  vlan, tagged, false, rest,
 					  &n_rest);
 	}
 	/* what the stages' counters would have said of these packets */
@@ -554,4 +536,30 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 		w->ip4w->fast_skip = FAST_SKIP_BURSTS;
 	memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
 	return (uint16_t)(n_rest + n - k);
+}
+
+/* A burst whose first frame is tagged (lsk_fwd_fast saw its 802.1Q
+ * ethertype), in a copy of its own: the untagged one keeps its
+ * registers, and a tagged burst pays one call, not one for each pass. A
+ * VLAN that is not its port's, or a priority tag: all of it the stages',
+ * as the untagged pass would have had it. */
+static __rte_noinline uint16_t
+fast_burst_tagged(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+		  struct rte_mbuf **rest)
+{
+	const rte_be16_t vid = fast_burst_vid(w->fwd, pkts[0]);
+
+	if (vid == 0)
+		return n;
+	return fast_burst(w, pkts, n, rest, true, vid);
+}
+
+uint16_t
+lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
+	     struct rte_mbuf **rest)
+{
+	if (unlikely(w->fwd->n_ifaces != w->fwd->n_ports) && n != 0 &&
+	    fast_first_tagged(pkts[0]))
+		return fast_burst_tagged(w, pkts, n, rest);
+	return fast_burst(w, pkts, n, rest, false, 0);
 }

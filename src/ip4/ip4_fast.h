@@ -65,18 +65,21 @@ lsk_ip4_hdr20_sum_ok(const void *hdr)
  * good),
  * the total length the frame's (nothing to trim), addresses no rule
  * refuses and a source the local Bloom filter rules out (bloom: the
- * table's, kept in a register by the caller).
+ * table's, kept in a register by the caller). ver_seen: the caller
+ * tested version_ihl (0x45) already, in one word with the link header's
+ * (a tagged frame's, ip4/fwd_fast.c).
  */
 static __rte_always_inline bool
 lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
-		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len)
+		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len,
+		    const bool ver_seen)
 {
 	uint32_t tot_len;
 
 	tot_len = lsk_be16(ip->total_length);
 	/* no test of tot_len < 20: the caller saw the first segment hold
 	 * l2_len + 20 bytes, and pkt_len is at least data_len */
-	if (unlikely(ip->version_ihl != 0x45 ||
+	if (unlikely((!ver_seen && ip->version_ihl != 0x45) ||
 		     tot_len + l2_len != m->pkt_len))
 		return false;
 	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
@@ -107,7 +110,7 @@ static __rte_always_inline bool
 lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
 		 const struct rte_ipv4_hdr *ip)
 {
-	return lsk_ip4_fast_hdr_l2(bloom, m, ip, RTE_ETHER_HDR_LEN);
+	return lsk_ip4_fast_hdr_l2(bloom, m, ip, RTE_ETHER_HDR_LEN, false);
 }
 
 /* The same, the first segment's length tested first. */
