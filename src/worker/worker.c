@@ -64,6 +64,8 @@ worker_load(struct lsk_worker *w)
 	w->cap = lsk_published(sh->capture);
 	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
 	lsk_trace_load(w, &sh->trace);
+	/* this poll's flush loads nothing again (lsk_worker_flush) */
+	w->loaded = true;
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -259,18 +261,16 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /* The time since the last poll, the longest kept; `stats clear` (a new
- * epoch in the published settings word) starts the longest again. Each
- * flush ends a poll: the word is loaded here, not taken from the burst's
- * copy (w->set), so that a flush alone sees a clear. */
+ * epoch in the published settings word) starts the longest again. The
+ * word is this poll's (loaded by its first burst, or by a flush alone),
+ * so that a flush alone sees a clear. */
 static inline void
 worker_poll_gap(struct lsk_worker *w, uint64_t now)
 {
-	struct lsk_settings set;
 	uint64_t gap = now - w->poll_last;
 
-	lsk_settings_load(&w->sh->settings, &set);
-	if (unlikely(set.poll_gap_epoch != w->poll_gap_epoch)) {
-		__atomic_store_n(&w->poll_gap_epoch, set.poll_gap_epoch,
+	if (unlikely(w->set.poll_gap_epoch != w->poll_gap_epoch)) {
+		__atomic_store_n(&w->poll_gap_epoch, w->set.poll_gap_epoch,
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&w->poll_gap_max, 0, __ATOMIC_RELAXED);
 	} else if (unlikely(gap > w->poll_gap_max) && w->poll_last != 0) {
@@ -305,14 +305,19 @@ lsk_worker_flush(struct lsk_worker *w)
 	unsigned int p;
 	uint64_t t, now = rte_rdtsc();
 
-	worker_online(w);
-	worker_poll_gap(w, now);
-	/* TX below copies for the capture of this flush, not a stale one */
-	w->cap = lsk_published(w->sh->capture);
-	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
-	lsk_trace_load(w, &w->sh->trace);
-	if (w->id == 0) {
+	/* A burst of this poll loaded what was published, and holds it
+	 * until the quiescent report below: the flush goes on with it (what
+	 * is published meanwhile is the next poll's). A flush alone (no
+	 * burst, or the worker set offline since) loads it all: TX copies
+	 * for the capture of now, the poll gap sees a `stats clear`, the
+	 * timers, sends and ICMP use the tables in force, never a pointer
+	 * an earlier poll loaded (gone after its grace period). */
+	if (!w->loaded) {
+		worker_online(w);
 		worker_load(w);
+	}
+	worker_poll_gap(w, now);
+	if (w->id == 0) {
 		/* one clock read and one test a flush for ARP's and ND's
 		 * timers: ARP's deadline is the earlier of the two */
 		if (unlikely(now >= w->sh->neigh->next_timer))
@@ -352,5 +357,6 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	if (sent)
 		lsk_stage_end(w, LSK_STAGE_TX, sent, t);
+	w->loaded = false;
 	rte_rcu_qsbr_quiescent(w->sh->qsbr, w->id);
 }
