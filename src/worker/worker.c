@@ -204,8 +204,10 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		if (n == 0)
 			return;
 	}
-	lsk_capture_rx(w, pkts, n);
-	lsk_trace_rx(w, pkts, n);
+	if (unlikely(w->obs != 0)) {	/* one test when nothing observes */
+		lsk_capture_rx(w, pkts, n);
+		lsk_trace_rx(w, pkts, n);
+	}
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
 		struct lsk_gro_burst b = { .pkts = pkts, .n = n };
