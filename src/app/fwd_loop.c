@@ -43,26 +43,21 @@ unsigned int
 fwd_worker_poll(struct fwd_worker *fw)
 {
 	struct rte_mbuf *pkts[FWD_BURST_MAX];
-	/* read once a pass: the stack's calls below may write memory the
-	 * compiler cannot tell from them */
-	struct lsk_worker *w = fw->w;
-	const unsigned int n_rxq = fw->n_rxq;
-	const uint16_t burst = (uint16_t)fw->burst;
 	unsigned int i, total = 0;
 
-	for (i = 0; i < n_rxq; i++) {
-		const struct fwd_rxq q = fw->rxq[i];
+	for (i = 0; i < fw->n_rxq; i++) {
 		uint16_t n;
 
-		if (unlikely(fwd_app.port_paused[q.port]))
+		if (unlikely(fwd_app.port_paused[fw->rxq[i].port]))
 			continue;
-		n = rte_eth_rx_burst(q.port, q.queue, pkts, burst);
+		n = rte_eth_rx_burst(fw->rxq[i].port, fw->rxq[i].queue, pkts,
+				     (uint16_t)fw->burst);
 		if (n) {
-			lsk_worker_input(w, pkts, n);
+			lsk_worker_input(fw->w, pkts, n);
 			total += n;
 		}
 	}
-	lsk_worker_flush(w);
+	lsk_worker_flush(fw->w);
 	/* after every rx and tx call of this pass (device_mtu_set) */
 	rte_atomic_thread_fence(__ATOMIC_RELEASE);
 	fw->polls++;
