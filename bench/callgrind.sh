@@ -14,8 +14,12 @@
 # --seconds S  how long each listack-fwd run forwards under callgrind
 #              before the script sends it SIGINT (default 5; per packet the
 #              counts do not depend on the run's length)
-# --all        also fwd single (1 flow) and fwd list at 4096 flows over
-#              1024 routes
+# --all        also fwd single (1 flow), fwd list at 64 frames a poll
+#              (list-1flow-rx64: own@32 - own@64 is what a burst costs apart
+#              from its packets, / 64), fwd list at 4096 flows over 1024
+#              routes, and the same with the 1000 filter rules that match
+#              nothing (list-4096flows-filter1000: many destinations to
+#              screen, issue 25 item 3)
 # --keep DIR   keep the callgrind files, stats JSON, configs and logs there
 #              (else everything is in a temporary directory, removed at exit)
 #
@@ -160,7 +164,8 @@ part() {
 }
 
 # fwd_run NAME FLOWS ROUTES MODE [EXTRA_CONF [PCAP]]: EXTRA_CONF's lines
-# after the bench's config; PCAP replayed instead of the scenario's
+# after the bench's config; PCAP replayed instead of the scenario's;
+# FWD_ARGS (a variable, empty unless set) added to listack-fwd's options
 fwd_run() {
 	name=$1 flows=$2 routes=$3 mode=$4
 	d="$tmp/$name"
@@ -192,7 +197,7 @@ fwd_run() {
 		--vdev "net_pcap0,rx_pcap=$pcap,infinite_rx=1" \
 		--vdev 'net_null1,no-rx=1' -- --config "$d/fwd.conf" \
 		--mode "$mode" --ctl-socket none --stats-json "$d/stats.json" \
-		> "$d/log" 2>&1 &
+		${FWD_ARGS:-} > "$d/log" 2>&1 &
 	vg=$!
 	# forwarding starts after the banner; valgrind takes a few seconds
 	# to get there
@@ -270,6 +275,9 @@ EOF
 fwd_run "list-1flow" 1 1 list
 if [ "$all" = 1 ]; then
 	fwd_run "single-1flow" 1 1 single
+	FWD_ARGS="--rx-burst 64"
+	fwd_run "list-1flow-rx64" 1 1 list
+	FWD_ARGS=
 	fwd_run "list-4096flows" 4096 1024 list
 fi
 gro_run off
@@ -288,6 +296,9 @@ while [ $i -le 1000 ]; do
 	i=$((i + 1))
 done > "$tmp/filter.conf"
 fwd_run "list-1flow-filter1000" 1 1 list "$tmp/filter.conf"
+# the filter's screen with many destinations: list-4096flows' traffic
+[ "$all" = 0 ] ||
+	fwd_run "list-4096flows-filter1000" 4096 1024 list "$tmp/filter.conf"
 {
 	echo "address add 10.100.0.1/24 port 0 vlan 100"
 	echo "address add 10.101.0.1/24 port 1 vlan 101"
@@ -339,4 +350,15 @@ for kind, name, pkts, whole, feed, tx, own, cb in rows:
     if kind == "gro":
         print("  %s: of the feed, the checksum callback %.1f"
               % (name, int(cb) / int(pkts)))
+own = {name: int(o) / int(p) for kind, name, p, whole, feed, tx, o, cb in rows}
+# own@B = a packet's + a burst's / B, so own@32 - own@64 = a burst's / 64
+if "list-1flow" in own and "list-1flow-rx64" in own:
+    print("  a burst apart from its packets (list-1flow at 32 and 64 a poll): "
+          "64 x (%.1f - %.1f) = %.0f instructions"
+          % (own["list-1flow"], own["list-1flow-rx64"],
+             64 * (own["list-1flow"] - own["list-1flow-rx64"])))
+for base, other in (("list-1flow", "list-1flow-filter1000"),
+                    ("list-4096flows", "list-4096flows-filter1000")):
+    if base in own and other in own:
+        print("  %s against %s: %.3f x" % (other, base, own[other] / own[base]))
 EOF

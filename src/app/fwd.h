@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_spinlock.h>
 
 #include "listack/listack.h"
@@ -38,7 +39,10 @@ struct fwd_worker {
 	/* passes made (fwd_worker_poll): once it moves on after a port was
 	 * paused, this worker is out of that port's rx and tx calls */
 	volatile uint64_t polls;
-};
+	/* a line of its own: the next worker's queues are not on the line
+	 * this one writes polls to every pass (one coherence miss a poll
+	 * for each of two workers) */
+} __rte_cache_aligned;
 
 struct fwd_app {
 	struct lsk_stack *stack;

@@ -20,8 +20,11 @@
 LSK_STAGE_DECLARE(lsk_tx_stage,
 	.name = "tx", .id = LSK_STAGE_TX);
 
-void
-lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
+/* What an observer sees, or a port admin down: the trace's records
+ * around the tx function, the capture's copies of what is sent or
+ * refused. */
+static __rte_noinline void
+tx_flush_observed(struct lsk_worker *w, uint16_t port)
 {
 	struct lsk_txbuf *b = &w->tx[port];
 	struct lsk_port_stats *ps = &w->stats.ports[port];
@@ -46,6 +49,40 @@ lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
 	}
 	if (lsk_trace_on(w))	/* the rest: sent, ended by slot */
 		lsk_trace_kept_end(w);
+	b->n = 0;
+}
+
+/* What the port refused, no observer: counted, freed. */
+static __rte_noinline void
+tx_refused(struct lsk_worker *w, uint16_t port, uint16_t sent)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+
+	w->stats.ports[port].tx_dropped += b->n - sent;
+	rte_pktmbuf_free_bulk(&b->pkts[sent], b->n - sent);
+	b->n = 0;
+}
+
+/* Every burst's case first, in few registers: no capture, no trace
+ * recording, the port up (one test of the observe word and the down
+ * bits), the port takes all. */
+void
+lsk_tx_flush_port(struct lsk_worker *w, uint16_t port)
+{
+	struct lsk_txbuf *b = &w->tx[port];
+	uint16_t sent;
+
+	if (unlikely((w->obs & (LSK_OBS_CAPTURE | LSK_OBS_TRACE)) |
+		     ((w->ports_down >> port) & 1))) {
+		tx_flush_observed(w, port);
+		return;
+	}
+	sent = w->tx_fn(w->tx_arg, port, b->queue, b->pkts, b->n);
+	w->stats.ports[port].tx += sent;
+	if (unlikely(sent != b->n)) {
+		tx_refused(w, port, sent);
+		return;
+	}
 	b->n = 0;
 }
 

@@ -53,6 +53,8 @@ struct lsk_worker {
 	const struct lsk_shared *sh;
 	unsigned int id;
 	bool online;		/* in the RCU quiescent-state reporting */
+	/* what was published is loaded for this poll (worker/worker.c) */
+	bool loaded;
 	uint16_t n_ports;	/* the stack's, fixed at its creation */
 	lsk_tx_fn tx_fn;
 	void *tx_arg;

@@ -64,6 +64,8 @@ worker_load(struct lsk_worker *w)
 	w->cap = lsk_published(sh->capture);
 	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
 	lsk_trace_load(w, &sh->trace);
+	/* this poll's flush loads nothing again (lsk_worker_flush) */
+	w->loaded = true;
 }
 
 /* ICMP the stages queued goes out through ip4_output, a stage call */
@@ -202,8 +204,10 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 		if (n == 0)
 			return;
 	}
-	lsk_capture_rx(w, pkts, n);
-	lsk_trace_rx(w, pkts, n);
+	if (unlikely(w->obs != 0)) {	/* one test when nothing observes */
+		lsk_capture_rx(w, pkts, n);
+		lsk_trace_rx(w, pkts, n);
+	}
 	worker_lists_clear(w);
 	if (w->set.mode == LSK_MODE_LIST) {
 		struct lsk_gro_burst b = { .pkts = pkts, .n = n };
@@ -259,24 +263,33 @@ lsk_worker_input(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /* The time since the last poll, the longest kept; `stats clear` (a new
- * epoch in the published settings word) starts the longest again. Each
- * flush ends a poll: the word is loaded here, not taken from the burst's
- * copy (w->set), so that a flush alone sees a clear. */
+ * epoch in the published settings word) starts the longest again. The
+ * word is this poll's (loaded by its first burst, or by a flush alone),
+ * so that a flush alone sees a clear. */
 static inline void
 worker_poll_gap(struct lsk_worker *w, uint64_t now)
 {
-	struct lsk_settings set;
 	uint64_t gap = now - w->poll_last;
 
-	lsk_settings_load(&w->sh->settings, &set);
-	if (unlikely(set.poll_gap_epoch != w->poll_gap_epoch)) {
-		__atomic_store_n(&w->poll_gap_epoch, set.poll_gap_epoch,
+	if (unlikely(w->set.poll_gap_epoch != w->poll_gap_epoch)) {
+		__atomic_store_n(&w->poll_gap_epoch, w->set.poll_gap_epoch,
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&w->poll_gap_max, 0, __ATOMIC_RELAXED);
 	} else if (unlikely(gap > w->poll_gap_max) && w->poll_last != 0) {
 		__atomic_store_n(&w->poll_gap_max, gap, __ATOMIC_RELAXED);
 	}
 	w->poll_last = now;
+}
+
+/* Has an application queued on the out ring? rte_ring_count's answer
+ * (non-zero) by its two tails alone, without its mask and capacity line:
+ * worker 0, the one consumer, keeps the consumer's tail in its cache, so
+ * the test reads one line another thread writes, the producers'. */
+static inline bool
+worker_out_pending(const struct rte_ring *r)
+{
+	return __atomic_load_n(&r->prod.tail, __ATOMIC_RELAXED) !=
+	       r->cons.tail;
 }
 
 /* Worker 0's timers, due (lsk_worker_flush): ARP's, then ND's, whose
@@ -305,21 +318,26 @@ lsk_worker_flush(struct lsk_worker *w)
 	unsigned int p;
 	uint64_t t, now = rte_rdtsc();
 
-	worker_online(w);
-	worker_poll_gap(w, now);
-	/* TX below copies for the capture of this flush, not a stale one */
-	w->cap = lsk_published(w->sh->capture);
-	w->obs = w->cap != NULL ? LSK_OBS_CAPTURE : 0;
-	lsk_trace_load(w, &w->sh->trace);
-	if (w->id == 0) {
+	/* A burst of this poll loaded what was published, and holds it
+	 * until the quiescent report below: the flush goes on with it (what
+	 * is published meanwhile is the next poll's). A flush alone (no
+	 * burst, or the worker set offline since) loads it all: TX copies
+	 * for the capture of now, the poll gap sees a `stats clear`, the
+	 * timers, sends and ICMP use the tables in force, never a pointer
+	 * an earlier poll loaded (gone after its grace period). */
+	if (!w->loaded) {
+		worker_online(w);
 		worker_load(w);
+	}
+	worker_poll_gap(w, now);
+	if (w->id == 0) {
 		/* one clock read and one test a flush for ARP's and ND's
 		 * timers: ARP's deadline is the earlier of the two */
 		if (unlikely(now >= w->sh->neigh->next_timer))
 			worker_timers(w);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
-		if (rte_ring_count(w->sh->out_ring) != 0) {
+		if (worker_out_pending(w->sh->out_ring)) {
 			/* datagrams (IPv6's too), and ping's echo requests
 			 * routed */
 			uint64_t out = w->stats.udp.OutDatagrams +
@@ -352,5 +370,6 @@ lsk_worker_flush(struct lsk_worker *w)
 	}
 	if (sent)
 		lsk_stage_end(w, LSK_STAGE_TX, sent, t);
+	w->loaded = false;
 	rte_rcu_qsbr_quiescent(w->sh->qsbr, w->id);
 }

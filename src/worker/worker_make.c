@@ -124,6 +124,7 @@ lsk_worker_free(struct lsk_worker *w)
 void
 lsk_worker_offline(struct lsk_worker *w)
 {
+	w->loaded = false;	/* offline, it holds no pointer of a poll */
 	if (w->online) {
 		rte_rcu_qsbr_thread_offline(w->sh->qsbr, w->id);
 		w->online = false;
