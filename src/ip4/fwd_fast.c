@@ -115,8 +115,9 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 			     vid_word ||
 			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len)))
 			return false;
-	} else if (unlikely(!lsk_eth_fast_hdr_mac(m, p, port, mac48) ||
-			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
+	} else if (unlikely(!lsk_eth_fast_hdr_v45(m, p, port, mac48) ||
+			    !lsk_ip4_fast_hdr_v45(bloom, m, ip,
+						  RTE_ETHER_HDR_LEN))) {
 		return false;
 	}
 	*dst = lsk_be32(ip->dst_addr);
@@ -133,15 +134,24 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint32_t *dst, uint32_t *diff, const bool ahead,
 	       const bool tagged, uint64_t vid_word)
 {
-	for (; i < end; i++) {
-		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i],
+	/* one counter, from i - end up to 0, indexing both arrays from
+	 * their ends: an add and a branch a frame (three counters and a
+	 * compare when pkts, dst and i each had one) */
+	struct rte_mbuf **const pe = pkts + end;
+	uint32_t *const de = dst + end;
+	intptr_t j;
+
+	if (i >= end)
+		return i;
+	for (j = (intptr_t)i - (intptr_t)end; j != 0; j++) {
+		if (unlikely(!fast_frame(pe[j], port, mac48, bloom, &de[j],
 					 tagged, vid_word)))
 			break;
-		*diff |= dst[i] ^ first;
+		*diff |= de[j] ^ first;
 		if (ahead)
-			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
+			lsk_rx_prefetch_frame(pe[j + LSK_RX_AHEAD]);
 	}
-	return i;
+	return (uint32_t)((intptr_t)end + j);
 }
 
 /* How many of pkts[0, n), from the first on, pass fast_frame; their
@@ -256,11 +266,19 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 		(uint64_t)RTE_BE16(RTE_ETHER_TYPE_VLAN) << 32 |
 		(uint64_t)tci << 48;
 
-	for (; i < end; i++) {
-		struct rte_mbuf *m = pkts[i];
+	/* one counter from i - end up to 0, as in fast_check_run */
+	struct rte_mbuf *const *const pe = pkts + end;
+	struct rte_mbuf **const oe = out + (end - i);
+	const uint64_t *const ne = nh_idx + end;
+	intptr_t j;
+
+	if (i >= end)
+		return i;
+	for (j = (intptr_t)i - (intptr_t)end; j != 0; j++) {
+		struct rte_mbuf *m = pe[j];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-		if (unlikely((!one && nh_idx[i] != nh) ||
+		if (unlikely((!one && ne[j] != nh) ||
 			     (out_tag && !in_tag &&
 			      rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN) ||
 			     m->pkt_len > max_len ||
@@ -283,9 +301,9 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 			memcpy(p + sizeof(mac_lo), &hi_tag, sizeof(hi_tag));
 		else
 			memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
-		*out++ = m;
+		oe[j] = m;
 	}
-	return i;
+	return (uint32_t)((intptr_t)end + j);
 }
 
 /* fast_run_l2 of untagged frames to a VLAN's next hop, out of line (the
