@@ -570,6 +570,8 @@ lsk_fwd_fast(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	/* checked, looked up, then handed on: more than it took */
 	if (unlikely(n_rest > done))
 		w->ip4w->fast_skip = FAST_SKIP_BURSTS;
-	memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
+	/* a burst taken whole (the common one) calls no memcpy */
+	if (unlikely(k < n))
+		memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
 	return (uint16_t)(n_rest + n - k);
 }
