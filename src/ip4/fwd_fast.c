@@ -126,7 +126,8 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 
 /* d ^ first, first being dst[0]: on x86 xor-ed from memory (the stack),
  * where GCC kept it in a register and reloaded the Bloom filter from the
- * stack each frame instead (bench/callgrind.sh --dump-instr) */
+ * stack each frame instead (callgrind --dump-instr=yes: bench/RESULTS.md,
+ * "Where listack's own instructions go") */
 static __rte_always_inline uint32_t
 fast_xor_first(uint32_t d, const uint32_t *dst, uint32_t first)
 {

@@ -59,11 +59,11 @@ lsk_ip4_hdr20_sum_ok(const void *hdr)
 }
 
 /*
- * The datagram at ip, of m, whose first byte the caller saw 0x45, in one
- * pass, the caller having seen that the
- * first segment holds its l2_len bytes of link header and a 20-byte IPv4
- * header (lsk_ip4_fast_pass tests it): the checksum valid (or the PMD's
- * good),
+ * The datagram at ip, of m, whose first byte the caller saw 0x45
+ * (lsk_ip4_fast_hdr_l2 tests it; ip4/fwd_fast.c with the MAC), in one
+ * pass, the caller having seen that the first segment holds its l2_len
+ * bytes of link header and a 20-byte IPv4 header (lsk_ip4_fast_pass
+ * tests it): the checksum valid (or the PMD's good),
  * the total length the frame's (nothing to trim), addresses no rule
  * refuses and a source the local Bloom filter rules out (bloom: the
  * table's, kept in a register by the caller).

@@ -90,7 +90,8 @@ lsk_eth_fast_hdr_mac(const struct rte_mbuf *m, const uint8_t *p,
  * MAC's, the ethertype's and the version's tests took three branches
  * and eight instructions (bench/callgrind.sh, row fwd list-1flow). Both
  * words are built from mac48 alone: a caller's loop keeps them in
- * registers.
+ * registers. mac48 a port's MAC, as for lsk_eth_fast_hdr_mac (never
+ * UINT64_MAX, which this would take for the broadcast MAC).
  */
 static __rte_always_inline bool
 lsk_eth_fast_hdr_v45(const struct rte_mbuf *m, const uint8_t *p,
