@@ -137,12 +137,29 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
  */
 /* The TTL's half of lsk_ip4_fast_ttl, for a caller that tested the MTU
  * (ip4/fwd_fast.c, on the frame's length). */
+/* lsk_ip4_decrease_ttl out of line, for lsk_ip4_fast_ttl_dec's rare
+ * checksums: inlined, its reads of the TTL and checksum made the common
+ * path keep both in registers (two loads more a packet) */
+static __rte_noinline __rte_unused void
+lsk_ip4_fast_ttl_rare(struct rte_ipv4_hdr *ip)
+{
+	lsk_ip4_decrease_ttl(ip);
+}
+
 static __rte_always_inline bool
 lsk_ip4_fast_ttl_dec(struct rte_ipv4_hdr *ip)
 {
 	if (unlikely(ip->time_to_live <= 1))
 		return false;
-	lsk_ip4_decrease_ttl(ip);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	/* lsk_ip4_decrease_ttl's common case (the TTL cannot borrow: it is
+	 * over 1), each field compared in memory */
+	if (likely(ip->hdr_checksum < 0xfffe)) {
+		*(lsk_u32_a2 *)&ip->time_to_live += 0xffff;
+		return true;
+	}
+#endif
+	lsk_ip4_fast_ttl_rare(ip);
 	return true;
 }
 
