@@ -111,19 +111,37 @@ fast_frame(const struct rte_mbuf *m, uint16_t port, uint64_t mac48,
 
 		/* the 802.1Q ethertype, the VID, the IPv4 ethertype and
 		 * version: one word from the ethertype on (fast_tag_word);
-		 * lsk_ip4_fast_hdr_l2 then tests no version of its own */
+		 * lsk_ip4_fast_hdr_v45 then tests no version of its own */
 		memcpy(&tag, p + 2 * RTE_ETHER_ADDR_LEN, sizeof(tag));
 		if (unlikely(m->port != port || !lsk_eth_mac48_is(p, mac48) ||
 			     (tag & fast_tag_word(RTE_BE16(0x0fff), 0xff)) !=
 			     vid_word ||
-			     !lsk_ip4_fast_hdr_l2(bloom, m, ip, l2_len, true)))
+			     !lsk_ip4_fast_hdr_v45(bloom, m, ip, l2_len)))
 			return false;
-	} else if (unlikely(!lsk_eth_fast_hdr_mac(m, p, port, mac48) ||
-			    !lsk_ip4_fast_hdr(bloom, m, ip))) {
+	} else if (unlikely(!lsk_eth_fast_hdr_v45(m, p, port, mac48) ||
+			    !lsk_ip4_fast_hdr_v45(bloom, m, ip,
+						  RTE_ETHER_HDR_LEN))) {
 		return false;
 	}
 	*dst = lsk_be32(ip->dst_addr);
 	return true;
+}
+
+/* d ^ first, first being dst[0]: on x86 xor-ed from memory (the stack),
+ * where GCC kept it in a register and reloaded the Bloom filter from the
+ * stack each frame instead (callgrind --dump-instr=yes: bench/RESULTS.md,
+ * "Where listack's own instructions go") */
+static __rte_always_inline uint32_t
+fast_xor_first(uint32_t d, const uint32_t *dst, uint32_t first)
+{
+#if defined(RTE_ARCH_X86)
+	RTE_SET_USED(first);
+	__asm__("xorl %1, %0" : "+r"(d) : "m"(dst[0]));
+	return d;
+#else
+	RTE_SET_USED(dst);
+	return d ^ first;
+#endif
 }
 
 /* pkts[i, end) by fast_frame while they pass, their destinations to dst
@@ -136,15 +154,24 @@ fast_check_run(struct rte_mbuf **pkts, uint32_t i, uint32_t end,
 	       uint32_t *dst, uint32_t *diff, const bool ahead,
 	       const bool tagged, uint64_t vid_word)
 {
-	for (; i < end; i++) {
-		if (unlikely(!fast_frame(pkts[i], port, mac48, bloom, &dst[i],
+	/* one counter, from i - end up to 0, indexing both arrays from
+	 * their ends: an add and a branch a frame (three counters and a
+	 * compare when pkts, dst and i each had one) */
+	struct rte_mbuf **const pe = pkts + end;
+	uint32_t *const de = dst + end;
+	intptr_t j;
+
+	if (i >= end)
+		return i;
+	for (j = (intptr_t)i - (intptr_t)end; j != 0; j++) {
+		if (unlikely(!fast_frame(pe[j], port, mac48, bloom, &de[j],
 					 tagged, vid_word)))
 			break;
-		*diff |= dst[i] ^ first;
+		*diff |= fast_xor_first(de[j], dst, first);
 		if (ahead)
-			lsk_rx_prefetch_frame(pkts[i + LSK_RX_AHEAD]);
+			lsk_rx_prefetch_frame(pe[j + LSK_RX_AHEAD]);
 	}
-	return i;
+	return (uint32_t)((intptr_t)end + j);
 }
 
 /* How many of pkts[0, n), from the first on, pass fast_frame; their
@@ -245,11 +272,19 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 		(uint64_t)RTE_BE16(RTE_ETHER_TYPE_VLAN) << 32 |
 		(uint64_t)tci << 48;
 
-	for (; i < end; i++) {
-		struct rte_mbuf *m = pkts[i];
+	/* one counter from i - end up to 0, as in fast_check_run */
+	struct rte_mbuf *const *const pe = pkts + end;
+	struct rte_mbuf **const oe = out + (end - i);
+	const uint64_t *const ne = nh_idx + end;
+	intptr_t j;
+
+	if (i >= end)
+		return i;
+	for (j = (intptr_t)i - (intptr_t)end; j != 0; j++) {
+		struct rte_mbuf *m = pe[j];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 
-		if (unlikely((!one && nh_idx[i] != nh) ||
+		if (unlikely((!one && ne[j] != nh) ||
 			     (out_tag && !in_tag &&
 			      rte_pktmbuf_headroom(m) < RTE_VLAN_HLEN) ||
 			     m->pkt_len > max_len ||
@@ -272,9 +307,9 @@ fast_run_l2(struct rte_mbuf *const *pkts, const uint64_t *nh_idx,
 			memcpy(p + sizeof(mac_lo), &hi_tag, sizeof(hi_tag));
 		else
 			memcpy(p + sizeof(mac_lo), &mac_hi, sizeof(mac_hi));
-		*out++ = m;
+		oe[j] = m;
 	}
-	return i;
+	return (uint32_t)((intptr_t)end + j);
 }
 
 /* fast_run_l2 of untagged frames to a VLAN's next hop, out of line (the
@@ -534,7 +569,9 @@ fast_burst(struct lsk_worker *w, struct rte_mbuf **pkts, uint16_t n,
 	/* checked, looked up, then handed on: more than it took */
 	if (unlikely(n_rest > done))
 		w->ip4w->fast_skip = FAST_SKIP_BURSTS;
-	memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
+	/* a burst taken whole (the common one) calls no memcpy */
+	if (unlikely(k < n))
+		memcpy(&rest[n_rest], &pkts[k], (n - k) * sizeof(pkts[0]));
 	return (uint16_t)(n_rest + n - k);
 }
 

@@ -59,28 +59,22 @@ lsk_ip4_hdr20_sum_ok(const void *hdr)
 }
 
 /*
- * The datagram at ip, of m, in one pass, the caller having seen that the
- * first segment holds its l2_len bytes of link header and a 20-byte IPv4
- * header (lsk_ip4_fast_pass tests it): the checksum valid (or the PMD's
- * good),
+ * The datagram at ip, of m, whose first byte the caller saw 0x45
+ * (lsk_ip4_fast_hdr_l2 tests it; ip4/fwd_fast.c with the MAC), in one
+ * pass, the caller having seen that the first segment holds its l2_len
+ * bytes of link header and a 20-byte IPv4 header (lsk_ip4_fast_pass
+ * tests it): the checksum valid (or the PMD's good),
  * the total length the frame's (nothing to trim), addresses no rule
  * refuses and a source the local Bloom filter rules out (bloom: the
- * table's, kept in a register by the caller). ver_seen: the caller
- * tested version_ihl (0x45) already, in one word with the link header's
- * (a tagged frame's, ip4/fwd_fast.c).
+ * table's, kept in a register by the caller).
  */
 static __rte_always_inline bool
-lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
-		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len,
-		    const bool ver_seen)
+lsk_ip4_fast_hdr_v45(uint64_t bloom, const struct rte_mbuf *m,
+		     const struct rte_ipv4_hdr *ip, const uint32_t l2_len)
 {
-	uint32_t tot_len;
-
-	tot_len = lsk_be16(ip->total_length);
 	/* no test of tot_len < 20: the caller saw the first segment hold
 	 * l2_len + 20 bytes, and pkt_len is at least data_len */
-	if (unlikely((!ver_seen && ip->version_ihl != 0x45) ||
-		     tot_len + l2_len != m->pkt_len))
+	if (unlikely(lsk_be16(ip->total_length) + l2_len != m->pkt_len))
 		return false;
 	/* UNKNOWN: ours to verify (the sum of a header starting 0x45 is
 	 * never 0: lsk_ip4_hdr20_valid's other test is not needed); GOOD or
@@ -88,9 +82,11 @@ lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
 	if ((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == 0) {
 		if (unlikely(!lsk_ip4_hdr20_sum_ok(ip)))
 			return false;
-	} else if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
-		/* the flags read twice: one test of memory on the common
-		 * path, none of them kept in a register */
+	} else if (!(__atomic_load_n(&m->ol_flags, __ATOMIC_RELAXED) &
+		     RTE_MBUF_F_RX_IP_CKSUM_GOOD)) {
+		/* the flags read again (an atomic load is not merged with
+		 * the first): the common path's test is one of memory, the
+		 * flags kept in no register */
 		return false;
 	}
 	/* the first bytes on the wire are the addresses' high ones; both
@@ -104,13 +100,23 @@ lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
 	return likely(!((bloom >> lsk_local_bloom_index_be(ip->src_addr)) & 1));
 }
 
+/* lsk_ip4_fast_hdr_v45 with the first byte's test (version 4, IHL 5),
+ * for a caller whose link header test did not make it. */
+static __rte_always_inline bool
+lsk_ip4_fast_hdr_l2(uint64_t bloom, const struct rte_mbuf *m,
+		    const struct rte_ipv4_hdr *ip, const uint32_t l2_len)
+{
+	return likely(ip->version_ihl == 0x45) &&
+	       lsk_ip4_fast_hdr_v45(bloom, m, ip, l2_len);
+}
+
 /* lsk_ip4_fast_hdr_l2 of a frame whose header is Ethernet's alone (a
  * tagged one's is RTE_VLAN_HLEN longer: ip4/fwd_fast.c). */
 static __rte_always_inline bool
 lsk_ip4_fast_hdr(uint64_t bloom, const struct rte_mbuf *m,
 		 const struct rte_ipv4_hdr *ip)
 {
-	return lsk_ip4_fast_hdr_l2(bloom, m, ip, RTE_ETHER_HDR_LEN, false);
+	return lsk_ip4_fast_hdr_l2(bloom, m, ip, RTE_ETHER_HDR_LEN);
 }
 
 /* The same, the first segment's length tested first. */
@@ -131,12 +137,29 @@ lsk_ip4_fast_pass(uint64_t bloom, const struct rte_mbuf *m,
  */
 /* The TTL's half of lsk_ip4_fast_ttl, for a caller that tested the MTU
  * (ip4/fwd_fast.c, on the frame's length). */
+/* lsk_ip4_decrease_ttl out of line, for lsk_ip4_fast_ttl_dec's rare
+ * checksums: inlined, its reads of the TTL and checksum made the common
+ * path keep both in registers (two loads more a packet) */
+static __rte_noinline __rte_unused void
+lsk_ip4_fast_ttl_rare(struct rte_ipv4_hdr *ip)
+{
+	lsk_ip4_decrease_ttl(ip);
+}
+
 static __rte_always_inline bool
 lsk_ip4_fast_ttl_dec(struct rte_ipv4_hdr *ip)
 {
 	if (unlikely(ip->time_to_live <= 1))
 		return false;
-	lsk_ip4_decrease_ttl(ip);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	/* lsk_ip4_decrease_ttl's common case (the TTL cannot borrow: it is
+	 * over 1), each field compared in memory */
+	if (likely(ip->hdr_checksum < 0xfffe)) {
+		*(lsk_u32_a2 *)&ip->time_to_live += 0xffff;
+		return true;
+	}
+#endif
+	lsk_ip4_fast_ttl_rare(ip);
 	return true;
 }
 

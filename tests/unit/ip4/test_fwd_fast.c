@@ -340,7 +340,8 @@ enum odd {
 	ODD_BCAST_MAC, ODD_OTHER_MAC, ODD_OTHER_PORT, ODD_VLAN, ODD_ARP,
 	ODD_UNRESOLVED, ODD_OVER_MTU, ODD_NO_ROUTE, ODD_BLACKHOLE,
 	ODD_MARTIAN, ODD_FROM_US, ODD_RUNT, ODD_SHORT_IP, ODD_FRAGMENT,
-	ODD_OVER_MTU_NO_DF,
+	ODD_OVER_MTU_NO_DF, ODD_VERSION5, ODD_IHL4, ODD_OTHER_MAC0,
+	ODD_OTHER_ETHERTYPE,
 	ODD_COUNT,
 };
 
@@ -399,6 +400,9 @@ frames_odd(struct frames *fr, enum odd k, uint16_t id)
 	case ODD_BLACKHOLE: p.dst = UNIT_IPV4(10, 66, 0, 1); break;
 	case ODD_MARTIAN: p.src = UNIT_IPV4(127, 0, 0, 1); break;
 	case ODD_FROM_US: p.src = UNIT_P1_IP; break;
+	/* the MAC's first bit (a group MAC): fwd_fast tests all six
+	 * bytes at once */
+	case ODD_OTHER_MAC0: p.dst_mac.addr_bytes[0] ^= 0x01; break;
 	default: break;
 	}
 	b = frames_add(fr, &p);
@@ -430,6 +434,20 @@ frames_odd(struct frames *fr, enum odd k, uint16_t id)
 	case ODD_FRAGMENT:	/* a first fragment: forwarded as it is */
 		IP(b)[6] = 0x20;
 		unit_ip4_fix_cksum(IP(b));
+		break;
+	/* a first byte other than 0x45 with a sum valid over 20 bytes:
+	 * the fast path's test of the version and IHL alone refuses them
+	 * (fwd_fast tests it with the MAC and ethertype, l2/eth_fast.h) */
+	case ODD_VERSION5:
+		IP(b)[0] = 0x55;
+		unit_ip4_fix_cksum(IP(b));
+		break;
+	case ODD_IHL4:
+		IP(b)[0] = 0x44;
+		unit_ip4_fix_cksum(IP(b));
+		break;
+	case ODD_OTHER_ETHERTYPE:	/* IPv4's but for its last bit */
+		b[13] ^= 0x01;
 		break;
 	default:
 		break;
