@@ -4,7 +4,9 @@
  * what that burst loaded (worker/worker.c, lsk_worker_flush); a flush
  * alone (no burst since the last flush, or the worker set offline since)
  * loads what is published now: a new forwarding table, a port set down,
- * the settings word (a `stats clear`), a capture started.
+ * the settings word (a `stats clear`), a capture started; on every
+ * worker, not worker 0 alone (another's reassembly timeouts send ICMP
+ * through the table it holds).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -127,6 +129,56 @@ test_alone_loads_capture(void **state)
 	unlink(path);
 }
 
+/* worker 1's TX: counted and freed */
+static uint16_t
+free_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
+	uint16_t n)
+{
+	unsigned int *count = arg;
+
+	(void)port;
+	(void)queue;
+	*count += n;
+	rte_pktmbuf_free_bulk(pkts, n);
+	return n;
+}
+
+/* Worker 1 (not worker 0, whose flush loaded alone before): a burst and
+ * its flush, then set offline while a command publishes a new table and
+ * frees the old one; its next flush, alone, holds the new table, not the
+ * freed one. */
+static void
+test_other_worker_alone_loads(void **state)
+{
+	struct unit_fixture *f = *state;
+	struct lsk_worker *w1;
+	const struct lsk_fwd_table *before;
+	unsigned int sent1 = 0;
+	struct unit_pkt p;
+	struct rte_mbuf *m;
+
+	assert_int_equal(lsk_worker_create(f->stack, 1, &w1), 0);
+	lsk_worker_set_tx_fn(w1, free_tx, &sent1);
+	unit_pkt_init(&p, UNIT_FAR_IP);
+	m = unit_pkt_mbuf(&p);
+	assert_non_null(m);
+	lsk_worker_input(w1, &m, 1);
+	lsk_worker_flush(w1);
+	assert_int_equal(sent1, 1);
+	before = w1->fwd;
+	assert_ptr_equal(before, f->stack->sh.fwd);
+	lsk_worker_offline(w1);
+	unit_cmd(f, "port 1 down");
+	assert_ptr_not_equal(f->stack->sh.fwd, before);
+	lsk_worker_flush(w1);
+	assert_ptr_equal(w1->fwd, f->stack->sh.fwd);
+	assert_int_equal(w1->ports_down, 1u << UNIT_P1);
+	lsk_worker_offline(w1);
+	unit_cmd(f, "port 1 up");
+	lsk_worker_destroy(w1);
+	unit_tx_free(f);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, unit_setup_list, \
 					       unit_teardown)
 
@@ -138,6 +190,7 @@ main(void)
 		T(test_offline_loads_again),
 		T(test_settings_word),
 		T(test_alone_loads_capture),
+		T(test_other_worker_alone_loads),
 	};
 
 	return cmocka_run_group_tests_name("flush_load", tests,
