@@ -338,6 +338,11 @@ void unit_assert_same_counters(const struct unit_fixture *a,
 /* Free everything the hook captured. */
 void unit_tx_free(struct unit_fixture *f);
 
+/* A TX hook for a worker of a test's own (lsk_worker_set_tx_fn): adds n
+ * to the unsigned int at arg and frees the frames. */
+uint16_t unit_tx_count_free(void *arg, uint16_t port, uint16_t queue,
+			    struct rte_mbuf **pkts, uint16_t n);
+
 /*
  * Frames the stack makes itself. An ICMP message is an IPv4 frame with
  * protocol 1; an ARP frame has ethertype 0x0806.

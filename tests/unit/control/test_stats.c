@@ -31,20 +31,6 @@ u64_set(struct lsk_stats *st, size_t i, uint64_t v)
 	memcpy((char *)st + i * sizeof(v), &v, sizeof(v));
 }
 
-/* A second worker's transmit hook: frees what it is given, takes all. */
-static uint16_t
-free_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
-	uint16_t n)
-{
-	unsigned int *count = arg;
-
-	(void)port;
-	(void)queue;
-	*count += n;
-	rte_pktmbuf_free_bulk(pkts, n);
-	return n;
-}
-
 /*
  * Two workers: worker 0 forwards 3 datagrams and holds one for ARP
  * (dropped by lsk_neigh_drop_held, which the control path counts);
@@ -62,7 +48,7 @@ test_read_sums_workers(void **state)
 	struct rte_mbuf *pkts[5];
 
 	assert_int_equal(lsk_worker_create(f->stack, 1, &w1), 0);
-	lsk_worker_set_tx_fn(w1, free_tx, &sent1);
+	lsk_worker_set_tx_fn(w1, unit_tx_count_free, &sent1);
 	for (i = 0; i < 4; i++) {
 		struct unit_pkt p;
 

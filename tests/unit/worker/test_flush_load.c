@@ -129,20 +129,6 @@ test_alone_loads_capture(void **state)
 	unlink(path);
 }
 
-/* worker 1's TX: counted and freed */
-static uint16_t
-free_tx(void *arg, uint16_t port, uint16_t queue, struct rte_mbuf **pkts,
-	uint16_t n)
-{
-	unsigned int *count = arg;
-
-	(void)port;
-	(void)queue;
-	*count += n;
-	rte_pktmbuf_free_bulk(pkts, n);
-	return n;
-}
-
 /* Worker 1 (not worker 0, whose flush loaded alone before): a burst and
  * its flush, then set offline while a command publishes a new table and
  * frees the old one; its next flush, alone, holds the new table, not the
@@ -158,7 +144,7 @@ test_other_worker_alone_loads(void **state)
 	struct rte_mbuf *m;
 
 	assert_int_equal(lsk_worker_create(f->stack, 1, &w1), 0);
-	lsk_worker_set_tx_fn(w1, free_tx, &sent1);
+	lsk_worker_set_tx_fn(w1, unit_tx_count_free, &sent1);
 	unit_pkt_init(&p, UNIT_FAR_IP);
 	m = unit_pkt_mbuf(&p);
 	assert_non_null(m);
