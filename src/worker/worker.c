@@ -281,17 +281,6 @@ worker_poll_gap(struct lsk_worker *w, uint64_t now)
 	w->poll_last = now;
 }
 
-/* Has an application queued on the out ring? rte_ring_count's answer
- * (non-zero) by its two tails alone, without its mask and capacity line:
- * worker 0, the one consumer, keeps the consumer's tail in its cache, so
- * the test reads one line another thread writes, the producers'. */
-static inline bool
-worker_out_pending(const struct rte_ring *r)
-{
-	return __atomic_load_n(&r->prod.tail, __ATOMIC_RELAXED) !=
-	       r->cons.tail;
-}
-
 /* Worker 0's timers, due (lsk_worker_flush): ARP's, then ND's, whose
  * next deadline, when earlier, becomes ARP's table's, the one the flush
  * tests (l2/neigh_hold.c reads it again, and goes on from it). */
@@ -337,7 +326,9 @@ lsk_worker_flush(struct lsk_worker *w)
 			worker_timers(w);
 		if (unlikely(w->host != NULL))
 			worker_host_inject(w);
-		if (worker_out_pending(w->sh->out_ring)) {
+		/* rte_ring_empty reads the two tails alone, not the mask
+		 * and capacity line rte_ring_count also reads */
+		if (!rte_ring_empty(w->sh->out_ring)) {
 			/* datagrams (IPv6's too), and ping's echo requests
 			 * routed */
 			uint64_t out = w->stats.udp.OutDatagrams +
